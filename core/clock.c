@@ -1,0 +1,61 @@
+#include "config.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <time.h>
+
+int64_t clock_mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * DVF_NS_PER_S + ts.tv_nsec;
+}
+
+static void sleep_real_until(int64_t t_ns)
+{
+	struct timespec ts = { .tv_sec = t_ns / DVF_NS_PER_S, .tv_nsec = t_ns % DVF_NS_PER_S };
+	/* Absolute sleep: no drift, and a signal just shortens one wait. */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static int64_t mono_now(struct dvf_clock *c)
+{
+	(void)c;
+	return clock_mono_ns();
+}
+
+static void mono_sleep_until(struct dvf_clock *c, int64_t t)
+{
+	(void)c;
+	sleep_real_until(t);
+}
+
+void clock_init_monotonic(struct dvf_clock *c)
+{
+	*c = (struct dvf_clock){ .now = mono_now, .sleep_until = mono_sleep_until, .speed = 1.0 };
+}
+
+static int64_t sim_now(struct dvf_clock *c)
+{
+	if (c->speed <= 0)
+		return c->sim_ns;
+	return c->origin_sim_ns + (int64_t)((double)(clock_mono_ns() - c->origin_real_ns) * c->speed);
+}
+
+static void sim_sleep_until(struct dvf_clock *c, int64_t t)
+{
+	if (c->speed <= 0) {
+		if (t > c->sim_ns)
+			c->sim_ns = t;
+		return;
+	}
+	int64_t real = c->origin_real_ns + (int64_t)((double)(t - c->origin_sim_ns) / c->speed);
+	sleep_real_until(real);
+}
+
+void clock_init_sim(struct dvf_clock *c, double speed)
+{
+	*c = (struct dvf_clock){ .now = sim_now, .sleep_until = sim_sleep_until, .speed = speed };
+	c->origin_real_ns = clock_mono_ns();
+	c->origin_sim_ns = 0;
+}

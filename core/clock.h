@@ -1,0 +1,37 @@
+/* clock: the one place the core gets time from.
+ *
+ * Live boards use the monotonic clock.  The simulator and replay use a
+ * simulated clock that can run at real time, N times faster, or as fast as
+ * the machine allows (time then only moves when somebody sleeps), which is
+ * what makes long simulated fine-tunes deterministic and quick in tests. */
+#ifndef DVF_CLOCK_H
+#define DVF_CLOCK_H
+
+#include <stdint.h>
+
+#define DVF_NS_PER_S  1000000000LL
+#define DVF_NS_PER_MS 1000000LL
+
+struct dvf_clock {
+	int64_t (*now)(struct dvf_clock *c);            /* ns, monotonic */
+	void (*sleep_until)(struct dvf_clock *c, int64_t t_ns);
+	/* simulated clock state (unused by the monotonic clock) */
+	double speed;       /* 0: as fast as possible; 1: real time; N: N x */
+	int64_t sim_ns;     /* simulated time when speed == 0 */
+	int64_t origin_real_ns;
+	int64_t origin_sim_ns;
+};
+
+/* The real monotonic clock (CLOCK_MONOTONIC), starting wherever the kernel is. */
+void clock_init_monotonic(struct dvf_clock *c);
+/* A simulated clock starting at 0 ns.  speed as above. */
+void clock_init_sim(struct dvf_clock *c, double speed);
+
+static inline int64_t clock_now(struct dvf_clock *c) { return c->now(c); }
+static inline void clock_sleep_until(struct dvf_clock *c, int64_t t) { c->sleep_until(c, t); }
+
+/* The system's monotonic time in ns, for measuring our own costs (read
+ * timing, benchmarks); never for the data we report. */
+int64_t clock_mono_ns(void);
+
+#endif

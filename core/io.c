@@ -1,0 +1,230 @@
+#include "config.h"
+#include "io.h"
+#include "clock.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- fault table ------------------------------------------------------ */
+
+enum { IO_MAX_FAULTS = 64 };
+
+static struct io_fault {
+	char suffix[256];
+	char op;
+	int err;
+} faults[IO_MAX_FAULTS];
+static int n_faults;
+
+static bool suffix_match(const char *path, const char *suffix)
+{
+	size_t lp = strlen(path), ls = strlen(suffix);
+	if (ls > lp || strcmp(path + lp - ls, suffix) != 0)
+		return false;
+	/* whole components only: "/load" must not match ".../download" */
+	return ls == lp || suffix[0] == '/' || path[lp - ls - 1] == '/';
+}
+
+static int fault_for(const char *path, char op)
+{
+	for (int i = 0; i < n_faults; i++)
+		if (faults[i].op == op && suffix_match(path, faults[i].suffix))
+			return faults[i].err;
+	return 0;
+}
+
+void io_fault_set(const char *suffix, char op, int err)
+{
+	for (int i = 0; i < n_faults; i++) {
+		if (faults[i].op == op && strcmp(faults[i].suffix, suffix) == 0) {
+			if (err) {
+				faults[i].err = err;
+			} else {
+				faults[i] = faults[--n_faults];
+			}
+			return;
+		}
+	}
+	if (!err || n_faults >= IO_MAX_FAULTS || strlen(suffix) >= sizeof faults[0].suffix)
+		return;
+	snprintf(faults[n_faults].suffix, sizeof faults[n_faults].suffix, "%s", suffix);
+	faults[n_faults].op = op;
+	faults[n_faults].err = err;
+	n_faults++;
+}
+
+void io_fault_clear(void)
+{
+	n_faults = 0;
+}
+
+static const struct {
+	const char *name;
+	int err;
+} errnames[] = {
+	{ "EAGAIN", EAGAIN }, { "EIO", EIO }, { "EACCES", EACCES }, { "EINVAL", EINVAL },
+	{ "EBUSY", EBUSY }, { "ENODATA", ENODATA }, { "ENOENT", ENOENT }, { "ENODEV", ENODEV },
+	{ "EPERM", EPERM }, { "ENOSPC", ENOSPC }, { "ETIMEDOUT", ETIMEDOUT },
+};
+
+int io_fault_load(const char *file)
+{
+	FILE *fp = fopen(file, "r");
+	if (!fp)
+		return 0;
+	char line[512], op, name[32], suffix[300];
+	int n = 0;
+	while (fgets(line, sizeof line, fp)) {
+		if (sscanf(line, " %c %31s %299s", &op, name, suffix) != 3 || (op != 'r' && op != 'w'))
+			continue;
+		int err = 0;
+		for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
+			if (strcmp(name, errnames[i].name) == 0)
+				err = errnames[i].err;
+		if (!err)
+			err = atoi(name);
+		if (err > 0) {
+			io_fault_set(suffix, op, err);
+			n++;
+		}
+	}
+	fclose(fp);
+	return n;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+bool io_parse_i64(const char *s, int64_t *out)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || errno == ERANGE)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return false;
+	*out = v;
+	return true;
+}
+
+void io_open(struct io_file *f, const char *path)
+{
+	*f = (struct io_file){ .fd = -1 };
+	f->path = strdup(path);
+	if (!f->path) {
+		f->err = ENOMEM;
+		return;
+	}
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->err = f->fd < 0 ? errno : 0;
+}
+
+void io_close(struct io_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->path);
+	*f = (struct io_file){ .fd = -1 };
+}
+
+static void strip(char *buf, int *n)
+{
+	while (*n > 0 && (buf[*n - 1] == '\n' || buf[*n - 1] == '\0' || buf[*n - 1] == ' '))
+		buf[--*n] = '\0';
+}
+
+int io_read(struct io_file *f, char *buf, size_t len)
+{
+	if (!f->path || len == 0)
+		return -1;
+	int ferr = fault_for(f->path, 'r');
+	if (ferr) {
+		f->err = ferr;
+		return -1;
+	}
+	if (f->fd < 0) {
+		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0) {
+			f->err = errno;
+			return -1;
+		}
+	}
+	int64_t t0 = clock_mono_ns();
+	ssize_t n = pread(f->fd, buf, len - 1, 0);
+	f->last_ns = clock_mono_ns() - t0;
+	if (f->last_ns > f->slow_ns)
+		f->slow_ns = f->last_ns;
+	if (n < 0) {
+		f->err = errno;
+		/* A device that went away gives ENODEV/ESTALE: reopen next time. */
+		if (f->err == ENODEV || f->err == ESTALE || f->err == EBADF) {
+			close(f->fd);
+			f->fd = -1;
+		}
+		return -1;
+	}
+	buf[n] = '\0';
+	int m = (int)n;
+	strip(buf, &m);
+	f->err = 0;
+	return m;
+}
+
+bool io_read_i64(struct io_file *f, int64_t *out)
+{
+	char buf[64];
+	if (io_read(f, buf, sizeof buf) < 0)
+		return false;
+	if (!io_parse_i64(buf, out)) {
+		f->err = EINVAL;
+		return false;
+	}
+	return true;
+}
+
+int io_slurp(const char *path, char *buf, size_t len)
+{
+	struct io_file f;
+	io_open(&f, path);
+	int n = io_read(&f, buf, len);
+	io_close(&f);
+	return n;
+}
+
+bool io_slurp_i64(const char *path, int64_t *out)
+{
+	struct io_file f;
+	io_open(&f, path);
+	bool ok = io_read_i64(&f, out);
+	io_close(&f);
+	return ok;
+}
+
+int io_write(const char *path, const char *s)
+{
+	int ferr = fault_for(path, 'w');
+	if (ferr)
+		return ferr;
+	/* O_TRUNC: harmless on sysfs, needed on the plain files of a fake tree */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	size_t len = strlen(s);
+	ssize_t n = write(fd, s, len);
+	int err = n < 0 ? errno : ((size_t)n != len ? EIO : 0);
+	if (close(fd) < 0 && !err)
+		err = errno;
+	return err;
+}

@@ -1,0 +1,1 @@
+# core/jetson fragment (owned by the jetson work)

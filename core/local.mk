@@ -1,0 +1,8 @@
+# core/: telemetry, energy, history, recording, the main loop.  Not curses.
+libdvfstop_a_SOURCES += \
+	core/clock.c core/clock.h \
+	core/io.c core/io.h \
+	core/sample.c core/sample.h \
+	core/source.c core/source.h \
+	core/catalog.c core/catalog.h \
+	core/commands.h

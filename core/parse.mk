@@ -1,0 +1,1 @@
+# core/parse fragment (owned by the parse work)

@@ -1,0 +1,94 @@
+/* sample: one reading of every metric, each with a validity bit and a fixed unit.
+ *
+ * A metric that could not be read is invalid: shown as "n/a", stored as a gap,
+ * never as zero.  Units are part of the field names (hz, khz, pm = per-mille,
+ * mv, ma, mw, mc = milli-degrees Celsius, ns). */
+#ifndef DVF_SAMPLE_H
+#define DVF_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+	DVF_MAX_RAILS = 8,
+	DVF_MAX_CLUSTERS = 8,
+	DVF_MAX_ZONES = 16,
+	DVF_MAX_LEVELS = 64,
+	DVF_NAME_LEN = 32,
+};
+
+/* One metric: a value and whether it is real. */
+struct dvf_m {
+	int64_t v;
+	bool ok;
+};
+
+static inline struct dvf_m dvf_m_val(int64_t v) { return (struct dvf_m){ v, true }; }
+static inline struct dvf_m dvf_m_na(void) { return (struct dvf_m){ 0, false }; }
+
+struct dvf_rail_sample {
+	struct dvf_m mv;  /* bus voltage, mV */
+	struct dvf_m ma;  /* current, mA */
+	struct dvf_m mw;  /* power = mV * mA / 1000, mW */
+};
+
+struct dvf_sample {
+	int64_t t_ns;                 /* time from the clock interface */
+	uint64_t seq;                 /* sample number since the source opened */
+
+	struct dvf_m gpu_freq_hz;     /* cur_freq */
+	struct dvf_m gpu_min_hz;      /* min_freq (effective lower limit) */
+	struct dvf_m gpu_max_hz;      /* max_freq (effective upper limit) */
+	struct dvf_m gpu_load_pm;     /* utilisation, per-mille 0..1000 */
+	char gpu_governor[DVF_NAME_LEN]; /* "" when unreadable */
+
+	struct dvf_rail_sample rail[DVF_MAX_RAILS]; /* indexed like dvf_info.rail */
+	struct dvf_m total_mw;        /* the board's total rule applied; n/a if any part is */
+
+	struct dvf_m cpu_khz[DVF_MAX_CLUSTERS];     /* per cpufreq policy */
+	struct dvf_m cpu_util_pm;     /* all CPUs, per-mille, from /proc/stat deltas */
+	struct dvf_m temp_mc[DVF_MAX_ZONES];        /* per thermal zone; offline = n/a */
+
+	/* Fine-tune progress (filled by the progress module when one is followed). */
+	struct dvf_m steps;           /* completed training steps */
+	struct dvf_m tokens;          /* tokens processed, when reported */
+};
+
+enum dvf_board {
+	DVF_BOARD_UNKNOWN = 0,
+	DVF_BOARD_AGX_ORIN,
+	DVF_BOARD_ORIN_NX,   /* Orin NX and Orin Nano: VDD_IN is the total */
+};
+
+/* What does not change while a source is open. */
+struct dvf_info {
+	char source[DVF_NAME_LEN];    /* "jetson", "replay", ... */
+	char mode[DVF_NAME_LEN];      /* "live", "simulated", "replay" */
+	char board_name[96];          /* /proc/device-tree/model */
+	enum dvf_board board;
+	char l4t[DVF_NAME_LEN];       /* e.g. "R36.4.4"; "" when unknown */
+	char power_mode[DVF_NAME_LEN];/* nvpmodel mode name, e.g. "MAXN"; "" when unknown */
+	int power_mode_id;            /* -1 when unknown */
+
+	int n_levels;                 /* GPU clock table, ascending, Hz */
+	int64_t level_hz[DVF_MAX_LEVELS];
+	char gpu_node[256];           /* devfreq node found (for messages) */
+
+	int n_rails;
+	char rail_name[DVF_MAX_RAILS][DVF_NAME_LEN];
+	bool rail_in_total[DVF_MAX_RAILS];
+	char total_rule[128];         /* how the total is made, in words */
+	bool total_known;             /* false: a board we do not know, total = sum */
+
+	int n_clusters;
+	char cluster_name[DVF_MAX_CLUSTERS][DVF_NAME_LEN]; /* "policy0" ... */
+	int n_zones;
+	char zone_name[DVF_MAX_ZONES][DVF_NAME_LEN];
+};
+
+/* Index of the level equal to hz, or -1. */
+int info_level_index(const struct dvf_info *in, int64_t hz);
+/* Index of the level nearest to hz (ties go to the lower level), or -1 if none. */
+int info_level_nearest(const struct dvf_info *in, int64_t hz);
+
+#endif

@@ -1,0 +1,49 @@
+/* sim: a simulated NVIDIA Jetson AGX Orin 64GB.
+ *
+ * It keeps a JetPack 6 (or 5) sysfs tree in a folder and plays the hardware
+ * behind it: the `jetson` source reads that tree exactly as it reads a real
+ * board.  The simulator reacts to clock writes as the devfreq driver does,
+ * runs a podgov-like governor when the clock is not pinned, updates the
+ * INA3221 rails at the sensor's pace, and runs a simulated fine-tune of a
+ * catalog model that emits training steps.  Its physical model and the
+ * reasoning behind every constant are in sim_model.c. */
+#ifndef DVF_SIM_H
+#define DVF_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum sim_layout { SIM_JP6 = 0, SIM_JP5 };
+
+struct sim_cfg {
+	const char *model;      /* catalog name; default "bert-base" */
+	int seq_len;            /* tokens per sample; default 128 */
+	int batch;              /* samples per step; default 16 */
+	int64_t total_steps;    /* steps of the fine-tune; default 2000; 0 = endless */
+	uint64_t seed;          /* default 1 */
+	double noise;           /* noise scale: 1 nominal (default), 0 none */
+	enum sim_layout layout;
+	const char *dir;        /* NULL: a private temporary folder, removed at the end;
+	                           else this folder (created, kept) */
+	const char *progress_path; /* where "step N tokens T" lines go; NULL: none */
+};
+
+struct sim;
+
+/* Create the tree and the model.  NULL with a message in err on failure. */
+struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen);
+const char *sim_root(const struct sim *s);
+/* Run the board and the fine-tune forward to time t_ns (never backwards):
+ * reads what control wrote to min_freq/max_freq/governor, applies devfreq
+ * semantics, and rewrites cur_freq, load, rails, temperatures, /proc/stat. */
+void sim_advance(struct sim *s, int64_t t_ns);
+/* Ground truth since creation: energy in mJ per rail of the tree's label
+ * order (VDD_GPU_SOC, VDD_CPU_CV, VIN_SYS_5V0, VDDQ_VDD2_1V8AO) and of the
+ * module total (rail = -1). */
+double sim_true_energy_mj(const struct sim *s, int rail);
+int64_t sim_steps_done(const struct sim *s);
+/* Remove a private folder and free. */
+void sim_destroy(struct sim *s);
+
+#endif

@@ -1,0 +1,1 @@
+# core/sim fragment (owned by the sim work)

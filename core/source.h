@@ -1,0 +1,56 @@
+/* source: where samples come from.  One interface (a const table of
+ * functions), one explicit registry (source_table in source.c). */
+#ifndef DVF_SOURCE_H
+#define DVF_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+struct dvf_clock;
+
+struct source_cfg {
+	const char *sysfs_root;   /* jetson: root prefix of the sysfs tree ("/" live) */
+	const char *replay_path;  /* replay: a session CSV or tegrastats log */
+	int64_t interval_ns;      /* sampling interval asked for */
+	const char *mode;         /* shown in the header: "live", "simulated", "replay" */
+	struct dvf_clock *clock;
+};
+
+/* The GPU clock settings that control changes and must give back. */
+struct ctl_state {
+	char governor[DVF_NAME_LEN];
+	int64_t min_hz;
+	int64_t max_hz;
+};
+
+struct source;   /* a backend's own state; starts with nothing shared */
+
+struct source_ops {
+	const char *name;
+	const char *help;                 /* one line for --help */
+	/* Is this source usable with cfg?  (A tree there, a library present...) */
+	int (*probe)(const struct source_cfg *cfg);
+	/* Open; on failure return NULL and put a message in err. */
+	struct source *(*open)(const struct source_cfg *cfg, char *err, size_t errlen);
+	const struct dvf_info *(*info)(struct source *s);
+	/* Fill *out (t_ns is set by the caller's clock).  Returns 0, or -1 when
+	 * the source has ended (replay at its end). Individual metric failures
+	 * are invalid fields, not errors. */
+	int (*sample)(struct source *s, struct dvf_sample *out);
+	/* Clock control; NULL where the source cannot control (replay).
+	 * Return 0 or an errno. */
+	int (*ctl_read)(struct source *s, struct ctl_state *st);
+	int (*ctl_write)(struct source *s, const struct ctl_state *st);
+	/* Paths the control writes (for the state file and messages); may be NULL. */
+	const char *(*ctl_path)(struct source *s, const char *file);
+	void (*close)(struct source *s);
+};
+
+extern const struct source_ops *const source_table[];
+
+/* Look a source up by name; NULL if none. */
+const struct source_ops *source_find(const char *name);
+
+#endif

@@ -1,0 +1,1 @@
+# policy/: decision trees, built-in policies, fitting, evaluation.

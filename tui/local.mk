@@ -1,0 +1,1 @@
+# tui/: the ncurses front end.
