@@ -6,3 +6,7 @@ libdvfstop_a_SOURCES += \
 	core/source.c core/source.h \
 	core/catalog.c core/catalog.h \
 	core/commands.h
+libdvfstop_a_SOURCES += \
+	core/energy.c core/energy.h \
+	core/history.c core/history.h \
+	core/options.h core/session.h

@@ -1,0 +1,71 @@
+/* options: every setting of the monitor, from the command line and from the
+ * config file ($XDG_CONFIG_HOME/dvfstop/config).  One table (options.c)
+ * describes each option once: its long name (which is also its config key),
+ * its argument, where it is stored and its help line. */
+#ifndef DVF_OPTIONS_H
+#define DVF_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct dvf_opts {
+	/* mode */
+	bool batch;
+	bool demo;
+	const char *source;        /* "auto" (default), "jetson", ... */
+	const char *sysfs_root;    /* default "/" */
+	int64_t interval_ms;       /* sampling, default 100 */
+	int64_t refresh_ms;        /* TUI redraw, default 500 */
+	double duration_s;         /* --batch: stop after; 0 = until Ctrl-C / job end */
+	int64_t samples;           /* stop after this many samples; 0 = no limit */
+	const char *record;        /* CSV path; NULL none */
+	const char *summary_format;/* "text" (default) or "json" */
+	const char *theme;
+	bool readonly;
+	/* simulator */
+	const char *demo_layout;   /* "jp6" (default) or "jp5" */
+	const char *sim_model;
+	int64_t sim_seq_len, sim_batch, sim_steps;
+	int64_t seed;
+	double noise;
+	const char *sim_dir;
+	double sim_speed;          /* 1 = real time; 0 = as fast as possible (default under --batch) */
+	bool sim_speed_set;
+	/* workload and policy */
+	const char *policy;
+	const char *model;
+	const char *model_config;
+	int64_t seq_len;
+	/* clock control */
+	int64_t set_clock_mhz;     /* 0 none */
+	int64_t cap_mhz;           /* 0 none */
+	/* config file handling */
+	const char *config;        /* explicit --config */
+	bool no_config;
+	/* trailing command: dvfstop [options] -- CMD ARGS */
+	char **cmd;
+	int cmd_argc;
+};
+
+enum opt_result { OPT_OK = 0, OPT_EXIT_OK = 1, OPT_ERROR = 2 };
+
+void opts_defaults(struct dvf_opts *o);
+/* Parse argv (argv[0] is the program).  Prints --help/--version itself
+ * (OPT_EXIT_OK) and messages for bad input (OPT_ERROR). */
+enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv);
+/* Parse a config file: `key = value` lines, `#` comments, keys are long
+ * option names.  Unknown keys and bad values: "FILE:LINE: ..." on stderr and
+ * OPT_ERROR.  A missing file is fine when !must_exist. */
+enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_exist);
+/* Where the config file is: $XDG_CONFIG_HOME/dvfstop/config or
+ * ~/.config/dvfstop/config.  False when neither can be formed. */
+bool opts_config_path(char *buf, size_t len);
+/* Load defaults, then the config file, then argv (argv wins). */
+enum opt_result opts_load(struct dvf_opts *o, int argc, char **argv);
+/* Free strings the parser allocated. */
+void opts_free(struct dvf_opts *o);
+void opts_usage(FILE *fp);
+
+#endif
