@@ -21,3 +21,6 @@ else
 check-local:
 	@echo "cmocka is missing: unit tests not built (install the Debian package libcmocka-dev)"; exit 1
 endif
+
+TESTS += tests/integration/batch-fixtures.sh
+EXTRA_DIST += tests/integration/batch-fixtures.sh
