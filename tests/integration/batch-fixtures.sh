@@ -26,7 +26,7 @@ check_board() { # NAME GPU_NODE_GLOB TOTAL_RAILS...
 	"$DVFSTOP" --batch --no-config --sysfs-root "$root" --samples 2 --interval 20 >"$T/out" 2>"$T/err"
 	expect_eq "$name: exit status" "$?" 0
 	node=$(find "$root/sys/devices" -path "*devfreq/*" -name cur_freq | while read -r f; do
-		d=$(dirname "$f"); case "$(cat "$d/device/of_node/name" 2>/dev/null | tr -d '\0')" in gpu|ga10b|gv11b|gp10b|gb10b|gm20b) echo "$d";; esac; done | head -n1)
+		d=$(dirname "$f"); case "$(cat "$d/device/of_node/name" 2>/dev/null | tr -d '\0')" in *gpu*|ga10b|gv11b|gp10b|gb10b|gm20b) echo "$d";; esac; done | head -n1)
 	mhz=$(awk '{ printf "%.1f", $1 / 1e6 }' "$node/cur_freq")
 	load=$(awk '{ printf "%.1f", $1 / 10 }' "$node/device/load")
 	expect_eq "$name: gpu clock" "$(sed -n 's/^  gpu clock *\([0-9.]*\) MHz/\1/p' "$T/out")" "$mhz"
