@@ -638,7 +638,6 @@ static void read_board(struct source *s)
 
 /* ---- the source ------------------------------------------------------- */
 
-
 static int j_probe(const struct source_cfg *cfg)
 {
 	char node[J_PATH];
