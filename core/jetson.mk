@@ -14,4 +14,3 @@ endif
 # node's `device` points back up to its parent) and paths longer than 99
 # characters.  Automake's default `tar chof` dereferences links and writes
 # v7 headers; both break on them.  Archive links as links, POSIX format.
-am__tar = $${TAR-tar} --format=posix -cf - "$$tardir"
