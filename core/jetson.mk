@@ -10,7 +10,3 @@ tests_unit_test_jetson_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_jetson_LDADD = $(TEST_LDADD)
 endif
 
-# The fixture trees are sysfs-like: relative symlinks that loop (a devfreq
-# node's `device` points back up to its parent) and paths longer than 99
-# characters.  Automake's default `tar chof` dereferences links and writes
-# v7 headers; both break on them.  Archive links as links, POSIX format.
