@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "guard.h"
 
 const struct command command_table[] = {
+	{ "restore", guard_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
 	{ NULL, NULL, NULL },
 };
 
