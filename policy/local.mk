@@ -4,11 +4,14 @@ libdvfstop_a_SOURCES += \
 	policy/tree.c policy/tree.h \
 	policy/eval.c policy/eval.h \
 	policy/builtin.c policy/builtin.h \
-	policy/cmd_policy.c policy/cmd_policy.h
+	policy/cmd_policy.c policy/cmd_policy.h \
+	policy/cart.c policy/cart.h
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_workload tests/unit/test_policy_tree tests/unit/test_policy_eval
-TESTS += tests/unit/test_workload tests/unit/test_policy_tree tests/unit/test_policy_eval
+check_PROGRAMS += tests/unit/test_workload tests/unit/test_policy_tree tests/unit/test_policy_eval \
+	tests/unit/test_policy_cart
+TESTS += tests/unit/test_workload tests/unit/test_policy_tree tests/unit/test_policy_eval \
+	tests/unit/test_policy_cart
 tests_unit_test_workload_SOURCES = tests/unit/test_workload.c
 tests_unit_test_workload_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_workload_LDADD = $(TEST_LDADD)
@@ -18,6 +21,9 @@ tests_unit_test_policy_tree_LDADD = $(TEST_LDADD)
 tests_unit_test_policy_eval_SOURCES = tests/unit/test_policy_eval.c
 tests_unit_test_policy_eval_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_policy_eval_LDADD = $(TEST_LDADD)
+tests_unit_test_policy_cart_SOURCES = tests/unit/test_policy_cart.c
+tests_unit_test_policy_cart_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_cart_LDADD = $(TEST_LDADD)
 endif
 
 TESTS += tests/integration/policy.sh
