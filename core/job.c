@@ -350,9 +350,12 @@ static void check_process(struct job *j)
 		do
 			r = waitpid(j->pid, &st, WNOHANG);
 		while (r < 0 && errno == EINTR);
-		if (r != j->pid)
+		if (r < 0 && errno == ECHILD) {
+			/* reaped elsewhere (SIGCHLD ignored): ended, status lost */
+			j->state = JOB_GONE;
+		} else if (r != j->pid) {
 			return;
-		if (WIFSIGNALED(st)) {
+		} else if (WIFSIGNALED(st)) {
 			j->state = JOB_SIGNALED;
 			j->sig = WTERMSIG(st);
 		} else {

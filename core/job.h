@@ -45,7 +45,7 @@ enum job_state {
 	JOB_RUNNING = 0,
 	JOB_EXITED,       /* exit code in job_exit_code() */
 	JOB_SIGNALED,     /* killed by job_signal() */
-	JOB_GONE,         /* the attached process vanished (no status known) */
+	JOB_GONE,         /* ended, status unknown: attached, or reaped elsewhere */
 };
 
 /* job_poll() result bits */

@@ -207,6 +207,19 @@ static void test_exit3_and_signal(void **state)
 	assert_int_equal(count_fds(), fds0);
 }
 
+/* With SIGCHLD ignored the kernel reaps the child: ended, status unknown. */
+static void test_reaped_elsewhere(void **state)
+{
+	(void)state;
+	void (*old)(int) = signal(SIGCHLD, SIG_IGN);
+	struct job_opts o = { 0 };
+	struct job *j = start_sh("exit 5", &o);
+	run_to_end(j);
+	signal(SIGCHLD, old);
+	assert_int_equal(job_state(j), JOB_GONE);
+	job_free(j);
+}
+
 static void test_exec_failure(void **state)
 {
 	(void)state;
@@ -445,6 +458,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit0_output_progress),
 		cmocka_unit_test(test_exit3_and_signal),
+		cmocka_unit_test(test_reaped_elsewhere),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_child_environment),
