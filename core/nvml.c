@@ -549,7 +549,7 @@ static int nvml_sample(struct source *s, struct dvf_sample *out)
 	o.rail[0].ma = dvf_m_na();
 	o.total_mw = o.rail[0].mw;
 	if (can(s, F_ENERGY) && got(s, a->energy(s->dev, &mj), F_ENERGY) && mj <= INT64_MAX)
-		x.energy_mj = dvf_m_val((int64_t)mj);
+		o.hw_energy_mj = dvf_m_val((int64_t)mj);
 	if (can(s, F_TEMP) && got(s, a->temperature(s->dev, NVML_TEMPERATURE_GPU, &v), F_TEMP))
 		o.temp_mc[0] = dvf_m_val((int64_t)v * 1000);
 	if (s->info.n_levels > 0) {

@@ -27,7 +27,6 @@ struct source *nvml_open_gpu(const struct source_cfg *cfg, int index, char *err,
 struct nvml_extra {
 	struct dvf_m mem_freq_hz;     /* memory clock */
 	struct dvf_m mem_load_pm;     /* memory controller utilisation, per-mille */
-	struct dvf_m energy_mj;       /* hardware energy counter, mJ since the driver loaded */
 };
 void nvml_extra(struct source *s, struct nvml_extra *out);
 
