@@ -157,8 +157,17 @@ done
 
 printf '\n%8s %9s %8s %10s %10s %10s\n' "MHz" "seen MHz" "steps" "s/step" "J/step" "W mean"
 tail -n +2 "$csv" | while IFS=, read -r f seen _ steps _ _ w sps jps; do
-	printf '%8s %9s %8s %10s %10s %10s\n' "$f" "$seen" "$steps" "$sps" "$jps" "$w"
+	# The clock of the last sample far from the level: the lock did not hold.
+	mark=""
+	case $seen in
+	''|-) mark=" ?" ;;
+	*) [ $((seen * 100)) -ge $((f * 95)) ] && [ $((seen * 100)) -le $((f * 105)) ] || mark=" *" ;;
+	esac
+	printf '%8s %9s %8s %10s %10s %10s%s\n' "$f" "$seen" "$steps" "$sps" "$jps" "$w" "$mark"
 done
+if grep -q . "$csv" && tail -n +2 "$csv" | awk -F, '$2 != "-" && ($2 < $1 * 0.95 || $2 > $1 * 1.05) { bad = 1 } END { exit !bad }'; then
+	say "* the GPU did not run at the level asked for (not locked: is --set-clock wired to the NVML source in this build? or power/thermal limits)"
+fi
 say "results: $csv"
 
 # ---- 5. were the clocks given back? ----------------------------------------------
