@@ -45,6 +45,10 @@ struct dvf_opts {
 	/* config file handling */
 	const char *config;        /* explicit --config */
 	bool no_config;
+	/* the fine-tune */
+	int64_t pid;               /* --pid: watch a running process */
+	const char *progress;      /* --progress: read step lines from a file or FIFO */
+	const char *log;           /* --log: the child's output (default dvfstop-CMD-TIME.log) */
 	/* trailing command: dvfstop [options] -- CMD ARGS */
 	char **cmd;
 	int cmd_argc;
