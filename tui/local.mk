@@ -1,1 +1,36 @@
-# tui/: the ncurses front end.
+# tui/: the ncurses front end.  Layout, cell buffers, renderers, themes and
+# panels are pure (no curses) and unit-tested; term/tui/keys drive curses.
+libdvfstop_a_SOURCES += \
+	tui/layout.c tui/layout.h \
+	tui/cellbuf.c tui/cellbuf.h \
+	tui/render.c tui/render.h \
+	tui/theme.c tui/theme.h \
+	tui/panels.c tui/panels.h
+
+dist_themes_DATA += \
+	themes/default.theme \
+	themes/light.theme \
+	themes/high-contrast.theme \
+	themes/mono.theme
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
+TESTS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
+tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
+tests_unit_test_layout_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_LDADD = $(TEST_LDADD)
+tests_unit_test_spark_SOURCES = tests/unit/test_spark.c
+tests_unit_test_spark_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_spark_LDADD = $(TEST_LDADD)
+tests_unit_test_theme_SOURCES = tests/unit/test_theme.c
+tests_unit_test_theme_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_theme_LDADD = $(TEST_LDADD)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout_panels
+TESTS += tests/unit/test_layout_panels
+tests_unit_test_layout_panels_SOURCES = tests/unit/test_layout_panels.c
+tests_unit_test_layout_panels_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_panels_LDADD = $(TEST_LDADD)
+endif
