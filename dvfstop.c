@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "batch.h"
 #include "commands.h"
+#include "options.h"
+#include "session.h"
 
 const struct command command_table[] = {
 	{ NULL, NULL, NULL },
@@ -21,10 +24,34 @@ const struct command *command_find(const char *name)
 
 int monitor_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "dvfstop: monitor not built yet\n");
-	return 1;
+	struct dvf_opts o;
+	enum opt_result r = opts_load(&o, argc, argv);
+	if (r != OPT_OK) {
+		opts_free(&o);
+		return r == OPT_EXIT_OK ? 0 : 2;
+	}
+	if (strcmp(o.summary_format, "text") != 0 && strcmp(o.summary_format, "json") != 0) {
+		fprintf(stderr, "dvfstop: --summary-format: '%s' is not text or json\n", o.summary_format);
+		opts_free(&o);
+		return 2;
+	}
+	struct session s;
+	char err[1024];
+	if (session_open(&s, &o, err, sizeof err) < 0) {
+		fprintf(stderr, "dvfstop: %s\n", err);
+		opts_free(&o);
+		return 1;
+	}
+	int rc;
+	if (o.batch) {
+		rc = batch_run(&s, &o);
+	} else {
+		fprintf(stderr, "dvfstop: the full-screen monitor is not in this build; use --batch\n");
+		rc = 1;
+	}
+	session_close(&s);
+	opts_free(&o);
+	return rc;
 }
 
 int main(int argc, char **argv)

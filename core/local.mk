@@ -10,3 +10,8 @@ libdvfstop_a_SOURCES += \
 	core/energy.c core/energy.h \
 	core/history.c core/history.h \
 	core/options.h core/session.h
+libdvfstop_a_SOURCES += \
+	core/options.c \
+	core/recorder.c core/recorder.h \
+	core/session.c \
+	core/batch.c core/batch.h

@@ -1,0 +1,79 @@
+#!/bin/sh
+# dvfstop set-up: install what is missing (Debian/Ubuntu/JetPack), build from
+# scratch, then start the demo or run every test.
+#
+#   scripts/setup.sh demo     build and start `dvfstop --demo`
+#   scripts/setup.sh test     build and run every test (what CI runs)
+#   scripts/setup.sh build    only build (in _build/)
+#   scripts/setup.sh deps     only install the Debian packages
+#
+# Runs as root, or as a user with sudo for the package step.
+set -eu
+
+cd "$(dirname "$0")/.."
+top=$(pwd)
+what=${1:-build}
+shift 2>/dev/null || true
+
+# Build dependencies (what configure needs) and test tools.
+BUILD_PKGS="build-essential autoconf automake autoconf-archive pkg-config libncurses-dev libcsv-dev libjson-c-dev"
+TEST_PKGS="libcmocka-dev tmux clang"
+
+deps() {
+	pkgs=$BUILD_PKGS
+	[ "$what" = test ] && pkgs="$pkgs $TEST_PKGS"
+	missing=""
+	for p in $pkgs; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "setup: installing$missing"
+	if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+# Count what a `make check` ran, from its test-suite.log summary.
+count() { # DIR
+	pass=$(sed -n 's/^# PASS: *//p' "$1/test-suite.log" | head -n1)
+	fail=$(sed -n 's/^# FAIL: *//p' "$1/test-suite.log" | head -n1)
+	skip=$(sed -n 's/^# SKIP: *//p' "$1/test-suite.log" | head -n1)
+	npass=$((npass + ${pass:-0})); nfail=$((nfail + ${fail:-0})); nskip=$((nskip + ${skip:-0}))
+}
+npass=0; nfail=0; nskip=0
+
+build() { # build DIR [configure flags...]
+	dir=$1; shift
+	[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null
+	mkdir -p "$dir"
+	(cd "$dir" && { [ -f Makefile ] || "$top/configure" -q "$@" 2>/dev/null >/dev/null || "$top/configure" "$@"; } \
+		&& make -j"$(nproc)" >/dev/null)
+}
+
+case "$what" in
+deps)
+	deps ;;
+build)
+	deps; build _build; echo "setup: built _build/dvfstop" ;;
+demo)
+	deps; build _build
+	exec _build/dvfstop --demo "$@" ;;
+test)
+	deps
+	echo "== build (gcc, warnings as errors) and unit, integration and terminal tests"
+	build _build --enable-werror
+	make -C _build check -j"$(nproc)" || { cat _build/test-suite.log; count _build; echo "tests: $npass passed, $nfail failed"; exit 1; }
+	count _build
+	echo "== the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer"
+	build _build-san --enable-sanitizers CFLAGS="-O1 -g"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		make -C _build-san check -j"$(nproc)" || { cat _build-san/test-suite.log; count _build-san; echo "tests: $npass passed, $nfail failed"; exit 1; }
+	count _build-san
+	echo "== clang, warnings as errors"
+	build _build-clang --enable-werror CC=clang
+	echo "== make distcheck"
+	make -C _build distcheck >/dev/null || { echo "distcheck failed"; make -C _build distcheck 2>&1 | tail -40; exit 1; }
+	echo "tests: $npass passed, $nfail failed, $nskip skipped" ;;
+*)
+	echo "usage: scripts/setup.sh demo|test|build|deps" >&2; exit 2 ;;
+esac

@@ -1,3 +1,34 @@
 # tests/: unit tests (cmocka), integration and terminal tests (shell + tmux).
 # Each folder's fragment adds its own; this one holds the shared pieces.
 EXTRA_DIST += tests/lib.sh
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io
+TESTS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io
+tests_unit_test_energy_SOURCES = tests/unit/test_energy.c
+tests_unit_test_energy_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_energy_LDADD = $(TEST_LDADD)
+tests_unit_test_history_SOURCES = tests/unit/test_history.c
+tests_unit_test_history_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_history_LDADD = $(TEST_LDADD)
+tests_unit_test_options_SOURCES = tests/unit/test_options.c
+tests_unit_test_options_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_options_LDADD = $(TEST_LDADD)
+tests_unit_test_io_SOURCES = tests/unit/test_io.c
+tests_unit_test_io_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_io_LDADD = $(TEST_LDADD)
+else
+check-local:
+	@echo "cmocka is missing: unit tests not built (install the Debian package libcmocka-dev)"; exit 1
+endif
+
+TESTS += tests/integration/batch-fixtures.sh
+EXTRA_DIST += tests/integration/batch-fixtures.sh
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_groundtruth
+TESTS += tests/unit/test_groundtruth
+tests_unit_test_groundtruth_SOURCES = tests/unit/test_groundtruth.c
+tests_unit_test_groundtruth_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_groundtruth_LDADD = $(TEST_LDADD)
+endif

@@ -1,0 +1,57 @@
+#include "config.h"
+#include "batch.h"
+#include "sim.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int batch_run(struct session *s, const struct dvf_opts *o)
+{
+	catch_stop_signals();
+	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
+	/* A simulated fine-tune with no other limit ends the run when it ends,
+	 * so `--batch --demo` does not spin forever at full speed. */
+	bool until_job_end = s->sim && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
+	while (!stop_signal) {
+		clock_sleep_until(&s->clock, session_due(s));
+		if (stop_signal)
+			break;
+		if (session_sample(s) < 0)
+			break;
+		if (s->msg[0] && s->msg_t == s->cur.t_ns) {
+			fprintf(stderr, "dvfstop: %s\n", s->msg);
+		}
+		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
+			break;
+		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
+			break;
+		if (until_job_end && sim_steps_done(s->sim) >= o->sim_steps)
+			break;
+	}
+	session_record_stop(s);
+	bool json = strcmp(o->summary_format, "json") == 0;
+	session_summary(s, stdout, json);
+	if (s->msg[0] && !json)
+		fprintf(stderr, "dvfstop: %s\n", s->msg);
+	fflush(stdout);
+	return 0;
+}

@@ -1,0 +1,360 @@
+#include "config.h"
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum opt_kind { K_FLAG, K_INT, K_DOUBLE, K_STR };
+
+/* The one description of every option.  `key` is the long option and the
+ * config-file key; `cli_only` options make no sense in a config file. */
+struct opt_def {
+	const char *key;
+	char shortopt;
+	enum opt_kind kind;
+	size_t off;
+	const char *arg;
+	const char *help;
+	int64_t min, max;        /* K_INT range */
+	bool cli_only;
+};
+
+#define OFF(f) offsetof(struct dvf_opts, f)
+
+static const struct opt_def opt_table[] = {
+	{ "batch", 'b', K_FLAG, OFF(batch), NULL, "headless: sample, record, print a summary at the end", 0, 0, false },
+	{ "demo", 0, K_FLAG, OFF(demo), NULL, "run on a simulated AGX Orin (no board needed)", 0, 0, false },
+	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default) or jetson", 0, 0, false },
+	{ "sysfs-root", 0, K_STR, OFF(sysfs_root), "DIR", "read the Jetson sysfs tree under DIR (default /)", 0, 0, false },
+	{ "interval", 'i', K_INT, OFF(interval_ms), "MS", "sampling interval in ms (default 100)", 1, 60000, false },
+	{ "refresh", 0, K_INT, OFF(refresh_ms), "MS", "screen refresh in ms (default 500)", 50, 60000, false },
+	{ "duration", 'd', K_DOUBLE, OFF(duration_s), "S", "stop after S seconds (0: run until stopped)", 0, 0, false },
+	{ "samples", 'n', K_INT, OFF(samples), "N", "stop after N samples (0: no limit)", 0, INT64_MAX, false },
+	{ "record", 'r', K_STR, OFF(record), "FILE", "record every sample to a CSV file", 0, 0, true },
+	{ "summary-format", 0, K_STR, OFF(summary_format), "FMT", "--batch summary as text (default) or json", 0, 0, false },
+	{ "theme", 't', K_STR, OFF(theme), "NAME|PATH", "colour theme: default, light, high-contrast, mono, or a file", 0, 0, false },
+	{ "readonly", 0, K_FLAG, OFF(readonly), NULL, "never write clocks", 0, 0, false },
+	{ "demo-layout", 0, K_STR, OFF(demo_layout), "jp6|jp5", "simulated tree layout (default jp6)", 0, 0, false },
+	{ "sim-model", 0, K_STR, OFF(sim_model), "NAME", "model the simulated fine-tune trains (default bert-base)", 0, 0, false },
+	{ "sim-seq-len", 0, K_INT, OFF(sim_seq_len), "N", "simulated sequence length (default 128)", 1, 1 << 20, false },
+	{ "sim-batch", 0, K_INT, OFF(sim_batch), "N", "simulated batch size (default 16)", 1, 1 << 16, false },
+	{ "sim-steps", 0, K_INT, OFF(sim_steps), "N", "simulated fine-tune length in steps (default 2000; 0 endless)", 0, INT64_MAX, false },
+	{ "seed", 0, K_INT, OFF(seed), "N", "simulator seed (default 1)", 0, INT64_MAX, false },
+	{ "noise", 0, K_DOUBLE, OFF(noise), "X", "simulator noise scale (1 nominal, 0 off)", 0, 0, false },
+	{ "sim-dir", 0, K_STR, OFF(sim_dir), "DIR", "keep the simulated sysfs tree in DIR (default: a private temporary folder)", 0, 0, true },
+	{ "sim-speed", 0, K_DOUBLE, OFF(sim_speed), "N", "simulated time runs N x real time (0: as fast as possible)", 0, 0, false },
+	{ "policy", 0, K_STR, OFF(policy), "P", "policy: builtin:mlg (default), builtin:ffg or a tree file", 0, 0, false },
+	{ "model", 0, K_STR, OFF(model), "NAME", "the model being fine-tuned (catalog name)", 0, 0, false },
+	{ "model-config", 0, K_STR, OFF(model_config), "PATH", "the model's Hugging Face config.json", 0, 0, false },
+	{ "seq-len", 0, K_INT, OFF(seq_len), "N", "average tokens per sample", 1, 1 << 20, false },
+	{ "set-clock", 0, K_INT, OFF(set_clock_mhz), "MHZ", "pin the GPU clock to MHZ until exit", 1, 100000, true },
+	{ "cap", 0, K_INT, OFF(cap_mhz), "MHZ", "cap the GPU clock at MHZ until exit", 1, 100000, true },
+	{ "config", 'c', K_STR, OFF(config), "FILE", "read options from FILE instead of the default config", 0, 0, true },
+	{ "no-config", 0, K_FLAG, OFF(no_config), NULL, "do not read the config file", 0, 0, true },
+};
+#define N_OPTS (int)(sizeof opt_table / sizeof opt_table[0])
+
+void opts_defaults(struct dvf_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->source = "auto";
+	o->sysfs_root = "/";
+	o->interval_ms = 100;
+	o->refresh_ms = 500;
+	o->summary_format = "text";
+	o->theme = "default";
+	o->demo_layout = "jp6";
+	o->sim_model = "bert-base";
+	o->sim_seq_len = 128;
+	o->sim_batch = 16;
+	o->sim_steps = 2000;
+	o->seed = 1;
+	o->noise = 1.0;
+	o->sim_speed = 1.0;
+	o->policy = "builtin:mlg";
+}
+
+/* Strings we strdup live in this list so opts_free can release them. */
+static char *owned[64];
+static int n_owned;
+
+static const char *keep(const char *s)
+{
+	char *d = strdup(s);
+	if (d && n_owned < (int)(sizeof owned / sizeof owned[0]))
+		owned[n_owned++] = d;
+	return d;
+}
+
+void opts_free(struct dvf_opts *o)
+{
+	(void)o;
+	for (int i = 0; i < n_owned; i++)
+		free(owned[i]);
+	n_owned = 0;
+}
+
+/* Set one option from text.  where: "--name" or "FILE:LINE". */
+static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
+{
+	char *p = (char *)o + d->off;
+	switch (d->kind) {
+	case K_FLAG:
+		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {
+			*(bool *)p = true;
+		} else if (strcasecmp(val, "no") == 0 || strcasecmp(val, "false") == 0 || strcmp(val, "0") == 0) {
+			*(bool *)p = false;
+		} else {
+			fprintf(stderr, "dvfstop: %s: '%s' is not yes or no\n", where, val);
+			return false;
+		}
+		return true;
+	case K_INT: {
+		char *end;
+		errno = 0;
+		long long v = strtoll(val, &end, 10);
+		if (end == val || *end || errno) {
+			fprintf(stderr, "dvfstop: %s: '%s' is not a whole number\n", where, val);
+			return false;
+		}
+		if (v < d->min || v > d->max) {
+			fprintf(stderr, "dvfstop: %s: %lld is out of range (%lld to %lld)\n", where, v,
+				(long long)d->min, (long long)d->max);
+			return false;
+		}
+		*(int64_t *)p = v;
+		return true;
+	}
+	case K_DOUBLE: {
+		char *end;
+		errno = 0;
+		double v = strtod(val, &end);
+		if (end == val || *end || errno || v < 0 || v != v) {
+			fprintf(stderr, "dvfstop: %s: '%s' is not a number >= 0\n", where, val);
+			return false;
+		}
+		*(double *)p = v;
+		if (d->off == OFF(sim_speed))
+			o->sim_speed_set = true;
+		return true;
+	}
+	case K_STR:
+		if (!*val) {
+			fprintf(stderr, "dvfstop: %s: empty value\n", where);
+			return false;
+		}
+		*(const char **)p = from_file ? keep(val) : val;
+		return *(const char **)p != NULL;
+	}
+	return false;
+}
+
+static const struct opt_def *opt_find(const char *key)
+{
+	for (int i = 0; i < N_OPTS; i++)
+		if (strcmp(opt_table[i].key, key) == 0)
+			return &opt_table[i];
+	return NULL;
+}
+
+void opts_usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: dvfstop [OPTIONS] [-- CMD ARGS]\n"
+		"       dvfstop COMMAND [ARGS]   (dvfstop COMMAND --help for each)\n"
+		"\n"
+		"Watch GPU clock, utilisation, power rails and the energy of a fine-tune on an\n"
+		"NVIDIA Jetson board; recommend, set and sweep the GPU clock.\n"
+		"\nOptions:\n");
+	for (int i = 0; i < N_OPTS; i++) {
+		const struct opt_def *d = &opt_table[i];
+		char left[64];
+		if (d->shortopt)
+			snprintf(left, sizeof left, "-%c, --%s%s%s", d->shortopt, d->key, d->arg ? " " : "", d->arg ? d->arg : "");
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", d->key, d->arg ? " " : "", d->arg ? d->arg : "");
+		fprintf(fp, "  %-30s %s\n", left, d->help);
+	}
+	fprintf(fp,
+		"  %-30s %s\n  %-30s %s\n"
+		"\nEvery option except those that name a file or a clock can also be set in\n"
+		"$XDG_CONFIG_HOME/dvfstop/config (default ~/.config/dvfstop/config) as `key = value`.\n"
+		"See dvfstop(1).\n",
+		"-h, --help", "show this help", "-V, --version", "show the version");
+}
+
+enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)
+{
+	struct option lopts[N_OPTS + 3];
+	char shorts[3 * N_OPTS + 8];
+	int ns = 0;
+	for (int i = 0; i < N_OPTS; i++) {
+		const struct opt_def *d = &opt_table[i];
+		lopts[i] = (struct option){ d->key, d->kind == K_FLAG ? no_argument : required_argument, NULL, 256 + i };
+		if (d->shortopt) {
+			shorts[ns++] = d->shortopt;
+			if (d->kind != K_FLAG)
+				shorts[ns++] = ':';
+		}
+	}
+	lopts[N_OPTS] = (struct option){ "help", no_argument, NULL, 'h' };
+	lopts[N_OPTS + 1] = (struct option){ "version", no_argument, NULL, 'V' };
+	lopts[N_OPTS + 2] = (struct option){ NULL, 0, NULL, 0 };
+	memcpy(shorts + ns, "hV", 3);
+	/* "+": stop at the first non-option, so `-- CMD ARGS` reaches us whole. */
+	char spec[sizeof shorts + 2] = "+";
+	strcat(spec, shorts);
+
+	optind = 1;
+	opterr = 0;
+	int c, li;
+	while ((c = getopt_long(argc, argv, spec, lopts, &li)) != -1) {
+		if (c == 'h') {
+			opts_usage(stdout);
+			return OPT_EXIT_OK;
+		}
+		if (c == 'V') {
+			printf("dvfstop %s\n", PACKAGE_VERSION);
+			return OPT_EXIT_OK;
+		}
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < 256)
+				fprintf(stderr, "dvfstop: option -%c %s (see dvfstop --help)\n", optopt,
+					c == ':' ? "needs a value" : "is unknown");
+			else
+				fprintf(stderr, "dvfstop: option '%s' is unknown or needs a value (see dvfstop --help)\n",
+					argv[optind - 1]);
+			return OPT_ERROR;
+		}
+		const struct opt_def *d = NULL;
+		if (c >= 256) {
+			d = &opt_table[c - 256];
+		} else {
+			for (int i = 0; i < N_OPTS; i++)
+				if (opt_table[i].shortopt == c)
+					d = &opt_table[i];
+		}
+		if (!d)
+			return OPT_ERROR;
+		char where[64];
+		snprintf(where, sizeof where, "--%s", d->key);
+		if (!opt_set(o, d, optarg, where, false))
+			return OPT_ERROR;
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") != 0) {
+			fprintf(stderr, "dvfstop: unexpected argument '%s' (a command to run goes after --)\n", argv[optind]);
+			return OPT_ERROR;
+		}
+		o->cmd = argv + optind;
+		o->cmd_argc = argc - optind;
+	}
+	return OPT_OK;
+}
+
+bool opts_config_path(char *buf, size_t len)
+{
+	const char *x = getenv("XDG_CONFIG_HOME");
+	int n;
+	if (x && x[0] == '/') {
+		n = snprintf(buf, len, "%s/dvfstop/config", x);
+	} else {
+		const char *home = getenv("HOME");
+		if (!home || !*home)
+			return false;
+		n = snprintf(buf, len, "%s/.config/dvfstop/config", home);
+	}
+	return n > 0 && (size_t)n < len;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_exist)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		if (errno == ENOENT && !must_exist)
+			return OPT_OK;
+		fprintf(stderr, "dvfstop: cannot read config %s: %s\n", path, strerror(errno));
+		return OPT_ERROR;
+	}
+	char line[1024];
+	int lineno = 0;
+	enum opt_result r = OPT_OK;
+	while (fgets(line, sizeof line, fp)) {
+		lineno++;
+		char where[600];
+		snprintf(where, sizeof where, "%s:%d", path, lineno);
+		if (!strchr(line, '\n') && !feof(fp)) {
+			fprintf(stderr, "dvfstop: %s: line too long\n", where);
+			r = OPT_ERROR;
+			int ch;
+			while ((ch = fgetc(fp)) != EOF && ch != '\n')
+				;
+			continue;
+		}
+		char *s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			fprintf(stderr, "dvfstop: %s: expected `key = value`, got '%s'\n", where, s);
+			r = OPT_ERROR;
+			continue;
+		}
+		*eq = '\0';
+		char *key = trim(s), *val = trim(eq + 1);
+		const struct opt_def *d = opt_find(key);
+		if (!d) {
+			fprintf(stderr, "dvfstop: %s: unknown key '%s'\n", where, key);
+			r = OPT_ERROR;
+			continue;
+		}
+		if (d->cli_only) {
+			fprintf(stderr, "dvfstop: %s: '%s' can only be given on the command line\n", where, key);
+			r = OPT_ERROR;
+			continue;
+		}
+		if (!opt_set(o, d, val, where, true))
+			r = OPT_ERROR;
+	}
+	fclose(fp);
+	return r;
+}
+
+enum opt_result opts_load(struct dvf_opts *o, int argc, char **argv)
+{
+	opts_defaults(o);
+	/* A first pass finds --config/--no-config/--help; the file is read,
+	 * then argv again so the command line wins. */
+	struct dvf_opts pre;
+	opts_defaults(&pre);
+	enum opt_result r = opts_parse_argv(&pre, argc, argv);
+	if (r != OPT_OK)
+		return r;
+	if (pre.config) {
+		r = opts_parse_file(o, pre.config, true);
+	} else if (!pre.no_config) {
+		char path[1024];
+		if (opts_config_path(path, sizeof path))
+			r = opts_parse_file(o, path, false);
+	}
+	if (r != OPT_OK)
+		return r;
+	r = opts_parse_argv(o, argc, argv);
+	if (r == OPT_OK && o->batch && !o->sim_speed_set)
+		o->sim_speed = 0;
+	return r;
+}

@@ -1,0 +1,290 @@
+#include "config.h"
+#include "recorder.h"
+#include "clock.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct recorder {
+	FILE *fp;
+	char *path;
+	struct dvf_info info;
+	uint64_t rows;
+	int failed;
+	int64_t last_flush_ns;     /* real monotonic time of the last flush */
+	char event[512];
+	char *summary_json;
+	time_t started;
+};
+
+/* Column names: units are part of the name; rails and zones by their labels. */
+static void header_fields(const struct dvf_info *in, void (*emit)(void *ctx, const char *name), void *ctx)
+{
+	static const char *const fixed[] = {
+		"time_s", "unix_time_s", "gpu_freq_mhz", "gpu_min_mhz", "gpu_max_mhz",
+		"gpu_util_pct", "gpu_governor",
+	};
+	char name[96];
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		emit(ctx, fixed[i]);
+	for (int i = 0; i < in->n_rails; i++) {
+		snprintf(name, sizeof name, "%s_mv", in->rail_name[i]);
+		emit(ctx, name);
+		snprintf(name, sizeof name, "%s_ma", in->rail_name[i]);
+		emit(ctx, name);
+		snprintf(name, sizeof name, "%s_mw", in->rail_name[i]);
+		emit(ctx, name);
+	}
+	emit(ctx, "total_mw");
+	for (int i = 0; i < in->n_rails; i++) {
+		snprintf(name, sizeof name, "%s_energy_j", in->rail_name[i]);
+		emit(ctx, name);
+	}
+	emit(ctx, "total_energy_j");
+	emit(ctx, "cpu_util_pct");
+	for (int i = 0; i < in->n_clusters; i++) {
+		snprintf(name, sizeof name, "cpu_%s_mhz", in->cluster_name[i]);
+		emit(ctx, name);
+	}
+	for (int i = 0; i < in->n_zones; i++) {
+		snprintf(name, sizeof name, "temp_%s_c", in->zone_name[i]);
+		emit(ctx, name);
+	}
+	emit(ctx, "steps");
+	emit(ctx, "tokens");
+	emit(ctx, "event");
+}
+
+struct hdr_buf {
+	char *buf;
+	size_t len, used;
+	bool first;
+};
+
+static void hdr_emit(void *ctx, const char *name)
+{
+	struct hdr_buf *h = ctx;
+	int n = snprintf(h->buf + h->used, h->used < h->len ? h->len - h->used : 0, "%s%s", h->first ? "" : ",", name);
+	if (n > 0)
+		h->used += (size_t)n;
+	h->first = false;
+}
+
+int recorder_header(const struct dvf_info *info, char *buf, size_t len)
+{
+	struct hdr_buf h = { buf, len, 0, true };
+	if (len)
+		buf[0] = '\0';
+	header_fields(info, hdr_emit, &h);
+	return h.used < len ? 0 : -1;
+}
+
+/* ---- writing fields ------------------------------------------------------ */
+
+struct row {
+	FILE *fp;
+	bool first;
+};
+
+static void put(struct row *r, const char *text)
+{
+	if (!r->first)
+		fputc(',', r->fp);
+	r->first = false;
+	csv_fwrite(r->fp, text, strlen(text));
+}
+
+/* An empty, unquoted field: the CSV spelling of n/a. */
+static void put_na(struct row *r)
+{
+	if (!r->first)
+		fputc(',', r->fp);
+	r->first = false;
+}
+
+static void put_num(struct row *r, int decimals, double v)
+{
+	char b[64];
+	snprintf(b, sizeof b, "%.*f", decimals, v);
+	if (!r->first)
+		fputc(',', r->fp);
+	r->first = false;
+	fputs(b, r->fp);
+}
+
+static void put_m(struct row *r, struct dvf_m m, double scale, int decimals)
+{
+	if (m.ok)
+		put_num(r, decimals, (double)m.v * scale);
+	else
+		put_na(r);
+}
+
+static void hdr_write(void *ctx, const char *name)
+{
+	put(ctx, name);
+}
+
+struct recorder *recorder_open(const char *path, const struct dvf_info *info, char *err, size_t errlen)
+{
+	struct recorder *r = calloc(1, sizeof *r);
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->fp = fopen(path, "w");
+	if (!r->fp) {
+		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(errno));
+		free(r);
+		return NULL;
+	}
+	r->path = strdup(path);
+	r->info = *info;
+	r->started = time(NULL);
+	r->last_flush_ns = clock_mono_ns();
+	struct row row = { r->fp, true };
+	header_fields(info, hdr_write, &row);
+	fputs("\r\n", r->fp);
+	if (fflush(r->fp) != 0) {
+		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(errno));
+		fclose(r->fp);
+		free(r->path);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void recorder_event(struct recorder *r, const char *text)
+{
+	size_t used = strlen(r->event);
+	snprintf(r->event + used, sizeof r->event - used, "%s%s", used ? "; " : "", text);
+}
+
+int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct energy *e, int64_t t_rel_ns)
+{
+	if (r->failed)
+		return r->failed;
+	struct row row = { r->fp, true };
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	put_num(&row, 3, (double)t_rel_ns * 1e-9);
+	put_num(&row, 3, (double)wall.tv_sec + wall.tv_nsec * 1e-9);
+	put_m(&row, s->gpu_freq_hz, 1e-6, 1);
+	put_m(&row, s->gpu_min_hz, 1e-6, 1);
+	put_m(&row, s->gpu_max_hz, 1e-6, 1);
+	put_m(&row, s->gpu_load_pm, 0.1, 1);
+	if (s->gpu_governor[0])
+		put(&row, s->gpu_governor);
+	else
+		put_na(&row);
+	for (int i = 0; i < r->info.n_rails; i++) {
+		put_m(&row, s->rail[i].mv, 1, 0);
+		put_m(&row, s->rail[i].ma, 1, 0);
+		put_m(&row, s->rail[i].mw, 1, 0);
+	}
+	put_m(&row, s->total_mw, 1, 0);
+	for (int i = 0; i < r->info.n_rails; i++)
+		put_num(&row, 4, e->ch[i].mj * 1e-3);
+	put_num(&row, 4, e->ch[ENERGY_TOTAL].mj * 1e-3);
+	put_m(&row, s->cpu_util_pm, 0.1, 1);
+	for (int i = 0; i < r->info.n_clusters; i++)
+		put_m(&row, s->cpu_khz[i], 1e-3, 1);
+	for (int i = 0; i < r->info.n_zones; i++)
+		put_m(&row, s->temp_mc[i], 1e-3, 3);
+	put_m(&row, s->steps, 1, 0);
+	put_m(&row, s->tokens, 1, 0);
+	if (r->event[0])
+		put(&row, r->event);
+	else
+		put_na(&row);
+	r->event[0] = '\0';
+	fputs("\r\n", r->fp);
+	r->rows++;
+
+	int64_t now = clock_mono_ns();
+	if (ferror(r->fp) || (now - r->last_flush_ns >= DVF_NS_PER_S && fflush(r->fp) != 0)) {
+		r->failed = errno ? errno : EIO;
+		return r->failed;
+	}
+	if (now - r->last_flush_ns >= DVF_NS_PER_S)
+		r->last_flush_ns = now;
+	return 0;
+}
+
+int recorder_failed(const struct recorder *r) { return r->failed; }
+uint64_t recorder_rows(const struct recorder *r) { return r->rows; }
+const char *recorder_path(const struct recorder *r) { return r->path; }
+
+void recorder_meta_summary(struct recorder *r, const char *json_text)
+{
+	free(r->summary_json);
+	r->summary_json = json_text ? strdup(json_text) : NULL;
+}
+
+static int write_meta(struct recorder *r)
+{
+	size_t n = strlen(r->path) + 16;
+	char *mp = malloc(n);
+	if (!mp)
+		return ENOMEM;
+	snprintf(mp, n, "%s.meta.json", r->path);
+	const struct dvf_info *in = &r->info;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "format", json_object_new_string("dvfstop-session 1"));
+	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(o, "started_unix_s", json_object_new_int64((int64_t)r->started));
+	json_object_object_add(o, "source", json_object_new_string(in->source));
+	json_object_object_add(o, "mode", json_object_new_string(in->mode));
+	json_object_object_add(o, "board", json_object_new_string(in->board_name));
+	json_object_object_add(o, "l4t", json_object_new_string(in->l4t));
+	json_object_object_add(o, "power_mode", json_object_new_string(in->power_mode));
+	json_object *lv = json_object_new_array();
+	for (int i = 0; i < in->n_levels; i++)
+		json_object_array_add(lv, json_object_new_int64(in->level_hz[i]));
+	json_object_object_add(o, "gpu_levels_hz", lv);
+	json_object *rails = json_object_new_array();
+	for (int i = 0; i < in->n_rails; i++) {
+		json_object *ro = json_object_new_object();
+		json_object_object_add(ro, "name", json_object_new_string(in->rail_name[i]));
+		json_object_object_add(ro, "in_total", json_object_new_boolean(in->rail_in_total[i]));
+		json_object_array_add(rails, ro);
+	}
+	json_object_object_add(o, "rails", rails);
+	json_object_object_add(o, "total_rule", json_object_new_string(in->total_rule));
+	json_object_object_add(o, "rows", json_object_new_int64((int64_t)r->rows));
+	if (r->summary_json) {
+		json_object *sj = json_tokener_parse(r->summary_json);
+		if (sj)
+			json_object_object_add(o, "summary", sj);
+	}
+	int err = 0;
+	if (json_object_to_file_ext(mp, o, JSON_C_TO_STRING_PRETTY) != 0)
+		err = errno ? errno : EIO;
+	json_object_put(o);
+	free(mp);
+	return err;
+}
+
+int recorder_close(struct recorder *r)
+{
+	if (!r)
+		return 0;
+	int err = r->failed;
+	if (fflush(r->fp) != 0 && !err)
+		err = errno;
+	if (fclose(r->fp) != 0 && !err)
+		err = errno;
+	int merr = write_meta(r);
+	if (!err)
+		err = merr;
+	free(r->summary_json);
+	free(r->path);
+	free(r);
+	return err;
+}

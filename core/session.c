@@ -1,0 +1,316 @@
+#include "config.h"
+#include "session.h"
+#include "recorder.h"
+#include "sim.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* History: one point per second, ten minutes kept (what a sparkline of a
+ * wide terminal can show). */
+enum { HIST_POINTS = 600 };
+#define HIST_BUCKET_NS DVF_NS_PER_S
+
+void session_msg(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+	va_end(ap);
+	s->msg_t = clock_now(&s->clock);
+}
+
+static int open_demo(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
+{
+	struct sim_cfg sc = {
+		.model = o->sim_model,
+		.seq_len = (int)o->sim_seq_len,
+		.batch = (int)o->sim_batch,
+		.total_steps = o->sim_steps,
+		.seed = (uint64_t)o->seed,
+		.noise = o->noise,
+		.layout = strcmp(o->demo_layout, "jp5") == 0 ? SIM_JP5 : SIM_JP6,
+		.dir = o->sim_dir,
+	};
+	if (strcmp(o->demo_layout, "jp5") != 0 && strcmp(o->demo_layout, "jp6") != 0) {
+		snprintf(err, errlen, "--demo-layout: '%s' is not jp6 or jp5", o->demo_layout);
+		return -1;
+	}
+	s->sim = sim_create(&sc, err, errlen);
+	if (!s->sim)
+		return -1;
+	snprintf(s->root, sizeof s->root, "%s", sim_root(s->sim));
+	clock_init_sim(&s->clock, o->sim_speed);
+	/* The board exists before we look at it: run it for one sensor period. */
+	sim_advance(s->sim, 0);
+	return 0;
+}
+
+int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	s->opts = o;
+	s->interval_ns = o->interval_ms * DVF_NS_PER_MS;
+	const char *mode = "live";
+
+	if (o->demo) {
+		if (open_demo(s, o, err, errlen) < 0)
+			return -1;
+		mode = "simulated";
+		s->ops = source_find("jetson");
+	} else {
+		snprintf(s->root, sizeof s->root, "%s", o->sysfs_root);
+		clock_init_monotonic(&s->clock);
+		struct source_cfg pc = { .sysfs_root = s->root };
+		if (strcmp(o->source, "auto") == 0) {
+			for (int i = 0; source_table[i]; i++)
+				if (source_table[i]->probe && source_table[i]->probe(&pc) > 0) {
+					s->ops = source_table[i];
+					break;
+				}
+			if (!s->ops) {
+				snprintf(err, errlen,
+					"no Jetson GPU found under %s (no devfreq node of an NVIDIA GPU); "
+					"use --sysfs-root DIR for a copied tree, or try `dvfstop --demo` for a simulated AGX Orin",
+					s->root);
+				return -1;
+			}
+		} else {
+			s->ops = source_find(o->source);
+			if (!s->ops) {
+				snprintf(err, errlen, "--source: unknown source '%s' (known: auto, jetson)", o->source);
+				return -1;
+			}
+		}
+	}
+
+	struct source_cfg cfg = {
+		.sysfs_root = s->root,
+		.interval_ns = s->interval_ns,
+		.mode = mode,
+		.clock = &s->clock,
+	};
+	s->src = s->ops->open(&cfg, err, errlen);
+	if (!s->src) {
+		session_close(s);
+		return -1;
+	}
+	s->info = s->ops->info(s->src);
+	/* Bridge gaps up to 5 intervals (a glitching sensor, a slow read);
+	 * never less than 1 s so coarse sampling still integrates. */
+	int64_t bridge = 5 * s->interval_ns;
+	if (bridge < DVF_NS_PER_S)
+		bridge = DVF_NS_PER_S;
+	energy_init(&s->energy, bridge);
+	if (history_init(&s->hist, HIST_POINTS, HIST_BUCKET_NS) < 0) {
+		snprintf(err, errlen, "out of memory");
+		session_close(s);
+		return -1;
+	}
+	s->next_t = clock_now(&s->clock);
+	if (o->record && session_record_start(s, o->record) < 0) {
+		snprintf(err, errlen, "%s", s->msg);
+		session_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+int64_t session_wait_real_ns(struct session *s)
+{
+	int64_t d = s->next_t - clock_now(&s->clock);
+	if (d <= 0)
+		return 0;
+	if (s->clock.speed > 0)
+		return (int64_t)((double)d / s->clock.speed);
+	return 0;
+}
+
+int session_sample(struct session *s)
+{
+	int64_t now = clock_now(&s->clock);
+	if (s->sim)
+		sim_advance(s->sim, now);
+	struct dvf_sample smp;
+	memset(&smp, 0, sizeof smp);
+	if (s->ops->sample(s->src, &smp) < 0)
+		return -1;
+	smp.t_ns = now;
+	smp.seq = s->n_samples;
+	if (s->sim && !smp.steps.ok)
+		smp.steps = dvf_m_val(sim_steps_done(s->sim));
+	if (s->n_samples == 0)
+		s->t_start = now;
+	s->cur = smp;
+	s->have_cur = true;
+	s->n_samples++;
+	energy_add(&s->energy, &smp);
+	history_push(&s->hist, &smp);
+	if (s->rec) {
+		int err = recorder_write(s->rec, &smp, &s->energy, now - s->t_start);
+		if (err) {
+			session_msg(s, "recording to %s stopped: %s (what was written is kept)",
+				    s->rec_path, strerror(err));
+			recorder_close(s->rec);
+			s->rec = NULL;
+		}
+	}
+	/* Keep the grid: skip missed slots rather than bursting to catch up. */
+	s->next_t += s->interval_ns;
+	if (s->next_t <= now)
+		s->next_t = now + s->interval_ns - (now - s->next_t) % s->interval_ns;
+	return 0;
+}
+
+double session_elapsed_s(const struct session *s)
+{
+	if (!s->have_cur)
+		return 0;
+	return (double)(s->cur.t_ns - s->t_start) * 1e-9;
+}
+
+int session_record_start(struct session *s, const char *path)
+{
+	char name[512];
+	if (s->rec)
+		return 0;
+	if (!path) {
+		time_t t = time(NULL);
+		struct tm tm;
+		localtime_r(&t, &tm);
+		strftime(name, sizeof name, "dvfstop-%Y%m%d-%H%M%S.csv", &tm);
+		path = name;
+	}
+	char err[600];
+	s->rec = recorder_open(path, s->info, err, sizeof err);
+	if (!s->rec) {
+		session_msg(s, "%s", err);
+		return -1;
+	}
+	snprintf(s->rec_path, sizeof s->rec_path, "%s", path);
+	session_msg(s, "recording to %s", s->rec_path);
+	return 0;
+}
+
+static json_object *summary_json(const struct session *s);
+
+void session_record_stop(struct session *s)
+{
+	if (!s->rec)
+		return;
+	json_object *j = summary_json(s);
+	recorder_meta_summary(s->rec, json_object_to_json_string(j));
+	json_object_put(j);
+	uint64_t rows = recorder_rows(s->rec);
+	int err = recorder_close(s->rec);
+	s->rec = NULL;
+	if (err)
+		session_msg(s, "recording %s closed with an error: %s", s->rec_path, strerror(err));
+	else
+		session_msg(s, "recorded %llu samples to %s", (unsigned long long)rows, s->rec_path);
+}
+
+void session_close(struct session *s)
+{
+	session_record_stop(s);
+	if (s->src && s->ops)
+		s->ops->close(s->src);
+	s->src = NULL;
+	if (s->sim)
+		sim_destroy(s->sim);
+	s->sim = NULL;
+	history_free(&s->hist);
+}
+
+/* ---- summary -------------------------------------------------------------- */
+
+static json_object *summary_json(const struct session *s)
+{
+	const struct dvf_info *in = s->info;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "duration_s", json_object_new_double(session_elapsed_s(s)));
+	json_object_object_add(o, "samples", json_object_new_int64((int64_t)s->n_samples));
+	json_object *rails = json_object_new_array();
+	for (int i = 0; i <= in->n_rails; i++) {
+		int ch = i == in->n_rails ? ENERGY_TOTAL : i;
+		const struct energy_chan *c = &s->energy.ch[ch];
+		json_object *r = json_object_new_object();
+		json_object_object_add(r, "name", json_object_new_string(ch == ENERGY_TOTAL ? "total" : in->rail_name[i]));
+		json_object_object_add(r, "energy_j", json_object_new_double(c->mj * 1e-3));
+		double mw;
+		if (energy_mean_mw(&s->energy, ch, &mw))
+			json_object_object_add(r, "mean_w", json_object_new_double(mw * 1e-3));
+		else
+			json_object_object_add(r, "mean_w", NULL);
+		const struct dvf_m *last = ch == ENERGY_TOTAL ? &s->cur.total_mw : &s->cur.rail[i].mw;
+		json_object_object_add(r, "last_mw", last->ok ? json_object_new_int64(last->v) : NULL);
+		json_object_object_add(r, "bridged_s", json_object_new_double((double)c->bridged_ns * 1e-9));
+		json_object_object_add(r, "lost_s", json_object_new_double((double)c->lost_ns * 1e-9));
+		json_object_array_add(rails, r);
+	}
+	json_object_object_add(o, "rails", rails);
+	json_object_object_add(o, "total_rule", json_object_new_string(in->total_rule));
+	const struct dvf_sample *c = &s->cur;
+	json_object_object_add(o, "gpu_freq_hz", c->gpu_freq_hz.ok ? json_object_new_int64(c->gpu_freq_hz.v) : NULL);
+	json_object_object_add(o, "gpu_util_pct", c->gpu_load_pm.ok ? json_object_new_double((double)c->gpu_load_pm.v / 10) : NULL);
+	if (c->steps.ok)
+		json_object_object_add(o, "steps", json_object_new_int64(c->steps.v));
+	return o;
+}
+
+static void print_w(FILE *fp, const char *label, bool ok, double mw)
+{
+	if (ok)
+		fprintf(fp, "  %-18s %9.3f W\n", label, mw * 1e-3);
+	else
+		fprintf(fp, "  %-18s %9s\n", label, "n/a");
+}
+
+void session_summary(const struct session *s, FILE *fp, bool json)
+{
+	if (json) {
+		json_object *j = summary_json(s);
+		fprintf(fp, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+		json_object_put(j);
+		return;
+	}
+	const struct dvf_info *in = s->info;
+	const struct dvf_sample *c = &s->cur;
+	fprintf(fp, "dvfstop summary: %s (%s)\n", in->board_name[0] ? in->board_name : "unknown board", in->mode);
+	fprintf(fp, "  duration          %10.3f s, %llu samples\n", session_elapsed_s(s), (unsigned long long)s->n_samples);
+	fprintf(fp, "energy (J) and mean power (W):\n");
+	for (int i = 0; i <= in->n_rails; i++) {
+		int ch = i == in->n_rails ? ENERGY_TOTAL : i;
+		double mw = 0;
+		bool ok = energy_mean_mw(&s->energy, ch, &mw);
+		const char *name = ch == ENERGY_TOTAL ? "total" : in->rail_name[i];
+		const struct energy_chan *e = &s->energy.ch[ch];
+		if (ok)
+			fprintf(fp, "  %-18s %12.3f J  %9.3f W mean%s\n", name, e->mj * 1e-3, mw * 1e-3,
+				ch != ENERGY_TOTAL && !in->rail_in_total[i] ? "  (not in total)" : "");
+		else
+			fprintf(fp, "  %-18s %12s    %9s\n", name, "n/a", "n/a");
+		if (e->lost_ns > 0 || e->bridged_ns > 0)
+			fprintf(fp, "  %-18s gaps: %.3f s bridged, %.3f s not integrated\n", "", e->bridged_ns * 1e-9, e->lost_ns * 1e-9);
+	}
+	fprintf(fp, "  %-18s %.3f Wh\n", "total", s->energy.ch[ENERGY_TOTAL].mj / 3.6e6);
+	fprintf(fp, "  total rule: %s\n", in->total_rule);
+	fprintf(fp, "last sample:\n");
+	if (c->gpu_freq_hz.ok)
+		fprintf(fp, "  %-18s %9.1f MHz\n", "gpu clock", c->gpu_freq_hz.v * 1e-6);
+	else
+		fprintf(fp, "  %-18s %9s\n", "gpu clock", "n/a");
+	if (c->gpu_load_pm.ok)
+		fprintf(fp, "  %-18s %9.1f %%\n", "gpu utilisation", c->gpu_load_pm.v / 10.0);
+	else
+		fprintf(fp, "  %-18s %9s\n", "gpu utilisation", "n/a");
+	for (int i = 0; i < in->n_rails; i++)
+		print_w(fp, in->rail_name[i], c->rail[i].mw.ok, (double)c->rail[i].mw.v);
+	print_w(fp, "total", c->total_mw.ok, (double)c->total_mw.v);
+	if (c->steps.ok)
+		fprintf(fp, "  %-18s %9lld\n", "steps", (long long)c->steps.v);
+}

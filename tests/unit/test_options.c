@@ -1,0 +1,178 @@
+/* Options: argv, config file (strict, file:line messages), precedence. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+
+static char tmpdir[] = "/tmp/dvfstop-opts-XXXXXX";
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	return path;
+}
+
+
+static char errbuf[4096];
+
+static const char *run_file(struct dvf_opts *o, const char *path, enum opt_result *r)
+{
+	int old = dup(2);
+	FILE *t = tmpfile();
+	dup2(fileno(t), 2);
+	*r = opts_parse_file(o, path, true);
+	fflush(stderr);
+	dup2(old, 2);
+	close(old);
+	rewind(t);
+	size_t n = fread(errbuf, 1, sizeof errbuf - 1, t);
+	errbuf[n] = '\0';
+	fclose(t);
+	return errbuf;
+}
+
+static void argv_basic(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	char *argv[] = { "dvfstop", "--batch", "--demo", "-i", "50", "--duration", "2.5", "--record", "x.csv", NULL };
+	assert_int_equal(opts_parse_argv(&o, 9, argv), OPT_OK);
+	assert_true(o.batch);
+	assert_true(o.demo);
+	assert_int_equal(o.interval_ms, 50);
+	assert_float_equal(o.duration_s, 2.5, 0);
+	assert_string_equal(o.record, "x.csv");
+	assert_int_equal(o.refresh_ms, 500);
+}
+
+static void argv_errors(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	char *a1[] = { "dvfstop", "--interval", "abc", NULL };
+	assert_int_equal(opts_parse_argv(&o, 3, a1), OPT_ERROR);
+	char *a2[] = { "dvfstop", "--interval", "0", NULL };
+	assert_int_equal(opts_parse_argv(&o, 3, a2), OPT_ERROR);
+	char *a3[] = { "dvfstop", "--bogus", NULL };
+	assert_int_equal(opts_parse_argv(&o, 2, a3), OPT_ERROR);
+	char *a4[] = { "dvfstop", "stray", NULL };
+	assert_int_equal(opts_parse_argv(&o, 2, a4), OPT_ERROR);
+}
+
+static void argv_command(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	char *argv[] = { "dvfstop", "--demo", "--", "python3", "-v", "train.py", NULL };
+	assert_int_equal(opts_parse_argv(&o, 6, argv), OPT_OK);
+	assert_int_equal(o.cmd_argc, 3);
+	assert_string_equal(o.cmd[0], "python3");
+	assert_string_equal(o.cmd[1], "-v"); /* not taken as our option */
+}
+
+static void config_file(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	enum opt_result r;
+	const char *p = write_file("good", "# comment\n\ninterval = 250\n  theme = light  \nbatch = yes\nnoise=0.5\n");
+	run_file(&o, p, &r);
+	assert_int_equal(r, OPT_OK);
+	assert_int_equal(o.interval_ms, 250);
+	assert_string_equal(o.theme, "light");
+	assert_true(o.batch);
+	assert_float_equal(o.noise, 0.5, 0);
+	opts_free(&o);
+}
+
+static void config_errors_name_file_and_line(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	enum opt_result r;
+	const char *p = write_file("bad", "interval = 100\ncolour = red\nrefresh = fast\nno equals here\nrecord = x.csv\n");
+	const char *err = run_file(&o, p, &r);
+	assert_int_equal(r, OPT_ERROR);
+	char want[600];
+	snprintf(want, sizeof want, "%s:2: unknown key 'colour'", p);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof want, "%s:3: 'fast' is not a whole number", p);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof want, "%s:4: expected `key = value`", p);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof want, "%s:5: 'record' can only be given on the command line", p);
+	assert_non_null(strstr(err, want));
+	opts_free(&o);
+}
+
+static void command_line_wins(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	const char *p = write_file("prec", "interval = 250\nrefresh = 1000\n");
+	char cfg[600];
+	snprintf(cfg, sizeof cfg, "%s", p);
+	char *argv[] = { "dvfstop", "--config", cfg, "--interval", "20", NULL };
+	assert_int_equal(opts_load(&o, 5, argv), OPT_OK);
+	assert_int_equal(o.interval_ms, 20);
+	assert_int_equal(o.refresh_ms, 1000);
+	opts_free(&o);
+}
+
+static void xdg_path(void **st)
+{
+	(void)st;
+	char buf[256];
+	setenv("XDG_CONFIG_HOME", "/x/y", 1);
+	assert_true(opts_config_path(buf, sizeof buf));
+	assert_string_equal(buf, "/x/y/dvfstop/config");
+	setenv("XDG_CONFIG_HOME", "relative", 1); /* not absolute: ignored */
+	setenv("HOME", "/home/u", 1);
+	assert_true(opts_config_path(buf, sizeof buf));
+	assert_string_equal(buf, "/home/u/.config/dvfstop/config");
+}
+
+static int setup(void **st)
+{
+	(void)st;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(argv_basic),
+		cmocka_unit_test(argv_errors),
+		cmocka_unit_test(argv_command),
+		cmocka_unit_test(config_file),
+		cmocka_unit_test(config_errors_name_file_and_line),
+		cmocka_unit_test(command_line_wins),
+		cmocka_unit_test(xdg_path),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
