@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "options.h"
 #include "session.h"
+#include "tui.h"
 
 const struct command command_table[] = {
 	{ NULL, NULL, NULL },
@@ -46,8 +47,7 @@ int monitor_main(int argc, char **argv)
 	if (o.batch) {
 		rc = batch_run(&s, &o);
 	} else {
-		fprintf(stderr, "dvfstop: the full-screen monitor is not in this build; use --batch\n");
-		rc = 1;
+		rc = tui_run(&s, &o);
 	}
 	session_close(&s);
 	opts_free(&o);

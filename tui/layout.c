@@ -102,7 +102,21 @@ static bool fits(const struct layout_in *in, const struct column *col, int m)
 	return in->rows >= frame_rows();
 }
 
-/* Spare rows of a column go to the panel with a graph that can grow (GPU
+/* Rows a panel uses well beyond its minimum: more graph, the energy
+ * panel's job lines, every thermal zone, the total rule. */
+static int comfortable_extra(int region)
+{
+	switch (region) {
+	case TR_GPU: return 8;
+	case TR_POWER: return 7;
+	case TR_ENERGY: return 3;
+	case TR_CPU: return 3;
+	default: return 0;
+	}
+}
+
+/* Spare rows of a column: first each panel's comfortable extra, top to
+ * bottom; what is left goes to the panel with a graph that can grow (GPU
  * or power), else to the last one, so panels always fill the column. */
 static int grower(const struct column *c)
 {
@@ -110,6 +124,18 @@ static int grower(const struct column *c)
 		if (c->panel[i] == TR_GPU || c->panel[i] == TR_POWER)
 			return i;
 	return c->n - 1;
+}
+
+static void share(const struct layout_in *in, const struct column *c, int spare, int *h)
+{
+	for (int i = 0; i < c->n; i++) {
+		int e = comfortable_extra(c->panel[i]);
+		if (e > spare)
+			e = spare;
+		h[i] = layout_min_height(in, c->panel[i]) + e;
+		spare -= e;
+	}
+	h[grower(c)] += spare;
 }
 
 static void place(const struct layout_in *in, const struct column *col, int m, struct layout *out)
@@ -127,15 +153,14 @@ static void place(const struct layout_in *in, const struct column *col, int m, s
 	for (int c = 0; c < m; c++) {
 		/* Earlier columns get the odd extra column of width. */
 		int w = in->cols / m + (c < in->cols % m ? 1 : 0);
-		int spare = avail - col[c].min_h;
-		int g = grower(&col[c]);
+		int h[MAX_IN_COL];
 		int y = top;
+		share(in, &col[c], avail - col[c].min_h, h);
 		for (int i = 0; i < col[c].n; i++) {
 			int p = col[c].panel[i];
-			int h = layout_min_height(in, p) + (i == g ? spare : 0);
 			out->shown[p] = true;
-			out->r[p] = (struct tui_rect){ x, y, w, h };
-			y += h;
+			out->r[p] = (struct tui_rect){ x, y, w, h[i] };
+			y += h[i];
 		}
 		x += w;
 	}

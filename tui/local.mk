@@ -5,7 +5,8 @@ libdvfstop_a_SOURCES += \
 	tui/cellbuf.c tui/cellbuf.h \
 	tui/render.c tui/render.h \
 	tui/theme.c tui/theme.h \
-	tui/panels.c tui/panels.h
+	tui/panels.c tui/panels.h \
+	tui/keys.c tui/tui.c tui/tui.h tui/tui_int.h
 
 dist_themes_DATA += \
 	themes/default.theme \

@@ -113,13 +113,22 @@ static void render_header(const struct tui_view *v, struct cellbuf *cb)
 	if (localtime_r(&v->wall, &tm))
 		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
 
+	/* Source, release and power mode first: the board name is long and
+	 * the operator knows it; it is shortened, then clipped, to fit. */
+	char left[256];
+	const char *board = in && in->board_name[0] ? in->board_name : "unknown board";
+	int room = cb->w - 2 - 9;
+	snprintf(left, sizeof left, "  [%s]  L4T %s  mode %s  ",
+		 in && in->mode[0] ? in->mode : "n/a",
+		 in && in->l4t[0] ? in->l4t : "n/a",
+		 in && in->power_mode[0] ? in->power_mode : "n/a");
+	if ((int)(strlen("dvfstop") + strlen(left) + strlen(board)) > room &&
+	    strncmp(board, "NVIDIA ", 7) == 0)
+		board += 7;
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
 	put(&p, ROLE_HEADER_HI, "dvfstop");
-	put(&p, ROLE_HEADER, "  ");
-	put(&p, ROLE_HEADER_HI, in && in->board_name[0] ? in->board_name : "unknown board");
-	putf(&p, ROLE_HEADER, "  L4T %s", in && in->l4t[0] ? in->l4t : "n/a");
-	putf(&p, ROLE_HEADER, "  mode %s", in && in->power_mode[0] ? in->power_mode : "n/a");
-	putf(&p, ROLE_HEADER, "  [%s]", in && in->mode[0] ? in->mode : "n/a");
+	put(&p, ROLE_HEADER, left);
+	put(&p, ROLE_HEADER_HI, board);
 	p.x1 = cb->w - 1;
 	put_right(&p, ROLE_HEADER, clock);
 
@@ -296,7 +305,7 @@ static void render_power(const struct tui_view *v, struct cellbuf *cb)
 	}
 	if (nw > 16)
 		nw = 16;
-	const char *mark = cb->utf8 ? "Σ" : "+";
+	const char *mark = cb->utf8 ? "Σ" : "*";
 
 	/* One row per rail, then the total: name, value, sparkline. */
 	for (int i = 0; i <= nr && y <= H; i++, y++) {
@@ -529,11 +538,11 @@ void panel_render(const struct tui_view *v, int region, struct cellbuf *cb)
 	case TR_CPU: render_cpu(v, cb); break;
 	case TR_POLICY:
 		render_placeholder(v, cb, region, "policy", "policy", "none loaded (not active)",
-				   "recommended clock and decision path appear here");
+				   "will show: clock, decision path");
 		break;
 	case TR_SWEEP:
 		render_placeholder(v, cb, region, "sweep", "sweep", "not active",
-				   "J/step per clock level and the U-curve appear here");
+				   "will show: J/step per level, U-curve");
 		break;
 	case TR_KEYS: render_keys(v, cb); break;
 	default: cb_clear(cb, ROLE_NORMAL); break;

@@ -148,10 +148,12 @@ static void test_wide_three_columns(void **state)
 	assert_int_equal(l.r[TR_GPU].w + l.r[TR_POWER].w + l.r[TR_POLICY].w, 200);
 }
 
-/* Panels fill their column: the spare rows are used, not left blank. */
+/* Panels fill their column: spare rows first give each panel what it
+ * uses well, then the rest goes to the graphs, never to blank space. */
 static void test_columns_filled(void **state)
 {
 	(void)state;
+	/* Left column GPU 8 + CPU 5 + policy 4 = 17 of 37 - 3 = 34 rows. */
 	struct layout_in in = { 100, 37, TR_PANELS_ALL, 4 };
 	struct layout l;
 	layout_compute(&in, &l);
@@ -159,9 +161,17 @@ static void test_columns_filled(void **state)
 	int bottom = 37 - LAYOUT_KEYS_ROWS;
 	assert_int_equal(l.r[TR_POLICY].y + l.r[TR_POLICY].h, bottom);
 	assert_int_equal(l.r[TR_SWEEP].y + l.r[TR_SWEEP].h, bottom);
-	/* The graphs grow, not the placeholders. */
-	assert_true(l.r[TR_GPU].h > layout_min_height(&in, TR_GPU));
+	/* 17 spare: the CPU panel gets its 3 zone rows, the GPU the other 14;
+	 * the placeholder gets nothing. */
+	assert_int_equal(l.r[TR_CPU].h, layout_min_height(&in, TR_CPU) + 3);
+	assert_int_equal(l.r[TR_GPU].h, layout_min_height(&in, TR_GPU) + 14);
 	assert_int_equal(l.r[TR_POLICY].h, layout_min_height(&in, TR_POLICY));
+
+	/* Little spare: it goes top down, GPU first. */
+	in.rows = 24;
+	layout_compute(&in, &l);
+	assert_int_equal(l.r[TR_GPU].h, layout_min_height(&in, TR_GPU) + 4);
+	assert_int_equal(l.r[TR_CPU].h, layout_min_height(&in, TR_CPU));
 }
 
 static void test_center(void **state)
