@@ -35,3 +35,8 @@ tests_unit_test_layout_panels_SOURCES = tests/unit/test_layout_panels.c
 tests_unit_test_layout_panels_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_layout_panels_LDADD = $(TEST_LDADD)
 endif
+
+# Terminal tests: the real binary in tmux (skipped without tmux).
+TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
+TESTS += $(TUI_TESTS)
+EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)

@@ -59,6 +59,18 @@ static void put_m(struct pen *p, struct dvf_m m, double scale, int prec, const c
 	put(p, m.ok ? ROLE_VALUE : ROLE_NA, buf);
 }
 
+/* A GPU clock in MHz: whole MHz as such, others (1300.5) with a decimal,
+ * so the screen says what the driver says. */
+static int mhz_prec(int64_t hz)
+{
+	return hz % 1000000 ? 1 : 0;
+}
+
+static void put_mhz(struct pen *p, struct dvf_m hz, const char *unit)
+{
+	put_m(p, hz, 1e-6, hz.ok ? mhz_prec(hz.v) : 0, unit);
+}
+
 /* Right-align s so it ends at the pen's limit (if it fits after p->x). */
 static void put_right(struct pen *p, int role, const char *s)
 {
@@ -178,7 +190,7 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 	/* Row 0: the clock and its level on the board's table. */
 	p = pen_at(cb, x0, 1, x0 + W);
 	put(&p, ROLE_LABEL, "clock ");
-	put_m(&p, s->gpu_freq_hz, 1e-6, 0, "MHz");
+	put_mhz(&p, s->gpu_freq_hz, "MHz");
 	put(&p, ROLE_LABEL, "  level ");
 	if (n > 0 && s->gpu_freq_hz.ok) {
 		int i = info_level_index(in, s->gpu_freq_hz.v);
@@ -200,8 +212,8 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 			put(&p, ROLE_NA, "clock table n/a");
 		} else {
 			char lo[16], hi[16];
-			snprintf(lo, sizeof lo, "%lld", (long long)(in->level_hz[0] / 1000000));
-			snprintf(hi, sizeof hi, "%lld", (long long)(in->level_hz[n - 1] / 1000000));
+			snprintf(lo, sizeof lo, "%.*f", mhz_prec(in->level_hz[0]), (double)in->level_hz[0] * 1e-6);
+			snprintf(hi, sizeof hi, "%.*f", mhz_prec(in->level_hz[n - 1]), (double)in->level_hz[n - 1] * 1e-6);
 			int sw = W - (int)strlen(lo) - (int)strlen(hi) - 2;
 			if (sw > MAX_W)
 				sw = MAX_W;
@@ -238,9 +250,9 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 	if (H > 2) {
 		p = pen_at(cb, x0, 3, x0 + W);
 		put(&p, ROLE_LABEL, "lim ");
-		put_m(&p, s->gpu_min_hz, 1e-6, 0, NULL);
+		put_mhz(&p, s->gpu_min_hz, NULL);
 		put(&p, ROLE_LABEL, "..");
-		put_m(&p, s->gpu_max_hz, 1e-6, 0, "MHz");
+		put_mhz(&p, s->gpu_max_hz, "MHz");
 		put(&p, ROLE_LABEL, "  gov ");
 		if (s->gpu_governor[0])
 			put(&p, ROLE_VALUE, s->gpu_governor);
