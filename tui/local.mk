@@ -40,3 +40,4 @@ endif
 TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
+EXTRA_DIST += docs/tui.md
