@@ -90,9 +90,18 @@ int panel_series(const struct history *h, int series, int width, double *v, bool
 	return n;
 }
 
-/* A graph of `rows` rows at (x, y), width w, of a history series. */
+/* How a graph is scaled. */
+enum scale_mode {
+	SCALE_FIXED,    /* lo..hi as given */
+	SCALE_ZERO,     /* 0 .. the largest shown value (at least min_hi) */
+	SCALE_SPAN,     /* the shown values' own span, labelled at the left */
+};
+
+/* A graph of `rows` rows at (x, y), width w, of a history series.  With
+ * SCALE_SPAN the top and bottom values are written in the 4 columns left of
+ * x, since a span that does not start at 0 must say where it starts. */
 static void graph(const struct tui_view *v, struct cellbuf *cb, int series, int x, int y, int w,
-		  int rows, int role, double lo, double hi, bool autoscale, double min_hi)
+		  int rows, int role, double lo, double hi, enum scale_mode mode, double min_hi)
 {
 	double val[MAX_W];
 	bool ok[MAX_W];
@@ -102,8 +111,31 @@ static void graph(const struct tui_view *v, struct cellbuf *cb, int series, int 
 	if (w > MAX_W)
 		w = MAX_W;
 	int n = panel_series(v->hist, series, w, val, ok);
-	if (autoscale)
+	if (mode == SCALE_ZERO)
 		spark_range(val, ok, n, w, min_hi, &lo, &hi);
+	if (mode == SCALE_SPAN) {
+		bool any = false;
+		for (int i = 0; i < n; i++)
+			if (ok[i]) {
+				lo = any && lo < val[i] ? lo : val[i];
+				hi = any && hi > val[i] ? hi : val[i];
+				any = true;
+			}
+		if (!any)
+			return;
+		/* A little room below, so the lowest value is not a bare step. */
+		double pad = (hi - lo) * 0.1;
+		if (pad < min_hi)
+			pad = min_hi;
+		lo = lo - pad > 0 ? lo - pad : 0;
+		if (rows >= 2 && x >= 4) {
+			char t[16];
+			snprintf(t, sizeof t, "%4.*f", hi < 100 ? 1 : 0, hi);
+			cb_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
+			snprintf(t, sizeof t, "%4.*f", lo < 100 ? 1 : 0, lo);
+			cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
+		}
+	}
 	for (int r = 0; r < rows; r++)
 		if (spark_render(val, ok, n, lo, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
 			cb_putn(cb, x, y + r, role, out, w);
@@ -285,12 +317,19 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 	if (g > 0) {
 		int gc = g > 1 ? (g + 1) / 2 : 1, gu = g - gc;
 		int gx = x0 + 5, gw = W - 5;
-		double top = n > 0 ? (double)in->level_hz[n - 1] / 1e6 : 0;
 		cb_put(cb, x0, 5, ROLE_LABEL, "MHz");
-		graph(v, cb, HS_GPU_FREQ, gx, 5, gw, gc, ROLE_SPARK, 0, top, n == 0, 1);
+		if (n > 0) {
+			/* The clock's own axis: the board's lowest to highest level
+			 * (the lowest level still shows one step). */
+			double bottom = (double)in->level_hz[0] / 1e6, top = (double)in->level_hz[n - 1] / 1e6;
+			double step = (top - bottom) / (gc * SPARK_STEPS);
+			graph(v, cb, HS_GPU_FREQ, gx, 5, gw, gc, ROLE_SPARK, bottom - step, top, SCALE_FIXED, 0);
+		} else {
+			graph(v, cb, HS_GPU_FREQ, gx, 5, gw, gc, ROLE_SPARK, 0, 0, SCALE_ZERO, 1);
+		}
 		if (gu > 0) {
 			cb_put(cb, x0, 5 + gc, ROLE_LABEL, "util");
-			graph(v, cb, HS_GPU_LOAD, gx, 5 + gc, gw, gu, ROLE_BAR, 0, 100, false, 0);
+			graph(v, cb, HS_GPU_LOAD, gx, 5 + gc, gw, gu, ROLE_BAR, 0, 100, SCALE_FIXED, 0);
 		}
 	}
 }
@@ -332,7 +371,7 @@ static void render_power(const struct tui_view *v, struct cellbuf *cb)
 		fmt_m(val, sizeof val, m, 1e-3, 2, "W");
 		putf(&p, m.ok ? ROLE_VALUE : ROLE_NA, " %8s ", val);
 		graph(v, cb, total ? HS_TOTAL_W : HS_RAIL0 + i, p.x, y, x0 + W - p.x, 1,
-		      total ? ROLE_SPARK_TOTAL : ROLE_SPARK, 0, 0, true, 0.1);
+		      total ? ROLE_SPARK_TOTAL : ROLE_SPARK, 0, 0, SCALE_ZERO, 0.1);
 	}
 
 	/* Mean power over the session. */
@@ -358,9 +397,13 @@ static void render_power(const struct tui_view *v, struct cellbuf *cb)
 	}
 	/* A taller total-power graph in what is left. */
 	int g = H - y + 1;
-	if (g >= 2) {
+	if (g >= 3) {
+		/* Tall: the total's own span, labelled, so its swings show. */
+		cb_put(cb, x0, y + g / 2, ROLE_LABEL, "W");
+		graph(v, cb, HS_TOTAL_W, x0 + 5, y, W - 5, g, ROLE_SPARK_TOTAL, 0, 0, SCALE_SPAN, 0.1);
+	} else if (g == 2) {
 		cb_put(cb, x0, y, ROLE_LABEL, "W");
-		graph(v, cb, HS_TOTAL_W, x0 + 5, y, W - 5, g, ROLE_SPARK_TOTAL, 0, 0, true, 0.1);
+		graph(v, cb, HS_TOTAL_W, x0 + 5, y, W - 5, g, ROLE_SPARK_TOTAL, 0, 0, SCALE_ZERO, 0.1);
 	}
 }
 
