@@ -12,6 +12,7 @@
 #include "guard.h"
 #include "options.h"
 #include "session.h"
+#include "tui.h"
 
 const struct command command_table[] = {
 	{ "recommend", cmd_recommend, "recommend a GPU clock and show the decision path" },
@@ -53,8 +54,7 @@ int monitor_main(int argc, char **argv)
 	if (o.batch) {
 		rc = batch_run(&s, &o);
 	} else {
-		fprintf(stderr, "dvfstop: the full-screen monitor is not in this build; use --batch\n");
-		rc = 1;
+		rc = tui_run(&s, &o);
 	}
 	session_close(&s);
 	opts_free(&o);
