@@ -18,6 +18,7 @@
 
 struct sim;
 struct recorder;
+struct prom;
 
 struct session {
 	const struct dvf_opts *opts;
@@ -39,6 +40,7 @@ struct session {
 	struct history hist;
 
 	struct recorder *rec;        /* NULL when not recording */
+	struct prom *prom;           /* Prometheus exporter; NULL when off */
 	char rec_path[512];
 	char msg[256];               /* last message for the status line */
 	int64_t msg_t;               /* when it was set (clock time) */
