@@ -30,7 +30,12 @@ struct sim_cfg {
 };
 
 struct sim;
+struct sim_model;
 
+/* Fill cfg with the defaults above (noise 1, seed 1, 2000 steps, ...).
+ * A zeroed cfg is also accepted by sim_create, but means noise 0 and an
+ * endless fine-tune. */
+void sim_cfg_defaults(struct sim_cfg *cfg);
 /* Create the tree and the model.  NULL with a message in err on failure. */
 struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen);
 const char *sim_root(const struct sim *s);
@@ -43,6 +48,13 @@ void sim_advance(struct sim *s, int64_t t_ns);
  * module total (rail = -1). */
 double sim_true_energy_mj(const struct sim *s, int rail);
 int64_t sim_steps_done(const struct sim *s);
+/* The simulated time reached by the last sim_advance (ns). */
+int64_t sim_now_ns(const struct sim *s);
+/* The workload's model, for sweeps and benchmarks (see sim_model.h). */
+const struct sim_model *sim_workload(const struct sim *s);
+/* The GPU clock the board runs at now (Hz), and whether it is rail-gated. */
+int64_t sim_gpu_hz(const struct sim *s);
+bool sim_gpu_railgated(const struct sim *s);
 /* Remove a private folder and free. */
 void sim_destroy(struct sim *s);
 

@@ -1,0 +1,19 @@
+# Shared helpers for the shell tests (sourced).  The harness exports
+# DVFSTOP (the built binary), top_srcdir and top_builddir.
+set -u
+: "${DVFSTOP:?run through make check}"
+: "${top_srcdir:?run through make check}"
+FIX="$top_srcdir/tests/fixtures"
+
+fails=0
+ok()   { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# expect_eq WHAT GOT WANT
+expect_eq() { if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
+# expect_grep WHAT PATTERN FILE
+expect_grep() { if grep -q -- "$2" "$3"; then ok "$1"; else fail "$1: no '$2' in $3:"; sed 's/^/    /' "$3"; fi; }
+finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exit 0; }
+
+# A private temporary folder, removed at exit.
+T=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT

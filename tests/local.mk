@@ -21,3 +21,14 @@ else
 check-local:
 	@echo "cmocka is missing: unit tests not built (install the Debian package libcmocka-dev)"; exit 1
 endif
+
+TESTS += tests/integration/batch-fixtures.sh
+EXTRA_DIST += tests/integration/batch-fixtures.sh
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_groundtruth
+TESTS += tests/unit/test_groundtruth
+tests_unit_test_groundtruth_SOURCES = tests/unit/test_groundtruth.c
+tests_unit_test_groundtruth_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_groundtruth_LDADD = $(TEST_LDADD)
+endif

@@ -1,0 +1,299 @@
+#include "config.h"
+#include "sim_model.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* ---- workload: how much work one step is ------------------------------
+ *
+ * Training FLOPs per token follow Kaplan et al. 2020 ("Scaling laws for
+ * neural language models", eq. 2.1): 6 N + 6 n_layer n_ctx d_model, with N
+ * the non-embedding parameters, 12 n_layer d_model^2 for a standard block
+ * (attention 4 d^2, MLP 8 d^2).  Embedding lookups cost no FLOPs, but a
+ * decoder's LM head is a (vocab x d) matmul on every token: we take it as
+ * half of the remaining parameters (Pythia unties input and output
+ * embeddings; for tied models this undercounts the head by half, a small
+ * error next to the blocks). */
+
+/* Achieved GPU throughput in FLOP per GPU cycle.  AGX Orin's Ampere GPU has
+ * 2048 CUDA cores and 64 tensor cores (16 SMs); NVIDIA quotes ~5.3 FP32
+ * TFLOPS and ~42 dense FP16 tensor TFLOPS at 1.3 GHz, i.e. ~4100 FP32 and
+ * ~32800 FP16 FLOP/cycle.  Hugging Face fine-tunes at batch 8-32 reach a
+ * modest share of that (small GEMMs, mixed FP32/TF32 kernels): 3000
+ * FLOP/cycle (3.9 TFLOPS at 1.3 GHz) gives BERT-base seq 128 batch 16
+ * ~2.5 steps/s at MAXN, in line with reported AGX Orin fine-tune speeds. */
+#define FLOP_PER_CYCLE 3000.0
+
+/* Achieved DRAM bandwidth of memory-bound kernels.  AGX Orin 64GB: 256-bit
+ * LPDDR5 at 3199 MHz = 204.8 GB/s peak; elementwise kernels typically reach
+ * about half of peak. */
+#define MEM_BW_BPS 100e9
+
+/* Bytes moved per token, per layer, per hidden unit by the memory-bound
+ * kernels (layer norms, softmax, GELU, dropout, residual adds, their
+ * backward passes): about 60 passes over an FP32 activation of width d. */
+#define ACT_BYTES_PER_TOKEN_LAYER_HIDDEN 240.0
+
+/* Optimizer and gradient traffic per parameter per step with AdamW in FP32:
+ * read param, grad, m, v (16 B), write param, m, v (12 B), write and zero
+ * the gradient (8 B). */
+#define OPT_BYTES_PER_PARAM 36.0
+
+/* GPU-idle CPU time per step: the Trainer's Python bookkeeping, the
+ * collate and host-to-device copy, the loss.item() synchronisation
+ * (fixed part); kernel launches the GPU cannot hide (per layer: ~40
+ * kernels forward+backward+optimizer at ~15 us each on a Cortex-A78AE);
+ * per-sample collation. */
+#define T_CPU_FIXED_S 0.025
+#define T_CPU_PER_LAYER_S 0.0006
+#define T_CPU_PER_SAMPLE_S 0.0002
+
+/* ---- voltage ----------------------------------------------------------
+ *
+ * Orin's GPU runs at its minimum voltage (~0.6 V) at the bottom of the
+ * table; the DVFS table then raises the voltage ever faster toward the top
+ * (a near-quadratic rise is typical of 8 nm-class parts; ~1.0 V at the
+ * top clock).  NVIDIA does not publish the ga10b table; these two end
+ * points and the quadratic shape are our assumption, and they are what
+ * makes energy per step U-shaped (dynamic energy per cycle ~ V^2). */
+#define V_MIN 0.60
+#define V_MAX 1.00
+#define F_VKNEE_HZ 306e6        /* voltage flat at and below this clock */
+#define F_VTOP_HZ 1300.5e6      /* V_MAX here */
+
+/* ---- power ------------------------------------------------------------ */
+
+/* Effective switched capacitance of the GPU at full compute activity:
+ * 15 nF x 1.0 V^2 x 1.3005 GHz = 19.5 W, so VDD_GPU_SOC reads ~20-23 W in
+ * a dense MAXN fine-tune, as AGX Orin training runs report. */
+#define GPU_CEFF_F 15e-9
+/* Switching activity of memory-bound kernels relative to compute: the SMs
+ * keep their clocks and schedulers running while they wait on DRAM, so
+ * these kernels burn most of the dynamic power without finishing sooner at
+ * a higher clock; this is what makes the top clocks wasteful. */
+#define GPU_ACT_MEM 0.8
+/* Between kernels (CPU phase) the GPU is clock-gated but not rail-gated. */
+#define GPU_ACT_IDLE 0.02
+/* GPU leakage at V_MAX, scaling ~V^3 (DIBL makes subthreshold leakage
+ * grow faster than linearly with V). */
+#define GPU_LEAK_W_AT_VMAX 1.0
+/* The SoC share of VDD_GPU_SOC (fabrics, memory controller, engines):
+ * idle tegrastats on AGX Orin shows VDD_GPU_SOC ~2.3 W with the GPU idle
+ * (R35 and R36 lines in reference/jetson-sysfs.md 6). */
+#define SOC_STATIC_W 1.8
+
+/* VDD_CPU_CV: an idle baseline (OS, background daemons; idle lines show
+ * 0.4-1.6 W), plus the data loader on several cores during the CPU phase,
+ * plus the Python main thread launching kernels while the GPU runs. */
+#define CPU_BASE_W 0.8
+#define CPU_ACTIVE_W 2.2
+#define CPU_LAUNCH_W 1.0
+
+/* VIN_SYS_5V0: the 5 V system rail (DRAM, I/O, always-on, regulators),
+ * ~4.0 W idle (R35 idle line: 4025 mW), plus DRAM energy per byte. LPDDR5
+ * costs ~3 pJ/bit of interface and core energy, i.e. ~25 pJ/byte. */
+#define SYS_BASE_W 4.0
+#define DRAM_J_PER_BYTE 25e-12
+#define DRAM_IDLE_BPS 2e9        /* display, OS, refresh traffic */
+/* GEMMs reuse tiles from cache; they use ~20% of the achieved bandwidth. */
+#define DRAM_GEMM_SHARE 0.2
+/* VDDQ_VDD2_1V8AO: the DRAM I/O and always-on supply, ~0.3 W idle (R35
+ * line: 301 mW), carrying ~35% of the DRAM dynamic power.  It is a branch
+ * of VIN_SYS_5V0 and never adds to the module total. */
+#define VDDQ_BASE_W 0.30
+#define VDDQ_DRAM_SHARE 0.35
+
+int sim_model_init(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch)
+{
+	if (!m || !cm || seq_len < 1 || seq_len > 65536 || batch < 1 || batch > 65536 ||
+	    cm->layers < 1 || cm->hidden < 1 || cm->params < 1)
+		return -1;
+	double L = cm->layers, h = cm->hidden, p = (double)cm->params;
+	double nonemb = fmin(12.0 * L * h * h, p);
+	double head = cm->type == MODEL_DECODER ? (p - nonemb) / 2.0 : 0.0;
+	double tokens = (double)seq_len * batch;
+
+	*m = (struct sim_model){ .cm = cm, .seq_len = seq_len, .batch = batch };
+	m->flops = tokens * (6.0 * (nonemb + head) + 6.0 * L * seq_len * h);
+	m->cycles = m->flops / FLOP_PER_CYCLE;
+	m->mem_bytes = tokens * L * h * ACT_BYTES_PER_TOKEN_LAYER_HIDDEN + OPT_BYTES_PER_PARAM * p;
+	m->t_mem_s = m->mem_bytes / MEM_BW_BPS;
+	m->t_cpu_s = T_CPU_FIXED_S + T_CPU_PER_LAYER_S * L + T_CPU_PER_SAMPLE_S * batch;
+	return 0;
+}
+
+double sim_model_gpu_volts(double f_hz)
+{
+	if (f_hz <= F_VKNEE_HZ)
+		return V_MIN;
+	double x = (f_hz - F_VKNEE_HZ) / (F_VTOP_HZ - F_VKNEE_HZ);
+	return V_MIN + (V_MAX - V_MIN) * x * x;
+}
+
+double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph)
+{
+	switch (ph) {
+	case SIM_PH_CPU: return m->t_cpu_s;
+	case SIM_PH_COMPUTE: return f_hz > 0 ? m->cycles / f_hz : INFINITY;
+	case SIM_PH_MEM: return m->t_mem_s;
+	default: return 0;
+	}
+}
+
+double sim_model_step_time_s(const struct sim_model *m, double f_hz)
+{
+	return sim_model_phase_time_s(m, f_hz, SIM_PH_CPU) +
+	       sim_model_phase_time_s(m, f_hz, SIM_PH_COMPUTE) +
+	       sim_model_phase_time_s(m, f_hz, SIM_PH_MEM);
+}
+
+double sim_model_util(const struct sim_model *m, double f_hz)
+{
+	double busy = sim_model_phase_time_s(m, f_hz, SIM_PH_COMPUTE) +
+		      sim_model_phase_time_s(m, f_hz, SIM_PH_MEM);
+	return busy / sim_model_step_time_s(m, f_hz);
+}
+
+/* DRAM traffic (bytes/s) in a phase. */
+static double phase_dram_bps(const struct sim_model *m, double f_hz, enum sim_phase ph)
+{
+	switch (ph) {
+	case SIM_PH_COMPUTE: return DRAM_IDLE_BPS + DRAM_GEMM_SHARE * MEM_BW_BPS;
+	case SIM_PH_MEM: return DRAM_IDLE_BPS + (m->t_mem_s > 0 ? m->mem_bytes / m->t_mem_s : 0);
+	default: (void)f_hz; return DRAM_IDLE_BPS;
+	}
+}
+
+static double phase_gpu_w(double f_hz, enum sim_phase ph, double act)
+{
+	if (ph == SIM_PH_GATED)
+		return SOC_STATIC_W;
+	double v = sim_model_gpu_volts(f_hz);
+	double leak = GPU_LEAK_W_AT_VMAX * pow(v / V_MAX, 3.0);
+	double a = ph == SIM_PH_COMPUTE ? 1.0 : ph == SIM_PH_MEM ? GPU_ACT_MEM : GPU_ACT_IDLE;
+	return SOC_STATIC_W + leak + a * act * GPU_CEFF_F * v * v * f_hz;
+}
+
+static double phase_cpu_w(enum sim_phase ph)
+{
+	switch (ph) {
+	case SIM_PH_CPU: return CPU_BASE_W + CPU_ACTIVE_W;
+	case SIM_PH_COMPUTE:
+	case SIM_PH_MEM: return CPU_BASE_W + CPU_LAUNCH_W;
+	default: return CPU_BASE_W;
+	}
+}
+
+double sim_model_phase_power_mw(const struct sim_model *m, double f_hz, enum sim_phase ph,
+				int rail, double gpu_activity)
+{
+	double dram_w = DRAM_J_PER_BYTE * phase_dram_bps(m, f_hz, ph);
+	double w;
+	switch (rail) {
+	case SIM_RAIL_GPU_SOC: w = phase_gpu_w(f_hz, ph, gpu_activity); break;
+	case SIM_RAIL_CPU_CV: w = phase_cpu_w(ph); break;
+	case SIM_RAIL_SYS_5V0: w = SYS_BASE_W + dram_w; break;
+	case SIM_RAIL_VDDQ: w = VDDQ_BASE_W + VDDQ_DRAM_SHARE * dram_w; break;
+	case SIM_RAIL_TOTAL:
+		w = phase_gpu_w(f_hz, ph, gpu_activity) + phase_cpu_w(ph) + SYS_BASE_W + dram_w;
+		break;
+	default: w = 0; break;
+	}
+	return w * 1000.0;
+}
+
+double sim_model_power_mw(const struct sim_model *m, double f_hz, int rail)
+{
+	double e = 0, t = 0;
+	for (int ph = SIM_PH_CPU; ph <= SIM_PH_MEM; ph++) {
+		double dt = sim_model_phase_time_s(m, f_hz, (enum sim_phase)ph);
+		e += dt * sim_model_phase_power_mw(m, f_hz, (enum sim_phase)ph, rail, 1.0);
+		t += dt;
+	}
+	return t > 0 ? e / t : 0;
+}
+
+double sim_model_energy_per_step_j(const struct sim_model *m, double f_hz)
+{
+	return sim_model_power_mw(m, f_hz, SIM_RAIL_TOTAL) / 1000.0 * sim_model_step_time_s(m, f_hz);
+}
+
+int64_t sim_model_optimum_hz(const struct sim_model *m, const int64_t *levels, int n)
+{
+	int64_t best = 0;
+	double best_e = INFINITY;
+	for (int i = 0; i < n; i++) {
+		double e = sim_model_energy_per_step_j(m, (double)levels[i]);
+		if (e < best_e) {
+			best_e = e;
+			best = levels[i];
+		}
+	}
+	return best;
+}
+
+double sim_model_core_busy(enum sim_phase ph, int core)
+{
+	/* Background (OS, daemons) keeps every core ~2% busy. */
+	const double bg = 0.02;
+	switch (ph) {
+	case SIM_PH_CPU:
+		return core == 0 ? 1.0 : core <= 3 ? 0.5 : bg;
+	case SIM_PH_COMPUTE:
+	case SIM_PH_MEM:
+		/* the main thread launches and then spins in cudaStreamSynchronize */
+		return core == 0 ? 0.6 : core <= 3 ? 0.05 : bg;
+	default:
+		return bg;
+	}
+}
+
+/* ---- PRNG ------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void sim_rng_seed(struct sim_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t sim_rng_next(struct sim_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double sim_rng_uniform(struct sim_rng *r)
+{
+	return (double)(sim_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+double sim_rng_normal(struct sim_rng *r)
+{
+	/* Box-Muller; one value per call keeps the stream simple to replay */
+	double u1 = sim_rng_uniform(r), u2 = sim_rng_uniform(r);
+	if (u1 < 1e-300)
+		u1 = 1e-300;
+	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}

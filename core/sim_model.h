@@ -1,0 +1,82 @@
+/* sim_model: the physics of the simulated AGX Orin, as pure functions.
+ *
+ * A fine-tune step is three phases: the CPU prepares the batch and launches
+ * (GPU idle), the GPU runs compute-bound kernels (time scales as 1/f), then
+ * memory-bound kernels (time fixed by the memory clock).  Each phase draws
+ * its own power on each rail.  Every constant, its reasoning and what it is
+ * calibrated to is in sim_model.c and docs/simulator.md. */
+#ifndef DVF_SIM_MODEL_H
+#define DVF_SIM_MODEL_H
+
+#include <stdint.h>
+
+#include "catalog.h"
+
+/* Rails in the order of the simulated tree's labels. */
+enum sim_rail {
+	SIM_RAIL_GPU_SOC = 0,   /* VDD_GPU_SOC */
+	SIM_RAIL_CPU_CV,        /* VDD_CPU_CV */
+	SIM_RAIL_SYS_5V0,       /* VIN_SYS_5V0 (holds VDDQ_VDD2_1V8AO) */
+	SIM_RAIL_VDDQ,          /* VDDQ_VDD2_1V8AO, part of VIN_SYS_5V0 */
+	SIM_N_RAILS
+};
+#define SIM_RAIL_TOTAL (-1)     /* GPU_SOC + CPU_CV + SYS_5V0 */
+
+enum sim_phase {
+	SIM_PH_CPU = 0,   /* data loading, Python, launches: GPU idle but powered */
+	SIM_PH_COMPUTE,   /* compute-bound kernels: cycles at the GPU clock */
+	SIM_PH_MEM,       /* memory-bound kernels: time at the fixed EMC clock */
+	SIM_PH_IDLE,      /* no fine-tune running, GPU powered */
+	SIM_PH_GATED,     /* no fine-tune running, GPU rail-gated */
+	SIM_N_PHASES
+};
+
+/* One workload: a catalog model, tokens per sample and samples per step. */
+struct sim_model {
+	const struct catalog_model *cm;
+	int seq_len;
+	int batch;
+	double flops;       /* per step */
+	double cycles;      /* GPU cycles of the compute-bound kernels per step */
+	double mem_bytes;   /* DRAM traffic of the memory-bound kernels per step */
+	double t_mem_s;     /* memory-bound kernel time per step */
+	double t_cpu_s;     /* GPU-idle CPU time per step */
+};
+
+/* 0, or -1 when the workload is out of range (NULL model, seq_len or batch
+ * outside 1..65536). */
+int sim_model_init(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch);
+
+/* GPU core voltage (V) at clock f: flat at the bottom, rising to the top. */
+double sim_model_gpu_volts(double f_hz);
+/* Time of each phase of one step at f (s); phase SIM_PH_CPU/COMPUTE/MEM. */
+double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph);
+double sim_model_step_time_s(const struct sim_model *m, double f_hz);
+/* GPU-busy share of a step (0..1): what the load file shows on average. */
+double sim_model_util(const struct sim_model *m, double f_hz);
+/* Power (mW) of one rail (or SIM_RAIL_TOTAL) while in a phase, at f.
+ * gpu_activity scales the GPU's switching power (1 nominal). */
+double sim_model_phase_power_mw(const struct sim_model *m, double f_hz, enum sim_phase ph,
+				int rail, double gpu_activity);
+/* Step-averaged power of a rail (or SIM_RAIL_TOTAL) at a pinned clock f. */
+double sim_model_power_mw(const struct sim_model *m, double f_hz, int rail);
+/* Module energy per step (J) at a pinned clock f, noise-free. */
+double sim_model_energy_per_step_j(const struct sim_model *m, double f_hz);
+/* The level of levels[0..n) with the least energy per step (Hz); 0 if n < 1. */
+int64_t sim_model_optimum_hz(const struct sim_model *m, const int64_t *levels, int n);
+
+/* CPU busy share of each core (0..1) in a phase: core 0 runs the Python
+ * main thread, cores 1-3 the data-loader workers, the rest background. */
+double sim_model_core_busy(enum sim_phase ph, int core);
+
+/* A small seeded PRNG (splitmix64 seeding xoshiro256**), so runs do not
+ * depend on the C library. */
+struct sim_rng {
+	uint64_t s[4];
+};
+void sim_rng_seed(struct sim_rng *r, uint64_t seed);
+uint64_t sim_rng_next(struct sim_rng *r);
+double sim_rng_uniform(struct sim_rng *r);   /* [0, 1) */
+double sim_rng_normal(struct sim_rng *r);    /* mean 0, sd 1 */
+
+#endif

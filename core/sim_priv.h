@@ -1,0 +1,152 @@
+/* sim_priv: the simulator's state, shared by sim.c (the board's dynamics)
+ * and sim_tree.c (the sysfs tree).  Not for other modules. */
+#ifndef DVF_SIM_PRIV_H
+#define DVF_SIM_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim.h"
+#include "sim_model.h"
+
+enum {
+	SIM_N_LEVELS = 11,
+	SIM_N_CPUS = 12,
+	SIM_N_POLICIES = 3,
+	SIM_MAX_ZONES = 11,
+	SIM_MAX_OWN_FAULTS = 24,
+};
+
+/* A file the simulator rewrites in place: kept open, pwrite at 0, and
+ * ftruncate, so a reader's open fd sees every new value. */
+struct sim_file {
+	int fd;             /* -1: absent */
+	char *path;         /* absolute */
+	char cur[64];       /* what it holds (when it fits) */
+	size_t len;
+	bool cached;        /* cur is valid */
+};
+
+/* One INA3221 channel the simulator drives. */
+struct sim_chan {
+	int rail;                    /* enum sim_rail */
+	struct sim_file in, curr, shunt;
+	double nominal_mv;           /* bus voltage with no load */
+	double droop_mv_per_a;       /* supply path resistance */
+};
+
+/* Thermal zone kinds, for the thermal model. */
+enum { ZK_CPU, ZK_GPU, ZK_CV, ZK_SOC0, ZK_SOC1, ZK_SOC2, ZK_BOARD, ZK_DIODE, ZK_TJ };
+
+enum sim_gov { GOV_PODGOV = 0, GOV_WMARK, GOV_USERSPACE, GOV_PERFORMANCE, GOV_N };
+
+struct sim {
+	struct sim_cfg cfg;
+	char *root;            /* absolute */
+	bool private_dir;      /* remove at the end */
+	struct sim_model model;
+	struct sim_rng rng;        /* workload noise */
+	struct sim_rng sensor_rng; /* sensor noise: kept apart so that reading
+	                              more often does not change the workload */
+
+	/* tree */
+	char gpu_dev[160];     /* relative to root */
+	char gpu_devfreq[200];
+	int hw_fan, hw_tach, hw_ina40, hw_ina41;
+	int n_zones;
+
+	struct sim_file f_cur, f_target, f_min, f_max, f_gov, f_load, f_is_rg,
+		f_railgate, f_trans, f_3d, f_user, f_freq_req, f_set_freq;
+	struct sim_file f_stat, f_pwm, f_rpm, f_mc_all;
+	struct sim_file f_cpu_cur[SIM_N_POLICIES], f_cpuinfo_cur[SIM_N_POLICIES];
+	struct sim_file f_zone[SIM_MAX_ZONES];
+	bool zone_offline[SIM_MAX_ZONES];
+	int zone_kind[SIM_MAX_ZONES];
+	struct sim_chan chan[4];
+	int n_chan;
+	struct sim_file f_sum40, f_sum41;
+
+	char own_fault[SIM_MAX_OWN_FAULTS][256];
+	int n_own_faults;
+	char *fault_path;
+	int64_t fault_check_real_ns;
+	int64_t fault_mtime_ns;
+	long long fault_size;
+	bool fault_seen;
+
+	/* clock and governor */
+	int64_t levels[SIM_N_LEVELS];
+	enum sim_gov gov;
+	int64_t qos_min_khz, qos_max_khz;  /* requests; max 0 = none */
+	int64_t cur_hz, target_hz;
+	int64_t rd_min_hz, rd_max_hz;      /* what min_freq/max_freq read back */
+	bool podgov_3d;                    /* enable_3d_scaling */
+	bool podgov_user;
+	int64_t podgov_req_hz;
+	int64_t set_freq_hz;               /* userspace */
+	bool railgate_enable;
+	bool railgated;
+	int64_t idle_ns;                   /* GPU idle time, for rail-gating */
+	double load_ema;                   /* per-mille */
+	int load_pm;
+	int64_t busy_ns;                   /* busy time in the current poll */
+	uint64_t trans_count[SIM_N_LEVELS][SIM_N_LEVELS];
+	int64_t time_in_ms_ns[SIM_N_LEVELS];
+	int64_t last_trans_ns;
+	int64_t trans_written_ns;
+	uint64_t total_trans;
+
+	/* time */
+	int64_t t_ns;
+	int64_t next_poll_ns;
+	int64_t next_sensor_ns;
+
+	/* fine-tune */
+	enum sim_phase phase;
+	double rem;             /* cycles (compute) or seconds (cpu, mem) left */
+	double step_act;        /* this step's GPU activity factor */
+	double step_jit;        /* this step's time factor */
+	int64_t steps;
+	FILE *progress;
+
+	/* energy and sensors */
+	double true_mj[SIM_N_RAILS];
+	double win_mj[SIM_N_RAILS];        /* sensor window */
+	double sensor_mw[SIM_N_RAILS];     /* last reading (noisy) */
+	double win_total_mj;
+	double temp_mc[SIM_MAX_ZONES];
+	double heat_mj[3];                 /* total, gpu, cpu energy since the last thermal step */
+	int64_t heat_ns;
+
+	/* /proc/stat */
+	double jiffies[SIM_N_CPUS][2];     /* busy, idle in 1/100 s */
+	double cpu_busy_ns[SIM_N_POLICIES];
+	int64_t cpu_win_ns;
+	int64_t cpu_khz[SIM_N_POLICIES];
+	uint64_t stat_written[SIM_N_CPUS][2];
+	bool stat_dirty;
+};
+
+/* sim_tree.c */
+/* Set every kept file to "absent" (before building). */
+void sim_tree_init(struct sim *s);
+int sim_tree_build(struct sim *s, char *err, size_t errlen);
+/* Rewrite trans_stat from the counters. */
+void sim_tree_trans_stat(struct sim *s);
+void sim_tree_close(struct sim *s);
+int sim_file_open(struct sim *s, struct sim_file *f, const char *rel, const char *content);
+void sim_file_close(struct sim_file *f);
+/* Put content in place when it differs from what the file holds. */
+void sim_file_put(struct sim_file *f, const char *s);
+/* Read what the file holds now (another process may have written it). */
+int sim_file_read(struct sim_file *f, char *buf, size_t len);
+/* Create or remove a file that exists only under some governors. */
+void sim_file_appear(struct sim *s, struct sim_file *f, const char *rel, const char *content);
+void sim_file_vanish(struct sim_file *f);
+void sim_tree_add_own_faults(struct sim *s);
+int sim_rm_tree(const char *dir);
+extern const char *const sim_gov_name[GOV_N];
+
+#endif
