@@ -232,6 +232,7 @@ struct client {
 	size_t in_len;
 	char *out;           /* response being sent, NULL while reading */
 	size_t out_len, out_off;
+	bool draining;       /* response sent: reading what is left until EOF */
 	char in[PROM_MAX_REQUEST];
 };
 
@@ -304,12 +305,15 @@ static void client_drop(struct prom *p, struct client *c)
 	free(c->out);
 	c->fd = -1;
 	c->out = NULL;
+	c->draining = false;
 	c->in_len = 0;
 	p->n_cl--;
 }
 
-/* Send what the socket takes now; drop the client when all is sent or the
- * peer is gone. */
+/* Send what the socket takes now.  When all is sent, half-close and read
+ * what the client still sends until it closes (a short while at most):
+ * closing with unread input would reset the connection and could destroy
+ * the response before the client reads it. */
 static void client_send(struct prom *p, struct client *c)
 {
 	while (c->out_off < c->out_len) {
@@ -325,7 +329,26 @@ static void client_send(struct prom *p, struct client *c)
 		c->out_off += (size_t)w;
 	}
 	shutdown(c->fd, SHUT_WR);
-	client_drop(p, c);
+	c->draining = true;
+	int64_t linger = clock_mono_ns() + DVF_NS_PER_S;
+	if (linger < c->deadline)
+		c->deadline = linger;
+}
+
+static void client_drain(struct prom *p, struct client *c)
+{
+	char sink[4096];
+	for (;;) {
+		ssize_t r = recv(c->fd, sink, sizeof sink, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (r <= 0) {
+			client_drop(p, c);
+			return;
+		}
+	}
 }
 
 static void client_respond(struct prom *p, struct client *c, int code, const char *reason,
@@ -469,6 +492,7 @@ static void accept_all(struct prom *p)
 		c->fd = fd;
 		c->in_len = 0;
 		c->out = NULL;
+		c->draining = false;
 		c->deadline = clock_mono_ns() + PROM_TIMEOUT_MS * DVF_NS_PER_MS;
 		p->n_cl++;
 		/* Most clients have sent their request by now. */
@@ -574,7 +598,7 @@ int prom_fds(const struct prom *p, struct pollfd *fds, int max)
 		fds[n++] = (struct pollfd){ .fd = p->lfd, .events = POLLIN };
 	for (int i = 0; i < PROM_MAX_CLIENTS && n < max; i++)
 		if (p->cl[i].fd >= 0)
-			fds[n++] = (struct pollfd){ .fd = p->cl[i].fd, .events = p->cl[i].out ? POLLOUT : POLLIN };
+			fds[n++] = (struct pollfd){ .fd = p->cl[i].fd, .events = p->cl[i].out && !p->cl[i].draining ? POLLOUT : POLLIN };
 	return n;
 }
 
@@ -606,7 +630,9 @@ void prom_poll(struct prom *p, const struct pollfd *fds, int n)
 			struct client *c = &p->cl[i];
 			if (c->fd != fds[k].fd)
 				continue;
-			if (c->out)
+			if (c->draining)
+				client_drain(p, c);
+			else if (c->out)
 				client_send(p, c);
 			else
 				client_read(p, c);
