@@ -1,0 +1,628 @@
+#include "config.h"
+#include "control.h"
+#include "guard.h"
+#include "io.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The driver follows a write within a devfreq poll (25 ms on nvgpu); the
+ * verdict waits a little longer before blaming anything. */
+#define VERIFY_FIRST_NS (50 * DVF_NS_PER_MS)
+#define VERIFY_LAST_NS  (200 * DVF_NS_PER_MS)
+/* Orin's software throttling starts in the 90s (°C); above this a low clock
+ * is put down to heat. */
+#define HOT_MC 95000
+
+struct control {
+	struct control_cfg cfg;
+	struct guard *g;
+	char path[GUARD_NFILES][PATH_MAX];
+	char cur_path[PATH_MAX];
+	bool ro;
+	long holder;
+	bool wrote;                 /* a write has gone through since the last save */
+	enum control_mode mode;
+	int64_t hz;
+	char msg[512];
+	control_event_fn fn;
+	void *fn_ctx;
+	struct {
+		bool pending;
+		int64_t t0;
+	} verify;
+	int64_t last_cur_hz;        /* last cur_freq seen, 0 when none */
+};
+
+static const char *const ctl_file[GUARD_NFILES] = { "governor", "min_freq", "max_freq" };
+
+/* Messages are cut to fit on purpose. */
+static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static void fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, len, f, ap);
+	va_end(ap);
+}
+
+static void set_msg(struct control *c, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static void set_msg(struct control *c, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(c->msg, sizeof c->msg, f, ap);
+	va_end(ap);
+}
+
+/* ---- pure helpers ------------------------------------------------------ */
+
+const char *control_mode_name(enum control_mode m)
+{
+	switch (m) {
+	case CTL_PIN: return "pin";
+	case CTL_CAP: return "cap";
+	case CTL_DEFAULT: break;
+	}
+	return "default";
+}
+
+const char *control_by_name(enum control_by b)
+{
+	switch (b) {
+	case CTL_BY_POLICY: return "policy";
+	case CTL_BY_SWEEP: return "sweep";
+	case CTL_BY_USER: break;
+	}
+	return "user";
+}
+
+void control_fmt_mhz(int64_t hz, char *buf, size_t len)
+{
+	int64_t whole = hz / 1000000, frac = hz % 1000000;
+	if (frac < 0)
+		frac = -frac;
+	if (frac == 0) {
+		fmt(buf, len, "%lld MHz", (long long)whole);
+		return;
+	}
+	char f[8];
+	fmt(f, sizeof f, "%06lld", (long long)frac);
+	for (int i = 5; i > 0 && f[i] == '0'; i--)
+		f[i] = '\0';
+	fmt(buf, len, "%lld.%s MHz", (long long)whole, f);
+}
+
+int control_check_level(const struct dvf_info *in, int64_t hz, char *msg, size_t len)
+{
+	if (in->n_levels <= 0) {
+		fmt(msg, len, "the GPU clock table of this board is unknown; nothing written");
+		return EINVAL;
+	}
+	if (info_level_index(in, hz) >= 0)
+		return 0;
+	char v[32], lo[32], hi[32];
+	control_fmt_mhz(hz, v, sizeof v);
+	control_fmt_mhz(in->level_hz[0], lo, sizeof lo);
+	control_fmt_mhz(in->level_hz[in->n_levels - 1], hi, sizeof hi);
+	if (hz < in->level_hz[0]) {
+		fmt(msg, len, "%s is below the lowest GPU clock level (%s); nothing written", v, lo);
+		return EINVAL;
+	}
+	if (hz > in->level_hz[in->n_levels - 1]) {
+		fmt(msg, len, "%s is above the highest GPU clock level (%s); nothing written", v, hi);
+		return EINVAL;
+	}
+	int i = 0;
+	while (i + 1 < in->n_levels && in->level_hz[i + 1] < hz)
+		i++;
+	control_fmt_mhz(in->level_hz[i], lo, sizeof lo);
+	control_fmt_mhz(in->level_hz[i + 1], hi, sizeof hi);
+	fmt(msg, len, "%s is not a GPU clock level of this board (nearest: %s and %s); "
+		 "nothing written", v, lo, hi);
+	return EINVAL;
+}
+
+int control_level_mhz(const struct dvf_info *in, int64_t mhz, int64_t *hz, char *msg, size_t len)
+{
+	/* People type whole MHz: 1300 means the 1300.5 MHz level. */
+	for (int i = 0; i < in->n_levels; i++) {
+		if (in->level_hz[i] / 1000000 == mhz) {
+			*hz = in->level_hz[i];
+			return 0;
+		}
+	}
+	if (mhz <= 0 || mhz > INT64_MAX / 1000000) {
+		fmt(msg, len, "%lld MHz is not a GPU clock; nothing written", (long long)mhz);
+		return EINVAL;
+	}
+	return control_check_level(in, mhz * 1000000, msg, len);
+}
+
+int control_plan(const struct ctl_state *cur, const struct ctl_state *want,
+		 struct ctl_state steps[3], char what[3])
+{
+	struct ctl_state s = *cur;
+	int n = 0;
+	if (want->governor[0] && strcmp(want->governor, cur->governor) != 0) {
+		fmt(s.governor, sizeof s.governor, "%s", want->governor);
+		steps[n] = s;
+		what[n++] = 'g';
+	}
+	char seq[2];
+	int k = guard_order(cur->min_hz, cur->max_hz, want->min_hz, want->max_hz, seq);
+	for (int i = 0; i < k; i++) {
+		if (seq[i] == 'M')
+			s.max_hz = want->max_hz;
+		else
+			s.min_hz = want->min_hz;
+		steps[n] = s;
+		what[n++] = seq[i];
+	}
+	return n;
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static bool is_perm(int err)
+{
+	return err == EACCES || err == EPERM || err == EROFS;
+}
+
+static void readonly_perm(struct control *c, const char *path)
+{
+	c->ro = true;
+	set_msg(c, "read-only: no permission to write %s. To set GPU clocks run dvfstop as root "
+		"(sudo dvfstop ...); monitoring works as it is", path);
+}
+
+/* Look for a state left by a killed run without taking control. */
+static void peek_stale(struct control *c)
+{
+	char m[512];
+	struct guard_cfg gc = { .root = c->cfg.root, .source = c->cfg.ops ? c->cfg.ops->name : "",
+				.dir = c->cfg.state_dir, .lock = false };
+	c->g = guard_open(&gc, m, sizeof m);
+	if (c->g && guard_stale(c->g))
+		fmt(c->msg + strlen(c->msg), sizeof c->msg - strlen(c->msg), "; %s", m);
+}
+
+struct control *control_open(const struct control_cfg *cfg)
+{
+	struct control *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->cfg = *cfg;
+	if (!c->cfg.root || !*c->cfg.root)
+		c->cfg.root = "/";
+	const struct source_ops *ops = cfg->ops;
+
+	if (cfg->readonly) {
+		c->ro = true;
+		set_msg(c, "read-only (--readonly): the GPU clock is never changed");
+		peek_stale(c);
+		return c;
+	}
+	if (!ops || !ops->ctl_read || !ops->ctl_write || !ops->ctl_path || !cfg->src ||
+	    !cfg->info || cfg->info->n_levels <= 0) {
+		c->ro = true;
+		set_msg(c, "read-only: the %s source cannot change the GPU clock",
+			ops ? ops->name : "current");
+		return c;
+	}
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		const char *p = ops->ctl_path(cfg->src, ctl_file[f]);
+		if (!p || strlen(p) >= sizeof c->path[f]) {
+			c->ro = true;
+			set_msg(c, "read-only: the GPU %s file is not known", ctl_file[f]);
+			return c;
+		}
+		fmt(c->path[f], sizeof c->path[f], "%s", p);
+	}
+	const char *cp = ops->ctl_path(cfg->src, "cur_freq");
+	if (cp)
+		fmt(c->cur_path, sizeof c->cur_path, "%s", cp);
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		if (access(c->path[f], W_OK) != 0 && is_perm(errno)) {
+			readonly_perm(c, c->path[f]);
+			peek_stale(c);
+			return c;
+		}
+	}
+
+	char m[512];
+	struct guard_cfg gc = { .root = c->cfg.root, .source = ops->name, .dir = cfg->state_dir,
+				.lock = true };
+	c->g = guard_open(&gc, m, sizeof m);
+	if (!c->g) {
+		c->ro = true;
+		set_msg(c, "read-only: %s (without a state file the clocks could not be given "
+			"back after a crash)", m);
+		return c;
+	}
+	if (!guard_owner(c->g)) {
+		c->ro = true;
+		c->holder = guard_holder(c->g);
+		if (c->holder)
+			set_msg(c, "read-only: another dvfstop (pid %ld) controls the GPU clock; quit "
+				"it first (it gives the clocks back)", c->holder);
+		else
+			set_msg(c, "read-only: another dvfstop controls the GPU clock%s%s",
+				m[0] ? ": " : "", m);
+		return c;
+	}
+	guard_signals_install(cfg->graceful_signals);
+	set_msg(c, "%s", m);
+	return c;
+}
+
+/* ---- actions ------------------------------------------------------------ */
+
+static void describe_setting(enum control_mode m, int64_t hz, char *buf, size_t len)
+{
+	if (m == CTL_DEFAULT) {
+		fmt(buf, len, "default");
+		return;
+	}
+	char f[32];
+	control_fmt_mhz(hz, f, sizeof f);
+	fmt(buf, len, "%s %s", control_mode_name(m), f);
+}
+
+static void emit(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
+{
+	struct control_event ev = {
+		.t_ns = c->cfg.clock ? clock_now(c->cfg.clock) : 0,
+		.old_mode = c->mode, .new_mode = mode,
+		.old_hz = c->mode == CTL_DEFAULT ? 0 : c->hz,
+		.new_hz = mode == CTL_DEFAULT ? 0 : hz,
+		.by = by,
+	};
+	char was[48], now[48];
+	describe_setting(c->mode, c->hz, was, sizeof was);
+	describe_setting(mode, hz, now, sizeof now);
+	fmt(ev.text, sizeof ev.text, "%s (was %s)", now, was);
+	c->mode = mode;
+	c->hz = mode == CTL_DEFAULT ? 0 : hz;
+	if (c->fn)
+		c->fn(&ev, c->fn_ctx);
+}
+
+static const char *by_prefix(enum control_by by)
+{
+	return by == CTL_BY_POLICY ? "policy: " : by == CTL_BY_SWEEP ? "sweep: " : "";
+}
+
+/* Save the originals before the first write; nothing is written without. */
+static int ensure_saved(struct control *c, char *note, size_t len)
+{
+	note[0] = '\0';
+	if (guard_saved(c->g))
+		return 0;
+	const char *paths[GUARD_NFILES] = { c->path[GUARD_GOV], c->path[GUARD_MIN], c->path[GUARD_MAX] };
+	char m[512];
+	int err = guard_save(c->g, paths, c->cfg.info->level_hz[0], c->cfg.info->gpu_node, m, sizeof m);
+	if (err) {
+		set_msg(c, "not changing the GPU clock: %s", m);
+		return err;
+	}
+	c->wrote = false;
+	fmt(note, len, "%s", m);
+	return 0;
+}
+
+static int fail_write(struct control *c, const char *action, char what, int err, int done)
+{
+	char f[PATH_MAX];
+	fmt(f, sizeof f, "%s", what == 'g' ? c->path[GUARD_GOV] :
+		 what == 'M' ? c->path[GUARD_MAX] : c->path[GUARD_MIN]);
+	if (is_perm(err) && !c->wrote && done == 0) {
+		/* Refused before anything changed: nothing to give back. */
+		guard_discard(c->g);
+		readonly_perm(c, f);
+		return err;
+	}
+	struct ctl_state now;
+	if (c->cfg.ops->ctl_read(c->cfg.src, &now) == 0) {
+		char lo[32], hi[32];
+		control_fmt_mhz(now.min_hz, lo, sizeof lo);
+		control_fmt_mhz(now.max_hz, hi, sizeof hi);
+		set_msg(c, "%s failed: writing %s: %s%s; now min %s, max %s (default puts the "
+			"originals back)", action, f, strerror(err),
+			done ? " (after an earlier write went through)" : "", lo, hi);
+	} else {
+		set_msg(c, "%s failed: writing %s: %s", action, f, strerror(err));
+	}
+	return err;
+}
+
+static int apply(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
+{
+	if (c->ro)
+		return EPERM;   /* the read-only message stays */
+	char m[512], action[64];
+	int err = control_check_level(c->cfg.info, hz, m, sizeof m);
+	if (err) {
+		set_msg(c, "%s", m);
+		return err;
+	}
+	describe_setting(mode, hz, action, sizeof action);
+	char note[512];
+	err = ensure_saved(c, note, sizeof note);
+	if (err)
+		return err;
+	const struct source_ops *ops = c->cfg.ops;
+	struct ctl_state cur, want;
+	err = ops->ctl_read(c->cfg.src, &cur);
+	if (err) {
+		set_msg(c, "%s: cannot read the GPU clock settings: %s", action, strerror(err));
+		return err;
+	}
+	want = cur;
+	want.max_hz = hz;
+	if (mode == CTL_PIN) {
+		want.min_hz = hz;
+	} else {
+		/* A cap lets the governor go as low as it could before. */
+		int64_t m0 = guard_saved_hz(c->g, GUARD_MIN);
+		want.min_hz = m0 > 0 && m0 <= hz && info_level_index(c->cfg.info, m0) >= 0 ?
+			      m0 : c->cfg.info->level_hz[0];
+	}
+	struct ctl_state steps[3];
+	char what[3];
+	int n = control_plan(&cur, &want, steps, what);
+	for (int i = 0; i < n; i++) {
+		err = ops->ctl_write(c->cfg.src, &steps[i]);
+		if (err)
+			return fail_write(c, action, what[i], err, i);
+		c->wrote = true;
+	}
+	char f[32];
+	control_fmt_mhz(hz, f, sizeof f);
+	emit(c, mode, hz, by);
+	c->verify.pending = true;
+	c->verify.t0 = c->cfg.clock ? clock_now(c->cfg.clock) : 0;
+	if (mode == CTL_PIN)
+		set_msg(c, "%sGPU clock pinned at %s%s%s", by_prefix(by), f, note[0] ? "; " : "", note);
+	else
+		set_msg(c, "%sGPU clock capped at %s (the governor scales below)%s%s", by_prefix(by),
+			f, note[0] ? "; " : "", note);
+	return 0;
+}
+
+int control_pin(struct control *c, int64_t hz, enum control_by by)
+{
+	return apply(c, CTL_PIN, hz, by);
+}
+
+int control_cap(struct control *c, int64_t hz, enum control_by by)
+{
+	return apply(c, CTL_CAP, hz, by);
+}
+
+int control_default(struct control *c, enum control_by by)
+{
+	if (c->ro)
+		return EPERM;
+	c->verify.pending = false;
+	if (!guard_saved(c->g)) {
+		c->mode = CTL_DEFAULT;
+		c->hz = 0;
+		set_msg(c, "the GPU clock is at its default (dvfstop has not changed it)");
+		return 0;
+	}
+	char m[512];
+	int err = guard_restore(c->g, m, sizeof m);
+	set_msg(c, "%s%s", by_prefix(by), m);
+	if (err)
+		return err;
+	emit(c, CTL_DEFAULT, 0, by);
+	return 0;
+}
+
+/* The level the board runs at now, for a step out of default mode. */
+static int current_level(struct control *c)
+{
+	const struct dvf_info *in = c->cfg.info;
+	int64_t hz = c->last_cur_hz;
+	if (hz <= 0 && c->cur_path[0] && !io_slurp_i64(c->cur_path, &hz))
+		hz = 0;
+	if (hz <= 0) {
+		struct ctl_state st;
+		hz = c->cfg.ops->ctl_read(c->cfg.src, &st) == 0 ? st.max_hz : in->level_hz[in->n_levels - 1];
+	}
+	return info_level_nearest(in, hz);
+}
+
+int control_step(struct control *c, int dir, enum control_by by)
+{
+	if (c->ro)
+		return EPERM;
+	const struct dvf_info *in = c->cfg.info;
+	enum control_mode mode = c->mode == CTL_DEFAULT ? CTL_PIN : c->mode;
+	int i = c->mode == CTL_DEFAULT ? current_level(c) : info_level_index(in, c->hz);
+	if (i < 0)
+		i = 0;
+	int j = i + (dir > 0 ? 1 : -1);
+	if (c->mode == CTL_DEFAULT && (j < 0 || j >= in->n_levels))
+		j = i;   /* from default, pin where it runs rather than refuse */
+	if (j < 0 || j >= in->n_levels) {
+		char f[32];
+		control_fmt_mhz(in->level_hz[i], f, sizeof f);
+		set_msg(c, "already at the %s GPU clock level (%s)", dir > 0 ? "highest" : "lowest", f);
+		return ERANGE;
+	}
+	return apply(c, mode, in->level_hz[j], by);
+}
+
+int control_switch(struct control *c, enum control_by by)
+{
+	if (c->ro)
+		return EPERM;
+	if (c->mode == CTL_DEFAULT) {
+		set_msg(c, "no clock set: pin or cap one first");
+		return EINVAL;
+	}
+	return apply(c, c->mode == CTL_PIN ? CTL_CAP : CTL_PIN, c->hz, by);
+}
+
+int control_apply_opts(struct control *c, int64_t set_clock_mhz, int64_t cap_mhz)
+{
+	if (!set_clock_mhz && !cap_mhz)
+		return 0;
+	if (set_clock_mhz && cap_mhz) {
+		set_msg(c, "--set-clock and --cap together: choose one");
+		return EINVAL;
+	}
+	if (c->ro)
+		return EPERM;
+	int64_t hz;
+	char m[512];
+	int err = control_level_mhz(c->cfg.info, set_clock_mhz ? set_clock_mhz : cap_mhz, &hz, m, sizeof m);
+	if (err) {
+		set_msg(c, "%s %lld: %s", set_clock_mhz ? "--set-clock" : "--cap",
+			(long long)(set_clock_mhz ? set_clock_mhz : cap_mhz), m);
+		return err;
+	}
+	return set_clock_mhz ? control_pin(c, hz, CTL_BY_USER) : control_cap(c, hz, CTL_BY_USER);
+}
+
+/* ---- readback ------------------------------------------------------------- */
+
+static bool runs_as_told(const struct control *c, const struct dvf_sample *s)
+{
+	if (!s->gpu_freq_hz.ok)
+		return false;
+	if (c->mode == CTL_PIN)
+		return s->gpu_freq_hz.v == c->hz;
+	return s->gpu_freq_hz.v <= c->hz;
+}
+
+static void why_elsewhere(const struct control *c, const struct dvf_sample *s, char *buf, size_t len)
+{
+	const struct dvf_info *in = c->cfg.info;
+	char f[32];
+	const char *pm = in->power_mode[0] ? in->power_mode : NULL;
+	if (!s->gpu_freq_hz.ok) {
+		fmt(buf, len, "cur_freq cannot be read; the GPU may be rail-gated (powered down "
+			 "while idle)");
+		return;
+	}
+	if (s->gpu_max_hz.ok && s->gpu_max_hz.v < c->hz) {
+		control_fmt_mhz(s->gpu_max_hz.v, f, sizeof f);
+		fmt(buf, len, "max_freq reads back %s, so a lower limit is in force (%s%s%s)", f,
+			 pm ? "power mode " : "nvpmodel or another tool", pm ? pm : "",
+			 pm ? " via nvpmodel" : "");
+		return;
+	}
+	if (c->mode == CTL_PIN && s->gpu_min_hz.ok && s->gpu_min_hz.v != c->hz) {
+		control_fmt_mhz(s->gpu_min_hz.v, f, sizeof f);
+		fmt(buf, len, "min_freq reads back %s: something else changed it", f);
+		return;
+	}
+	if (s->gpu_freq_hz.v > c->hz) {
+		fmt(buf, len, "the driver runs it higher than asked");
+		return;
+	}
+	int hot = -1;
+	for (int i = 0; i < in->n_zones && i < DVF_MAX_ZONES; i++)
+		if (s->temp_mc[i].ok && (hot < 0 || s->temp_mc[i].v > s->temp_mc[hot].v))
+			hot = i;
+	if (hot >= 0 && s->temp_mc[hot].v >= HOT_MC) {
+		fmt(buf, len, "thermal throttling (%s at %.1f °C)", in->zone_name[hot],
+			 (double)s->temp_mc[hot].v / 1000.0);
+		return;
+	}
+	if (s->gpu_load_pm.ok && s->gpu_load_pm.v == 0) {
+		fmt(buf, len, "the GPU is idle and may be rail-gated, or a cap outside devfreq "
+			 "holds it (%s%s, thermal)", pm ? "power mode " : "nvpmodel", pm ? pm : "");
+		return;
+	}
+	fmt(buf, len, "a cap outside devfreq holds it (%s%s, thermal throttling, rail-gating)",
+		 pm ? "power mode " : "nvpmodel", pm ? pm : "");
+}
+
+bool control_observe(struct control *c, const struct dvf_sample *s)
+{
+	if (s->gpu_freq_hz.ok)
+		c->last_cur_hz = s->gpu_freq_hz.v;
+	if (!c->verify.pending || c->mode == CTL_DEFAULT)
+		return false;
+	int64_t dt = s->t_ns - c->verify.t0;
+	if (dt < VERIFY_FIRST_NS)
+		return false;
+	if (runs_as_told(c, s)) {
+		c->verify.pending = false;
+		return false;
+	}
+	if (dt < VERIFY_LAST_NS)
+		return false;
+	c->verify.pending = false;
+	char want[32], got[32], why[256];
+	control_fmt_mhz(c->hz, want, sizeof want);
+	if (s->gpu_freq_hz.ok)
+		control_fmt_mhz(s->gpu_freq_hz.v, got, sizeof got);
+	else
+		fmt(got, sizeof got, "n/a");
+	why_elsewhere(c, s, why, sizeof why);
+	set_msg(c, "%s at %s, but the GPU runs at %s: %s",
+		c->mode == CTL_PIN ? "pinned" : "capped", want, got, why);
+	return true;
+}
+
+/* ---- the rest ------------------------------------------------------------- */
+
+const char *control_msg(const struct control *c) { return c->msg; }
+bool control_readonly(const struct control *c) { return c->ro; }
+enum control_mode control_mode(const struct control *c) { return c->mode; }
+int64_t control_target_hz(const struct control *c) { return c->hz; }
+long control_holder(const struct control *c) { return c->holder; }
+
+void control_on_event(struct control *c, control_event_fn fn, void *ctx)
+{
+	c->fn = fn;
+	c->fn_ctx = ctx;
+}
+
+bool control_stale(const struct control *c)
+{
+	return c->g && guard_stale(c->g);
+}
+
+int control_restore_stale(struct control *c)
+{
+	if (!c->g)
+		return 0;
+	char m[512];
+	int err = guard_restore_stale(c->g, m, sizeof m);
+	set_msg(c, "%s", m);
+	return err;
+}
+
+int control_release(struct control *c)
+{
+	if (!c->g || !guard_saved(c->g))
+		return 0;
+	char m[512];
+	int err = guard_restore(c->g, m, sizeof m);
+	set_msg(c, "%s", m);
+	if (!err) {
+		c->mode = CTL_DEFAULT;
+		c->hz = 0;
+	}
+	return err;
+}
+
+void control_close(struct control *c)
+{
+	if (!c)
+		return;
+	control_release(c);
+	guard_close(c->g);
+	free(c);
+}

@@ -1,0 +1,15 @@
+# core/control fragment: clock control and the guard that gives the clocks back.
+libdvfstop_a_SOURCES += \
+	core/control.c core/control.h \
+	core/guard.c core/guard.h
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_control tests/unit/test_guard
+TESTS += tests/unit/test_control tests/unit/test_guard
+tests_unit_test_control_SOURCES = tests/unit/test_control.c tests/unit/test_control_fake.c tests/unit/test_control_fake.h
+tests_unit_test_control_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_control_LDADD = $(TEST_LDADD)
+tests_unit_test_guard_SOURCES = tests/unit/test_guard.c tests/unit/test_control_fake.c tests/unit/test_control_fake.h
+tests_unit_test_guard_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_guard_LDADD = $(TEST_LDADD)
+endif

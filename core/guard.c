@@ -1,0 +1,957 @@
+#include "config.h"
+#include "guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { VAL_LEN = 64 };
+
+/* Messages and copies are cut to fit on purpose. */
+static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static void fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, len, f, ap);
+	va_end(ap);
+}
+
+static const char *const file_name[GUARD_NFILES] = { "governor", "min_freq", "max_freq" };
+
+/* A recorded clock state: the exact bytes of each file and where it is.
+ * Everything the signal handler needs is here, ready to write. */
+struct gstate {
+	char path[GUARD_NFILES][PATH_MAX];
+	char val[GUARD_NFILES][VAL_LEN];
+	size_t vlen[GUARD_NFILES];
+	int64_t min_hz, max_hz;
+	char lowest[32];
+	size_t lowest_len;
+	char node[256];
+	char source[64];
+	char root[PATH_MAX];
+	char boot_id[64];
+	long pid;
+	bool foreign;       /* found in root's folder by a non-root process */
+};
+
+struct guard {
+	char dir[PATH_MAX];
+	char state_path[PATH_MAX + 64];
+	char tmp_path[PATH_MAX + 64];
+	char lock_path[PATH_MAX + 64];
+	char root[PATH_MAX];
+	char source[64];
+	int lock_fd;
+	bool owner;
+	pid_t holder;
+	bool saved;
+	struct gstate st;
+	bool stale;
+	struct gstate stale_st;
+	char stale_path[PATH_MAX + 64];
+};
+
+/* ---- signal side: only async-signal-safe calls below this line ------- */
+
+static struct guard *volatile sig_g;
+static volatile sig_atomic_t sig_armed;
+static volatile pid_t sig_pid;
+static volatile sig_atomic_t stop_sig;
+static volatile sig_atomic_t sig_graceful;
+
+/* The rule itself: a ceiling that rises moves first, so min never passes max. */
+static bool max_first(int64_t cur_max, int64_t want_max)
+{
+	return want_max >= cur_max;
+}
+
+int guard_order(int64_t cur_min, int64_t cur_max, int64_t want_min, int64_t want_max, char seq[2])
+{
+	int n = 0;
+	if (max_first(cur_max, want_max)) {
+		if (want_max != cur_max)
+			seq[n++] = 'M';
+		if (want_min != cur_min)
+			seq[n++] = 'm';
+	} else {
+		if (want_min != cur_min)
+			seq[n++] = 'm';
+		seq[n++] = 'M';
+	}
+	return n;
+}
+
+static int raw_write(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errno;
+	int err = 0;
+	size_t off = 0;
+	while (off < len) {
+		ssize_t n = write(fd, buf + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) < 0 && !err && errno != EINTR)
+		err = errno;
+	return err;
+}
+
+static ssize_t raw_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	ssize_t n;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	return n;
+}
+
+static bool raw_read_hz(const char *path, int64_t *out)
+{
+	char buf[32];
+	ssize_t n = raw_read(path, buf, sizeof buf);
+	if (n <= 0)
+		return false;
+	int64_t v = 0;
+	ssize_t i = 0;
+	for (; i < n && buf[i] >= '0' && buf[i] <= '9'; i++) {
+		if (v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (buf[i] - '0');
+	}
+	if (i == 0)
+		return false;
+	for (; i < n; i++)
+		if (buf[i] != '\n' && buf[i] != ' ' && buf[i] != '\0')
+			return false;
+	*out = v;
+	return true;
+}
+
+/* Put st back.  Governor first (when it differs), then min and max in the
+ * order guard_order decides from what the files read now; when they cannot
+ * be read, min goes to the lowest level first, which is safe whatever max
+ * is.  Every write is attempted; returns the first errno and which file. */
+static int restore_raw(const struct gstate *st, int *bad)
+{
+	int first = 0, err;
+	char cur[VAL_LEN];
+	ssize_t n = raw_read(st->path[GUARD_GOV], cur, sizeof cur);
+	if (n != (ssize_t)st->vlen[GUARD_GOV] || memcmp(cur, st->val[GUARD_GOV], (size_t)n) != 0) {
+		err = raw_write(st->path[GUARD_GOV], st->val[GUARD_GOV], st->vlen[GUARD_GOV]);
+		if (err && !first) {
+			first = err;
+			*bad = GUARD_GOV;
+		}
+	}
+
+	char seq[3];
+	int64_t cmin, cmax;
+	if (raw_read_hz(st->path[GUARD_MIN], &cmin) && raw_read_hz(st->path[GUARD_MAX], &cmax) &&
+	    cmin <= cmax) {
+		/* Both files are written even when equal: the bytes must match. */
+		if (max_first(cmax, st->max_hz)) {
+			seq[0] = 'M';
+			seq[1] = 'm';
+		} else {
+			seq[0] = 'm';
+			seq[1] = 'M';
+		}
+		seq[2] = 0;
+	} else {
+		err = raw_write(st->path[GUARD_MIN], st->lowest, st->lowest_len);
+		if (err && !first) {
+			first = err;
+			*bad = GUARD_MIN;
+		}
+		seq[0] = 'M';
+		seq[1] = 'm';
+		seq[2] = 0;
+	}
+	for (int i = 0; seq[i]; i++) {
+		int f = seq[i] == 'M' ? GUARD_MAX : GUARD_MIN;
+		err = raw_write(st->path[f], st->val[f], st->vlen[f]);
+		if (err && !first) {
+			first = err;
+			*bad = f;
+		}
+	}
+	return first;
+}
+
+static void restore_from_signal(void)
+{
+	struct guard *g = sig_g;
+	if (!sig_armed || !g || getpid() != sig_pid)
+		return;
+	sig_armed = 0;
+	int bad = 0;
+	if (restore_raw(&g->st, &bad) == 0)
+		unlink(g->state_path);
+}
+
+static void on_signal(int sig)
+{
+	int saved_errno = errno;
+	if (sig_graceful && !stop_sig && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)) {
+		stop_sig = sig;
+		errno = saved_errno;
+		return;
+	}
+	restore_from_signal();
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	errno = saved_errno;
+}
+
+/* ---- normal side ------------------------------------------------------ */
+
+static const int guarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+
+int guard_signals_install(bool graceful)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* One restore at a time: the others wait until the first has died. */
+	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+		sigaddset(&sa.sa_mask, guarded[i]);
+	sig_graceful = graceful;
+	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+		if (sigaction(guarded[i], &sa, NULL) < 0)
+			return errno;
+	return 0;
+}
+
+int guard_stop_signal(void)
+{
+	return stop_sig;
+}
+
+void guard_raise_pending(void)
+{
+	int sig = stop_sig;
+	if (!sig)
+		return;
+	restore_from_signal();
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+static void at_exit(void)
+{
+	restore_from_signal();
+}
+
+/* ---- folders, keys, escaping ------------------------------------------ */
+
+int guard_state_dir(char *buf, size_t len)
+{
+	const char *env = getenv("DVFSTOP_STATE_DIR");
+	int n;
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (geteuid() == 0)
+		n = snprintf(buf, len, "/run/dvfstop");
+	else if ((env = getenv("XDG_RUNTIME_DIR")) && *env)
+		n = snprintf(buf, len, "%s/dvfstop", env);
+	else
+		n = snprintf(buf, len, "/tmp/dvfstop-%lu", (unsigned long)geteuid());
+	return n < 0 || (size_t)n >= len ? ENAMETOOLONG : 0;
+}
+
+void guard_key(const char *root, char *buf, size_t len)
+{
+	char real[PATH_MAX];
+	const char *r = realpath(root, real) ? real : root;
+	if (strcmp(r, "/") == 0) {
+		fmt(buf, len, "live");
+		return;
+	}
+	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)r; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	fmt(buf, len, "root-%016llx", (unsigned long long)h);
+}
+
+/* Paths and values go into the state file escaped: \\, \n, \xHH. */
+static void put_escaped(FILE *fp, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\\')
+			fputs("\\\\", fp);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(fp, "\\x%02x", c);
+		else
+			fputc(c, fp);
+	}
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Returns the length, or -1 on a bad escape or overflow. */
+static ssize_t unescape(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+	while (*s) {
+		char c = *s++;
+		if (c == '\\') {
+			if (*s == '\\') {
+				c = '\\';
+				s++;
+			} else if (*s == 'n') {
+				c = '\n';
+				s++;
+			} else if (*s == 'x' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
+				c = (char)(hexval(s[1]) * 16 + hexval(s[2]));
+				s += 3;
+			} else {
+				return -1;
+			}
+		}
+		if (n + 1 >= len)
+			return -1;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return (ssize_t)n;
+}
+
+static bool parse_hz_bytes(const char *s, size_t n, int64_t *out)
+{
+	char buf[VAL_LEN];
+	if (n >= sizeof buf)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	char *end;
+	errno = 0;
+	long long v = strtoll(buf, &end, 10);
+	if (end == buf || errno || v <= 0)
+		return false;
+	while (*end == '\n' || *end == ' ')
+		end++;
+	if (*end)
+		return false;
+	*out = v;
+	return true;
+}
+
+static void read_boot_id(char *buf, size_t len)
+{
+	buf[0] = '\0';
+	ssize_t n = raw_read("/proc/sys/kernel/random/boot_id", buf, len - 1);
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* ---- the state file ---------------------------------------------------- */
+
+static int state_write(const struct guard *g, const struct gstate *st, char *msg, size_t len)
+{
+	int fd = open(g->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int err = errno;
+		fmt(msg, len, "cannot write the clock state file %s: %s", g->tmp_path, strerror(err));
+		return err;
+	}
+	FILE *fp = fdopen(fd, "w");
+	if (!fp) {
+		int err = errno;
+		close(fd);
+		fmt(msg, len, "cannot write %s: %s", g->tmp_path, strerror(err));
+		return err;
+	}
+	fprintf(fp, "dvfstop-state 1\npid %ld\nsource ", st->pid);
+	put_escaped(fp, st->source, strlen(st->source));
+	fputs("\nroot ", fp);
+	put_escaped(fp, st->root, strlen(st->root));
+	fputs("\nnode ", fp);
+	put_escaped(fp, st->node, strlen(st->node));
+	fprintf(fp, "\nboot_id %s\n", st->boot_id[0] ? st->boot_id : "-");
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		fprintf(fp, "%s.path ", file_name[f]);
+		put_escaped(fp, st->path[f], strlen(st->path[f]));
+		fprintf(fp, "\n%s.value ", file_name[f]);
+		put_escaped(fp, st->val[f], st->vlen[f]);
+		fputc('\n', fp);
+	}
+	fputs("lowest.value ", fp);
+	put_escaped(fp, st->lowest, st->lowest_len);
+	fputc('\n', fp);
+	int err = 0;
+	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0)
+		err = errno;
+	if (fclose(fp) != 0 && !err)
+		err = errno;
+	if (!err && rename(g->tmp_path, g->state_path) != 0)
+		err = errno;
+	if (err) {
+		unlink(g->tmp_path);
+		fmt(msg, len, "cannot write the clock state file %s: %s", g->state_path, strerror(err));
+	}
+	return err;
+}
+
+/* Check that a state file can be trusted to say what root writes where:
+ * ours, and not writable by anybody else. */
+static int state_trusted(int fd, const char *path, char *msg, size_t len)
+{
+	struct stat sb;
+	if (fstat(fd, &sb) != 0) {
+		int err = errno;
+		fmt(msg, len, "%s: %s", path, strerror(err));
+		return err;
+	}
+	if (!S_ISREG(sb.st_mode) || sb.st_uid != geteuid() || (sb.st_mode & 022)) {
+		fmt(msg, len, "%s: not a private file of this user; not trusted", path);
+		return EPERM;
+	}
+	return 0;
+}
+
+static int state_load(const char *path, struct gstate *st, bool check_owner, char *msg, size_t len)
+{
+	memset(st, 0, sizeof *st);
+	FILE *fp = fopen(path, "re");
+	if (!fp) {
+		int err = errno;
+		fmt(msg, len, "%s: %s", path, strerror(err));
+		return err;
+	}
+	int err = check_owner ? state_trusted(fileno(fp), path, msg, len) : 0;
+	char line[2 * PATH_MAX + 64];
+	unsigned have = 0;   /* bit per file path (0..2), value (3..5), lowest 6, pid 7 */
+	int lineno = 0;
+	while (!err && fgets(line, sizeof line, fp)) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, "dvfstop-state 1") != 0) {
+				fmt(msg, len, "%s:1: not a dvfstop state file (version 1)", path);
+				err = EINVAL;
+			}
+			continue;
+		}
+		char *sp = strchr(line, ' ');
+		if (!sp) {
+			fmt(msg, len, "%s:%d: expected `key value`, got '%.60s'", path, lineno, line);
+			err = EINVAL;
+			break;
+		}
+		*sp = '\0';
+		const char *key = line, *v = sp + 1;
+		char buf[PATH_MAX];
+		ssize_t n = unescape(v, buf, sizeof buf);
+		if (n < 0) {
+			fmt(msg, len, "%s:%d: bad value for %s", path, lineno, key);
+			err = EINVAL;
+			break;
+		}
+		bool known = true;
+		if (strcmp(key, "pid") == 0) {
+			char *end;
+			st->pid = strtol(buf, &end, 10);
+			if (*end || st->pid <= 0) {
+				fmt(msg, len, "%s:%d: bad pid '%s'", path, lineno, buf);
+				err = EINVAL;
+			}
+			have |= 1u << 7;
+		} else if (strcmp(key, "source") == 0) {
+			fmt(st->source, sizeof st->source, "%s", buf);
+		} else if (strcmp(key, "root") == 0) {
+			fmt(st->root, sizeof st->root, "%s", buf);
+		} else if (strcmp(key, "node") == 0) {
+			fmt(st->node, sizeof st->node, "%s", buf);
+		} else if (strcmp(key, "boot_id") == 0) {
+			fmt(st->boot_id, sizeof st->boot_id, "%s", strcmp(buf, "-") ? buf : "");
+		} else if (strcmp(key, "lowest.value") == 0) {
+			if ((size_t)n >= sizeof st->lowest) {
+				err = EINVAL;
+			} else {
+				memcpy(st->lowest, buf, (size_t)n);
+				st->lowest_len = (size_t)n;
+				have |= 1u << 6;
+			}
+		} else {
+			known = false;
+			for (int f = 0; f < GUARD_NFILES; f++) {
+				size_t fl = strlen(file_name[f]);
+				if (strncmp(key, file_name[f], fl) != 0)
+					continue;
+				if (strcmp(key + fl, ".path") == 0) {
+					fmt(st->path[f], sizeof st->path[f], "%s", buf);
+					have |= 1u << f;
+					known = true;
+				} else if (strcmp(key + fl, ".value") == 0 && n > 0 && (size_t)n < VAL_LEN) {
+					memcpy(st->val[f], buf, (size_t)n);
+					st->vlen[f] = (size_t)n;
+					have |= 1u << (3 + f);
+					known = true;
+				}
+			}
+		}
+		if (!known) {
+			fmt(msg, len, "%s:%d: unknown or bad entry '%s'", path, lineno, key);
+			err = EINVAL;
+		} else if (err == EINVAL && !msg[0]) {
+			fmt(msg, len, "%s:%d: bad value for %s", path, lineno, key);
+		}
+	}
+	fclose(fp);
+	if (err)
+		return err;
+	if (have != 0xffu) {
+		fmt(msg, len, "%s: incomplete state file (a field is missing)", path);
+		return EINVAL;
+	}
+	/* Only ever write what a devfreq node has: this file tells root what to write where. */
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		const char *slash = strrchr(st->path[f], '/');
+		if (!slash || strcmp(slash + 1, file_name[f]) != 0 || st->path[f][0] != '/') {
+			fmt(msg, len, "%s: %s path '%s' is not a devfreq %s file", path,
+				 file_name[f], st->path[f], file_name[f]);
+			return EINVAL;
+		}
+	}
+	int64_t low;
+	if (!parse_hz_bytes(st->val[GUARD_MIN], st->vlen[GUARD_MIN], &st->min_hz) ||
+	    !parse_hz_bytes(st->val[GUARD_MAX], st->vlen[GUARD_MAX], &st->max_hz) ||
+	    !parse_hz_bytes(st->lowest, st->lowest_len, &low)) {
+		fmt(msg, len, "%s: a saved frequency is not a number", path);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static bool pid_alive(long pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+/* Make the folder (only its last part) and check it is ours and private
+ * enough that nobody else can plant a state file in it. */
+static int dir_ready(const char *dir, char *msg, size_t len)
+{
+	bool sys = strcmp(dir, "/run/dvfstop") == 0;
+	if (mkdir(dir, sys ? 0755 : 0700) != 0 && errno != EEXIST) {
+		int err = errno;
+		fmt(msg, len, "cannot create the state folder %s: %s", dir, strerror(err));
+		return err;
+	}
+	struct stat sb;
+	if (lstat(dir, &sb) != 0) {
+		int err = errno;
+		fmt(msg, len, "%s: %s", dir, strerror(err));
+		return err;
+	}
+	if (!S_ISDIR(sb.st_mode) || sb.st_uid != geteuid() || (sb.st_mode & 022)) {
+		fmt(msg, len, "state folder %s is not a private folder of this user "
+			 "(owner, or writable by others); set DVFSTOP_STATE_DIR to one", dir);
+		return EPERM;
+	}
+	return 0;
+}
+
+static int lock_take(struct guard *g)
+{
+	g->lock_fd = open(g->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (g->lock_fd < 0)
+		return errno;
+	if (flock(g->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		char buf[32];
+		ssize_t n = pread(g->lock_fd, buf, sizeof buf - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			g->holder = (pid_t)strtol(buf, NULL, 10);
+		}
+		close(g->lock_fd);
+		g->lock_fd = -1;
+		return 0;
+	}
+	g->owner = true;
+	/* The pid is for the messages of the others; flock is the truth. */
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+	if (ftruncate(g->lock_fd, 0) != 0 || pwrite(g->lock_fd, buf, (size_t)n, 0) != n)
+		return 0;
+	return 0;
+}
+
+/* Look for a state file that no live controller owns. */
+static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
+{
+	char m[512] = "";
+	const char *path = g->state_path;
+	char sys_path[PATH_MAX + 64];
+	bool foreign = false;
+	if (access(path, F_OK) != 0) {
+		/* A non-root run also looks at root's folder: a root session that
+		 * was killed leaves its state there, and only sudo can fix it. */
+		if (geteuid() == 0 || getenv("DVFSTOP_STATE_DIR"))
+			return;
+		char key[64];
+		guard_key(g->root, key, sizeof key);
+		fmt(sys_path, sizeof sys_path, "/run/dvfstop/%s.state", key);
+		if (access(sys_path, F_OK) != 0)
+			return;
+		path = sys_path;
+		foreign = true;
+	}
+	int err = state_load(path, &g->stale_st, !foreign, m, sizeof m);
+	if (err) {
+		fmt(msg, len, "a clock state file is there but cannot be used: %s", m);
+		return;
+	}
+	g->stale_st.foreign = foreign;
+	if (!have_lock && pid_alive(g->stale_st.pid))
+		return;   /* a live controller's own file */
+	char boot[64];
+	read_boot_id(boot, sizeof boot);
+	if (!foreign && strcmp(g->stale_st.root, "/") == 0 && boot[0] && g->stale_st.boot_id[0] &&
+	    strcmp(boot, g->stale_st.boot_id) != 0) {
+		/* The board rebooted since: its clocks are back to their boot values. */
+		unlink(path);
+		fmt(msg, len, "removed a clock state file from before the last reboot (%s)", path);
+		return;
+	}
+	g->stale = true;
+	fmt(g->stale_path, sizeof g->stale_path, "%s", path);
+	fmt(msg, len, "process %ld (%s) left the GPU clocks changed (state in %s): %s",
+		 g->stale_st.pid, pid_alive(g->stale_st.pid) ? "still running, not controlling" :
+		 "no longer running", path,
+		 foreign ? "run `sudo dvfstop restore` to put them back" :
+		 "run `dvfstop restore` to put them back");
+}
+
+struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
+{
+	msg[0] = '\0';
+	struct guard *g = calloc(1, sizeof *g);
+	if (!g) {
+		fmt(msg, len, "out of memory");
+		return NULL;
+	}
+	g->lock_fd = -1;
+	fmt(g->root, sizeof g->root, "%s", cfg->root && *cfg->root ? cfg->root : "/");
+	fmt(g->source, sizeof g->source, "%s", cfg->source ? cfg->source : "");
+	int err = cfg->dir ? (fmt(g->dir, sizeof g->dir, "%s", cfg->dir), 0)
+			   : guard_state_dir(g->dir, sizeof g->dir);
+	if (!err)
+		err = dir_ready(g->dir, msg, len);
+	if (err) {
+		if (!msg[0])
+			fmt(msg, len, "state folder name too long");
+		free(g);
+		return NULL;
+	}
+	char key[64];
+	guard_key(g->root, key, sizeof key);
+	fmt(g->state_path, sizeof g->state_path, "%s/%s.state", g->dir, key);
+	fmt(g->tmp_path, sizeof g->tmp_path, "%s/%s.state.tmp", g->dir, key);
+	fmt(g->lock_path, sizeof g->lock_path, "%s/%s.lock", g->dir, key);
+	if (cfg->lock) {
+		err = lock_take(g);
+		if (err)
+			fmt(msg, len, "cannot open the lock file %s: %s", g->lock_path, strerror(err));
+		if (!g->owner)   /* the holder's state file is its own business */
+			return g;
+		static bool registered;
+		if (!registered && atexit(at_exit) == 0)
+			registered = true;
+	}
+	stale_find(g, cfg->lock, msg, len);
+	return g;
+}
+
+void guard_close(struct guard *g)
+{
+	if (!g)
+		return;
+	if (g->saved) {
+		char m[512];
+		guard_restore(g, m, sizeof m);
+	}
+	if (sig_g == g) {
+		sig_armed = 0;
+		sig_g = NULL;
+	}
+	if (g->lock_fd >= 0)
+		close(g->lock_fd);
+	free(g);
+}
+
+bool guard_owner(const struct guard *g) { return g->owner; }
+pid_t guard_holder(const struct guard *g) { return g->holder; }
+const char *guard_state_path(const struct guard *g) { return g->state_path; }
+bool guard_stale(const struct guard *g) { return g->stale; }
+pid_t guard_stale_pid(const struct guard *g) { return g->stale ? (pid_t)g->stale_st.pid : 0; }
+bool guard_saved(const struct guard *g) { return g->saved; }
+
+const char *guard_saved_governor(const struct guard *g)
+{
+	return g->saved ? g->st.val[GUARD_GOV] : "";
+}
+
+int64_t guard_saved_hz(const struct guard *g, enum guard_file f)
+{
+	if (!g->saved)
+		return 0;
+	return f == GUARD_MIN ? g->st.min_hz : f == GUARD_MAX ? g->st.max_hz : 0;
+}
+
+static void describe(const struct gstate *st, char *buf, size_t len)
+{
+	char gov[VAL_LEN];
+	memcpy(gov, st->val[GUARD_GOV], st->vlen[GUARD_GOV]);
+	gov[st->vlen[GUARD_GOV]] = '\0';
+	gov[strcspn(gov, "\n")] = '\0';
+	fmt(buf, len, "governor %s, min %lld Hz, max %lld Hz", gov,
+		 (long long)st->min_hz, (long long)st->max_hz);
+}
+
+static void arm(struct guard *g)
+{
+	sig_g = g;
+	sig_pid = getpid();
+	sig_armed = 1;
+}
+
+int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t lowest_hz,
+	       const char *node, char *msg, size_t len)
+{
+	msg[0] = '\0';
+	if (g->saved)
+		return 0;
+	if (!g->owner) {
+		fmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
+		return EBUSY;
+	}
+	if (g->stale) {
+		if (g->stale_st.foreign) {
+			fmt(msg, len, "the GPU clocks were left changed by a root session; "
+				 "run `sudo dvfstop restore` first");
+			return EPERM;
+		}
+		/* The stale file holds the originals from before that run:
+		 * keep them, or the clocks it left would become "original". */
+		struct gstate st = g->stale_st;
+		st.pid = getpid();
+		int err = state_write(g, &st, msg, len);
+		if (err)
+			return err;
+		g->st = st;
+		g->saved = true;
+		g->stale = false;
+		arm(g);
+		char d[256];
+		describe(&st, d, sizeof d);
+		fmt(msg, len, "kept the clock state left by process %ld (%s); it is put back on exit",
+			 g->stale_st.pid, d);
+		return 0;
+	}
+	struct gstate st;
+	memset(&st, 0, sizeof st);
+	st.pid = getpid();
+	fmt(st.source, sizeof st.source, "%s", g->source);
+	fmt(st.root, sizeof st.root, "%s", g->root);
+	fmt(st.node, sizeof st.node, "%s", node ? node : "");
+	read_boot_id(st.boot_id, sizeof st.boot_id);
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		if (!paths[f] || strlen(paths[f]) >= sizeof st.path[f] || paths[f][0] != '/') {
+			fmt(msg, len, "no usable path for %s", file_name[f]);
+			return EINVAL;
+		}
+		fmt(st.path[f], sizeof st.path[f], "%s", paths[f]);
+		ssize_t n = raw_read(paths[f], st.val[f], VAL_LEN - 1);
+		if (n <= 0) {
+			int err = n < 0 ? errno : ENODATA;
+			fmt(msg, len, "cannot read %s: %s", paths[f], strerror(err));
+			return err;
+		}
+		st.vlen[f] = (size_t)n;
+	}
+	if (!parse_hz_bytes(st.val[GUARD_MIN], st.vlen[GUARD_MIN], &st.min_hz) ||
+	    !parse_hz_bytes(st.val[GUARD_MAX], st.vlen[GUARD_MAX], &st.max_hz)) {
+		fmt(msg, len, "%s or %s does not hold a frequency", paths[GUARD_MIN], paths[GUARD_MAX]);
+		return EINVAL;
+	}
+	int n = snprintf(st.lowest, sizeof st.lowest, "%lld\n", (long long)lowest_hz);
+	st.lowest_len = (size_t)n;
+	int err = state_write(g, &st, msg, len);
+	if (err)
+		return err;
+	g->st = st;
+	g->saved = true;
+	arm(g);
+	return 0;
+}
+
+int guard_restore(struct guard *g, char *msg, size_t len)
+{
+	msg[0] = '\0';
+	if (!g->saved) {
+		fmt(msg, len, "nothing to restore");
+		return 0;
+	}
+	int bad = 0;
+	int err = restore_raw(&g->st, &bad);
+	char d[256];
+	describe(&g->st, d, sizeof d);
+	if (err) {
+		fmt(msg, len, "could not put %s back: %s; the saved state stays in %s "
+			 "(run `dvfstop restore` as root)", g->st.path[bad], strerror(err), g->state_path);
+		return err;
+	}
+	unlink(g->state_path);
+	g->saved = false;
+	if (sig_g == g)
+		sig_armed = 0;
+	fmt(msg, len, "GPU clocks given back: %s", d);
+	return 0;
+}
+
+void guard_discard(struct guard *g)
+{
+	if (!g->saved)
+		return;
+	if (sig_g == g)
+		sig_armed = 0;
+	unlink(g->state_path);
+	g->saved = false;
+}
+
+int guard_restore_stale(struct guard *g, char *msg, size_t len)
+{
+	msg[0] = '\0';
+	if (!g->stale) {
+		fmt(msg, len, "nothing to restore");
+		return 0;
+	}
+	if (g->stale_st.foreign || !g->owner) {
+		fmt(msg, len, "the state in %s belongs to root: run `sudo dvfstop restore`",
+			 g->stale_path);
+		return EPERM;
+	}
+	int bad = 0;
+	int err = restore_raw(&g->stale_st, &bad);
+	if (err) {
+		fmt(msg, len, "could not put %s back: %s (state kept in %s)",
+			 g->stale_st.path[bad], strerror(err), g->stale_path);
+		return err;
+	}
+	unlink(g->stale_path);
+	g->stale = false;
+	char d[256];
+	describe(&g->stale_st, d, sizeof d);
+	fmt(msg, len, "GPU clocks put back as before process %ld: %s", g->stale_st.pid, d);
+	return 0;
+}
+
+/* ---- dvfstop restore ---------------------------------------------------- */
+
+static void restore_usage(FILE *fp)
+{
+	fputs("usage: dvfstop restore [--sysfs-root DIR]\n"
+	      "Put back the GPU governor, min_freq and max_freq that a dvfstop killed\n"
+	      "with SIGKILL (or crashed) left changed.  The saved state is in\n"
+	      "$DVFSTOP_STATE_DIR, /run/dvfstop (root), $XDG_RUNTIME_DIR/dvfstop or\n"
+	      "/tmp/dvfstop-UID.  Exit 0: restored or nothing to restore; 1: could not.\n", fp);
+}
+
+int guard_restore_main(int argc, char **argv)
+{
+	const char *root = "/";
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--sysfs-root") == 0 && i + 1 < argc) {
+			root = argv[++i];
+		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
+			root = argv[i] + 13;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			restore_usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "dvfstop restore: unknown argument '%s'\n", argv[i]);
+			restore_usage(stderr);
+			return 2;
+		}
+	}
+	char msg[1024];
+	struct guard_cfg cfg = { .root = root, .source = "", .dir = NULL, .lock = true };
+	struct guard *g = guard_open(&cfg, msg, sizeof msg);
+	if (!g) {
+		fprintf(stderr, "dvfstop restore: %s\n", msg);
+		return 1;
+	}
+	int rc = 0;
+	if (!g->owner) {
+		if (g->holder)
+			fprintf(stderr, "dvfstop restore: dvfstop (pid %ld) controls the GPU clock now "
+				"and gives it back when it quits; nothing done\n", (long)g->holder);
+		else
+			fprintf(stderr, "dvfstop restore: cannot take the lock %s; nothing done\n",
+				g->lock_path);
+		rc = 1;
+	} else if (g->stale) {
+		rc = guard_restore_stale(g, msg, sizeof msg) ? 1 : 0;
+		fprintf(rc ? stderr : stdout, "dvfstop restore: %s\n", msg);
+	} else if (msg[0]) {
+		/* A state file we could not use, or one from before a reboot. */
+		bool unusable = strstr(msg, "cannot be used") != NULL;
+		fprintf(unusable ? stderr : stdout, "dvfstop restore: %s\n", msg);
+		rc = unusable ? 1 : 0;
+	} else {
+		printf("dvfstop restore: nothing to restore\n");
+	}
+	guard_close(g);
+	return rc;
+}

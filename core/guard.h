@@ -1,0 +1,97 @@
+/* guard: the GPU clocks are always given back.
+ *
+ * Before the first clock write the original governor, min_freq and max_freq
+ * (their exact bytes and paths) go to a state file; every exit puts them
+ * back: a normal quit, SIGINT, SIGTERM, SIGHUP, SIGQUIT and the fatal
+ * signals (through an async-signal-safe path prepared at save time).  After
+ * kill -9 the state file stays, the next start notices it and `dvfstop
+ * restore` puts the clocks back.  A lock file lets one process control at a
+ * time.  The state folder and file format are described in docs/control.md. */
+#ifndef DVF_GUARD_H
+#define DVF_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum guard_file { GUARD_GOV = 0, GUARD_MIN, GUARD_MAX, GUARD_NFILES };
+
+struct guard_cfg {
+	const char *root;    /* sysfs root in use ("/" on a board); keys the files */
+	const char *source;  /* source name, recorded in the state file */
+	const char *dir;     /* state folder; NULL: guard_state_dir() */
+	bool lock;           /* take the control lock (false: only look for a stale state) */
+};
+
+struct guard;
+
+/* Open: make the state folder, take the lock when asked, look for a state
+ * file left by a process that is gone.  NULL (message in msg) only when
+ * the state folder cannot be used or memory runs out. */
+struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len);
+/* Give the clocks back if they were changed (as guard_restore), release
+ * the lock and free. */
+void guard_close(struct guard *g);
+
+/* Do we hold the lock?  When not, guard_holder() is the pid that does
+ * (0 when it could not be told). */
+bool guard_owner(const struct guard *g);
+pid_t guard_holder(const struct guard *g);
+const char *guard_state_path(const struct guard *g);
+
+/* A state file left by another process (killed, crashed): the clocks may
+ * still be changed.  pid of that process; 0 when none. */
+bool guard_stale(const struct guard *g);
+pid_t guard_stale_pid(const struct guard *g);
+/* Put the state recorded in the stale file back and remove it. 0 or errno. */
+int guard_restore_stale(struct guard *g, char *msg, size_t len);
+
+/* Save the original state before the first write: paths[GUARD_GOV..MAX]
+ * are the files, lowest_hz the lowest clock level (the value min can
+ * always take first).  A stale state, when present, is adopted instead:
+ * it holds the real originals.  Arms the signal path.  No-op once saved.
+ * 0 or an errno (nothing may be written then). */
+int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t lowest_hz,
+	       const char *node, char *msg, size_t len);
+bool guard_saved(const struct guard *g);
+/* The saved values (valid after guard_save); governor without newline. */
+const char *guard_saved_governor(const struct guard *g);
+int64_t guard_saved_hz(const struct guard *g, enum guard_file f);
+/* Put the saved state back (writes ordered by guard_order), remove the
+ * state file when every write worked, disarm.  0 or the first errno. */
+int guard_restore(struct guard *g, char *msg, size_t len);
+/* Nothing was changed after all (the first write was refused): remove the
+ * state file and disarm. */
+void guard_discard(struct guard *g);
+
+/* Catch INT, TERM, HUP, QUIT and SEGV, BUS, ABRT, FPE: restore, then die of
+ * the signal with its default action.  graceful: the first INT, TERM or HUP
+ * only records the signal (guard_stop_signal) so the main loop can quit
+ * normally; a second one restores and dies at once.  Install before
+ * initscr() so ncurses keeps its hands off these signals. */
+int guard_signals_install(bool graceful);
+/* The signal that asked us to stop (graceful mode), 0 if none. */
+int guard_stop_signal(void);
+/* At the very end of a graceful stop: die of that signal so the exit status
+ * is honest.  Returns only when no signal is pending. */
+void guard_raise_pending(void);
+
+/* The one place that decides the order of min/max writes, for control's
+ * actions and for every restore (the signal handler included: pure and
+ * async-signal-safe).  Raising the ceiling goes max first, anything else
+ * min first, so min > max is never asked for.  Equal values are skipped.
+ * Fills seq with 'M' (max) and 'm' (min); returns how many. */
+int guard_order(int64_t cur_min, int64_t cur_max, int64_t want_min, int64_t want_max, char seq[2]);
+
+/* The state folder: $DVFSTOP_STATE_DIR, else /run/dvfstop (root), else
+ * $XDG_RUNTIME_DIR/dvfstop, else /tmp/dvfstop-UID.  Not created here. */
+int guard_state_dir(char *buf, size_t len);
+/* The key of a sysfs root: "live" for "/", else "root-" and a hash of its
+ * real path, so a simulated tree never shares a state with the board. */
+void guard_key(const char *root, char *buf, size_t len);
+
+/* `dvfstop restore [--sysfs-root DIR]`: restore without asking. */
+int guard_restore_main(int argc, char **argv);
+
+#endif
