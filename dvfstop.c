@@ -10,11 +10,13 @@
 #include "cmd_policy.h"
 #include "guard.h"
 #include "options.h"
+#include "replay.h"
 #include "session.h"
 
 const struct command command_table[] = {
 	{ "recommend", cmd_recommend, "recommend a GPU clock and show the decision path" },
 	{ "policy", cmd_policy, "check or show a policy (decision tree)" },
+	{ "convert", replay_convert_main, "convert a tegrastats log to a session CSV" },
 	{ "restore", guard_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
 	{ NULL, NULL, NULL },
 };

@@ -1,6 +1,8 @@
 #include "config.h"
 #include "replay.h"
+#include "jetson.h"
 #include "session.h"
+#include "tegrastats.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -428,6 +430,266 @@ static int csv_read(struct source *r, const char *buf, size_t len, char *err, si
 	return 0;
 }
 
+/* ---- reading a tegrastats log -------------------------------------------------- */
+
+/* Does the first line name a time_s column (the recorder's header)? */
+static bool looks_like_session_csv(const char *buf, size_t len)
+{
+	const char *end = memchr(buf, '\n', len);
+	size_t n = end ? (size_t)(end - buf) : len;
+	size_t i = 0;
+	while (i <= n) {
+		size_t j = i;
+		while (j < n && buf[j] != ',')
+			j++;
+		size_t a = i, b = j;
+		while (a < b && (buf[a] == '"' || buf[a] == ' '))
+			a++;
+		while (b > a && (buf[b - 1] == '"' || buf[b - 1] == ' ' || buf[b - 1] == '\r'))
+			b--;
+		if (b - a == 6 && memcmp(buf + a, "time_s", 6) == 0)
+			return true;
+		i = j + 1;
+	}
+	return false;
+}
+
+/* One line of the log as a NUL-terminated copy without its line end;
+ * *next is where the following line starts. */
+static char *line_dup(const char *buf, size_t len, size_t off, size_t *next, bool *terminated)
+{
+	const char *nl = memchr(buf + off, '\n', len - off);
+	size_t n = nl ? (size_t)(nl - (buf + off)) : len - off;
+	*next = off + n + (nl ? 1 : 0);
+	*terminated = nl != NULL;
+	if (n > 0 && buf[off + n - 1] == '\r')
+		n--;
+	char *l = malloc(n + 1);
+	if (l) {
+		memcpy(l, buf + off, n);
+		l[n] = '\0';
+	}
+	return l;
+}
+
+static bool blank(const char *l)
+{
+	return l[strspn(l, " \t")] == '\0';
+}
+
+enum { TS_TIME, TS_GPU_FREQ, TS_GPU_UTIL, TS_CPU_UTIL, TS_FIXED };
+
+/* The virtual header of a tegrastats log: time, GPU, CPU, then the rails and
+ * temperature sensors the log names (first appearance order). */
+static int tegra_columns(struct source *r, const char *buf, size_t len, struct tegrastats_rec *rec,
+			 char *err, size_t errlen)
+{
+	struct dvf_info *in = &r->info;
+	bool first = true;
+	long line = 1;
+	for (size_t off = 0, next; off < len; off = next, line++) {
+		bool term;
+		char *l = line_dup(buf, len, off, &next, &term);
+		if (!l) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (blank(l)) {
+			free(l);
+			continue;
+		}
+		char perr[256];
+		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
+		free(l);
+		if (rc < 0) {
+			if (first) {
+				snprintf(err, errlen, "%s:%ld: neither a dvfstop session CSV (no time_s column) "
+					 "nor a tegrastats log (%s)", r->path, line, perr);
+				return -1;
+			}
+			continue;
+		}
+		first = false;
+		for (int i = 0; i < rec->n_rails; i++)
+			if (strcmp(rec->rail[i].name, "NC") != 0)
+				name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, rec->rail[i].name,
+					   strlen(rec->rail[i].name));
+		for (int i = 0; i < rec->n_temps; i++)
+			name_index(in->zone_name, &in->n_zones, DVF_MAX_ZONES, rec->temp[i].name,
+				   strlen(rec->temp[i].name));
+	}
+	if (first) {
+		snprintf(err, errlen, "%s: empty file", r->path);
+		return -1;
+	}
+	r->n_cols = TS_FIXED + in->n_rails + in->n_zones;
+	r->cols = calloc((size_t)r->n_cols, sizeof *r->cols);
+	if (!r->cols) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	static const enum col_kind fixed[TS_FIXED] = { CK_TIME, CK_GPU_FREQ, CK_GPU_UTIL, CK_CPU_UTIL };
+	for (int i = 0; i < r->n_cols; i++) {
+		struct col *c = &r->cols[i];
+		c->slot = i;
+		if (i < TS_FIXED) {
+			c->kind = fixed[i];
+		} else if (i < TS_FIXED + in->n_rails) {
+			c->kind = CK_RAIL_MW;
+			c->idx = i - TS_FIXED;
+		} else {
+			c->kind = CK_TEMP_C;
+			c->idx = i - TS_FIXED - in->n_rails;
+		}
+	}
+	r->n_slots = r->n_cols;
+	return 0;
+}
+
+static double m_or_nan(struct dvf_m m, double scale)
+{
+	return m.ok ? (double)m.v * scale : NAN;
+}
+
+/* Seconds since 1970 of a tegrastats timestamp (the board's local time,
+ * taken as UTC: only differences matter). */
+static int64_t tegra_epoch(const struct tegrastats_rec *t)
+{
+	struct tm tm = { .tm_year = t->year - 1900, .tm_mon = t->month - 1, .tm_mday = t->day,
+			 .tm_hour = t->hour, .tm_min = t->min, .tm_sec = t->sec };
+	return (int64_t)timegm(&tm);
+}
+
+/* Lines with a timestamp carry whole seconds: the lines that share a second
+ * are spread evenly over it, so a log taken faster than 1 Hz still has
+ * time between its rows. */
+static void tegra_spread(struct source *r)
+{
+	for (size_t a = 0, b; a < r->n_rows; a = b) {
+		for (b = a + 1; b < r->n_rows && r->rows[b].t_ns == r->rows[a].t_ns; b++)
+			;
+		for (size_t k = a + 1; k < b; k++)
+			r->rows[k].t_ns += (int64_t)(k - a) * DVF_NS_PER_S / (int64_t)(b - a);
+	}
+}
+
+static int tegra_read(struct source *r, const char *buf, size_t len, int64_t interval_ns, char *err, size_t errlen)
+{
+	struct tegrastats_rec *rec = malloc(sizeof *rec);
+	if (!rec) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (tegra_columns(r, buf, len, rec, err, errlen) < 0) {
+		free(rec);
+		return -1;
+	}
+	r->tegrastats = true;
+	struct dvf_info *in = &r->info;
+	int timed = -1;          /* decided by the first good line */
+	int64_t t0 = 0;
+	long line = 1, ordinal = 0;
+	for (size_t off = 0, next; off < len; off = next, line++) {
+		bool term;
+		char *l = line_dup(buf, len, off, &next, &term);
+		if (!l)
+			break;
+		if (blank(l)) {
+			free(l);
+			continue;
+		}
+		long k = ordinal++;
+		char perr[256];
+		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
+		free(l);
+		if (!term) {
+			bad_add(r, line, "truncated last line (no end of line)");
+			continue;
+		}
+		if (rc < 0) {
+			bad_add(r, line, "not a tegrastats line: %s", perr);
+			continue;
+		}
+		if (timed < 0) {
+			timed = rec->has_time;
+			t0 = rec->has_time ? tegra_epoch(rec) : 0;
+		}
+		if (timed && !rec->has_time) {
+			bad_add(r, line, "no timestamp (the lines before had one)");
+			continue;
+		}
+		int64_t t = timed ? (tegra_epoch(rec) - t0) * DVF_NS_PER_S : k * interval_ns;
+		if (r->n_rows > 0 && t < r->rows[r->n_rows - 1].t_ns) {
+			bad_add(r, line, "time goes back");
+			continue;
+		}
+		if (rows_grow(r) < 0) {
+			bad_add(r, line, "out of memory");
+			continue;
+		}
+		double *v = r->vals + r->n_rows * (size_t)r->n_slots;
+		for (int i = 0; i < r->n_slots; i++)
+			v[i] = NAN;
+		v[TS_TIME] = (double)t * 1e-9;
+		if (rec->has_gpu) {
+			v[TS_GPU_FREQ] = m_or_nan(rec->gpu_mhz, 1);
+			v[TS_GPU_UTIL] = m_or_nan(rec->gpu_util_pm, 0.1);
+		}
+		/* All CPUs' utilisation: the mean over online cores that print one. */
+		double sum = 0;
+		int n = 0;
+		for (int i = 0; i < rec->n_cpus; i++)
+			if (rec->cpu[i].online && rec->cpu[i].util_pm.ok) {
+				sum += (double)rec->cpu[i].util_pm.v;
+				n++;
+			}
+		if (n)
+			v[TS_CPU_UTIL] = sum / n * 0.1;
+		for (int i = 0; i < in->n_rails; i++) {
+			const struct tegrastats_rail *tr = tegrastats_rail(rec, in->rail_name[i]);
+			if (tr)
+				v[TS_FIXED + i] = m_or_nan(tr->cur_mw, 1);
+		}
+		for (int i = 0; i < in->n_zones; i++) {
+			const struct tegrastats_temp *tt = tegrastats_temp(rec, in->zone_name[i]);
+			if (tt)
+				v[TS_FIXED + in->n_rails + i] = m_or_nan(tt->mc, 1e-3);
+		}
+		struct row *row = &r->rows[r->n_rows++];
+		row->t_ns = t;
+		row->line = line;
+		row->gov = -1;
+		row->event = NULL;
+	}
+	free(rec);
+	if (timed > 0)
+		tegra_spread(r);
+	if (timed == 0) {
+		size_t n = strlen(r->path) + 160;
+		if ((r->notice = malloc(n)))
+			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval)",
+				 r->path, (long long)(interval_ns / DVF_NS_PER_MS));
+	}
+	return 0;
+}
+
+/* A board from the rails a recording names, for its total rule. */
+static enum dvf_board board_from_rails(const struct dvf_info *in)
+{
+	bool gpu = false, cpu = false, sys = false, vin = false;
+	for (int i = 0; i < in->n_rails; i++) {
+		gpu = gpu || !strcmp(in->rail_name[i], "VDD_GPU_SOC");
+		cpu = cpu || !strcmp(in->rail_name[i], "VDD_CPU_CV");
+		sys = sys || !strcmp(in->rail_name[i], "VIN_SYS_5V0");
+		vin = vin || !strcmp(in->rail_name[i], "VDD_IN");
+	}
+	if (vin)
+		return DVF_BOARD_ORIN_NX;
+	if (gpu && cpu && sys)
+		return DVF_BOARD_AGX_ORIN;
+	return DVF_BOARD_UNKNOWN;
+}
+
 /* ---- the board: sidecar metadata, else what the rows show ------------------ */
 
 static const char *jstr(json_object *o, const char *key)
@@ -611,22 +873,36 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 		replay_free(r);
 		return NULL;
 	}
-	int rc = csv_read(r, buf, len, err, errlen);
+	int64_t interval = cfg->interval_ns > 0 ? cfg->interval_ns : 100 * DVF_NS_PER_MS;
+	int rc = looks_like_session_csv(buf, len) ? csv_read(r, buf, len, err, errlen)
+						  : tegra_read(r, buf, len, interval, err, errlen);
 	free(buf);
 	if (rc < 0) {
 		replay_free(r);
 		return NULL;
 	}
-	for (int i = 0; i < in->n_rails; i++)
-		in->rail_in_total[i] = true;
-	meta_read(r);
+	if (!r->tegrastats)
+		meta_read(r);
 	if (!r->have_meta || in->n_levels == 0)
 		levels_from_rows(r);
-	if (!in->total_known)
-		snprintf(in->total_rule, sizeof in->total_rule, "%s",
-			 r->have_total_col ? "as recorded (total_mw column; no metadata)"
-					   : "sum of the recorded rails (no total column, no metadata)");
 	in->board = board_guess(in->board_name);
+	if (!r->have_meta) {
+		/* No sidecar: the rails tell the board, and so its total rule.
+		 * A recording's total_mw column is still what plays. */
+		in->board = board_from_rails(in);
+		jetson_total_rule(in);
+		if (!in->board_name[0] && in->board != DVF_BOARD_UNKNOWN)
+			snprintf(in->board_name, sizeof in->board_name, "%s",
+				 in->board == DVF_BOARD_AGX_ORIN ? "Jetson AGX Orin (by its rails)"
+								 : "Jetson Orin NX/Nano (by its rails)");
+		if (r->have_total_col && in->board == DVF_BOARD_UNKNOWN)
+			snprintf(in->total_rule, sizeof in->total_rule, "%s",
+				 "as recorded (total_mw column; no metadata)");
+	} else if (!in->total_known) {
+		for (int i = 0; i < in->n_rails; i++)
+			in->rail_in_total[i] = true;
+		snprintf(in->total_rule, sizeof in->total_rule, "%s", "as recorded (total_mw column)");
+	}
 	snprintf(in->gpu_node, sizeof in->gpu_node, "%s", r->path);
 	if (r->n_rows == 0) {
 		if (r->n_bad)
@@ -636,7 +912,7 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 		replay_free(r);
 		return NULL;
 	}
-	r->interval_ns = median_step(r, cfg->interval_ns > 0 ? cfg->interval_ns : 100 * DVF_NS_PER_MS);
+	r->interval_ns = median_step(r, interval);
 	return r;
 }
 
@@ -951,4 +1227,94 @@ bool replay_position(const struct session *s, double *pos_s, double *len_s)
 bool replay_ended(const struct session *s)
 {
 	return replay_active(s) && s->src->pos >= s->src->n_rows;
+}
+
+/* ---- dvfstop convert ------------------------------------------------------------- */
+
+static void convert_usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: dvfstop convert LOG -o SESSION.csv [--interval MS]\n"
+		"\n"
+		"Convert a tegrastats log (or a session CSV) to a session CSV, with its\n"
+		"FILE.meta.json, through the recorder: energy integrated as in a live session.\n"
+		"  -o, --output FILE   the session CSV to write\n"
+		"  -i, --interval MS   time between tegrastats lines that have no timestamp\n"
+		"                      (tegrastats' own --interval; default 1000)\n");
+}
+
+int replay_convert_main(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	int64_t interval_ms = 1000;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			convert_usage(stdout);
+			return 0;
+		} else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
+			out = argv[++i];
+		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			long long v = strtoll(argv[++i], &end, 10);
+			if (end == argv[i] || *end || errno || v < 1 || v > 3600000) {
+				fprintf(stderr, "dvfstop convert: --interval: '%s' is not a number of ms (1 to 3600000)\n", argv[i]);
+				return 2;
+			}
+			interval_ms = v;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "dvfstop convert: unknown option or missing value: %s\n", a);
+			convert_usage(stderr);
+			return 2;
+		} else if (!in) {
+			in = a;
+		} else {
+			fprintf(stderr, "dvfstop convert: one input only ('%s')\n", a);
+			return 2;
+		}
+	}
+	if (!in || !out) {
+		convert_usage(stderr);
+		return 2;
+	}
+	struct dvf_opts o;
+	opts_defaults(&o);
+	o.batch = true;
+	o.sim_speed = 0;
+	o.replay = in;
+	o.record = out;
+	o.interval_ms = interval_ms;
+	struct session s;
+	char err[1024];
+	if (session_open(&s, &o, err, sizeof err) < 0) {
+		fprintf(stderr, "dvfstop convert: %s\n", err);
+		return 1;
+	}
+	for (;;) {
+		clock_sleep_until(&s.clock, session_due(&s));
+		if (session_sample(&s) < 0)
+			break;
+	}
+	struct replay_stats st;
+	replay_get_stats(s.src, &st);
+	double j = s.energy.ch[ENERGY_TOTAL].mj * 1e-3;
+	bool total = s.energy.ch[ENERGY_TOTAL].have;
+	/* A write error stops the recording (s.rec goes); a close error is
+	 * the session's message instead of its "recorded N samples". */
+	bool failed = !s.rec;
+	if (!failed) {
+		session_record_stop(&s);
+		failed = strncmp(s.msg, "recorded ", 9) != 0;
+	}
+	if (failed)
+		fprintf(stderr, "dvfstop convert: %s\n", s.msg);
+	else if (total)
+		printf("%s: %llu rows (%llu skipped), %.3f J, to %s\n", in, (unsigned long long)st.rows,
+		       (unsigned long long)st.bad_rows, j, out);
+	else
+		printf("%s: %llu rows (%llu skipped), energy n/a, to %s\n", in, (unsigned long long)st.rows,
+		       (unsigned long long)st.bad_rows, out);
+	session_close(&s);
+	return failed ? 1 : 0;
 }

@@ -1,5 +1,10 @@
 /* replay: a recorded session played back as a source like any other.
  *
+ * A file whose first line has no time_s column is read as a tegrastats log
+ * instead (one line per sample; the line's timestamp, or --interval apart
+ * when lines have none; rails by the names tegrastats prints, the board and
+ * its total rule guessed from them).
+ *
  * The file is a session CSV written by the recorder (header names the
  * columns, units in the names; FILE.meta.json beside it gives the board,
  * the clock table and which rails make the total).  It is read whole at
@@ -68,5 +73,10 @@ struct replay_stats {
 	bool tegrastats;        /* the file is a tegrastats log */
 };
 void replay_get_stats(struct source *src, struct replay_stats *st);
+
+/* `dvfstop convert LOG -o SESSION.csv [--interval MS]`: a tegrastats log
+ * (or a session CSV) to a session CSV through the recorder.  argv[0] is
+ * "convert"; returns the exit status. */
+int replay_convert_main(int argc, char **argv);
 
 #endif

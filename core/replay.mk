@@ -17,9 +17,9 @@ tests_unit_test_prom_http_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_prom_http_LDADD = $(TEST_LDADD)
 endif
 
-TESTS += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh \
+TESTS += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \
 	tests/integration/prom_textfile.sh tests/integration/prom_http.sh
-EXTRA_DIST += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh \
+EXTRA_DIST += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \
 	tests/integration/prom_textfile.sh tests/integration/prom_http.sh \
 	tests/fixtures/sessions/agx-orin-10s.csv tests/fixtures/sessions/agx-orin-10s.csv.meta.json \
 	tests/fixtures/sessions/damaged.csv tests/fixtures/sessions/wrong-header.csv \

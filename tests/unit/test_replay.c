@@ -424,6 +424,106 @@ static void no_seek_while_recording(void **st)
 	unlink(path);
 }
 
+/* A tegrastats line in the JetPack 6 shape with chosen GPU clock and rails. */
+static void tline(char *buf, size_t n, const char *stamp, int gpu_mhz, int gpu_mw)
+{
+	snprintf(buf, n,
+		 "%s%sRAM 18207/62841MB (lfb 466x4MB) SWAP 86/31420MB (cached 0MB) "
+		 "CPU [10%%@2188,30%%@2112,off,20%%@2201] EMC_FREQ 3%%@2133 GR3D_FREQ 50%%@[%d,%d] "
+		 "cpu@52.5C tj@53.25C VDD_GPU_SOC %dmW/%dmW VDD_CPU_CV 2000mW/2000mW VIN_SYS_5V0 4000mW/4000mW\n",
+		 stamp, *stamp ? " " : "", gpu_mhz, gpu_mhz, gpu_mw, gpu_mw);
+}
+
+/* Without timestamps: --interval apart.  Rails by name, the AGX Orin rule
+ * from them, GPU clock and load, CPU load over online cores, sensors. */
+static void tegrastats_untimed(void **st)
+{
+	(void)st;
+	char text[4096] = "", l[1024];
+	for (int k = 0; k < 4; k++) {
+		tline(l, sizeof l, "", 612, 4000 + 1000 * k);
+		strcat(text, l);
+	}
+	char err[512] = "";
+	struct source_cfg cfg = { .replay_path = tmp_file("t.log", text), .interval_ns = DVF_NS_PER_S };
+	struct source *src = source_replay.open(&cfg, err, sizeof err);
+	if (!src)
+		fail_msg("%s", err);
+	const struct dvf_info *in = source_replay.info(src);
+	assert_int_equal(in->board, DVF_BOARD_AGX_ORIN);
+	assert_int_equal(in->n_rails, 3);
+	assert_true(in->total_known);
+	assert_int_equal(in->n_zones, 2);
+	assert_string_equal(in->zone_name[1], "tj");
+	struct replay_stats rs;
+	replay_get_stats(src, &rs);
+	assert_true(rs.tegrastats);
+	assert_int_equal(rs.rows, 4);
+	struct energy e;
+	energy_init(&e, 5 * DVF_NS_PER_S);
+	struct dvf_sample s;
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(source_replay.sample(src, &s), 0);
+		assert_int_equal(s.t_ns, k * DVF_NS_PER_S);
+		assert_int_equal(s.gpu_freq_hz.v, 612000000);
+		assert_int_equal(s.gpu_load_pm.v, 500);
+		assert_int_equal(s.cpu_util_pm.v, 200);   /* (10 + 30 + 20) / 3 % */
+		assert_int_equal(s.temp_mc[1].v, 53250);
+		assert_int_equal(s.rail[0].mw.v, 4000 + 1000 * k);
+		assert_int_equal(s.total_mw.v, 10000 + 1000 * k);
+		energy_add(&e, &s);
+	}
+	assert_int_equal(source_replay.sample(src, &s), -1);
+	/* GPU 4 -> 7 W over 3 s: 16.5 J; total 10 -> 13 W: 34.5 J. */
+	assert_float_equal(e.ch[0].mj, 16500, 1e-6);
+	assert_float_equal(e.ch[ENERGY_TOTAL].mj, 34500, 1e-6);
+	source_replay.close(src);
+}
+
+/* Timestamps are whole seconds: lines sharing one are spread over it.  A
+ * line that does not parse is skipped and reported with its number. */
+static void tegrastats_timed_and_damaged(void **st)
+{
+	(void)st;
+	char text[8192] = "", l[1024];
+	static const char *const stamps[] = { "05-09-2026 18:42:06", "05-09-2026 18:42:06",
+					      "05-09-2026 18:42:07", "05-09-2026 18:42:08" };
+	for (int k = 0; k < 4; k++) {
+		tline(l, sizeof l, stamps[k], 816, 5000);
+		strcat(text, l);
+		if (k == 1)
+			strcat(text, "05-09-2026 18:42:06 RAM what\n\n");   /* line 3, then a blank one */
+	}
+	char err[512] = "";
+	struct source_cfg cfg = { .replay_path = tmp_file("t2.log", text), .interval_ns = 100 * DVF_NS_PER_MS };
+	struct source *src = source_replay.open(&cfg, err, sizeof err);
+	if (!src)
+		fail_msg("%s", err);
+	static const int64_t want[] = { 0, 500, 1000, 2000 };
+	struct dvf_sample s;
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(source_replay.sample(src, &s), 0);
+		assert_int_equal(s.t_ns, want[k] * DVF_NS_PER_MS);
+	}
+	struct dvf_opts o;
+	opts_defaults(&o);
+	o.batch = true;
+	struct session ss;
+	memset(&ss, 0, sizeof ss);
+	ss.opts = &o;
+	ss.ops = &source_replay;
+	ss.src = src;
+	const char *out = capture_stderr(play_all, &ss);
+	assert_int_equal(count(out, "t2.log:3: row skipped: not a tegrastats line"), 1);
+	assert_int_equal(count(out, "row skipped"), 1);
+	source_replay.close(src);
+
+	/* A first line that is neither format: refused, naming line 1. */
+	struct source_cfg bad = { .replay_path = tmp_file("t3.log", "hello world\n"), .interval_ns = DVF_NS_PER_S };
+	assert_null(source_replay.open(&bad, err, sizeof err));
+	assert_non_null(strstr(err, "t3.log:1: neither a dvfstop session CSV"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +536,8 @@ int main(void)
 		cmocka_unit_test(seek_recomputes_energy),
 		cmocka_unit_test(pause_and_speed),
 		cmocka_unit_test(no_seek_while_recording),
+		cmocka_unit_test(tegrastats_untimed),
+		cmocka_unit_test(tegrastats_timed_and_damaged),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	if (dir[0]) {
