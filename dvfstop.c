@@ -8,6 +8,7 @@
 #include "batch.h"
 #include "commands.h"
 #include "cmd_policy.h"
+#include "cmd_sweep.h"
 #include "guard.h"
 #include "options.h"
 #include "replay.h"
@@ -18,6 +19,7 @@ const struct command command_table[] = {
 	{ "policy", cmd_policy, "check or show a policy (decision tree)" },
 	{ "convert", replay_convert_main, "convert a tegrastats log to a session CSV" },
 	{ "restore", guard_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
+	{ "sweep", cmd_sweep, "sweep the GPU clock levels and find the one with the least energy per step" },
 	{ NULL, NULL, NULL },
 };
 

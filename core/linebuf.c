@@ -59,10 +59,14 @@ static void put(struct linebuf *lb, char c)
 	lb->buf[lb->len] = '\0';
 }
 
-/* Returns true when c was consumed by an escape sequence. */
+/* Returns true when c was consumed by an escape sequence.  A control byte
+ * that cannot belong to the sequence abandons it and is handled as usual. */
 static bool escape_step(struct linebuf *lb, unsigned char c)
 {
-	switch (lb->esc) {
+	int st = lb->esc;
+
+	lb->esc = ESC_NONE;
+	switch (st) {
 	case ESC_START:
 		if (c == '[')
 			lb->esc = ESC_CSI;
@@ -71,29 +75,28 @@ static bool escape_step(struct linebuf *lb, unsigned char c)
 		else if (c >= 0x20 && c <= 0x2F)
 			lb->esc = ESC_ONE;
 		else if (c < 0x20)
-			return lb->esc = ESC_NONE, false;
-		else
-			lb->esc = ESC_NONE;   /* two-byte sequence (ESC 7, ESC M ...) */
+			return false;
+		/* else a two-byte sequence (ESC 7, ESC M ...), now complete */
 		return true;
 	case ESC_CSI:
-		if (c >= 0x40 && c <= 0x7E)
-			lb->esc = ESC_NONE;
-		else if (c < 0x20)
-			return lb->esc = ESC_NONE, false;
+		if (c < 0x20)
+			return false;
+		if (c < 0x40 || c > 0x7E)
+			lb->esc = ESC_CSI;   /* parameter or intermediate byte */
 		return true;
 	case ESC_STRING:
-		if (c == 0x07)
-			lb->esc = ESC_NONE;
-		else if (c == 0x1B)
+		if (c == '\n' || c == '\r')
+			return false;   /* an unterminated string ends with its line */
+		if (c == 0x1B)
 			lb->esc = ESC_STR_ESC;
-		else if (c == '\n' || c == '\r')
-			return lb->esc = ESC_NONE, false;
+		else if (c != 0x07)
+			lb->esc = ESC_STRING;
 		return true;
 	case ESC_STR_ESC:
-		lb->esc = c == '\\' ? ESC_NONE : ESC_STRING;
+		if (c != '\\')
+			lb->esc = ESC_STRING;
 		return true;
 	case ESC_ONE:
-		lb->esc = ESC_NONE;
 		return c >= 0x20;
 	default:
 		return false;

@@ -46,3 +46,21 @@ EXTRA_DIST += \
 	tests/fixtures/progress/hf_trainer.txt \
 	tests/fixtures/progress/hf_trainer_quoted.txt
 EXTRA_DIST += docs/progress.md docs/tegrastats.md
+libdvfstop_a_SOURCES += core/job.c core/job.h
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job
+TESTS += tests/unit/test_job
+tests_unit_test_job_SOURCES = tests/unit/test_job.c
+tests_unit_test_job_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_LDADD = $(TEST_LDADD)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job_callback
+TESTS += tests/unit/test_job_callback
+tests_unit_test_job_callback_SOURCES = tests/unit/test_job_callback.c
+tests_unit_test_job_callback_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_callback_LDADD = $(TEST_LDADD)
+endif
+EXTRA_DIST += contrib/dvfstop_callback.py

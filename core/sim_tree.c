@@ -277,7 +277,8 @@ static void put_nvpmodel(struct tb *b, bool jp6)
 	CAT("\n< PARAM TYPE=CLOCK NAME=GPU >\nFREQ_TABLE %s/available_frequencies\n"
 	    "MAX_FREQ %s/max_freq\nMIN_FREQ %s/min_freq\n", gpu_knob, gpu_knob, gpu_knob);
 	CAT("\n< PARAM TYPE=FILE NAME=TPC_PG_MASK >\nTPC_PG_MASK_KNEXT /sys/devices/platform/gpu.0/tpc_pg_mask\n");
-	CAT("\n< PARAM TYPE=CLOCK NAME=EMC >\nMAX_FREQ /sys/kernel/nvpmodel_clk_cap/emc\n");
+	CAT("\n< PARAM TYPE=CLOCK NAME=EMC >\nMAX_FREQ %s\n",
+	    jp6 ? "/sys/kernel/nvpmodel_clk_cap/emc" : "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap");
 	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
 		CAT("\n< POWER_MODEL ID=%d NAME=%s >\n", modes[i].id, modes[i].name);
 		for (int c = 0; c < SIM_N_CPUS; c++)

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "source.h"
 #include "jetson.h"
+#include "nvml.h"
 #include "replay.h"
 
 #include <string.h>
@@ -8,6 +9,7 @@
 /* The registry: every backend, in the order `--source auto` tries them. */
 const struct source_ops *const source_table[] = {
 	&source_jetson,
+	&source_nvml,
 	&source_replay,   /* never probed: --replay FILE selects it */
 	NULL,
 };

@@ -646,6 +646,8 @@ static void test_ground_truth_vs_rail_files(void **state)
 	assert_true(truth > 20 * 15000.0);   /* a loaded board: > 15 W */
 	if (fabs(e_mj - truth) > 0.005 * truth)
 		fail_msg("integrated %.1f mJ, ground truth %.1f mJ", e_mj, truth);
+	print_message("ground truth %.1f mJ, rail files %.1f mJ (%+.3f%%)\n", truth, e_mj,
+		      100 * (e_mj - truth) / truth);
 	/* the rails add up; VDDQ is inside SYS_5V0, not in the total */
 	double sum = sim_true_energy_mj(s, 0) + sim_true_energy_mj(s, 1) + sim_true_energy_mj(s, 2);
 	assert_true(fabs(sum - truth) < 1e-9 * truth);
