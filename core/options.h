@@ -34,6 +34,10 @@ struct dvf_opts {
 	const char *sim_dir;
 	double sim_speed;          /* 1 = real time; 0 = as fast as possible (default under --batch) */
 	bool sim_speed_set;
+	/* replay and exporters */
+	const char *replay;        /* session CSV or tegrastats log to play; NULL none */
+	const char *prom_textfile; /* Prometheus textfile collector file; NULL none */
+	const char *prom_listen;   /* [ADDR]:PORT to serve /metrics on; NULL none */
 	/* workload and policy */
 	const char *policy;
 	const char *model;

@@ -1,7 +1,9 @@
 #include "config.h"
 #include "session.h"
 #include "job.h"
+#include "prom.h"
 #include "recorder.h"
+#include "replay.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -126,7 +128,15 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 	s->interval_ns = o->interval_ms * DVF_NS_PER_MS;
 	const char *mode = "live";
 
-	if (o->demo) {
+	if (o->replay) {
+		if (o->demo) {
+			snprintf(err, errlen, "--replay and --demo cannot be combined");
+			return -1;
+		}
+		clock_init_sim(&s->clock, o->sim_speed);
+		mode = "replay";
+		s->ops = &source_replay;
+	} else if (o->demo) {
 		if (open_demo(s, o, err, errlen) < 0)
 			return -1;
 		mode = "simulated";
@@ -159,6 +169,7 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 
 	struct source_cfg cfg = {
 		.sysfs_root = s->root,
+		.replay_path = o->replay,
 		.interval_ns = s->interval_ns,
 		.mode = mode,
 		.clock = &s->clock,
@@ -169,6 +180,8 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		return -1;
 	}
 	s->info = s->ops->info(s->src);
+	if (replay_active(s))
+		replay_session_start(s);
 	/* Bridge gaps up to 5 intervals (a glitching sensor, a slow read);
 	 * never less than 1 s so coarse sampling still integrates. */
 	int64_t bridge = 5 * s->interval_ns;
@@ -180,10 +193,19 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		session_close(s);
 		return -1;
 	}
-	s->next_t = clock_now(&s->clock);
+	if (!replay_active(s))
+		s->next_t = clock_now(&s->clock);
 	if (open_job(s, o, err, errlen) < 0) {
 		session_close(s);
 		return -1;
+	}
+	if (o->prom_textfile || o->prom_listen) {
+		struct prom_view pv = { .info = s->info };
+		s->prom = prom_open(o->prom_textfile, o->prom_listen, &pv, err, errlen);
+		if (!s->prom) {
+			session_close(s);
+			return -1;
+		}
 	}
 	if (o->record && session_record_start(s, o->record) < 0) {
 		snprintf(err, errlen, "%s", s->msg);
@@ -210,8 +232,13 @@ int session_sample(struct session *s)
 		sim_advance(s->sim, now);
 	struct dvf_sample smp;
 	memset(&smp, 0, sizeof smp);
-	if (s->ops->sample(s->src, &smp) < 0)
+	int rc = s->ops->sample(s->src, &smp);
+	if (replay_active(s))
+		replay_report(s);   /* damaged rows playback has passed */
+	if (rc < 0)
 		return -1;
+	if (replay_active(s))
+		now = smp.t_ns;     /* a recording carries its own time */
 	smp.t_ns = now;
 	smp.seq = s->n_samples;
 	bool job_ended = false;
@@ -256,6 +283,14 @@ int session_sample(struct session *s)
 			recorder_close(s->rec);
 			s->rec = NULL;
 		}
+	}
+	struct prom_view pv = { s->info, &s->cur, &s->energy, s->n_samples };
+	const char *pm = prom_update(s->prom, &pv);
+	if (pm)
+		session_msg(s, "%s", pm);
+	if (replay_active(s)) {
+		s->next_t = replay_next_ns(s->src);
+		return 0;
 	}
 	/* Keep the grid: skip missed slots rather than bursting to catch up. */
 	s->next_t += s->interval_ns;
@@ -345,6 +380,12 @@ void session_record_stop(struct session *s)
 void session_close(struct session *s)
 {
 	session_record_stop(s);
+	if (s->prom) {
+		struct prom_view pv = { s->info, s->have_cur ? &s->cur : NULL, s->have_cur ? &s->energy : NULL, s->n_samples };
+		prom_update(s->prom, &pv);
+		prom_close(s->prom);
+		s->prom = NULL;
+	}
 	if (s->src && s->ops)
 		s->ops->close(s->src);
 	s->src = NULL;

@@ -21,6 +21,7 @@
 struct sim;
 struct recorder;
 struct job;
+struct prom;
 
 struct session {
 	const struct dvf_opts *opts;
@@ -56,6 +57,7 @@ struct session {
 	int64_t job_steps1;
 
 	struct recorder *rec;        /* NULL when not recording */
+	struct prom *prom;           /* Prometheus exporter; NULL when off */
 	char rec_path[512];
 	char msg[256];               /* last message for the status line */
 	int64_t msg_t;               /* when it was set (clock time) */
