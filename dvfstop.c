@@ -7,12 +7,17 @@
 
 #include "batch.h"
 #include "commands.h"
+#include "cmd_policy.h"
+#include "cmd_sweep.h"
 #include "guard.h"
 #include "options.h"
 #include "session.h"
 
 const struct command command_table[] = {
+	{ "recommend", cmd_recommend, "recommend a GPU clock and show the decision path" },
+	{ "policy", cmd_policy, "check or show a policy (decision tree)" },
 	{ "restore", guard_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
+	{ "sweep", cmd_sweep, "sweep the GPU clock levels and find the one with the least energy per step" },
 	{ NULL, NULL, NULL },
 };
 

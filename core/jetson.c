@@ -638,8 +638,6 @@ static void read_board(struct source *s)
 
 /* ---- the source ------------------------------------------------------- */
 
-static void j_close(struct source *s);
-
 static int j_probe(const struct source_cfg *cfg)
 {
 	char node[J_PATH];

@@ -9,3 +9,4 @@ tests_unit_test_jetson_SOURCES = tests/unit/test_jetson.c
 tests_unit_test_jetson_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_jetson_LDADD = $(TEST_LDADD)
 endif
+

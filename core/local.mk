@@ -15,3 +15,4 @@ libdvfstop_a_SOURCES += \
 	core/recorder.c core/recorder.h \
 	core/session.c \
 	core/batch.c core/batch.h
+libdvfstop_a_SOURCES += core/sweep.c core/sweep.h

@@ -30,6 +30,7 @@ static const struct opt_def opt_table[] = {
 	{ "demo", 0, K_FLAG, OFF(demo), NULL, "run on a simulated AGX Orin (no board needed)", 0, 0, false },
 	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default) or jetson", 0, 0, false },
 	{ "sysfs-root", 0, K_STR, OFF(sysfs_root), "DIR", "read the Jetson sysfs tree under DIR (default /)", 0, 0, false },
+	{ "gpu", 0, K_INT, OFF(gpu), "N", "NVML source: the GPU to watch, by NVML index (default 0)", 0, 63, false },
 	{ "interval", 'i', K_INT, OFF(interval_ms), "MS", "sampling interval in ms (default 100)", 1, 60000, false },
 	{ "refresh", 0, K_INT, OFF(refresh_ms), "MS", "screen refresh in ms (default 500)", 50, 60000, false },
 	{ "duration", 'd', K_DOUBLE, OFF(duration_s), "S", "stop after S seconds (0: run until stopped)", 0, 0, false },

@@ -16,6 +16,7 @@ struct dvf_opts {
 	bool demo;
 	const char *source;        /* "auto" (default), "jetson", ... */
 	const char *sysfs_root;    /* default "/" */
+	int64_t gpu;               /* NVML source: GPU index, default 0 */
 	int64_t interval_ms;       /* sampling, default 100 */
 	int64_t refresh_ms;        /* TUI redraw, default 500 */
 	double duration_s;         /* --batch: stop after; 0 = until Ctrl-C / job end */

@@ -44,6 +44,7 @@ struct dvf_sample {
 
 	struct dvf_rail_sample rail[DVF_MAX_RAILS]; /* indexed like dvf_info.rail */
 	struct dvf_m total_mw;        /* the board's total rule applied; n/a if any part is */
+	struct dvf_m hw_energy_mj;    /* a hardware energy counter (NVML), mJ from an arbitrary origin; n/a where none */
 
 	struct dvf_m cpu_khz[DVF_MAX_CLUSTERS];     /* per cpufreq policy */
 	struct dvf_m cpu_util_pm;     /* all CPUs, per-mille, from /proc/stat deltas */

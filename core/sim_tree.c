@@ -31,22 +31,30 @@ static void tb_fail(struct tb *b, int err, const char *rel)
 	snprintf(b->what, sizeof b->what, "%s/%s", b->s->root, rel);
 }
 
+/* mkdir -p, from the deepest folder up: one call when the parent exists */
+static int mkdirs_at(char *buf)
+{
+	if (mkdir(buf, 0755) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return errno;
+	char *slash = strrchr(buf, '/');
+	if (!slash || slash == buf)
+		return ENOENT;
+	*slash = '\0';
+	int e = mkdirs_at(buf);
+	*slash = '/';
+	if (e)
+		return e;
+	return mkdir(buf, 0755) == 0 || errno == EEXIST ? 0 : errno;
+}
+
 static int mkdirs(const char *path)
 {
 	char buf[512];
 	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
 		return ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return errno;
-	return 0;
+	return mkdirs_at(buf);
 }
 
 static int abs_path(const struct sim *s, const char *rel, char *out, size_t len)
@@ -146,6 +154,7 @@ int sim_file_open(struct sim *s, struct sim_file *f, const char *rel, const char
 	f->fd = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (f->fd < 0)
 		return errno;
+	f->len = 0;
 	sim_file_put(f, content);
 	return 0;
 }
@@ -169,13 +178,12 @@ void sim_file_put(struct sim_file *f, const char *str)
 	 * mixture.  Shorter: the tail is cut right after. */
 	if (pwrite(f->fd, str, n, 0) != (ssize_t)n)
 		return;
-	if (!f->cached || n < f->len)
-		if (ftruncate(f->fd, (off_t)n) < 0)
-			return;
+	if (n < f->len && ftruncate(f->fd, (off_t)n) < 0)
+		return;
+	f->len = n;
 	f->cached = n < sizeof f->cur;
 	if (f->cached)
 		memcpy(f->cur, str, n + 1);
-	f->len = n;
 }
 
 int sim_file_read(struct sim_file *f, char *buf, size_t len)
@@ -186,9 +194,10 @@ int sim_file_read(struct sim_file *f, char *buf, size_t len)
 	if (n < 0)
 		return -1;
 	buf[n] = '\0';
-	/* Someone else may have written it: the cache follows the file. */
-	f->len = (size_t)n;
-	f->cached = (size_t)n < sizeof f->cur && (size_t)n < len - 1;
+	/* Someone else may have written it: the cache follows the file.  A
+	 * full buffer means the length is unknown: the next put truncates. */
+	f->len = (size_t)n < len - 1 ? (size_t)n : SIZE_MAX;
+	f->cached = (size_t)n < len - 1 && (size_t)n < sizeof f->cur;
 	if (f->cached)
 		memcpy(f->cur, buf, (size_t)n + 1);
 	return (int)n;
@@ -268,7 +277,8 @@ static void put_nvpmodel(struct tb *b, bool jp6)
 	CAT("\n< PARAM TYPE=CLOCK NAME=GPU >\nFREQ_TABLE %s/available_frequencies\n"
 	    "MAX_FREQ %s/max_freq\nMIN_FREQ %s/min_freq\n", gpu_knob, gpu_knob, gpu_knob);
 	CAT("\n< PARAM TYPE=FILE NAME=TPC_PG_MASK >\nTPC_PG_MASK_KNEXT /sys/devices/platform/gpu.0/tpc_pg_mask\n");
-	CAT("\n< PARAM TYPE=CLOCK NAME=EMC >\nMAX_FREQ /sys/kernel/nvpmodel_clk_cap/emc\n");
+	CAT("\n< PARAM TYPE=CLOCK NAME=EMC >\nMAX_FREQ %s\n",
+	    jp6 ? "/sys/kernel/nvpmodel_clk_cap/emc" : "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap");
 	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
 		CAT("\n< POWER_MODEL ID=%d NAME=%s >\n", modes[i].id, modes[i].name);
 		for (int c = 0; c < SIM_N_CPUS; c++)

@@ -1,12 +1,14 @@
 #include "config.h"
 #include "source.h"
 #include "jetson.h"
+#include "nvml.h"
 
 #include <string.h>
 
 /* The registry: every backend, in the order `--source auto` tries them. */
 const struct source_ops *const source_table[] = {
 	&source_jetson,
+	&source_nvml,
 	NULL,
 };
 

@@ -32,3 +32,11 @@ tests_unit_test_groundtruth_SOURCES = tests/unit/test_groundtruth.c
 tests_unit_test_groundtruth_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_groundtruth_LDADD = $(TEST_LDADD)
 endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sweep
+TESTS += tests/unit/test_sweep
+tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c
+tests_unit_test_sweep_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sweep_LDADD = $(TEST_LDADD)
+endif

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io.h"
@@ -51,14 +52,26 @@ static void assert_na(struct dvf_m m)
 	assert_false(m.ok);
 }
 
-/* A private copy of a fixture that a test may change. */
+/* snprintf that fails the test instead of cutting a path short. */
+__attribute__((format(printf, 3, 4)))
+static void fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(buf, len, f, ap);
+	va_end(ap);
+	assert_true(n >= 0 && (size_t)n < len);
+}
+
+/* A private, writable copy of a fixture that a test may change (the
+ * source tree is read-only under distcheck). */
 static char *copy_fixture(const char *name)
 {
 	char tmpl[] = "/tmp/dvf-jetson-XXXXXX";
 	char *dir = mkdtemp(tmpl);
 	assert_non_null(dir);
 	char cmd[PATH_MAX * 2];
-	snprintf(cmd, sizeof cmd, "cp -a '%s%s/.' '%s/'", FX, name, dir);
+	fmt(cmd, sizeof cmd, "cp -a '%s%s/.' '%s/' && chmod -R u+w '%s'", FX, name, dir, dir);
 	assert_int_equal(system(cmd), 0);
 	return strdup(dir);
 }
@@ -66,7 +79,7 @@ static char *copy_fixture(const char *name)
 static void remove_copy(char *dir)
 {
 	char cmd[PATH_MAX];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	fmt(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 	free(dir);
 }
@@ -75,7 +88,7 @@ static void remove_copy(char *dir)
 static void put(const char *root, const char *rel, const char *text)
 {
 	char p[PATH_MAX];
-	snprintf(p, sizeof p, "%s/%s", root, rel);
+	fmt(p, sizeof p, "%s/%s", root, rel);
 	FILE *f = fopen(p, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -85,7 +98,7 @@ static void put(const char *root, const char *rel, const char *text)
 static void get(const char *root, const char *rel, char *buf, size_t len)
 {
 	char p[PATH_MAX];
-	snprintf(p, sizeof p, "%s/%s", root, rel);
+	fmt(p, sizeof p, "%s/%s", root, rel);
 	assert_true(io_slurp(p, buf, len) >= 0);
 }
 
@@ -207,6 +220,61 @@ static void test_parse_stat(void **state)
 	assert_false(jetson_parse_stat("", &busy, &total));
 }
 
+static void test_total_rule(void **state)
+{
+	(void)state;
+	struct dvf_info in = { .board = DVF_BOARD_AGX_ORIN, .n_rails = 4 };
+	static const char *const agx[] = { "VDDQ_VDD2_1V8AO", "VIN_SYS_5V0", "VDD_GPU_SOC", "VDD_CPU_CV" };
+	for (int i = 0; i < 4; i++)
+		fmt(in.rail_name[i], sizeof in.rail_name[i], "%s", agx[i]);
+	assert_true(jetson_total_rule(&in));
+	assert_true(in.total_known);
+	assert_false(in.rail_in_total[0]);
+	assert_true(in.rail_in_total[1] && in.rail_in_total[2] && in.rail_in_total[3]);
+
+	/* an NX rail set on an AGX board: VIN_SYS_5V0 missing, total unusable */
+	fmt(in.rail_name[1], sizeof in.rail_name[1], "%s", "VDD_IN");
+	assert_false(jetson_total_rule(&in));
+	assert_true(in.total_known);
+	assert_non_null(strstr(in.total_rule, "missing"));
+
+	in.board = DVF_BOARD_ORIN_NX;
+	assert_true(jetson_total_rule(&in));
+	assert_true(in.rail_in_total[1]);
+	assert_false(in.rail_in_total[0] || in.rail_in_total[2] || in.rail_in_total[3]);
+
+	in.board = DVF_BOARD_UNKNOWN;
+	assert_true(jetson_total_rule(&in));
+	assert_false(in.total_known);
+	for (int i = 0; i < 4; i++)
+		assert_true(in.rail_in_total[i]);
+	/* no rails at all: nothing to sum, the total is n/a (not 0) */
+	in.n_rails = 0;
+	assert_false(jetson_total_rule(&in));
+}
+
+/* A rail of the AGX total that is not found leaves the total n/a, never a
+ * smaller sum. */
+static void test_missing_total_rail(void **state)
+{
+	(void)state;
+	char *root = copy_fixture("jp6-agx-orin");
+	char p[PATH_MAX];
+	fmt(p, sizeof p, "%s/sys/devices/platform/bus@0/c240000.i2c/i2c-1/1-0040/hwmon/hwmon5/in3_label", root);
+	assert_int_equal(unlink(p), 0);
+	struct source *s = open_at(root);
+	const struct dvf_info *in = J->info(s);
+	assert_int_equal(in->n_rails, 3);
+	assert_true(in->total_known);
+	assert_non_null(strstr(in->total_rule, "missing"));
+	struct dvf_sample x;
+	sample(s, &x);
+	assert_m(x.rail[0].mw, 2404);
+	assert_na(x.total_mw);
+	J->close(s);
+	remove_copy(root);
+}
+
 /* ---- discovery --------------------------------------------------------- */
 
 static void test_find_gpu(void **state)
@@ -237,7 +305,7 @@ static void test_probe_and_no_gpu(void **state)
 	/* the same tree without its GPU node: only the decoy is left */
 	char *root = copy_fixture("orin-nx");
 	char p[PATH_MAX];
-	snprintf(p, sizeof p, "%s/sys/class/devfreq/17000000.gpu", root);
+	fmt(p, sizeof p, "%s/sys/class/devfreq/17000000.gpu", root);
 	assert_int_equal(unlink(p), 0);
 	cfg.sysfs_root = root;
 	assert_int_equal(J->probe(&cfg), 0);
@@ -258,15 +326,25 @@ static void test_link_outside_root(void **state)
 	(void)state;
 	char *outer = copy_fixture("orin-nx");
 	char root[PATH_MAX], p[PATH_MAX];
-	snprintf(root, sizeof root, "%s/inner", outer);
-	snprintf(p, sizeof p, "mkdir -p '%s/sys/class/devfreq'", root);
+	fmt(root, sizeof root, "%s/inner", outer);
+	fmt(p, sizeof p, "mkdir -p '%s/sys/class/devfreq'", root);
 	assert_int_equal(system(p), 0);
-	snprintf(p, sizeof p, "%s/sys/class/devfreq/17000000.gpu", root);
+	fmt(p, sizeof p, "%s/sys/class/devfreq/17000000.gpu", root);
 	/* ../../../ is the outer copy, whose GPU node is real but outside "inner" */
 	assert_int_equal(symlink("../../../sys/devices/platform/bus@0/17000000.gpu/devfreq/17000000.gpu", p), 0);
 	char out[PATH_MAX];
 	assert_int_equal(jetson_find_gpu(outer, out, sizeof out), 0);
 	assert_int_equal(jetson_find_gpu(root, out, sizeof out), ENOENT);
+
+	/* an ina3221 hwmon reached by an absolute link out of the tree is skipped */
+	fmt(p, sizeof p, "%s/sys/class/hwmon", outer);
+	assert_int_equal(mkdir(p, 0755), 0);
+	fmt(p, sizeof p, "%s/sys/class/hwmon/hwmon9", outer);
+	assert_int_equal(symlink(FX "jp6-agx-orin/sys/class/hwmon/hwmon5", p), 0);
+	struct source *s = open_at(outer);
+	assert_int_equal(J->info(s)->n_rails, 3);
+	assert_string_equal(J->info(s)->rail_name[2], "VDD_SOC");
+	J->close(s);
 	remove_copy(outer);
 }
 
@@ -559,7 +637,7 @@ static void test_rail_garbage_and_vanish(void **state)
 	char p[PATH_MAX], f[PATH_MAX];
 
 	/* curr2_input missing when the source opens */
-	snprintf(p, sizeof p, "%s/%s/curr2_input", root, d);
+	fmt(p, sizeof p, "%s/%s/curr2_input", root, d);
 	assert_int_equal(unlink(p), 0);
 	struct source *s = open_at(root);
 	struct dvf_sample x;
@@ -569,14 +647,14 @@ static void test_rail_garbage_and_vanish(void **state)
 	assert_na(x.total_mw);
 
 	/* garbage in curr1_input */
-	snprintf(f, sizeof f, "%s/curr1_input", d);
+	fmt(f, sizeof f, "%s/curr1_input", d);
 	put(root, f, "12a\n");
 	sample(s, &x);
 	assert_na(x.rail[0].mw);
 
 	/* both fixed, with new values */
 	put(root, f, "125\n");
-	snprintf(f, sizeof f, "%s/curr2_input", d);
+	fmt(f, sizeof f, "%s/curr2_input", d);
 	put(root, f, "83\n");
 	sample(s, &x);
 	assert_m(x.rail[0].mw, 2484);      /* 19872 * 125 = 2484000 */
@@ -638,7 +716,7 @@ static void test_gpu_garbage(void **state)
 	char f[PATH_MAX];
 
 	put(root, "sys/devices/platform/bus@0/17000000.gpu/load", "1001\n");
-	snprintf(f, sizeof f, "%s/cur_freq", node);
+	fmt(f, sizeof f, "%s/cur_freq", node);
 	put(root, f, "fast\n");
 	sample(s, &x);
 	assert_na(x.gpu_load_pm);          /* per-mille cannot exceed 1000 */
@@ -684,22 +762,22 @@ static void test_ctl(void **state)
 	struct ctl_state pin = { "performance", 714000000, 714000000 };
 	io_fault_set("/17000000.gpu/max_freq", 'w', EACCES);
 	assert_int_equal(J->ctl_write(s, &pin), EACCES);
-	snprintf(f, sizeof f, "%s/min_freq", node);
+	fmt(f, sizeof f, "%s/min_freq", node);
 	get(root, f, buf, sizeof buf);
 	assert_string_equal(buf, "714000000");
-	snprintf(f, sizeof f, "%s/max_freq", node);
+	fmt(f, sizeof f, "%s/max_freq", node);
 	get(root, f, buf, sizeof buf);
 	assert_string_equal(buf, "1300500000");
-	snprintf(f, sizeof f, "%s/governor", node);
+	fmt(f, sizeof f, "%s/governor", node);
 	get(root, f, buf, sizeof buf);
 	assert_string_equal(buf, "performance");
 	io_fault_clear();
 
 	/* raising (max 408 -> 918 MHz): max first, so a failing min write
 	 * leaves max written */
-	snprintf(f, sizeof f, "%s/min_freq", node);
+	fmt(f, sizeof f, "%s/min_freq", node);
 	put(root, f, "306000000\n");
-	snprintf(f, sizeof f, "%s/max_freq", node);
+	fmt(f, sizeof f, "%s/max_freq", node);
 	put(root, f, "408000000\n");
 	struct ctl_state up = { "performance", 918000000, 918000000 };
 	io_fault_set("/17000000.gpu/min_freq", 'w', EBUSY);
@@ -708,7 +786,7 @@ static void test_ctl(void **state)
 	assert_int_equal(J->ctl_write(s, &up), EBUSY);
 	get(root, f, buf, sizeof buf);
 	assert_string_equal(buf, "918000000");
-	snprintf(f, sizeof f, "%s/min_freq", node);
+	fmt(f, sizeof f, "%s/min_freq", node);
 	get(root, f, buf, sizeof buf);
 	assert_string_equal(buf, "306000000");
 	io_fault_clear();
@@ -752,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_nvpmodel_name),
 		cmocka_unit_test(test_parse_levels),
 		cmocka_unit_test(test_parse_stat),
+		cmocka_unit_test(test_total_rule),
 		cmocka_unit_test(test_find_gpu),
 		cmocka_unit_test(test_probe_and_no_gpu),
 		cmocka_unit_test(test_link_outside_root),
@@ -763,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_thermal_values),
 		cmocka_unit_test_teardown(test_rail_faults, teardown_faults),
 		cmocka_unit_test(test_rail_garbage_and_vanish),
+		cmocka_unit_test(test_missing_total_rail),
 		cmocka_unit_test(test_cpu_util),
 		cmocka_unit_test_teardown(test_gpu_garbage, teardown_faults),
 		cmocka_unit_test_teardown(test_ctl, teardown_faults),

@@ -1,0 +1,116 @@
+/* job: the fine-tune, as a child process or a process we watch.
+ *
+ * job_start() runs CMD ARGS as a child:
+ *   - in its own session and process group (setsid).  Terminal signals
+ *     (Ctrl-C, Ctrl-\, SSH hangup) then reach dvfstop only, never the
+ *     fine-tune directly, so it is not hit twice; dvfstop decides, and
+ *     job_stop() signals the whole group (DataLoader workers, torchrun's
+ *     children) with SIGTERM, then SIGKILL after a grace period.  On Linux the
+ *     child also gets SIGTERM if dvfstop itself dies (PR_SET_PDEATHSIG).
+ *   - stdin is /dev/null (the terminal belongs to the TUI); stdout and
+ *     stderr go to one pipe that dvfstop reads without blocking.  The raw
+ *     bytes are appended to the log file; cleaned lines (linebuf) go to a
+ *     bounded ring for the log pane and through the progress parser.
+ *   - $DVFSTOP_PROGRESS is set to a path where the fine-tune may append
+ *     "step N ..." lines: the --progress path when given, otherwise a
+ *     regular file in a private temporary directory (mode 0700), removed by
+ *     job_free().  A regular file rather than a FIFO, because a writer never
+ *     blocks on it (a FIFO blocks "echo >> $DVFSTOP_PROGRESS" forever once
+ *     its reader is gone) and it remains readable after a crash.
+ * job_attach() watches a running process (--pid; may be 0 for none): it
+ * ends when the process is gone (kill(pid, 0), a zombie, or the PID reused
+ * by another process, seen from /proc/PID/stat); its exit status cannot be
+ * known.  An attached process is never signalled.
+ *
+ * Either way, a progress path (--progress) is read from its start and
+ * followed as it grows: a regular file (a truncated or replaced file is read
+ * again from its start; one that does not exist yet is waited for) or a
+ * FIFO (kept open for writing too, so a writer closing it is not an end).
+ *
+ * Nothing here sleeps: call job_poll() when job_fds() are readable, and
+ * periodically (exit, file growth and the SIGKILL deadline are noticed
+ * there). */
+#ifndef DVF_JOB_H
+#define DVF_JOB_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "progress.h"
+
+enum job_state {
+	JOB_RUNNING = 0,
+	JOB_EXITED,       /* exit code in job_exit_code() */
+	JOB_SIGNALED,     /* killed by job_signal() */
+	JOB_GONE,         /* ended, status unknown: attached, or reaped elsewhere */
+};
+
+/* job_poll() result bits */
+enum {
+	JOB_LINES = 1,      /* new lines in the ring */
+	JOB_PROGRESS = 2,   /* the tracker changed */
+	JOB_ENDED = 4,      /* the process ended during this poll */
+};
+
+struct job_opts {
+	const char *log_path;       /* append the child's raw output here; NULL: none */
+	const char *progress_path;  /* NULL: child gets a private file; attach: none */
+	int ring_lines;             /* lines kept for the log pane; 0: 1000 */
+	int64_t window_ns;          /* tracker's rate window; 0: 10 s */
+	int64_t grace_ns;           /* SIGTERM to SIGKILL; 0: 10 s */
+	/* optional: every complete line, every progress event, as they come */
+	void (*on_line)(const char *line, bool cr, void *ctx);
+	void (*on_event)(const struct progress_event *ev, int64_t now_ns, void *ctx);
+	void *ctx;
+};
+
+struct job;
+
+/* Start argv[0] (searched in PATH) with argv.  NULL with a message in err
+ * when it cannot be started (including exec failures: "cannot run 'x': No
+ * such file or directory"). */
+struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_ns,
+		      char *err, size_t errlen);
+/* Watch pid (0: no process, only the progress path; such a job runs until
+ * freed).  NULL with a message
+ * when pid does not exist or the progress path cannot be used. */
+struct job *job_attach(pid_t pid, const struct job_opts *o, int64_t now_ns,
+		       char *err, size_t errlen);
+
+/* Descriptors to poll for POLLIN (at most max); returns how many. */
+int job_fds(const struct job *j, struct pollfd *fds, int max);
+/* Read what is available, reap or check the process, enforce the grace
+ * deadline.  Returns JOB_* bits. */
+unsigned job_poll(struct job *j, int64_t now_ns);
+/* Ask a child to stop: SIGTERM to its group now, SIGKILL once the grace
+ * has passed (done by job_poll).  0, or -1 when there is nothing we may
+ * signal (attached, already ended). */
+int job_stop(struct job *j, int64_t now_ns);
+/* Kill a child that is still running (SIGKILL, reaped), close everything,
+ * remove the private progress file. */
+void job_free(struct job *j);
+
+enum job_state job_state(const struct job *j);
+/* Ended and all its output read (a grandchild may hold the pipe open after
+ * the child exits; its output is still read). */
+bool job_drained(const struct job *j);
+int job_exit_code(const struct job *j);       /* JOB_EXITED */
+int job_signal(const struct job *j);          /* JOB_SIGNALED */
+/* "running", "exited with code 3", "killed by signal 11 (Segmentation fault)", "gone" */
+const char *job_describe(const struct job *j, char *buf, size_t len);
+pid_t job_pid(const struct job *j);
+bool job_is_child(const struct job *j);
+const char *job_progress_path(const struct job *j);   /* NULL when none */
+const struct progress_tracker *job_tracker(const struct job *j);
+/* The log ring: lines 0 (oldest) .. count-1.  A line that ended in a bare
+ * "\r" (a progress bar) is replaced by the line after it. */
+int job_ring_count(const struct job *j);
+const char *job_ring_line(const struct job *j, int i);
+/* The last non-fatal problem (log write failed, progress file unreadable),
+ * or "" */
+const char *job_error(const struct job *j);
+
+#endif

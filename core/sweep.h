@@ -1,0 +1,111 @@
+/* sweep: measure energy per training step at the GPU clock levels and find
+ * the cheapest one.
+ *
+ * The engine is a state machine fed with samples; it never writes clocks
+ * itself.  sweep_feed says which level the clock must be pinned at, and the
+ * caller (the TUI, `dvfstop sweep`) applies it through the clock control,
+ * which also gives the original clocks back at the end or on Esc.
+ *
+ * For each level: pin, settle (settle_ns, and the first completed step after
+ * it), then measure over a dwell of steps (or seconds): J/step, s/step, mean
+ * power of each rail, and the spread of J/step between sub-windows.
+ * Exhaustive mode measures every level; adaptive mode starts from the
+ * policy's recommendation, walks the U-curve downhill, stops when both
+ * neighbours of the best level are worse, and re-measures when the best and
+ * its closest neighbour differ by less than their noise. */
+#ifndef DVF_SWEEP_H
+#define DVF_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "energy.h"
+#include "sample.h"
+
+enum sweep_mode { SWEEP_EXHAUSTIVE = 0, SWEEP_ADAPTIVE };
+enum sweep_select { SEL_ENERGY = 0, SEL_SLOWDOWN, SEL_EDP };
+enum sweep_state { SW_SETTLE = 0, SW_MEASURE, SW_DONE, SW_ABORTED, SW_FAILED };
+
+enum { SWEEP_SUBWIN = 4, SWEEP_MAX_WINDOWS_PER_LEVEL = 3 };
+
+struct sweep_cfg {
+	enum sweep_mode mode;
+	enum sweep_select select;
+	double max_slowdown;        /* SEL_SLOWDOWN: e.g. 0.10 for 10 % */
+	int n_levels;
+	int64_t level_hz[DVF_MAX_LEVELS];
+	int start;                  /* adaptive: index to start from; -1 = middle */
+	int64_t settle_ns;          /* wait after each clock change */
+	int64_t dwell_steps;        /* > 0: a window is this many steps */
+	int64_t dwell_ns;           /* > 0 (and no dwell_steps): a window is this long */
+	int64_t stall_ns;           /* no step for this long: the sweep fails */
+};
+
+struct sweep_point {
+	int64_t hz;
+	int windows;                /* windows measured at this level */
+	double energy_j;            /* summed over its windows */
+	double time_s;
+	int64_t steps;
+	double rail_j[DVF_MAX_RAILS];
+	double util_sum;            /* sum of GPU load (%) samples, and their count */
+	int util_n;
+	double sub_jps[SWEEP_SUBWIN * SWEEP_MAX_WINDOWS_PER_LEVEL]; /* J/step per sub-window */
+	int n_sub;
+};
+
+struct sweep {
+	struct sweep_cfg cfg;
+	enum sweep_state state;
+	int cur;                    /* level being settled or measured */
+	int64_t t_phase;            /* when the phase began */
+	/* the open window */
+	struct energy e0;           /* energy at the window's start */
+	int64_t steps0, t0;
+	int64_t sub_steps0;
+	double sub_e0;
+	struct sweep_point pts[DVF_MAX_LEVELS];
+	int windows;                /* windows measured in all */
+	int64_t steps_used;         /* training steps spent measuring */
+	int64_t last_step_t;
+	int64_t last_steps;
+	int best;                   /* the selector's choice, -1 until done */
+	char msg[160];
+};
+
+/* Derived figures of a point. */
+bool sweep_point_measured(const struct sweep_point *p);
+double sweep_jps(const struct sweep_point *p);     /* J per step */
+double sweep_sps(const struct sweep_point *p);     /* s per step */
+double sweep_mean_w(const struct sweep_point *p);  /* mean total power */
+/* Relative standard deviation of J/step between sub-windows (0 if < 2). */
+double sweep_spread(const struct sweep_point *p);
+/* Standard error of the J/step mean. */
+double sweep_se(const struct sweep_point *p);
+
+/* Check a configuration; 0 or -1 with a message in err. */
+int sweep_validate(const struct sweep_cfg *c, char *err, size_t errlen);
+void sweep_init(struct sweep *sw, const struct sweep_cfg *cfg);
+/* The level the clock must be pinned at now (index), or -1 when the sweep
+ * has ended (done, aborted, failed). */
+int sweep_level(const struct sweep *sw);
+/* Feed the latest sample and the session's energy.  Returns sweep_level()
+ * after it; a change of the returned index means "pin this level now". */
+int sweep_feed(struct sweep *sw, const struct dvf_sample *s, const struct energy *e);
+void sweep_abort(struct sweep *sw);
+
+/* Pure search step (exposed for tests): given the points measured so far,
+ * the next level to measure (or re-measure), or -1 when the search is over. */
+int sweep_next(const struct sweep_cfg *c, const struct sweep_point *pts);
+/* Pure selection: the best measured level by the selector, or -1. */
+int sweep_select_best(const struct sweep_cfg *c, const struct sweep_point *pts);
+/* The objective the selector minimises for a point (J/step, or J*s). */
+double sweep_objective(const struct sweep_cfg *c, const struct sweep_point *p);
+
+const char *sweep_mode_name(enum sweep_mode m);
+const char *sweep_select_name(enum sweep_select s);
+/* Parse "40steps", "40", "10s", "2.5s", "500ms" into a dwell; 0 or -1. */
+int sweep_parse_dwell(const char *text, int64_t *steps, int64_t *ns);
+
+#endif

@@ -1,0 +1,443 @@
+/* fakenvml: a stand-in libnvidia-ml.so.1 for the test suite.
+ *
+ * It exports the NVML functions dvfstop loads, with the same names and
+ * calling conventions, over a small model of an H200-like GPU:
+ *   - memory clocks 2619 and 810 MHz (2619 in use); graphics clocks from
+ *     345 MHz in steps of 15 MHz up to 1980 MHz (110 levels) at 2619, up to
+ *     1200 MHz at 810, listed highest first as NVML does;
+ *   - not locked, the GPU runs at 1980 MHz (it is busy); locked to [lo, hi]
+ *     it runs at the highest level <= hi (at least the lowest level);
+ *   - power P = 100 W + 0.25 W per MHz (595 W at 1980 MHz), the same from
+ *     the instantaneous field (186) and from nvmlDeviceGetPowerUsage;
+ *   - an energy counter (mJ) that starts at 5e6 mJ and grows by P over the
+ *     monotonic clock; temperature 30 C + f / 45 MHz; utilisation 87 % GPU,
+ *     41 % memory.
+ * Environment (read at nvmlInit; for tests only):
+ *   FAKENVML_GPUS=N          devices (default 1, at most 4)
+ *   FAKENVML_INIT_FAIL=1     nvmlInit fails: driver not loaded
+ *   FAKENVML_NO_PERMISSION=1 lock/reset calls fail with NO_PERMISSION
+ *   FAKENVML_NO_ENERGY=1     the energy counter is NOT_SUPPORTED
+ *   FAKENVML_NO_INSTANT=1    field 186 is NOT_SUPPORTED
+ *   FAKENVML_LOSE_AFTER=N    after N utilisation reads (one per dvfstop
+ *                            sample) every device call says GPU_IS_LOST
+ *   FAKENVML_STATE=FILE      locked clocks persist in FILE across processes
+ *                            (one line per GPU: "I default" or "I locked LO HI")
+ * Built with -DFAKENVML_LEGACY it exports only the unversioned, older entry
+ * points (no _v2 names, no field values, energy counter or clock locks). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int nvmlReturn_t;
+typedef struct nvmlDevice_st *nvmlDevice_t;
+typedef struct {
+	unsigned int gpu, memory;
+} nvmlUtilization_t;
+typedef union {
+	double dVal;
+	unsigned int uiVal;
+	unsigned long ulVal;
+	unsigned long long ullVal;
+	long long sllVal;
+	int siVal;
+	unsigned short usVal;
+} nvmlValue_t;
+typedef struct {
+	unsigned int fieldId;
+	unsigned int scopeId;
+	long long timestamp;
+	long long latencyUsec;
+	int valueType;
+	nvmlReturn_t nvmlReturn;
+	nvmlValue_t value;
+} nvmlFieldValue_t;
+
+enum {
+	OK = 0, E_UNINIT = 1, E_ARG = 2, E_NOTSUP = 3, E_PERM = 4, E_SIZE = 7,
+	E_DRIVER = 9, E_LOST = 15,
+};
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* Prototypes (the library has no header of its own). */
+EXPORT nvmlReturn_t nvmlInit(void);
+EXPORT nvmlReturn_t nvmlShutdown(void);
+EXPORT const char *nvmlErrorString(nvmlReturn_t r);
+EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int *n);
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t *d);
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *buf, unsigned int len);
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *buf, unsigned int len);
+EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz);
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u);
+EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw);
+EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *c);
+EXPORT nvmlReturn_t nvmlDeviceGetSupportedMemoryClocks(nvmlDevice_t d, unsigned int *n, unsigned int *mhz);
+EXPORT nvmlReturn_t nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d, unsigned int mem, unsigned int *n,
+							  unsigned int *mhz);
+#ifndef FAKENVML_LEGACY
+EXPORT nvmlReturn_t nvmlInit_v2(void);
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *n);
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *d);
+EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int n, nvmlFieldValue_t *v);
+EXPORT nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj);
+EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int lo, unsigned int hi);
+EXPORT nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d);
+#endif
+
+enum { MAX_GPUS = 4, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
+       GFX_MAX_HI = 1980, GFX_MAX_LO = 1200 };
+
+struct nvmlDevice_st {
+	unsigned index;
+	bool locked;
+	unsigned lo, hi;
+	double energy_mj;
+	double t_s;           /* monotonic time the counter was last brought up to date */
+};
+
+static struct {
+	int refs;
+	unsigned n_gpus;
+	bool no_perm, no_energy, no_instant;
+	long lose_after;      /* < 0: never */
+	long util_reads;
+	bool lost;
+	char state[512];
+	struct nvmlDevice_st gpu[MAX_GPUS];
+} fk;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool env_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && strcmp(v, "1") == 0;
+}
+
+static unsigned clock_of(const struct nvmlDevice_st *g)
+{
+	if (!g->locked)
+		return GFX_MAX_HI;
+	unsigned f = GFX_MAX_HI;
+	while (f > g->hi && f > GFX_MIN)
+		f -= GFX_STEP;
+	return f;
+}
+
+static unsigned power_of(const struct nvmlDevice_st *g)
+{
+	return 100000 + 250 * clock_of(g);
+}
+
+static void state_load(void)
+{
+	FILE *fp = fk.state[0] ? fopen(fk.state, "r") : NULL;
+	if (!fp)
+		return;
+	char line[128];
+	while (fgets(line, sizeof line, fp)) {
+		unsigned i, lo, hi;
+		if (sscanf(line, "%u locked %u %u", &i, &lo, &hi) == 3 && i < MAX_GPUS) {
+			fk.gpu[i].locked = true;
+			fk.gpu[i].lo = lo;
+			fk.gpu[i].hi = hi;
+		}
+	}
+	fclose(fp);
+}
+
+/* The common checks of every device call. */
+static nvmlReturn_t dev_ok(nvmlDevice_t d)
+{
+	if (fk.refs <= 0)
+		return E_UNINIT;
+	if (!d || d < &fk.gpu[0] || d >= &fk.gpu[fk.n_gpus])
+		return E_ARG;
+	if (fk.lost)
+		return E_LOST;
+	return OK;
+}
+
+nvmlReturn_t nvmlInit(void)
+{
+	if (env_on("FAKENVML_INIT_FAIL"))
+		return E_DRIVER;
+	if (fk.refs++ > 0)
+		return OK;
+	const char *n = getenv("FAKENVML_GPUS");
+	fk.n_gpus = n ? (unsigned)atoi(n) : 1;
+	if (fk.n_gpus > MAX_GPUS)
+		fk.n_gpus = MAX_GPUS;
+	fk.no_perm = env_on("FAKENVML_NO_PERMISSION");
+	fk.no_energy = env_on("FAKENVML_NO_ENERGY");
+	fk.no_instant = env_on("FAKENVML_NO_INSTANT");
+	const char *la = getenv("FAKENVML_LOSE_AFTER");
+	fk.lose_after = la ? atol(la) : -1;
+	fk.util_reads = 0;
+	fk.lost = false;
+	const char *st = getenv("FAKENVML_STATE");
+	snprintf(fk.state, sizeof fk.state, "%s", st ? st : "");
+	double t = now_s();
+	for (unsigned i = 0; i < MAX_GPUS; i++)
+		fk.gpu[i] = (struct nvmlDevice_st){ .index = i, .energy_mj = 5e6 + i, .t_s = t };
+	state_load();
+	return OK;
+}
+
+nvmlReturn_t nvmlShutdown(void)
+{
+	if (fk.refs <= 0)
+		return E_UNINIT;
+	fk.refs--;
+	return OK;
+}
+
+const char *nvmlErrorString(nvmlReturn_t r)
+{
+	switch (r) {
+	case OK: return "Success";
+	case E_UNINIT: return "Uninitialized";
+	case E_ARG: return "Invalid Argument";
+	case E_NOTSUP: return "Not Supported";
+	case E_PERM: return "Insufficient Permissions";
+	case E_SIZE: return "Insufficient Size";
+	case E_DRIVER: return "Driver Not Loaded";
+	case E_LOST: return "GPU is lost";
+	default: return "Unknown Error";
+	}
+}
+
+nvmlReturn_t nvmlDeviceGetCount(unsigned int *n)
+{
+	if (fk.refs <= 0)
+		return E_UNINIT;
+	*n = fk.n_gpus;
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t *d)
+{
+	if (fk.refs <= 0)
+		return E_UNINIT;
+	if (i >= fk.n_gpus)
+		return E_ARG;
+	if (fk.lost)
+		return E_LOST;
+	*d = &fk.gpu[i];
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *buf, unsigned int len)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	const char *name = "NVIDIA H200 (fake)";
+	if (len <= strlen(name))
+		return E_SIZE;
+	memcpy(buf, name, strlen(name) + 1);
+	return OK;
+}
+
+nvmlReturn_t nvmlSystemGetDriverVersion(char *buf, unsigned int len)
+{
+	if (fk.refs <= 0)
+		return E_UNINIT;
+	snprintf(buf, len, "550.0-fake");
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	if (type == 0 || type == 1)   /* graphics, SM */
+		*mhz = clock_of(d);
+	else if (type == 2)
+		*mhz = MEM_HI;
+	else
+		return E_ARG;
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	if (fk.lose_after >= 0 && fk.util_reads >= fk.lose_after) {
+		fk.lost = true;
+		return E_LOST;
+	}
+	fk.util_reads++;
+	u->gpu = 87;
+	u->memory = 41;
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	*mw = power_of(d);
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *c)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	if (sensor != 0)
+		return E_ARG;
+	*c = 30 + clock_of(d) / 45;
+	return OK;
+}
+
+/* NVML's size protocol: too small (or no buffer) -> INSUFFICIENT_SIZE and
+ * the size needed. */
+static nvmlReturn_t give_list(const unsigned *v, unsigned n, unsigned *count, unsigned *out)
+{
+	if (!out || *count < n) {
+		*count = n;
+		return E_SIZE;
+	}
+	memcpy(out, v, n * sizeof *v);
+	*count = n;
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetSupportedMemoryClocks(nvmlDevice_t d, unsigned int *n, unsigned int *mhz)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	static const unsigned mem[] = { MEM_HI, MEM_LO };
+	return give_list(mem, 2, n, mhz);
+}
+
+nvmlReturn_t nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d, unsigned int mem, unsigned int *n,
+						  unsigned int *mhz)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	if (mem != MEM_HI && mem != MEM_LO)
+		return E_ARG;
+	unsigned v[(GFX_MAX_HI - GFX_MIN) / GFX_STEP + 1], k = 0;
+	for (unsigned f = mem == MEM_HI ? GFX_MAX_HI : GFX_MAX_LO; f >= GFX_MIN; f -= GFX_STEP)
+		v[k++] = f;
+	return give_list(v, k, n, mhz);
+}
+
+#ifndef FAKENVML_LEGACY
+/* Bring the counter up to now at the power that held since its last update. */
+static void advance(struct nvmlDevice_st *g)
+{
+	double t = now_s();
+	g->energy_mj += power_of(g) * (t - g->t_s);
+	g->t_s = t;
+}
+
+static void state_save(void)
+{
+	FILE *fp = fk.state[0] ? fopen(fk.state, "w") : NULL;
+	if (!fp)
+		return;
+	for (unsigned i = 0; i < fk.n_gpus; i++) {
+		const struct nvmlDevice_st *g = &fk.gpu[i];
+		if (g->locked)
+			fprintf(fp, "%u locked %u %u\n", i, g->lo, g->hi);
+		else
+			fprintf(fp, "%u default\n", i);
+	}
+	fclose(fp);
+}
+
+nvmlReturn_t nvmlInit_v2(void)
+{
+	return nvmlInit();
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *n)
+{
+	return nvmlDeviceGetCount(n);
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *d)
+{
+	return nvmlDeviceGetHandleByIndex(i, d);
+}
+
+nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int n, nvmlFieldValue_t *v)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	for (int i = 0; i < n; i++) {
+		v[i].timestamp = (long long)(now_s() * 1e6);
+		v[i].latencyUsec = 0;
+		if (v[i].fieldId == 186 && !fk.no_instant) {
+			v[i].valueType = 1;
+			v[i].value.uiVal = power_of(d);
+			v[i].nvmlReturn = OK;
+		} else {
+			v[i].nvmlReturn = E_NOTSUP;
+		}
+	}
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	if (fk.no_energy)
+		return E_NOTSUP;
+	advance(d);
+	*mj = (unsigned long long)d->energy_mj;
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int lo, unsigned int hi)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	if (fk.no_perm)
+		return E_PERM;
+	if (lo > hi)
+		return E_ARG;
+	advance(d);
+	d->locked = true;
+	d->lo = lo;
+	d->hi = hi;
+	state_save();
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	if (fk.no_perm)
+		return E_PERM;
+	advance(d);
+	d->locked = false;
+	state_save();
+	return OK;
+}
+#endif

@@ -1,0 +1,52 @@
+#!/bin/sh
+# nvml: the real binary on the fake libnvidia-ml (tests/fakenvml/fakenvml.c
+# describes its model: 1980 MHz, 595 W, 87 % busy when not locked).
+set -u
+: "${DVFSTOP:?}" "${top_builddir:?}"
+FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
+[ -x "$DVFSTOP" ] || { echo "SKIP: $DVFSTOP not built"; exit 77; }
+[ -f "$FAKE" ] || { echo "SKIP: $FAKE not built"; exit 77; }
+unset FAKENVML_GPUS FAKENVML_INIT_FAIL FAKENVML_NO_PERMISSION FAKENVML_NO_ENERGY \
+	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER FAKENVML_STATE
+export DVFSTOP_NVML_LIB="$FAKE"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-nvml.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+run() { "$DVFSTOP" --no-config "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"; }
+has() { grep -Eq -- "$1" "$tmp/$2" || { fail "$3: no /$1/ in $2:"; cat "$tmp/$2"; }; }
+
+# Happy path: the readings of the model, as text and JSON.
+run --batch --source nvml --samples 5 --interval 20
+[ "$(cat "$tmp/rc")" = 0 ] || fail "happy path: exit $(cat "$tmp/rc"): $(cat "$tmp/err")"
+has 'NVIDIA H200 \(fake\)' out "happy path"
+has 'gpu clock +1980\.0 MHz' out "happy path"
+has 'gpu utilisation +87\.0 %' out "happy path"
+has 'GPU +595\.000 W' out "happy path"
+has 'GPU board power \(NVML\)' out "happy path"
+run --batch --source nvml --samples 5 --interval 20 --summary-format json
+has '"last_mw": ?595000' out "json"
+has '"gpu_freq_hz": ?1980000000' out "json"
+
+# No library: a clear message and exit 1.
+DVFSTOP_NVML_LIB=/nonexistent/libnvidia-ml.so.1 run --batch --source nvml --samples 1
+[ "$(cat "$tmp/rc")" = 1 ] || fail "missing library: exit $(cat "$tmp/rc")"
+has 'cannot load /nonexistent/libnvidia-ml.so.1' err "missing library"
+
+# The GPU lost after 2 samples: the run ends normally with n/a.
+FAKENVML_LOSE_AFTER=2 run --batch --source nvml --samples 5 --interval 20
+[ "$(cat "$tmp/rc")" = 0 ] || fail "lost GPU: exit $(cat "$tmp/rc"): $(cat "$tmp/err")"
+has 'gpu clock +n/a' out "lost GPU"
+
+# --source auto: no Jetson tree under an empty root, so NVML.
+mkdir "$tmp/root"
+run --batch --sysfs-root "$tmp/root" --samples 2 --interval 20
+[ "$(cat "$tmp/rc")" = 0 ] || fail "auto: exit $(cat "$tmp/rc"): $(cat "$tmp/err")"
+has 'NVIDIA H200 \(fake\)' out "auto"
+# ... and nothing at all: an error that points at --demo.
+FAKENVML_GPUS=0 run --batch --sysfs-root "$tmp/root" --samples 2
+[ "$(cat "$tmp/rc")" = 1 ] || fail "auto, no GPU: exit $(cat "$tmp/rc")"
+has '--demo' err "auto, no GPU"
+
+[ "$fails" = 0 ] || exit 1
+echo "nvml: all passed"
