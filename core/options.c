@@ -108,7 +108,7 @@ void opts_free(struct dvf_opts *o)
 /* Set one option from text.  where: "--name" or "FILE:LINE". */
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
-	char *p = (char *)o + d->off;
+	void *p = (char *)o + d->off; /* void *: the offset is of a field of that type */
 	switch (d->kind) {
 	case K_FLAG:
 		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {
