@@ -66,6 +66,7 @@ struct ctx {
 	size_t errlen;
 };
 
+static void fail(struct ctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(struct ctx *c, int line, const char *fmt, ...)
 {
 	if (c->failed)

@@ -1,6 +1,6 @@
 /* The hand-made sweep fixtures through the reader, CART's grid and fit, and
  * the evaluation's arithmetic.  Each expected tree and figure is worked out
- * in the comments (and in tests/fixtures/sweeps/*.csv's energies). */
+ * in the comments (and in the energies of the fixtures, tests/fixtures/sweeps). */
 #include "config.h"
 
 #include <math.h>
