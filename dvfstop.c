@@ -35,8 +35,21 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
+static void commands_usage(FILE *fp)
+{
+	fprintf(fp, "\nCommands:\n");
+	for (const struct command *c = command_table; c->name; c++)
+		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+}
+
 int monitor_main(int argc, char **argv)
 {
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			opts_usage(stdout);
+			commands_usage(stdout);
+			return 0;
+		}
 	struct dvf_opts o;
 	enum opt_result r = opts_load(&o, argc, argv);
 	if (r != OPT_OK) {
