@@ -69,7 +69,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	 * so `--batch --demo` does not spin forever at full speed. */
 	bool until_job_end = s->sim && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
 	while (!stop_signal) {
-		clock_sleep_until(&s->clock, session_due(s));
+		session_wait(s);
 		if (stop_signal)
 			break;
 		if (session_sample(s) < 0)
@@ -85,6 +85,20 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			break;
 		if (until_job_end && sim_steps_done(s->sim) >= o->sim_steps)
 			break;
+		/* A fine-tune we follow ends the headless run when it ends. */
+		if (s->job_over)
+			break;
+	}
+	/* Stopped while a child runs: ask it to stop and wait for it (its
+	 * grace period), sampling on, so its totals are complete. */
+	if (s->job && !s->job_over) {
+		session_job_stop(s);
+		stop_signal = 0;
+		while (!s->job_over && !stop_signal) {
+			session_wait(s);
+			if (session_sample(s) < 0)
+				break;
+		}
 	}
 	if (control_release(ctl))
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));

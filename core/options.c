@@ -28,7 +28,7 @@ struct opt_def {
 static const struct opt_def opt_table[] = {
 	{ "batch", 'b', K_FLAG, OFF(batch), NULL, "headless: sample, record, print a summary at the end", 0, 0, false },
 	{ "demo", 0, K_FLAG, OFF(demo), NULL, "run on a simulated AGX Orin (no board needed)", 0, 0, false },
-	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default) or jetson", 0, 0, false },
+	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default), jetson or nvml", 0, 0, false },
 	{ "sysfs-root", 0, K_STR, OFF(sysfs_root), "DIR", "read the Jetson sysfs tree under DIR (default /)", 0, 0, false },
 	{ "gpu", 0, K_INT, OFF(gpu), "N", "NVML source: the GPU to watch, by NVML index (default 0)", 0, 63, false },
 	{ "interval", 'i', K_INT, OFF(interval_ms), "MS", "sampling interval in ms (default 100)", 1, 60000, false },
@@ -48,12 +48,18 @@ static const struct opt_def opt_table[] = {
 	{ "noise", 0, K_DOUBLE, OFF(noise), "X", "simulator noise scale (1 nominal, 0 off)", 0, 0, false },
 	{ "sim-dir", 0, K_STR, OFF(sim_dir), "DIR", "keep the simulated sysfs tree in DIR (default: a private temporary folder)", 0, 0, true },
 	{ "sim-speed", 0, K_DOUBLE, OFF(sim_speed), "N", "simulated time runs N x real time (0: as fast as possible)", 0, 0, false },
+	{ "replay", 0, K_STR, OFF(replay), "FILE", "play a recorded session CSV (or a tegrastats log) instead of a board", 0, 0, true },
+	{ "prom-textfile", 0, K_STR, OFF(prom_textfile), "PATH", "write Prometheus metrics to PATH for node_exporter's textfile collector", 0, 0, false },
+	{ "prom-listen", 0, K_STR, OFF(prom_listen), "[ADDR]:PORT", "serve Prometheus metrics on http://ADDR:PORT/metrics (default address 127.0.0.1)", 0, 0, false },
 	{ "policy", 0, K_STR, OFF(policy), "P", "policy: builtin:mlg (default), builtin:ffg or a tree file", 0, 0, false },
 	{ "model", 0, K_STR, OFF(model), "NAME", "the model being fine-tuned (catalog name)", 0, 0, false },
 	{ "model-config", 0, K_STR, OFF(model_config), "PATH", "the model's Hugging Face config.json", 0, 0, false },
 	{ "seq-len", 0, K_INT, OFF(seq_len), "N", "average tokens per sample", 1, 1 << 20, false },
 	{ "set-clock", 0, K_INT, OFF(set_clock_mhz), "MHZ", "pin the GPU clock to MHZ until exit", 1, 100000, true },
 	{ "cap", 0, K_INT, OFF(cap_mhz), "MHZ", "cap the GPU clock at MHZ until exit", 1, 100000, true },
+	{ "pid", 0, K_INT, OFF(pid), "PID", "follow a running fine-tune process", 1, 4194304, true },
+	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
+	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
 	{ "config", 'c', K_STR, OFF(config), "FILE", "read options from FILE instead of the default config", 0, 0, true },
 	{ "no-config", 0, K_FLAG, OFF(no_config), NULL, "do not read the config file", 0, 0, true },
 };
@@ -102,7 +108,7 @@ void opts_free(struct dvf_opts *o)
 /* Set one option from text.  where: "--name" or "FILE:LINE". */
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
-	char *p = (char *)o + d->off;
+	void *p = (char *)o + d->off; /* void *: the offset is of a field of that type */
 	switch (d->kind) {
 	case K_FLAG:
 		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {
