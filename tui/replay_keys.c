@@ -46,7 +46,7 @@ bool replay_keys_filter(struct tui *t, int ch)
 {
 	if (!replay_active(t->s) || ch <= 0 || ch >= 256 || !strchr("o+-=cdaAs", ch))
 		return false;
-	tui_msg(t, "replay: key %c is refused, the clocks of a recording cannot be changed", ch);
+	tui_msg(t, "replay: key %c refused, recorded clocks are fixed", ch);
 	return true;
 }
 

@@ -747,9 +747,18 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		"sprd");
 	y++;
 	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
-	/* Highest level first, as `dvfstop sweep` prints it; the rows that
-	 * fit, keeping the measured ones. */
-	for (int i = sw->cfg.n_levels - 1; i >= 0 && y <= ymax; i--) {
+	/* Highest level first, as `dvfstop sweep` prints it; when not every
+	 * level fits, the rows around the best (or the level measured now). */
+	int n = sw->cfg.n_levels, room = ymax - y + 1, top = n - 1;
+	int keep = v->running && sw->cur >= 0 ? sw->cur : best;
+	if (room < n && keep >= 0) {
+		top = keep + room / 2;
+		if (top > n - 1)
+			top = n - 1;
+		if (top - room + 1 < 0)
+			top = room - 1;
+	}
+	for (int i = top; i >= 0 && y <= ymax; i--) {
 		const struct sweep_point *p = &sw->pts[i];
 		char mhz[32], mark[4] = "   ";
 		mhz_text(mhz, sizeof mhz, p->hz);

@@ -1,2 +1,69 @@
 #!/bin/sh
-exit 77
+# --replay on the dashboard: the header says REPLAY with the speed and the
+# position; ] and } seek forwards 10 s and 60 s, [ and { back; 0 plays at
+# 10x and 2 at 2x (the position moves faster), space pauses (the position
+# stays) and resumes; f plays as fast as possible to the end.  Keys that
+# would change the clock are refused with the reason.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+# A 3-minute recording of the simulator, made headless as fast as it goes.
+"$DVFSTOP" --no-config --demo --batch --sim-speed 0 -n 1800 --record "$T/rec.csv" >/dev/null 2>&1 ||
+	{ fail "cannot record a session to replay"; finish; }
+
+# pos: the replay position on the screen, in seconds.
+pos() {
+	screen | sed -n 's/.*REPLAY [^/]* \([0-9]*\):\([0-9]*\)\/.*/\1 \2/p' | head -n1 |
+		awk '{ print $1 * 60 + $2 }'
+}
+# moved WHAT FROM LO HI: the position is now between FROM+LO and FROM+HI.
+moved() {
+	_p=$(pos)
+	if [ -n "$_p" ] && [ "$_p" -ge $(($2 + $3)) ] && [ "$_p" -le $(($2 + $4)) ]; then
+		ok "$1 ($2 s -> $_p s)"
+	else
+		fail "$1: $2 s -> ${_p:-nothing} s (want +$3..+$4)"
+	fi
+}
+
+start 120 40
+dvfstop --replay "$T/rec.csv" --refresh 100
+expect_screen "the header says REPLAY at 1x" 'REPLAY 1x [0-9]+:[0-9]{2}/[23]:[0-9]{2}' 10
+expect_screen "the replayed board" 'clock [0-9.]+ MHz' 2
+
+p0=$(pos); keys ']'; sleep 0.3
+moved "] seeks 10 s forwards" "$p0" 9 12
+p0=$(pos); keys '}'; sleep 0.3
+moved "} seeks 60 s forwards" "$p0" 59 62
+p0=$(pos); keys '['; sleep 0.3
+moved "[ seeks 10 s back" "$p0" -11 -8
+p0=$(pos); keys '{'; sleep 0.3
+moved "{ seeks 60 s back" "$p0" -61 -58
+
+keys 0
+expect_screen "0: 10x" 'REPLAY 10x ' 3
+p0=$(pos); sleep 2
+moved "10x: 2 s move the position by about 20 s" "$p0" 14 26
+keys 2
+expect_screen "2: 2x" 'REPLAY 2x ' 3
+p0=$(pos); sleep 2
+moved "2x: 2 s move it by about 4 s" "$p0" 2 6
+keys Space
+expect_screen "space: paused" 'REPLAY paused ' 3
+p0=$(pos); sleep 1.5
+moved "paused: the position stays" "$p0" 0 0
+keys Space
+expect_screen "space again: playing at 2x" 'REPLAY 2x ' 3
+keys 1
+expect_screen "1: 1x" 'REPLAY 1x ' 3
+
+keys s
+expect_screen "s is refused under replay, with the reason" 'replay: key s refused, recorded clocks are fixed' 3
+keys +
+expect_screen "+ is refused under replay" 'key \+ refused' 3
+
+keys f
+expect_screen "f: as fast as possible, to the end" 'source ended' 10
+keys '{'
+expect_screen "{ from the end: playing again" 'REPLAY max speed' 3
+quit_ok
+finish
