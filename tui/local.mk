@@ -45,3 +45,11 @@ TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/replay.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_tui_sweep
+TESTS += tests/unit/test_tui_sweep
+tests_unit_test_tui_sweep_SOURCES = tests/unit/test_tui_sweep.c
+tests_unit_test_tui_sweep_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_tui_sweep_LDADD = $(TEST_LDADD)
+endif
