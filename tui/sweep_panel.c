@@ -392,13 +392,14 @@ int tui_key_sweep_table(struct tui *t)
 
 int tui_key_escape(struct tui *t)
 {
-	if (t->sweep.running) {
-		tui_sweep_abort(t, "Esc");
-		return KR_NONE;
-	}
+	/* The log pane first: closing it costs nothing, an abort a sweep. */
 	if (t->log_open) {
 		t->log_open = false;
 		return KR_REDRAW;
+	}
+	if (t->sweep.running) {
+		tui_sweep_abort(t, "Esc");
+		return KR_NONE;
 	}
 	tui_msg(t, "Esc: nothing to cancel");
 	return KR_NONE;
