@@ -17,18 +17,32 @@ pos() {
 }
 # now_ms: wall-clock milliseconds.
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-# played WHAT SPEED FROM T0: the position moved by about SPEED x the wall
-# time since T0 (ms) (whole seconds on screen, a frame of lag).
+# mark: the position now, with the wall time before and after reading it
+# (reading the screen may take a while on a loaded machine).
+mark() { _a=$(now_ms); _pos=$(pos); _b=$(now_ms); echo "$_pos $_a $_b"; }
+# played WHAT SPEED MARK: since MARK the position moved by SPEED x the wall
+# time (whole seconds on screen, and a frame of lag).
 played() {
-	_p=$(pos)
-	_ms=$(($(now_ms) - $4))
-	_lo=$(($2 * _ms / 1000 - $2 - 2))
-	_hi=$(($2 * _ms / 1000 + $2 + 2))
-	if [ -n "$_p" ] && [ "$_p" -ge $(($3 + _lo)) ] && [ "$_p" -le $(($3 + _hi)) ]; then
-		ok "$1 ($3 s -> $_p s in $_ms ms)"
+	set -- "$1" "$2" $3
+	_e=$(mark)
+	set -- "$@" $_e
+	# $3 $4 $5: then (pos, before, after); $6 $7 $8: now
+	_lo=$(( $2 * ($7 - $5) / 1000 - $2 - 2 ))
+	_hi=$(( $2 * ($8 - $4) / 1000 + $2 + 2 ))
+	if [ -n "$6" ] && [ "$6" -ge $(($3 + _lo)) ] && [ "$6" -le $(($3 + _hi)) ]; then
+		ok "$1 ($3 s -> $6 s)"
 	else
-		fail "$1: $3 s -> ${_p:-nothing} s in $_ms ms (want +$_lo..+$_hi)"
+		fail "$1: $3 s -> ${6:-nothing} s (want +$_lo..+$_hi)"
 	fi
+}
+# seek WHAT KEY LO HI: the key moves the (paused) position by LO..HI s;
+# waits for the screen to show a new position first.
+seek() {
+	_p0=$(pos)
+	keys "$2"
+	_n=30
+	while [ "$_n" -gt 0 ] && [ "$(pos)" = "$_p0" ]; do sleep 0.1; _n=$((_n - 1)); done
+	moved "$1" "$_p0" "$3" "$4"
 }
 # moved WHAT FROM LO HI: the position is now between FROM+LO and FROM+HI.
 moved() {
@@ -45,27 +59,28 @@ dvfstop --replay "$T/rec.csv" --refresh 100
 expect_screen "the header says REPLAY at 1x" 'REPLAY 1x [0-9]+:[0-9]{2}/[23]:[0-9]{2}' 10
 expect_screen "the replayed board" 'clock [0-9.]+ MHz' 2
 
-p0=$(pos); keys ']'; sleep 0.3
-moved "] seeks 10 s forwards" "$p0" 9 12
-p0=$(pos); keys '}'; sleep 0.3
-moved "} seeks 60 s forwards" "$p0" 59 62
-p0=$(pos); keys '['; sleep 0.3
-moved "[ seeks 10 s back" "$p0" -11 -8
-p0=$(pos); keys '{'; sleep 0.3
-moved "{ seeks 60 s back" "$p0" -61 -58
+# Seeks while paused: each moves the position by exactly its amount.
+keys Space
+expect_screen "space: paused" 'REPLAY paused ' 3
+seek "] seeks 10 s forwards" ']' 9 11
+seek "} seeks 60 s forwards" '}' 59 61
+seek "[ seeks 10 s back" '[' -11 -9
+seek "{ seeks 60 s back" '{' -61 -59
+p0=$(pos); sleep 1.5
+moved "paused: the position stays" "$p0" 0 0
+keys Space
+expect_screen "space again: playing at 1x" 'REPLAY 1x ' 3
 
 keys 0
 expect_screen "0: 10x" 'REPLAY 10x ' 3
-t0=$(now_ms); p0=$(pos); sleep 2
-played "10x: the position moves 10 s a second" 10 "$p0" "$t0"
+m0=$(mark); sleep 2
+played "10x: the position moves 10 s a second" 10 "$m0"
 keys 2
 expect_screen "2: 2x" 'REPLAY 2x ' 3
-t0=$(now_ms); p0=$(pos); sleep 2
-played "2x: the position moves 2 s a second" 2 "$p0" "$t0"
+m0=$(mark); sleep 2
+played "2x: the position moves 2 s a second" 2 "$m0"
 keys Space
-expect_screen "space: paused" 'REPLAY paused ' 3
-p0=$(pos); sleep 1.5
-moved "paused: the position stays" "$p0" 0 0
+expect_screen "space: paused at 2x" 'REPLAY paused ' 3
 keys Space
 expect_screen "space again: playing at 2x" 'REPLAY 2x ' 3
 keys 1
