@@ -60,6 +60,9 @@ static const struct opt_def opt_table[] = {
 	{ "pid", 0, K_INT, OFF(pid), "PID", "follow a running fine-tune process", 1, 4194304, true },
 	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
 	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
+	{ "sweep-mode", 0, K_STR, OFF(sweep_mode), "MODE", "the dashboard's sweep (s): adaptive (default) or exhaustive first in its chooser", 0, 0, false },
+	{ "sweep-dwell", 0, K_STR, OFF(sweep_dwell), "N[steps]|Ns", "the dashboard's sweep: measuring window per level (default 40steps)", 0, 0, false },
+	{ "sweep-settle", 0, K_DOUBLE, OFF(sweep_settle_s), "S", "the dashboard's sweep: seconds to wait after each clock change (default 2)", 0, 0, false },
 	{ "config", 'c', K_STR, OFF(config), "FILE", "read options from FILE instead of the default config", 0, 0, true },
 	{ "no-config", 0, K_FLAG, OFF(no_config), NULL, "do not read the config file", 0, 0, true },
 };
@@ -83,6 +86,9 @@ void opts_defaults(struct dvf_opts *o)
 	o->noise = 1.0;
 	o->sim_speed = 1.0;
 	o->policy = "builtin:mlg";
+	o->sweep_mode = "adaptive";
+	o->sweep_dwell = "40steps";
+	o->sweep_settle_s = 2.0;
 }
 
 /* Strings we strdup live in this list so opts_free can release them. */

@@ -11,7 +11,10 @@
 #include "cellbuf.h"
 #include "energy.h"
 #include "history.h"
+#include "job_panel.h"
+#include "replay_keys.h"
 #include "sample.h"
+#include "sweep_panel.h"
 
 struct tui;
 
@@ -55,6 +58,9 @@ struct tui_view {
 	char theme_name[64];
 	int focus;             /* region with the focus; -1 for none */
 	const struct tui_key *keys;
+	struct job_view job;       /* the fine-tune (job_panel.h) */
+	struct sweep_view sweep;   /* the sweep (sweep_panel.h) */
+	struct replay_view replay; /* --replay's speed and position */
 };
 
 /* Render a region (TR_*) of the view into cb, sized to the region. */

@@ -8,6 +8,7 @@
 #include "tui_int.h"
 
 #include <langinfo.h>
+#include <poll.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,8 +18,14 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "control.h"
+#include "job_panel.h"
 #include "options.h"
+#include "prom.h"
+#include "replay.h"
+#include "replay_keys.h"
 #include "session.h"
+#include "sweep_panel.h"
 
 /* How long a status message stays on screen. */
 #define MSG_SHOW_NS (8 * DVF_NS_PER_S)
@@ -138,6 +145,10 @@ static void windows_free(struct tui *t)
 		delwin(t->help_win);
 	t->help_win = NULL;
 	cb_free(&t->help_cb);
+	if (t->log_win)
+		delwin(t->log_win);
+	t->log_win = NULL;
+	cb_free(&t->log_cb);
 	if (t->in)
 		delwin(t->in);
 	t->in = NULL;
@@ -271,6 +282,9 @@ static void view_status(struct tui *t)
 	v->ended = t->ended;
 	v->focus = t->focus;
 	v->keys = tui_keys;
+	/* The sweep and the replay are control state: live even when frozen. */
+	sweep_view_fill(t, &v->sweep);
+	replay_view_fill(s, &v->replay);
 }
 
 static void view_data(struct tui *t)
@@ -285,6 +299,7 @@ static void view_data(struct tui *t)
 	v->hist = &s->hist;
 	v->elapsed_s = session_elapsed_s(s);
 	v->wall = time(NULL);
+	job_view_fill(s, &v->job);
 }
 
 static bool history_copy(struct history *dst, const struct history *src)
@@ -337,6 +352,37 @@ void tui_focus_step(struct tui *t, int dir)
 
 /* ---- frames -------------------------------------------------------------- */
 
+static void log_pane_close(struct tui *t)
+{
+	if (t->log_win)
+		delwin(t->log_win);
+	t->log_win = NULL;
+	cb_free(&t->log_cb);
+	/* Bring back what the window covered. */
+	t->force = true;
+}
+
+/* The job's log pane over the lower panels; repainted when its content or
+ * anything under it changed. */
+static bool log_pane(struct tui *t, bool below_changed)
+{
+	int x, y, w, h;
+	job_panel_log_rect(t->cols, t->rows, &x, &y, &w, &h);
+	if (!t->log_win) {
+		t->log_win = window_new(h, w, y, x);
+		if (!t->log_win)
+			return false;
+		cb_init(&t->log_cb, w, h, t->utf8);
+		t->log_hash = 0;
+	}
+	job_panel_log(&t->view.job, &t->log_cb);
+	bool was = t->force;
+	t->force = t->force || below_changed;
+	bool r = paint_if_changed(t, t->log_win, &t->log_cb, &t->log_hash);
+	t->force = was;
+	return r;
+}
+
 static void frame(struct tui *t)
 {
 	bool any = false;
@@ -358,6 +404,10 @@ static void frame(struct tui *t)
 			panel_render(&t->view, r, &t->cb[r]);
 			any |= paint_if_changed(t, t->win[r], &t->cb[r], &t->hash[r]);
 		}
+		if (t->log_open)
+			any |= log_pane(t, any);
+		else if (t->log_win)
+			log_pane_close(t);
 		if (t->help_open) {
 			int w, h;
 			panel_help_size(tui_keys, &w, &h);
@@ -407,6 +457,9 @@ static void key(struct tui *t, int ch)
 		help_close(t);
 		return;
 	}
+	/* Modal keys first (the sweep's chooser), then keys refused now. */
+	if (tui_sweep_key_filter(t, ch) || replay_keys_filter(t, ch))
+		return;
 	const struct tui_key *k = keys_find(tui_keys, ch);
 	if (!k) {
 		const char *name = keyname(ch);
@@ -481,18 +534,51 @@ static bool sample_due(struct tui *t)
 	struct session *s = t->s;
 	const struct dvf_opts *o = t->o;
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
+	/* A paused replay takes no sample, whatever its speed. */
+	if (replay_paused(s))
+		return true;
 	for (int i = 0; i < SAMPLE_BURST && !t->ended && session_wait_real_ns(s) == 0; i++) {
 		if (session_sample(s) < 0) {
 			t->ended = true;
+			tui_sweep_abort(t, "the source ended");
 			tui_msg(t, "the source has ended; q quits");
 			break;
 		}
+		if (t->ctl && control_observe(t->ctl, &s->cur))
+			tui_msg(t, "%s", control_msg(t->ctl));
+		tui_sweep_sample(t);
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			return false;
 		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
 			return false;
 	}
 	return true;
+}
+
+/* Wait up to ms for a key, serving meanwhile the fine-tune's output and
+ * the Prometheus exporter's clients.  Returns the key or ERR. */
+static int wait_input(struct tui *t, int ms)
+{
+	struct session *s = t->s;
+	struct pollfd fds[1 + 8 + PROM_MAX_FDS];
+	int n = 0;
+	fds[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	n += session_fds(s, fds + n, 8);
+	int np = prom_fds(s->prom, fds + n, PROM_MAX_FDS);
+	int pt = prom_timeout_ms(s->prom);
+	if (pt >= 0 && pt < ms)
+		ms = pt;
+	/* Keys ncurses has already read wait in its own buffer: look there
+	 * first, so poll() does not sleep on a key that has come. */
+	wtimeout(t->in, 0);
+	int ch = wgetch(t->in);
+	if (ch != ERR)
+		return ch;
+	poll(fds, (nfds_t)(n + np), ms);
+	session_service(s);
+	prom_poll(s->prom, fds + n, np);
+	wtimeout(t->in, 0);
+	return wgetch(t->in);
 }
 
 int tui_run(struct session *s, const struct dvf_opts *o)
@@ -511,10 +597,16 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	t->theme_idx = -1;
 	stop_signal = 0;
 
+	t->sweep.level = -1;
+	t->sweep.policy_start = -1;
+	/* Control first (its handlers cover QUIT and the fatal signals); ours
+	 * below then take INT, TERM and HUP, as in core/batch.c. */
+	tui_control_open(t);
 	/* Ours before ncurses starts, so it keeps them and we restore the
 	 * terminal ourselves. */
 	signals_catch(old);
 	if (term_start(t) < 0) {
+		tui_control_close(t);
 		signals_restore(old);
 		free(t);
 		return 1;
@@ -548,9 +640,8 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 			usleep((useconds_t)ms * 1000);
 			continue;
 		}
-		wtimeout(t->in, ms);
 		int64_t asked = clock_mono_ns();
-		int ch = wgetch(t->in);
+		int ch = wait_input(t, ms);
 		/* A closed terminal answers at once, forever: do not spin. */
 		if (ch == ERR && ms >= 10 && clock_mono_ns() - asked < DVF_NS_PER_MS) {
 			if (++t->instant_err > 100)
@@ -570,11 +661,17 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
 		rc = 128 + stop_signal;
+	tui_sweep_abort(t, "quit");
 	if (t->frozen)
 		history_free(&t->frozen_hist);
 	windows_free(t);
 	endwin();
 	delscreen(t->scr);
+	/* The fine-tune's end and totals, then the clocks back. */
+	int sig = stop_signal;
+	tui_job_finish(t, &stop_signal, stdout);
+	stop_signal = sig;
+	tui_control_close(t);
 	signals_restore(old);
 	if (t->exit_msg[0])
 		fputs(t->exit_msg, stderr);

@@ -10,10 +10,12 @@
 #include "cellbuf.h"
 #include "layout.h"
 #include "panels.h"
+#include "sweep_panel.h"
 #include "theme.h"
 
 struct session;
 struct dvf_opts;
+struct control;
 
 struct tui {
 	struct session *s;
@@ -55,6 +57,15 @@ struct tui {
 	char msg_seen[256];    /* the session message last seen, and when (real ns) */
 	int64_t msg_at;
 	int instant_err;       /* key reads that failed at once, in a row */
+
+	/* clock control (NULL: out of memory; read-only says why) */
+	struct control *ctl;
+	/* the sweep (sweep_panel.h) and the job's log pane (job_panel.h) */
+	struct tui_sweep sweep;
+	bool log_open;
+	WINDOW *log_win;
+	struct cellbuf log_cb;
+	uint64_t log_hash;
 };
 
 /* The key table (keys.c). */
