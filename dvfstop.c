@@ -11,11 +11,14 @@
 #include "cmd_sweep.h"
 #include "guard.h"
 #include "options.h"
+#include "replay.h"
 #include "session.h"
+#include "tui.h"
 
 const struct command command_table[] = {
 	{ "recommend", cmd_recommend, "recommend a GPU clock and show the decision path" },
 	{ "policy", cmd_policy, "check or show a policy (decision tree)" },
+	{ "convert", replay_convert_main, "convert a tegrastats log to a session CSV" },
 	{ "restore", guard_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
 	{ "sweep", cmd_sweep, "sweep the GPU clock levels and find the one with the least energy per step" },
 	{ NULL, NULL, NULL },
@@ -53,8 +56,7 @@ int monitor_main(int argc, char **argv)
 	if (o.batch) {
 		rc = batch_run(&s, &o);
 	} else {
-		fprintf(stderr, "dvfstop: the full-screen monitor is not in this build; use --batch\n");
-		rc = 1;
+		rc = tui_run(&s, &o);
 	}
 	session_close(&s);
 	opts_free(&o);

@@ -1,7 +1,10 @@
 #include "config.h"
 #include "batch.h"
+#include "control.h"
+#include "recorder.h"
 #include "sim.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,19 +27,55 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* Clock changes go to the recording's event column. */
+static void on_control_event(const struct control_event *ev, void *ctx)
+{
+	struct session *s = ctx;
+	char t[160];
+	snprintf(t, sizeof t, "%s: %s", control_by_name(ev->by), ev->text);
+	if (s->rec)
+		recorder_event(s->rec, t);
+}
+
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
+	/* Control first: its handlers cover QUIT and the fatal signals; the
+	 * stop signals below then end the loop, and the clocks are given
+	 * back on the way out. */
+	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
+				  .root = s->root, .readonly = o->readonly };
+	struct control *ctl = control_open(&cc);
+	if (!ctl) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return 1;
+	}
+	control_on_event(ctl, on_control_event, s);
+	bool want_clock = o->set_clock_mhz || o->cap_mhz;
+	if (control_stale(ctl) || (want_clock && control_readonly(ctl)))
+		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+	if (want_clock) {
+		int err = control_apply_opts(ctl, o->set_clock_mhz, o->cap_mhz);
+		if (err) {
+			if (!control_readonly(ctl) || err != EPERM)
+				fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+			control_close(ctl);
+			return 1;
+		}
+		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+	}
 	catch_stop_signals();
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
 	/* A simulated fine-tune with no other limit ends the run when it ends,
 	 * so `--batch --demo` does not spin forever at full speed. */
 	bool until_job_end = s->sim && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
 	while (!stop_signal) {
-		clock_sleep_until(&s->clock, session_due(s));
+		session_wait(s);
 		if (stop_signal)
 			break;
 		if (session_sample(s) < 0)
 			break;
+		if (control_observe(ctl, &s->cur))
+			fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 		if (s->msg[0] && s->msg_t == s->cur.t_ns) {
 			fprintf(stderr, "dvfstop: %s\n", s->msg);
 		}
@@ -46,7 +85,24 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			break;
 		if (until_job_end && sim_steps_done(s->sim) >= o->sim_steps)
 			break;
+		/* A fine-tune we follow ends the headless run when it ends. */
+		if (s->job_over)
+			break;
 	}
+	/* Stopped while a child runs: ask it to stop and wait for it (its
+	 * grace period), sampling on, so its totals are complete. */
+	if (s->job && !s->job_over) {
+		session_job_stop(s);
+		stop_signal = 0;
+		while (!s->job_over && !stop_signal) {
+			session_wait(s);
+			if (session_sample(s) < 0)
+				break;
+		}
+	}
+	if (control_release(ctl))
+		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+	control_close(ctl);
 	session_record_stop(s);
 	bool json = strcmp(o->summary_format, "json") == 0;
 	session_summary(s, stdout, json);

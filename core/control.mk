@@ -13,3 +13,13 @@ tests_unit_test_guard_SOURCES = tests/unit/test_guard.c tests/unit/test_control_
 tests_unit_test_guard_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_guard_LDADD = $(TEST_LDADD)
 endif
+
+# A control action loop on the simulator, driven by restore-signals.sh.
+check_PROGRAMS += tests/unit/test_control_loop
+tests_unit_test_control_loop_SOURCES = tests/unit/test_control_loop.c
+tests_unit_test_control_loop_LDADD = $(DVF_LIBS)
+
+TESTS += tests/integration/restore-signals.sh
+EXTRA_DIST += tests/integration/restore-signals.sh docs/control.md
+TESTS += tests/integration/restore-batch.sh
+EXTRA_DIST += tests/integration/restore-batch.sh

@@ -206,8 +206,10 @@ static void restore_from_signal(void)
 		return;
 	sig_armed = 0;
 	int bad = 0;
-	if (restore_raw(&g->st, &bad) == 0)
+	if (restore_raw(&g->st, &bad) == 0) {
 		unlink(g->state_path);
+		unlink(g->tmp_path);
+	}
 }
 
 static void on_signal(int sig)
@@ -246,9 +248,18 @@ int guard_signals_install(bool graceful)
 	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
 		sigaddset(&sa.sa_mask, guarded[i]);
 	sig_graceful = graceful;
-	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
-		if (sigaction(guarded[i], &sa, NULL) < 0)
+	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+		int sig = guarded[i];
+		struct sigaction old;
+		/* A stop signal ignored from the start stays ignored: `nohup
+		 * dvfstop` must outlive the SSH session (HUP), and a background
+		 * job is not for Ctrl-C.  The clocks are given back at exit. */
+		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) &&
+		    sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(sig, &sa, NULL) < 0)
 			return errno;
+	}
 	return 0;
 }
 
@@ -705,6 +716,9 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 			fmt(msg, len, "cannot open the lock file %s: %s", g->lock_path, strerror(err));
 		if (!g->owner)   /* the holder's state file is its own business */
 			return g;
+		/* Half a save from a process killed while writing it: the clocks
+		 * were not touched yet (the save comes first). */
+		unlink(g->tmp_path);
 		static bool registered;
 		if (!registered && atexit(at_exit) == 0)
 			registered = true;
@@ -792,7 +806,7 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 		g->st = st;
 		g->saved = true;
 		g->stale = false;
-		arm(g);
+		arm(g);   /* after: the stale file must stay until ours replaces it */
 		char d[256];
 		describe(&st, d, sizeof d);
 		fmt(msg, len, "kept the clock state left by process %ld (%s); it is put back on exit",
@@ -827,12 +841,16 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	}
 	int n = snprintf(st.lowest, sizeof st.lowest, "%lld\n", (long long)lowest_hz);
 	st.lowest_len = (size_t)n;
-	int err = state_write(g, &st, msg, len);
-	if (err)
-		return err;
+	/* Armed before the file lands: a signal in between restores (the
+	 * same bytes: nothing is changed yet) and leaves no file behind. */
 	g->st = st;
-	g->saved = true;
 	arm(g);
+	int err = state_write(g, &st, msg, len);
+	if (err) {
+		sig_armed = 0;
+		return err;
+	}
+	g->saved = true;
 	return 0;
 }
 

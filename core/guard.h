@@ -68,8 +68,10 @@ void guard_discard(struct guard *g);
 /* Catch INT, TERM, HUP, QUIT and SEGV, BUS, ABRT, FPE: restore, then die of
  * the signal with its default action.  graceful: the first INT, TERM or HUP
  * only records the signal (guard_stop_signal) so the main loop can quit
- * normally; a second one restores and dies at once.  Install before
- * initscr() so ncurses keeps its hands off these signals. */
+ * normally; a second one restores and dies at once.  INT, TERM, HUP and
+ * QUIT that are ignored when this is called (nohup, background jobs) stay
+ * ignored.  Install before initscr() so ncurses keeps its hands off these
+ * signals. */
 int guard_signals_install(bool graceful);
 /* The signal that asked us to stop (graceful mode), 0 if none. */
 int guard_stop_signal(void);

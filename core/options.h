@@ -34,6 +34,10 @@ struct dvf_opts {
 	const char *sim_dir;
 	double sim_speed;          /* 1 = real time; 0 = as fast as possible (default under --batch) */
 	bool sim_speed_set;
+	/* replay and exporters */
+	const char *replay;        /* session CSV or tegrastats log to play; NULL none */
+	const char *prom_textfile; /* Prometheus textfile collector file; NULL none */
+	const char *prom_listen;   /* [ADDR]:PORT to serve /metrics on; NULL none */
 	/* workload and policy */
 	const char *policy;
 	const char *model;
@@ -45,6 +49,10 @@ struct dvf_opts {
 	/* config file handling */
 	const char *config;        /* explicit --config */
 	bool no_config;
+	/* the fine-tune */
+	int64_t pid;               /* --pid: watch a running process */
+	const char *progress;      /* --progress: read step lines from a file or FIFO */
+	const char *log;           /* --log: the child's output (default dvfstop-CMD-TIME.log) */
 	/* trailing command: dvfstop [options] -- CMD ARGS */
 	char **cmd;
 	int cmd_argc;

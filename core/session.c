@@ -1,6 +1,9 @@
 #include "config.h"
 #include "session.h"
+#include "job.h"
+#include "prom.h"
 #include "recorder.h"
+#include "replay.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -50,6 +53,74 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 	return 0;
 }
 
+/* The fine-tune to follow: a child (-- CMD), a process (--pid), a progress
+ * file (--progress); or, under --demo with none of those, the simulator's
+ * own fine-tune through a tracker of ours. */
+static int open_job(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
+{
+	int64_t now = clock_now(&s->clock);
+	s->job_t0 = now;
+	s->job_e0 = s->energy;
+	struct job_opts jo = { .progress_path = o->progress };
+	if (o->cmd && o->cmd_argc > 0) {
+		size_t used = 0;
+		for (int i = 0; i < o->cmd_argc && used < sizeof s->job_name - 1; i++)
+			used += (size_t)snprintf(s->job_name + used, sizeof s->job_name - used, "%s%s", i ? " " : "", o->cmd[i]);
+		if (o->log) {
+			snprintf(s->job_log, sizeof s->job_log, "%s", o->log);
+		} else {
+			const char *base = strrchr(o->cmd[0], '/');
+			base = base ? base + 1 : o->cmd[0];
+			time_t t = time(NULL);
+			struct tm tm;
+			localtime_r(&t, &tm);
+			char stamp[32];
+			strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+			snprintf(s->job_log, sizeof s->job_log, "dvfstop-%.64s-%s.log", base, stamp);
+		}
+		jo.log_path = s->job_log;
+		s->job = job_start(o->cmd, &jo, now, err, errlen);
+		return s->job ? 0 : -1;
+	}
+	if (o->pid > 0 || o->progress) {
+		if (o->pid > 0)
+			snprintf(s->job_name, sizeof s->job_name, "pid %lld", (long long)o->pid);
+		else
+			snprintf(s->job_name, sizeof s->job_name, "%s", o->progress);
+		s->job = job_attach((pid_t)o->pid, &jo, now, err, errlen);
+		return s->job ? 0 : -1;
+	}
+	if (s->sim) {
+		snprintf(s->job_name, sizeof s->job_name, "simulated %s fine-tune", o->sim_model);
+		progress_tracker_init(&s->trk, 10 * DVF_NS_PER_S);
+	}
+	return 0;
+}
+
+/* Progress of the simulated fine-tune, as an explicit `step` line would
+ * report it. */
+static void sim_progress(struct session *s, int64_t now)
+{
+	const struct dvf_opts *o = s->opts;
+	int64_t steps = sim_steps_done(s->sim);
+	struct progress_event ev;
+	memset(&ev, 0, sizeof ev);
+	ev.syntax = PROGRESS_STEP;
+	ev.step = dvf_m_val(steps);
+	if (o->sim_steps > 0)
+		ev.total = dvf_m_val(o->sim_steps);
+	ev.samples = dvf_m_val(steps * o->sim_batch);
+	ev.tokens = dvf_m_val(steps * o->sim_batch * o->sim_seq_len);
+	progress_tracker_add(&s->trk, &ev, now);
+}
+
+static const struct progress_tracker *tracker(const struct session *s)
+{
+	if (s->job)
+		return job_tracker(s->job);
+	return s->sim ? &s->trk : NULL;
+}
+
 int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -57,7 +128,15 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 	s->interval_ns = o->interval_ms * DVF_NS_PER_MS;
 	const char *mode = "live";
 
-	if (o->demo) {
+	if (o->replay) {
+		if (o->demo) {
+			snprintf(err, errlen, "--replay and --demo cannot be combined");
+			return -1;
+		}
+		clock_init_sim(&s->clock, o->sim_speed);
+		mode = "replay";
+		s->ops = &source_replay;
+	} else if (o->demo) {
 		if (open_demo(s, o, err, errlen) < 0)
 			return -1;
 		mode = "simulated";
@@ -90,6 +169,7 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 
 	struct source_cfg cfg = {
 		.sysfs_root = s->root,
+		.replay_path = o->replay,
 		.interval_ns = s->interval_ns,
 		.mode = mode,
 		.clock = &s->clock,
@@ -100,6 +180,8 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		return -1;
 	}
 	s->info = s->ops->info(s->src);
+	if (replay_active(s))
+		replay_session_start(s);
 	/* Bridge gaps up to 5 intervals (a glitching sensor, a slow read);
 	 * never less than 1 s so coarse sampling still integrates. */
 	int64_t bridge = 5 * s->interval_ns;
@@ -111,7 +193,20 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		session_close(s);
 		return -1;
 	}
-	s->next_t = clock_now(&s->clock);
+	if (!replay_active(s))
+		s->next_t = clock_now(&s->clock);
+	if (open_job(s, o, err, errlen) < 0) {
+		session_close(s);
+		return -1;
+	}
+	if (o->prom_textfile || o->prom_listen) {
+		struct prom_view pv = { .info = s->info };
+		s->prom = prom_open(o->prom_textfile, o->prom_listen, &pv, err, errlen);
+		if (!s->prom) {
+			session_close(s);
+			return -1;
+		}
+	}
 	if (o->record && session_record_start(s, o->record) < 0) {
 		snprintf(err, errlen, "%s", s->msg);
 		session_close(s);
@@ -137,12 +232,31 @@ int session_sample(struct session *s)
 		sim_advance(s->sim, now);
 	struct dvf_sample smp;
 	memset(&smp, 0, sizeof smp);
-	if (s->ops->sample(s->src, &smp) < 0)
+	int rc = s->ops->sample(s->src, &smp);
+	if (replay_active(s))
+		replay_report(s);   /* damaged rows playback has passed */
+	if (rc < 0)
 		return -1;
+	if (replay_active(s))
+		now = smp.t_ns;     /* a recording carries its own time */
 	smp.t_ns = now;
 	smp.seq = s->n_samples;
-	if (s->sim && !smp.steps.ok)
-		smp.steps = dvf_m_val(sim_steps_done(s->sim));
+	bool job_ended = false;
+	if (s->job) {
+		job_poll(s->job, now);
+		/* Ended and its output read (the wait loop may have seen the end). */
+		job_ended = job_state(s->job) != JOB_RUNNING && job_drained(s->job);
+	} else if (s->sim) {
+		sim_progress(s, now);
+	}
+	const struct progress_tracker *t = tracker(s);
+	if (t) {
+		struct progress_status st;
+		progress_tracker_status(t, now, &st);
+		smp.steps = st.steps;
+		smp.tokens = st.tokens;
+		s->have_progress = s->have_progress || st.steps.ok;
+	}
 	if (s->n_samples == 0)
 		s->t_start = now;
 	s->cur = smp;
@@ -150,6 +264,17 @@ int session_sample(struct session *s)
 	s->n_samples++;
 	energy_add(&s->energy, &smp);
 	history_push(&s->hist, &smp);
+	if (job_ended && !s->job_over) {
+		/* Freeze the job's totals at its end; the monitor goes on. */
+		char buf[96];
+		s->job_over = true;
+		s->job_e1 = s->energy;
+		s->job_t1 = now;
+		s->job_steps1 = smp.steps.ok ? smp.steps.v : -1;
+		session_msg(s, "%s %s", s->job_name, job_describe(s->job, buf, sizeof buf));
+		if (s->rec)
+			recorder_event(s->rec, s->msg);
+	}
 	if (s->rec) {
 		int err = recorder_write(s->rec, &smp, &s->energy, now - s->t_start);
 		if (err) {
@@ -159,11 +284,49 @@ int session_sample(struct session *s)
 			s->rec = NULL;
 		}
 	}
+	struct prom_view pv = { s->info, &s->cur, &s->energy, s->n_samples };
+	const char *pm = prom_update(s->prom, &pv);
+	if (pm)
+		session_msg(s, "%s", pm);
+	if (replay_active(s)) {
+		s->next_t = replay_next_ns(s->src);
+		return 0;
+	}
 	/* Keep the grid: skip missed slots rather than bursting to catch up. */
 	s->next_t += s->interval_ns;
 	if (s->next_t <= now)
 		s->next_t = now + s->interval_ns - (now - s->next_t) % s->interval_ns;
 	return 0;
+}
+
+int session_fds(const struct session *s, struct pollfd *fds, int max)
+{
+	return s->job ? job_fds(s->job, fds, max) : 0;
+}
+
+void session_service(struct session *s)
+{
+	if (s->job)
+		job_poll(s->job, clock_now(&s->clock));
+}
+
+int session_wait(struct session *s)
+{
+	if (s->clock.speed <= 0 || !s->job) {
+		clock_sleep_until(&s->clock, session_due(s));
+		return 0;
+	}
+	for (;;) {
+		int64_t ns = session_wait_real_ns(s);
+		if (ns <= 0)
+			return 0;
+		struct pollfd fds[4];
+		int n = session_fds(s, fds, 4);
+		int ms = (int)((ns + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS);
+		if (poll(fds, (nfds_t)n, ms) < 0 && errno == EINTR)
+			return 1;
+		session_service(s);
+	}
 }
 
 double session_elapsed_s(const struct session *s)
@@ -217,13 +380,62 @@ void session_record_stop(struct session *s)
 void session_close(struct session *s)
 {
 	session_record_stop(s);
+	if (s->prom) {
+		struct prom_view pv = { s->info, s->have_cur ? &s->cur : NULL, s->have_cur ? &s->energy : NULL, s->n_samples };
+		prom_update(s->prom, &pv);
+		prom_close(s->prom);
+		s->prom = NULL;
+	}
 	if (s->src && s->ops)
 		s->ops->close(s->src);
 	s->src = NULL;
+	if (s->job)
+		job_free(s->job);
+	s->job = NULL;
 	if (s->sim)
 		sim_destroy(s->sim);
 	s->sim = NULL;
 	history_free(&s->hist);
+}
+
+void session_job_stop(struct session *s)
+{
+	if (s->job && job_state(s->job) == JOB_RUNNING && job_is_child(s->job))
+		job_stop(s->job, clock_now(&s->clock));
+}
+
+bool session_job_stats(const struct session *s, struct job_stats *js)
+{
+	memset(js, 0, sizeof *js);
+	const struct progress_tracker *t = tracker(s);
+	if (!t || !s->have_cur)
+		return false;
+	int64_t now = s->cur.t_ns;
+	progress_tracker_status(t, now, &js->st);
+	const struct energy *end = s->job_over ? &s->job_e1 : &s->energy;
+	int64_t t_end = s->job_over ? s->job_t1 : now;
+	js->energy_j = energy_between(&s->job_e0, end, ENERGY_TOTAL) * 1e-3;
+	js->elapsed_s = (double)(t_end - s->job_t0) * 1e-9;
+	js->running = !s->job_over;
+	if (s->job) {
+		job_describe(s->job, js->state, sizeof js->state);
+		js->running = job_state(s->job) == JOB_RUNNING;
+	} else {
+		snprintf(js->state, sizeof js->state, "%s",
+			 js->st.total.ok && js->st.steps.ok && js->st.steps.v >= js->st.total.v ? "finished" : "running");
+	}
+	int64_t steps = s->job_over && s->job_steps1 >= 0 ? s->job_steps1 : (js->st.steps.ok ? js->st.steps.v : -1);
+	if (steps >= 0)
+		js->steps = dvf_m_val(steps);
+	if (steps > 0 && js->energy_j > 0) {
+		js->jps_ok = true;
+		js->j_per_step = js->energy_j / (double)steps;
+		if (js->st.total.ok && js->st.total.v >= steps) {
+			js->proj_ok = true;
+			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps);
+		}
+	}
+	return true;
 }
 
 /* ---- summary -------------------------------------------------------------- */
@@ -257,8 +469,22 @@ static json_object *summary_json(const struct session *s)
 	const struct dvf_sample *c = &s->cur;
 	json_object_object_add(o, "gpu_freq_hz", c->gpu_freq_hz.ok ? json_object_new_int64(c->gpu_freq_hz.v) : NULL);
 	json_object_object_add(o, "gpu_util_pct", c->gpu_load_pm.ok ? json_object_new_double((double)c->gpu_load_pm.v / 10) : NULL);
-	if (c->steps.ok)
-		json_object_object_add(o, "steps", json_object_new_int64(c->steps.v));
+	struct job_stats js;
+	if (session_job_stats(s, &js)) {
+		json_object *j = json_object_new_object();
+		json_object_object_add(j, "name", json_object_new_string(s->job_name));
+		json_object_object_add(j, "state", json_object_new_string(js.state));
+		if (s->job_log[0])
+			json_object_object_add(j, "log", json_object_new_string(s->job_log));
+		json_object_object_add(j, "steps", js.steps.ok ? json_object_new_int64(js.steps.v) : NULL);
+		json_object_object_add(j, "total_steps", js.st.total.ok ? json_object_new_int64(js.st.total.v) : NULL);
+		json_object_object_add(j, "energy_j", json_object_new_double(js.energy_j));
+		json_object_object_add(j, "duration_s", json_object_new_double(js.elapsed_s));
+		json_object_object_add(j, "j_per_step", js.jps_ok ? json_object_new_double(js.j_per_step) : NULL);
+		json_object_object_add(j, "steps_per_s", js.st.steps_per_s.ok ? json_object_new_double(js.st.steps_per_s.v) : NULL);
+		json_object_object_add(j, "projected_energy_j", js.proj_ok ? json_object_new_double(js.projected_j) : NULL);
+		json_object_object_add(o, "job", j);
+	}
 	return o;
 }
 
@@ -311,6 +537,24 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 	for (int i = 0; i < in->n_rails; i++)
 		print_w(fp, in->rail_name[i], c->rail[i].mw.ok, (double)c->rail[i].mw.v);
 	print_w(fp, "total", c->total_mw.ok, (double)c->total_mw.v);
-	if (c->steps.ok)
-		fprintf(fp, "  %-18s %9lld\n", "steps", (long long)c->steps.v);
+	struct job_stats js;
+	if (session_job_stats(s, &js)) {
+		fprintf(fp, "fine-tune: %s (%s)\n", s->job_name, js.state);
+		if (s->job_log[0])
+			fprintf(fp, "  %-18s %s\n", "log", s->job_log);
+		if (js.steps.ok && js.st.total.ok)
+			fprintf(fp, "  %-18s %lld of %lld\n", "steps", (long long)js.steps.v, (long long)js.st.total.v);
+		else if (js.steps.ok)
+			fprintf(fp, "  %-18s %lld\n", "steps", (long long)js.steps.v);
+		else
+			fprintf(fp, "  %-18s %s\n", "steps", "n/a");
+		fprintf(fp, "  %-18s %12.3f J over %.1f s\n", "energy", js.energy_j, js.elapsed_s);
+		if (js.jps_ok)
+			fprintf(fp, "  %-18s %12.4f J/step\n", "per step", js.j_per_step);
+		if (js.st.steps_per_s.ok)
+			fprintf(fp, "  %-18s %12.3f steps/s\n", "rate", js.st.steps_per_s.v);
+		if (js.proj_ok)
+			fprintf(fp, "  %-18s %12.1f J (%.4f Wh) at step %lld\n", "projected", js.projected_j,
+				js.projected_j / 3600.0, (long long)js.st.total.v);
+	}
 }

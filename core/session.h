@@ -8,16 +8,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <poll.h>
 
 #include "clock.h"
 #include "energy.h"
 #include "history.h"
 #include "options.h"
+#include "progress.h"
 #include "sample.h"
 #include "source.h"
 
 struct sim;
 struct recorder;
+struct job;
+struct prom;
 
 struct session {
 	const struct dvf_opts *opts;
@@ -38,7 +42,22 @@ struct session {
 	struct energy energy;
 	struct history hist;
 
+	/* The fine-tune: a child (-- CMD), a watched process (--pid), a
+	 * progress file (--progress), or the simulator's own. */
+	struct job *job;
+	char job_name[128];          /* the command, for the header and summary */
+	char job_log[512];
+	struct progress_tracker trk; /* the simulator's progress (no job) */
+	bool have_progress;          /* any progress known */
+	struct energy job_e0;        /* energy when the job started */
+	int64_t job_t0;
+	bool job_over;               /* it ended: totals frozen */
+	struct energy job_e1;
+	int64_t job_t1;
+	int64_t job_steps1;
+
 	struct recorder *rec;        /* NULL when not recording */
+	struct prom *prom;           /* Prometheus exporter; NULL when off */
 	char rec_path[512];
 	char msg[256];               /* last message for the status line */
 	int64_t msg_t;               /* when it was set (clock time) */
@@ -57,6 +76,15 @@ int64_t session_wait_real_ns(struct session *s);
  * update history and the recording.  Returns 0, or -1 when the source has
  * ended (a replay at its end). */
 int session_sample(struct session *s);
+/* Descriptors a view's loop should poll (the fine-tune's output and
+ * progress), and the call to make when they are readable or a wait ends. */
+int session_fds(const struct session *s, struct pollfd *fds, int max);
+void session_service(struct session *s);
+/* Wait until the next sample is due, reading the fine-tune's output
+ * meanwhile (headless loops).  Returns early, with 1, when a signal
+ * interrupted the wait; else 0. */
+int session_wait(struct session *s);
+
 /* Seconds since the first sample. */
 double session_elapsed_s(const struct session *s);
 
@@ -68,6 +96,25 @@ void session_record_stop(struct session *s);
 /* A status-line message (printf-style); kept with its time. */
 void session_msg(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The fine-tune's figures (progress.h's status plus energy): J/step,
+ * steps/s, ETA, projected energy to the end.  False when nothing is
+ * known about a fine-tune. */
+struct job_stats {
+	struct progress_status st;
+	double energy_j;             /* since the job started (to its end) */
+	double elapsed_s;
+	struct dvf_m steps;          /* steps in that span */
+	bool jps_ok;
+	double j_per_step;
+	bool proj_ok;
+	double projected_j;          /* energy at the end, when total is known */
+	bool running;
+	char state[96];              /* "running", "exited with code 0", ... */
+};
+bool session_job_stats(const struct session *s, struct job_stats *js);
+/* Ask a child fine-tune to stop (SIGTERM, then SIGKILL after the grace). */
+void session_job_stop(struct session *s);
 
 /* Print the end-of-session summary (duration, energy per rail and total,
  * mean power, last readings) as text or JSON. */

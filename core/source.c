@@ -2,6 +2,7 @@
 #include "source.h"
 #include "jetson.h"
 #include "nvml.h"
+#include "replay.h"
 
 #include <string.h>
 
@@ -9,6 +10,7 @@
 const struct source_ops *const source_table[] = {
 	&source_jetson,
 	&source_nvml,
+	&source_replay,   /* never probed: --replay FILE selects it */
 	NULL,
 };
 

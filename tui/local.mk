@@ -1,1 +1,43 @@
-# tui/: the ncurses front end.
+# tui/: the ncurses front end.  Layout, cell buffers, renderers, themes and
+# panels are pure (no curses) and unit-tested; term/tui/keys drive curses.
+libdvfstop_a_SOURCES += \
+	tui/layout.c tui/layout.h \
+	tui/cellbuf.c tui/cellbuf.h \
+	tui/render.c tui/render.h \
+	tui/theme.c tui/theme.h \
+	tui/panels.c tui/panels.h \
+	tui/keys.c tui/tui.c tui/tui.h tui/tui_int.h
+
+dist_themes_DATA += \
+	themes/default.theme \
+	themes/light.theme \
+	themes/high-contrast.theme \
+	themes/mono.theme
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
+TESTS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
+tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
+tests_unit_test_layout_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_LDADD = $(TEST_LDADD)
+tests_unit_test_spark_SOURCES = tests/unit/test_spark.c
+tests_unit_test_spark_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_spark_LDADD = $(TEST_LDADD)
+tests_unit_test_theme_SOURCES = tests/unit/test_theme.c
+tests_unit_test_theme_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_theme_LDADD = $(TEST_LDADD)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout_panels
+TESTS += tests/unit/test_layout_panels
+tests_unit_test_layout_panels_SOURCES = tests/unit/test_layout_panels.c
+tests_unit_test_layout_panels_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_panels_LDADD = $(TEST_LDADD)
+endif
+
+# Terminal tests: the real binary in tmux (skipped without tmux).
+TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
+TESTS += $(TUI_TESTS)
+EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
+EXTRA_DIST += docs/tui.md

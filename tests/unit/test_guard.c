@@ -220,6 +220,8 @@ static void die_after_change(struct fake_board *b, int how, bool graceful)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* as if started in the foreground, whatever started the tests */
+		signal(how, SIG_DFL);
 		struct guard *g = open_guard(b, true);
 		if (!guard_owner(g) || guard_signals_install(graceful) || save(g, b))
 			_exit(10);
@@ -277,8 +279,40 @@ static void test_sigquit(void **st) { (void)st; signal_case(SIGQUIT, false); }
 static void test_sigsegv(void **st) { (void)st; signal_case(SIGSEGV, false); }
 static void test_sigabrt(void **st) { (void)st; signal_case(SIGABRT, false); }
 static void test_sigbus(void **st) { (void)st; signal_case(SIGBUS, false); }
+static void test_sigfpe(void **st) { (void)st; signal_case(SIGFPE, false); }
 static void test_graceful_sigterm(void **st) { (void)st; signal_case(SIGTERM, true); }
 static void test_graceful_sighup(void **st) { (void)st; signal_case(SIGHUP, true); }
+
+/* nohup: an ignored HUP stays ignored; the clocks come back at exit. */
+static void test_ignored_hup_stays_ignored(void **st)
+{
+	(void)st;
+	struct fake_board b;
+	fake_setup(&b, "nvhost_podgov", 306 * MHZ, 1300500000);
+	struct fake_snap orig, now;
+	fake_snap(&b, &orig);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGHUP, SIG_IGN);
+		struct guard *g = open_guard(&b, true);
+		if (guard_signals_install(false) || save(g, &b))
+			_exit(10);
+		mess_up(&b);
+		raise(SIGHUP);
+		if (strcmp(fake_get(&b, "governor", 0), "performance\n") != 0)
+			_exit(11);   /* restored already: HUP was not ignored */
+		exit(0);   /* a plain exit still gives the clocks back */
+	}
+	int ws;
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFEXITED(ws));
+	assert_int_equal(WEXITSTATUS(ws), 0);
+	fake_snap(&b, &now);
+	assert_true(fake_snap_equal(&orig, &now));
+	fake_teardown(&b);
+}
 
 /* ---- stale state and dvfstop restore ----------------------------------------- */
 
@@ -381,7 +415,7 @@ static void test_bad_state_files(void **st)
 	assert_int_equal(run_restore(&b), 1);
 
 	/* A state file must never make root write anywhere but devfreq files. */
-	char text[4096];
+	char text[2 * PATH_MAX + 512];
 	snprintf(text, sizeof text,
 		 "dvfstop-state 1\npid 999999\nsource fake\nroot /\nnode x\nboot_id -\n"
 		 "governor.path %s/governor\ngovernor.value x\\n\n"
@@ -418,8 +452,10 @@ int main(void)
 		cmocka_unit_test(test_sigsegv),
 		cmocka_unit_test(test_sigabrt),
 		cmocka_unit_test(test_sigbus),
+		cmocka_unit_test(test_sigfpe),
 		cmocka_unit_test(test_graceful_sigterm),
 		cmocka_unit_test(test_graceful_sighup),
+		cmocka_unit_test(test_ignored_hup_stays_ignored),
 		cmocka_unit_test(test_restore_command),
 		cmocka_unit_test(test_restore_command_cannot),
 		cmocka_unit_test(test_bad_state_files),

@@ -1,0 +1,1320 @@
+#include "config.h"
+#include "replay.h"
+#include "jetson.h"
+#include "session.h"
+#include "tegrastats.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* What a column of the session CSV holds. */
+enum col_kind {
+	CK_IGNORE = 0,   /* a column we do not know: kept out of the way */
+	CK_TIME,
+	CK_NUMBER,       /* known, checked, not used (unix time, energies) */
+	CK_GPU_FREQ, CK_GPU_MIN, CK_GPU_MAX, CK_GPU_UTIL, CK_GPU_GOV,
+	CK_RAIL_MV, CK_RAIL_MA, CK_RAIL_MW, CK_TOTAL_MW,
+	CK_CPU_UTIL, CK_CPU_MHZ, CK_TEMP_C,
+	CK_STEPS, CK_TOKENS, CK_EVENT,
+};
+
+struct col {
+	enum col_kind kind;
+	int idx;         /* rail, cluster or zone index */
+	int slot;        /* index into a row's numbers; -1 for text columns */
+};
+
+/* One good row: its numbers live in the pool (n_slots per row, NaN = n/a). */
+struct row {
+	int64_t t_ns;
+	long line;
+	int gov;         /* index into govs, -1 = n/a */
+	char *event;     /* NULL when empty */
+};
+
+/* A damaged row, reported when playback first passes it. */
+struct bad {
+	size_t before;   /* index of the good row that follows it */
+	long line;
+	char *what;
+	bool reported;
+};
+
+struct source {
+	char *path;
+	struct dvf_info info;
+	int n_cols;
+	struct col *cols;
+	int n_slots;
+	bool have_total_col;
+
+	struct row *rows;
+	double *vals;
+	size_t n_rows, cap_rows;
+	struct bad *bad;
+	size_t n_bad, cap_bad, next_bad;
+	char govs[8][DVF_NAME_LEN];
+	int n_govs;
+
+	size_t pos;            /* next row sample() returns */
+	int64_t interval_ns;
+	char *notice;          /* about the sidecar, reported with the first row */
+	bool have_meta;
+	bool tegrastats;
+};
+
+/* ---- building the table ------------------------------------------------- */
+
+static bool has_suffix(const char *s, const char *suf, size_t *stem)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	if (n <= m || strcmp(s + n - m, suf) != 0)
+		return false;
+	*stem = n - m;
+	return true;
+}
+
+/* Index of name in a name table, adding it when there is room; -1 if full. */
+static int name_index(char (*names)[DVF_NAME_LEN], int *n, int max, const char *name, size_t len)
+{
+	if (len >= DVF_NAME_LEN)
+		len = DVF_NAME_LEN - 1;
+	for (int i = 0; i < *n; i++)
+		if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+			return i;
+	if (*n >= max)
+		return -1;
+	memcpy(names[*n], name, len);
+	names[*n][len] = '\0';
+	return (*n)++;
+}
+
+static struct col col_classify(struct dvf_info *in, const char *name)
+{
+	static const struct {
+		const char *name;
+		enum col_kind kind;
+	} exact[] = {
+		{ "time_s", CK_TIME }, { "unix_time_s", CK_NUMBER },
+		{ "gpu_freq_mhz", CK_GPU_FREQ }, { "gpu_min_mhz", CK_GPU_MIN },
+		{ "gpu_max_mhz", CK_GPU_MAX }, { "gpu_util_pct", CK_GPU_UTIL },
+		{ "gpu_governor", CK_GPU_GOV }, { "total_mw", CK_TOTAL_MW },
+		{ "total_energy_j", CK_NUMBER }, { "cpu_util_pct", CK_CPU_UTIL },
+		{ "steps", CK_STEPS }, { "tokens", CK_TOKENS }, { "event", CK_EVENT },
+	};
+	struct col c = { CK_IGNORE, 0, -1 };
+	size_t stem;
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		if (strcmp(name, exact[i].name) == 0) {
+			c.kind = exact[i].kind;
+			return c;
+		}
+	if (has_suffix(name, "_energy_j", &stem)) {
+		c.kind = CK_NUMBER;
+	} else if (strncmp(name, "cpu_", 4) == 0 && has_suffix(name + 4, "_mhz", &stem)) {
+		c.idx = name_index(in->cluster_name, &in->n_clusters, DVF_MAX_CLUSTERS, name + 4, stem);
+		c.kind = c.idx < 0 ? CK_IGNORE : CK_CPU_MHZ;
+	} else if (strncmp(name, "temp_", 5) == 0 && has_suffix(name + 5, "_c", &stem)) {
+		c.idx = name_index(in->zone_name, &in->n_zones, DVF_MAX_ZONES, name + 5, stem);
+		c.kind = c.idx < 0 ? CK_IGNORE : CK_TEMP_C;
+	} else {
+		static const struct {
+			const char *suf;
+			enum col_kind kind;
+		} rail[] = { { "_mv", CK_RAIL_MV }, { "_ma", CK_RAIL_MA }, { "_mw", CK_RAIL_MW } };
+		for (size_t i = 0; i < 3; i++)
+			if (has_suffix(name, rail[i].suf, &stem)) {
+				c.idx = name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, name, stem);
+				c.kind = c.idx < 0 ? CK_IGNORE : rail[i].kind;
+				break;
+			}
+	}
+	return c;
+}
+
+static int header_set(struct source *r, char **f, int n, char *err, size_t errlen)
+{
+	r->cols = calloc((size_t)n, sizeof *r->cols);
+	if (!r->cols) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	r->n_cols = n;
+	bool have_time = false;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < i; j++)
+			if (strcmp(f[i], f[j]) == 0) {
+				snprintf(err, errlen, "%s:1: column '%s' appears twice in the header", r->path, f[i]);
+				return -1;
+			}
+		r->cols[i] = col_classify(&r->info, f[i]);
+		if (r->cols[i].kind == CK_TIME)
+			have_time = true;
+		if (r->cols[i].kind == CK_TOTAL_MW)
+			r->have_total_col = true;
+		if (r->cols[i].kind != CK_IGNORE && r->cols[i].kind != CK_GPU_GOV && r->cols[i].kind != CK_EVENT)
+			r->cols[i].slot = r->n_slots++;
+	}
+	if (!have_time) {
+		snprintf(err, errlen, "%s:1: not a dvfstop session CSV (the header has no time_s column)", r->path);
+		return -1;
+	}
+	return 0;
+}
+
+static void bad_add(struct source *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void bad_add(struct source *r, long line, const char *fmt, ...)
+{
+	if (r->n_bad == r->cap_bad) {
+		size_t cap = r->cap_bad ? 2 * r->cap_bad : 16;
+		struct bad *nb = realloc(r->bad, cap * sizeof *nb);
+		if (!nb)
+			return;
+		r->bad = nb;
+		r->cap_bad = cap;
+	}
+	char what[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	struct bad *b = &r->bad[r->n_bad];
+	b->what = strdup(what);
+	if (!b->what)
+		return;
+	b->before = r->n_rows;
+	b->line = line;
+	b->reported = false;
+	r->n_bad++;
+}
+
+/* A number as the recorder writes it: empty is n/a (NaN); anything else
+ * must be a finite decimal. */
+static bool parse_num(const char *s, double *v)
+{
+	if (!*s) {
+		*v = NAN;
+		return true;
+	}
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(d))
+		return false;
+	*v = d;
+	return true;
+}
+
+static int gov_index(struct source *r, const char *g)
+{
+	if (!*g)
+		return -1;
+	for (int i = 0; i < r->n_govs; i++)
+		if (strcmp(r->govs[i], g) == 0)
+			return i;
+	if (r->n_govs >= (int)(sizeof r->govs / sizeof r->govs[0]))
+		return -1;
+	snprintf(r->govs[r->n_govs], DVF_NAME_LEN, "%s", g);
+	return r->n_govs++;
+}
+
+static int rows_grow(struct source *r)
+{
+	if (r->n_rows < r->cap_rows)
+		return 0;
+	size_t cap = r->cap_rows ? 2 * r->cap_rows : 1024;
+	struct row *nr = realloc(r->rows, cap * sizeof *nr);
+	if (!nr)
+		return -1;
+	r->rows = nr;
+	size_t slots = r->n_slots ? (size_t)r->n_slots : 1;
+	double *nv = realloc(r->vals, cap * slots * sizeof *nv);
+	if (!nv)
+		return -1;
+	r->vals = nv;
+	r->cap_rows = cap;
+	return 0;
+}
+
+/* Check one data row and keep it, or record why it is bad. */
+static void row_add(struct source *r, char **f, int n, long line, bool terminated)
+{
+	if (!terminated) {
+		bad_add(r, line, "truncated last row (no end of line)");
+		return;
+	}
+	if (n != r->n_cols) {
+		bad_add(r, line, "%d fields, the header has %d", n, r->n_cols);
+		return;
+	}
+	if (rows_grow(r) < 0) {
+		bad_add(r, line, "out of memory");
+		return;
+	}
+	double *v = r->vals + r->n_rows * (size_t)r->n_slots;
+	struct row *row = &r->rows[r->n_rows];
+	row->t_ns = -1;
+	row->gov = -1;
+	row->event = NULL;
+	row->line = line;
+	const char *gov = "", *event = "";
+	for (int i = 0; i < n; i++) {
+		const struct col *c = &r->cols[i];
+		if (c->kind == CK_GPU_GOV) {
+			gov = f[i];
+		} else if (c->kind == CK_EVENT) {
+			event = f[i];
+		} else if (c->slot >= 0) {
+			if (!parse_num(f[i], &v[c->slot])) {
+				bad_add(r, line, "column %d: '%.40s' is not a number", i + 1, f[i]);
+				return;
+			}
+			if (c->kind == CK_TIME) {
+				if (isnan(v[c->slot]) || v[c->slot] < 0 || v[c->slot] > 1e9) {
+					bad_add(r, line, "no valid time_s");
+					return;
+				}
+				row->t_ns = llround(v[c->slot] * 1e9);
+			}
+		}
+	}
+	if (r->n_rows > 0 && row->t_ns < r->rows[r->n_rows - 1].t_ns) {
+		bad_add(r, line, "time_s %.3f goes back (previous row %.3f)", row->t_ns * 1e-9,
+			r->rows[r->n_rows - 1].t_ns * 1e-9);
+		return;
+	}
+	if (*event && !(row->event = strdup(event))) {
+		bad_add(r, line, "out of memory");
+		return;
+	}
+	row->gov = gov_index(r, gov);
+	r->n_rows++;
+}
+
+/* ---- reading the CSV with libcsv ------------------------------------------ */
+
+struct reader {
+	struct source *r;
+	char **f;            /* fields of the row being read */
+	int n, cap;
+	long line;           /* line being fed */
+	long row_line;       /* line the row being read started on */
+	bool header_done;
+	bool failed;         /* header error: stop */
+	char *err;
+	size_t errlen;
+};
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct reader *rd = data;
+	(void)len;
+	if (rd->n == 0)
+		rd->row_line = rd->line;
+	if (rd->n == rd->cap) {
+		int cap = rd->cap ? 2 * rd->cap : 64;
+		char **nf = realloc(rd->f, (size_t)cap * sizeof *nf);
+		if (!nf)
+			return;
+		rd->f = nf;
+		rd->cap = cap;
+	}
+	/* CSV_APPEND_NULL: s is a C string; a NUL inside cuts it short, which
+	 * the number check then rejects. */
+	rd->f[rd->n] = strdup(s ? s : "");
+	if (rd->f[rd->n])
+		rd->n++;
+}
+
+static void reader_clear(struct reader *rd)
+{
+	for (int i = 0; i < rd->n; i++)
+		free(rd->f[i]);
+	rd->n = 0;
+}
+
+static void on_row(int c, void *data)
+{
+	struct reader *rd = data;
+	if (rd->failed) {
+		reader_clear(rd);
+		return;
+	}
+	if (rd->n == 0)
+		rd->row_line = rd->line;
+	if (!rd->header_done) {
+		rd->header_done = true;
+		if (header_set(rd->r, rd->f, rd->n, rd->err, rd->errlen) < 0)
+			rd->failed = true;
+	} else {
+		row_add(rd->r, rd->f, rd->n, rd->row_line, c != -1);
+	}
+	reader_clear(rd);
+}
+
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+		if (n < cap)
+			break;
+		cap *= 2;
+		char *nb = realloc(buf, cap);
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+		}
+		buf = nb;
+	}
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+	} else if (ferror(fp)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	*len = n;
+	return buf;
+}
+
+static int csv_read(struct source *r, const char *buf, size_t len, char *err, size_t errlen)
+{
+	struct csv_parser p;
+	if (csv_init(&p, CSV_APPEND_NULL) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	struct reader rd = { .r = r, .line = 1, .err = err, .errlen = errlen };
+	/* Feed line by line so each row knows its line number. */
+	size_t off = 0;
+	while (off < len && !rd.failed) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - (buf + off)) + 1 : len - off;
+		if (csv_parse(&p, buf + off, n, on_field, on_row, &rd) != n) {
+			snprintf(err, errlen, "%s:%ld: %s", r->path, rd.line, csv_strerror(csv_error(&p)));
+			rd.failed = true;
+			break;
+		}
+		off += n;
+		if (nl)
+			rd.line++;
+	}
+	if (!rd.failed)
+		csv_fini(&p, on_field, on_row, &rd);
+	csv_free(&p);
+	reader_clear(&rd);
+	free(rd.f);
+	if (rd.failed)
+		return -1;
+	if (!rd.header_done) {
+		snprintf(err, errlen, "%s: empty file (no header)", r->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- reading a tegrastats log -------------------------------------------------- */
+
+/* Does the first line name a time_s column (the recorder's header)? */
+static bool looks_like_session_csv(const char *buf, size_t len)
+{
+	const char *end = memchr(buf, '\n', len);
+	size_t n = end ? (size_t)(end - buf) : len;
+	size_t i = 0;
+	while (i <= n) {
+		size_t j = i;
+		while (j < n && buf[j] != ',')
+			j++;
+		size_t a = i, b = j;
+		while (a < b && (buf[a] == '"' || buf[a] == ' '))
+			a++;
+		while (b > a && (buf[b - 1] == '"' || buf[b - 1] == ' ' || buf[b - 1] == '\r'))
+			b--;
+		if (b - a == 6 && memcmp(buf + a, "time_s", 6) == 0)
+			return true;
+		i = j + 1;
+	}
+	return false;
+}
+
+/* One line of the log as a NUL-terminated copy without its line end;
+ * *next is where the following line starts. */
+static char *line_dup(const char *buf, size_t len, size_t off, size_t *next, bool *terminated)
+{
+	const char *nl = memchr(buf + off, '\n', len - off);
+	size_t n = nl ? (size_t)(nl - (buf + off)) : len - off;
+	*next = off + n + (nl ? 1 : 0);
+	*terminated = nl != NULL;
+	if (n > 0 && buf[off + n - 1] == '\r')
+		n--;
+	char *l = malloc(n + 1);
+	if (l) {
+		memcpy(l, buf + off, n);
+		l[n] = '\0';
+	}
+	return l;
+}
+
+static bool blank(const char *l)
+{
+	return l[strspn(l, " \t")] == '\0';
+}
+
+enum { TS_TIME, TS_GPU_FREQ, TS_GPU_UTIL, TS_CPU_UTIL, TS_FIXED };
+
+/* The virtual header of a tegrastats log: time, GPU, CPU, then the rails and
+ * temperature sensors the log names (first appearance order). */
+static int tegra_columns(struct source *r, const char *buf, size_t len, struct tegrastats_rec *rec,
+			 char *err, size_t errlen)
+{
+	struct dvf_info *in = &r->info;
+	bool first = true;
+	long line = 1;
+	for (size_t off = 0, next; off < len; off = next, line++) {
+		bool term;
+		char *l = line_dup(buf, len, off, &next, &term);
+		if (!l) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (blank(l)) {
+			free(l);
+			continue;
+		}
+		char perr[256];
+		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
+		free(l);
+		if (rc < 0) {
+			if (first) {
+				snprintf(err, errlen, "%s:%ld: neither a dvfstop session CSV (no time_s column) "
+					 "nor a tegrastats log (%s)", r->path, line, perr);
+				return -1;
+			}
+			continue;
+		}
+		first = false;
+		for (int i = 0; i < rec->n_rails; i++)
+			if (strcmp(rec->rail[i].name, "NC") != 0)
+				name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, rec->rail[i].name,
+					   strlen(rec->rail[i].name));
+		for (int i = 0; i < rec->n_temps; i++)
+			name_index(in->zone_name, &in->n_zones, DVF_MAX_ZONES, rec->temp[i].name,
+				   strlen(rec->temp[i].name));
+	}
+	if (first) {
+		snprintf(err, errlen, "%s: empty file", r->path);
+		return -1;
+	}
+	r->n_cols = TS_FIXED + in->n_rails + in->n_zones;
+	r->cols = calloc((size_t)r->n_cols, sizeof *r->cols);
+	if (!r->cols) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	static const enum col_kind fixed[TS_FIXED] = { CK_TIME, CK_GPU_FREQ, CK_GPU_UTIL, CK_CPU_UTIL };
+	for (int i = 0; i < r->n_cols; i++) {
+		struct col *c = &r->cols[i];
+		c->slot = i;
+		if (i < TS_FIXED) {
+			c->kind = fixed[i];
+		} else if (i < TS_FIXED + in->n_rails) {
+			c->kind = CK_RAIL_MW;
+			c->idx = i - TS_FIXED;
+		} else {
+			c->kind = CK_TEMP_C;
+			c->idx = i - TS_FIXED - in->n_rails;
+		}
+	}
+	r->n_slots = r->n_cols;
+	return 0;
+}
+
+static double m_or_nan(struct dvf_m m, double scale)
+{
+	return m.ok ? (double)m.v * scale : NAN;
+}
+
+/* Seconds since 1970 of a tegrastats timestamp (the board's local time,
+ * taken as UTC: only differences matter). */
+static int64_t tegra_epoch(const struct tegrastats_rec *t)
+{
+	struct tm tm = { .tm_year = t->year - 1900, .tm_mon = t->month - 1, .tm_mday = t->day,
+			 .tm_hour = t->hour, .tm_min = t->min, .tm_sec = t->sec };
+	return (int64_t)timegm(&tm);
+}
+
+/* Lines with a timestamp carry whole seconds: the lines that share a second
+ * are spread evenly over it, so a log taken faster than 1 Hz still has
+ * time between its rows. */
+static void tegra_spread(struct source *r)
+{
+	for (size_t a = 0, b; a < r->n_rows; a = b) {
+		for (b = a + 1; b < r->n_rows && r->rows[b].t_ns == r->rows[a].t_ns; b++)
+			;
+		for (size_t k = a + 1; k < b; k++)
+			r->rows[k].t_ns += (int64_t)(k - a) * DVF_NS_PER_S / (int64_t)(b - a);
+	}
+}
+
+static int tegra_read(struct source *r, const char *buf, size_t len, int64_t interval_ns, char *err, size_t errlen)
+{
+	struct tegrastats_rec *rec = malloc(sizeof *rec);
+	if (!rec) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (tegra_columns(r, buf, len, rec, err, errlen) < 0) {
+		free(rec);
+		return -1;
+	}
+	r->tegrastats = true;
+	struct dvf_info *in = &r->info;
+	int timed = -1;          /* decided by the first good line */
+	int64_t t0 = 0;
+	long line = 1, ordinal = 0;
+	for (size_t off = 0, next; off < len; off = next, line++) {
+		bool term;
+		char *l = line_dup(buf, len, off, &next, &term);
+		if (!l)
+			break;
+		if (blank(l)) {
+			free(l);
+			continue;
+		}
+		long k = ordinal++;
+		char perr[256];
+		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
+		free(l);
+		if (!term) {
+			bad_add(r, line, "truncated last line (no end of line)");
+			continue;
+		}
+		if (rc < 0) {
+			bad_add(r, line, "not a tegrastats line: %s", perr);
+			continue;
+		}
+		if (timed < 0) {
+			timed = rec->has_time;
+			t0 = rec->has_time ? tegra_epoch(rec) : 0;
+		}
+		if (timed && !rec->has_time) {
+			bad_add(r, line, "no timestamp (the lines before had one)");
+			continue;
+		}
+		int64_t t = timed ? (tegra_epoch(rec) - t0) * DVF_NS_PER_S : k * interval_ns;
+		if (r->n_rows > 0 && t < r->rows[r->n_rows - 1].t_ns) {
+			bad_add(r, line, "time goes back");
+			continue;
+		}
+		if (rows_grow(r) < 0) {
+			bad_add(r, line, "out of memory");
+			continue;
+		}
+		double *v = r->vals + r->n_rows * (size_t)r->n_slots;
+		for (int i = 0; i < r->n_slots; i++)
+			v[i] = NAN;
+		v[TS_TIME] = (double)t * 1e-9;
+		if (rec->has_gpu) {
+			v[TS_GPU_FREQ] = m_or_nan(rec->gpu_mhz, 1);
+			v[TS_GPU_UTIL] = m_or_nan(rec->gpu_util_pm, 0.1);
+		}
+		/* All CPUs' utilisation: the mean over online cores that print one. */
+		double sum = 0;
+		int n = 0;
+		for (int i = 0; i < rec->n_cpus; i++)
+			if (rec->cpu[i].online && rec->cpu[i].util_pm.ok) {
+				sum += (double)rec->cpu[i].util_pm.v;
+				n++;
+			}
+		if (n)
+			v[TS_CPU_UTIL] = sum / n * 0.1;
+		for (int i = 0; i < in->n_rails; i++) {
+			const struct tegrastats_rail *tr = tegrastats_rail(rec, in->rail_name[i]);
+			if (tr)
+				v[TS_FIXED + i] = m_or_nan(tr->cur_mw, 1);
+		}
+		for (int i = 0; i < in->n_zones; i++) {
+			const struct tegrastats_temp *tt = tegrastats_temp(rec, in->zone_name[i]);
+			if (tt)
+				v[TS_FIXED + in->n_rails + i] = m_or_nan(tt->mc, 1e-3);
+		}
+		struct row *row = &r->rows[r->n_rows++];
+		row->t_ns = t;
+		row->line = line;
+		row->gov = -1;
+		row->event = NULL;
+	}
+	free(rec);
+	if (timed > 0)
+		tegra_spread(r);
+	if (timed == 0) {
+		size_t n = strlen(r->path) + 160;
+		if ((r->notice = malloc(n)))
+			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval)",
+				 r->path, (long long)(interval_ns / DVF_NS_PER_MS));
+	}
+	return 0;
+}
+
+/* A board from the rails a recording names, for its total rule. */
+static enum dvf_board board_from_rails(const struct dvf_info *in)
+{
+	bool gpu = false, cpu = false, sys = false, vin = false;
+	for (int i = 0; i < in->n_rails; i++) {
+		gpu = gpu || !strcmp(in->rail_name[i], "VDD_GPU_SOC");
+		cpu = cpu || !strcmp(in->rail_name[i], "VDD_CPU_CV");
+		sys = sys || !strcmp(in->rail_name[i], "VIN_SYS_5V0");
+		vin = vin || !strcmp(in->rail_name[i], "VDD_IN");
+	}
+	if (vin)
+		return DVF_BOARD_ORIN_NX;
+	if (gpu && cpu && sys)
+		return DVF_BOARD_AGX_ORIN;
+	return DVF_BOARD_UNKNOWN;
+}
+
+/* ---- the board: sidecar metadata, else what the rows show ------------------ */
+
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v;
+	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return NULL;
+}
+
+static void meta_read(struct source *r)
+{
+	size_t n = strlen(r->path) + 16;
+	char *mp = malloc(n);
+	if (!mp)
+		return;
+	snprintf(mp, n, "%s.meta.json", r->path);
+	FILE *probe = fopen(mp, "r");
+	if (!probe) {
+		free(mp);
+		return;
+	}
+	fclose(probe);
+	json_object *o = json_object_from_file(mp);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		size_t len = strlen(mp) + 64;
+		if ((r->notice = malloc(len)))
+			snprintf(r->notice, len, "%s: not a JSON object, ignored", mp);
+		json_object_put(o);
+		free(mp);
+		return;
+	}
+	struct dvf_info *in = &r->info;
+	const char *s;
+	if ((s = jstr(o, "board")))
+		snprintf(in->board_name, sizeof in->board_name, "%s", s);
+	if ((s = jstr(o, "l4t")))
+		snprintf(in->l4t, sizeof in->l4t, "%s", s);
+	if ((s = jstr(o, "power_mode")))
+		snprintf(in->power_mode, sizeof in->power_mode, "%s", s);
+	if ((s = jstr(o, "total_rule")) && *s) {
+		snprintf(in->total_rule, sizeof in->total_rule, "%s", s);
+		in->total_known = true;
+	}
+	json_object *a;
+	if (json_object_object_get_ex(o, "gpu_levels_hz", &a) && json_object_is_type(a, json_type_array)) {
+		size_t k = json_object_array_length(a);
+		in->n_levels = 0;
+		for (size_t i = 0; i < k && in->n_levels < DVF_MAX_LEVELS; i++) {
+			int64_t hz = json_object_get_int64(json_object_array_get_idx(a, i));
+			if (hz > 0 && (in->n_levels == 0 || hz > in->level_hz[in->n_levels - 1]))
+				in->level_hz[in->n_levels++] = hz;
+		}
+	}
+	if (json_object_object_get_ex(o, "rails", &a) && json_object_is_type(a, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(a); i++) {
+			json_object *ro = json_object_array_get_idx(a, i), *it;
+			const char *name = jstr(ro, "name");
+			if (!name || !json_object_object_get_ex(ro, "in_total", &it))
+				continue;
+			for (int k = 0; k < in->n_rails; k++)
+				if (strcmp(in->rail_name[k], name) == 0)
+					in->rail_in_total[k] = json_object_get_boolean(it);
+		}
+	}
+	r->have_meta = true;
+	json_object_put(o);
+	free(mp);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static double row_val(const struct source *r, size_t k, int slot)
+{
+	return r->vals[k * (size_t)r->n_slots + (size_t)slot];
+}
+
+/* Without metadata: the clock levels are those the recording visited. */
+static void levels_from_rows(struct source *r)
+{
+	int slot = -1;
+	for (int i = 0; i < r->n_cols; i++)
+		if (r->cols[i].kind == CK_GPU_FREQ)
+			slot = r->cols[i].slot;
+	struct dvf_info *in = &r->info;
+	if (slot < 0)
+		return;
+	for (size_t k = 0; k < r->n_rows; k++) {
+		double v = row_val(r, k, slot);
+		if (isnan(v) || v <= 0)
+			continue;
+		int64_t hz = llround(v * 1e6);
+		if (info_level_index(in, hz) >= 0)
+			continue;
+		if (in->n_levels >= DVF_MAX_LEVELS)
+			break;
+		in->level_hz[in->n_levels++] = hz;
+		qsort(in->level_hz, (size_t)in->n_levels, sizeof in->level_hz[0], cmp_i64);
+	}
+}
+
+static enum dvf_board board_guess(const char *name)
+{
+	if (strstr(name, "AGX Orin"))
+		return DVF_BOARD_AGX_ORIN;
+	if (strstr(name, "Orin NX") || strstr(name, "Orin Nano"))
+		return DVF_BOARD_ORIN_NX;
+	return DVF_BOARD_UNKNOWN;
+}
+
+/* The median step between rows: the recording's sampling interval, robust
+ * to the odd gap. */
+static int64_t median_step(const struct source *r, int64_t fallback)
+{
+	if (r->n_rows < 2)
+		return fallback;
+	int64_t *d = malloc((r->n_rows - 1) * sizeof *d);
+	if (!d)
+		return fallback;
+	size_t n = 0;
+	for (size_t k = 1; k < r->n_rows; k++)
+		if (r->rows[k].t_ns > r->rows[k - 1].t_ns)
+			d[n++] = r->rows[k].t_ns - r->rows[k - 1].t_ns;
+	int64_t m = fallback;
+	if (n) {
+		qsort(d, n, sizeof *d, cmp_i64);
+		m = d[n / 2];
+	}
+	free(d);
+	return m;
+}
+
+/* ---- the source ------------------------------------------------------------- */
+
+static void replay_free(struct source *r)
+{
+	if (!r)
+		return;
+	for (size_t k = 0; k < r->n_rows; k++)
+		free(r->rows[k].event);
+	for (size_t k = 0; k < r->n_bad; k++)
+		free(r->bad[k].what);
+	free(r->rows);
+	free(r->vals);
+	free(r->bad);
+	free(r->notice);
+	free(r->cols);
+	free(r->path);
+	free(r);
+}
+
+static int replay_probe(const struct source_cfg *cfg)
+{
+	(void)cfg;
+	return 0;   /* never chosen by `--source auto`: --replay FILE selects it */
+}
+
+static struct source *replay_open(const struct source_cfg *cfg, char *err, size_t errlen)
+{
+	if (!cfg->replay_path || !*cfg->replay_path) {
+		snprintf(err, errlen, "the replay source needs a file: --replay FILE");
+		return NULL;
+	}
+	struct source *r = calloc(1, sizeof *r);
+	if (!r || !(r->path = strdup(cfg->replay_path))) {
+		free(r);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	struct dvf_info *in = &r->info;
+	snprintf(in->source, sizeof in->source, "replay");
+	snprintf(in->mode, sizeof in->mode, "replay");
+	in->power_mode_id = -1;
+	size_t len;
+	char *buf = slurp(r->path, &len, err, errlen);
+	if (!buf) {
+		replay_free(r);
+		return NULL;
+	}
+	int64_t interval = cfg->interval_ns > 0 ? cfg->interval_ns : 100 * DVF_NS_PER_MS;
+	int rc = looks_like_session_csv(buf, len) ? csv_read(r, buf, len, err, errlen)
+						  : tegra_read(r, buf, len, interval, err, errlen);
+	free(buf);
+	if (rc < 0) {
+		replay_free(r);
+		return NULL;
+	}
+	if (!r->tegrastats)
+		meta_read(r);
+	if (!r->have_meta || in->n_levels == 0)
+		levels_from_rows(r);
+	in->board = board_guess(in->board_name);
+	if (!r->have_meta) {
+		/* No sidecar: the rails tell the board, and so its total rule.
+		 * A recording's total_mw column is still what plays. */
+		in->board = board_from_rails(in);
+		jetson_total_rule(in);
+		if (!in->board_name[0] && in->board != DVF_BOARD_UNKNOWN)
+			snprintf(in->board_name, sizeof in->board_name, "%s",
+				 in->board == DVF_BOARD_AGX_ORIN ? "Jetson AGX Orin (by its rails)"
+								 : "Jetson Orin NX/Nano (by its rails)");
+		if (r->have_total_col && in->board == DVF_BOARD_UNKNOWN)
+			snprintf(in->total_rule, sizeof in->total_rule, "%s",
+				 "as recorded (total_mw column; no metadata)");
+	} else if (!in->total_known) {
+		for (int i = 0; i < in->n_rails; i++)
+			in->rail_in_total[i] = true;
+		snprintf(in->total_rule, sizeof in->total_rule, "%s", "as recorded (total_mw column)");
+	}
+	snprintf(in->gpu_node, sizeof in->gpu_node, "%s", r->path);
+	if (r->n_rows == 0) {
+		if (r->n_bad)
+			snprintf(err, errlen, "%s:%ld: no valid row to play (%s)", r->path, r->bad[0].line, r->bad[0].what);
+		else
+			snprintf(err, errlen, "%s: no rows to play (only a header)", r->path);
+		replay_free(r);
+		return NULL;
+	}
+	r->interval_ns = median_step(r, interval);
+	return r;
+}
+
+static const struct dvf_info *replay_info(struct source *r)
+{
+	return &r->info;
+}
+
+static struct dvf_m num_m(double v, double scale)
+{
+	if (isnan(v))
+		return dvf_m_na();
+	return dvf_m_val(llround(v * scale));
+}
+
+static void row_sample(const struct source *r, size_t k, struct dvf_sample *out)
+{
+	memset(out, 0, sizeof *out);
+	const struct row *row = &r->rows[k];
+	out->t_ns = row->t_ns;
+	out->seq = k;
+	if (row->gov >= 0)
+		snprintf(out->gpu_governor, sizeof out->gpu_governor, "%s", r->govs[row->gov]);
+	struct dvf_m *m;
+	for (int i = 0; i < r->n_cols; i++) {
+		const struct col *c = &r->cols[i];
+		if (c->slot < 0)
+			continue;
+		double v = row_val(r, k, c->slot), scale = 1;
+		switch (c->kind) {
+		case CK_GPU_FREQ: m = &out->gpu_freq_hz; scale = 1e6; break;
+		case CK_GPU_MIN: m = &out->gpu_min_hz; scale = 1e6; break;
+		case CK_GPU_MAX: m = &out->gpu_max_hz; scale = 1e6; break;
+		case CK_GPU_UTIL: m = &out->gpu_load_pm; scale = 10; break;
+		case CK_RAIL_MV: m = &out->rail[c->idx].mv; break;
+		case CK_RAIL_MA: m = &out->rail[c->idx].ma; break;
+		case CK_RAIL_MW: m = &out->rail[c->idx].mw; break;
+		case CK_TOTAL_MW: m = &out->total_mw; break;
+		case CK_CPU_UTIL: m = &out->cpu_util_pm; scale = 10; break;
+		case CK_CPU_MHZ: m = &out->cpu_khz[c->idx]; scale = 1e3; break;
+		case CK_TEMP_C: m = &out->temp_mc[c->idx]; scale = 1e3; break;
+		case CK_STEPS: m = &out->steps; break;
+		case CK_TOKENS: m = &out->tokens; break;
+		default: continue;
+		}
+		*m = num_m(v, scale);
+	}
+	if (!r->have_total_col) {
+		/* The board's rule over what was recorded: n/a if any part is. */
+		int64_t sum = 0;
+		bool ok = r->info.n_rails > 0;
+		for (int i = 0; i < r->info.n_rails; i++) {
+			if (!r->info.rail_in_total[i])
+				continue;
+			ok = ok && out->rail[i].mw.ok;
+			sum += out->rail[i].mw.v;
+		}
+		out->total_mw = ok ? dvf_m_val(sum) : dvf_m_na();
+	}
+}
+
+static int replay_sample(struct source *r, struct dvf_sample *out)
+{
+	if (r->pos >= r->n_rows)
+		return -1;
+	row_sample(r, r->pos, out);
+	r->pos++;
+	return 0;
+}
+
+static void replay_close(struct source *r)
+{
+	replay_free(r);
+}
+
+const struct source_ops source_replay = {
+	.name = "replay",
+	.help = "a recorded session CSV (or a tegrastats log) played back: --replay FILE",
+	.probe = replay_probe,
+	.open = replay_open,
+	.info = replay_info,
+	.sample = replay_sample,
+	.close = replay_close,
+};
+
+void replay_get_stats(struct source *r, struct replay_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	st->rows = r->n_rows;
+	st->bad_rows = r->n_bad;
+	st->have_meta = r->have_meta;
+	st->tegrastats = r->tegrastats;
+}
+
+int64_t replay_interval_ns(struct source *r)
+{
+	return r->interval_ns;
+}
+
+int64_t replay_next_ns(struct source *r)
+{
+	if (r->pos < r->n_rows)
+		return r->rows[r->pos].t_ns;
+	return r->rows[r->n_rows - 1].t_ns + r->interval_ns;
+}
+
+/* ---- session side: clock, messages, controls --------------------------------- */
+
+bool replay_active(const struct session *s)
+{
+	return s && s->src && s->ops == &source_replay;
+}
+
+/* Put the simulated clock at pos (recording time), running at speed. */
+static void clock_place(struct dvf_clock *c, double speed, int64_t pos)
+{
+	clock_init_sim(c, speed);
+	c->origin_sim_ns = pos;
+	c->sim_ns = pos;
+}
+
+/* Paused: time stands still; a sleep is a short real nap so a loop that
+ * waits on the clock neither spins nor hangs. */
+static int64_t paused_now(struct dvf_clock *c)
+{
+	return c->sim_ns;
+}
+
+static void paused_sleep(struct dvf_clock *c, int64_t t)
+{
+	(void)c;
+	(void)t;
+	struct timespec ts = { 0, 50 * DVF_NS_PER_MS };
+	nanosleep(&ts, NULL);
+}
+
+void replay_session_start(struct session *s)
+{
+	struct source *r = s->src;
+	s->interval_ns = r->interval_ns;
+	clock_place(&s->clock, s->clock.speed, r->rows[0].t_ns);
+	s->next_t = r->rows[0].t_ns;
+}
+
+void replay_report(struct session *s)
+{
+	struct source *r = s->src;
+	char line[300];
+	int n = 0;
+	bool batch = s->opts && s->opts->batch;
+	if (r->notice) {
+		if (batch)
+			fprintf(stderr, "dvfstop: %s\n", r->notice);
+		else
+			session_msg(s, "%s", r->notice);
+		free(r->notice);
+		r->notice = NULL;
+	}
+	/* A bad row is passed once the good row after it has been played, or
+	 * when playback has reached the end. */
+	for (; r->next_bad < r->n_bad; r->next_bad++) {
+		struct bad *b = &r->bad[r->next_bad];
+		if (b->before >= r->pos && r->pos < r->n_rows)
+			break;
+		if (b->reported)
+			continue;
+		b->reported = true;
+		snprintf(line, sizeof line, "%s:%ld: row skipped: %s", r->path, b->line, b->what);
+		if (batch)
+			fprintf(stderr, "dvfstop: %s\n", line);
+		n++;
+	}
+	if (n == 0 || batch)
+		return;
+	if (n == 1)
+		session_msg(s, "%s", line);
+	else
+		session_msg(s, "%s (and %d more damaged rows before it)", line, n - 1);
+}
+
+static bool clock_is_paused(const struct dvf_clock *c)
+{
+	return c->now == paused_now;
+}
+
+int replay_set_speed(struct session *s, double speed)
+{
+	if (!replay_active(s) || speed < 0 || !isfinite(speed))
+		return -1;
+	if (clock_is_paused(&s->clock)) {
+		s->clock.speed = speed;   /* taken when playback resumes */
+		return 0;
+	}
+	int64_t now = clock_now(&s->clock);
+	/* Never let the clock behind the next row jump back in time. */
+	clock_place(&s->clock, speed, now);
+	return 0;
+}
+
+double replay_speed(const struct session *s)
+{
+	return replay_active(s) ? s->clock.speed : 0;
+}
+
+int replay_set_paused(struct session *s, bool paused)
+{
+	if (!replay_active(s))
+		return -1;
+	struct dvf_clock *c = &s->clock;
+	if (paused == clock_is_paused(c))
+		return 0;
+	if (paused) {
+		c->sim_ns = clock_now(c);
+		c->now = paused_now;
+		c->sleep_until = paused_sleep;
+	} else {
+		clock_place(c, c->speed, c->sim_ns);
+	}
+	return 0;
+}
+
+bool replay_paused(const struct session *s)
+{
+	return replay_active(s) && clock_is_paused(&s->clock);
+}
+
+/* Play rows [r->pos, k) into the session's model without waiting. */
+static void play_to(struct session *s, size_t k)
+{
+	struct source *r = s->src;
+	while (r->pos < k) {
+		struct dvf_sample smp;
+		row_sample(r, r->pos, &smp);
+		r->pos++;
+		smp.seq = s->n_samples;
+		if (s->n_samples == 0)
+			s->t_start = smp.t_ns;
+		s->cur = smp;
+		s->have_cur = true;
+		s->n_samples++;
+		energy_add(&s->energy, &smp);
+		history_push(&s->hist, &smp);
+	}
+}
+
+int replay_seek(struct session *s, double delta_s)
+{
+	if (!replay_active(s) || !isfinite(delta_s))
+		return -1;
+	if (s->rec) {
+		session_msg(s, "no seeking while recording (it would break the recording's time line)");
+		return -1;
+	}
+	struct source *r = s->src;
+	int64_t pos = s->have_cur ? s->cur.t_ns : r->rows[0].t_ns;
+	double target_d = (double)pos + delta_s * 1e9;
+	int64_t target = target_d < (double)r->rows[0].t_ns ? r->rows[0].t_ns
+		       : target_d > (double)INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)target_d;
+	/* First row at or after the target (binary search: rows are in time order). */
+	size_t lo = 0, hi = r->n_rows;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->rows[mid].t_ns < target)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t k = lo;
+	if (delta_s < 0 && k >= r->pos) {
+		/* Already before the target: nothing to undo. */
+		return 0;
+	}
+	if (k < r->pos) {
+		/* Backwards: start the model over and play up to the target. */
+		energy_init(&s->energy, s->energy.bridge_ns);
+		int cap = s->hist.cap;
+		int64_t bucket = s->hist.bucket_ns;
+		history_free(&s->hist);
+		if (history_init(&s->hist, cap, bucket) < 0) {
+			session_msg(s, "out of memory");
+			return -1;
+		}
+		r->pos = 0;
+		r->next_bad = 0;
+		s->n_samples = 0;
+		s->have_cur = false;
+		memset(&s->cur, 0, sizeof s->cur);
+	}
+	play_to(s, k);
+	replay_report(s);
+	int64_t at = r->pos < r->n_rows ? r->rows[r->pos].t_ns : replay_next_ns(r);
+	if (clock_is_paused(&s->clock))
+		s->clock.sim_ns = at;
+	else
+		clock_place(&s->clock, s->clock.speed, at);
+	s->next_t = at;
+	return 0;
+}
+
+bool replay_position(const struct session *s, double *pos_s, double *len_s)
+{
+	if (!replay_active(s))
+		return false;
+	const struct source *r = s->src;
+	int64_t t0 = r->rows[0].t_ns;
+	int64_t pos = s->have_cur ? s->cur.t_ns : t0;
+	*pos_s = (double)(pos - t0) * 1e-9;
+	*len_s = (double)(r->rows[r->n_rows - 1].t_ns - t0) * 1e-9;
+	return true;
+}
+
+bool replay_ended(const struct session *s)
+{
+	return replay_active(s) && s->src->pos >= s->src->n_rows;
+}
+
+/* ---- dvfstop convert ------------------------------------------------------------- */
+
+static void convert_usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: dvfstop convert LOG -o SESSION.csv [--interval MS]\n"
+		"\n"
+		"Convert a tegrastats log (or a session CSV) to a session CSV, with its\n"
+		"FILE.meta.json, through the recorder: energy integrated as in a live session.\n"
+		"  -o, --output FILE   the session CSV to write\n"
+		"  -i, --interval MS   time between tegrastats lines that have no timestamp\n"
+		"                      (tegrastats' own --interval; default 1000)\n");
+}
+
+int replay_convert_main(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	int64_t interval_ms = 1000;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			convert_usage(stdout);
+			return 0;
+		} else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
+			out = argv[++i];
+		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			long long v = strtoll(argv[++i], &end, 10);
+			if (end == argv[i] || *end || errno || v < 1 || v > 3600000) {
+				fprintf(stderr, "dvfstop convert: --interval: '%s' is not a number of ms (1 to 3600000)\n", argv[i]);
+				return 2;
+			}
+			interval_ms = v;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "dvfstop convert: unknown option or missing value: %s\n", a);
+			convert_usage(stderr);
+			return 2;
+		} else if (!in) {
+			in = a;
+		} else {
+			fprintf(stderr, "dvfstop convert: one input only ('%s')\n", a);
+			return 2;
+		}
+	}
+	if (!in || !out) {
+		convert_usage(stderr);
+		return 2;
+	}
+	struct dvf_opts o;
+	opts_defaults(&o);
+	o.batch = true;
+	o.sim_speed = 0;
+	o.replay = in;
+	o.record = out;
+	o.interval_ms = interval_ms;
+	struct session s;
+	char err[1024];
+	if (session_open(&s, &o, err, sizeof err) < 0) {
+		fprintf(stderr, "dvfstop convert: %s\n", err);
+		return 1;
+	}
+	for (;;) {
+		clock_sleep_until(&s.clock, session_due(&s));
+		if (session_sample(&s) < 0)
+			break;
+	}
+	struct replay_stats st;
+	replay_get_stats(s.src, &st);
+	double j = s.energy.ch[ENERGY_TOTAL].mj * 1e-3;
+	bool total = s.energy.ch[ENERGY_TOTAL].have;
+	/* A write error stops the recording (s.rec goes); a close error is
+	 * the session's message instead of its "recorded N samples". */
+	bool failed = !s.rec;
+	if (!failed) {
+		session_record_stop(&s);
+		failed = strncmp(s.msg, "recorded ", 9) != 0;
+	}
+	if (failed)
+		fprintf(stderr, "dvfstop convert: %s\n", s.msg);
+	else if (total)
+		printf("%s: %llu rows (%llu skipped), %.3f J, to %s\n", in, (unsigned long long)st.rows,
+		       (unsigned long long)st.bad_rows, j, out);
+	else
+		printf("%s: %llu rows (%llu skipped), energy n/a, to %s\n", in, (unsigned long long)st.rows,
+		       (unsigned long long)st.bad_rows, out);
+	session_close(&s);
+	return failed ? 1 : 0;
+}

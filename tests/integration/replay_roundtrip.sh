@@ -1,0 +1,59 @@
+#!/bin/sh
+# Record a simulated session, replay the CSV: the replay's summary has the
+# same duration, sample count and energy per rail and in total as the live
+# session's (the integrator recomputes energy from the recorded rows).
+# With the metadata sidecar removed, the totals still agree (the total_mw
+# column carries the board's rule).
+. "$top_srcdir/tests/lib.sh"
+
+# energies FILE: "name energy_j" per rail, from the JSON summary.
+energies() {
+	tr -d ' \n' <"$1" | sed 's/},{/}\n{/g' |
+		sed -n 's/.*"name":"\([^"]*\)","energy_j":\([-0-9.e+]*\).*/\1 \2/p'
+}
+field() { tr -d ' \n' <"$1" | sed -n "s/.*\"$2\":\([-0-9.e+]*\).*/\1/p"; }
+# same A B: equal within 1e-6 relative (rounding of doubles).
+same() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; exit !(d <= 1e-6 * m + 1e-9) }'; }
+
+compare() { # WHAT LIVE REPLAY
+	energies "$2" >"$T/a"
+	energies "$3" >"$T/b"
+	n=$(wc -l <"$T/a")
+	if [ "$n" -lt 2 ]; then fail "$1: no energies in the live summary"; cat "$2"; return; fi
+	expect_eq "$1: rails" "$(cut -d' ' -f1 "$T/b" | tr '\n' ' ')" "$(cut -d' ' -f1 "$T/a" | tr '\n' ' ')"
+	paste -d' ' "$T/a" "$T/b" | while read -r name ea nb eb; do
+		if same "$ea" "$eb"; then echo "ok: $1: $name $ea J"; else echo "FAIL: $1: $name live $ea J, replay $eb J"; fi
+	done >"$T/cmp"
+	cat "$T/cmp"
+	fails=$((fails + $(grep -c '^FAIL' "$T/cmp")))
+	expect_eq "$1: samples" "$(field "$3" samples)" "$(field "$2" samples)"
+	if same "$(field "$2" duration_s)" "$(field "$3" duration_s)"; then ok "$1: duration"; else fail "$1: duration"; fi
+}
+
+"$DVFSTOP" --batch --no-config --demo --duration 60 --record "$T/s.csv" --summary-format json >"$T/live.json" 2>"$T/live.err"
+expect_eq "record: exit status" "$?" 0
+"$DVFSTOP" --batch --no-config --replay "$T/s.csv" --summary-format json >"$T/replay.json" 2>"$T/replay.err"
+expect_eq "replay: exit status" "$?" 0
+compare "with metadata" "$T/live.json" "$T/replay.json"
+expect_eq "replay: total rule" "$(tr -d '\n' <"$T/replay.json" | sed -n 's/.*"total_rule": *"\([^"]*\)".*/\1/p')" \
+	"$(tr -d '\n' <"$T/live.json" | sed -n 's/.*"total_rule": *"\([^"]*\)".*/\1/p')"
+
+# The text summary says it is a replay and names the board from the sidecar.
+"$DVFSTOP" --batch --no-config --replay "$T/s.csv" >"$T/replay.txt" 2>&1
+expect_grep "text summary: replay of the board" "AGX Orin.*(replay)" "$T/replay.txt"
+
+mv "$T/s.csv.meta.json" "$T/meta.json"
+"$DVFSTOP" --batch --no-config --replay "$T/s.csv" --summary-format json >"$T/bare.json" 2>"$T/bare.err"
+expect_eq "replay without metadata: exit status" "$?" 0
+compare "without metadata" "$T/live.json" "$T/bare.json"
+
+# A replay of a replay's recording is the same again.
+mv "$T/meta.json" "$T/s.csv.meta.json"
+"$DVFSTOP" --batch --no-config --replay "$T/s.csv" --record "$T/again.csv" --summary-format json >/dev/null 2>&1
+"$DVFSTOP" --batch --no-config --replay "$T/again.csv" --summary-format json >"$T/again.json" 2>/dev/null
+compare "replay of a replay" "$T/live.json" "$T/again.json"
+
+# --samples and --duration count recording time.
+"$DVFSTOP" --batch --no-config --replay "$T/s.csv" --duration 10 --summary-format json >"$T/ten.json" 2>/dev/null
+expect_eq "--duration 10: samples" "$(field "$T/ten.json" samples)" 101
+finish

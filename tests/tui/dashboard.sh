@@ -1,0 +1,80 @@
+#!/bin/sh
+# The dashboard shows what the simulator produced: the GPU clock and the
+# total power on the (frozen) screen are those of a sample that the
+# recording written at the same time holds.  p freezes (the screen stays
+# identical over several refreshes, and changes again once unfrozen), t
+# changes the theme, ? lists every key.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+start 120 40
+dvfstop --demo --refresh 200 --record "$T/rec.csv"
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
+expect_screen "header: simulated source" '\[simulated\]'
+expect_screen "header: recording indicator with the file" 'REC rec\.csv'
+expect_screen "header: theme name" 'theme default'
+
+# Freeze, then read the numbers.
+sleep 1
+keys p
+expect_screen "p: frozen indicator" 'FROZEN' 5
+screen >"$T/frozen1"
+mhz=$(sed -n 's/.*clock \([0-9.]*\) MHz.*/\1/p' "$T/frozen1" | head -n1)
+watts=$(sed -n 's/.*total  *\([0-9.]*\) W.*/\1/p' "$T/frozen1" | head -n1)
+[ -n "$mhz" ] && [ -n "$watts" ] || fail "clock or total not on screen"
+
+# The screen stays identical for more than two refreshes (200 ms each).
+for i in 1 2 3 4; do
+	sleep 0.25
+	screen >"$T/frozen2"
+	cmp -s "$T/frozen1" "$T/frozen2" || { fail "frozen screen changed after $i x 250 ms"; diff "$T/frozen1" "$T/frozen2" | head; break; }
+done
+[ "$i" = 4 ] && ok "frozen screen identical for 1 s (5 refreshes)"
+
+# Some recorded sample has that clock and that total (the CSV is flushed
+# at least every second: poll).
+match() {
+	awk -F, -v mhz="$mhz" -v w="$watts" '
+		NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); col[$i] = i }; next }
+		$col["gpu_freq_mhz"] == "" || $col["total_mw"] == "" { next }
+		$col["gpu_freq_mhz"] + 0 == mhz + 0 {
+			d = $col["total_mw"] / 1000 - w; if (d < 0) d = -d
+			if (d <= 0.0051) { found = 1; exit }
+		}
+		END { exit !found }' "$T/rec.csv"
+}
+n=50
+until match; do
+	n=$((n - 1)); [ "$n" -gt 0 ] || break; sleep 0.1
+done
+if [ "$n" -gt 0 ]; then
+	ok "screen ($mhz MHz, $watts W) matches a recorded sample"
+else
+	fail "no recorded sample has $mhz MHz and $watts W total"; tail -n 3 "$T/rec.csv"
+fi
+
+# Unfrozen, the screen moves again (values and the clock in the header).
+keys p
+sleep 1.2
+screen >"$T/moving"
+if cmp -s "$T/frozen1" "$T/moving"; then fail "unfrozen screen did not change"; else ok "unfrozen screen changes"; fi
+if grep -q FROZEN "$T/moving"; then fail "still says FROZEN"; else ok "p again unfreezes"; fi
+
+keys t
+expect_screen "t: next theme named in the header" 'theme light' 5
+keys t
+expect_screen "t: and the next" 'theme high-contrast' 5
+
+keys '?'
+expect_screen "?: help window" 'help: keys' 5
+for k in 'q +quit' 'r +start/stop recording' 'p +freeze' 't +next theme' 'Tab +move the focus'; do
+	expect_screen "help lists $k" "$k" 1
+done
+keys x
+sleep 0.4
+if screen | grep -q 'help: keys'; then fail "any key closes help"; else ok "any key closes help"; fi
+
+keys Tab
+expect_screen "Tab: focus moves" 'focus: power' 5
+
+quit_ok
+finish

@@ -1,0 +1,41 @@
+#!/bin/sh
+# r starts a recording under a time-stamped name (shown in the header) and
+# stops it; the CSV has a header and rows.  q exits 0 and leaves a sane
+# terminal: the prompt comes back, echo and canonical mode are on, typed
+# text shows.  A broken theme file is reported with its file and line, on
+# screen and on stderr at exit, and the default theme is used.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+start 100 30
+dvfstop --demo --refresh 200
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
+expect_screen "not recording at first" 'not recording' 2
+keys r
+expect_screen "r: recording, file named in the header" 'REC dvfstop-[0-9]{8}-[0-9]{6}\.csv' 5
+sleep 1.5
+keys r
+expect_screen "r again: stopped, samples counted" 'recorded [0-9]+ samples to dvfstop-' 5
+expect_screen "r again: indicator off" 'not recording' 2
+csv=$(ls "$T"/dvfstop-*.csv 2>/dev/null | head -n1)
+if [ -n "$csv" ] && [ -f "$csv" ]; then
+	ok "CSV written: $(basename "$csv")"
+	expect_grep "CSV header" '^"time_s",' "$csv"
+	rows=$(($(wc -l <"$csv") - 1))
+	if [ "$rows" -ge 5 ]; then ok "CSV has $rows rows"; else fail "CSV has $rows rows"; fi
+else
+	fail "no dvfstop-*.csv in the working folder"; ls -l "$T"
+fi
+
+quit_ok
+run "stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '; echo; tput cnorm >/dev/null 2>&1; echo typed-text-shows"
+expect_screen "terminal: canonical mode and echo restored" '^icanon echo *$' 5
+expect_screen "terminal: typed text shows" '^typed-text-shows$' 5
+
+printf 'normal = default default\nheadr = red default\n' >"$T/bad.theme"
+clear_screen
+dvfstop --demo --refresh 200 --theme "$T/bad.theme"
+expect_screen "broken theme: file:line on screen" "bad\.theme:2: unknown role 'headr'" 10
+expect_screen "broken theme: the default is used" 'theme default' 2
+quit_ok "broken theme"
+expect_screen "broken theme: message on stderr after exit" "^dvfstop: .*bad\.theme:2: unknown role 'headr'" 2
+finish

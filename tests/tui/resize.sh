@@ -1,0 +1,34 @@
+#!/bin/sh
+# Resizes at any moment re-lay the screen; a storm of them (200x60 <->
+# 40x12, 50 times) does not crash it.  Below the minimum it says so, and it
+# comes back when the terminal grows.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+start 40 12
+dvfstop --demo --refresh 100
+expect_screen "40x12: too small, with what it needs" 'terminal too small \(need 80x[0-9]+\)' 10
+tm resize-window -x 80 -y 24
+expect_screen "80x24: the dashboard" 'clock [0-9.]+ MHz' 5
+expect_screen "80x24: the key line" 'q quit' 2
+
+i=0
+while [ "$i" -lt 50 ]; do
+	tm resize-window -x 200 -y 60
+	tm resize-window -x 40 -y 12
+	i=$((i + 1))
+done
+ok "50 resizes sent"
+tm resize-window -x 120 -y 40
+expect_screen "after the storm: still drawing at 120x40" '^ q quit.* focus: ' 5
+# The layout fits the new size: the key line is the last row.
+last=$(screen | tail -n 1)
+case "$last" in
+	" q quit"*) ok "key line on the last row" ;;
+	*) fail "last row is '$last'" ;;
+esac
+tm resize-window -x 40 -y 12
+expect_screen "small again: too small" 'terminal too small' 5
+tm resize-window -x 100 -y 30
+expect_screen "and back" 'clock [0-9.]+ MHz' 5
+quit_ok
+finish

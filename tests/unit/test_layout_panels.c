@@ -1,0 +1,358 @@
+/* Panels rendered from hand-made views: invalid metrics read n/a (never
+ * 0), history gaps stay blank, the header and key line say what they
+ * must, and every panel renders at every layout size without going wrong. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cellbuf.h"
+#include "layout.h"
+#include "panels.h"
+#include "theme.h"
+
+static struct dvf_info info;
+static struct history hist;
+
+static int fake_key(struct tui *t)
+{
+	(void)t;
+	return KR_NONE;
+}
+
+static const struct tui_key keys[] = {
+	{ 'q', "q", "quit", "quit", fake_key },
+	{ 'x', "x", NULL, "help-only key", fake_key },
+	{ '\t', "Tab", "focus", "next panel", fake_key },
+	{ 0, NULL, NULL, NULL, NULL },
+};
+
+static void make_info(void)
+{
+	memset(&info, 0, sizeof info);
+	snprintf(info.mode, sizeof info.mode, "simulated");
+	snprintf(info.board_name, sizeof info.board_name, "Test Orin");
+	snprintf(info.l4t, sizeof info.l4t, "R36.4.4");
+	snprintf(info.power_mode, sizeof info.power_mode, "MAXN");
+	info.n_levels = 3;
+	info.level_hz[0] = 306000000;
+	info.level_hz[1] = 612000000;
+	info.level_hz[2] = 1020000000;
+	info.n_rails = 2;
+	snprintf(info.rail_name[0], DVF_NAME_LEN, "VDD_GPU_SOC");
+	snprintf(info.rail_name[1], DVF_NAME_LEN, "VDDQ_VDD2_1V8AO");
+	info.rail_in_total[0] = true;
+	info.total_known = true;
+	snprintf(info.total_rule, sizeof info.total_rule, "VDD_GPU_SOC only");
+	info.n_clusters = 2;
+	info.n_zones = 2;
+	snprintf(info.zone_name[0], DVF_NAME_LEN, "cpu-thermal");
+	snprintf(info.zone_name[1], DVF_NAME_LEN, "gpu-thermal");
+}
+
+/* A view where every metric is invalid (but holds a stale number). */
+static void make_view_na(struct tui_view *v)
+{
+	memset(v, 0, sizeof *v);
+	v->info = &info;
+	v->have_cur = true;
+	struct dvf_m bad = { 1234, false };
+	struct dvf_sample *s = &v->cur;
+	s->gpu_freq_hz = s->gpu_min_hz = s->gpu_max_hz = s->gpu_load_pm = bad;
+	for (int i = 0; i < DVF_MAX_RAILS; i++)
+		s->rail[i].mw = s->rail[i].mv = s->rail[i].ma = bad;
+	s->total_mw = bad;
+	for (int i = 0; i < DVF_MAX_CLUSTERS; i++)
+		s->cpu_khz[i] = bad;
+	s->cpu_util_pm = bad;
+	for (int i = 0; i < DVF_MAX_ZONES; i++)
+		s->temp_mc[i] = bad;
+	energy_init(&v->energy, 1000000000);
+	v->hist = &hist;
+	v->focus = TR_GPU;
+	v->keys = keys;
+	snprintf(v->theme_name, sizeof v->theme_name, "default");
+}
+
+static void render(const struct tui_view *v, int region, int w, int h, bool utf8, struct cellbuf *cb)
+{
+	assert_int_equal(cb_init(cb, w, h, utf8), 0);
+	panel_render(v, region, cb);
+}
+
+/* Does row text of the buffer contain s anywhere? */
+static bool contains(const struct cellbuf *cb, const char *s)
+{
+	char row[4096];
+	for (int y = 0; y < cb->h; y++) {
+		cb_row_text(cb, y, row, sizeof row);
+		if (strstr(row, s))
+			return true;
+	}
+	return false;
+}
+
+static bool row_contains(const struct cellbuf *cb, int y, const char *s)
+{
+	char row[4096];
+	cb_row_text(cb, y, row, sizeof row);
+	return strstr(row, s) != NULL;
+}
+
+static void test_invalid_is_na_never_zero(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	struct cellbuf cb;
+	make_view_na(&v);
+
+	render(&v, TR_GPU, 40, 10, true, &cb);
+	assert_true(row_contains(&cb, 1, "clock n/a"));
+	assert_true(row_contains(&cb, 1, "level n/a"));
+	assert_true(row_contains(&cb, 3, "lim n/a..n/a"));
+	assert_true(row_contains(&cb, 3, "gov n/a"));
+	assert_true(row_contains(&cb, 4, "n/a"));
+	/* The stale number behind an invalid metric never shows. */
+	assert_false(contains(&cb, "1234"));
+	assert_false(contains(&cb, "0 MHz"));
+	cb_free(&cb);
+
+	render(&v, TR_POWER, 40, 10, true, &cb);
+	assert_true(row_contains(&cb, 1, "VDD_GPU_SOC"));
+	assert_true(row_contains(&cb, 1, "n/a"));
+	assert_true(row_contains(&cb, 3, "total"));
+	assert_true(row_contains(&cb, 3, "n/a"));
+	assert_true(row_contains(&cb, 4, "mean n/a"));
+	assert_false(contains(&cb, "0.00 W"));
+	assert_false(contains(&cb, "1.23"));
+	cb_free(&cb);
+
+	render(&v, TR_ENERGY, 40, 5, true, &cb);
+	assert_true(row_contains(&cb, 1, "session n/a"));
+	assert_true(row_contains(&cb, 3, "no job"));
+	cb_free(&cb);
+
+	render(&v, TR_CPU, 40, 6, false, &cb);
+	assert_true(row_contains(&cb, 1, "n/a"));
+	assert_true(row_contains(&cb, 2, "clock n/a n/a MHz"));
+	assert_true(row_contains(&cb, 3, "hottest n/a"));
+	cb_free(&cb);
+}
+
+static void test_values_and_marks(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	struct cellbuf cb;
+	make_view_na(&v);
+	struct dvf_sample *s = &v.cur;
+	s->gpu_freq_hz = dvf_m_val(612000000);
+	s->gpu_min_hz = dvf_m_val(306000000);
+	s->gpu_max_hz = dvf_m_val(1020000000);
+	s->gpu_load_pm = dvf_m_val(500);
+	snprintf(s->gpu_governor, sizeof s->gpu_governor, "nvhost_podgov");
+	s->rail[0].mw = dvf_m_val(5250);
+	s->total_mw = dvf_m_val(5250);
+	s->temp_mc[0] = dvf_m_val(45000);
+	s->temp_mc[1] = dvf_m_val(52500);
+
+	render(&v, TR_GPU, 40, 8, false, &cb);
+	assert_true(row_contains(&cb, 1, "clock 612 MHz  level 2/3"));
+	/* The scale: 306 .. 1020 with the clock in the middle level. */
+	assert_true(row_contains(&cb, 2, "306 ["));
+	assert_true(row_contains(&cb, 2, "O"));
+	assert_true(row_contains(&cb, 2, "] 1020"));
+	assert_true(row_contains(&cb, 3, "lim 306..1020 MHz  gov nvhost_podgov"));
+	assert_true(row_contains(&cb, 4, "50.0%"));
+	cb_free(&cb);
+
+	/* A clock that is not a table entry is marked as near one. */
+	s->gpu_freq_hz = dvf_m_val(600000000);
+	render(&v, TR_GPU, 40, 8, false, &cb);
+	assert_true(row_contains(&cb, 1, "level ~2/3"));
+	cb_free(&cb);
+
+	render(&v, TR_POWER, 40, 8, true, &cb);
+	/* Rails in the total carry the mark; the others do not. */
+	assert_true(row_contains(&cb, 1, "VDD_GPU_SOC     Σ   5.25 W"));
+	assert_false(row_contains(&cb, 2, "Σ"));
+	assert_true(row_contains(&cb, 3, "total"));
+	assert_true(row_contains(&cb, 3, "5.25 W"));
+	cb_free(&cb);
+
+	render(&v, TR_CPU, 40, 6, true, &cb);
+	assert_true(row_contains(&cb, 3, "hottest 52.5°C gpu-thermal"));
+	cb_free(&cb);
+}
+
+/* History gaps are blank in the sparkline; valid zeros are not. */
+static void test_gap_in_sparkline(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	struct cellbuf cb;
+	make_view_na(&v);
+	history_free(&hist);
+	assert_int_equal(history_init(&hist, 16, 1000), 0);
+	/* Points: valid 0 W, gap, valid 2 W (one sample per bucket). */
+	struct dvf_sample s;
+	memset(&s, 0, sizeof s);
+	s.t_ns = 0;
+	s.total_mw = dvf_m_val(0);
+	history_push(&hist, &s);
+	s.t_ns = 1000;
+	s.total_mw = dvf_m_na();
+	history_push(&hist, &s);
+	s.t_ns = 2000;
+	s.total_mw = dvf_m_val(2000);
+	history_push(&hist, &s);
+	s.t_ns = 3000;   /* closes the third point */
+	history_push(&hist, &s);
+	assert_int_equal(hist.len, 3);
+
+	render(&v, TR_POWER, 40, 8, false, &cb);
+	char row[256];
+	cb_row_text(&cb, 3, row, sizeof row);   /* the total row */
+	/* Ends with: lowest step (0 W), gap, full (the 2 W maximum), border. */
+	size_t n = strlen(row);
+	assert_true(n >= 4);
+	assert_string_equal(row + n - 4, "_ #|");
+	cb_free(&cb);
+	history_free(&hist);
+	assert_int_equal(history_init(&hist, 16, 1000), 0);
+}
+
+static void test_header_and_keys(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	struct cellbuf cb;
+	make_view_na(&v);
+	v.recording = true;
+	snprintf(v.rec_path, sizeof v.rec_path, "/tmp/x/dvfstop-1.csv");
+	v.frozen = true;
+	snprintf(v.msg, sizeof v.msg, "hello");
+
+	render(&v, TR_HEADER, 120, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, "Test Orin"));
+	assert_true(row_contains(&cb, 0, "L4T R36.4.4"));
+	assert_true(row_contains(&cb, 0, "mode MAXN"));
+	assert_true(row_contains(&cb, 0, "[simulated]"));
+	assert_true(row_contains(&cb, 1, "* REC dvfstop-1.csv"));
+	assert_true(row_contains(&cb, 1, "FROZEN"));
+	assert_true(row_contains(&cb, 1, "hello"));
+	assert_true(row_contains(&cb, 1, "theme default"));
+	cb_free(&cb);
+
+	info.l4t[0] = '\0';
+	v.recording = false;
+	render(&v, TR_HEADER, 120, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, "L4T n/a"));
+	assert_true(row_contains(&cb, 1, "not recording"));
+	cb_free(&cb);
+	make_info();
+
+	render(&v, TR_KEYS, 80, 1, false, &cb);
+	assert_true(row_contains(&cb, 0, "q quit  Tab focus"));
+	assert_false(row_contains(&cb, 0, "x "));       /* help-only row */
+	assert_true(row_contains(&cb, 0, "focus: GPU"));
+	cb_free(&cb);
+
+	int w, h;
+	panel_help_size(keys, &w, &h);
+	assert_int_equal(cb_init(&cb, w, h, true), 0);
+	panel_help(keys, &cb);
+	/* Every key of the table is listed, help-only ones included. */
+	assert_true(contains(&cb, "q       quit"));
+	assert_true(contains(&cb, "x       help-only key"));
+	assert_true(contains(&cb, "Tab     next panel"));
+	cb_free(&cb);
+}
+
+static void test_focus_border(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	struct cellbuf cb;
+	make_view_na(&v);
+	v.focus = TR_POWER;
+	render(&v, TR_POWER, 40, 8, true, &cb);
+	assert_int_equal(cb.c[0].role, ROLE_BORDER_FOCUS);
+	cb_free(&cb);
+	render(&v, TR_GPU, 40, 8, true, &cb);
+	assert_int_equal(cb.c[0].role, ROLE_BORDER);
+	cb_free(&cb);
+}
+
+static void test_too_small_message(void **state)
+{
+	(void)state;
+	struct cellbuf cb;
+	assert_int_equal(cb_init(&cb, 40, 12, false), 0);
+	panel_too_small(80, 20, &cb);
+	assert_true(contains(&cb, "terminal too small (need 80x20)"));
+	cb_free(&cb);
+	/* Narrower than the message: clipped, no crash. */
+	assert_int_equal(cb_init(&cb, 5, 1, false), 0);
+	panel_too_small(80, 20, &cb);
+	cb_free(&cb);
+}
+
+/* Every region of every layout renders within its buffer (ASan watches),
+ * and UTF-8 output takes exactly the cells it was given. */
+static void test_render_every_size(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	make_view_na(&v);
+	for (int rows = 20; rows <= 70; rows += 3)
+		for (int cols = 80; cols <= 300; cols += 11) {
+			struct layout_in in = { cols, rows, TR_PANELS_ALL, info.n_rails };
+			struct layout l;
+			layout_compute(&in, &l);
+			assert_false(l.too_small);
+			for (int r = 0; r < TR_COUNT; r++) {
+				struct cellbuf cb;
+				render(&v, r, l.r[r].w, l.r[r].h, true, &cb);
+				char row[8192];
+				for (int y = 0; y < cb.h; y++) {
+					cb_row_text(&cb, y, row, sizeof row);
+					assert_int_equal(cb_strcols(row), cb.w);
+				}
+				cb_free(&cb);
+			}
+		}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	make_info();
+	return history_init(&hist, 16, 1000);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	history_free(&hist);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_invalid_is_na_never_zero),
+		cmocka_unit_test(test_values_and_marks),
+		cmocka_unit_test(test_gap_in_sparkline),
+		cmocka_unit_test(test_header_and_keys),
+		cmocka_unit_test(test_focus_border),
+		cmocka_unit_test(test_too_small_message),
+		cmocka_unit_test(test_render_every_size),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

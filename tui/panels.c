@@ -1,0 +1,646 @@
+#include "config.h"
+#include "panels.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+#include "render.h"
+#include "theme.h"
+
+/* Widest graph row we render (a 300-column terminal is well inside). */
+enum { MAX_W = 512 };
+
+const struct tui_key *keys_find(const struct tui_key *tab, int key)
+{
+	for (const struct tui_key *k = tab; k && k->fn; k++)
+		if (k->key == key)
+			return k;
+	return NULL;
+}
+
+/* A pen writes left to right along one row, clipped at x1. */
+struct pen {
+	struct cellbuf *cb;
+	int x, y, x1;
+};
+
+static struct pen pen_at(struct cellbuf *cb, int x, int y, int x1)
+{
+	return (struct pen){ cb, x, y, x1 };
+}
+
+static void put(struct pen *p, int role, const char *s)
+{
+	if (p->x >= p->x1)
+		return;
+	p->x += cb_putn(p->cb, p->x, p->y, role, s, p->x1 - p->x);
+}
+
+static void putf(struct pen *p, int role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void putf(struct pen *p, int role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	put(p, role, buf);
+}
+
+/* A metric: the value role when valid, the n/a role when not. */
+static void put_m(struct pen *p, struct dvf_m m, double scale, int prec, const char *unit)
+{
+	char buf[64];
+	fmt_m(buf, sizeof buf, m, scale, prec, unit);
+	put(p, m.ok ? ROLE_VALUE : ROLE_NA, buf);
+}
+
+/* A GPU clock in MHz: whole MHz as such, others (1300.5) with a decimal,
+ * so the screen says what the driver says. */
+static int mhz_prec(int64_t hz)
+{
+	return hz % 1000000 ? 1 : 0;
+}
+
+static void put_mhz(struct pen *p, struct dvf_m hz, const char *unit)
+{
+	put_m(p, hz, 1e-6, hz.ok ? mhz_prec(hz.v) : 0, unit);
+}
+
+/* Right-align s so it ends at the pen's limit (if it fits after p->x). */
+static void put_right(struct pen *p, int role, const char *s)
+{
+	int n = cb_strcols(s);
+	if (p->x1 - n >= p->x)
+		cb_putn(p->cb, p->x1 - n, p->y, role, s, n);
+}
+
+int panel_series(const struct history *h, int series, int width, double *v, bool *ok)
+{
+	if (!h || h->len <= 0 || width <= 0)
+		return 0;
+	int n = h->len < width ? h->len : width;
+	int first = h->len - n;
+	for (int i = 0; i < n; i++)
+		ok[i] = history_get(h, series, first + i, &v[i]);
+	return n;
+}
+
+/* How a graph is scaled. */
+enum scale_mode {
+	SCALE_FIXED,    /* lo..hi as given */
+	SCALE_ZERO,     /* 0 .. the largest shown value (at least min_hi) */
+	SCALE_SPAN,     /* the shown values' own span, labelled at the left */
+};
+
+/* A graph of `rows` rows at (x, y), width w, of a history series.  With
+ * SCALE_SPAN the top and bottom values are written in the 4 columns left of
+ * x, since a span that does not start at 0 must say where it starts. */
+static void graph(const struct tui_view *v, struct cellbuf *cb, int series, int x, int y, int w,
+		  int rows, int role, double lo, double hi, enum scale_mode mode, double min_hi)
+{
+	double val[MAX_W];
+	bool ok[MAX_W];
+	char out[4 * MAX_W + 1];
+	if (w <= 0 || rows <= 0)
+		return;
+	if (w > MAX_W)
+		w = MAX_W;
+	int n = panel_series(v->hist, series, w, val, ok);
+	if (mode == SCALE_ZERO)
+		spark_range(val, ok, n, w, min_hi, &lo, &hi);
+	if (mode == SCALE_SPAN) {
+		bool any = false;
+		for (int i = 0; i < n; i++)
+			if (ok[i]) {
+				lo = any && lo < val[i] ? lo : val[i];
+				hi = any && hi > val[i] ? hi : val[i];
+				any = true;
+			}
+		if (!any)
+			return;
+		/* A little room below, so the lowest value is not a bare step. */
+		double pad = (hi - lo) * 0.1;
+		if (pad < min_hi)
+			pad = min_hi;
+		lo = lo - pad > 0 ? lo - pad : 0;
+		if (rows >= 2 && x >= 4) {
+			char t[16];
+			snprintf(t, sizeof t, "%4.*f", hi < 100 ? 1 : 0, hi);
+			cb_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
+			snprintf(t, sizeof t, "%4.*f", lo < 100 ? 1 : 0, lo);
+			cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
+		}
+	}
+	for (int r = 0; r < rows; r++)
+		if (spark_render(val, ok, n, lo, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
+			cb_putn(cb, x, y + r, role, out, w);
+}
+
+static void frame(const struct tui_view *v, int region, struct cellbuf *cb, const char *title)
+{
+	bool f = v->focus == region;
+	cb_clear(cb, ROLE_NORMAL);
+	cb_box(cb, f ? ROLE_BORDER_FOCUS : ROLE_BORDER, title, f ? ROLE_TITLE_FOCUS : ROLE_TITLE);
+}
+
+static void render_header(const struct tui_view *v, struct cellbuf *cb)
+{
+	const struct dvf_info *in = v->info;
+	char clock[16] = "--:--:--";
+	struct tm tm;
+	cb_clear(cb, ROLE_HEADER);
+	if (localtime_r(&v->wall, &tm))
+		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+
+	/* Source, release and power mode first: the board name is long and
+	 * the operator knows it; it is shortened, then clipped, to fit. */
+	char left[256];
+	const char *board = in && in->board_name[0] ? in->board_name : "unknown board";
+	int room = cb->w - 2 - 9;
+	snprintf(left, sizeof left, "  [%s]  L4T %s  mode %s  ",
+		 in && in->mode[0] ? in->mode : "n/a",
+		 in && in->l4t[0] ? in->l4t : "n/a",
+		 in && in->power_mode[0] ? in->power_mode : "n/a");
+	if ((int)(strlen("dvfstop") + strlen(left) + strlen(board)) > room &&
+	    strncmp(board, "NVIDIA ", 7) == 0)
+		board += 7;
+	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
+	put(&p, ROLE_HEADER_HI, "dvfstop");
+	put(&p, ROLE_HEADER, left);
+	put(&p, ROLE_HEADER_HI, board);
+	p.x1 = cb->w - 1;
+	put_right(&p, ROLE_HEADER, clock);
+
+	/* Second row: what the operator must not miss first. */
+	char up[32], right[128];
+	p = pen_at(cb, 1, 1, cb->w - 1);
+	fmt_duration(up, sizeof up, v->elapsed_s);
+	snprintf(right, sizeof right, "theme %s  up %s", v->theme_name, up);
+	p.x1 = cb->w - 1 - cb_strcols(right) - 2;
+	if (p.x1 < p.x)
+		p.x1 = cb->w - 1;
+	if (v->recording) {
+		const char *base = strrchr(v->rec_path, '/');
+		putf(&p, ROLE_REC, "%s REC %s", cb->utf8 ? "●" : "*", base ? base + 1 : v->rec_path);
+	} else {
+		put(&p, ROLE_HEADER, "not recording");
+	}
+	if (v->frozen) {
+		put(&p, ROLE_HEADER, "  ");
+		put(&p, ROLE_FROZEN, " FROZEN (p) ");
+	}
+	if (v->ended) {
+		put(&p, ROLE_HEADER, "  ");
+		put(&p, ROLE_ERROR, " source ended ");
+	}
+	if (v->msg[0]) {
+		put(&p, ROLE_HEADER, "  ");
+		put(&p, ROLE_MSG, v->msg);
+	}
+	p.x1 = cb->w - 1;
+	put_right(&p, ROLE_HEADER, right);
+}
+
+static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
+{
+	const struct dvf_info *in = v->info;
+	const struct dvf_sample *s = &v->cur;
+	int W = cb->w - 2, H = cb->h - 2, x0 = 1;
+	struct pen p;
+	char buf[4 * MAX_W + 1];
+
+	frame(v, TR_GPU, cb, "GPU");
+	if (W <= 0 || H <= 0)
+		return;
+	int n = in ? in->n_levels : 0;
+
+	/* Row 0: the clock and its level on the board's table. */
+	p = pen_at(cb, x0, 1, x0 + W);
+	put(&p, ROLE_LABEL, "clock ");
+	put_mhz(&p, s->gpu_freq_hz, "MHz");
+	put(&p, ROLE_LABEL, "  level ");
+	if (n > 0 && s->gpu_freq_hz.ok) {
+		int i = info_level_index(in, s->gpu_freq_hz.v);
+		const char *approx = "";
+		if (i < 0) {
+			/* Not a table entry: say which level it is nearest to. */
+			i = info_level_nearest(in, s->gpu_freq_hz.v);
+			approx = "~";
+		}
+		putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
+	} else {
+		put(&p, ROLE_NA, "n/a");
+	}
+
+	/* Row 1: the scale of levels with the limits and the clock marked. */
+	if (H > 1) {
+		p = pen_at(cb, x0, 2, x0 + W);
+		if (n == 0) {
+			put(&p, ROLE_NA, "clock table n/a");
+		} else {
+			char lo[16], hi[16];
+			snprintf(lo, sizeof lo, "%.*f", mhz_prec(in->level_hz[0]), (double)in->level_hz[0] * 1e-6);
+			snprintf(hi, sizeof hi, "%.*f", mhz_prec(in->level_hz[n - 1]), (double)in->level_hz[n - 1] * 1e-6);
+			int sw = W - (int)strlen(lo) - (int)strlen(hi) - 2;
+			if (sw > MAX_W)
+				sw = MAX_W;
+			if (sw >= 3) {
+				put(&p, ROLE_LABEL, lo);
+				put(&p, ROLE_LABEL, " ");
+				scale_render(in->level_hz, n, s->gpu_min_hz, s->gpu_max_hz, s->gpu_freq_hz,
+					     sw, cb->utf8, buf, sizeof buf);
+				int sx = p.x;
+				put(&p, ROLE_SCALE, buf);
+				/* Colour each cell by what it shows. */
+				int pmin = -1, pmax = -1, pcur = -1;
+				if (s->gpu_min_hz.ok)
+					pmin = scale_pos(info_level_nearest(in, s->gpu_min_hz.v), n, sw);
+				if (s->gpu_max_hz.ok)
+					pmax = scale_pos(info_level_nearest(in, s->gpu_max_hz.v), n, sw);
+				if (s->gpu_freq_hz.ok)
+					pcur = scale_pos(info_level_nearest(in, s->gpu_freq_hz.v), n, sw);
+				int a = pmin >= 0 ? pmin : 0, b = pmax >= 0 ? pmax : sw - 1;
+				if (a <= b)
+					cb_role(cb, sx + a, 2, b - a + 1, ROLE_SCALE_RANGE);
+				if (pcur >= 0)
+					cb_role(cb, sx + pcur, 2, 1, ROLE_SCALE_CUR);
+				put(&p, ROLE_LABEL, " ");
+				put(&p, ROLE_LABEL, hi);
+			} else {
+				put(&p, ROLE_LABEL, "levels ");
+				putf(&p, ROLE_VALUE, "%d", n);
+			}
+		}
+	}
+
+	/* Row 2: limits and governor. */
+	if (H > 2) {
+		p = pen_at(cb, x0, 3, x0 + W);
+		put(&p, ROLE_LABEL, "lim ");
+		put_mhz(&p, s->gpu_min_hz, NULL);
+		put(&p, ROLE_LABEL, "..");
+		put_mhz(&p, s->gpu_max_hz, "MHz");
+		put(&p, ROLE_LABEL, "  gov ");
+		if (s->gpu_governor[0])
+			put(&p, ROLE_VALUE, s->gpu_governor);
+		else
+			put(&p, ROLE_NA, "n/a");
+	}
+
+	/* Row 3: utilisation, a number and a bar. */
+	if (H > 3) {
+		p = pen_at(cb, x0, 4, x0 + W);
+		put(&p, ROLE_LABEL, "util  ");
+		char num[16];
+		fmt_m(num, sizeof num, s->gpu_load_pm, 0.1, 1, NULL);
+		if (s->gpu_load_pm.ok)
+			strncat(num, "%", sizeof num - strlen(num) - 1);
+		putf(&p, s->gpu_load_pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
+		int bw = x0 + W - p.x - 3;
+		if (bw > MAX_W)
+			bw = MAX_W;
+		if (bw >= 3) {
+			put(&p, ROLE_LABEL, " [");
+			bar_render(s->gpu_load_pm.v / 1000.0, s->gpu_load_pm.ok, bw, cb->utf8, buf, sizeof buf);
+			put(&p, s->gpu_load_pm.ok ? ROLE_BAR : ROLE_NA, buf);
+			put(&p, ROLE_LABEL, "]");
+		}
+	}
+
+	/* The rest: clock history over utilisation history. */
+	int g = H - 4;
+	if (g > 0) {
+		int gc = g > 1 ? (g + 1) / 2 : 1, gu = g - gc;
+		int gx = x0 + 5, gw = W - 5;
+		cb_put(cb, x0, 5, ROLE_LABEL, "MHz");
+		if (n > 0) {
+			/* The clock's own axis: the board's lowest to highest level
+			 * (the lowest level still shows one step). */
+			double bottom = (double)in->level_hz[0] / 1e6, top = (double)in->level_hz[n - 1] / 1e6;
+			double step = (top - bottom) / (gc * SPARK_STEPS);
+			graph(v, cb, HS_GPU_FREQ, gx, 5, gw, gc, ROLE_SPARK, bottom - step, top, SCALE_FIXED, 0);
+		} else {
+			graph(v, cb, HS_GPU_FREQ, gx, 5, gw, gc, ROLE_SPARK, 0, 0, SCALE_ZERO, 1);
+		}
+		if (gu > 0) {
+			cb_put(cb, x0, 5 + gc, ROLE_LABEL, "util");
+			graph(v, cb, HS_GPU_LOAD, gx, 5 + gc, gw, gu, ROLE_BAR, 0, 100, SCALE_FIXED, 0);
+		}
+	}
+}
+
+static void render_power(const struct tui_view *v, struct cellbuf *cb)
+{
+	const struct dvf_info *in = v->info;
+	const struct dvf_sample *s = &v->cur;
+	int W = cb->w - 2, H = cb->h - 2, x0 = 1, y = 1;
+	int nr = in ? in->n_rails : 0;
+	struct pen p;
+
+	frame(v, TR_POWER, cb, "power");
+	if (W <= 0 || H <= 0)
+		return;
+	if (nr > LAYOUT_MAX_POWER_ROWS)
+		nr = LAYOUT_MAX_POWER_ROWS;
+
+	int nw = 5;  /* "total" */
+	for (int i = 0; i < nr; i++) {
+		int l = (int)strlen(in->rail_name[i]);
+		if (l > nw)
+			nw = l;
+	}
+	if (nw > 16)
+		nw = 16;
+	const char *mark = cb->utf8 ? "Σ" : "*";
+
+	/* One row per rail, then the total: name, value, sparkline. */
+	for (int i = 0; i <= nr && y <= H; i++, y++) {
+		bool total = i == nr;
+		struct dvf_m m = total ? s->total_mw : s->rail[i].mw;
+		char val[32];
+		p = pen_at(cb, x0, y, x0 + W);
+		putf(&p, total ? ROLE_VALUE : ROLE_LABEL, "%-*.*s", nw, nw,
+		     total ? (in && !in->total_known ? "sum" : "total") : in->rail_name[i]);
+		put(&p, ROLE_LABEL, " ");
+		put(&p, ROLE_LABEL, !total && in->rail_in_total[i] ? mark : " ");
+		fmt_m(val, sizeof val, m, 1e-3, 2, "W");
+		putf(&p, m.ok ? ROLE_VALUE : ROLE_NA, " %8s ", val);
+		graph(v, cb, total ? HS_TOTAL_W : HS_RAIL0 + i, p.x, y, x0 + W - p.x, 1,
+		      total ? ROLE_SPARK_TOTAL : ROLE_SPARK, 0, 0, SCALE_ZERO, 0.1);
+	}
+
+	/* Mean power over the session. */
+	if (y <= H) {
+		double mw;
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "mean ");
+		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
+		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
+		char d[32];
+		putf(&p, ROLE_LABEL, " over %s", fmt_duration(d, sizeof d, v->elapsed_s));
+	}
+	/* How the total is made, when there is room. */
+	if (y <= H) {
+		p = pen_at(cb, x0, y++, x0 + W);
+		putf(&p, ROLE_LABEL, "%s ", mark);
+		if (!in)
+			put(&p, ROLE_NA, "n/a");
+		else if (!in->total_known)
+			put(&p, ROLE_WARN, "sum of all rails (board rule unknown)");
+		else
+			put(&p, ROLE_LABEL, in->total_rule[0] ? in->total_rule : "marked rails");
+	}
+	/* A taller total-power graph in what is left. */
+	int g = H - y + 1;
+	if (g >= 3) {
+		/* Tall: the total's own span, labelled, so its swings show. */
+		cb_put(cb, x0, y + g / 2, ROLE_LABEL, "W");
+		graph(v, cb, HS_TOTAL_W, x0 + 5, y, W - 5, g, ROLE_SPARK_TOTAL, 0, 0, SCALE_SPAN, 0.1);
+	} else if (g == 2) {
+		cb_put(cb, x0, y, ROLE_LABEL, "W");
+		graph(v, cb, HS_TOTAL_W, x0 + 5, y, W - 5, g, ROLE_SPARK_TOTAL, 0, 0, SCALE_ZERO, 0.1);
+	}
+}
+
+static void render_energy(const struct tui_view *v, struct cellbuf *cb)
+{
+	const struct energy_chan *c = &v->energy.ch[ENERGY_TOTAL];
+	int W = cb->w - 2, H = cb->h - 2, x0 = 1, y = 1;
+	struct pen p;
+	char d[32];
+
+	frame(v, TR_ENERGY, cb, "energy");
+	if (W <= 0 || H <= 0)
+		return;
+
+	p = pen_at(cb, x0, y++, x0 + W);
+	put(&p, ROLE_LABEL, "session ");
+	if (c->have) {
+		putf(&p, ROLE_VALUE, "%.1f J", c->mj / 1000.0);
+		put(&p, ROLE_LABEL, "  ");
+		putf(&p, ROLE_VALUE, "%.4f Wh", c->mj / 3.6e6);
+	} else {
+		put(&p, ROLE_NA, "n/a");
+	}
+
+	if (y <= H) {
+		double mw;
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "mean    ");
+		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
+		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
+		putf(&p, ROLE_LABEL, "  time %s", fmt_duration(d, sizeof d, v->elapsed_s));
+	}
+	/* The fine-tune figures have their place; no job is followed yet. */
+	if (y <= H) {
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "job     ");
+		put(&p, ROLE_INACTIVE, "no job");
+	}
+	if (y <= H) {
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "J/step  ");
+		put(&p, ROLE_INACTIVE, "--");
+		put(&p, ROLE_LABEL, "   steps/s ");
+		put(&p, ROLE_INACTIVE, "--");
+	}
+	if (y <= H) {
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "ETA     ");
+		put(&p, ROLE_INACTIVE, "--");
+		put(&p, ROLE_LABEL, "   projected ");
+		put(&p, ROLE_INACTIVE, "--");
+	}
+	/* Gaps: the energy is only as good as its coverage. */
+	if (y <= H) {
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "gaps    ");
+		putf(&p, c->n_lost ? ROLE_WARN : ROLE_VALUE, "%d bridged, %d lost", c->n_bridged, c->n_lost);
+		if (c->lost_ns > 0)
+			putf(&p, ROLE_WARN, " (%.1f s)", (double)c->lost_ns / 1e9);
+	}
+}
+
+static void render_cpu(const struct tui_view *v, struct cellbuf *cb)
+{
+	const struct dvf_info *in = v->info;
+	const struct dvf_sample *s = &v->cur;
+	int W = cb->w - 2, H = cb->h - 2, x0 = 1, y = 1;
+	const char *deg = cb->utf8 ? "°C" : "C";
+	struct pen p;
+	char buf[4 * MAX_W + 1];
+
+	frame(v, TR_CPU, cb, "CPU & temperature");
+	if (W <= 0 || H <= 0)
+		return;
+
+	p = pen_at(cb, x0, y++, x0 + W);
+	put(&p, ROLE_LABEL, "util  ");
+	char num[16];
+	fmt_m(num, sizeof num, s->cpu_util_pm, 0.1, 1, NULL);
+	if (s->cpu_util_pm.ok)
+		strncat(num, "%", sizeof num - strlen(num) - 1);
+	putf(&p, s->cpu_util_pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
+	int bw = x0 + W - p.x - 3;
+	if (bw > MAX_W)
+		bw = MAX_W;
+	if (bw >= 3) {
+		put(&p, ROLE_LABEL, " [");
+		bar_render(s->cpu_util_pm.v / 1000.0, s->cpu_util_pm.ok, bw, cb->utf8, buf, sizeof buf);
+		put(&p, s->cpu_util_pm.ok ? ROLE_BAR : ROLE_NA, buf);
+		put(&p, ROLE_LABEL, "]");
+	}
+
+	if (y <= H) {
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "clock ");
+		int nc = in ? in->n_clusters : 0;
+		if (nc <= 0)
+			put(&p, ROLE_NA, "n/a");
+		for (int i = 0; i < nc && i < DVF_MAX_CLUSTERS; i++) {
+			put_m(&p, s->cpu_khz[i], 1e-3, 0, NULL);
+			put(&p, ROLE_LABEL, " ");
+		}
+		if (nc > 0)
+			put(&p, ROLE_LABEL, "MHz");
+	}
+
+	int nz = in ? in->n_zones : 0;
+	if (nz > DVF_MAX_ZONES)
+		nz = DVF_MAX_ZONES;
+	if (y <= H) {
+		int hot = -1;
+		for (int i = 0; i < nz; i++)
+			if (s->temp_mc[i].ok && (hot < 0 || s->temp_mc[i].v > s->temp_mc[hot].v))
+				hot = i;
+		p = pen_at(cb, x0, y++, x0 + W);
+		put(&p, ROLE_LABEL, "hottest ");
+		if (hot < 0) {
+			put(&p, ROLE_NA, "n/a");
+		} else {
+			int64_t mc = s->temp_mc[hot].v;
+			int role = mc >= 95000 ? ROLE_CRIT : mc >= 85000 ? ROLE_WARN : ROLE_VALUE;
+			putf(&p, role, "%.1f%s", (double)mc / 1000.0, deg);
+			putf(&p, ROLE_LABEL, " %s", in->zone_name[hot]);
+		}
+	}
+	/* Every zone, packed, when there is room. */
+	for (int i = 0; i < nz && y <= H; y++) {
+		p = pen_at(cb, x0, y, x0 + W);
+		while (i < nz) {
+			char t[64];
+			fmt_m(t, sizeof t, s->temp_mc[i], 1e-3, 1, NULL);
+			int need = (int)strlen(in->zone_name[i]) + 1 + (int)strlen(t) + 2 + 2;
+			if (p.x > x0 && p.x + need > x0 + W)
+				break;
+			putf(&p, ROLE_LABEL, "%s ", in->zone_name[i]);
+			put(&p, s->temp_mc[i].ok ? ROLE_VALUE : ROLE_NA, t);
+			put(&p, ROLE_LABEL, "  ");
+			i++;
+		}
+	}
+}
+
+static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int region,
+			       const char *title, const char *what, const char *state, const char *later)
+{
+	frame(v, region, cb, title);
+	if (cb->w - 2 <= 0 || cb->h - 2 <= 0)
+		return;
+	struct pen p = pen_at(cb, 1, 1, cb->w - 1);
+	putf(&p, ROLE_LABEL, "%s: ", what);
+	put(&p, ROLE_INACTIVE, state);
+	if (cb->h - 2 > 1) {
+		p = pen_at(cb, 1, 2, cb->w - 1);
+		put(&p, ROLE_INACTIVE, later);
+	}
+}
+
+static void render_keys(const struct tui_view *v, struct cellbuf *cb)
+{
+	cb_clear(cb, ROLE_KEYLINE);
+	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
+	char focus[64];
+	snprintf(focus, sizeof focus, "focus: %s", v->focus >= 0 ? layout_region_name(v->focus) : "none");
+	p.x1 = cb->w - 1 - (int)strlen(focus) - 1;
+	for (const struct tui_key *k = v->keys; k && k->fn; k++) {
+		if (!k->label)
+			continue;
+		int need = cb_strcols(k->name) + 1 + cb_strcols(k->label);
+		if (p.x + need > p.x1)
+			break;
+		put(&p, ROLE_KEY, k->name);
+		put(&p, ROLE_KEYLINE, " ");
+		put(&p, ROLE_KEYLINE, k->label);
+		put(&p, ROLE_KEYLINE, "  ");
+	}
+	p.x1 = cb->w - 1;
+	put_right(&p, ROLE_KEYLINE, focus);
+}
+
+void panel_render(const struct tui_view *v, int region, struct cellbuf *cb)
+{
+	switch (region) {
+	case TR_HEADER: render_header(v, cb); break;
+	case TR_GPU: render_gpu(v, cb); break;
+	case TR_POWER: render_power(v, cb); break;
+	case TR_ENERGY: render_energy(v, cb); break;
+	case TR_CPU: render_cpu(v, cb); break;
+	case TR_POLICY:
+		render_placeholder(v, cb, region, "policy", "policy", "none loaded (not active)",
+				   "will show: clock, decision path");
+		break;
+	case TR_SWEEP:
+		render_placeholder(v, cb, region, "sweep", "sweep", "not active",
+				   "will show: J/step per level, U-curve");
+		break;
+	case TR_KEYS: render_keys(v, cb); break;
+	default: cb_clear(cb, ROLE_NORMAL); break;
+	}
+}
+
+enum { HELP_KEY_W = 8 };
+
+void panel_help_size(const struct tui_key *tab, int *w, int *h)
+{
+	int lines = 0, wide = (int)strlen("any key closes this window");
+	for (const struct tui_key *k = tab; k && k->fn; k++, lines++) {
+		int l = HELP_KEY_W + cb_strcols(k->help);
+		if (l > wide)
+			wide = l;
+	}
+	*w = wide + 4;
+	*h = lines + 4;
+}
+
+void panel_help(const struct tui_key *tab, struct cellbuf *cb)
+{
+	cb_clear(cb, ROLE_HELP);
+	cb_box(cb, ROLE_BORDER_FOCUS, "help: keys", ROLE_TITLE_FOCUS);
+	int y = 1;
+	for (const struct tui_key *k = tab; k && k->fn && y < cb->h - 2; k++, y++) {
+		struct pen p = pen_at(cb, 2, y, cb->w - 2);
+		put(&p, ROLE_KEY, k->name);
+		p.x = 2 + HELP_KEY_W;
+		put(&p, ROLE_HELP, k->help);
+	}
+	if (cb->h >= 3)
+		cb_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, "any key closes this window", cb->w - 4);
+}
+
+void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb)
+{
+	char a[64], b[64];
+	cb_clear(cb, ROLE_NORMAL);
+	snprintf(a, sizeof a, "terminal too small (need %dx%d)", need_cols, need_rows);
+	snprintf(b, sizeof b, "now %dx%d; q quits", cb->w, cb->h);
+	int y = cb->h / 2 - 1 >= 0 ? cb->h / 2 - 1 : 0;
+	int xa = (cb->w - (int)strlen(a)) / 2, xb = (cb->w - (int)strlen(b)) / 2;
+	cb_put(cb, xa > 0 ? xa : 0, y, ROLE_ERROR, a);
+	cb_put(cb, xb > 0 ? xb : 0, y + 1, ROLE_NORMAL, b);
+}

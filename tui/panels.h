@@ -1,0 +1,72 @@
+/* panels: what each region shows, rendered from a view (a copy of the
+ * session's numbers) into a cell buffer.  Pure: no curses and no session
+ * calls, so the panels are tested on hand-made views. */
+#ifndef DVF_PANELS_H
+#define DVF_PANELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cellbuf.h"
+#include "energy.h"
+#include "history.h"
+#include "sample.h"
+
+struct tui;
+
+/* What a key handler asks the loop to do next. */
+enum key_result {
+	KR_NONE = 0,
+	KR_REDRAW = 1 << 0,    /* repaint every region */
+	KR_RELAYOUT = 1 << 1,  /* regions changed: lay the screen out again */
+	KR_QUIT = 1 << 2,
+};
+
+/* One key: the single table (keys.c) that drives dispatch, the key line
+ * and the help window.  Later features add keys by adding rows. */
+struct tui_key {
+	int key;             /* character or curses KEY_* code */
+	const char *name;    /* as written in help: "q", "Tab", "F1" */
+	const char *label;   /* word on the key line; NULL: only in help */
+	const char *help;    /* one line for the help window */
+	int (*fn)(struct tui *t);  /* returns KR_* flags */
+};
+
+/* The row for key, or NULL.  Tables end with a row whose fn is NULL. */
+const struct tui_key *keys_find(const struct tui_key *tab, int key);
+
+/* The numbers a frame shows.  While the display is frozen the TUI keeps
+ * one of these (with its own copy of the history) and stops refreshing it. */
+struct tui_view {
+	const struct dvf_info *info;
+	struct dvf_sample cur;
+	bool have_cur;
+	uint64_t n_samples;
+	struct energy energy;
+	const struct history *hist;
+	double elapsed_s;
+	time_t wall;
+	bool recording;
+	char rec_path[512];
+	char msg[256];         /* "" when there is nothing to say */
+	bool frozen;
+	bool ended;            /* the source has ended (replay at its end) */
+	char theme_name[64];
+	int focus;             /* region with the focus; -1 for none */
+	const struct tui_key *keys;
+};
+
+/* Render a region (TR_*) of the view into cb, sized to the region. */
+void panel_render(const struct tui_view *v, int region, struct cellbuf *cb);
+/* Size the help window wants for a key table. */
+void panel_help_size(const struct tui_key *tab, int *w, int *h);
+void panel_help(const struct tui_key *tab, struct cellbuf *cb);
+/* The whole-screen message below the minimum size. */
+void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb);
+
+/* The last up-to-width points of a history series into v/ok (oldest
+ * first).  Returns the number of points. */
+int panel_series(const struct history *h, int series, int width, double *v, bool *ok);
+
+#endif

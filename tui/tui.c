@@ -1,0 +1,583 @@
+/* tui: the loop and the terminal.  Sampling and drawing are separate: the
+ * loop samples whenever the session says a sample is due and draws a frame
+ * every refresh interval (and right after a key).  A frame renders each
+ * region into its cell buffer and repaints only the regions whose content
+ * changed, then sends everything with one doupdate(). */
+#include "config.h"
+#include "tui.h"
+#include "tui_int.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "options.h"
+#include "session.h"
+
+/* How long a status message stays on screen. */
+#define MSG_SHOW_NS (8 * DVF_NS_PER_S)
+/* Samples taken in one go before input and drawing get their turn (only
+ * matters when the simulator runs as fast as it can). */
+enum { SAMPLE_BURST = 2000 };
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+void tui_msg(struct tui *t, const char *fmt, ...)
+{
+	char buf[sizeof t->s->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	session_msg(t->s, "%s", buf);
+	t->dirty = true;
+}
+
+/* ---- colours and themes ---------------------------------------------- */
+
+static attr_t curses_attrs(unsigned a)
+{
+	attr_t r = A_NORMAL;
+	if (a & THEME_BOLD)
+		r |= A_BOLD;
+	if (a & THEME_DIM)
+		r |= A_DIM;
+	if (a & THEME_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & THEME_REVERSE)
+		r |= A_REVERSE;
+#ifdef A_ITALIC
+	if (a & THEME_ITALIC)
+		r |= A_ITALIC;
+#endif
+	if (a & THEME_STANDOUT)
+		r |= A_STANDOUT;
+	return r;
+}
+
+static void colors_apply(struct tui *t)
+{
+	bool wide = COLORS >= 256;
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		const struct theme_style *st = &t->theme.s[r];
+		if (!t->color) {
+			t->attr[r] = curses_attrs(st->attrs | theme_mono_attrs(r));
+			continue;
+		}
+		short fg = wide ? st->fg : st->fg8, bg = wide ? st->bg : st->bg8;
+		if (!t->default_colors) {
+			if (fg < 0)
+				fg = COLOR_WHITE;
+			if (bg < 0)
+				bg = COLOR_BLACK;
+		}
+		init_pair((short)(r + 1), fg, bg);
+		t->attr[r] = curses_attrs(st->attrs) | (attr_t)COLOR_PAIR(r + 1);
+	}
+}
+
+static int theme_index(const char *name)
+{
+	for (int i = 0; i < theme_cycle_count; i++)
+		if (strcmp(name, theme_cycle_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static void theme_use(struct tui *t, const char *name)
+{
+	char err[768];
+	if (theme_load(&t->theme, name, err, sizeof err) < 0) {
+		tui_msg(t, "%s", err);
+		/* Kept for stderr at exit: the screen is gone by then. */
+		size_t l = strlen(t->exit_msg);
+		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", err);
+	}
+	t->theme_idx = theme_index(t->theme.name);
+	snprintf(t->view.theme_name, sizeof t->view.theme_name, "%s", t->theme.name);
+	colors_apply(t);
+	t->force = true;
+}
+
+void tui_theme_next(struct tui *t)
+{
+	int next = (t->theme_idx + 1) % theme_cycle_count;
+	theme_use(t, theme_cycle_names[next]);
+	/* A missing or broken file falls back to the default; move on anyway
+	 * so the next t tries the next theme. */
+	if (t->theme_idx != next && strcmp(t->theme.name, "default") == 0)
+		t->theme_idx = next;
+}
+
+/* ---- layout and painting --------------------------------------------- */
+
+static void windows_free(struct tui *t)
+{
+	for (int r = 0; r < TR_COUNT; r++) {
+		if (t->win[r])
+			delwin(t->win[r]);
+		t->win[r] = NULL;
+		cb_free(&t->cb[r]);
+	}
+	if (t->small_win)
+		delwin(t->small_win);
+	t->small_win = NULL;
+	cb_free(&t->small_cb);
+	if (t->help_win)
+		delwin(t->help_win);
+	t->help_win = NULL;
+	cb_free(&t->help_cb);
+	if (t->in)
+		delwin(t->in);
+	t->in = NULL;
+}
+
+static WINDOW *window_new(int h, int w, int y, int x)
+{
+	if (h <= 0 || w <= 0)
+		return NULL;
+	WINDOW *win = newwin(h, w, y, x);
+	if (win)
+		leaveok(win, TRUE);
+	return win;
+}
+
+static void focus_fix(struct tui *t)
+{
+	/* Too small shows no panel; keep the focus for when it fits again. */
+	if (t->lay.too_small)
+		return;
+	if (t->focus >= 0 && t->lay.shown[t->focus] && t->focus != TR_HEADER && t->focus != TR_KEYS)
+		return;
+	t->focus = -1;
+	for (int r = TR_GPU; r < TR_KEYS; r++)
+		if (t->lay.shown[r]) {
+			t->focus = r;
+			break;
+		}
+}
+
+static void layout_do(struct tui *t)
+{
+	windows_free(t);
+	getmaxyx(stdscr, t->rows, t->cols);
+	const struct dvf_info *in = t->s->info;
+	struct layout_in li = {
+		.cols = t->cols,
+		.rows = t->rows,
+		.present = TR_PANELS_ALL,
+		.power_rows = in ? in->n_rails : 0,
+	};
+	layout_compute(&li, &t->lay);
+
+	/* The key window first: it covers (0,0), which the regions then
+	 * paint over in the same frame. */
+	t->in = newwin(1, 1, 0, 0);
+	if (t->in) {
+		keypad(t->in, TRUE);
+		leaveok(t->in, TRUE);
+		wnoutrefresh(t->in);
+	}
+	if (t->lay.too_small) {
+		t->small_win = window_new(t->rows, t->cols, 0, 0);
+		if (t->small_win)
+			cb_init(&t->small_cb, t->cols, t->rows, t->utf8);
+	} else {
+		for (int r = 0; r < TR_COUNT; r++) {
+			if (!t->lay.shown[r])
+				continue;
+			struct tui_rect a = t->lay.r[r];
+			t->win[r] = window_new(a.h, a.w, a.y, a.x);
+			if (t->win[r])
+				cb_init(&t->cb[r], a.w, a.h, t->utf8);
+		}
+	}
+	focus_fix(t);
+	/* After a resize the screen may hold anything: paint it all once. */
+	clearok(curscr, TRUE);
+	t->relayout = false;
+	t->force = true;
+}
+
+static void paint(struct tui *t, WINDOW *w, const struct cellbuf *cb)
+{
+	char run[2048];
+	for (int y = 0; y < cb->h; y++) {
+		int x = 0;
+		wmove(w, y, 0);
+		while (x < cb->w) {
+			int role = cb->c[y * cb->w + x].role;
+			size_t n = 0;
+			while (x < cb->w && cb->c[y * cb->w + x].role == role) {
+				const char *ch = cb->c[y * cb->w + x].ch;
+				size_t l = strlen(ch);
+				if (n + l + 1 > sizeof run)
+					break;
+				memcpy(run + n, ch, l);
+				n += l;
+				x++;
+			}
+			run[n] = '\0';
+			wattrset(w, role < ROLE_COUNT ? t->attr[role] : A_NORMAL);
+			/* The last cell of a window cannot advance the cursor and
+			 * reports an error after it is drawn; nothing is lost. */
+			waddstr(w, run);
+		}
+	}
+}
+
+/* Paint cb into w if its content changed (or everything is forced). */
+static bool paint_if_changed(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last)
+{
+	uint64_t h = cb_hash(cb);
+	if (!w || (h == *last && !t->force))
+		return false;
+	paint(t, w, cb);
+	touchwin(w);
+	wnoutrefresh(w);
+	*last = h;
+	return true;
+}
+
+/* ---- the view ---------------------------------------------------------- */
+
+static void view_status(struct tui *t)
+{
+	struct session *s = t->s;
+	struct tui_view *v = &t->view;
+	int64_t now = clock_mono_ns();
+	v->recording = s->rec != NULL;
+	snprintf(v->rec_path, sizeof v->rec_path, "%s", s->rec_path);
+	if (strcmp(s->msg, t->msg_seen) != 0) {
+		snprintf(t->msg_seen, sizeof t->msg_seen, "%s", s->msg);
+		t->msg_at = now;
+	}
+	if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
+		snprintf(v->msg, sizeof v->msg, "%s", s->msg);
+	else
+		v->msg[0] = '\0';
+	v->frozen = t->frozen;
+	v->ended = t->ended;
+	v->focus = t->focus;
+	v->keys = tui_keys;
+}
+
+static void view_data(struct tui *t)
+{
+	struct session *s = t->s;
+	struct tui_view *v = &t->view;
+	v->info = s->info;
+	v->cur = s->cur;
+	v->have_cur = s->have_cur;
+	v->n_samples = s->n_samples;
+	v->energy = s->energy;
+	v->hist = &s->hist;
+	v->elapsed_s = session_elapsed_s(s);
+	v->wall = time(NULL);
+}
+
+static bool history_copy(struct history *dst, const struct history *src)
+{
+	size_t n = (size_t)HS_COUNT * (size_t)src->cap;
+	*dst = *src;
+	dst->val = malloc(n * sizeof *dst->val);
+	dst->ok = malloc(n * sizeof *dst->ok);
+	if (!dst->val || !dst->ok) {
+		history_free(dst);
+		return false;
+	}
+	memcpy(dst->val, src->val, n * sizeof *dst->val);
+	memcpy(dst->ok, src->ok, n * sizeof *dst->ok);
+	return true;
+}
+
+void tui_freeze(struct tui *t, bool on)
+{
+	if (on == t->frozen)
+		return;
+	if (on) {
+		/* The frozen view keeps its own history: the session's goes on. */
+		view_data(t);
+		if (!history_copy(&t->frozen_hist, &t->s->hist)) {
+			tui_msg(t, "cannot freeze: out of memory");
+			return;
+		}
+		t->view.hist = &t->frozen_hist;
+	} else {
+		history_free(&t->frozen_hist);
+		t->view.hist = &t->s->hist;
+	}
+	t->frozen = on;
+	t->dirty = true;
+}
+
+void tui_focus_step(struct tui *t, int dir)
+{
+	int n = TR_KEYS - TR_GPU;
+	int f = t->focus >= TR_GPU && t->focus < TR_KEYS ? t->focus : TR_GPU;
+	for (int i = 0; i < n; i++) {
+		f = TR_GPU + ((f - TR_GPU + dir) % n + n) % n;
+		if (t->lay.shown[f]) {
+			t->focus = f;
+			return;
+		}
+	}
+}
+
+/* ---- frames -------------------------------------------------------------- */
+
+static void frame(struct tui *t)
+{
+	bool any = false;
+	if (t->relayout)
+		layout_do(t);
+	if (!t->frozen)
+		view_data(t);
+	view_status(t);
+
+	if (t->lay.too_small) {
+		if (t->small_win) {
+			panel_too_small(t->lay.need_cols, t->lay.need_rows, &t->small_cb);
+			any |= paint_if_changed(t, t->small_win, &t->small_cb, &t->small_hash);
+		}
+	} else {
+		for (int r = 0; r < TR_COUNT; r++) {
+			if (!t->win[r])
+				continue;
+			panel_render(&t->view, r, &t->cb[r]);
+			any |= paint_if_changed(t, t->win[r], &t->cb[r], &t->hash[r]);
+		}
+		if (t->help_open) {
+			int w, h;
+			panel_help_size(tui_keys, &w, &h);
+			struct tui_rect a = layout_center(t->cols, t->rows, w, h);
+			if (!t->help_win) {
+				t->help_win = window_new(a.h, a.w, a.y, a.x);
+				if (t->help_win)
+					cb_init(&t->help_cb, a.w, a.h, t->utf8);
+				t->help_hash = 0;
+			}
+			if (t->help_win) {
+				panel_help(tui_keys, &t->help_cb);
+				/* On top of whatever region was repainted below it. */
+				bool was = t->force;
+				t->force = t->force || any;
+				any |= paint_if_changed(t, t->help_win, &t->help_cb, &t->help_hash);
+				t->force = was;
+			}
+		}
+	}
+	t->force = false;
+	if (any)
+		doupdate();
+}
+
+static void help_close(struct tui *t)
+{
+	t->help_open = false;
+	if (t->help_win)
+		delwin(t->help_win);
+	t->help_win = NULL;
+	cb_free(&t->help_cb);
+	/* Bring back what the window covered. */
+	t->force = true;
+}
+
+static void key(struct tui *t, int ch)
+{
+	t->dirty = true;
+	if (ch == KEY_RESIZE) {
+		t->relayout = true;
+		if (t->help_open)
+			help_close(t);
+		return;
+	}
+	if (t->help_open) {
+		help_close(t);
+		return;
+	}
+	const struct tui_key *k = keys_find(tui_keys, ch);
+	if (!k) {
+		const char *name = keyname(ch);
+		tui_msg(t, "key %s does nothing here; ? lists the keys", name ? name : "?");
+		return;
+	}
+	int r = k->fn(t);
+	if (r & KR_QUIT)
+		t->quit = true;
+	if (r & KR_RELAYOUT)
+		t->relayout = true;
+	if (r & KR_REDRAW)
+		t->force = true;
+}
+
+/* ---- start, loop, stop ------------------------------------------------- */
+
+static int term_start(struct tui *t)
+{
+	setlocale(LC_ALL, "");
+	t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "dvfstop: the dashboard needs a terminal; use --batch for headless output\n");
+		return -1;
+	}
+	t->scr = newterm(NULL, stdout, stdin);
+	if (!t->scr) {
+		const char *term = getenv("TERM");
+		fprintf(stderr, "dvfstop: cannot use the terminal (TERM=%s); try TERM=xterm or --batch\n",
+			term ? term : "unset");
+		return -1;
+	}
+	set_term(t->scr);
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	set_escdelay(25);
+	const char *nc = getenv("NO_COLOR");
+	t->color = has_colors() && !(nc && nc[0]);
+	if (t->color) {
+		start_color();
+		t->default_colors = use_default_colors() == OK;
+		/* One pair per role, or no colour at all. */
+		if (COLOR_PAIRS <= ROLE_COUNT)
+			t->color = false;
+	}
+	return 0;
+}
+
+static void signals_catch(struct sigaction *old)
+{
+	static const int sig[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sig[i], &sa, &old[i]);
+}
+
+static void signals_restore(const struct sigaction *old)
+{
+	static const int sig[3] = { SIGINT, SIGTERM, SIGHUP };
+	for (int i = 0; i < 3; i++)
+		sigaction(sig[i], &old[i], NULL);
+}
+
+/* Take every sample that is due; false once a limit says stop. */
+static bool sample_due(struct tui *t)
+{
+	struct session *s = t->s;
+	const struct dvf_opts *o = t->o;
+	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
+	for (int i = 0; i < SAMPLE_BURST && !t->ended && session_wait_real_ns(s) == 0; i++) {
+		if (session_sample(s) < 0) {
+			t->ended = true;
+			tui_msg(t, "the source has ended; q quits");
+			break;
+		}
+		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
+			return false;
+		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
+			return false;
+	}
+	return true;
+}
+
+int tui_run(struct session *s, const struct dvf_opts *o)
+{
+	struct tui *t = calloc(1, sizeof *t);
+	struct sigaction old[3];
+	int rc = 0;
+
+	if (!t) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return 1;
+	}
+	t->s = s;
+	t->o = o;
+	t->focus = TR_GPU;
+	t->theme_idx = -1;
+	stop_signal = 0;
+
+	/* Ours before ncurses starts, so it keeps them and we restore the
+	 * terminal ourselves. */
+	signals_catch(old);
+	if (term_start(t) < 0) {
+		signals_restore(old);
+		free(t);
+		return 1;
+	}
+	theme_use(t, o->theme ? o->theme : "default");
+	layout_do(t);
+
+	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
+	int64_t next_frame = 0;
+	while (!t->quit && !stop_signal) {
+		if (!sample_due(t))
+			break;
+		int64_t now = clock_mono_ns();
+		if (now >= next_frame || t->dirty) {
+			frame(t);
+			t->dirty = false;
+			next_frame = now + refresh_ns;
+		}
+		/* Block for a key until the next sample or frame is due. */
+		int64_t wait = next_frame - clock_mono_ns();
+		if (!t->ended) {
+			int64_t ws = session_wait_real_ns(s);
+			if (ws < wait)
+				wait = ws;
+		}
+		int ms = wait <= 0 ? 0 : (int)((wait + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS);
+		if (ms > 1000)
+			ms = 1000;
+		if (!t->in) {
+			/* No key window (out of memory): just pace the loop. */
+			usleep((useconds_t)ms * 1000);
+			continue;
+		}
+		wtimeout(t->in, ms);
+		int64_t asked = clock_mono_ns();
+		int ch = wgetch(t->in);
+		/* A closed terminal answers at once, forever: do not spin. */
+		if (ch == ERR && ms >= 10 && clock_mono_ns() - asked < DVF_NS_PER_MS) {
+			if (++t->instant_err > 100)
+				break;
+		} else {
+			t->instant_err = 0;
+		}
+		/* Take every key already typed before the next frame. */
+		while (ch != ERR && !t->quit) {
+			key(t, ch);
+			if (t->relayout || !t->in)
+				break;
+			wtimeout(t->in, 0);
+			ch = wgetch(t->in);
+		}
+	}
+
+	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
+		rc = 128 + stop_signal;
+	if (t->frozen)
+		history_free(&t->frozen_hist);
+	windows_free(t);
+	endwin();
+	delscreen(t->scr);
+	signals_restore(old);
+	if (t->exit_msg[0])
+		fputs(t->exit_msg, stderr);
+	free(t);
+	return rc;
+}

@@ -1,0 +1,70 @@
+/* tui_int: the dashboard's state, shared by the loop (tui.c) and the key
+ * handlers (keys.c).  Private to tui/. */
+#ifndef DVF_TUI_INT_H
+#define DVF_TUI_INT_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cellbuf.h"
+#include "layout.h"
+#include "panels.h"
+#include "theme.h"
+
+struct session;
+struct dvf_opts;
+
+struct tui {
+	struct session *s;
+	const struct dvf_opts *o;
+
+	/* terminal */
+	SCREEN *scr;
+	bool utf8;             /* the locale's codeset is UTF-8 */
+	bool color;            /* colours in use (terminal has them, NO_COLOR unset) */
+	bool default_colors;   /* use_default_colors() worked: -1 is allowed */
+	int cols, rows;
+	attr_t attr[ROLE_COUNT];
+	WINDOW *in;            /* 1x1, never drawn: keys are read here so reading
+	                          never refreshes a region */
+	WINDOW *win[TR_COUNT];
+	struct cellbuf cb[TR_COUNT];
+	uint64_t hash[TR_COUNT];
+	WINDOW *help_win, *small_win;
+	struct cellbuf help_cb, small_cb;
+	uint64_t help_hash, small_hash;
+	struct layout lay;
+
+	/* theme */
+	struct theme theme;
+	int theme_idx;         /* in theme_cycle_names; -1 for a file given by path */
+	char exit_msg[1024];   /* printed on stderr after the terminal is restored */
+
+	/* display state */
+	struct tui_view view;
+	struct history frozen_hist;  /* the view's history while frozen */
+	bool frozen;
+	bool help_open;
+	int focus;
+	bool ended;            /* the source ended */
+	bool quit;
+	bool relayout;         /* lay the screen out again before the next frame */
+	bool force;            /* repaint every region in the next frame */
+	bool dirty;            /* draw a frame now rather than at the next refresh */
+	char msg_seen[256];    /* the session message last seen, and when (real ns) */
+	int64_t msg_at;
+	int instant_err;       /* key reads that failed at once, in a row */
+};
+
+/* The key table (keys.c). */
+extern const struct tui_key tui_keys[];
+
+/* Actions the key handlers use (tui.c). */
+void tui_freeze(struct tui *t, bool on);
+void tui_theme_next(struct tui *t);
+void tui_focus_step(struct tui *t, int dir);
+/* A message on the status line (through the session's message). */
+void tui_msg(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
