@@ -22,3 +22,9 @@ EXTRA_DIST += tests/fuzz/fuzz.mk tests/fuzz/build.sh tests/fuzz/run.sh tests/fuz
 	tests/fuzz/fuzz_tegrastats.c tests/fuzz/fuzz_sysfs.c tests/fuzz/fuzz_progress.c \
 	tests/fuzz/fuzz_hfconfig.c tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_replay.c \
 	tests/fuzz/corpus
+
+# Fault injection tests (files vanishing, EIO/EAGAIN/garbage, devfreq
+# writes refused, the disk filling while recording): robustness beside the
+# fuzzers, so they live in this fragment.
+TESTS += tests/integration/faults-rails.sh tests/integration/faults-io.sh
+EXTRA_DIST += tests/integration/faults-rails.sh tests/integration/faults-io.sh
