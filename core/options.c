@@ -28,7 +28,7 @@ struct opt_def {
 static const struct opt_def opt_table[] = {
 	{ "batch", 'b', K_FLAG, OFF(batch), NULL, "headless: sample, record, print a summary at the end", 0, 0, false },
 	{ "demo", 0, K_FLAG, OFF(demo), NULL, "run on a simulated AGX Orin (no board needed)", 0, 0, false },
-	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default) or jetson", 0, 0, false },
+	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default), jetson or nvml", 0, 0, false },
 	{ "sysfs-root", 0, K_STR, OFF(sysfs_root), "DIR", "read the Jetson sysfs tree under DIR (default /)", 0, 0, false },
 	{ "gpu", 0, K_INT, OFF(gpu), "N", "NVML source: the GPU to watch, by NVML index (default 0)", 0, 63, false },
 	{ "interval", 'i', K_INT, OFF(interval_ms), "MS", "sampling interval in ms (default 100)", 1, 60000, false },
@@ -108,7 +108,7 @@ void opts_free(struct dvf_opts *o)
 /* Set one option from text.  where: "--name" or "FILE:LINE". */
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
-	char *p = (char *)o + d->off;
+	void *p = (char *)o + d->off; /* void *: the offset is of a field of that type */
 	switch (d->kind) {
 	case K_FLAG:
 		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {
