@@ -711,14 +711,6 @@ static struct dvf_m read_m(struct io_file *f, int64_t lo, int64_t hi)
 	return dvf_m_val(v);
 }
 
-/* mV x mA in mW, rounded to nearest: truncating would bias every rail's
- * energy down by half a milliwatt on average. */
-static int64_t mul_mw(int64_t mv, int64_t ma)
-{
-	int64_t uw = mv * ma;
-	return (uw >= 0 ? uw + 500 : uw - 500) / 1000;
-}
-
 static void sample_cpu_util(struct source *s, struct dvf_sample *out)
 {
 	char buf[1024];
@@ -757,7 +749,7 @@ static int j_sample(struct source *s, struct dvf_sample *out)
 		struct dvf_rail_sample *rs = &out->rail[r];
 		rs->mv = read_m(&s->rail[r].mv, INT32_MIN, INT32_MAX);
 		rs->ma = read_m(&s->rail[r].ma, INT32_MIN, INT32_MAX);
-		rs->mw = rs->mv.ok && rs->ma.ok ? dvf_m_val(mul_mw(rs->mv.v, rs->ma.v)) : dvf_m_na();
+		rs->mw = rs->mv.ok && rs->ma.ok ? dvf_m_val(rs->mv.v * rs->ma.v / 1000) : dvf_m_na();
 		if (in->rail_in_total[r]) {
 			if (rs->mw.ok)
 				total += rs->mw.v;

@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 c=$top/tests/fuzz/corpus
 fx=$top/tests/fixtures
 DVFSTOP=${DVFSTOP:-$top/dvfstop}
-mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay"
+mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv"
 
 for f in "$fx"/policy/*.policy; do cp "$f" "$c/policy/"; done
 "$DVFSTOP" policy show builtin:mlg >"$c/policy/builtin-mlg.policy" 2>/dev/null || :
@@ -51,6 +51,15 @@ if "$DVFSTOP" --no-config --batch --demo --samples 8 --record "$work/s.csv" >/de
 		{ cat "$work/s.csv"; printf '#meta\n'; cat "$work/s.csv.meta.json"; } >"$c/replay/session-meta"
 	fi
 fi
+for f in "$fx"/sessions/*.csv; do
+	if [ -f "$f.meta.json" ]; then
+		{ head -n 20 "$f"; printf '#meta\n'; cat "$f.meta.json"; } >"$c/replay/$(basename "$f" .csv)-meta"
+	else
+		head -n 20 "$f" >"$c/replay/$(basename "$f" .csv)"
+	fi
+done
+for f in "$fx"/sweeps/*.csv; do cp "$f" "$c/sweepcsv/"; done
+
 for f in "$fx"/tegrastats/jp6_agx_orin.txt "$fx"/tegrastats/older.txt; do
 	head -n 4 "$f" >"$c/replay/tegrastats-$(basename "$f" .txt)"
 done
