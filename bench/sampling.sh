@@ -1,0 +1,130 @@
+#!/bin/sh
+# sampling: what sampling costs.  dvfstop --batch reading the simulated AGX
+# Orin tree in real time, beside
+#   floor     bench/floor.c: open every file once, pread + parse each per
+#             sample (the practical floor for any sampler), and
+#   python    bench/pyreader.py: open, read, close every file per sample
+#             (how popular Python Jetson monitors read sysfs),
+#   wakeup    the same loop as floor reading no file: what waking up at the
+#             rate costs alone (every program pays it),
+# all reading the same telemetry (the files dvfstop reads per sample at its
+# default 10 Hz, found with strace) at 10, 100 and 1000 Hz.  floor and python
+# read every file every sample; dvfstop reads the thermal zones about every
+# 100 ms only (temperatures move over seconds) and repeats the reading.
+#
+#   bench/sampling.sh            environment: DURATION (s per run, default 10),
+#                                RATES (Hz, default "10 100 1000"),
+#                                REPEAT (runs of each, the least CPU is kept;
+#                                default 3),
+#                                DVFSTOP (binary, default ./dvfstop or
+#                                $BUILD/dvfstop), PYTHON (default
+#                                /usr/bin/python3), CC (default cc)
+#
+# CPU time and peak RSS come from wait4's rusage (bench/runcpu.c).  Each
+# program also runs for a single sample; that start-up cost is subtracted,
+# so "us/sample" and "CPU %" are the steady state: (cpu(run) -
+# cpu(1 sample)) / (samples - 1), times the rate.  The tree is static plain
+# files (tmpfs or disk page cache): on a board, reading sysfs (INA3221 over
+# I2C, devfreq) costs more kernel time per file for every program alike.
+#
+# Budgets (issue 9): at 100 Hz dvfstop <= 1.5x the floor's CPU and >= 10x
+# below the Python reader; dvfstop --batch max RSS < 8 MiB.  Exit 1 when a
+# budget is missed.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+DURATION=${DURATION:-10}
+RATES=${RATES:-"10 100 1000"}
+REPEAT=${REPEAT:-3}
+CC=${CC:-cc}
+if [ -z "${DVFSTOP:-}" ]; then
+	if [ -x "$top/dvfstop" ]; then DVFSTOP=$top/dvfstop
+	elif [ -n "${BUILD:-}" ] && [ -x "$BUILD/dvfstop" ]; then DVFSTOP=$BUILD/dvfstop
+	else echo "sampling: build dvfstop first (or set DVFSTOP)" >&2; exit 1
+	fi
+fi
+if [ -z "${PYTHON:-}" ]; then
+	if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
+fi
+command -v strace >/dev/null || { echo "sampling: strace is needed to list the files dvfstop reads" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-sampling.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+tree=$work/tree
+
+$CC -O2 -o "$work/floor" "$top/bench/floor.c"
+$CC -O2 -o "$work/runcpu" "$top/bench/runcpu.c"
+"$DVFSTOP" --no-config --batch --demo --sim-dir "$tree" --samples 1 >/dev/null
+
+# The files read per sample: those pread once per sample over 3 samples at
+# the default 100 ms interval.
+strace -f -y -e trace=pread64 -o "$work/strace" \
+	"$DVFSTOP" --no-config --batch --sysfs-root "$tree" --samples 3 >/dev/null
+sed -n 's/^[0-9]* *pread64([0-9]*<\([^>]*\)>.*/\1/p' "$work/strace" | sort | uniq -c |
+	awk -v t="$tree/" '$1 == 3 && index($2, t) == 1 { print $2 }' >"$work/files"
+nfiles=$(wc -l <"$work/files")
+[ "$nfiles" -gt 0 ] || { echo "sampling: found no per-sample files" >&2; exit 1; }
+
+# once NAME INTERVAL_MS DURATION_S -> "cpu_us samples maxrss_kib"
+once() {
+	name=$1 ms=$2 dur=$3
+	case $name in
+	dvfstop) "$work/runcpu" "$work/ru" "$DVFSTOP" --no-config --batch --sysfs-root "$tree" \
+			--interval "$ms" --duration "$dur" --summary-format json >"$work/out"
+		n=$(sed -n 's/^ *"samples": *\([0-9]*\).*/\1/p' "$work/out") ;;
+	floor) "$work/runcpu" "$work/ru" "$work/floor" "$work/files" "$ms" "$dur" >"$work/out"
+		n=$(awk '{ print $2 }' "$work/out") ;;
+	wakeup) "$work/runcpu" "$work/ru" "$work/floor" /dev/null "$ms" "$dur" >"$work/out"
+		n=$(awk '{ print $2 }' "$work/out") ;;
+	python) "$work/runcpu" "$work/ru" "$PYTHON" "$top/bench/pyreader.py" "$work/files" "$ms" "$dur" >"$work/out"
+		n=$(awk '{ print $2 }' "$work/out") ;;
+	esac
+	awk -v n="$n" '{ print $1 + $2, n, $3 }' "$work/ru"
+}
+
+echo "sampling cost: $nfiles files per sample, ${DURATION} s per run, best of $REPEAT, $(nproc) CPUs"
+echo "python: $PYTHON ($("$PYTHON" --version 2>&1))"
+printf '%-6s %-8s %8s %10s %11s %8s %9s\n' rate program samples "cpu ms" "us/sample" "CPU %" "maxRSS"
+progs="wakeup floor dvfstop python"
+fail=0
+for hz in $RATES; do
+	ms=$(awk -v h="$hz" 'BEGIN { printf "%d", 1000 / h }')
+	# Interleaved repeats, so every program meets the same other load;
+	# the run of least CPU time is kept (other load only ever adds).
+	: >"$work/runs"
+	i=0
+	while [ $i -lt "$REPEAT" ]; do
+		for prog in $progs; do
+			echo "$prog base $(once "$prog" 1000 0.001)" >>"$work/runs"
+			echo "$prog run $(once "$prog" "$ms" "$DURATION")" >>"$work/runs"
+		done
+		i=$((i + 1))
+	done
+	for prog in $progs; do
+		set -- $(awk -v p="$prog" '$1 == p && $2 == "base"' "$work/runs" | sort -k3,3n | head -n 1)
+		base=$3
+		set -- $(awk -v p="$prog" '$1 == p && $2 == "run"' "$work/runs" | sort -k3,3n | head -n 1)
+		cpu=$3 n=$4 rss=$5
+		per=$(awk -v c="$cpu" -v b="$base" -v n="$n" 'BEGIN { d = c - b; if (d < 0) d = 0; printf "%.1f", (n > 1 ? d / (n - 1) : 0) }')
+		pct=$(awk -v p="$per" -v h="$hz" 'BEGIN { printf "%.3f", p * h / 1e4 }')
+		printf '%-6s %-8s %8d %10.1f %11s %8s %6.1f MiB\n' "${hz}Hz" "$prog" "$n" \
+			"$(awk -v c="$cpu" 'BEGIN { print c / 1000 }')" "$per" "$pct" \
+			"$(awk -v r="$rss" 'BEGIN { print r / 1024 }')"
+		eval "per_${prog}_$hz=$per rss_${prog}_$hz=$rss"
+	done
+done
+
+# Budgets at 100 Hz (when measured).
+case " $RATES " in *" 100 "*)
+	awk -v d="$per_dvfstop_100" -v f="$per_floor_100" -v p="$per_python_100" -v r="$rss_dvfstop_100" 'BEGIN {
+		ok = 1
+		printf "budget: dvfstop/floor at 100 Hz = %.2fx (<= 1.5x): %s\n", d / f, (d <= 1.5 * f ? "ok" : "MISSED")
+		if (d > 1.5 * f) ok = 0
+		printf "budget: python/dvfstop at 100 Hz = %.1fx (>= 10x): %s\n", p / d, (p >= 10 * d ? "ok" : "MISSED")
+		if (p < 10 * d) ok = 0
+		printf "budget: dvfstop --batch max RSS = %.1f MiB (< 8 MiB): %s\n", r / 1024, (r < 8192 ? "ok" : "MISSED")
+		if (r >= 8192) ok = 0
+		exit ok ? 0 : 1
+	}' || fail=1 ;;
+esac
+exit $fail

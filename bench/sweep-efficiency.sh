@@ -1,0 +1,94 @@
+#!/bin/sh
+# sweep-efficiency: what each way of choosing the GPU clock costs and how
+# close it lands to the energy optimum, over seeded simulated workloads.
+#
+#   bench/sweep-efficiency.sh      environment: BUILD (build folder), CC,
+#                                  DWELL (default 40steps), SETTLE (default 2)
+#
+# For each workload (model, sequence length, seed; noise on):
+#   exhaustive  dvfstop sweep --demo --mode exhaustive: every level
+#   adaptive    dvfstop sweep --demo --mode adaptive: U-curve search from
+#               the policy's recommendation
+#   mlg         dvfstop recommend (builtin:mlg) with the GPU utilisation the
+#               exhaustive sweep measured at the top clock; no sweep at all
+# and scores each choice by the simulator's noise-free energy per step at
+# that level (bench/sweep-truth.c, sim_model_energy_per_step_j) against
+# the best level's: "over %" is the energy per step paid above the optimum.
+# Windows and training steps are those the sweep measured (settling steps,
+# spent at the levels too, not counted).
+set -eu
+. "$(dirname "$0")/lib.sh"
+DWELL=${DWELL:-40steps}
+SETTLE=${SETTLE:-2}
+work=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-sweepeff.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+bench_cc "$work/sweep-truth" "$top/bench/sweep-truth.c"
+
+# model seq_len seed
+cat >"$work/workloads" <<'W'
+bert-tiny 128 1
+bert-mini 128 2
+bert-small 64 3
+bert-small 256 4
+bert-medium 128 5
+bert-base 32 6
+bert-base 128 7
+bert-base 256 8
+bert-large 128 9
+distilbert-base 128 10
+distilbert-base 48 11
+pythia-14m 128 12
+pythia-70m 128 13
+pythia-160m 64 14
+pythia-160m 256 15
+pythia-410m 128 16
+gpt2 128 17
+smollm-135m 128 18
+qwen2.5-0.5b 64 19
+tinyllama-1.1b 128 20
+pythia-1b 32 21
+deberta-v2-xlarge 64 22
+W
+
+# sweep MODE MODEL SEQ SEED -> "MHZ WINDOWS STEPS"; the table lands in $work/table
+sweep() {
+	"$DVFSTOP" sweep --no-config --demo --mode "$1" --sim-model "$2" --sim-seq-len "$3" --seed "$4" \
+		--sim-steps 0 --dwell "$DWELL" --settle "$SETTLE" --out "$work/$1.csv" >"$work/$1.out" 2>&1 ||
+		{ sed 's/^/  /' "$work/$1.out" >&2; bench_die "sweep $1 failed on $2 seq $3 seed $4"; }
+	sed -n 's/^best: \([0-9.]*\) MHz (\([0-9]*\) windows, \([0-9]*\) training steps measured).*/\1 \2 \3/p' "$work/$1.out"
+}
+
+# jps MHZ -> true J/step at that level (from $work/truth)
+jps() { awk -v f="$1" '$1 != "optimum" && $1 + 0 == f + 0 { print $2 }' "$work/truth"; }
+over() { awk -v j="$1" -v o="$2" 'BEGIN { printf "%.2f", (j - o) / o * 100 }'; }
+
+printf '%-18s %4s %4s %7s | %-22s | %-22s | %-12s\n' workload seq seed "opt MHz" \
+	"exhaustive MHz win steps over%" "adaptive MHz win steps over%" "mlg MHz over%"
+: >"$work/rows"
+while read -r model seq seed; do
+	set -- $(sweep exhaustive "$model" "$seq" "$seed"); ex_f=$1 ex_w=$2 ex_s=$3
+	set -- $(sweep adaptive "$model" "$seq" "$seed"); ad_f=$1 ad_w=$2 ad_s=$3
+	# the level table and the utilisation measured at the top level
+	levels=$(awk -F, 'NR > 1 { print $10 }' "$work/exhaustive.csv" | sort -n | tr '\n' ' ')
+	util=$(awk -F, 'NR == 2 { print $9 }' "$work/exhaustive.csv")
+	"$work/sweep-truth" "$model" "$seq" 16 $levels >"$work/truth"
+	set -- $(sed -n 's/^optimum //p' "$work/truth"); opt_f=$1 opt_j=$2
+	mlg_hz=$("$DVFSTOP" recommend --model "$model" --seq-len "$seq" --util "$util" --json |
+		sed -n 's/^ *"clock_hz": *\([0-9]*\).*/\1/p')
+	mlg_f=$(awk -v h="$mlg_hz" 'BEGIN { printf "%.1f", h / 1e6 }')
+	ex_o=$(over "$(jps "$ex_f")" "$opt_j")
+	ad_o=$(over "$(jps "$ad_f")" "$opt_j")
+	mlg_o=$(over "$(jps "$mlg_f")" "$opt_j")
+	printf '%-18s %4s %4s %7s | %7s %3s %5s %6s | %7s %3s %5s %6s | %7s %6s\n' "$model" "$seq" "$seed" "$opt_f" \
+		"$ex_f" "$ex_w" "$ex_s" "$ex_o" "$ad_f" "$ad_w" "$ad_s" "$ad_o" "$mlg_f" "$mlg_o"
+	echo "$ex_w $ex_s $ex_o $ad_w $ad_s $ad_o $mlg_o" >>"$work/rows"
+done <"$work/workloads"
+
+awk '{ n++; for (i = 1; i <= 7; i++) { s[i] += $i; if ($i > m[i]) m[i] = $i }
+	ex0 += ($3 == 0); ad0 += ($6 == 0); mlg0 += ($7 == 0) }
+END {
+	printf "\n%d workloads (mean; worst):\n", n
+	printf "  exhaustive: %.1f windows, %.0f steps, %.2f %% over the optimum (worst %.2f %%), optimum hit %d/%d\n", s[1] / n, s[2] / n, s[3] / n, m[3], ex0, n
+	printf "  adaptive:   %.1f windows, %.0f steps, %.2f %% over the optimum (worst %.2f %%), optimum hit %d/%d\n", s[4] / n, s[5] / n, s[6] / n, m[6], ad0, n
+	printf "  mlg:        no sweep, %.2f %% over the optimum (worst %.2f %%), optimum hit %d/%d\n", s[7] / n, m[7], mlg0, n
+}' "$work/rows"

@@ -1,0 +1,56 @@
+/* Session CSV replay and tegrastats logs (the replay source): the input is
+ * a recording, optionally followed by a line "#meta" and its sidecar
+ * FILE.meta.json; it is opened and played to its end. */
+#include "config.h"
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "replay.h"
+#include "source.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char sep[] = "\n#meta\n";
+	size_t csv_len = size, meta_off = size;
+	for (size_t i = 0; i + sizeof sep - 1 <= size; i++)
+		if (memcmp(data + i, sep, sizeof sep - 1) == 0) {
+			csv_len = i + 1;
+			meta_off = i + sizeof sep - 1;
+			break;
+		}
+	char csv[300], meta[320];
+	const char *p = fuzz_file(".csv", data, csv_len);
+	if (!p)
+		return 0;
+	snprintf(csv, sizeof csv, "%s", p);
+	snprintf(meta, sizeof meta, "%s.meta.json", csv);
+	unlink(meta);
+	if (meta_off < size) {
+		FILE *fp = fopen(meta, "wb");
+		if (fp) {
+			fwrite(data + meta_off, 1, size - meta_off, fp);
+			fclose(fp);
+		}
+	}
+	struct dvf_clock clk;
+	clock_init_sim(&clk, 0);
+	struct source_cfg cfg = { .replay_path = csv, .interval_ns = 100 * DVF_NS_PER_MS, .mode = "replay", .clock = &clk };
+	char err[1024];
+	struct source *s = source_replay.open(&cfg, err, sizeof err);
+	if (s) {
+		const struct dvf_info *in = source_replay.info(s);
+		(void)in;
+		struct dvf_sample smp;
+		for (int i = 0; i < 100000 && source_replay.sample(s, &smp) == 0; i++)
+			;
+		(void)replay_next_ns(s);
+		(void)replay_interval_ns(s);
+		source_replay.close(s);
+	}
+	unlink(meta);
+	unlink(csv);
+	return 0;
+}

@@ -1,0 +1,65 @@
+#!/bin/sh
+# seed.sh: (re)build the seed corpora in tests/fuzz/corpus from the test
+# fixtures and the shipped data.  Run from the source folder with a built
+# dvfstop (DVFSTOP, default ./dvfstop) for the recorded session seeds.
+# Files the fuzzer found later (crash regressions) are kept: this only adds.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+c=$top/tests/fuzz/corpus
+fx=$top/tests/fixtures
+DVFSTOP=${DVFSTOP:-$top/dvfstop}
+mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv"
+
+for f in "$fx"/policy/*.policy; do cp "$f" "$c/policy/"; done
+"$DVFSTOP" policy show builtin:mlg >"$c/policy/builtin-mlg.policy" 2>/dev/null || :
+"$DVFSTOP" policy show builtin:ffg >"$c/policy/builtin-ffg.policy" 2>/dev/null || :
+
+printf 'interval = 100\nrefresh = 500\ntheme = light\n' >"$c/config/basic"
+printf '# comment\n\nbatch = true\nnoise = 0.5\nsim-model = pythia-160m\nsummary-format = json\n' >"$c/config/types"
+printf 'interval = 0\nunknown = 1\nno equals sign\n' >"$c/config/errors"
+
+for f in "$fx"/tegrastats/*.txt; do
+	b=$(basename "$f" .txt)
+	head -n 2 "$f" | awk -v d="$c/tegrastats" -v b="$b" '{ f = d "/" b "-" NR; print > f; close(f) }'
+done
+
+# sysfs values: every small file of the fixture trees that a parser reads
+for tree in jp6-agx-orin jp5-agx-orin orin-nx unknown-board; do
+	[ -d "$fx/$tree" ] || continue
+	find "$fx/$tree" -type f \( -name available_frequencies -path '*gpu*' -o -name nv_tegra_release \
+		-o -path '*nvpmodel/status' -o -name compatible -path '*device-tree*' -o -name model -path '*device-tree*' \
+		-o -name stat -path '*proc*' -o -name in1_input -o -name cur_freq -path '*gpu*' \) |
+	while read -r f; do
+		cp "$f" "$c/sysfs/$tree-$(echo "${f#"$fx/$tree/"}" | tr '/@' '__')"
+	done
+done
+
+for f in "$fx"/progress/*.txt; do
+	# first byte picks the chunk size of the stream
+	{ printf '\007'; head -c 4000 "$f"; } >"$c/progress/$(basename "$f" .txt)"
+done
+
+for f in "$fx"/hf-configs/*.json; do cp "$f" "$c/hfconfig/"; done
+for f in "$top"/themes/*.theme; do cp "$f" "$c/theme/"; done
+
+# replay: a short recorded session (with its meta sidecar after "#meta") and tegrastats logs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if "$DVFSTOP" --no-config --batch --demo --samples 8 --record "$work/s.csv" >/dev/null 2>&1; then
+	cp "$work/s.csv" "$c/replay/session"
+	if [ -f "$work/s.csv.meta.json" ]; then
+		{ cat "$work/s.csv"; printf '#meta\n'; cat "$work/s.csv.meta.json"; } >"$c/replay/session-meta"
+	fi
+fi
+for f in "$fx"/sessions/*.csv; do
+	if [ -f "$f.meta.json" ]; then
+		{ head -n 20 "$f"; printf '#meta\n'; cat "$f.meta.json"; } >"$c/replay/$(basename "$f" .csv)-meta"
+	else
+		head -n 20 "$f" >"$c/replay/$(basename "$f" .csv)"
+	fi
+done
+for f in "$fx"/sweeps/*.csv; do cp "$f" "$c/sweepcsv/"; done
+
+for f in "$fx"/tegrastats/jp6_agx_orin.txt "$fx"/tegrastats/older.txt; do
+	head -n 4 "$f" >"$c/replay/tegrastats-$(basename "$f" .txt)"
+done
