@@ -84,6 +84,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 		if (s->msg[0] && s->msg_t == s->cur.t_ns) {
 			fprintf(stderr, "dvfstop: %s\n", s->msg);
+			s->msg[0] = '\0'; /* said once */
 		}
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			break;

@@ -17,7 +17,7 @@ shift 2>/dev/null || true
 
 # Build dependencies (what configure needs) and test tools.
 BUILD_PKGS="build-essential autoconf automake autoconf-archive pkg-config libncurses-dev libcsv-dev libjson-c-dev"
-TEST_PKGS="libcmocka-dev tmux clang"
+TEST_PKGS="libcmocka-dev tmux clang libclang-rt-14-dev"
 
 deps() {
 	pkgs=$BUILD_PKGS
@@ -72,6 +72,10 @@ test)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		make -C _build-san check -j"$jobs" || { cat _build-san/test-suite.log; count _build-san; echo "tests: $npass passed, $nfail failed"; exit 1; }
 	count _build-san
+	echo "== fuzz every parser for a short while (FUZZ_SECONDS each; 60 for a real run)"
+	make -C _build fuzz >/dev/null
+	FUZZ_SECONDS=${FUZZ_SECONDS:-15} FUZZ_JOBS=$(nproc) FUZZ_BIN=_build/tests/fuzz/bin tests/fuzz/run.sh ||
+		{ echo "fuzz: a target failed (its input is kept in the current folder)"; exit 1; }
 	echo "== clang, warnings as errors"
 	build _build-clang --enable-werror CC=clang
 	# The tarball builds, installs and passes a smoke set of tests from a
