@@ -7,8 +7,12 @@
 #include <string.h>
 
 /* Two levels whose J/step differ by less than Z standard errors are "too
- * close to call": the adaptive search measures again before it decides. */
-#define SWEEP_Z 1.0
+ * close to call": the adaptive search measures again before it decides.
+ * Half a standard error: on the simulator's 22 seeded workloads a full one
+ * spent 5.4 windows on average for the same mean regret (0.2 %), because
+ * near the bottom of a flat U two levels are often that close and either is
+ * a fine answer. */
+#define SWEEP_Z 0.5
 
 bool sweep_point_measured(const struct sweep_point *p) { return p->windows > 0 && p->steps > 0; }
 double sweep_jps(const struct sweep_point *p) { return p->steps > 0 ? p->energy_j / (double)p->steps : 0; }
