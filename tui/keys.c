@@ -3,6 +3,8 @@
 #include "config.h"
 #include "tui_int.h"
 
+#include "ctl_keys.h"
+#include "policy_panel.h"
 #include "session.h"
 
 static int key_quit(struct tui *t)
@@ -66,5 +68,12 @@ const struct tui_key tui_keys[] = {
 	{ '?', "?", "help", "this help (any key closes it)", key_help },
 	{ KEY_F(1), "F1", NULL, "this help", key_help },
 	{ 'L' & 0x1f, "^L", NULL, "redraw the whole screen", key_redraw },
+	{ 'o', "o", "clock", "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_key_override },
+	{ '+', "+", NULL, "GPU clock one level up (keeps pin or cap; pins from default)", ctl_key_up },
+	{ '-', "-", NULL, "GPU clock one level down", ctl_key_down },
+	{ 'c', "c", NULL, "switch pin (min = max) <-> cap (max only) at the same clock", ctl_key_switch },
+	{ 'd', "d", "default", "GPU clock back to the board's default (governor, min, max)", ctl_key_default },
+	{ 'a', "a", "accept", "accept the policy's recommendation: pin its clock", policy_key_accept },
+	{ 'P', "P", NULL, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_key_next },
 	{ 0, NULL, NULL, NULL, NULL },
 };

@@ -111,6 +111,7 @@ static int comfortable_extra(int region)
 	case TR_POWER: return 7;
 	case TR_ENERGY: return 3;
 	case TR_CPU: return 3;
+	case TR_POLICY: return 2;      /* the path's second line, the util window */
 	default: return 0;
 	}
 }

@@ -6,7 +6,9 @@ libdvfstop_a_SOURCES += \
 	tui/render.c tui/render.h \
 	tui/theme.c tui/theme.h \
 	tui/panels.c tui/panels.h \
-	tui/keys.c tui/tui.c tui/tui.h tui/tui_int.h
+	tui/keys.c tui/tui.c tui/tui.h tui/tui_int.h \
+	tui/ctl_keys.c tui/ctl_keys.h \
+	tui/policy_panel.c tui/policy_panel.h
 
 dist_themes_DATA += \
 	themes/default.theme \

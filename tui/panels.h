@@ -11,6 +11,7 @@
 #include "cellbuf.h"
 #include "energy.h"
 #include "history.h"
+#include "policy_panel.h"
 #include "sample.h"
 
 struct tui;
@@ -55,6 +56,11 @@ struct tui_view {
 	char theme_name[64];
 	int focus;             /* region with the focus; -1 for none */
 	const struct tui_key *keys;
+	/* clock control (ctl_keys.c): who set the clock, and why the board
+	 * runs elsewhere or why we cannot set it; "" when none */
+	char ctl_who[96];
+	char ctl_note[256];
+	struct policy_view policy;  /* the policy panel; inactive: a placeholder */
 };
 
 /* Render a region (TR_*) of the view into cb, sized to the region. */

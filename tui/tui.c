@@ -17,7 +17,10 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "ctl_keys.h"
+#include "guard.h"
 #include "options.h"
+#include "policy_panel.h"
 #include "session.h"
 
 /* How long a status message stays on screen. */
@@ -250,6 +253,11 @@ static bool paint_if_changed(struct tui *t, WINDOW *w, const struct cellbuf *cb,
 	return true;
 }
 
+bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last)
+{
+	return paint_if_changed(t, w, cb, last);
+}
+
 /* ---- the view ---------------------------------------------------------- */
 
 static void view_status(struct tui *t)
@@ -285,6 +293,8 @@ static void view_data(struct tui *t)
 	v->hist = &s->hist;
 	v->elapsed_s = session_elapsed_s(s);
 	v->wall = time(NULL);
+	tui_ctl_view(t);
+	tui_policy_view(t);
 }
 
 static bool history_copy(struct history *dst, const struct history *src)
@@ -377,6 +387,7 @@ static void frame(struct tui *t)
 				t->force = was;
 			}
 		}
+		any |= tui_ctl_frame(t, any);
 	}
 	t->force = false;
 	if (any)
@@ -407,6 +418,8 @@ static void key(struct tui *t, int ch)
 		help_close(t);
 		return;
 	}
+	if (tui_ctl_key(t, ch))
+		return;
 	const struct tui_key *k = keys_find(tui_keys, ch);
 	if (!k) {
 		const char *name = keyname(ch);
@@ -487,6 +500,8 @@ static bool sample_due(struct tui *t)
 			tui_msg(t, "the source has ended; q quits");
 			break;
 		}
+		tui_ctl_sample(t);
+		tui_policy_sample(t);
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			return false;
 		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
@@ -499,6 +514,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 {
 	struct tui *t = calloc(1, sizeof *t);
 	struct sigaction old[3];
+	bool caught = false;
 	int rc = 0;
 
 	if (!t) {
@@ -511,11 +527,28 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	t->theme_idx = -1;
 	stop_signal = 0;
 
+	/* The control and the policies first: a clock or a policy asked for
+	 * that cannot be had stops us before the terminal is taken. */
+	if (tui_ctl_open(t) < 0 || tui_policy_open(t) < 0) {
+		tui_policy_close(t);
+		tui_ctl_close(t);
+		fputs(t->exit_msg, stderr);
+		free(t);
+		return 1;
+	}
 	/* Ours before ncurses starts, so it keeps them and we restore the
-	 * terminal ourselves. */
-	signals_catch(old);
+	 * terminal ourselves.  When we control the clock, the guard's
+	 * graceful handlers are in already: the loop reads them instead. */
+	if (!tui_ctl_guarded(t)) {
+		signals_catch(old);
+		caught = true;
+	}
 	if (term_start(t) < 0) {
-		signals_restore(old);
+		tui_policy_close(t);
+		tui_ctl_close(t);
+		if (caught)
+			signals_restore(old);
+		fputs(t->exit_msg, stderr);
 		free(t);
 		return 1;
 	}
@@ -524,7 +557,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
 	int64_t next_frame = 0;
-	while (!t->quit && !stop_signal) {
+	while (!t->quit && !stop_signal && !guard_stop_signal()) {
 		if (!sample_due(t))
 			break;
 		int64_t now = clock_mono_ns();
@@ -568,14 +601,19 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 		}
 	}
 
-	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
-		rc = 128 + stop_signal;
+	int sig = stop_signal ? stop_signal : guard_stop_signal();
+	if (sig == SIGTERM || sig == SIGHUP)
+		rc = 128 + sig;
+	/* The clocks go back before anything else. */
+	tui_ctl_close(t);
+	tui_policy_close(t);
 	if (t->frozen)
 		history_free(&t->frozen_hist);
 	windows_free(t);
 	endwin();
 	delscreen(t->scr);
-	signals_restore(old);
+	if (caught)
+		signals_restore(old);
 	if (t->exit_msg[0])
 		fputs(t->exit_msg, stderr);
 	free(t);

@@ -14,6 +14,8 @@
 
 struct session;
 struct dvf_opts;
+struct tui_ctl;
+struct tui_policy;
 
 struct tui {
 	struct session *s;
@@ -55,6 +57,9 @@ struct tui {
 	char msg_seen[256];    /* the session message last seen, and when (real ns) */
 	int64_t msg_at;
 	int instant_err;       /* key reads that failed at once, in a row */
+
+	struct tui_ctl *ctl;   /* clock control (ctl_keys.c) */
+	struct tui_policy *pol;  /* the policy panel (policy_panel.c) */
 };
 
 /* The key table (keys.c). */
@@ -64,6 +69,8 @@ extern const struct tui_key tui_keys[];
 void tui_freeze(struct tui *t, bool on);
 void tui_theme_next(struct tui *t);
 void tui_focus_step(struct tui *t, int dir);
+/* Paint cb into w when its content changed (or a repaint is forced). */
+bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last);
 /* A message on the status line (through the session's message). */
 void tui_msg(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
