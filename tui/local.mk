@@ -43,3 +43,18 @@ TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md
+
+# Clock control keys and the policy panel (ctl_keys.c, policy_panel.c).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_ctl_keys tests/unit/test_policy_panel
+TESTS += tests/unit/test_ctl_keys tests/unit/test_policy_panel
+tests_unit_test_ctl_keys_SOURCES = tests/unit/test_ctl_keys.c
+tests_unit_test_ctl_keys_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_ctl_keys_LDADD = $(TEST_LDADD)
+tests_unit_test_policy_panel_SOURCES = tests/unit/test_policy_panel.c
+tests_unit_test_policy_panel_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_panel_LDADD = $(TEST_LDADD)
+endif
+TUI_CTL_TESTS = tests/tui/control.sh tests/tui/policy.sh
+TESTS += $(TUI_CTL_TESTS)
+EXTRA_DIST += $(TUI_CTL_TESTS)
