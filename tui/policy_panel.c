@@ -265,7 +265,7 @@ int tui_policy_open(struct tui *t)
 	for (int i = 0; i < p->n; i++) {
 		policy_tree_init(&p->tree[i]);
 		if (policy_load_spec(p->spec[i], &p->tree[i], err, sizeof err)) {
-			fprintf(stderr, "dvfstop: --policy %s: %s\n", p->spec[i], err);
+			fprintf(stderr, "dvfstop: %s\n", err);
 			return -1;
 		}
 	}

@@ -1,0 +1,153 @@
+#!/bin/sh
+# The clock keys on the simulated Orin (--demo --sim-dir, so the devfreq
+# files can be read): o + Enter on a level and a typed value pin it, a
+# typed value that is no level is refused on screen with nothing written,
+# + and - step, c switches to a cap, d gives the defaults back; the GPU
+# panel and the files agree.  q, SIGTERM and SIGHUP give the clocks back
+# byte for byte (exit 0 for q, 128 + the signal for the others), and the
+# recording holds each change as an event.  --readonly and another
+# instance holding the lock: the keys answer with the reason, nothing is
+# written.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+SD="$T/sim"
+ST="$T/state"
+mkdir -m 700 "$ST"
+NODE="$SD/sys/class/devfreq/17000000.gpu"
+
+# ctl ARGS...: the dashboard on the simulator; its pid goes to $T/pid.
+ctl() {
+	rm -f "$T/pid"
+	run "sh -c 'echo \$\$ >\"$T/pid\"; DVFSTOP_STATE_DIR=\"$ST\" exec \"$DVFSTOP\" --no-config --demo --sim-dir \"$SD\" --refresh 200 $*'; echo DVFSTOP-EXIT=\$?"
+}
+snap() { for f in governor min_freq max_freq; do cp "$NODE/$f" "$T/orig.$f"; done; }
+# same WHAT: the three files are byte-identical to the snapshot
+same() {
+	for f in governor min_freq max_freq; do
+		if ! cmp -s "$NODE/$f" "$T/orig.$f"; then
+			fail "$1: $f is '$(cat "$NODE/$f")', was '$(cat "$T/orig.$f")'"
+			return
+		fi
+	done
+	ok "$1: governor, min_freq, max_freq byte-identical to before"
+}
+# files WHAT MIN MAX: poll (the write is synchronous, the screen is not)
+files() {
+	n=20
+	while [ "$n" -gt 0 ]; do
+		[ "$(cat "$NODE/min_freq")" = "$2" ] && [ "$(cat "$NODE/max_freq")" = "$3" ] && break
+		sleep 0.1; n=$((n - 1))
+	done
+	expect_eq "$1: min_freq" "$(cat "$NODE/min_freq")" "$2"
+	expect_eq "$1: max_freq" "$(cat "$NODE/max_freq")" "$3"
+}
+no_state() {
+	if ls "$ST"/*.state >/dev/null 2>&1; then fail "$1: a state file is left"; else ok "$1: no state file left"; fi
+}
+
+start 120 40
+ctl --record "$T/rec.csv"
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
+expect_screen "GPU panel: board default" 'set +board default \(nvhost_podgov\)' 3
+snap
+
+# A typed value that is a level.
+keys o
+expect_screen "o: the dialog lists the levels" '1300\.5 MHz' 3
+keys 7 1 4 Enter
+files "o 714 Enter" 714000000 714000000
+expect_screen "o 714: GPU panel says who" 'set +pinned by you at 714 MHz' 3
+expect_screen "o 714: status line" 'GPU clock pinned at 714 MHz' 3
+
+# A typed value that is not: refused, the nearest named, nothing written.
+keys o
+expect_screen "o again" 'set the GPU clock' 3
+keys 7 0 0 Enter
+expect_screen "o 700: refused on screen" '700 MHz is not a GPU clock level' 3
+expect_screen "o 700: the nearest levels named" 'nearest: 612 MHz and 714 MHz' 3
+files "o 700 refused: nothing written" 714000000 714000000
+# The cursor sits on the nearest (714); one down is 612, Enter pins it.
+keys Down Enter
+files "o Down Enter: the level below" 612000000 612000000
+expect_screen "o Down Enter: GPU panel" 'set +pinned by you at 612 MHz' 3
+if screen | grep -q 'set the GPU clock'; then fail "the dialog closed after Enter"; else ok "the dialog closed after Enter"; fi
+
+keys +
+files "+: one level up" 714000000 714000000
+expect_screen "+: GPU panel" 'pinned by you at 714 MHz' 3
+keys c
+orig_min=$(cat "$T/orig.min_freq")
+files "c: pin -> cap (the original min)" "$orig_min" 714000000
+expect_screen "c: GPU panel" 'set +capped by you at 714 MHz' 3
+keys -
+files "-: one level down, still a cap" "$orig_min" 612000000
+keys d
+expect_screen "d: GPU panel" 'set +board default \(nvhost_podgov\)' 3
+same "d: default"
+keys o
+expect_screen "o: dialog" 'set the GPU clock' 3
+keys Escape
+sleep 0.5
+if screen | grep -q 'set the GPU clock'; then fail "Esc closes the dialog"; else ok "Esc closes the dialog"; fi
+same "Esc: nothing written"
+
+# From default a step pins next to the clock the board runs at.
+keys +
+expect_screen "+ from default: pinned" 'set +pinned by you at [0-9.]+ MHz' 3
+if [ "$(cat "$NODE/min_freq")" = "$(cat "$NODE/max_freq")" ]; then ok "+ from default: min = max"; else fail "+ from default: min $(cat "$NODE/min_freq") max $(cat "$NODE/max_freq")"; fi
+quit_ok "q"
+same "q"
+no_state "q"
+for ev in 'user: pin 714 MHz (was default)' 'user: pin 612 MHz (was pin 714 MHz)' \
+	'user: cap 714 MHz (was pin 714 MHz)' 'user: default (was cap 612 MHz)'; do
+	expect_grep "recording event: $ev" "$ev" "$T/rec.csv"
+done
+
+# The signals that end the dashboard give the clocks back too.
+for sig in TERM HUP; do
+	clear_screen
+	ctl --set-clock 816
+	expect_screen "$sig run: --set-clock 816 applied" 'set +pinned by you at 816 MHz' 10
+	files "$sig run: pinned" 816000000 816000000
+	kill -"$sig" "$(cat "$T/pid")"
+	case $sig in TERM) want=143;; HUP) want=129;; esac
+	expect_screen "SIG$sig: exits with 128 + the signal" "DVFSTOP-EXIT=$want" 10
+	same "SIG$sig"
+	no_state "SIG$sig"
+done
+
+# Read-only: every clock key says why, nothing is written.
+clear_screen
+ctl --readonly
+expect_screen "--readonly: dashboard" 'clock [0-9.]+ MHz' 10
+expect_screen "--readonly: the reason in the GPU panel" 'read-only \(--readonly\)' 3
+for k in o + - c d; do
+	# Another message first, so the reason on screen is this key's answer.
+	keys x
+	expect_screen "--readonly: x" 'key x does nothing here' 3
+	keys -- "$k"
+	expect_screen "--readonly: $k answers with the reason" 'read-only \(--readonly\): the GPU clock is never changed' 3
+done
+if screen | grep -q 'set the GPU clock'; then fail "--readonly: no dialog"; else ok "--readonly: o opens no dialog"; fi
+same "--readonly"
+quit_ok "--readonly q"
+
+# Another instance holds the lock: read-only, and it says so.
+lock=$(ls "$ST"/*.lock 2>/dev/null | head -n1)
+if command -v flock >/dev/null 2>&1 && [ -n "$lock" ]; then
+	clear_screen
+	flock "$lock" sleep 30 &
+	holder=$!
+	sleep 0.3
+	ctl
+	expect_screen "lock held: dashboard" 'clock [0-9.]+ MHz' 10
+	keys +
+	expect_screen "lock held: + answers that another dvfstop controls" 'read-only: another dvfstop' 3
+	same "lock held"
+	quit_ok "lock held q"
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+else
+	echo "flock or the lock file missing: lock case skipped"
+fi
+finish
