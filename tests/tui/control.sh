@@ -136,7 +136,9 @@ quit_ok "--readonly q"
 lock=$(ls "$ST"/*.lock 2>/dev/null | head -n1)
 if command -v flock >/dev/null 2>&1 && [ -n "$lock" ]; then
 	clear_screen
-	flock "$lock" sleep 30 &
+	# A process that holds the lock as a dvfstop would (flock on the
+	# file); its output closed so nothing waits for it.
+	( exec 9>>"$lock"; flock 9; exec sleep 20 ) </dev/null >/dev/null 2>&1 &
 	holder=$!
 	sleep 0.3
 	ctl
