@@ -379,8 +379,12 @@ void tui_ctl_view(struct tui *t)
 	v->ctl_who[0] = v->ctl_note[0] = '\0';
 	if (!k || !k->c)
 		return;
-	ctl_who(control_mode(k->c), control_target_hz(k->c), k->by, v->cur.gpu_governor,
-		v->ctl_who, sizeof v->ctl_who);
+	/* Read-only, the limits on screen are whatever someone else set. */
+	if (k->ro_reason[0])
+		snprintf(v->ctl_who, sizeof v->ctl_who, "not set by this dvfstop (read-only)");
+	else
+		ctl_who(control_mode(k->c), control_target_hz(k->c), k->by, v->cur.gpu_governor,
+			v->ctl_who, sizeof v->ctl_who);
 	snprintf(v->ctl_note, sizeof v->ctl_note, "%s", k->ro_reason[0] ? k->ro_reason : k->note);
 }
 
