@@ -398,6 +398,9 @@ void tui_ctl_report(struct tui *t, int err)
 	tui_msg(t, "%s", control_msg(k->c));
 	if (!err)
 		k->note[0] = '\0';
+	/* A first write refused for want of permission makes us read-only. */
+	if (err && control_readonly(k->c) && !k->ro_reason[0])
+		snprintf(k->ro_reason, sizeof k->ro_reason, "%s", control_msg(k->c));
 }
 
 static void dialog_close(struct tui *t)

@@ -132,6 +132,25 @@ if screen | grep -q 'set the GPU clock'; then fail "--readonly: no dialog"; else
 same "--readonly"
 quit_ok "--readonly q"
 
+# A write refused with EACCES (the simulator's fault injection, as a
+# non-root run meets it): read-only from then on, and it says so.
+clear_screen
+ctl
+expect_screen "EACCES run: dashboard" 'clock [0-9.]+ MHz' 10
+printf 'w EACCES min_freq\nw EACCES max_freq\n' >"$SD/dvfstop-faults"
+sleep 0.3
+keys o
+expect_screen "EACCES: o opens the dialog (nothing tried yet)" 'set the GPU clock' 3
+keys 5 1 0 Enter
+expect_screen "EACCES: the refusal says why" 'read-only: no permission to write' 3
+keys Escape
+keys +
+expect_screen "EACCES: the GPU panel says read-only" 'set +not set by this dvfstop \(read-only\)' 3
+same "EACCES"
+no_state "EACCES"
+rm -f "$SD/dvfstop-faults"
+quit_ok "EACCES q"
+
 # Another instance holds the lock: read-only, and it says so.
 lock=$(ls "$ST"/*.lock 2>/dev/null | head -n1)
 if command -v flock >/dev/null 2>&1 && [ -n "$lock" ]; then

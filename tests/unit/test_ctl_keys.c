@@ -16,6 +16,8 @@
 
 #include "cellbuf.h"
 #include "ctl_keys.h"
+#include "layout.h"
+#include "panels.h"
 
 /* The AGX Orin 64GB table (JetPack 6), as the simulator has it. */
 static const int64_t orin[] = { 306000000, 408000000, 510000000, 612000000, 714000000, 816000000,
@@ -201,6 +203,53 @@ static void test_render(void **state)
 	cb_free(&cb);
 }
 
+/* The GPU panel's set row and the readback note, as room allows. */
+static void test_gpu_panel_rows(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	struct cellbuf cb;
+	char r[1024];
+	memset(&v, 0, sizeof v);
+	v.info = &info;
+	v.have_cur = true;
+	v.cur.gpu_freq_hz = dvf_m_val(612000000);
+	v.cur.gpu_min_hz = v.cur.gpu_max_hz = dvf_m_val(714000000);
+	v.cur.gpu_load_pm = dvf_m_val(900);
+	v.focus = -1;
+	snprintf(v.ctl_who, sizeof v.ctl_who, "pinned by you at 714 MHz");
+	snprintf(v.ctl_note, sizeof v.ctl_note, "pinned at 714 MHz, but the GPU runs at 612 MHz: thermal");
+
+	assert_int_equal(cb_init(&cb, 70, 12, false), 0);
+	panel_render(&v, TR_GPU, &cb);
+	cb_row_text(&cb, 4, r, sizeof r);
+	assert_non_null(strstr(r, "util"));
+	cb_row_text(&cb, 5, r, sizeof r);
+	assert_non_null(strstr(r, "|set   pinned by you at 714 MHz"));
+	assert_null(strstr(r, "thermal"));
+	cb_row_text(&cb, 6, r, sizeof r);
+	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at 612 MHz: thermal"));
+	cb_row_text(&cb, 7, r, sizeof r);
+	assert_non_null(strstr(r, "|MHz"));
+	cb_free(&cb);
+
+	/* Less room: the note follows on the set row. */
+	assert_int_equal(cb_init(&cb, 70, 9, false), 0);
+	panel_render(&v, TR_GPU, &cb);
+	cb_row_text(&cb, 5, r, sizeof r);
+	assert_non_null(strstr(r, "|set   pinned by you at 714 MHz  pinned at 714"));
+	cb_free(&cb);
+
+	/* The minimum: the two graphs keep their rows. */
+	assert_int_equal(cb_init(&cb, 70, 8, false), 0);
+	panel_render(&v, TR_GPU, &cb);
+	cb_row_text(&cb, 5, r, sizeof r);
+	assert_non_null(strstr(r, "|MHz"));
+	cb_row_text(&cb, 6, r, sizeof r);
+	assert_non_null(strstr(r, "|util"));
+	cb_free(&cb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_arrows_and_enter),
 		cmocka_unit_test(test_typed_values),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_gpu_panel_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
