@@ -3,9 +3,12 @@
 # files can be read): o + Enter on a level and a typed value pin it, a
 # typed value that is no level is refused on screen with nothing written,
 # + and - step, c switches to a cap, d gives the defaults back; the GPU
-# panel and the files agree.  q, SIGTERM and SIGHUP give the clocks back
-# byte for byte (exit 0 for q, 128 + the signal for the others), and the
-# recording holds each change as an event.  --readonly and another
+# panel and the files agree.  q, Ctrl-C, SIGTERM and SIGHUP give the clocks back
+# byte for byte (exit 0 for q and Ctrl-C, 128 + the signal for SIGTERM
+# and SIGHUP, as the dashboard has always answered them), and the
+# recording holds each change as an event.  After kill -9 the next start
+# offers the clock back (y restores it).  --readonly, a write refused with
+# EACCES and another
 # instance holding the lock: the keys answer with the reason, nothing is
 # written.
 . "$top_srcdir/tests/tui/tmux.sh"
@@ -103,18 +106,41 @@ for ev in 'user: pin 714 MHz (was default)' 'user: pin 612 MHz (was pin 714 MHz)
 	expect_grep "recording event: $ev" "$ev" "$T/rec.csv"
 done
 
-# The signals that end the dashboard give the clocks back too.
-for sig in TERM HUP; do
+# Ctrl-C and the signals that end the dashboard give the clocks back too.
+for sig in INT TERM HUP; do
 	clear_screen
 	ctl --set-clock 816
 	expect_screen "$sig run: --set-clock 816 applied" 'set +pinned by you at 816 MHz' 10
 	files "$sig run: pinned" 816000000 816000000
-	kill -"$sig" "$(cat "$T/pid")"
-	case $sig in TERM) want=143;; HUP) want=129;; esac
-	expect_screen "SIG$sig: exits with 128 + the signal" "DVFSTOP-EXIT=$want" 10
+	case $sig in
+	INT) keys C-c; want=0;;
+	TERM) kill -TERM "$(cat "$T/pid")"; want=143;;
+	HUP) kill -HUP "$(cat "$T/pid")"; want=129;;
+	esac
+	expect_screen "SIG$sig: exits with status $want" "DVFSTOP-EXIT=$want" 10
 	same "SIG$sig"
 	no_state "SIG$sig"
 done
+
+# kill -9 leaves the clock changed: the next start offers it back.
+clear_screen
+ctl --set-clock 612
+expect_screen "KILL run: pinned" 'set +pinned by you at 612 MHz' 10
+kill -KILL "$(cat "$T/pid")"
+expect_screen "KILL run: killed" 'DVFSTOP-EXIT=137' 5
+files "KILL: the clock stays changed" 612000000 612000000
+# The killed dashboard left the terminal in its modes (no CR -> NL): C-j.
+tm send-keys -l "stty sane; tput rmcup 2>/dev/null; clear"
+keys C-j
+clear_screen
+ctl
+expect_screen "stale state: the prompt" 'a previous dvfstop left the GPU clock changed:' 10
+expect_screen "stale state: y/n" 'restore it\? y/n' 3
+keys y
+expect_screen "y: put back" 'GPU clocks put back' 3
+same "y: restored"
+no_state "y"
+quit_ok "stale q"
 
 # Read-only: every clock key says why, nothing is written.
 clear_screen
