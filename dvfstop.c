@@ -7,6 +7,7 @@
 
 #include "batch.h"
 #include "commands.h"
+#include "cmd_fit.h"
 #include "cmd_policy.h"
 #include "cmd_sweep.h"
 #include "guard.h"
@@ -17,6 +18,8 @@
 
 const struct command command_table[] = {
 	{ "recommend", cmd_recommend, "recommend a GPU clock and show the decision path" },
+	{ "fit", cmd_fit, "learn a policy from sweep CSVs (CART, leave-one-out cross-validation)" },
+	{ "evaluate", cmd_evaluate, "energy of policies against MAXN and the optimum on sweep CSVs" },
 	{ "policy", cmd_policy, "check or show a policy (decision tree)" },
 	{ "convert", replay_convert_main, "convert a tegrastats log to a session CSV" },
 	{ "restore", guard_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
@@ -32,8 +35,21 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
+static void commands_usage(FILE *fp)
+{
+	fprintf(fp, "\nCommands:\n");
+	for (const struct command *c = command_table; c->name; c++)
+		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+}
+
 int monitor_main(int argc, char **argv)
 {
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			opts_usage(stdout);
+			commands_usage(stdout);
+			return 0;
+		}
 	struct dvf_opts o;
 	enum opt_result r = opts_load(&o, argc, argv);
 	if (r != OPT_OK) {

@@ -25,6 +25,7 @@ struct control {
 	char path[GUARD_NFILES][PATH_MAX];
 	char cur_path[PATH_MAX];
 	bool ro;
+	bool api;                   /* a source without files (NVML) */
 	long holder;
 	bool wrote;                 /* a write has gone through since the last save */
 	enum control_mode mode;
@@ -186,10 +187,17 @@ static void peek_stale(struct control *c)
 {
 	char m[512];
 	struct guard_cfg gc = { .root = c->cfg.root, .source = c->cfg.ops ? c->cfg.ops->name : "",
-				.dir = c->cfg.state_dir, .lock = false };
+				.dir = c->cfg.state_dir, .lock = false, .api = c->api };
 	c->g = guard_open(&gc, m, sizeof m);
 	if (c->g && guard_stale(c->g))
 		fmt(c->msg + strlen(c->msg), sizeof c->msg - strlen(c->msg), "; %s", m);
+}
+
+/* An api state goes back through the source itself. */
+static int restore_through_source(void *ctx, const struct ctl_state *st)
+{
+	struct control *c = ctx;
+	return c->cfg.ops->ctl_write(c->cfg.src, st);
 }
 
 struct control *control_open(const struct control_cfg *cfg)
@@ -202,20 +210,21 @@ struct control *control_open(const struct control_cfg *cfg)
 		c->cfg.root = "/";
 	const struct source_ops *ops = cfg->ops;
 
+	c->api = ops && !ops->ctl_path;
 	if (cfg->readonly) {
 		c->ro = true;
 		set_msg(c, "read-only (--readonly): the GPU clock is never changed");
 		peek_stale(c);
 		return c;
 	}
-	if (!ops || !ops->ctl_read || !ops->ctl_write || !ops->ctl_path || !cfg->src ||
+	if (!ops || !ops->ctl_read || !ops->ctl_write || !cfg->src ||
 	    !cfg->info || cfg->info->n_levels <= 0) {
 		c->ro = true;
 		set_msg(c, "read-only: the %s source cannot change the GPU clock",
 			ops ? ops->name : "current");
 		return c;
 	}
-	for (int f = 0; f < GUARD_NFILES; f++) {
+	for (int f = 0; f < GUARD_NFILES && !c->api; f++) {
 		const char *p = ops->ctl_path(cfg->src, ctl_file[f]);
 		if (!p || strlen(p) >= sizeof c->path[f]) {
 			c->ro = true;
@@ -224,10 +233,10 @@ struct control *control_open(const struct control_cfg *cfg)
 		}
 		fmt(c->path[f], sizeof c->path[f], "%s", p);
 	}
-	const char *cp = ops->ctl_path(cfg->src, "cur_freq");
+	const char *cp = c->api ? NULL : ops->ctl_path(cfg->src, "cur_freq");
 	if (cp)
 		fmt(c->cur_path, sizeof c->cur_path, "%s", cp);
-	for (int f = 0; f < GUARD_NFILES; f++) {
+	for (int f = 0; f < GUARD_NFILES && !c->api; f++) {
 		if (access(c->path[f], W_OK) != 0 && is_perm(errno)) {
 			readonly_perm(c, c->path[f]);
 			peek_stale(c);
@@ -237,8 +246,10 @@ struct control *control_open(const struct control_cfg *cfg)
 
 	char m[512];
 	struct guard_cfg gc = { .root = c->cfg.root, .source = ops->name, .dir = cfg->state_dir,
-				.lock = true };
+				.lock = true, .api = c->api };
 	c->g = guard_open(&gc, m, sizeof m);
+	if (c->g)
+		guard_set_restorer(c->g, restore_through_source, c);
 	if (!c->g) {
 		c->ro = true;
 		set_msg(c, "read-only: %s (without a state file the clocks could not be given "
@@ -306,7 +317,17 @@ static int ensure_saved(struct control *c, char *note, size_t len)
 		return 0;
 	const char *paths[GUARD_NFILES] = { c->path[GUARD_GOV], c->path[GUARD_MIN], c->path[GUARD_MAX] };
 	char m[512];
-	int err = guard_save(c->g, paths, c->cfg.info->level_hz[0], c->cfg.info->gpu_node, m, sizeof m);
+	int err;
+	if (c->api) {
+		struct ctl_state cur;
+		err = c->cfg.ops->ctl_read(c->cfg.src, &cur);
+		if (err)
+			fmt(m, sizeof m, "cannot read the clock settings: %s", strerror(err));
+		else
+			err = guard_save_api(c->g, &cur, c->cfg.info->gpu_node, m, sizeof m);
+	} else {
+		err = guard_save(c->g, paths, c->cfg.info->level_hz[0], c->cfg.info->gpu_node, m, sizeof m);
+	}
 	if (err) {
 		set_msg(c, "not changing the GPU clock: %s", m);
 		return err;
@@ -319,8 +340,11 @@ static int ensure_saved(struct control *c, char *note, size_t len)
 static int fail_write(struct control *c, const char *action, char what, int err, int done)
 {
 	char f[PATH_MAX];
-	fmt(f, sizeof f, "%s", what == 'g' ? c->path[GUARD_GOV] :
-		 what == 'M' ? c->path[GUARD_MAX] : c->path[GUARD_MIN]);
+	if (c->api)
+		fmt(f, sizeof f, "the clock settings of %s", c->cfg.info->gpu_node);
+	else
+		fmt(f, sizeof f, "%s", what == 'g' ? c->path[GUARD_GOV] :
+		    what == 'M' ? c->path[GUARD_MAX] : c->path[GUARD_MIN]);
 	if (is_perm(err) && !c->wrote && done == 0) {
 		/* Refused before anything changed: nothing to give back. */
 		guard_discard(c->g);

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "guard.h"
+#include "nvml.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +43,7 @@ struct gstate {
 	char boot_id[64];
 	long pid;
 	bool foreign;       /* found in root's folder by a non-root process */
+	bool api;           /* a source without files (NVML): values only */
 };
 
 struct guard {
@@ -59,6 +61,9 @@ struct guard {
 	bool stale;
 	struct gstate stale_st;
 	char stale_path[PATH_MAX + 64];
+	bool api;
+	guard_restore_fn restorer;
+	void *restorer_ctx;
 };
 
 /* ---- signal side: only async-signal-safe calls below this line ------- */
@@ -205,6 +210,14 @@ static void restore_from_signal(void)
 	if (!sig_armed || !g || getpid() != sig_pid)
 		return;
 	sig_armed = 0;
+	if (g->st.api) {
+		/* A library call is not safe here (it may hold the lock the
+		 * signal interrupted): the state file stays for `dvfstop restore`. */
+		static const char m[] = "dvfstop: the GPU clocks stay as set; run `dvfstop restore`\n";
+		ssize_t w = write(2, m, sizeof m - 1);
+		(void)w;
+		return;
+	}
 	int bad = 0;
 	if (restore_raw(&g->st, &bad) == 0) {
 		unlink(g->state_path);
@@ -284,6 +297,12 @@ void guard_raise_pending(void)
 
 static void at_exit(void)
 {
+	struct guard *g = sig_g;
+	if (g && sig_armed && getpid() == sig_pid && g->st.api) {
+		char m[512];
+		guard_restore(g, m, sizeof m);
+		return;
+	}
 	restore_from_signal();
 }
 
@@ -316,6 +335,17 @@ void guard_key(const char *root, char *buf, size_t len)
 	for (const unsigned char *p = (const unsigned char *)r; *p; p++)
 		h = (h ^ *p) * 0x100000001b3ULL;
 	fmt(buf, len, "root-%016llx", (unsigned long long)h);
+}
+
+/* A source without files keeps its own state: its name joins the key. */
+static void state_key(const char *root, const char *api_source, char *buf, size_t len)
+{
+	char k[64];
+	guard_key(root, k, sizeof k);
+	if (api_source && *api_source)
+		fmt(buf, len, "%s-%s", k, api_source);
+	else
+		fmt(buf, len, "%s", k);
 }
 
 /* Paths and values go into the state file escaped: \\, \n, \xHH. */
@@ -429,16 +459,23 @@ static int state_write(const struct guard *g, const struct gstate *st, char *msg
 	fputs("\nnode ", fp);
 	put_escaped(fp, st->node, strlen(st->node));
 	fprintf(fp, "\nboot_id %s\n", st->boot_id[0] ? st->boot_id : "-");
+	if (st->api)
+		fputs("kind api\n", fp);
 	for (int f = 0; f < GUARD_NFILES; f++) {
-		fprintf(fp, "%s.path ", file_name[f]);
-		put_escaped(fp, st->path[f], strlen(st->path[f]));
-		fprintf(fp, "\n%s.value ", file_name[f]);
+		if (!st->api) {
+			fprintf(fp, "%s.path ", file_name[f]);
+			put_escaped(fp, st->path[f], strlen(st->path[f]));
+			fputc('\n', fp);
+		}
+		fprintf(fp, "%s.value ", file_name[f]);
 		put_escaped(fp, st->val[f], st->vlen[f]);
 		fputc('\n', fp);
 	}
-	fputs("lowest.value ", fp);
-	put_escaped(fp, st->lowest, st->lowest_len);
-	fputc('\n', fp);
+	if (!st->api) {
+		fputs("lowest.value ", fp);
+		put_escaped(fp, st->lowest, st->lowest_len);
+		fputc('\n', fp);
+	}
 	int err = 0;
 	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0)
 		err = errno;
@@ -523,6 +560,12 @@ static int state_load(const char *path, struct gstate *st, bool check_owner, cha
 			fmt(st->root, sizeof st->root, "%s", buf);
 		} else if (strcmp(key, "node") == 0) {
 			fmt(st->node, sizeof st->node, "%s", buf);
+		} else if (strcmp(key, "kind") == 0) {
+			if (strcmp(buf, "api") != 0) {
+				fmt(msg, len, "%s:%d: unknown kind '%s'", path, lineno, buf);
+				err = EINVAL;
+			}
+			st->api = true;
 		} else if (strcmp(key, "boot_id") == 0) {
 			fmt(st->boot_id, sizeof st->boot_id, "%s", strcmp(buf, "-") ? buf : "");
 		} else if (strcmp(key, "lowest.value") == 0) {
@@ -561,9 +604,18 @@ static int state_load(const char *path, struct gstate *st, bool check_owner, cha
 	fclose(fp);
 	if (err)
 		return err;
-	if (have != 0xffu) {
+	unsigned need = st->api ? 0xb8u : 0xffu;   /* api: the values and the pid */
+	if ((have & need) != need) {
 		fmt(msg, len, "%s: incomplete state file (a field is missing)", path);
 		return EINVAL;
+	}
+	if (st->api) {
+		if (!parse_hz_bytes(st->val[GUARD_MIN], st->vlen[GUARD_MIN], &st->min_hz) ||
+		    !parse_hz_bytes(st->val[GUARD_MAX], st->vlen[GUARD_MAX], &st->max_hz)) {
+			fmt(msg, len, "%s: a saved frequency is not a number", path);
+			return EINVAL;
+		}
+		return 0;
 	}
 	/* Only ever write what a devfreq node has: this file tells root what to write where. */
 	for (int f = 0; f < GUARD_NFILES; f++) {
@@ -650,8 +702,8 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 		 * was killed leaves its state there, and only sudo can fix it. */
 		if (geteuid() == 0 || getenv("DVFSTOP_STATE_DIR"))
 			return;
-		char key[64];
-		guard_key(g->root, key, sizeof key);
+		char key[128];
+		state_key(g->root, g->api ? g->source : NULL, key, sizeof key);
 		fmt(sys_path, sizeof sys_path, "/run/dvfstop/%s.state", key);
 		if (access(sys_path, F_OK) != 0)
 			return;
@@ -705,8 +757,9 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 		free(g);
 		return NULL;
 	}
-	char key[64];
-	guard_key(g->root, key, sizeof key);
+	g->api = cfg->api;
+	char key[128];
+	state_key(g->root, g->api ? g->source : NULL, key, sizeof key);
 	fmt(g->state_path, sizeof g->state_path, "%s/%s.state", g->dir, key);
 	fmt(g->tmp_path, sizeof g->tmp_path, "%s/%s.state.tmp", g->dir, key);
 	fmt(g->lock_path, sizeof g->lock_path, "%s/%s.lock", g->dir, key);
@@ -780,6 +833,31 @@ static void arm(struct guard *g)
 	sig_armed = 1;
 }
 
+/* The stale file holds the originals from before that run: keep them, or
+ * the clocks it left would become "original". */
+static int adopt(struct guard *g, char *msg, size_t len)
+{
+	if (g->stale_st.foreign) {
+		fmt(msg, len, "the GPU clocks were left changed by a root session; "
+			 "run `sudo dvfstop restore` first");
+		return EPERM;
+	}
+	struct gstate st = g->stale_st;
+	st.pid = getpid();
+	int err = state_write(g, &st, msg, len);
+	if (err)
+		return err;
+	g->st = st;
+	g->saved = true;
+	g->stale = false;
+	arm(g);   /* after: the stale file must stay until ours replaces it */
+	char d[256];
+	describe(&st, d, sizeof d);
+	fmt(msg, len, "kept the clock state left by process %ld (%s); it is put back on exit",
+	    g->stale_st.pid, d);
+	return 0;
+}
+
 int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t lowest_hz,
 	       const char *node, char *msg, size_t len)
 {
@@ -790,29 +868,8 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 		fmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
 		return EBUSY;
 	}
-	if (g->stale) {
-		if (g->stale_st.foreign) {
-			fmt(msg, len, "the GPU clocks were left changed by a root session; "
-				 "run `sudo dvfstop restore` first");
-			return EPERM;
-		}
-		/* The stale file holds the originals from before that run:
-		 * keep them, or the clocks it left would become "original". */
-		struct gstate st = g->stale_st;
-		st.pid = getpid();
-		int err = state_write(g, &st, msg, len);
-		if (err)
-			return err;
-		g->st = st;
-		g->saved = true;
-		g->stale = false;
-		arm(g);   /* after: the stale file must stay until ours replaces it */
-		char d[256];
-		describe(&st, d, sizeof d);
-		fmt(msg, len, "kept the clock state left by process %ld (%s); it is put back on exit",
-			 g->stale_st.pid, d);
-		return 0;
-	}
+	if (g->stale)
+		return adopt(g, msg, len);
 	struct gstate st;
 	memset(&st, 0, sizeof st);
 	st.pid = getpid();
@@ -854,6 +911,78 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	return 0;
 }
 
+static void to_ctl(const struct gstate *st, struct ctl_state *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t n = st->vlen[GUARD_GOV] < sizeof out->governor ? st->vlen[GUARD_GOV] : sizeof out->governor - 1;
+	memcpy(out->governor, st->val[GUARD_GOV], n);
+	out->governor[strcspn(out->governor, "\n")] = '\0';
+	out->min_hz = st->min_hz;
+	out->max_hz = st->max_hz;
+}
+
+/* Put st back: the files, or through the source for an api state.  On
+ * failure, what names what could not be written. */
+static int put_back(struct guard *g, const struct gstate *st, char *what, size_t len)
+{
+	if (st->api) {
+		fmt(what, len, "the %s clock settings", st->source);
+		if (!g->restorer)
+			return ENOTSUP;
+		struct ctl_state cs;
+		to_ctl(st, &cs);
+		return g->restorer(g->restorer_ctx, &cs);
+	}
+	int bad = 0;
+	int err = restore_raw(st, &bad);
+	fmt(what, len, "%s", st->path[bad]);
+	return err;
+}
+
+void guard_set_restorer(struct guard *g, guard_restore_fn fn, void *ctx)
+{
+	g->restorer = fn;
+	g->restorer_ctx = ctx;
+}
+
+int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *node, char *msg, size_t len)
+{
+	msg[0] = '\0';
+	if (g->saved)
+		return 0;
+	if (!g->owner) {
+		fmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
+		return EBUSY;
+	}
+	if (g->stale)
+		return adopt(g, msg, len);
+	struct gstate st;
+	memset(&st, 0, sizeof st);
+	st.api = true;
+	st.pid = getpid();
+	fmt(st.source, sizeof st.source, "%s", g->source);
+	fmt(st.root, sizeof st.root, "%s", g->root);
+	fmt(st.node, sizeof st.node, "%s", node ? node : "");
+	read_boot_id(st.boot_id, sizeof st.boot_id);
+	int n = snprintf(st.val[GUARD_GOV], VAL_LEN, "%s\n", cur->governor);
+	st.vlen[GUARD_GOV] = (size_t)n < VAL_LEN ? (size_t)n : VAL_LEN - 1;
+	n = snprintf(st.val[GUARD_MIN], VAL_LEN, "%lld\n", (long long)cur->min_hz);
+	st.vlen[GUARD_MIN] = (size_t)n;
+	n = snprintf(st.val[GUARD_MAX], VAL_LEN, "%lld\n", (long long)cur->max_hz);
+	st.vlen[GUARD_MAX] = (size_t)n;
+	st.min_hz = cur->min_hz;
+	st.max_hz = cur->max_hz;
+	g->st = st;
+	arm(g);
+	int err = state_write(g, &st, msg, len);
+	if (err) {
+		sig_armed = 0;
+		return err;
+	}
+	g->saved = true;
+	return 0;
+}
+
 int guard_restore(struct guard *g, char *msg, size_t len)
 {
 	msg[0] = '\0';
@@ -861,13 +990,13 @@ int guard_restore(struct guard *g, char *msg, size_t len)
 		fmt(msg, len, "nothing to restore");
 		return 0;
 	}
-	int bad = 0;
-	int err = restore_raw(&g->st, &bad);
+	char what[PATH_MAX];
+	int err = put_back(g, &g->st, what, sizeof what);
 	char d[256];
 	describe(&g->st, d, sizeof d);
 	if (err) {
 		fmt(msg, len, "could not put %s back: %s; the saved state stays in %s "
-			 "(run `dvfstop restore` as root)", g->st.path[bad], strerror(err), g->state_path);
+			 "(run `dvfstop restore` as root)", what, strerror(err), g->state_path);
 		return err;
 	}
 	unlink(g->state_path);
@@ -900,11 +1029,11 @@ int guard_restore_stale(struct guard *g, char *msg, size_t len)
 			 g->stale_path);
 		return EPERM;
 	}
-	int bad = 0;
-	int err = restore_raw(&g->stale_st, &bad);
+	char what[PATH_MAX];
+	int err = put_back(g, &g->stale_st, what, sizeof what);
 	if (err) {
 		fmt(msg, len, "could not put %s back: %s (state kept in %s)",
-			 g->stale_st.path[bad], strerror(err), g->stale_path);
+			 what, strerror(err), g->stale_path);
 		return err;
 	}
 	unlink(g->stale_path);
@@ -926,6 +1055,83 @@ static void restore_usage(FILE *fp)
 	      "/tmp/dvfstop-UID.  Exit 0: restored or nothing to restore; 1: could not.\n", fp);
 }
 
+/* The source behind an api state, opened again to put it back. */
+struct reopened {
+	const struct source_ops *ops;
+	struct source *src;
+};
+
+static int reopened_write(void *ctx, const struct ctl_state *st)
+{
+	struct reopened *r = ctx;
+	return r->ops->ctl_write(r->src, st);
+}
+
+static bool reopen(struct reopened *r, const struct gstate *st, char *msg, size_t len)
+{
+	r->ops = source_find(st->source);
+	r->src = NULL;
+	if (!r->ops || !r->ops->open || !r->ops->ctl_write) {
+		fmt(msg, len, "the state names a source that cannot be opened here ('%s')", st->source);
+		return false;
+	}
+	struct source_cfg cfg = { .sysfs_root = st->root, .mode = "live" };
+	int index = 0;
+	if (strcmp(st->source, "nvml") == 0 && sscanf(st->node, "NVML GPU %d", &index) == 1)
+		r->src = nvml_open_gpu(&cfg, index, msg, len);
+	else
+		r->src = r->ops->open(&cfg, msg, len);
+	return r->src != NULL;
+}
+
+/* Restore one state file (api_source NULL: the devfreq files).  Returns
+ * 1 when it could not, 0 otherwise; *did when something was there. */
+static int restore_one(const char *root, const char *api_source, bool *did)
+{
+	char msg[1024];
+	struct guard_cfg cfg = { .root = root, .source = api_source ? api_source : "", .dir = NULL,
+				 .lock = true, .api = api_source != NULL };
+	struct guard *g = guard_open(&cfg, msg, sizeof msg);
+	if (!g) {
+		fprintf(stderr, "dvfstop restore: %s\n", msg);
+		return 1;
+	}
+	int rc = 0;
+	if (!g->owner) {
+		*did = true;
+		if (g->holder)
+			fprintf(stderr, "dvfstop restore: dvfstop (pid %ld) controls the GPU clock now "
+				"and gives it back when it quits; nothing done\n", (long)g->holder);
+		else
+			fprintf(stderr, "dvfstop restore: cannot take the lock %s; nothing done\n",
+				g->lock_path);
+		rc = 1;
+	} else if (g->stale) {
+		*did = true;
+		struct reopened r = { NULL, NULL };
+		if (g->stale_st.api) {
+			if (!reopen(&r, &g->stale_st, msg, sizeof msg)) {
+				fprintf(stderr, "dvfstop restore: %s (state kept in %s)\n", msg, g->stale_path);
+				guard_close(g);
+				return 1;
+			}
+			guard_set_restorer(g, reopened_write, &r);
+		}
+		rc = guard_restore_stale(g, msg, sizeof msg) ? 1 : 0;
+		fprintf(rc ? stderr : stdout, "dvfstop restore: %s\n", msg);
+		if (r.src)
+			r.ops->close(r.src);
+	} else if (msg[0]) {
+		/* A state file we could not use, or one from before a reboot. */
+		*did = true;
+		bool unusable = strstr(msg, "cannot be used") != NULL;
+		fprintf(unusable ? stderr : stdout, "dvfstop restore: %s\n", msg);
+		rc = unusable ? 1 : 0;
+	}
+	guard_close(g);
+	return rc;
+}
+
 int guard_restore_main(int argc, char **argv)
 {
 	const char *root = "/";
@@ -943,33 +1149,22 @@ int guard_restore_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	char msg[1024];
-	struct guard_cfg cfg = { .root = root, .source = "", .dir = NULL, .lock = true };
-	struct guard *g = guard_open(&cfg, msg, sizeof msg);
-	if (!g) {
-		fprintf(stderr, "dvfstop restore: %s\n", msg);
-		return 1;
+	bool did = false;
+	int rc = restore_one(root, NULL, &did);
+	/* Sources without files keep their state under their own name. */
+	char dir[PATH_MAX];
+	if (guard_state_dir(dir, sizeof dir) == 0) {
+		for (int i = 0; source_table[i]; i++) {
+			if (source_table[i]->ctl_path || !source_table[i]->ctl_write)
+				continue;
+			char key[128], p[PATH_MAX + 160];
+			state_key(root, source_table[i]->name, key, sizeof key);
+			fmt(p, sizeof p, "%s/%s.state", dir, key);
+			if (access(p, F_OK) == 0 && restore_one(root, source_table[i]->name, &did))
+				rc = 1;
+		}
 	}
-	int rc = 0;
-	if (!g->owner) {
-		if (g->holder)
-			fprintf(stderr, "dvfstop restore: dvfstop (pid %ld) controls the GPU clock now "
-				"and gives it back when it quits; nothing done\n", (long)g->holder);
-		else
-			fprintf(stderr, "dvfstop restore: cannot take the lock %s; nothing done\n",
-				g->lock_path);
-		rc = 1;
-	} else if (g->stale) {
-		rc = guard_restore_stale(g, msg, sizeof msg) ? 1 : 0;
-		fprintf(rc ? stderr : stdout, "dvfstop restore: %s\n", msg);
-	} else if (msg[0]) {
-		/* A state file we could not use, or one from before a reboot. */
-		bool unusable = strstr(msg, "cannot be used") != NULL;
-		fprintf(unusable ? stderr : stdout, "dvfstop restore: %s\n", msg);
-		rc = unusable ? 1 : 0;
-	} else {
+	if (!did)
 		printf("dvfstop restore: nothing to restore\n");
-	}
-	guard_close(g);
 	return rc;
 }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "source.h"
+
 enum guard_file { GUARD_GOV = 0, GUARD_MIN, GUARD_MAX, GUARD_NFILES };
 
 struct guard_cfg {
@@ -22,6 +24,7 @@ struct guard_cfg {
 	const char *source;  /* source name, recorded in the state file */
 	const char *dir;     /* state folder; NULL: guard_state_dir() */
 	bool lock;           /* take the control lock (false: only look for a stale state) */
+	bool api;            /* a source without files (NVML): keyed by root and source */
 };
 
 struct guard;
@@ -55,6 +58,15 @@ int guard_restore_stale(struct guard *g, char *msg, size_t len);
 int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t lowest_hz,
 	       const char *node, char *msg, size_t len);
 bool guard_saved(const struct guard *g);
+
+/* Sources without files (ctl_path NULL, e.g. NVML): the state is the
+ * ctl_read values, put back through the source (guard_set_restorer).  Such
+ * a state cannot be put back from a signal handler (a library call there
+ * could deadlock): QUIT and the fatal signals leave the state file and say
+ * to run `dvfstop restore`; a normal exit and graceful stops restore. */
+typedef int (*guard_restore_fn)(void *ctx, const struct ctl_state *st);
+int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *node, char *msg, size_t len);
+void guard_set_restorer(struct guard *g, guard_restore_fn fn, void *ctx);
 /* The saved values (valid after guard_save); governor without newline. */
 const char *guard_saved_governor(const struct guard *g);
 int64_t guard_saved_hz(const struct guard *g, enum guard_file f);

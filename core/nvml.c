@@ -511,7 +511,7 @@ struct source *nvml_open_gpu(const struct source_cfg *cfg, int index, char *err,
 
 static struct source *nvml_open(const struct source_cfg *cfg, char *err, size_t errlen)
 {
-	return nvml_open_gpu(cfg, 0, err, errlen);
+	return nvml_open_gpu(cfg, cfg ? cfg->gpu : 0, err, errlen);
 }
 
 static const struct dvf_info *nvml_info(struct source *s)

@@ -28,7 +28,7 @@ struct opt_def {
 static const struct opt_def opt_table[] = {
 	{ "batch", 'b', K_FLAG, OFF(batch), NULL, "headless: sample, record, print a summary at the end", 0, 0, false },
 	{ "demo", 0, K_FLAG, OFF(demo), NULL, "run on a simulated AGX Orin (no board needed)", 0, 0, false },
-	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default) or jetson", 0, 0, false },
+	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default), jetson or nvml", 0, 0, false },
 	{ "sysfs-root", 0, K_STR, OFF(sysfs_root), "DIR", "read the Jetson sysfs tree under DIR (default /)", 0, 0, false },
 	{ "gpu", 0, K_INT, OFF(gpu), "N", "NVML source: the GPU to watch, by NVML index (default 0)", 0, 63, false },
 	{ "interval", 'i', K_INT, OFF(interval_ms), "MS", "sampling interval in ms (default 100)", 1, 60000, false },
@@ -60,6 +60,9 @@ static const struct opt_def opt_table[] = {
 	{ "pid", 0, K_INT, OFF(pid), "PID", "follow a running fine-tune process", 1, 4194304, true },
 	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
 	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
+	{ "sweep-mode", 0, K_STR, OFF(sweep_mode), "MODE", "the dashboard's sweep (s): adaptive (default) or exhaustive first in its chooser", 0, 0, false },
+	{ "sweep-dwell", 0, K_STR, OFF(sweep_dwell), "N[steps]|Ns", "the dashboard's sweep: measuring window per level (default 40steps)", 0, 0, false },
+	{ "sweep-settle", 0, K_DOUBLE, OFF(sweep_settle_s), "S", "the dashboard's sweep: seconds to wait after each clock change (default 2)", 0, 0, false },
 	{ "config", 'c', K_STR, OFF(config), "FILE", "read options from FILE instead of the default config", 0, 0, true },
 	{ "no-config", 0, K_FLAG, OFF(no_config), NULL, "do not read the config file", 0, 0, true },
 };
@@ -83,6 +86,9 @@ void opts_defaults(struct dvf_opts *o)
 	o->noise = 1.0;
 	o->sim_speed = 1.0;
 	o->policy = "builtin:mlg";
+	o->sweep_mode = "adaptive";
+	o->sweep_dwell = "40steps";
+	o->sweep_settle_s = 2.0;
 }
 
 /* Strings we strdup live in this list so opts_free can release them. */
@@ -108,7 +114,7 @@ void opts_free(struct dvf_opts *o)
 /* Set one option from text.  where: "--name" or "FILE:LINE". */
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
-	char *p = (char *)o + d->off;
+	void *p = (char *)o + d->off; /* void *: the offset is of a field of that type */
 	switch (d->kind) {
 	case K_FLAG:
 		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {

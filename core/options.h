@@ -46,6 +46,10 @@ struct dvf_opts {
 	/* clock control */
 	int64_t set_clock_mhz;     /* 0 none */
 	int64_t cap_mhz;           /* 0 none */
+	/* the dashboard's sweep (s) */
+	const char *sweep_mode;    /* "adaptive" (default) or "exhaustive" */
+	const char *sweep_dwell;   /* "40steps", "10s", "500ms" */
+	double sweep_settle_s;     /* default 2 */
 	/* config file handling */
 	const char *config;        /* explicit --config */
 	bool no_config;

@@ -153,15 +153,16 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 				}
 			if (!s->ops) {
 				snprintf(err, errlen,
-					"no Jetson GPU found under %s (no devfreq node of an NVIDIA GPU); "
-					"use --sysfs-root DIR for a copied tree, or try `dvfstop --demo` for a simulated AGX Orin",
+					"no Jetson GPU found under %s and no NVIDIA GPU through NVML; use --sysfs-root DIR "
+					"for a copied tree, --source nvml to see why NVML failed, or try `dvfstop --demo` "
+					"for a simulated AGX Orin",
 					s->root);
 				return -1;
 			}
 		} else {
 			s->ops = source_find(o->source);
 			if (!s->ops) {
-				snprintf(err, errlen, "--source: unknown source '%s' (known: auto, jetson)", o->source);
+				snprintf(err, errlen, "--source: unknown source '%s' (known: auto, jetson, nvml, replay)", o->source);
 				return -1;
 			}
 		}
@@ -173,6 +174,7 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		.interval_ns = s->interval_ns,
 		.mode = mode,
 		.clock = &s->clock,
+		.gpu = (int)o->gpu,
 	};
 	s->src = s->ops->open(&cfg, err, errlen);
 	if (!s->src) {

@@ -16,6 +16,7 @@ struct source_cfg {
 	int64_t interval_ns;      /* sampling interval asked for */
 	const char *mode;         /* shown in the header: "live", "simulated", "replay" */
 	struct dvf_clock *clock;
+	int gpu;                  /* nvml: which GPU (--gpu) */
 };
 
 /* The GPU clock settings that control changes and must give back. */

@@ -44,7 +44,7 @@ npass=0; nfail=0; nskip=0
 
 build() { # build DIR [configure flags...]
 	dir=$1; shift
-	[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null
+	[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 	mkdir -p "$dir"
 	(cd "$dir" && { [ -f Makefile ] || "$top/configure" -q "$@" 2>/dev/null >/dev/null || "$top/configure" "$@"; } \
 		&& make -j"$(nproc)" >/dev/null)

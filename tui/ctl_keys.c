@@ -16,8 +16,7 @@
 enum ctl_dlg_kind { DLG_NONE = 0, DLG_OVERRIDE, DLG_STALE };
 
 struct tui_ctl {
-	struct control *c;
-	bool guarded;             /* the guard's graceful signal handlers are in */
+	struct control *c;        /* t->ctl (tui_control_open) */
 	enum control_by by;       /* who made the setting in force */
 	char note[256];           /* readback verdict, while it holds */
 	char ro_reason[256];      /* why we are read-only, "" when we control */
@@ -289,7 +288,7 @@ static void on_event(const struct control_event *ev, void *ctx)
 {
 	struct tui *t = ctx;
 	char text[160];
-	t->ctl->by = ev->by;
+	t->ctlk->by = ev->by;
 	snprintf(text, sizeof text, "%s: %s", control_by_name(ev->by), ev->text);
 	if (t->s->rec)
 		recorder_event(t->s->rec, text);
@@ -299,27 +298,25 @@ int tui_ctl_open(struct tui *t)
 {
 	struct session *s = t->s;
 	const struct dvf_opts *o = t->o;
+	bool want = o->set_clock_mhz || o->cap_mhz;
+	if (!t->ctl) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return -1;
+	}
 	struct tui_ctl *k = calloc(1, sizeof *k);
 	if (!k) {
 		fprintf(stderr, "dvfstop: out of memory\n");
 		return -1;
 	}
-	t->ctl = k;
-	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
-				  .root = s->root, .readonly = o->readonly, .graceful_signals = true };
-	k->c = control_open(&cc);
-	if (!k->c) {
-		fprintf(stderr, "dvfstop: out of memory\n");
-		return -1;
-	}
+	t->ctlk = k;
+	k->c = t->ctl;
+	/* Ours records the event as tui_control_open's does, and keeps who
+	 * made the change for the GPU panel. */
 	control_on_event(k->c, on_event, t);
 	bool ro = control_readonly(k->c);
-	/* control_open installs the guard's handlers only when it controls. */
-	k->guarded = !ro;
 	if (ro)
 		snprintf(k->ro_reason, sizeof k->ro_reason, "%s", control_msg(k->c));
 
-	bool want = o->set_clock_mhz || o->cap_mhz;
 	if (want) {
 		int err = control_apply_opts(k->c, o->set_clock_mhz, o->cap_mhz);
 		if (err) {
@@ -338,14 +335,9 @@ int tui_ctl_open(struct tui *t)
 	return 0;
 }
 
-bool tui_ctl_guarded(const struct tui *t)
-{
-	return t->ctl && t->ctl->guarded;
-}
-
 struct control *tui_ctl_control(struct tui *t)
 {
-	return t->ctl ? t->ctl->c : NULL;
+	return t->ctl;
 }
 
 static bool runs_as_told(struct control *c, const struct dvf_sample *s)
@@ -361,7 +353,7 @@ static bool runs_as_told(struct control *c, const struct dvf_sample *s)
 
 void tui_ctl_sample(struct tui *t)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	if (!k || !k->c)
 		return;
 	if (control_observe(k->c, &t->s->cur)) {
@@ -374,7 +366,7 @@ void tui_ctl_sample(struct tui *t)
 
 void tui_ctl_view(struct tui *t)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	struct tui_view *v = &t->view;
 	v->ctl_who[0] = v->ctl_note[0] = '\0';
 	if (!k || !k->c)
@@ -390,7 +382,7 @@ void tui_ctl_view(struct tui *t)
 
 void tui_ctl_report(struct tui *t, int err)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	if (!k || !k->c) {
 		tui_msg(t, "clock control is not available (out of memory)");
 		return;
@@ -405,7 +397,7 @@ void tui_ctl_report(struct tui *t, int err)
 
 static void dialog_close(struct tui *t)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	k->dlg = DLG_NONE;
 	if (k->win)
 		delwin(k->win);
@@ -437,9 +429,9 @@ int ctl_key_override(struct tui *t)
 	if (!c)
 		return KR_NONE;
 	const struct dvf_sample *s = &t->s->cur;
-	ctl_dialog_init(&t->ctl->d, t->s->info, control_mode(c), control_target_hz(c),
+	ctl_dialog_init(&t->ctlk->d, t->s->info, control_mode(c), control_target_hz(c),
 			s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : 0);
-	t->ctl->dlg = DLG_OVERRIDE;
+	t->ctlk->dlg = DLG_OVERRIDE;
 	return KR_NONE;
 }
 
@@ -477,7 +469,7 @@ int ctl_key_default(struct tui *t)
 
 static void stale_key(struct tui *t, int ch)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	switch (ch) {
 	case 'y': case 'Y':
 		dialog_close(t);
@@ -498,7 +490,7 @@ static void stale_key(struct tui *t, int ch)
 
 bool tui_ctl_key(struct tui *t, int ch)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	if (!k || k->dlg == DLG_NONE)
 		return false;
 	t->dirty = true;
@@ -533,7 +525,7 @@ bool tui_ctl_key(struct tui *t, int ch)
 
 bool tui_ctl_frame(struct tui *t, bool under)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	if (!k || k->dlg == DLG_NONE)
 		return false;
 	int w, h;
@@ -576,20 +568,13 @@ bool tui_ctl_frame(struct tui *t, bool under)
 
 void tui_ctl_close(struct tui *t)
 {
-	struct tui_ctl *k = t->ctl;
+	struct tui_ctl *k = t->ctlk;
 	if (!k)
 		return;
+	/* The clocks go back in tui_control_close, after the fine-tune. */
 	if (k->win)
 		delwin(k->win);
 	cb_free(&k->cb);
-	if (k->c) {
-		if (control_release(k->c)) {
-			/* The screen is gone by then: stderr. */
-			size_t l = strlen(t->exit_msg);
-			snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", control_msg(k->c));
-		}
-		control_close(k->c);
-	}
 	free(k);
-	t->ctl = NULL;
+	t->ctlk = NULL;
 }

@@ -1,7 +1,7 @@
 /* ctl_keys: the dashboard's clock control, on core/control.h.  The control
- * is opened as --batch opens it (the session's source, info, clock and
- * root; --readonly), its changes go to the recording's event column, and
- * it is released before the dashboard exits.  Keys: o (the override
+ * (t->ctl) is opened as --batch opens it (tui_control_open: the session's
+ * source, info, clock and root; --readonly) and released when the
+ * dashboard exits; its changes go to the recording's event column.  Keys: o (the override
  * dialog: the board's levels, or a typed MHz value), + and - (one level),
  * c (pin <-> cap), d (default).  A state left by a killed run is offered
  * back with a y/n prompt.
@@ -23,13 +23,11 @@ struct cellbuf;
 
 /* ---- the loop's hooks (tui.c) -------------------------------------------- */
 
-/* Open the control and apply --set-clock/--cap; before the terminal starts
- * (the guard's signal handlers go in before ncurses).  -1: the dashboard
- * must not start (the message is on stderr; exit 1). */
+/* After tui_control_open (t->ctl): take the control's events (the
+ * recording, and who set the clock), apply --set-clock/--cap, offer a
+ * stale state back.  Before the terminal starts.  -1: the dashboard must
+ * not start (the message is on stderr; exit 1). */
 int tui_ctl_open(struct tui *t);
-/* The guard's graceful INT/TERM/HUP handlers are in place (we control the
- * clock): the loop reads guard_stop_signal() and installs none of its own. */
-bool tui_ctl_guarded(const struct tui *t);
 /* After each sample: the readback check. */
 void tui_ctl_sample(struct tui *t);
 /* Fill the view's control lines (who set the clock, the note). */
@@ -39,10 +37,11 @@ bool tui_ctl_key(struct tui *t, int ch);
 /* Paint the open dialog over the panels; under: something below was
  * repainted in this frame.  True when it painted. */
 bool tui_ctl_frame(struct tui *t, bool under);
-/* Give the clocks back and free (message kept for stderr on failure). */
+/* Free the dialogs (the clocks go back in tui_control_close). */
 void tui_ctl_close(struct tui *t);
 
-/* The control, for the policy panel's accept key; NULL out of memory. */
+/* The control (t->ctl), for the policy panel's accept key; NULL out of
+ * memory. */
 struct control *tui_ctl_control(struct tui *t);
 /* Report an action's result on the status line and in the panel. */
 void tui_ctl_report(struct tui *t, int err);

@@ -4,8 +4,11 @@
 #include "tui_int.h"
 
 #include "ctl_keys.h"
+#include "job_panel.h"
 #include "policy_panel.h"
+#include "replay_keys.h"
 #include "session.h"
+#include "sweep_panel.h"
 
 static int key_quit(struct tui *t)
 {
@@ -68,6 +71,21 @@ const struct tui_key tui_keys[] = {
 	{ '?', "?", "help", "this help (any key closes it)", key_help },
 	{ KEY_F(1), "F1", NULL, "this help", key_help },
 	{ 'L' & 0x1f, "^L", NULL, "redraw the whole screen", key_redraw },
+	{ 's', "s", "sweep", "sweep the clock levels: e exhaustive, a adaptive (Esc cancels)", tui_key_sweep },
+	{ 'A', "A", "apply", "pin the last sweep's best level", tui_key_sweep_apply },
+	{ 'v', "v", NULL, "sweep panel: chart or table", tui_key_sweep_table },
+	{ 'w', "w", NULL, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", tui_key_sweep_csv },
+	{ 27, "Esc", NULL, "close the log pane; else abort a running sweep (clocks back as before)", tui_key_escape },
+	{ 'l', "l", "log", "the fine-tune's log pane (its output and exit status)", tui_key_log },
+	{ ' ', "space", NULL, "replay: pause/resume", tui_key_replay_pause },
+	{ '1', "1", NULL, "replay at 1x", tui_key_replay_1x },
+	{ '2', "2", NULL, "replay at 2x", tui_key_replay_2x },
+	{ '0', "0", NULL, "replay at 10x", tui_key_replay_10x },
+	{ 'f', "f", NULL, "replay as fast as possible", tui_key_replay_max },
+	{ '[', "[", NULL, "replay: back 10 s", tui_key_replay_back10 },
+	{ ']', "]", NULL, "replay: forward 10 s", tui_key_replay_fwd10 },
+	{ '{', "{", NULL, "replay: back 60 s", tui_key_replay_back60 },
+	{ '}', "}", NULL, "replay: forward 60 s", tui_key_replay_fwd60 },
 	{ 'o', "o", "clock", "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_key_override },
 	{ '+', "+", NULL, "GPU clock one level up (keeps pin or cap; pins from default)", ctl_key_up },
 	{ '-', "-", NULL, "GPU clock one level down", ctl_key_down },

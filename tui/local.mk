@@ -7,6 +7,9 @@ libdvfstop_a_SOURCES += \
 	tui/theme.c tui/theme.h \
 	tui/panels.c tui/panels.h \
 	tui/keys.c tui/tui.c tui/tui.h tui/tui_int.h \
+	tui/sweep_panel.c tui/sweep_panel.h \
+	tui/job_panel.c tui/job_panel.h \
+	tui/replay_keys.c tui/replay_keys.h \
 	tui/ctl_keys.c tui/ctl_keys.h \
 	tui/policy_panel.c tui/policy_panel.h
 
@@ -40,9 +43,18 @@ endif
 
 # Terminal tests: the real binary in tmux (skipped without tmux).
 TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
+TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/replay.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_tui_sweep
+TESTS += tests/unit/test_tui_sweep
+tests_unit_test_tui_sweep_SOURCES = tests/unit/test_tui_sweep.c
+tests_unit_test_tui_sweep_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_tui_sweep_LDADD = $(TEST_LDADD)
+endif
 
 # Clock control keys and the policy panel (ctl_keys.c, policy_panel.c).
 if HAVE_CMOCKA

@@ -194,6 +194,12 @@ static void render_header(const struct tui_view *v, struct cellbuf *cb)
 		put(&p, ROLE_HEADER, "  ");
 		put(&p, ROLE_FROZEN, " FROZEN (p) ");
 	}
+	if (v->replay.on) {
+		char rp[96];
+		replay_view_text(&v->replay, rp, sizeof rp);
+		put(&p, ROLE_HEADER, "  ");
+		putf(&p, ROLE_FROZEN, " %s ", rp);
+	}
 	if (v->ended) {
 		put(&p, ROLE_HEADER, "  ");
 		put(&p, ROLE_ERROR, " source ended ");
@@ -453,26 +459,8 @@ static void render_energy(const struct tui_view *v, struct cellbuf *cb)
 		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
 		putf(&p, ROLE_LABEL, "  time %s", fmt_duration(d, sizeof d, v->elapsed_s));
 	}
-	/* The fine-tune figures have their place; no job is followed yet. */
-	if (y <= H) {
-		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "job     ");
-		put(&p, ROLE_INACTIVE, "no job");
-	}
-	if (y <= H) {
-		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "J/step  ");
-		put(&p, ROLE_INACTIVE, "--");
-		put(&p, ROLE_LABEL, "   steps/s ");
-		put(&p, ROLE_INACTIVE, "--");
-	}
-	if (y <= H) {
-		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "ETA     ");
-		put(&p, ROLE_INACTIVE, "--");
-		put(&p, ROLE_LABEL, "   projected ");
-		put(&p, ROLE_INACTIVE, "--");
-	}
+	/* The fine-tune: its figures, and its last output lines below. */
+	y = job_panel_rows(&v->job, cb, x0, y, x0 + W, H);
 	/* Gaps: the energy is only as good as its coverage. */
 	if (y <= H) {
 		p = pen_at(cb, x0, y++, x0 + W);
@@ -481,6 +469,7 @@ static void render_energy(const struct tui_view *v, struct cellbuf *cb)
 		if (c->lost_ns > 0)
 			putf(&p, ROLE_WARN, " (%.1f s)", (double)c->lost_ns / 1e9);
 	}
+	job_panel_tail(&v->job, cb, x0, y, x0 + W, H);
 }
 
 static void render_cpu(const struct tui_view *v, struct cellbuf *cb)
@@ -616,10 +605,7 @@ void panel_render(const struct tui_view *v, int region, struct cellbuf *cb)
 		render_placeholder(v, cb, region, "policy", "policy", "none loaded (not active)",
 				   "will show: clock, decision path");
 		break;
-	case TR_SWEEP:
-		render_placeholder(v, cb, region, "sweep", "sweep", "not active",
-				   "will show: J/step per level, U-curve");
-		break;
+	case TR_SWEEP: sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb); break;
 	case TR_KEYS: render_keys(v, cb); break;
 	default: cb_clear(cb, ROLE_NORMAL); break;
 	}

@@ -11,8 +11,11 @@
 #include "cellbuf.h"
 #include "energy.h"
 #include "history.h"
+#include "job_panel.h"
 #include "policy_panel.h"
+#include "replay_keys.h"
 #include "sample.h"
+#include "sweep_panel.h"
 
 struct tui;
 
@@ -56,6 +59,9 @@ struct tui_view {
 	char theme_name[64];
 	int focus;             /* region with the focus; -1 for none */
 	const struct tui_key *keys;
+	struct job_view job;       /* the fine-tune (job_panel.h) */
+	struct sweep_view sweep;   /* the sweep (sweep_panel.h) */
+	struct replay_view replay; /* --replay's speed and position */
 	/* clock control (ctl_keys.c): who set the clock, and why the board
 	 * runs elsewhere or why we cannot set it; "" when none */
 	char ctl_who[96];

@@ -8,6 +8,7 @@
 #include "tui_int.h"
 
 #include <langinfo.h>
+#include <poll.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,11 +18,16 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "control.h"
 #include "ctl_keys.h"
-#include "guard.h"
+#include "job_panel.h"
 #include "options.h"
 #include "policy_panel.h"
+#include "prom.h"
+#include "replay.h"
+#include "replay_keys.h"
 #include "session.h"
+#include "sweep_panel.h"
 
 /* How long a status message stays on screen. */
 #define MSG_SHOW_NS (8 * DVF_NS_PER_S)
@@ -141,6 +147,10 @@ static void windows_free(struct tui *t)
 		delwin(t->help_win);
 	t->help_win = NULL;
 	cb_free(&t->help_cb);
+	if (t->log_win)
+		delwin(t->log_win);
+	t->log_win = NULL;
+	cb_free(&t->log_cb);
 	if (t->in)
 		delwin(t->in);
 	t->in = NULL;
@@ -279,6 +289,10 @@ static void view_status(struct tui *t)
 	v->ended = t->ended;
 	v->focus = t->focus;
 	v->keys = tui_keys;
+	/* The sweep and the replay are control state: live even when frozen. */
+	sweep_view_fill(t, &v->sweep);
+	replay_view_fill(s, &v->replay);
+	tui_ctl_view(t);
 }
 
 static void view_data(struct tui *t)
@@ -293,7 +307,7 @@ static void view_data(struct tui *t)
 	v->hist = &s->hist;
 	v->elapsed_s = session_elapsed_s(s);
 	v->wall = time(NULL);
-	tui_ctl_view(t);
+	job_view_fill(s, &v->job);
 	tui_policy_view(t);
 }
 
@@ -347,6 +361,37 @@ void tui_focus_step(struct tui *t, int dir)
 
 /* ---- frames -------------------------------------------------------------- */
 
+static void log_pane_close(struct tui *t)
+{
+	if (t->log_win)
+		delwin(t->log_win);
+	t->log_win = NULL;
+	cb_free(&t->log_cb);
+	/* Bring back what the window covered. */
+	t->force = true;
+}
+
+/* The job's log pane over the lower panels; repainted when its content or
+ * anything under it changed. */
+static bool log_pane(struct tui *t, bool below_changed)
+{
+	int x, y, w, h;
+	job_panel_log_rect(t->cols, t->rows, &x, &y, &w, &h);
+	if (!t->log_win) {
+		t->log_win = window_new(h, w, y, x);
+		if (!t->log_win)
+			return false;
+		cb_init(&t->log_cb, w, h, t->utf8);
+		t->log_hash = 0;
+	}
+	job_panel_log(&t->view.job, &t->log_cb);
+	bool was = t->force;
+	t->force = t->force || below_changed;
+	bool r = paint_if_changed(t, t->log_win, &t->log_cb, &t->log_hash);
+	t->force = was;
+	return r;
+}
+
 static void frame(struct tui *t)
 {
 	bool any = false;
@@ -368,6 +413,10 @@ static void frame(struct tui *t)
 			panel_render(&t->view, r, &t->cb[r]);
 			any |= paint_if_changed(t, t->win[r], &t->cb[r], &t->hash[r]);
 		}
+		if (t->log_open)
+			any |= log_pane(t, any);
+		else if (t->log_win)
+			log_pane_close(t);
 		if (t->help_open) {
 			int w, h;
 			panel_help_size(tui_keys, &w, &h);
@@ -418,7 +467,9 @@ static void key(struct tui *t, int ch)
 		help_close(t);
 		return;
 	}
-	if (tui_ctl_key(t, ch))
+	/* Modal keys first (the clock dialogs, the sweep's chooser), then
+	 * keys refused now. */
+	if (tui_ctl_key(t, ch) || tui_sweep_key_filter(t, ch) || replay_keys_filter(t, ch))
 		return;
 	const struct tui_key *k = keys_find(tui_keys, ch);
 	if (!k) {
@@ -494,13 +545,18 @@ static bool sample_due(struct tui *t)
 	struct session *s = t->s;
 	const struct dvf_opts *o = t->o;
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
+	/* A paused replay takes no sample, whatever its speed. */
+	if (replay_paused(s))
+		return true;
 	for (int i = 0; i < SAMPLE_BURST && !t->ended && session_wait_real_ns(s) == 0; i++) {
 		if (session_sample(s) < 0) {
 			t->ended = true;
+			tui_sweep_abort(t, "the source ended");
 			tui_msg(t, "the source has ended; q quits");
 			break;
 		}
 		tui_ctl_sample(t);
+		tui_sweep_sample(t);
 		tui_policy_sample(t);
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			return false;
@@ -510,11 +566,36 @@ static bool sample_due(struct tui *t)
 	return true;
 }
 
+/* Wait up to ms for a key, serving meanwhile the fine-tune's output and
+ * the Prometheus exporter's clients.  Returns the key or ERR. */
+static int wait_input(struct tui *t, int ms)
+{
+	struct session *s = t->s;
+	struct pollfd fds[1 + 8 + PROM_MAX_FDS];
+	int n = 0;
+	fds[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	n += session_fds(s, fds + n, 8);
+	int np = prom_fds(s->prom, fds + n, PROM_MAX_FDS);
+	int pt = prom_timeout_ms(s->prom);
+	if (pt >= 0 && pt < ms)
+		ms = pt;
+	/* Keys ncurses has already read wait in its own buffer: look there
+	 * first, so poll() does not sleep on a key that has come. */
+	wtimeout(t->in, 0);
+	int ch = wgetch(t->in);
+	if (ch != ERR)
+		return ch;
+	poll(fds, (nfds_t)(n + np), ms);
+	session_service(s);
+	prom_poll(s->prom, fds + n, np);
+	wtimeout(t->in, 0);
+	return wgetch(t->in);
+}
+
 int tui_run(struct session *s, const struct dvf_opts *o)
 {
 	struct tui *t = calloc(1, sizeof *t);
 	struct sigaction old[3];
-	bool caught = false;
 	int rc = 0;
 
 	if (!t) {
@@ -527,28 +608,29 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	t->theme_idx = -1;
 	stop_signal = 0;
 
-	/* The control and the policies first: a clock or a policy asked for
-	 * that cannot be had stops us before the terminal is taken. */
+	t->sweep.level = -1;
+	t->sweep.policy_start = -1;
+	/* Control first (its handlers cover QUIT and the fatal signals); ours
+	 * below then take INT, TERM and HUP, as in core/batch.c. */
+	tui_control_open(t);
+	/* Then the clock and the policies asked for: one that cannot be had
+	 * stops us before the terminal is taken. */
 	if (tui_ctl_open(t) < 0 || tui_policy_open(t) < 0) {
 		tui_policy_close(t);
 		tui_ctl_close(t);
+		tui_control_close(t);
 		fputs(t->exit_msg, stderr);
 		free(t);
 		return 1;
 	}
 	/* Ours before ncurses starts, so it keeps them and we restore the
-	 * terminal ourselves.  When we control the clock, the guard's
-	 * graceful handlers are in already: the loop reads them instead. */
-	if (!tui_ctl_guarded(t)) {
-		signals_catch(old);
-		caught = true;
-	}
+	 * terminal ourselves. */
+	signals_catch(old);
 	if (term_start(t) < 0) {
 		tui_policy_close(t);
 		tui_ctl_close(t);
-		if (caught)
-			signals_restore(old);
-		fputs(t->exit_msg, stderr);
+		tui_control_close(t);
+		signals_restore(old);
 		free(t);
 		return 1;
 	}
@@ -557,7 +639,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
 	int64_t next_frame = 0;
-	while (!t->quit && !stop_signal && !guard_stop_signal()) {
+	while (!t->quit && !stop_signal) {
 		if (!sample_due(t))
 			break;
 		int64_t now = clock_mono_ns();
@@ -581,9 +663,8 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 			usleep((useconds_t)ms * 1000);
 			continue;
 		}
-		wtimeout(t->in, ms);
 		int64_t asked = clock_mono_ns();
-		int ch = wgetch(t->in);
+		int ch = wait_input(t, ms);
 		/* A closed terminal answers at once, forever: do not spin. */
 		if (ch == ERR && ms >= 10 && clock_mono_ns() - asked < DVF_NS_PER_MS) {
 			if (++t->instant_err > 100)
@@ -601,10 +682,9 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 		}
 	}
 
-	int sig = stop_signal ? stop_signal : guard_stop_signal();
-	if (sig == SIGTERM || sig == SIGHUP)
-		rc = 128 + sig;
-	/* The clocks go back before anything else. */
+	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
+		rc = 128 + stop_signal;
+	tui_sweep_abort(t, "quit");
 	tui_ctl_close(t);
 	tui_policy_close(t);
 	if (t->frozen)
@@ -612,8 +692,12 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	windows_free(t);
 	endwin();
 	delscreen(t->scr);
-	if (caught)
-		signals_restore(old);
+	/* The fine-tune's end and totals, then the clocks back. */
+	int sig = stop_signal;
+	tui_job_finish(t, &stop_signal, stdout);
+	stop_signal = sig;
+	tui_control_close(t);
+	signals_restore(old);
 	if (t->exit_msg[0])
 		fputs(t->exit_msg, stderr);
 	free(t);

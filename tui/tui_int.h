@@ -10,10 +10,12 @@
 #include "cellbuf.h"
 #include "layout.h"
 #include "panels.h"
+#include "sweep_panel.h"
 #include "theme.h"
 
 struct session;
 struct dvf_opts;
+struct control;
 struct tui_ctl;
 struct tui_policy;
 
@@ -58,7 +60,16 @@ struct tui {
 	int64_t msg_at;
 	int instant_err;       /* key reads that failed at once, in a row */
 
-	struct tui_ctl *ctl;   /* clock control (ctl_keys.c) */
+	/* clock control (NULL: out of memory; read-only says why) */
+	struct control *ctl;
+	/* the sweep (sweep_panel.h) and the job's log pane (job_panel.h) */
+	struct tui_sweep sweep;
+	bool log_open;
+	WINDOW *log_win;
+	struct cellbuf log_cb;
+	uint64_t log_hash;
+
+	struct tui_ctl *ctlk;  /* clock keys and dialogs (ctl_keys.c) */
 	struct tui_policy *pol;  /* the policy panel (policy_panel.c) */
 };
 

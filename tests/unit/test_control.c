@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -551,6 +552,66 @@ static void test_apply_opts(void **st)
 	fx_free(f);
 }
 
+/* A source without files (like NVML): the state is values, put back
+ * through the source; a kill -9 leaves it for the next start. */
+static void test_api_source(void **st)
+{
+	(void)st;
+	struct fake_board b;
+	fake_setup(&b, "nvhost_podgov", 306 * MHZ, 1300500000);
+	struct fake_snap orig, now;
+	fake_snap(&b, &orig);
+	struct source_ops ops = fake_ops;
+	ops.name = "api";
+	ops.ctl_path = NULL;
+	struct dvf_clock clk;
+	clock_init_sim(&clk, 0);
+	struct control_cfg cfg = { .ops = &ops, .src = &b.src, .info = &b.info, .clock = &clk,
+				   .root = b.root, .state_dir = b.state_dir };
+	struct control *c = control_open(&cfg);
+	assert_false(control_readonly(c));
+	assert_int_equal(control_pin(c, 510 * MHZ, CTL_BY_USER), 0);
+	assert_string_equal(fake_get(&b, "min_freq", 0), "510000000\n");
+	char key[64], path[PATH_MAX + 128];
+	guard_key(b.root, key, sizeof key);
+	snprintf(path, sizeof path, "%s/%s-api.state", b.state_dir, key);
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	char text[2048];
+	size_t n = fread(text, 1, sizeof text - 1, fp);
+	text[n] = '\0';
+	fclose(fp);
+	assert_non_null(strstr(text, "\nkind api\n"));
+	assert_non_null(strstr(text, "\nmin_freq.value 306000000\\n\n"));
+	assert_null(strstr(text, ".path "));
+	assert_int_equal(control_release(c), 0);
+	fake_snap(&b, &now);
+	assert_true(fake_snap_equal(&now, &orig));
+	assert_false(fake_exists(path));
+	control_close(c);
+
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct control *k = control_open(&cfg);
+		control_cap(k, 612 * MHZ, CTL_BY_USER);
+		kill(getpid(), SIGKILL);
+		_exit(3);
+	}
+	int ws;
+	waitpid(pid, &ws, 0);
+	assert_string_equal(fake_get(&b, "max_freq", 0), "612000000\n");
+	c = control_open(&cfg);
+	assert_true(control_stale(c));
+	assert_int_equal(control_restore_stale(c), 0);
+	fake_snap(&b, &now);
+	assert_true(fake_snap_equal(&now, &orig));
+	assert_false(fake_exists(path));
+	control_close(c);
+	fake_teardown(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_readonly_option),
 		cmocka_unit_test(test_no_control_source),
 		cmocka_unit_test(test_apply_opts),
+		cmocka_unit_test(test_api_source),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,99 @@
+#!/bin/sh
+# --replay on the dashboard: the header says REPLAY with the speed and the
+# position; ] and } seek forwards 10 s and 60 s, [ and { back; 0 plays at
+# 10x and 2 at 2x (the position moves faster), space pauses (the position
+# stays) and resumes; f plays as fast as possible to the end.  Keys that
+# would change the clock are refused with the reason.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+# A 3-minute recording of the simulator, made headless as fast as it goes.
+"$DVFSTOP" --no-config --demo --batch --sim-speed 0 -n 1800 --record "$T/rec.csv" >/dev/null 2>&1 ||
+	{ fail "cannot record a session to replay"; finish; }
+
+# pos: the replay position on the screen, in seconds.
+pos() {
+	screen | sed -n 's/.*REPLAY [^/]* \([0-9]*\):\([0-9]*\)\/.*/\1 \2/p' | head -n1 |
+		awk '{ print $1 * 60 + $2 }'
+}
+# now_ms: wall-clock milliseconds.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# mark: the position now, with the wall time before and after reading it
+# (reading the screen may take a while on a loaded machine).
+mark() { _a=$(now_ms); _pos=$(pos); _b=$(now_ms); echo "$_pos $_a $_b"; }
+# played WHAT SPEED MARK: since MARK the position moved by SPEED x the wall
+# time (whole seconds on screen, and a frame of lag).
+played() {
+	set -- "$1" "$2" $3
+	_e=$(mark)
+	set -- "$@" $_e
+	# $3 $4 $5: then (pos, before, after); $6 $7 $8: now
+	_lo=$(( $2 * ($7 - $5) / 1000 - $2 - 2 ))
+	_hi=$(( $2 * ($8 - $4) / 1000 + $2 + 2 ))
+	if [ -n "$6" ] && [ "$6" -ge $(($3 + _lo)) ] && [ "$6" -le $(($3 + _hi)) ]; then
+		ok "$1 ($3 s -> $6 s)"
+	else
+		fail "$1: $3 s -> ${6:-nothing} s (want +$_lo..+$_hi)"
+	fi
+}
+# seek WHAT KEY LO HI: the key moves the (paused) position by LO..HI s;
+# waits for the screen to show a new position first.
+seek() {
+	_p0=$(pos)
+	keys "$2"
+	_n=30
+	while [ "$_n" -gt 0 ] && [ "$(pos)" = "$_p0" ]; do sleep 0.1; _n=$((_n - 1)); done
+	moved "$1" "$_p0" "$3" "$4"
+}
+# moved WHAT FROM LO HI: the position is now between FROM+LO and FROM+HI.
+moved() {
+	_p=$(pos)
+	if [ -n "$_p" ] && [ "$_p" -ge $(($2 + $3)) ] && [ "$_p" -le $(($2 + $4)) ]; then
+		ok "$1 ($2 s -> $_p s)"
+	else
+		fail "$1: $2 s -> ${_p:-nothing} s (want +$3..+$4)"
+	fi
+}
+
+start 120 40
+dvfstop --replay "$T/rec.csv" --refresh 100
+expect_screen "the header says REPLAY at 1x" 'REPLAY 1x [0-9]+:[0-9]{2}/[23]:[0-9]{2}' 10
+expect_screen "the replayed board" 'clock [0-9.]+ MHz' 2
+
+# Seeks while paused: each moves the position by exactly its amount.
+keys Space
+expect_screen "space: paused" 'REPLAY paused ' 3
+seek "] seeks 10 s forwards" ']' 9 11
+seek "} seeks 60 s forwards" '}' 59 61
+seek "[ seeks 10 s back" '[' -11 -9
+seek "{ seeks 60 s back" '{' -61 -59
+p0=$(pos); sleep 1.5
+moved "paused: the position stays" "$p0" 0 0
+keys Space
+expect_screen "space again: playing at 1x" 'REPLAY 1x ' 3
+
+keys 0
+expect_screen "0: 10x" 'REPLAY 10x ' 3
+m0=$(mark); sleep 2
+played "10x: the position moves 10 s a second" 10 "$m0"
+keys 2
+expect_screen "2: 2x" 'REPLAY 2x ' 3
+m0=$(mark); sleep 2
+played "2x: the position moves 2 s a second" 2 "$m0"
+keys Space
+expect_screen "space: paused at 2x" 'REPLAY paused ' 3
+keys Space
+expect_screen "space again: playing at 2x" 'REPLAY 2x ' 3
+keys 1
+expect_screen "1: 1x" 'REPLAY 1x ' 3
+
+keys s
+expect_screen "s is refused under replay, with the reason" 'replay: key s refused, recorded clocks are fixed' 3
+keys +
+expect_screen "+ is refused under replay" 'key \+ refused' 3
+
+keys f
+expect_screen "f: as fast as possible, to the end" 'source ended' 10
+keys '{'
+expect_screen "{ from the end: playing again" 'REPLAY max speed' 3
+quit_ok
+finish

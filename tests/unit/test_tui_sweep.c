@@ -1,0 +1,301 @@
+/* The dashboard's sweep panel, job rows and replay header on hand-made
+ * views: the chart marks the least J/step and the policy's level under
+ * their own columns, the table marks the same rows, the time left follows
+ * from the measured s/step, the job rows say how the job ended, and the
+ * replay text says the speed and the position. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cellbuf.h"
+#include "job_panel.h"
+#include "replay_keys.h"
+#include "sweep_panel.h"
+#include "theme.h"
+
+static bool contains(const struct cellbuf *cb, const char *s)
+{
+	char row[4096];
+	for (int y = 0; y < cb->h; y++) {
+		cb_row_text(cb, y, row, sizeof row);
+		if (strstr(row, s))
+			return true;
+	}
+	return false;
+}
+
+/* Column (in cells) of s in row y, or -1. */
+static int col_of(const struct cellbuf *cb, int y, const char *s)
+{
+	char row[4096];
+	cb_row_text(cb, y, row, sizeof row);
+	const char *p = strstr(row, s);
+	if (!p)
+		return -1;
+	/* ASCII buffers: one byte per cell. */
+	return (int)(p - row);
+}
+
+/* Four levels, every one measured over 10 steps: J/step 3, 2.5, 1.5, 2;
+ * 0.5 s per step everywhere. */
+static void make_done(struct sweep_view *v)
+{
+	static const int64_t mhz[4] = { 306, 408, 612, 1020 };
+	static const double jps[4] = { 3.0, 2.5, 1.5, 2.0 };
+	memset(v, 0, sizeof *v);
+	v->have = true;
+	v->level = -1;
+	v->policy_start = 1;
+	v->policy_hz = 408000000;
+	struct sweep *sw = &v->sw;
+	sw->cfg.mode = SWEEP_EXHAUSTIVE;
+	sw->cfg.n_levels = 4;
+	sw->cfg.dwell_steps = 10;
+	sw->cfg.settle_ns = 1000000000;
+	for (int i = 0; i < 4; i++) {
+		sw->cfg.level_hz[i] = mhz[i] * 1000000;
+		sw->pts[i].hz = sw->cfg.level_hz[i];
+		sw->pts[i].windows = 1;
+		sw->pts[i].steps = 10;
+		sw->pts[i].energy_j = jps[i] * 10;
+		sw->pts[i].time_s = 5;
+	}
+	sw->windows = 4;
+	sw->steps_used = 40;
+	sw->state = SW_DONE;
+	sw->best = 2;
+}
+
+static void test_min(void **state)
+{
+	(void)state;
+	struct sweep_view v;
+	make_done(&v);
+	assert_int_equal(sweep_view_min(&v.sw), 2);
+	/* An unmeasured level never wins, however cheap it would look. */
+	v.sw.pts[2].windows = 0;
+	assert_int_equal(sweep_view_min(&v.sw), 3);
+	for (int i = 0; i < 4; i++)
+		v.sw.pts[i].windows = 0;
+	assert_int_equal(sweep_view_min(&v.sw), -1);
+}
+
+static void test_left(void **state)
+{
+	(void)state;
+	struct sweep_view v;
+	make_done(&v);
+	struct sweep *sw = &v.sw;
+	assert_true(sweep_view_left_s(sw, 0, -1) == 0);   /* done */
+	/* Two levels measured (0.5 s/step: a 10-step window is 5 s, plus
+	 * 1 s of settling per level); level 2 settling, level 3 to do. */
+	sw->pts[2].windows = sw->pts[3].windows = 0;
+	sw->pts[2].steps = sw->pts[3].steps = 0;
+	sw->state = SW_SETTLE;
+	sw->cur = 2;
+	assert_true(sweep_view_left_s(sw, 0, -1) > 11.99 && sweep_view_left_s(sw, 0, -1) < 12.01);
+	/* Half way through level 2's window: 2.5 s of it and level 3. */
+	sw->state = SW_MEASURE;
+	double l = sweep_view_left_s(sw, 5, -1);
+	assert_true(l > 8.49 && l < 8.51);
+	/* Nothing measured: the job's rate (2 steps/s) gives the window. */
+	for (int i = 0; i < 4; i++)
+		sw->pts[i].windows = 0, sw->pts[i].steps = 0;
+	sw->state = SW_SETTLE;
+	sw->cur = 0;
+	l = sweep_view_left_s(sw, 0, 2.0);
+	assert_true(l > 23.99 && l < 24.01);
+	/* ... and without it, nobody can tell. */
+	assert_true(sweep_view_left_s(sw, 0, -1) < 0);
+	/* A time dwell needs no rate. */
+	sw->cfg.dwell_steps = 0;
+	sw->cfg.dwell_ns = 3000000000;
+	l = sweep_view_left_s(sw, 0, -1);
+	assert_true(l > 15.99 && l < 16.01);
+}
+
+static void test_chart(void **state)
+{
+	(void)state;
+	struct sweep_view v;
+	struct cellbuf cb;
+	make_done(&v);
+	assert_int_equal(cb_init(&cb, 60, 14, false), 0);
+	sweep_panel_render(&v, false, &cb);
+	assert_true(contains(&cb, "best 612 MHz 1.5000 J/step"));
+	/* Against the top level: 1.5 / 2 - 1 = -25 %. */
+	assert_true(contains(&cb, "(-25.0% vs top)"));
+	assert_true(contains(&cb, "* best 612"));
+	assert_true(contains(&cb, "P policy 408"));
+	/* The marks sit under their columns: the chart's columns start 5
+	 * cells right of the inner edge, 4 cells a level here. */
+	int y = -1;
+	for (int r = 0; r < cb.h && y < 0; r++)
+		if (col_of(&cb, r, "P") >= 0 && col_of(&cb, r, "*") >= 0 && col_of(&cb, r, "policy") < 0)
+			y = r;
+	assert_true(y > 0);
+	int x0 = 1 + 5, cw = 4;
+	assert_int_equal(col_of(&cb, y, "*"), x0 + 2 * cw);
+	assert_int_equal(col_of(&cb, y, "P"), x0 + 1 * cw);
+	/* The cheapest level's bar is the shortest: its top row is blank. */
+	char row[512];
+	cb_row_text(&cb, 3, row, sizeof row);
+	assert_int_equal(row[x0 + 2 * cw], ' ');
+	assert_true(row[x0 + 0 * cw] != ' ');
+	cb_free(&cb);
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	struct sweep_view v;
+	struct cellbuf cb;
+	make_done(&v);
+	v.table = true;
+	assert_int_equal(cb_init(&cb, 60, 12, false), 0);
+	sweep_panel_render(&v, true, &cb);
+	assert_true(contains(&cb, "J/step"));
+	assert_true(contains(&cb, "*  612 "));
+	assert_true(contains(&cb, " P 408 "));
+	assert_true(contains(&cb, "1.5000"));
+	/* Highest level first. */
+	char row[512];
+	int y1020 = -1, y306 = -1;
+	for (int r = 0; r < cb.h; r++) {
+		cb_row_text(&cb, r, row, sizeof row);
+		if (strstr(row, "1020 "))
+			y1020 = r;
+		if (strstr(row, "306 "))
+			y306 = r;
+	}
+	assert_true(y1020 > 0 && y306 > y1020);
+	cb_free(&cb);
+}
+
+static void test_running_and_chooser(void **state)
+{
+	(void)state;
+	struct sweep_view v;
+	struct cellbuf cb;
+	make_done(&v);
+	v.running = true;
+	v.sw.state = SW_MEASURE;
+	v.sw.cur = 3;
+	v.window_steps = 4;
+	v.left_s = 75;
+	v.left_at_most = true;
+	assert_int_equal(cb_init(&cb, 80, 14, false), 0);
+	sweep_panel_render(&v, false, &cb);
+	assert_true(contains(&cb, "level 4 of 4 1020 MHz"));
+	assert_true(contains(&cb, "4/10 steps"));
+	assert_true(contains(&cb, "left <=1:15"));
+	assert_true(contains(&cb, "Esc aborts"));
+	memset(&v, 0, sizeof v);
+	v.choosing = true;
+	sweep_panel_render(&v, true, &cb);
+	assert_true(contains(&cb, "e exhaustive"));
+	assert_true(contains(&cb, "a adaptive"));
+	assert_true(contains(&cb, "Esc cancel"));
+	memset(&v, 0, sizeof v);
+	sweep_panel_render(&v, false, &cb);
+	assert_true(contains(&cb, "none yet; s starts one"));
+	/* Every small size renders without going wrong. */
+	make_done(&v);
+	for (int w = 1; w < 70; w += 3)
+		for (int h = 1; h < 16; h++) {
+			struct cellbuf c2;
+			assert_int_equal(cb_init(&c2, w, h, true), 0);
+			v.table = h % 2;
+			sweep_panel_render(&v, false, &c2);
+			cb_free(&c2);
+		}
+	cb_free(&cb);
+}
+
+static void test_job_rows(void **state)
+{
+	(void)state;
+	static struct job_view v;
+	struct cellbuf cb;
+	memset(&v, 0, sizeof v);
+	assert_int_equal(cb_init(&cb, 60, 8, false), 0);
+	cb_clear(&cb, ROLE_NORMAL);
+	assert_int_equal(job_panel_rows(&v, &cb, 1, 1, 59, 6), 5);
+	assert_true(contains(&cb, "job     no job"));
+	assert_true(contains(&cb, "J/step  --"));
+
+	v.have = true;
+	v.child = true;
+	snprintf(v.name, sizeof v.name, "train.py");
+	snprintf(v.js.state, sizeof v.js.state, "exited with code 3");
+	v.js.running = false;
+	v.js.steps = dvf_m_val(50);
+	v.js.st.total = dvf_m_val(50);
+	v.js.jps_ok = true;
+	v.js.j_per_step = 2.0;
+	v.js.energy_j = 100;
+	v.js.elapsed_s = 25;
+	cb_clear(&cb, ROLE_NORMAL);
+	job_panel_rows(&v, &cb, 1, 1, 59, 6);
+	assert_true(contains(&cb, "exited with code 3  train.py"));
+	assert_true(contains(&cb, "J/step  2.0000"));
+	assert_true(contains(&cb, "steps/s 2.00 mean"));
+	assert_true(contains(&cb, "steps   50 of 50"));
+	assert_true(contains(&cb, "total over 0:25"));
+	cb_free(&cb);
+
+	/* The log pane: the newest lines, and the state at the bottom. */
+	for (int i = 0; i < 30; i++)
+		snprintf(v.line[i], JOB_VIEW_LINE_LEN, "line %d", i + 1);
+	v.n_lines = 30;
+	assert_int_equal(cb_init(&cb, 50, 10, false), 0);
+	job_panel_log(&v, &cb);
+	assert_true(contains(&cb, "line 30"));
+	assert_true(contains(&cb, "line 24"));
+	assert_false(contains(&cb, "line 23 "));
+	char row[256];
+	cb_row_text(&cb, 8, row, sizeof row);
+	assert_non_null(strstr(row, "exited with code 3"));
+	cb_free(&cb);
+}
+
+static void test_replay_text(void **state)
+{
+	(void)state;
+	char buf[96];
+	struct replay_view v = { .on = true, .speed = 2, .have_pos = true, .pos_s = 12.4, .len_s = 90 };
+	replay_view_text(&v, buf, sizeof buf);
+	assert_string_equal(buf, "REPLAY 2x 0:12/1:30");
+	v.paused = true;
+	replay_view_text(&v, buf, sizeof buf);
+	assert_string_equal(buf, "REPLAY paused 0:12/1:30");
+	v.paused = false;
+	v.speed = 0;
+	v.ended = true;
+	v.pos_s = 90;
+	replay_view_text(&v, buf, sizeof buf);
+	assert_string_equal(buf, "REPLAY max speed 1:30/1:30 end");
+	v.on = false;
+	replay_view_text(&v, buf, sizeof buf);
+	assert_string_equal(buf, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_min),
+		cmocka_unit_test(test_left),
+		cmocka_unit_test(test_chart),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_running_and_chooser),
+		cmocka_unit_test(test_job_rows),
+		cmocka_unit_test(test_replay_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

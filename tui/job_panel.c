@@ -1,0 +1,216 @@
+#include "config.h"
+#include "job_panel.h"
+#include "tui_int.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "job.h"
+#include "render.h"
+
+void job_view_fill(const struct session *s, struct job_view *v)
+{
+	v->have = session_job_stats(s, &v->js);
+	v->child = s->job != NULL;
+	snprintf(v->name, sizeof v->name, "%s", s->job_name);
+	snprintf(v->log_path, sizeof v->log_path, "%s", s->job_log);
+	v->n_lines = 0;
+	if (!s->job)
+		return;
+	int n = job_ring_count(s->job);
+	int first = n > JOB_VIEW_LINES ? n - JOB_VIEW_LINES : 0;
+	for (int i = first; i < n; i++) {
+		const char *l = job_ring_line(s->job, i);
+		snprintf(v->line[v->n_lines++], JOB_VIEW_LINE_LEN, "%s", l ? l : "");
+	}
+}
+
+static void put_text(struct cellbuf *cb, int *x, int y, int x1, int role, const char *s)
+{
+	if (*x < x1)
+		*x += cb_putn(cb, *x, y, role, s, x1 - *x);
+}
+
+static void put_fmt(struct cellbuf *cb, int *x, int y, int x1, int role, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static void put_fmt(struct cellbuf *cb, int *x, int y, int x1, int role, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	put_text(cb, x, y, x1, role, buf);
+}
+
+/* How the state reads: running plainly, a clean end good, anything else
+ * (an exit code, a signal, gone) a warning. */
+static int state_role(const struct job_view *v)
+{
+	if (v->js.running)
+		return ROLE_VALUE;
+	if (strcmp(v->js.state, "exited with code 0") == 0 || strcmp(v->js.state, "finished") == 0)
+		return ROLE_GOOD;
+	return ROLE_WARN;
+}
+
+static void put_energy(struct cellbuf *cb, int *x, int y, int x1, double j)
+{
+	if (j >= 36000)
+		put_fmt(cb, x, y, x1, ROLE_VALUE, "%.3f Wh", j / 3600.0);
+	else
+		put_fmt(cb, x, y, x1, ROLE_VALUE, "%.1f J", j);
+}
+
+int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	const struct job_stats *js = &v->js;
+	int x;
+	char d[32];
+	if (y > ymax)
+		return y;
+	x = x0;
+	put_text(cb, &x, y, x1, ROLE_LABEL, "job     ");
+	if (!v->have) {
+		put_text(cb, &x, y, x1, ROLE_INACTIVE, "no job");
+	} else {
+		/* The state first: the name may be long and is clipped. */
+		put_text(cb, &x, y, x1, state_role(v), js->state);
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
+		put_text(cb, &x, y, x1, ROLE_VALUE, v->name);
+	}
+	if (++y > ymax)
+		return y;
+	x = x0;
+	put_text(cb, &x, y, x1, ROLE_LABEL, "J/step  ");
+	if (v->have && js->jps_ok)
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.4f", js->j_per_step);
+	else
+		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
+	put_text(cb, &x, y, x1, ROLE_LABEL, "   steps/s ");
+	if (v->have && js->st.steps_per_s.ok && js->running)
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.2f", js->st.steps_per_s.v);
+	else if (v->have && js->steps.ok && js->elapsed_s > 0)
+		/* Ended: the mean over the whole job. */
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.2f mean", (double)js->steps.v / js->elapsed_s);
+	else
+		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
+	if (++y > ymax)
+		return y;
+	x = x0;
+	put_text(cb, &x, y, x1, ROLE_LABEL, "steps   ");
+	if (v->have && js->steps.ok) {
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%lld", (long long)js->steps.v);
+		if (js->st.total.ok)
+			put_fmt(cb, &x, y, x1, ROLE_LABEL, " of %lld", (long long)js->st.total.v);
+	} else {
+		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
+	}
+	put_text(cb, &x, y, x1, ROLE_LABEL, "   ETA ");
+	if (v->have && js->running && js->st.eta_ns.ok)
+		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
+	else if (v->have && !js->running)
+		put_text(cb, &x, y, x1, ROLE_LABEL, "ended");
+	else
+		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
+	if (++y > ymax)
+		return y;
+	x = x0;
+	put_text(cb, &x, y, x1, ROLE_LABEL, "job E   ");
+	if (v->have)
+		put_energy(cb, &x, y, x1, js->energy_j);
+	else
+		put_text(cb, &x, y, x1, ROLE_INACTIVE, "--");
+	put_text(cb, &x, y, x1, ROLE_LABEL, js->running ? "   projected " : "   total over ");
+	if (v->have && js->running && js->proj_ok)
+		put_energy(cb, &x, y, x1, js->projected_j);
+	else if (v->have && !js->running)
+		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, js->elapsed_s));
+	else
+		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
+	return y + 1;
+}
+
+int job_panel_tail(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	int rows = ymax - y + 1;
+	if (rows <= 0 || v->n_lines == 0)
+		return y;
+	int first = v->n_lines > rows ? v->n_lines - rows : 0;
+	for (int i = first; i < v->n_lines; i++, y++)
+		cb_putn(cb, x0, y, ROLE_INACTIVE, v->line[i], x1 - x0);
+	return y;
+}
+
+void job_panel_log_rect(int cols, int rows, int *x, int *y, int *w, int *h)
+{
+	/* The lower half of the screen, above the key line, nearly full width:
+	 * the panels above stay readable. */
+	*w = cols - 4 > 20 ? cols - 4 : cols;
+	*h = rows / 2 > 5 ? rows / 2 : rows - 1;
+	if (*h > rows - 1)
+		*h = rows - 1;
+	if (*h < 1)
+		*h = 1;
+	*x = (cols - *w) / 2;
+	*y = rows - 1 - *h;
+	if (*y < 0)
+		*y = 0;
+}
+
+void job_panel_log(const struct job_view *v, struct cellbuf *cb)
+{
+	char title[256];
+	cb_clear(cb, ROLE_HELP);
+	snprintf(title, sizeof title, "log: %s", v->have ? v->name : "no job");
+	cb_box(cb, ROLE_BORDER_FOCUS, title, ROLE_TITLE_FOCUS);
+	int x0 = 2, x1 = cb->w - 2, ymax = cb->h - 2;
+	if (x1 <= x0 || ymax < 1)
+		return;
+	/* Last row: the state and where the whole log is. */
+	int x = x0;
+	if (v->have) {
+		put_text(cb, &x, ymax, x1, state_role(v), v->js.state);
+		if (v->log_path[0])
+			put_fmt(cb, &x, ymax, x1, ROLE_INACTIVE, "  full log: %s", v->log_path);
+	}
+	put_text(cb, &x, ymax, x1, ROLE_INACTIVE, "  l or Esc closes");
+	if (ymax - 1 < 1)
+		return;
+	if (!v->child) {
+		cb_putn(cb, x0, 1, ROLE_INACTIVE,
+			v->have ? "no output to show: the fine-tune is not a child of dvfstop (run it as -- CMD)"
+				: "no fine-tune followed: run dvfstop [options] -- CMD ARGS", x1 - x0);
+		return;
+	}
+	if (v->n_lines == 0) {
+		cb_putn(cb, x0, 1, ROLE_INACTIVE, "no output yet", x1 - x0);
+		return;
+	}
+	job_panel_tail(v, cb, x0, 1, x1, ymax - 1);
+}
+
+int tui_key_log(struct tui *t)
+{
+	t->log_open = !t->log_open;
+	return KR_REDRAW;
+}
+
+void tui_job_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out)
+{
+	struct session *s = t->s;
+	if (!s->job)
+		return;
+	if (!s->job_over && job_state(s->job) == JOB_RUNNING && job_is_child(s->job)) {
+		fprintf(stderr, "dvfstop: stopping %s (SIGTERM, then SIGKILL after the grace period)\n", s->job_name);
+		session_job_stop(s);
+		*stop = 0;
+		while (!s->job_over && !*stop) {
+			session_wait(s);
+			if (*stop || session_sample(s) < 0)
+				break;
+		}
+	}
+	session_summary(s, out, strcmp(t->o->summary_format, "json") == 0);
+	fflush(out);
+}

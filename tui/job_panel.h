@@ -1,0 +1,53 @@
+/* job_panel: the fine-tune on the dashboard.  The energy panel's job rows
+ * (name and state, J/step, steps/s, steps of total, ETA, energy so far and
+ * projected to the end) and the log pane (`l`: the child's recent output
+ * lines and how it ended), rendered from a struct job_view, a copy of the
+ * session's figures taken with the rest of the view. */
+#ifndef DVF_JOB_PANEL_H
+#define DVF_JOB_PANEL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cellbuf.h"
+#include "session.h"
+
+struct tui;
+
+enum { JOB_VIEW_LINES = 100, JOB_VIEW_LINE_LEN = 200 };
+
+struct job_view {
+	bool have;                  /* session_job_stats said true */
+	bool child;                 /* a process we started or watch (a log ring) */
+	char name[128];
+	char log_path[512];
+	struct job_stats js;
+	int n_lines;                /* the newest lines of the ring, oldest first */
+	char line[JOB_VIEW_LINES][JOB_VIEW_LINE_LEN];
+};
+
+/* Take the session's job figures and the last lines of its output. */
+void job_view_fill(const struct session *s, struct job_view *v);
+
+/* The energy panel's job rows from row y (at most up to row ymax) between
+ * columns x0 and x1; returns the next free row.  With no job they read
+ * "no job" and "--". */
+int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax);
+/* The newest log lines that fit rows y..ymax (a few rows of the energy
+ * panel when it has room).  Returns the next free row. */
+int job_panel_tail(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax);
+/* The log pane: a framed window of the job's output and its state. */
+void job_panel_log(const struct job_view *v, struct cellbuf *cb);
+/* Where the log pane goes on a cols x rows screen (above the key line). */
+void job_panel_log_rect(int cols, int rows, int *x, int *y, int *w, int *h);
+
+/* l: open/close the log pane. */
+int tui_key_log(struct tui *t);
+/* After the terminal is restored: a followed child still running is asked
+ * to stop and waited for (its grace period, sampling on, so its totals are
+ * complete; a signal in *stop ends the wait); then, when a job was
+ * followed, the session's summary goes to out. */
+void tui_job_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out);
+
+#endif

@@ -1,0 +1,800 @@
+#include "config.h"
+#include "sweep_panel.h"
+#include "tui_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "builtin.h"
+#include "catalog.h"
+#include "cmd_sweep.h"
+#include "eval.h"
+#include "options.h"
+#include "recorder.h"
+#include "render.h"
+#include "replay.h"
+#include "session.h"
+#include "workload.h"
+
+/* ---- clock control ------------------------------------------------------ */
+
+/* Clock changes go to the recording's event column. */
+static void on_control_event(const struct control_event *ev, void *ctx)
+{
+	struct session *s = ctx;
+	char text[160];
+	snprintf(text, sizeof text, "%s: %s", control_by_name(ev->by), ev->text);
+	if (s->rec)
+		recorder_event(s->rec, text);
+}
+
+void tui_control_open(struct tui *t)
+{
+	struct session *s = t->s;
+	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
+				  .root = s->root, .readonly = t->o->readonly, .graceful_signals = true };
+	t->ctl = control_open(&cc);
+	if (!t->ctl)
+		return;
+	control_on_event(t->ctl, on_control_event, s);
+	if (control_stale(t->ctl))
+		tui_msg(t, "%s", control_msg(t->ctl));
+}
+
+void tui_control_close(struct tui *t)
+{
+	if (!t->ctl)
+		return;
+	if (control_release(t->ctl) != 0) {
+		size_t l = strlen(t->exit_msg);
+		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", control_msg(t->ctl));
+	}
+	control_close(t->ctl);
+	t->ctl = NULL;
+}
+
+/* ---- starting and ending a sweep ---------------------------------------- */
+
+/* Mean GPU utilisation over the last few seconds of history, for the
+ * policy's gpu_util feature; -1 when there is none. */
+static double recent_util(const struct session *s)
+{
+	double sum = 0, v;
+	int n = 0;
+	for (int i = s->hist.len - 1; i >= 0 && i >= s->hist.len - 5; i--)
+		if (history_get(&s->hist, HS_GPU_LOAD, i, &v)) {
+			sum += v;
+			n++;
+		}
+	if (n == 0 && s->cur.gpu_load_pm.ok)
+		return (double)s->cur.gpu_load_pm.v / 10.0;
+	return n ? sum / n : -1;
+}
+
+/* The policy's recommendation for this workload, as the level of the sweep
+ * nearest to it (the adaptive search starts there), or -1 when the policy
+ * cannot say (the search then starts in the middle). */
+static int policy_level(struct tui *t, const struct sweep_cfg *c, int64_t *hz)
+{
+	const struct dvf_opts *o = t->o;
+	struct policy_tree tree;
+	char err[512];
+	*hz = 0;
+	if (policy_load_spec(o->policy, &tree, err, sizeof err) != 0) {
+		tui_msg(t, "%s", err);
+		return -1;
+	}
+	struct workload w;
+	workload_init(&w);
+	const char *model = o->model ? o->model : (o->demo ? o->sim_model : NULL);
+	const struct catalog_model *cm = model ? catalog_find(model) : NULL;
+	if (cm)
+		workload_from_catalog(&w, cm);
+	if (o->model_config && workload_load_config(&w, o->model_config, err, sizeof err) < 0)
+		tui_msg(t, "%s", err);
+	if (o->seq_len > 0)
+		workload_offer(&w, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
+	else if (o->demo)
+		workload_offer(&w, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_DECLARED);
+	double util = recent_util(t->s);
+	if (util >= 0)
+		workload_offer(&w, WL_GPU_UTIL, util, WL_SRC_MEASURED);
+	struct policy_eval e;
+	policy_eval(&tree, &w, &e);
+	policy_tree_free(&tree);
+	if (!e.ok)
+		return -1;
+	int64_t want = (int64_t)(e.mhz * 1e6 + 0.5);
+	int best = -1;
+	for (int i = 0; i < c->n_levels; i++)
+		if (best < 0 || llabs(c->level_hz[i] - want) < llabs(c->level_hz[best] - want))
+			best = i;
+	if (best >= 0)
+		*hz = c->level_hz[best];
+	return best;
+}
+
+/* Put the clocks back as they were before the sweep. */
+static void clocks_restore(struct tui *t)
+{
+	struct tui_sweep *ts = &t->sweep;
+	if (!t->ctl || control_readonly(t->ctl))
+		return;
+	int err;
+	if (ts->prev_mode == CTL_PIN)
+		err = control_pin(t->ctl, ts->prev_hz, CTL_BY_SWEEP);
+	else if (ts->prev_mode == CTL_CAP)
+		err = control_cap(t->ctl, ts->prev_hz, CTL_BY_SWEEP);
+	else
+		err = control_default(t->ctl, CTL_BY_SWEEP);
+	if (err)
+		tui_msg(t, "restoring the clocks after the sweep: %s", control_msg(t->ctl));
+}
+
+static void sweep_finish(struct tui *t)
+{
+	struct tui_sweep *ts = &t->sweep;
+	ts->running = false;
+	ts->level = -1;
+	ts->t_end = t->s->have_cur ? t->s->cur.t_ns : ts->t_start;
+	clocks_restore(t);
+	const struct sweep *sw = &ts->sw;
+	if (sw->state == SW_DONE && sw->best >= 0)
+		tui_msg(t, "%s; clocks as before, A pins %.1f MHz", sw->msg, sw->pts[sw->best].hz * 1e-6);
+	else
+		tui_msg(t, "%s; clocks as before", sw->msg[0] ? sw->msg : "sweep ended");
+	t->dirty = true;
+}
+
+void tui_sweep_abort(struct tui *t, const char *why)
+{
+	struct tui_sweep *ts = &t->sweep;
+	if (!ts->running)
+		return;
+	sweep_abort(&ts->sw);
+	if (why)
+		snprintf(ts->sw.msg, sizeof ts->sw.msg, "sweep aborted (%.100s) after %d windows", why, ts->sw.windows);
+	sweep_finish(t);
+}
+
+/* Why a sweep cannot run now, or NULL. */
+static const char *sweep_refusal(struct tui *t, char *buf, size_t len)
+{
+	struct session *s = t->s;
+	struct job_stats js;
+	if (replay_active(s))
+		return "replay: a recording's clocks cannot be changed";
+	if (!t->ctl)
+		return "no clock control (out of memory)";
+	if (control_readonly(t->ctl)) {
+		snprintf(buf, len, "a sweep needs control of the GPU clock: %s", control_msg(t->ctl));
+		return buf;
+	}
+	if (!s->info || s->info->n_levels <= 0)
+		return "the board has no clock table";
+	if (!session_job_stats(s, &js))
+		return "a sweep measures J/step: follow a fine-tune (-- CMD, --pid, --progress or --demo)";
+	if (!js.running)
+		return "the fine-tune has ended: nothing left to measure";
+	return NULL;
+}
+
+static void sweep_start(struct tui *t, enum sweep_mode mode)
+{
+	struct tui_sweep *ts = &t->sweep;
+	const struct dvf_opts *o = t->o;
+	char err[512];
+	const char *why = sweep_refusal(t, err, sizeof err);
+	if (why) {
+		tui_msg(t, "%s", why);
+		return;
+	}
+	struct sweep_cfg c;
+	memset(&c, 0, sizeof c);
+	c.mode = mode;
+	c.select = SEL_ENERGY;
+	const char *dwell = o->sweep_dwell ? o->sweep_dwell : "40steps";
+	if (sweep_parse_dwell(dwell, &c.dwell_steps, &c.dwell_ns) != 0) {
+		tui_msg(t, "sweep-dwell: '%s' is not like 40steps, 10s or 500ms", dwell);
+		return;
+	}
+	if (!(o->sweep_settle_s >= 0) || o->sweep_settle_s > 3600) {
+		tui_msg(t, "sweep-settle: %g is not a number of seconds (0 to 3600)", o->sweep_settle_s);
+		return;
+	}
+	c.settle_ns = (int64_t)(o->sweep_settle_s * 1e9);
+	const struct dvf_info *in = t->s->info;
+	c.n_levels = in->n_levels < DVF_MAX_LEVELS ? in->n_levels : DVF_MAX_LEVELS;
+	memcpy(c.level_hz, in->level_hz, (size_t)c.n_levels * sizeof c.level_hz[0]);
+	int64_t phz;
+	int pl = policy_level(t, &c, &phz);
+	c.start = mode == SWEEP_ADAPTIVE ? pl : -1;
+	if (sweep_validate(&c, err, sizeof err) < 0) {
+		tui_msg(t, "sweep: %s", err);
+		return;
+	}
+	ts->prev_mode = control_mode(t->ctl);
+	ts->prev_hz = control_target_hz(t->ctl);
+	sweep_init(&ts->sw, &c);
+	ts->policy_start = pl;
+	ts->policy_hz = phz;
+	ts->level = -1;
+	ts->running = true;
+	ts->have = true;
+	ts->t_start = ts->t_end = t->s->cur.t_ns;
+	ts->settle_s = o->sweep_settle_s;
+	snprintf(ts->dwell, sizeof ts->dwell, "%s", dwell);
+	tui_msg(t, "sweep started: %s, %d levels, dwell %s, settle %.1f s; Esc aborts", sweep_mode_name(mode),
+		c.n_levels, dwell, o->sweep_settle_s);
+	/* Pin the first level now rather than at the next sample. */
+	tui_sweep_sample(t);
+}
+
+void tui_sweep_sample(struct tui *t)
+{
+	struct tui_sweep *ts = &t->sweep;
+	if (!ts->running)
+		return;
+	struct session *s = t->s;
+	/* The first call (from sweep_start) only pins: the sample it would
+	 * feed was fed before. */
+	int want = ts->level < 0 ? sweep_level(&ts->sw) : sweep_feed(&ts->sw, &s->cur, &s->energy);
+	if (want < 0) {
+		sweep_finish(t);
+		return;
+	}
+	if (want != ts->level) {
+		if (control_pin(t->ctl, ts->sw.cfg.level_hz[want], CTL_BY_SWEEP) != 0) {
+			char why[200];
+			snprintf(why, sizeof why, "%s", control_msg(t->ctl));
+			tui_sweep_abort(t, why);
+			return;
+		}
+		ts->level = want;
+		t->dirty = true;
+	}
+}
+
+/* ---- keys ------------------------------------------------------------------- */
+
+static bool is_clock_key(int ch)
+{
+	return ch && strchr("o+-=cdaA", ch) != NULL;
+}
+
+bool tui_sweep_key_filter(struct tui *t, int ch)
+{
+	struct tui_sweep *ts = &t->sweep;
+	if (ts->choosing) {
+		enum sweep_mode def = t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0
+			? SWEEP_EXHAUSTIVE : SWEEP_ADAPTIVE;
+		switch (ch) {
+		case 'e': case 'x':
+			ts->choosing = false;
+			sweep_start(t, SWEEP_EXHAUSTIVE);
+			return true;
+		case 'a':
+			ts->choosing = false;
+			sweep_start(t, SWEEP_ADAPTIVE);
+			return true;
+		case '\r': case '\n': case KEY_ENTER:
+			ts->choosing = false;
+			sweep_start(t, def);
+			return true;
+		case 27: case 'q':
+			ts->choosing = false;
+			tui_msg(t, "sweep cancelled");
+			return true;
+		default:
+			tui_msg(t, "sweep: e exhaustive, a adaptive, Enter %s, Esc cancels", sweep_mode_name(def));
+			return true;
+		}
+	}
+	if (ts->running && ch < 256 && is_clock_key(ch)) {
+		tui_msg(t, "a sweep is running and holds the clock: Esc aborts it");
+		return true;
+	}
+	return false;
+}
+
+int tui_key_sweep(struct tui *t)
+{
+	struct tui_sweep *ts = &t->sweep;
+	char err[512];
+	if (ts->running) {
+		tui_msg(t, "a sweep is running: Esc aborts it");
+		return KR_NONE;
+	}
+	const char *why = sweep_refusal(t, err, sizeof err);
+	if (why) {
+		tui_msg(t, "%s", why);
+		return KR_NONE;
+	}
+	ts->choosing = true;
+	if (t->lay.shown[TR_SWEEP])
+		t->focus = TR_SWEEP;
+	tui_msg(t, "sweep: e exhaustive, a adaptive, Enter %s, Esc cancels",
+		t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0 ? "exhaustive" : "adaptive");
+	return KR_NONE;
+}
+
+int tui_key_sweep_apply(struct tui *t)
+{
+	struct tui_sweep *ts = &t->sweep;
+	if (ts->running) {
+		tui_msg(t, "the sweep is still running: wait for its end, or Esc aborts it");
+		return KR_NONE;
+	}
+	if (!ts->have || ts->sw.state != SW_DONE || ts->sw.best < 0) {
+		tui_msg(t, "no finished sweep to apply: s starts one");
+		return KR_NONE;
+	}
+	if (replay_active(t->s) || !t->ctl) {
+		tui_msg(t, "replay: a recording's clocks cannot be changed");
+		return KR_NONE;
+	}
+	int64_t hz = ts->sw.pts[ts->sw.best].hz;
+	if (control_pin(t->ctl, hz, CTL_BY_USER) != 0)
+		tui_msg(t, "%s", control_msg(t->ctl));
+	else
+		tui_msg(t, "sweep's best applied: %s", control_msg(t->ctl));
+	return KR_NONE;
+}
+
+int tui_key_sweep_csv(struct tui *t)
+{
+	struct tui_sweep *ts = &t->sweep;
+	const struct dvf_opts *o = t->o;
+	const struct session *s = t->s;
+	if (!ts->have || ts->sw.windows == 0) {
+		tui_msg(t, "no sweep measured yet: s starts one");
+		return KR_NONE;
+	}
+	char path[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(path, sizeof path, "dvfstop-sweep-%Y%m%d-%H%M%S.csv", &tm);
+	const char *model = o->model ? o->model : (o->demo ? o->sim_model : "");
+	const struct catalog_model *cm = catalog_find(model);
+	int64_t seq = o->seq_len > 0 ? o->seq_len : (o->demo ? o->sim_seq_len : 0);
+	char label[256];
+	snprintf(label, sizeof label, "%s/seq%lld", model[0] ? model : "unknown", (long long)seq);
+	struct sweep_workload w = {
+		.name = label,
+		.model = model,
+		.model_type = cm ? model_type_name(cm->type) : "",
+		.layers = cm ? cm->layers : 0,
+		.hidden = cm ? cm->hidden : 0,
+		.params_m = cm ? (double)cm->params / 1e6 : 0,
+		.seq_len = (int)seq,
+		.batch = o->demo ? (int)o->sim_batch : 0,
+		.board = s->info->board_name,
+		.source = s->info->mode,
+		.seed = o->demo ? (long long)o->seed : -1,
+	};
+	char err[600];
+	if (sweep_write_csv(path, &ts->sw, s->info, &w, false, err, sizeof err) != 0)
+		tui_msg(t, "%s", err);
+	else
+		tui_msg(t, "sweep written to %s%s", path, ts->running ? " (so far)" : "");
+	return KR_NONE;
+}
+
+int tui_key_sweep_table(struct tui *t)
+{
+	t->sweep.table = !t->sweep.table;
+	return KR_NONE;
+}
+
+int tui_key_escape(struct tui *t)
+{
+	/* The log pane first: closing it costs nothing, an abort a sweep. */
+	if (t->log_open) {
+		t->log_open = false;
+		return KR_REDRAW;
+	}
+	if (t->sweep.running) {
+		tui_sweep_abort(t, "Esc");
+		return KR_NONE;
+	}
+	tui_msg(t, "Esc: nothing to cancel");
+	return KR_NONE;
+}
+
+/* ---- the view ------------------------------------------------------------- */
+
+int sweep_view_min(const struct sweep *sw)
+{
+	int m = -1;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		if (sweep_point_measured(&sw->pts[i]) &&
+		    (m < 0 || sweep_jps(&sw->pts[i]) < sweep_jps(&sw->pts[m])))
+			m = i;
+	return m;
+}
+
+double sweep_view_left_s(const struct sweep *sw, int64_t window_steps, double sps_hint)
+{
+	if (sw->state != SW_SETTLE && sw->state != SW_MEASURE)
+		return 0;
+	double s_per_step = -1, sum_t = 0;
+	int64_t sum_steps = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		if (sweep_point_measured(&sw->pts[i])) {
+			sum_t += sw->pts[i].time_s;
+			sum_steps += sw->pts[i].steps;
+		}
+	if (sum_steps > 0)
+		s_per_step = sum_t / (double)sum_steps;
+	else if (sps_hint > 0)
+		s_per_step = 1.0 / sps_hint;
+	double window;
+	if (sw->cfg.dwell_steps > 0) {
+		if (s_per_step < 0)
+			return -1;
+		window = s_per_step * (double)sw->cfg.dwell_steps;
+	} else {
+		window = (double)sw->cfg.dwell_ns * 1e-9;
+	}
+	double per_level = (double)sw->cfg.settle_ns * 1e-9 + window;
+	int todo = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		if (!sweep_point_measured(&sw->pts[i]) && i != sw->cur)
+			todo++;
+	double cur;
+	if (sw->state == SW_SETTLE) {
+		cur = per_level;
+	} else {
+		double done = sw->cfg.dwell_steps > 0 ? (double)window_steps / (double)sw->cfg.dwell_steps
+						      : 0;
+		if (done > 1)
+			done = 1;
+		cur = window * (1 - done);
+	}
+	return cur + per_level * todo;
+}
+
+void sweep_view_fill(struct tui *t, struct sweep_view *v)
+{
+	const struct tui_sweep *ts = &t->sweep;
+	const struct session *s = t->s;
+	v->choosing = ts->choosing;
+	v->running = ts->running;
+	v->have = ts->have;
+	v->table = ts->table;
+	v->default_exhaustive = t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0;
+	v->level = ts->level;
+	v->policy_start = ts->policy_start;
+	v->policy_hz = ts->policy_hz;
+	v->settle_s = ts->settle_s;
+	snprintf(v->dwell, sizeof v->dwell, "%s", ts->dwell);
+	v->window_steps = 0;
+	v->left_s = -1;
+	v->left_at_most = false;
+	v->elapsed_s = 0;
+	if (!ts->have)
+		return;
+	v->sw = ts->sw;
+	int64_t end = ts->running ? s->cur.t_ns : ts->t_end;
+	v->elapsed_s = (double)(end - ts->t_start) * 1e-9;
+	if (ts->running) {
+		if (ts->sw.state == SW_MEASURE && s->cur.steps.ok)
+			v->window_steps = s->cur.steps.v - ts->sw.steps0;
+		struct job_stats js;
+		double hint = session_job_stats(s, &js) && js.st.steps_per_s.ok ? js.st.steps_per_s.v : -1;
+		v->left_s = sweep_view_left_s(&ts->sw, v->window_steps, hint);
+		v->left_at_most = ts->sw.cfg.mode == SWEEP_ADAPTIVE;
+	}
+}
+
+/* ---- rendering (pure) -------------------------------------------------------- */
+
+enum { CHART_MAX_W = 512 };
+
+static void put_text(struct cellbuf *cb, int *x, int y, int x1, int role, const char *s)
+{
+	if (*x < x1)
+		*x += cb_putn(cb, *x, y, role, s, x1 - *x);
+}
+
+static void put_fmt(struct cellbuf *cb, int *x, int y, int x1, int role, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static void put_fmt(struct cellbuf *cb, int *x, int y, int x1, int role, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	put_text(cb, x, y, x1, role, buf);
+}
+
+static void mhz_text(char *buf, size_t len, int64_t hz)
+{
+	snprintf(buf, len, "%.*f", hz % 1000000 ? 1 : 0, (double)hz * 1e-6);
+}
+
+/* One or two lines of state at the top. */
+static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	const struct sweep *sw = &v->sw;
+	int x = x0;
+	char a[32];
+	if (v->choosing) {
+		put_text(cb, &x, y, x1, ROLE_WARN, "start a sweep:");
+		int yy = y + 1 <= ymax ? y + 1 : y;
+		if (yy != y)
+			x = x0;
+		else
+			put_text(cb, &x, y, x1, ROLE_LABEL, " ");
+		put_text(cb, &x, yy, x1, ROLE_KEY, "e");
+		put_text(cb, &x, yy, x1, ROLE_LABEL, " exhaustive  ");
+		put_text(cb, &x, yy, x1, ROLE_KEY, "a");
+		put_text(cb, &x, yy, x1, ROLE_LABEL, " adaptive  ");
+		put_text(cb, &x, yy, x1, ROLE_KEY, "Enter");
+		put_fmt(cb, &x, yy, x1, ROLE_LABEL, " %s  ", v->default_exhaustive ? "exhaustive" : "adaptive");
+		put_text(cb, &x, yy, x1, ROLE_KEY, "Esc");
+		put_text(cb, &x, yy, x1, ROLE_LABEL, " cancel");
+		return yy + 1;
+	}
+	if (!v->have) {
+		put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
+		put_text(cb, &x, y, x1, ROLE_INACTIVE, "none yet; s starts one (J/step at each clock level)");
+		return y + 1;
+	}
+	int n = sw->cfg.n_levels, measured = 0;
+	for (int i = 0; i < n; i++)
+		measured += sweep_point_measured(&sw->pts[i]);
+	if (v->running) {
+		int cur = sw->cur;
+		mhz_text(a, sizeof a, cur >= 0 ? sw->cfg.level_hz[cur] : 0);
+		put_fmt(cb, &x, y, x1, ROLE_WARN, "%s sweep", sweep_mode_name(sw->cfg.mode));
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  level %d of %d ", cur + 1, n);
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s MHz", a);
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  %s", sw->state == SW_SETTLE ? "settling" : "measuring");
+		if (y + 1 > ymax)
+			return y + 1;
+		y++;
+		x = x0;
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "window %d ", sw->windows + 1);
+		if (sw->state == SW_MEASURE && sw->cfg.dwell_steps > 0)
+			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%lld/%lld steps", (long long)v->window_steps,
+				(long long)sw->cfg.dwell_steps);
+		else
+			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s", v->dwell);
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  measured %d lvl, %lld steps  left ", measured,
+			(long long)sw->steps_used);
+		if (v->left_s >= 0) {
+			char d[32];
+			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s%s", v->left_at_most ? "<=" : "~",
+				fmt_duration(d, sizeof d, v->left_s));
+		} else {
+			put_text(cb, &x, y, x1, ROLE_NA, "n/a");
+		}
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  Esc aborts");
+		return y + 1;
+	}
+	if (sw->state == SW_DONE && sw->best >= 0) {
+		const struct sweep_point *p = &sw->pts[sw->best];
+		mhz_text(a, sizeof a, p->hz);
+		put_text(cb, &x, y, x1, ROLE_GOOD, "best ");
+		put_fmt(cb, &x, y, x1, ROLE_GOOD, "%s MHz", a);
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, " %.4f J/step", sweep_jps(p));
+		/* Against the top level when it was measured (MAXN's clock). */
+		const struct sweep_point *top = &sw->pts[n - 1];
+		if (n > 0 && sweep_point_measured(top) && sweep_jps(top) > 0)
+			put_fmt(cb, &x, y, x1, ROLE_LABEL, " (%+.1f%% vs top)",
+				(sweep_jps(p) / sweep_jps(top) - 1) * 100);
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
+		put_text(cb, &x, y, x1, ROLE_KEY, "A");
+		put_text(cb, &x, y, x1, ROLE_LABEL, " pins it");
+	} else {
+		put_fmt(cb, &x, y, x1, sw->state == SW_DONE ? ROLE_WARN : ROLE_ERROR, "%s",
+			sw->msg[0] ? sw->msg : "sweep ended");
+	}
+	if (y + 1 > ymax)
+		return y + 1;
+	y++;
+	x = x0;
+	char d[32];
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, "%s, %d of %d levels, %d windows, %lld steps, %s", sweep_mode_name(sw->cfg.mode),
+		measured, n, sw->windows, (long long)sw->steps_used, fmt_duration(d, sizeof d, v->elapsed_s));
+	return y + 1;
+}
+
+/* Bars of a per-level quantity: one column group per level, on the span of
+ * the measured values (a U-curve's bottom must show), the span's ends
+ * written in the 5 columns at the left. */
+static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, int y, int cw, int rows,
+			bool jps, const char *unit)
+{
+	const struct sweep *sw = &v->sw;
+	int n = sw->cfg.n_levels;
+	double val[CHART_MAX_W];
+	bool ok[CHART_MAX_W];
+	char out[4 * CHART_MAX_W + 1];
+	int w = n * cw;
+	if (w > CHART_MAX_W || rows <= 0)
+		return;
+	double lo = 0, hi = 0;
+	bool any = false;
+	for (int i = 0; i < n; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		bool m = sweep_point_measured(p);
+		double q = m ? (jps ? sweep_jps(p) : sweep_sps(p)) : 0;
+		if (m) {
+			lo = any && lo < q ? lo : q;
+			hi = any && hi > q ? hi : q;
+			any = true;
+		}
+		for (int k = 0; k < cw; k++) {
+			val[i * cw + k] = q;
+			/* The last cell of a wide column is a gap between levels. */
+			ok[i * cw + k] = m && (cw < 2 || k < cw - 1);
+		}
+	}
+	cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, unit, 4);
+	if (!any)
+		return;
+	double pad = (hi - lo) * 0.25;
+	if (pad <= 0)
+		pad = hi * 0.05;
+	double bottom = lo - pad > 0 ? lo - pad : 0;
+	if (rows >= 2) {
+		char t[16];
+		snprintf(t, sizeof t, "%4.*f", hi < 10 ? 2 : hi < 100 ? 1 : 0, hi);
+		cb_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
+	}
+	for (int r = 0; r < rows; r++)
+		if (spark_render(val, ok, w, bottom, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
+			cb_putn(cb, x, y + r, jps ? ROLE_SPARK_TOTAL : ROLE_SPARK, out, w);
+	/* The minimum in the good colour. */
+	int m = -1;
+	for (int i = 0; i < n; i++)
+		if (sweep_point_measured(&sw->pts[i])) {
+			double q = jps ? sweep_jps(&sw->pts[i]) : sweep_sps(&sw->pts[i]);
+			double mq = m < 0 ? 0 : jps ? sweep_jps(&sw->pts[m]) : sweep_sps(&sw->pts[m]);
+			if (m < 0 || q < mq)
+				m = i;
+		}
+	if (m >= 0)
+		for (int r = 0; r < rows; r++)
+			cb_role(cb, x + m * cw, y + r, cw > 1 ? cw - 1 : 1, ROLE_GOOD);
+}
+
+/* The marks under the columns: * the least J/step (the best once done),
+ * P the policy's level, > the level being measured. */
+static void render_marks(const struct sweep_view *v, struct cellbuf *cb, int x, int y, int cw)
+{
+	const struct sweep *sw = &v->sw;
+	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
+	for (int i = 0; i < sw->cfg.n_levels; i++) {
+		const char *mk = NULL;
+		int role = ROLE_LABEL;
+		if (v->running && i == sw->cur) {
+			mk = ">";
+			role = ROLE_SCALE_CUR;
+		} else if (i == best) {
+			mk = "*";
+			role = ROLE_GOOD;
+		} else if (i == v->policy_start) {
+			mk = "P";
+			role = ROLE_WARN;
+		}
+		if (mk)
+			cb_put(cb, x + i * cw, y, role, mk);
+		/* P under a column that shows another mark goes next to it. */
+		if (i == v->policy_start && mk && mk[0] != 'P' && cw >= 3)
+			cb_put(cb, x + i * cw + 1, y, ROLE_WARN, "P");
+	}
+}
+
+static void render_legend(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1)
+{
+	const struct sweep *sw = &v->sw;
+	int n = sw->cfg.n_levels, x = x0;
+	char a[32], b[32];
+	mhz_text(a, sizeof a, sw->cfg.level_hz[0]);
+	mhz_text(b, sizeof b, sw->cfg.level_hz[n - 1]);
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, "%s..%s MHz  ", a, b);
+	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
+	if (best >= 0) {
+		mhz_text(a, sizeof a, sw->pts[best].hz);
+		put_fmt(cb, &x, y, x1, ROLE_GOOD, "* %s %s  ", sw->best >= 0 ? "best" : "min", a);
+	}
+	if (v->policy_start >= 0) {
+		mhz_text(a, sizeof a, v->policy_hz);
+		put_fmt(cb, &x, y, x1, ROLE_WARN, "P policy %s", a);
+	} else {
+		put_text(cb, &x, y, x1, ROLE_INACTIVE, "P policy n/a");
+	}
+}
+
+static void render_chart(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	const struct sweep *sw = &v->sw;
+	int n = sw->cfg.n_levels;
+	int rows = ymax - y + 1;
+	if (n <= 0 || rows < 3)
+		return;
+	int gx = x0 + 5, room = x1 - gx;
+	int cw = room / n;
+	if (cw > 4)
+		cw = 4;
+	if (cw < 1)
+		return;
+	/* Rows: J/step bars, the marks, s/step bars, the legend. */
+	int bars = rows - 2;
+	int gj = bars >= 3 ? (bars * 2 + 2) / 3 : bars;
+	int gs = bars - gj;
+	render_bars(v, cb, gx, y, cw, gj, true, "J/st");
+	render_marks(v, cb, gx, y + gj, cw);
+	if (gs > 0)
+		render_bars(v, cb, gx, y + gj + 1, cw, gs, false, "s/st");
+	render_legend(v, cb, x0, ymax, x1);
+}
+
+static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	const struct sweep *sw = &v->sw;
+	int x = x0;
+	if (y > ymax)
+		return;
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, "%-10s %8s %8s %7s %6s %4s", "  MHz", "J/step", "s/step", "W", "steps",
+		"sprd");
+	y++;
+	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
+	/* Highest level first, as `dvfstop sweep` prints it; when not every
+	 * level fits, the rows around the best (or the level measured now). */
+	int n = sw->cfg.n_levels, room = ymax - y + 1, top = n - 1;
+	int keep = v->running && sw->cur >= 0 ? sw->cur : best;
+	if (room < n && keep >= 0) {
+		top = keep + room / 2;
+		if (top > n - 1)
+			top = n - 1;
+		if (top - room + 1 < 0)
+			top = room - 1;
+	}
+	for (int i = top; i >= 0 && y <= ymax; i--) {
+		const struct sweep_point *p = &sw->pts[i];
+		char mhz[32], mark[4] = "   ";
+		mhz_text(mhz, sizeof mhz, p->hz);
+		if (v->running && i == sw->cur)
+			mark[0] = '>';
+		else if (i == best)
+			mark[0] = '*';
+		if (i == v->policy_start)
+			mark[1] = 'P';
+		x = x0;
+		int role = i == best ? ROLE_GOOD : ROLE_VALUE;
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "%s", mark);
+		put_fmt(cb, &x, y, x1, role, "%-8s", mhz);
+		if (sweep_point_measured(p))
+			put_fmt(cb, &x, y, x1, role, " %8.4f %8.4f %7.2f %6lld %3.0f%%", sweep_jps(p), sweep_sps(p),
+				sweep_mean_w(p), (long long)p->steps, sweep_spread(p) * 100);
+		else
+			put_text(cb, &x, y, x1, ROLE_INACTIVE, "        -");
+		y++;
+	}
+}
+
+void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb)
+{
+	cb_clear(cb, ROLE_NORMAL);
+	cb_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, v->table ? "sweep (table, v: chart)" : "sweep",
+	       focus ? ROLE_TITLE_FOCUS : ROLE_TITLE);
+	int x0 = 1, x1 = cb->w - 1, ymax = cb->h - 2;
+	if (x1 <= x0 || ymax < 1)
+		return;
+	int y = render_status(v, cb, x0, 1, x1, ymax);
+	if (!v->have || v->choosing || y > ymax)
+		return;
+	if (v->table)
+		render_table(v, cb, x0, y, x1, ymax);
+	else
+		render_chart(v, cb, x0, y, x1, ymax);
+}

@@ -1,0 +1,91 @@
+/* sweep_panel: the dashboard's sweep.  `s` opens a chooser (exhaustive or
+ * adaptive), the sweep engine (core/sweep.h) is fed each sample and says
+ * which level to pin; this module pins it through the clock control, and
+ * at the end or on Esc gives the clocks back as they were before the sweep
+ * (the board's defaults, or the pin or cap the operator had set).  `A`
+ * pins the best level afterwards; `w` writes the sweep CSV; `v` switches
+ * the panel between the chart and the table.
+ *
+ * The panel renders from a struct sweep_view (a copy, like every panel), so
+ * sweep_panel_render is pure and tested on hand-made views. */
+#ifndef DVF_SWEEP_PANEL_H
+#define DVF_SWEEP_PANEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cellbuf.h"
+#include "control.h"
+#include "sweep.h"
+
+struct tui;
+
+/* The sweep's state in the TUI (struct tui's `sweep`). */
+struct tui_sweep {
+	bool choosing;              /* the chooser is open */
+	bool running;               /* the engine pins levels */
+	bool have;                  /* a sweep ran: its table stays */
+	bool table;                 /* show the table rather than the chart */
+	struct sweep sw;
+	int level;                  /* index pinned now, -1 none */
+	int policy_start;           /* the policy's level as the engine got it, -1 */
+	int64_t policy_hz;          /* the policy's leaf mapped to a level, 0 none */
+	enum control_mode prev_mode;/* the clocks before the sweep */
+	int64_t prev_hz;
+	int64_t t_start, t_end;     /* session clock */
+	double settle_s;
+	char dwell[32];
+};
+
+/* What the panel shows. */
+struct sweep_view {
+	bool choosing, running, have, table;
+	bool default_exhaustive;    /* the chooser's Enter */
+	struct sweep sw;
+	int level;
+	int policy_start;
+	int64_t policy_hz;
+	double elapsed_s;           /* since the sweep began (to its end) */
+	double left_s;              /* estimated time left; < 0 unknown */
+	bool left_at_most;          /* adaptive: an upper bound */
+	int64_t window_steps;       /* steps in the open window */
+	double settle_s;
+	char dwell[32];
+};
+
+/* Fill v from the TUI's state and session. */
+void sweep_view_fill(struct tui *t, struct sweep_view *v);
+/* Render the sweep region (focus: draw the focused frame). */
+void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb);
+
+/* Pure helpers (tested). */
+/* The measured level with the least J/step, -1 when none. */
+int sweep_view_min(const struct sweep *sw);
+/* Estimated seconds left: levels still to measure (all unmeasured ones:
+ * exact for exhaustive, an upper bound for adaptive) times settle plus a
+ * window, the window from the measured s/step (or sps_hint, steps/s, when
+ * nothing is measured yet).  Negative when it cannot be told. */
+double sweep_view_left_s(const struct sweep *sw, int64_t window_steps, double sps_hint);
+
+/* Loop hooks (tui.c). */
+/* After each sample: feed the engine, pin what it asks, finish. */
+void tui_sweep_sample(struct tui *t);
+/* Keys while the chooser is open (and clock keys refused while a sweep
+ * runs).  True when the key was taken. */
+bool tui_sweep_key_filter(struct tui *t, int ch);
+/* Stop a running sweep and give the clocks back (quit, source ended). */
+void tui_sweep_abort(struct tui *t, const char *why);
+
+/* Clock control for the dashboard: opened as core/batch.c does, events
+ * to the recording; released and closed at exit. */
+void tui_control_open(struct tui *t);
+void tui_control_close(struct tui *t);
+
+/* Key handlers (keys.c's table). */
+int tui_key_sweep(struct tui *t);       /* s: the chooser */
+int tui_key_sweep_apply(struct tui *t); /* A: pin the best level */
+int tui_key_sweep_csv(struct tui *t);   /* w: write the sweep CSV */
+int tui_key_sweep_table(struct tui *t); /* v: chart <-> table */
+int tui_key_escape(struct tui *t);      /* Esc: abort the sweep, close the log */
+
+#endif
