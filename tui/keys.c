@@ -3,7 +3,9 @@
 #include "config.h"
 #include "tui_int.h"
 
+#include "ctl_keys.h"
 #include "job_panel.h"
+#include "policy_panel.h"
 #include "replay_keys.h"
 #include "session.h"
 #include "sweep_panel.h"
@@ -84,5 +86,12 @@ const struct tui_key tui_keys[] = {
 	{ ']', "]", NULL, "replay: forward 10 s", tui_key_replay_fwd10 },
 	{ '{', "{", NULL, "replay: back 60 s", tui_key_replay_back60 },
 	{ '}', "}", NULL, "replay: forward 60 s", tui_key_replay_fwd60 },
+	{ 'o', "o", "clock", "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_key_override },
+	{ '+', "+", NULL, "GPU clock one level up (keeps pin or cap; pins from default)", ctl_key_up },
+	{ '-', "-", NULL, "GPU clock one level down", ctl_key_down },
+	{ 'c', "c", NULL, "switch pin (min = max) <-> cap (max only) at the same clock", ctl_key_switch },
+	{ 'd', "d", "default", "GPU clock back to the board's default (governor, min, max)", ctl_key_default },
+	{ 'a', "a", "accept", "accept the policy's recommendation: pin its clock", policy_key_accept },
+	{ 'P', "P", NULL, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_key_next },
 	{ 0, NULL, NULL, NULL, NULL },
 };

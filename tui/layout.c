@@ -112,6 +112,7 @@ static int comfortable_extra(int region)
 	case TR_ENERGY: return 4;  /* the job rows, the gaps */
 	case TR_CPU: return 3;
 	case TR_SWEEP: return 8;   /* the chart: J/step, marks, s/step, legend */
+	case TR_POLICY: return 2;      /* the path's second line, the util window */
 	default: return 0;
 	}
 }

@@ -9,7 +9,9 @@ libdvfstop_a_SOURCES += \
 	tui/keys.c tui/tui.c tui/tui.h tui/tui_int.h \
 	tui/sweep_panel.c tui/sweep_panel.h \
 	tui/job_panel.c tui/job_panel.h \
-	tui/replay_keys.c tui/replay_keys.h
+	tui/replay_keys.c tui/replay_keys.h \
+	tui/ctl_keys.c tui/ctl_keys.h \
+	tui/policy_panel.c tui/policy_panel.h
 
 dist_themes_DATA += \
 	themes/default.theme \
@@ -53,3 +55,18 @@ tests_unit_test_tui_sweep_SOURCES = tests/unit/test_tui_sweep.c
 tests_unit_test_tui_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_tui_sweep_LDADD = $(TEST_LDADD)
 endif
+
+# Clock control keys and the policy panel (ctl_keys.c, policy_panel.c).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_ctl_keys tests/unit/test_policy_panel
+TESTS += tests/unit/test_ctl_keys tests/unit/test_policy_panel
+tests_unit_test_ctl_keys_SOURCES = tests/unit/test_ctl_keys.c
+tests_unit_test_ctl_keys_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_ctl_keys_LDADD = $(TEST_LDADD)
+tests_unit_test_policy_panel_SOURCES = tests/unit/test_policy_panel.c
+tests_unit_test_policy_panel_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_panel_LDADD = $(TEST_LDADD)
+endif
+TUI_CTL_TESTS = tests/tui/control.sh tests/tui/policy.sh
+TESTS += $(TUI_CTL_TESTS)
+EXTRA_DIST += $(TUI_CTL_TESTS)

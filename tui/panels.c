@@ -318,24 +318,41 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		}
 	}
 
+	/* Who set the clock, and why the board runs elsewhere, when there
+	 * is room beyond the two graphs. */
+	int gy = 5;
+	if (H >= 7 && v->ctl_who[0]) {
+		p = pen_at(cb, x0, gy++, x0 + W);
+		put(&p, ROLE_LABEL, "set   ");
+		put(&p, ROLE_VALUE, v->ctl_who);
+		if (v->ctl_note[0] && H < 9) {
+			put(&p, ROLE_LABEL, "  ");
+			put(&p, ROLE_WARN, v->ctl_note);
+		}
+	}
+	if (H >= 9 && v->ctl_note[0]) {
+		p = pen_at(cb, x0, gy++, x0 + W);
+		put(&p, ROLE_WARN, v->ctl_note);
+	}
+
 	/* The rest: clock history over utilisation history. */
-	int g = H - 4;
+	int g = H - (gy - 1);
 	if (g > 0) {
 		int gc = g > 1 ? (g + 1) / 2 : 1, gu = g - gc;
 		int gx = x0 + 5, gw = W - 5;
-		cb_put(cb, x0, 5, ROLE_LABEL, "MHz");
+		cb_put(cb, x0, gy, ROLE_LABEL, "MHz");
 		if (n > 0) {
 			/* The clock's own axis: the board's lowest to highest level
 			 * (the lowest level still shows one step). */
 			double bottom = (double)in->level_hz[0] / 1e6, top = (double)in->level_hz[n - 1] / 1e6;
 			double step = (top - bottom) / (gc * SPARK_STEPS);
-			graph(v, cb, HS_GPU_FREQ, gx, 5, gw, gc, ROLE_SPARK, bottom - step, top, SCALE_FIXED, 0);
+			graph(v, cb, HS_GPU_FREQ, gx, gy, gw, gc, ROLE_SPARK, bottom - step, top, SCALE_FIXED, 0);
 		} else {
-			graph(v, cb, HS_GPU_FREQ, gx, 5, gw, gc, ROLE_SPARK, 0, 0, SCALE_ZERO, 1);
+			graph(v, cb, HS_GPU_FREQ, gx, gy, gw, gc, ROLE_SPARK, 0, 0, SCALE_ZERO, 1);
 		}
 		if (gu > 0) {
-			cb_put(cb, x0, 5 + gc, ROLE_LABEL, "util");
-			graph(v, cb, HS_GPU_LOAD, gx, 5 + gc, gw, gu, ROLE_BAR, 0, 100, SCALE_FIXED, 0);
+			cb_put(cb, x0, gy + gc, ROLE_LABEL, "util");
+			graph(v, cb, HS_GPU_LOAD, gx, gy + gc, gw, gu, ROLE_BAR, 0, 100, SCALE_FIXED, 0);
 		}
 	}
 }
@@ -581,6 +598,10 @@ void panel_render(const struct tui_view *v, int region, struct cellbuf *cb)
 	case TR_ENERGY: render_energy(v, cb); break;
 	case TR_CPU: render_cpu(v, cb); break;
 	case TR_POLICY:
+		if (v->policy.active) {
+			policy_panel_render(&v->policy, v->focus == TR_POLICY, cb);
+			break;
+		}
 		render_placeholder(v, cb, region, "policy", "policy", "none loaded (not active)",
 				   "will show: clock, decision path");
 		break;

@@ -12,6 +12,7 @@
 #include "energy.h"
 #include "history.h"
 #include "job_panel.h"
+#include "policy_panel.h"
 #include "replay_keys.h"
 #include "sample.h"
 #include "sweep_panel.h"
@@ -61,6 +62,11 @@ struct tui_view {
 	struct job_view job;       /* the fine-tune (job_panel.h) */
 	struct sweep_view sweep;   /* the sweep (sweep_panel.h) */
 	struct replay_view replay; /* --replay's speed and position */
+	/* clock control (ctl_keys.c): who set the clock, and why the board
+	 * runs elsewhere or why we cannot set it; "" when none */
+	char ctl_who[96];
+	char ctl_note[256];
+	struct policy_view policy;  /* the policy panel; inactive: a placeholder */
 };
 
 /* Render a region (TR_*) of the view into cb, sized to the region. */

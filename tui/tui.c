@@ -19,8 +19,10 @@
 
 #include "clock.h"
 #include "control.h"
+#include "ctl_keys.h"
 #include "job_panel.h"
 #include "options.h"
+#include "policy_panel.h"
 #include "prom.h"
 #include "replay.h"
 #include "replay_keys.h"
@@ -261,6 +263,11 @@ static bool paint_if_changed(struct tui *t, WINDOW *w, const struct cellbuf *cb,
 	return true;
 }
 
+bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last)
+{
+	return paint_if_changed(t, w, cb, last);
+}
+
 /* ---- the view ---------------------------------------------------------- */
 
 static void view_status(struct tui *t)
@@ -285,6 +292,7 @@ static void view_status(struct tui *t)
 	/* The sweep and the replay are control state: live even when frozen. */
 	sweep_view_fill(t, &v->sweep);
 	replay_view_fill(s, &v->replay);
+	tui_ctl_view(t);
 }
 
 static void view_data(struct tui *t)
@@ -300,6 +308,7 @@ static void view_data(struct tui *t)
 	v->elapsed_s = session_elapsed_s(s);
 	v->wall = time(NULL);
 	job_view_fill(s, &v->job);
+	tui_policy_view(t);
 }
 
 static bool history_copy(struct history *dst, const struct history *src)
@@ -427,6 +436,7 @@ static void frame(struct tui *t)
 				t->force = was;
 			}
 		}
+		any |= tui_ctl_frame(t, any);
 	}
 	t->force = false;
 	if (any)
@@ -457,8 +467,9 @@ static void key(struct tui *t, int ch)
 		help_close(t);
 		return;
 	}
-	/* Modal keys first (the sweep's chooser), then keys refused now. */
-	if (tui_sweep_key_filter(t, ch) || replay_keys_filter(t, ch))
+	/* Modal keys first (the clock dialogs, the sweep's chooser), then
+	 * keys refused now. */
+	if (tui_ctl_key(t, ch) || tui_sweep_key_filter(t, ch) || replay_keys_filter(t, ch))
 		return;
 	const struct tui_key *k = keys_find(tui_keys, ch);
 	if (!k) {
@@ -544,9 +555,9 @@ static bool sample_due(struct tui *t)
 			tui_msg(t, "the source has ended; q quits");
 			break;
 		}
-		if (t->ctl && control_observe(t->ctl, &s->cur))
-			tui_msg(t, "%s", control_msg(t->ctl));
+		tui_ctl_sample(t);
 		tui_sweep_sample(t);
+		tui_policy_sample(t);
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			return false;
 		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
@@ -602,10 +613,22 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	/* Control first (its handlers cover QUIT and the fatal signals); ours
 	 * below then take INT, TERM and HUP, as in core/batch.c. */
 	tui_control_open(t);
+	/* Then the clock and the policies asked for: one that cannot be had
+	 * stops us before the terminal is taken. */
+	if (tui_ctl_open(t) < 0 || tui_policy_open(t) < 0) {
+		tui_policy_close(t);
+		tui_ctl_close(t);
+		tui_control_close(t);
+		fputs(t->exit_msg, stderr);
+		free(t);
+		return 1;
+	}
 	/* Ours before ncurses starts, so it keeps them and we restore the
 	 * terminal ourselves. */
 	signals_catch(old);
 	if (term_start(t) < 0) {
+		tui_policy_close(t);
+		tui_ctl_close(t);
 		tui_control_close(t);
 		signals_restore(old);
 		free(t);
@@ -662,6 +685,8 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
 		rc = 128 + stop_signal;
 	tui_sweep_abort(t, "quit");
+	tui_ctl_close(t);
+	tui_policy_close(t);
 	if (t->frozen)
 		history_free(&t->frozen_hist);
 	windows_free(t);

@@ -16,6 +16,8 @@
 struct session;
 struct dvf_opts;
 struct control;
+struct tui_ctl;
+struct tui_policy;
 
 struct tui {
 	struct session *s;
@@ -66,6 +68,9 @@ struct tui {
 	WINDOW *log_win;
 	struct cellbuf log_cb;
 	uint64_t log_hash;
+
+	struct tui_ctl *ctlk;  /* clock keys and dialogs (ctl_keys.c) */
+	struct tui_policy *pol;  /* the policy panel (policy_panel.c) */
 };
 
 /* The key table (keys.c). */
@@ -75,6 +80,8 @@ extern const struct tui_key tui_keys[];
 void tui_freeze(struct tui *t, bool on);
 void tui_theme_next(struct tui *t);
 void tui_focus_step(struct tui *t, int dir);
+/* Paint cb into w when its content changed (or a repaint is forced). */
+bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last);
 /* A message on the status line (through the session's message). */
 void tui_msg(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -161,11 +161,11 @@ static void test_columns_filled(void **state)
 	int bottom = 37 - LAYOUT_KEYS_ROWS;
 	assert_int_equal(l.r[TR_POLICY].y + l.r[TR_POLICY].h, bottom);
 	assert_int_equal(l.r[TR_SWEEP].y + l.r[TR_SWEEP].h, bottom);
-	/* 17 spare: the CPU panel gets its 3 zone rows, the GPU the other 14;
-	 * the placeholder gets nothing. */
+	/* 17 spare: the CPU panel gets its 3 zone rows, the policy panel its
+	 * two (the path's second line, the util window), the GPU the other 12. */
 	assert_int_equal(l.r[TR_CPU].h, layout_min_height(&in, TR_CPU) + 3);
-	assert_int_equal(l.r[TR_GPU].h, layout_min_height(&in, TR_GPU) + 14);
-	assert_int_equal(l.r[TR_POLICY].h, layout_min_height(&in, TR_POLICY));
+	assert_int_equal(l.r[TR_GPU].h, layout_min_height(&in, TR_GPU) + 12);
+	assert_int_equal(l.r[TR_POLICY].h, layout_min_height(&in, TR_POLICY) + 2);
 
 	/* Little spare: it goes top down, GPU first. */
 	in.rows = 24;

@@ -1,0 +1,213 @@
+/* The policy panel without a terminal: the utilisation window's mean (a
+ * sliding 30 s of valid samples), and the panel drawn from hand-made
+ * evaluations of builtin:mlg: the recommendation, the path with each
+ * value's source on one or two lines (the leaf always in view), whether the
+ * board runs at it, and a missing feature named with no recommendation. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "builtin.h"
+#include "clock.h"
+#include "cellbuf.h"
+#include "policy_panel.h"
+
+#define S DVF_NS_PER_S
+
+static void test_window_mean(void **state)
+{
+	(void)state;
+	struct util_window w;
+	double pct = -1, span = -1;
+	util_window_init(&w, S, 30);
+	assert_false(util_window_mean(&w, &pct, &span));
+
+	/* 10 samples a second: 40% for 10 s, then 80% for 20 s. */
+	for (int64_t t = 0; t < 30 * S; t += S / 10)
+		util_window_add(&w, 5 * S + t, dvf_m_val(t < 10 * S ? 400 : 800));
+	assert_true(util_window_mean(&w, &pct, &span));
+	assert_float_equal(pct, (10 * 40.0 + 20 * 80.0) / 30, 1e-9);
+	assert_float_equal(span, 30, 1e-9);
+
+	/* 10 s later the 40% seconds have left the window. */
+	for (int64_t t = 30 * S; t < 40 * S; t += S / 10)
+		util_window_add(&w, 5 * S + t, dvf_m_val(800));
+	assert_true(util_window_mean(&w, &pct, &span));
+	assert_float_equal(pct, 80.0, 1e-9);
+
+	/* Invalid samples count for nothing: not as zero. */
+	util_window_init(&w, S, 30);
+	util_window_add(&w, 0, dvf_m_val(500));
+	util_window_add(&w, S, dvf_m_na());
+	util_window_add(&w, 2 * S, dvf_m_na());
+	assert_true(util_window_mean(&w, &pct, &span));
+	assert_float_equal(pct, 50.0, 1e-9);
+	assert_float_equal(span, 3, 1e-9);   /* three seconds so far */
+
+	/* Only invalid samples in the window: no mean. */
+	for (int64_t t = 3 * S; t < 40 * S; t += S)
+		util_window_add(&w, t, dvf_m_na());
+	assert_false(util_window_mean(&w, &pct, &span));
+	assert_float_equal(span, 30, 1e-9);
+
+	/* A gap longer than the window leaves only what came after it. */
+	util_window_init(&w, S, 30);
+	util_window_add(&w, 0, dvf_m_val(100));
+	util_window_add(&w, 100 * S, dvf_m_val(900));
+	assert_true(util_window_mean(&w, &pct, &span));
+	assert_float_equal(pct, 90.0, 1e-9);
+}
+
+static struct dvf_info info;
+static struct policy_tree mlg;
+
+static int setup(void **state)
+{
+	(void)state;
+	char err[POLICY_ERR_LEN];
+	policy_levels_agx_orin(&info);
+	policy_tree_init(&mlg);
+	return policy_load_spec("builtin:mlg", &mlg, err, sizeof err);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	policy_tree_free(&mlg);
+	return 0;
+}
+
+/* bert-base (12 layers from the catalog), seq_len 128 measured, util as
+ * given (negative: missing). */
+static void make_view(struct policy_view *pv, double util, bool with_seq)
+{
+	struct workload w;
+	memset(pv, 0, sizeof *pv);
+	workload_init(&w);
+	workload_offer(&w, WL_LAYERS, 12, WL_SRC_CATALOG);
+	if (with_seq)
+		workload_offer(&w, WL_SEQ_LEN, 128, WL_SRC_MEASURED);
+	if (util >= 0)
+		workload_offer(&w, WL_GPU_UTIL, util, WL_SRC_MEASURED);
+	policy_eval(&mlg, &w, &pv->eval);
+	pv->active = true;
+	pv->have_eval = true;
+	pv->have_map = pv->eval.ok && policy_map_level(&info, pv->eval.mhz, &pv->map) == 0;
+	snprintf(pv->name, sizeof pv->name, "builtin:mlg");
+	pv->index = 0;
+	pv->count = 2;
+	pv->util_window_s = 30;
+	pv->util_ok = util >= 0;
+	pv->util_pct = util;
+	pv->util_span_s = 30;
+	pv->hold = 3;
+}
+
+static void row(const struct cellbuf *cb, int y, char *out, size_t len)
+{
+	cb_row_text(cb, y, out, len);
+}
+
+static void test_panel_recommendation(void **state)
+{
+	(void)state;
+	struct policy_view pv;
+	struct cellbuf cb;
+	char r[1024];
+	make_view(&pv, 87, true);
+	pv.board_hz = dvf_m_val(816000000);
+	assert_int_equal(cb_init(&cb, 60, 6, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 1, r, sizeof r);
+	assert_non_null(strstr(r, "816 MHz  builtin:mlg"));
+	assert_non_null(strstr(r, "[1/2 P]"));
+	assert_non_null(strstr(r, "board runs it"));
+	/* Two path lines, each value with its source, broken before an arrow. */
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|layers=12 (catalog) > 7 -> seq_len=128 (measured) > 53"));
+	row(&cb, 3, r, sizeof r);
+	assert_non_null(strstr(r, "|-> gpu_util=87% (measured) > 22 -> 816 MHz"));
+	row(&cb, 4, r, sizeof r);
+	assert_non_null(strstr(r, "util 30 s mean 87.0%"));
+
+	/* The board elsewhere; a window still filling; a change on its way. */
+	pv.board_hz = dvf_m_val(1300500000);
+	pv.util_span_s = 12;
+	pv.pending = 2;
+	pv.pending_ok = true;
+	pv.pending_mhz = 1020;
+	policy_panel_render(&pv, true, &cb);
+	row(&cb, 1, r, sizeof r);
+	assert_non_null(strstr(r, "board at 1300.5 MHz"));
+	row(&cb, 4, r, sizeof r);
+	assert_non_null(strstr(r, "util 30 s mean 87.0% (12 s so far)  next 1020 MHz? 2/3"));
+	cb_free(&cb);
+
+	/* Narrow and short: one line, the leaf in view. */
+	pv.board_hz = dvf_m_val(816000000);
+	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "-> 816 MHz|"));
+	cb_free(&cb);
+}
+
+static void test_panel_missing(void **state)
+{
+	(void)state;
+	struct policy_view pv;
+	struct cellbuf cb;
+	char r[1024];
+	/* No sequence length: the walk stops at seq_len; no clock anywhere. */
+	make_view(&pv, 87, false);
+	pv.board_hz = dvf_m_val(816000000);
+	assert_false(pv.eval.ok);
+	assert_int_equal(cb_init(&cb, 80, 6, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 1, r, sizeof r);
+	assert_non_null(strstr(r, "no recommendation  builtin:mlg"));
+	assert_null(strstr(r, "board runs it"));
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "seq_len=n/a (missing) -> no recommendation"));
+	row(&cb, 3, r, sizeof r);
+	assert_non_null(strstr(r, "give --seq-len"));
+	cb_free(&cb);
+
+	/* Utilisation not measured yet. */
+	make_view(&pv, -1, true);
+	assert_int_equal(cb_init(&cb, 80, 6, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|layers=12 (catalog) > 7 -> seq_len=128 (measured) > 53"));
+	row(&cb, 3, r, sizeof r);
+	assert_non_null(strstr(r, "|-> gpu_util=n/a (missing) -> no recommendation"));
+	row(&cb, 4, r, sizeof r);
+	assert_non_null(strstr(r, "util 30 s mean n/a"));
+	cb_free(&cb);
+
+	/* A policy that cannot be used says why, and nothing else. */
+	memset(&pv, 0, sizeof pv);
+	pv.active = true;
+	snprintf(pv.error, sizeof pv.error, "x.policy:3: bad");
+	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 1, r, sizeof r);
+	assert_non_null(strstr(r, "x.policy:3: bad"));
+	cb_free(&cb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window_mean),
+		cmocka_unit_test(test_panel_recommendation),
+		cmocka_unit_test(test_panel_missing),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,580 @@
+/* ctl_keys: clock control from the dashboard (see ctl_keys.h). */
+#include "config.h"
+#include "ctl_keys.h"
+#include "tui_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cellbuf.h"
+#include "layout.h"
+#include "recorder.h"
+#include "session.h"
+#include "theme.h"
+
+enum ctl_dlg_kind { DLG_NONE = 0, DLG_OVERRIDE, DLG_STALE };
+
+struct tui_ctl {
+	struct control *c;        /* t->ctl (tui_control_open) */
+	enum control_by by;       /* who made the setting in force */
+	char note[256];           /* readback verdict, while it holds */
+	char ro_reason[256];      /* why we are read-only, "" when we control */
+	enum ctl_dlg_kind dlg;
+	struct ctl_dialog d;
+	char stale[512];          /* the stale state's description */
+	/* the dialog's window */
+	WINDOW *win;
+	struct cellbuf cb;
+	uint64_t hash;
+	struct tui_rect at;
+};
+
+/* ---- pure: words and the dialog ------------------------------------------ */
+
+void ctl_who(enum control_mode m, int64_t hz, enum control_by by, const char *governor,
+	     char *buf, size_t len)
+{
+	char f[32];
+	if (m == CTL_DEFAULT) {
+		snprintf(buf, len, "board default (%s)", governor && governor[0] ? governor : "governor n/a");
+		return;
+	}
+	control_fmt_mhz(hz, f, sizeof f);
+	const char *verb = m == CTL_PIN ? "pinned" : "capped";
+	if (by == CTL_BY_USER)
+		snprintf(buf, len, "%s by you at %s", verb, f);
+	else
+		snprintf(buf, len, "%s at %s (%s)", verb, f, control_by_name(by));
+}
+
+static int level_or_nearest(const struct dvf_info *in, int64_t hz)
+{
+	int i = hz > 0 ? info_level_index(in, hz) : -1;
+	if (i < 0 && hz > 0)
+		i = info_level_nearest(in, hz);
+	return i;
+}
+
+void ctl_dialog_init(struct ctl_dialog *d, const struct dvf_info *in, enum control_mode mode,
+		     int64_t target_hz, int64_t cur_hz)
+{
+	memset(d, 0, sizeof *d);
+	d->mode = mode == CTL_CAP ? CTL_CAP : CTL_PIN;
+	d->cur_hz = cur_hz;
+	int n = in ? in->n_levels : 0;
+	int i = mode != CTL_DEFAULT ? level_or_nearest(in, target_hz) : -1;
+	if (i < 0)
+		i = level_or_nearest(in, cur_hz);
+	d->sel = i >= 0 ? i : n - 1;
+	if (d->sel < 0)
+		d->sel = 0;
+}
+
+enum ctl_dialog_act ctl_dialog_input(struct ctl_dialog *d, const struct dvf_info *in, int ch,
+				     int64_t *hz)
+{
+	int n = in ? in->n_levels : 0;
+	size_t tl = strlen(d->typed);
+	switch (ch) {
+	case 27:
+		return CTL_DLG_CLOSE;
+	case KEY_UP: case 'k':
+	case KEY_DOWN: case 'j':
+	case KEY_HOME: case KEY_END:
+	case KEY_PPAGE: case KEY_NPAGE:
+		/* The list runs from the highest level down: up is faster. */
+		if (ch == KEY_UP || ch == 'k')
+			d->sel++;
+		else if (ch == KEY_DOWN || ch == 'j')
+			d->sel--;
+		else if (ch == KEY_HOME || ch == KEY_PPAGE)
+			d->sel = n - 1;
+		else
+			d->sel = 0;
+		if (d->sel >= n)
+			d->sel = n - 1;
+		if (d->sel < 0)
+			d->sel = 0;
+		d->typed[0] = '\0';
+		d->err[0] = '\0';
+		return CTL_DLG_NONE;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (tl > 0)
+			d->typed[tl - 1] = '\0';
+		d->err[0] = '\0';
+		return CTL_DLG_NONE;
+	case 'c': case '\t':
+		d->mode = d->mode == CTL_PIN ? CTL_CAP : CTL_PIN;
+		return CTL_DLG_NONE;
+	case '\r': case '\n': case KEY_ENTER:
+		if (n <= 0) {
+			snprintf(d->err, sizeof d->err, "the GPU clock table of this board is unknown; nothing written");
+			return CTL_DLG_REFUSED;
+		}
+		if (tl > 0) {
+			long long mhz = strtoll(d->typed, NULL, 10);
+			int64_t want = 0;
+			d->typed[0] = '\0';
+			if (control_level_mhz(in, mhz, &want, d->err, sizeof d->err)) {
+				/* Offer the nearest level: the cursor goes there. */
+				int i = mhz > 0 && mhz < INT64_MAX / 1000000 ?
+					info_level_nearest(in, (int64_t)mhz * 1000000) : -1;
+				if (i >= 0)
+					d->sel = i;
+				return CTL_DLG_REFUSED;
+			}
+			d->sel = info_level_index(in, want);
+			*hz = want;
+		} else {
+			*hz = in->level_hz[d->sel];
+		}
+		d->err[0] = '\0';
+		return CTL_DLG_SET;
+	default:
+		if (ch >= '0' && ch <= '9') {
+			if (tl < CTL_TYPED_MAX && !(tl == 0 && ch == '0')) {
+				d->typed[tl] = (char)ch;
+				d->typed[tl + 1] = '\0';
+			}
+			d->err[0] = '\0';
+			return CTL_DLG_NONE;
+		}
+		return CTL_DLG_IGNORED;
+	}
+}
+
+/* Text of the dialog, fixed lines around the level list. */
+static const char *hint_text(bool utf8)
+{
+	return utf8 ? "↑↓ level  0-9 MHz  Enter set  c pin/cap  Esc close"
+		    : "Up/Down level  0-9 MHz  Enter set  c pin/cap  Esc close";
+}
+
+/* Rows besides the list and the error lines: two borders, the mode line,
+ * the typed value, the hints. */
+enum { DLG_FIXED_ROWS = 5, DLG_ERR_ROWS = 2, DLG_MIN_W = 40, DLG_MAX_W = 64 };
+
+void ctl_dialog_size(const struct ctl_dialog *d, const struct dvf_info *in, int max_w, int max_h,
+		     int *w, int *h)
+{
+	(void)d;
+	int n = in ? in->n_levels : 0;
+	int want_w = cb_strcols(hint_text(false)) + 4;
+	if (want_w < DLG_MIN_W)
+		want_w = DLG_MIN_W;
+	if (want_w > DLG_MAX_W)
+		want_w = DLG_MAX_W;
+	int want_h = DLG_FIXED_ROWS + DLG_ERR_ROWS + (n > 0 ? n : 1);
+	*w = want_w < max_w ? want_w : max_w;
+	*h = want_h < max_h ? want_h : max_h;
+}
+
+/* Write text over up to rows lines of width w from (x, y), breaking at
+ * spaces.  Returns the lines used. */
+static int wrap(struct cellbuf *cb, int x, int y, int w, int rows, int role, const char *text)
+{
+	int used = 0;
+	const char *p = text;
+	while (*p && used < rows && w > 0) {
+		while (*p == ' ')
+			p++;
+		int len = (int)strlen(p);
+		int take = len;
+		if (cb_strcols(p) > w) {
+			/* Cut at the last space that fits (byte offsets: messages
+			 * are ASCII but for the degree sign, which cb counts). */
+			take = 0;
+			int cols = 0;
+			for (int i = 0; p[i] && cols <= w; i++) {
+				if ((p[i] & 0xc0) != 0x80)
+					cols++;
+				if (p[i] == ' ' && cols <= w + 1)
+					take = i;
+			}
+			if (take == 0 || used == rows - 1)
+				take = len;   /* clipped by cb_putn */
+		}
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", take, p);
+		cb_putn(cb, x, y + used, role, line, w);
+		p += take;
+		used++;
+	}
+	return used;
+}
+
+void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct cellbuf *cb)
+{
+	int n = in ? in->n_levels : 0;
+	int W = cb->w - 4, x = 2;
+	cb_clear(cb, ROLE_HELP);
+	cb_box(cb, ROLE_BORDER_FOCUS, "set the GPU clock", ROLE_TITLE_FOCUS);
+	if (W <= 0 || cb->h < 3)
+		return;
+	int y = 1;
+	cb_printf(cb, x, y++, ROLE_HELP, "Enter %s (c: %s instead)",
+		  d->mode == CTL_PIN ? "pins: min = max" : "caps: max only",
+		  d->mode == CTL_PIN ? "cap" : "pin");
+	/* Rows left for the list after the typed line, errors and hints. */
+	int list = cb->h - DLG_FIXED_ROWS - DLG_ERR_ROWS;
+	if (list < 1)
+		list = 1;
+	if (list > n)
+		list = n > 0 ? n : 1;
+	/* Row r shows level n-1-(top+r): the highest first. */
+	int row_of_sel = n - 1 - d->sel;
+	if (row_of_sel < d->top)
+		d->top = row_of_sel;
+	if (row_of_sel >= d->top + list)
+		d->top = row_of_sel - list + 1;
+	if (d->top > n - list)
+		d->top = n - list;
+	if (d->top < 0)
+		d->top = 0;
+	if (n == 0)
+		cb_putn(cb, x, y, ROLE_NA, "clock table n/a", W);
+	for (int r = 0; r < list && n > 0; r++) {
+		int i = n - 1 - (d->top + r);
+		if (i < 0)
+			break;
+		char f[32], line[96];
+		control_fmt_mhz(in->level_hz[i], f, sizeof f);
+		bool now = d->cur_hz > 0 && in->level_hz[i] == d->cur_hz;
+		snprintf(line, sizeof line, "%s %2d  %-12s%s", i == d->sel ? ">" : " ", i + 1, f,
+			 now ? " (runs now)" : "");
+		cb_putn(cb, x, y + r, i == d->sel ? ROLE_SCALE_CUR : ROLE_HELP, line, W);
+		if (i == d->sel)
+			cb_role(cb, x, y + r, W, ROLE_SCALE_CUR);
+	}
+	y += list;
+	cb_printf(cb, x, y, ROLE_HELP, "MHz: ");
+	cb_printf(cb, x + 5, y++, ROLE_VALUE, "%s_", d->typed);
+	if (d->err[0])
+		wrap(cb, x, y, W, DLG_ERR_ROWS, ROLE_ERROR, d->err);
+	y += DLG_ERR_ROWS;
+	if (y < cb->h - 1)
+		cb_putn(cb, x, y, ROLE_INACTIVE, hint_text(cb->utf8), W);
+}
+
+static const char stale_q1[] = "a previous dvfstop left the GPU clock changed:";
+static const char stale_q2[] = "restore it? y/n";
+
+void ctl_stale_size(const char *detail, int max_w, int *w, int *h)
+{
+	(void)detail;
+	int want_w = DLG_MAX_W + 8;
+	*w = want_w < max_w ? want_w : max_w;
+	*h = 2 + 2 + 1 + 4;
+}
+
+void ctl_stale_render(const char *detail, struct cellbuf *cb)
+{
+	int W = cb->w - 4;
+	cb_clear(cb, ROLE_HELP);
+	cb_box(cb, ROLE_BORDER_FOCUS, "GPU clock", ROLE_TITLE_FOCUS);
+	if (W <= 0 || cb->h < 4)
+		return;
+	cb_putn(cb, 2, 1, ROLE_WARN, stale_q1, W);
+	cb_putn(cb, 2, 2, ROLE_KEY, stale_q2, W);
+	if (cb->h > 5)
+		wrap(cb, 2, 4, W, cb->h - 5, ROLE_HELP, detail);
+}
+
+/* ---- the control in the loop --------------------------------------------- */
+
+/* Clock changes go to the recording's event column, as in --batch. */
+static void on_event(const struct control_event *ev, void *ctx)
+{
+	struct tui *t = ctx;
+	char text[160];
+	t->ctlk->by = ev->by;
+	snprintf(text, sizeof text, "%s: %s", control_by_name(ev->by), ev->text);
+	if (t->s->rec)
+		recorder_event(t->s->rec, text);
+}
+
+int tui_ctl_open(struct tui *t)
+{
+	struct session *s = t->s;
+	const struct dvf_opts *o = t->o;
+	bool want = o->set_clock_mhz || o->cap_mhz;
+	if (!t->ctl) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return -1;
+	}
+	struct tui_ctl *k = calloc(1, sizeof *k);
+	if (!k) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return -1;
+	}
+	t->ctlk = k;
+	k->c = t->ctl;
+	/* Ours records the event as tui_control_open's does, and keeps who
+	 * made the change for the GPU panel. */
+	control_on_event(k->c, on_event, t);
+	bool ro = control_readonly(k->c);
+	if (ro)
+		snprintf(k->ro_reason, sizeof k->ro_reason, "%s", control_msg(k->c));
+
+	if (want) {
+		int err = control_apply_opts(k->c, o->set_clock_mhz, o->cap_mhz);
+		if (err) {
+			/* As --batch: a clock asked for that cannot be set is an error. */
+			fprintf(stderr, "dvfstop: %s\n", control_msg(k->c));
+			return -1;
+		}
+		session_msg(s, "%s", control_msg(k->c));
+	} else if (control_stale(k->c)) {
+		snprintf(k->stale, sizeof k->stale, "%s", control_msg(k->c));
+		if (ro)
+			session_msg(s, "%s", control_msg(k->c));
+		else
+			k->dlg = DLG_STALE;
+	}
+	return 0;
+}
+
+struct control *tui_ctl_control(struct tui *t)
+{
+	return t->ctl;
+}
+
+static bool runs_as_told(struct control *c, const struct dvf_sample *s)
+{
+	enum control_mode m = control_mode(c);
+	if (m == CTL_DEFAULT)
+		return true;
+	if (!s->gpu_freq_hz.ok)
+		return false;
+	int64_t hz = control_target_hz(c);
+	return m == CTL_PIN ? s->gpu_freq_hz.v == hz : s->gpu_freq_hz.v <= hz;
+}
+
+void tui_ctl_sample(struct tui *t)
+{
+	struct tui_ctl *k = t->ctlk;
+	if (!k || !k->c)
+		return;
+	if (control_observe(k->c, &t->s->cur)) {
+		snprintf(k->note, sizeof k->note, "%s", control_msg(k->c));
+		tui_msg(t, "%s", control_msg(k->c));
+	} else if (k->note[0] && runs_as_told(k->c, &t->s->cur)) {
+		k->note[0] = '\0';
+	}
+}
+
+void tui_ctl_view(struct tui *t)
+{
+	struct tui_ctl *k = t->ctlk;
+	struct tui_view *v = &t->view;
+	v->ctl_who[0] = v->ctl_note[0] = '\0';
+	if (!k || !k->c)
+		return;
+	/* Read-only, the limits on screen are whatever someone else set. */
+	if (k->ro_reason[0])
+		snprintf(v->ctl_who, sizeof v->ctl_who, "not set by this dvfstop (read-only)");
+	else
+		ctl_who(control_mode(k->c), control_target_hz(k->c), k->by, v->cur.gpu_governor,
+			v->ctl_who, sizeof v->ctl_who);
+	snprintf(v->ctl_note, sizeof v->ctl_note, "%s", k->ro_reason[0] ? k->ro_reason : k->note);
+}
+
+void tui_ctl_report(struct tui *t, int err)
+{
+	struct tui_ctl *k = t->ctlk;
+	if (!k || !k->c) {
+		tui_msg(t, "clock control is not available (out of memory)");
+		return;
+	}
+	tui_msg(t, "%s", control_msg(k->c));
+	if (!err)
+		k->note[0] = '\0';
+	/* A first write refused for want of permission makes us read-only. */
+	if (err && control_readonly(k->c) && !k->ro_reason[0])
+		snprintf(k->ro_reason, sizeof k->ro_reason, "%s", control_msg(k->c));
+}
+
+static void dialog_close(struct tui *t)
+{
+	struct tui_ctl *k = t->ctlk;
+	k->dlg = DLG_NONE;
+	if (k->win)
+		delwin(k->win);
+	k->win = NULL;
+	cb_free(&k->cb);
+	/* Bring back what the window covered. */
+	t->force = true;
+	t->dirty = true;
+}
+
+/* The control, or NULL with the reason on the status line. */
+static struct control *usable(struct tui *t)
+{
+	struct control *c = tui_ctl_control(t);
+	if (!c) {
+		tui_ctl_report(t, 0);
+		return NULL;
+	}
+	if (control_readonly(c)) {
+		tui_msg(t, "%s", control_msg(c));
+		return NULL;
+	}
+	return c;
+}
+
+int ctl_key_override(struct tui *t)
+{
+	struct control *c = usable(t);
+	if (!c)
+		return KR_NONE;
+	const struct dvf_sample *s = &t->s->cur;
+	ctl_dialog_init(&t->ctlk->d, t->s->info, control_mode(c), control_target_hz(c),
+			s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : 0);
+	t->ctlk->dlg = DLG_OVERRIDE;
+	return KR_NONE;
+}
+
+int ctl_key_up(struct tui *t)
+{
+	struct control *c = usable(t);
+	if (c)
+		tui_ctl_report(t, control_step(c, +1, CTL_BY_USER));
+	return KR_NONE;
+}
+
+int ctl_key_down(struct tui *t)
+{
+	struct control *c = usable(t);
+	if (c)
+		tui_ctl_report(t, control_step(c, -1, CTL_BY_USER));
+	return KR_NONE;
+}
+
+int ctl_key_switch(struct tui *t)
+{
+	struct control *c = usable(t);
+	if (c)
+		tui_ctl_report(t, control_switch(c, CTL_BY_USER));
+	return KR_NONE;
+}
+
+int ctl_key_default(struct tui *t)
+{
+	struct control *c = usable(t);
+	if (c)
+		tui_ctl_report(t, control_default(c, CTL_BY_USER));
+	return KR_NONE;
+}
+
+static void stale_key(struct tui *t, int ch)
+{
+	struct tui_ctl *k = t->ctlk;
+	switch (ch) {
+	case 'y': case 'Y':
+		dialog_close(t);
+		tui_ctl_report(t, control_restore_stale(k->c));
+		break;
+	case 'n': case 'N': case 27: case 'q':
+		dialog_close(t);
+		tui_msg(t, "the GPU clock stays as the previous run left it; `dvfstop restore` puts "
+			"it back (a clock set here keeps the first originals)");
+		if (ch == 'q')
+			t->quit = true;
+		break;
+	default:
+		tui_msg(t, "a previous dvfstop left the GPU clock changed: answer y (restore) or n");
+		break;
+	}
+}
+
+bool tui_ctl_key(struct tui *t, int ch)
+{
+	struct tui_ctl *k = t->ctlk;
+	if (!k || k->dlg == DLG_NONE)
+		return false;
+	t->dirty = true;
+	if (k->dlg == DLG_STALE) {
+		stale_key(t, ch);
+		return true;
+	}
+	int64_t hz = 0;
+	switch (ctl_dialog_input(&k->d, t->s->info, ch, &hz)) {
+	case CTL_DLG_CLOSE:
+		dialog_close(t);
+		break;
+	case CTL_DLG_REFUSED:
+		tui_msg(t, "%s", k->d.err);
+		break;
+	case CTL_DLG_SET: {
+		int err = k->d.mode == CTL_CAP ? control_cap(k->c, hz, CTL_BY_USER)
+					       : control_pin(k->c, hz, CTL_BY_USER);
+		tui_ctl_report(t, err);
+		if (err)
+			snprintf(k->d.err, sizeof k->d.err, "%s", control_msg(k->c));
+		else
+			dialog_close(t);
+		break;
+	}
+	case CTL_DLG_NONE:
+	case CTL_DLG_IGNORED:
+		break;
+	}
+	return true;
+}
+
+bool tui_ctl_frame(struct tui *t, bool under)
+{
+	struct tui_ctl *k = t->ctlk;
+	if (!k || k->dlg == DLG_NONE)
+		return false;
+	int w, h;
+	if (k->dlg == DLG_STALE)
+		ctl_stale_size(k->stale, t->cols, &w, &h);
+	else
+		ctl_dialog_size(&k->d, t->s->info, t->cols, t->rows, &w, &h);
+	struct tui_rect a = layout_center(t->cols, t->rows, w, h);
+	if (k->win && memcmp(&a, &k->at, sizeof a) != 0) {
+		delwin(k->win);
+		k->win = NULL;
+		cb_free(&k->cb);
+	}
+	if (!k->win) {
+		if (a.w <= 0 || a.h <= 0)
+			return false;
+		k->win = newwin(a.h, a.w, a.y, a.x);
+		if (!k->win)
+			return false;
+		leaveok(k->win, TRUE);
+		if (cb_init(&k->cb, a.w, a.h, t->utf8) < 0) {
+			delwin(k->win);
+			k->win = NULL;
+			return false;
+		}
+		k->at = a;
+		k->hash = 0;
+	}
+	if (k->dlg == DLG_STALE)
+		ctl_stale_render(k->stale, &k->cb);
+	else
+		ctl_dialog_render(&k->d, t->s->info, &k->cb);
+	/* On top of whatever region was repainted below it. */
+	bool was = t->force;
+	t->force = t->force || under;
+	bool painted = tui_paint(t, k->win, &k->cb, &k->hash);
+	t->force = was;
+	return painted;
+}
+
+void tui_ctl_close(struct tui *t)
+{
+	struct tui_ctl *k = t->ctlk;
+	if (!k)
+		return;
+	/* The clocks go back in tui_control_close, after the fine-tune. */
+	if (k->win)
+		delwin(k->win);
+	cb_free(&k->cb);
+	free(k);
+	t->ctlk = NULL;
+}

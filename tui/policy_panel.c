@@ -1,0 +1,423 @@
+/* policy_panel: the policy's recommendation (see policy_panel.h). */
+#include "config.h"
+#include "policy_panel.h"
+#include "tui_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "catalog.h"
+#include "cellbuf.h"
+#include "control.h"
+#include "ctl_keys.h"
+#include "layout.h"
+#include "session.h"
+#include "theme.h"
+#include "workload.h"
+
+/* ---- the utilisation window ------------------------------------------------ */
+
+void util_window_init(struct util_window *w, int64_t bucket_ns, int n)
+{
+	memset(w, 0, sizeof *w);
+	w->bucket_ns = bucket_ns > 0 ? bucket_ns : DVF_NS_PER_S;
+	w->n = n < 1 ? 1 : n > UTIL_WINDOW_MAX ? UTIL_WINDOW_MAX : n;
+	for (int i = 0; i < UTIL_WINDOW_MAX; i++)
+		w->idx[i] = -1;
+}
+
+void util_window_add(struct util_window *w, int64_t t_ns, struct dvf_m load_pm)
+{
+	if (t_ns < 0)
+		return;
+	int64_t b = t_ns / w->bucket_ns;
+	if (!w->any) {
+		w->any = true;
+		w->first_b = w->last_b = b;
+	} else if (b > w->last_b) {
+		w->last_b = b;
+	}
+	/* A sample older than the window (the clock does not go back) adds
+	 * nothing. */
+	if (b <= w->last_b - w->n)
+		return;
+	int slot = (int)(b % w->n);
+	if (w->idx[slot] != b) {
+		w->idx[slot] = b;
+		w->sum[slot] = 0;
+		w->cnt[slot] = 0;
+	}
+	if (load_pm.ok) {
+		w->sum[slot] += (double)load_pm.v / 10.0;
+		w->cnt[slot]++;
+	}
+}
+
+bool util_window_mean(const struct util_window *w, double *pct, double *span_s)
+{
+	double sum = 0;
+	int cnt = 0;
+	if (!w->any)
+		return false;
+	for (int i = 0; i < w->n; i++) {
+		if (w->idx[i] < 0 || w->idx[i] <= w->last_b - w->n)
+			continue;
+		sum += w->sum[i];
+		cnt += w->cnt[i];
+	}
+	int64_t span = w->last_b - w->first_b + 1;
+	*span_s = (double)(span < w->n ? span : w->n) * ((double)w->bucket_ns / 1e9);
+	if (cnt == 0)
+		return false;
+	*pct = sum / cnt;
+	return true;
+}
+
+/* ---- the panel -------------------------------------------------------------- */
+
+const char *policy_feature_hint(int feature)
+{
+	switch (feature) {
+	case WL_MODEL_TYPE:
+	case WL_LAYERS:
+	case WL_HIDDEN: return "give --model NAME or --model-config config.json";
+	case WL_PARAMS_M: return "give --model with a catalog model";
+	case WL_SEQ_LEN: return "give --seq-len, or follow the fine-tune (its progress gives tokens and samples)";
+	case WL_GPU_UTIL: return "no valid GPU utilisation sample yet";
+	default: return "";
+	}
+}
+
+/* The path over at most max_lines lines of width w, broken before an
+ * arrow.  Returns the lines written to out. */
+static int path_lines(const struct policy_view *pv, int w, int max_lines, char out[2][512])
+{
+	char buf[512];
+	const struct level_map *m = pv->have_map ? &pv->map : NULL;
+	if (max_lines >= 2 && w > 8) {
+		/* Shrink until it splits into two lines that fit: the format
+		 * drops the sources, then elides the start, as it must. */
+		for (int width = 2 * w; width > w; width -= 2) {
+			policy_format_path(&pv->eval, m, width, buf, sizeof buf);
+			if (cb_strcols(buf) <= w) {
+				snprintf(out[0], 512, "%s", buf);
+				return 1;
+			}
+			const char *cut = NULL;
+			for (const char *p = strstr(buf, " -> "); p; p = strstr(p + 1, " -> ")) {
+				char head[512];
+				snprintf(head, sizeof head, "%.*s", (int)(p - buf), buf);
+				if (cb_strcols(head) > w)
+					break;
+				cut = p;
+			}
+			if (cut && cb_strcols(cut + 1) <= w) {
+				snprintf(out[0], 512, "%.*s", (int)(cut - buf), buf);
+				snprintf(out[1], 512, "%s", cut + 1);
+				return 2;
+			}
+		}
+	}
+	policy_format_path(&pv->eval, m, w, out[0], 512);
+	return 1;
+}
+
+void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbuf *cb)
+{
+	int W = cb->w - 2, H = cb->h - 2, x = 1, y = 1;
+	char buf[512];
+	cb_clear(cb, ROLE_NORMAL);
+	cb_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, "policy", focus ? ROLE_TITLE_FOCUS : ROLE_TITLE);
+	if (W <= 0 || H <= 0)
+		return;
+
+	/* The util line is the last row when there are three or more. */
+	int last = H >= 3 ? H : H + 1;
+	/* Headline: the recommendation, the policy, and the board's clock. */
+	char which[32];
+	snprintf(which, sizeof which, "  [%d/%d P]", pv->index + 1, pv->count);
+	if (pv->error[0]) {
+		cb_putn(cb, x, y, ROLE_ERROR, pv->error, W);
+		return;
+	}
+	int px = x;
+	if (!pv->have_eval) {
+		px += cb_putn(cb, px, y, ROLE_INACTIVE, "waiting for the first sample", W);
+	} else if (pv->eval.ok && pv->have_map) {
+		control_fmt_mhz(pv->map.hz, buf, sizeof buf);
+		px += cb_putn(cb, px, y, ROLE_VALUE, buf, W);
+	} else {
+		px += cb_putn(cb, px, y, ROLE_WARN, "no recommendation", W);
+	}
+	px += cb_putn(cb, px, y, ROLE_LABEL, "  ", x + W - px);
+	px += cb_putn(cb, px, y, ROLE_LABEL, pv->name, x + W - px);
+	/* The board's clock against it, right-aligned; which policy of how
+	 * many only when there is room for both. */
+	char st[96] = "";
+	int role = ROLE_NA;
+	if (pv->have_eval && pv->eval.ok && pv->have_map) {
+		if (!pv->board_hz.ok) {
+			snprintf(st, sizeof st, "board n/a");
+		} else if (pv->board_hz.v == pv->map.hz) {
+			snprintf(st, sizeof st, "board runs it");
+			role = ROLE_GOOD;
+		} else {
+			char f[32];
+			control_fmt_mhz(pv->board_hz.v, f, sizeof f);
+			snprintf(st, sizeof st, "board at %s", f);
+			role = ROLE_WARN;
+		}
+	}
+	int sl = cb_strcols(st);
+	if (px + cb_strcols(which) + (sl ? sl + 2 : 0) <= x + W)
+		px += cb_putn(cb, px, y, ROLE_INACTIVE, which, x + W - px);
+	if (sl && x + W - sl >= px + 2)
+		cb_putn(cb, x + W - sl, y, role, st, sl);
+	y++;
+
+	/* The path, on one or two lines. */
+	if (pv->have_eval && y < last) {
+		char lines[2][512];
+		int k = path_lines(pv, W, last - y >= 2 ? 2 : 1, lines);
+		for (int i = 0; i < k; i++)
+			cb_putn(cb, x, y++, ROLE_VALUE, lines[i], W);
+		/* A missing feature: what gives it, when a row is free. */
+		if (!pv->eval.ok && pv->eval.missing >= 0 && y < last)
+			cb_putn(cb, x, y++, ROLE_INACTIVE, policy_feature_hint(pv->eval.missing), W);
+	}
+
+	/* The utilisation the policy sees, and a change on its way. */
+	if (H >= 3) {
+		y = H;
+		int ux = x;
+		snprintf(buf, sizeof buf, "util %d s mean ", pv->util_window_s);
+		ux += cb_putn(cb, ux, y, ROLE_LABEL, buf, W);
+		if (pv->util_ok) {
+			snprintf(buf, sizeof buf, "%.1f%%", pv->util_pct);
+			ux += cb_putn(cb, ux, y, ROLE_VALUE, buf, x + W - ux);
+		} else {
+			ux += cb_putn(cb, ux, y, ROLE_NA, "n/a", x + W - ux);
+		}
+		if (pv->util_span_s + 0.5 < pv->util_window_s) {
+			snprintf(buf, sizeof buf, " (%.0f s so far)", pv->util_span_s);
+			ux += cb_putn(cb, ux, y, ROLE_INACTIVE, buf, x + W - ux);
+		}
+		if (pv->pending > 0) {
+			char f[32];
+			if (pv->pending_ok)
+				snprintf(f, sizeof f, "%g MHz", pv->pending_mhz);
+			else
+				snprintf(f, sizeof f, "none");
+			snprintf(buf, sizeof buf, "  next %s? %d/%d", f, pv->pending, pv->hold);
+			cb_putn(cb, ux, y, ROLE_WARN, buf, x + W - ux);
+		}
+	}
+}
+
+/* ---- the loop's side ---------------------------------------------------------- */
+
+enum { MAX_POLICIES = 3 };
+
+struct tui_policy {
+	int n, idx;
+	char spec[MAX_POLICIES][512];
+	struct policy_tree tree[MAX_POLICIES];
+	struct workload base;         /* catalog, config, declared: fixed */
+	struct util_window uw;
+	struct policy_hyst hyst;
+	bool sampled;
+	int64_t next_eval;            /* session clock */
+	struct policy_view pv;
+};
+
+static void set_name(struct tui_policy *p)
+{
+	const char *s = p->spec[p->idx];
+	const char *base = strrchr(s, '/');
+	snprintf(p->pv.name, sizeof p->pv.name, "%s", base ? base + 1 : s);
+	p->pv.index = p->idx;
+	p->pv.count = p->n;
+}
+
+int tui_policy_open(struct tui *t)
+{
+	const struct dvf_opts *o = t->o;
+	char err[POLICY_ERR_LEN];
+	struct tui_policy *p = calloc(1, sizeof *p);
+	if (!p) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return -1;
+	}
+	t->pol = p;
+	const char *want = o->policy && o->policy[0] ? o->policy : POLICY_DEFAULT_SPEC;
+	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:mlg");
+	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:ffg");
+	p->idx = -1;
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->spec[i], want) == 0)
+			p->idx = i;
+	if (p->idx < 0) {
+		p->idx = p->n;
+		snprintf(p->spec[p->n++], sizeof p->spec[0], "%s", want);
+	}
+	for (int i = 0; i < p->n; i++) {
+		policy_tree_init(&p->tree[i]);
+		if (policy_load_spec(p->spec[i], &p->tree[i], err, sizeof err)) {
+			fprintf(stderr, "dvfstop: %s\n", err);
+			return -1;
+		}
+	}
+
+	/* The workload's fixed features; the command line wins. */
+	workload_init(&p->base);
+	const char *model = o->model ? o->model : o->demo ? o->sim_model : NULL;
+	if (model && model[0]) {
+		const struct catalog_model *m = catalog_find(model);
+		if (!m) {
+			fprintf(stderr, "dvfstop: --model %s: not a model of the catalog "
+				"(dvfstop recommend --list-models lists them; --model-config reads a config.json)\n",
+				model);
+			return -1;
+		}
+		workload_from_catalog(&p->base, m);
+		snprintf(p->base.model, sizeof p->base.model, "%s", m->name);
+	}
+	if (o->model_config && workload_load_config(&p->base, o->model_config, err, sizeof err)) {
+		fprintf(stderr, "dvfstop: %s\n", err);
+		return -1;
+	}
+	if (o->seq_len > 0)
+		workload_offer(&p->base, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
+	else if (o->demo && o->sim_seq_len > 0)
+		/* The simulated fine-tune runs with it: what it would measure. */
+		workload_offer(&p->base, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_MEASURED);
+
+	util_window_init(&p->uw, DVF_NS_PER_S, UTIL_WINDOW_S);
+	policy_hyst_init(&p->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
+	p->pv.active = true;
+	p->pv.util_window_s = UTIL_WINDOW_S;
+	p->pv.hold = POLICY_HYST_HOLD;
+	set_name(p);
+	return 0;
+}
+
+static void evaluate(struct tui *t)
+{
+	struct tui_policy *p = t->pol;
+	struct session *s = t->s;
+	struct workload w = p->base;
+	struct job_stats js;
+	if (session_job_stats(s, &js) && js.st.seq_len.ok && js.st.seq_len.v > 0)
+		workload_offer(&w, WL_SEQ_LEN, js.st.seq_len.v, WL_SRC_MEASURED);
+	double pct, span;
+	p->pv.util_ok = util_window_mean(&p->uw, &pct, &span);
+	p->pv.util_span_s = p->uw.any ? span : 0;
+	if (p->pv.util_ok) {
+		p->pv.util_pct = pct;
+		workload_offer(&w, WL_GPU_UTIL, pct, WL_SRC_MEASURED);
+	}
+	const struct policy_eval *e = policy_hyst_update(&p->hyst, &p->tree[p->idx], &w);
+	p->pv.eval = *e;
+	p->pv.have_eval = true;
+	p->pv.have_map = e->ok && policy_map_level(s->info, e->mhz, &p->pv.map) == 0;
+	p->pv.pending = p->hyst.cand_count;
+	p->pv.pending_ok = p->hyst.cand_leaf >= 0;
+	p->pv.pending_mhz = p->pv.pending_ok ? p->tree[p->idx].node[p->hyst.cand_leaf].mhz : 0;
+}
+
+void tui_policy_sample(struct tui *t)
+{
+	struct tui_policy *p = t->pol;
+	if (!p)
+		return;
+	const struct dvf_sample *s = &t->s->cur;
+	util_window_add(&p->uw, s->t_ns, s->gpu_load_pm);
+	if (!p->sampled || s->t_ns >= p->next_eval) {
+		p->sampled = true;
+		p->next_eval = s->t_ns + DVF_NS_PER_S;
+		evaluate(t);
+	}
+}
+
+void tui_policy_view(struct tui *t)
+{
+	struct tui_policy *p = t->pol;
+	if (!p) {
+		t->view.policy.active = false;
+		return;
+	}
+	t->view.policy = p->pv;
+	t->view.policy.board_hz = t->view.have_cur ? t->view.cur.gpu_freq_hz : dvf_m_na();
+}
+
+void tui_policy_close(struct tui *t)
+{
+	struct tui_policy *p = t->pol;
+	if (!p)
+		return;
+	for (int i = 0; i < p->n; i++)
+		policy_tree_free(&p->tree[i]);
+	free(p);
+	t->pol = NULL;
+}
+
+bool tui_policy_recommended(const struct tui *t, int64_t *hz)
+{
+	const struct tui_policy *p = t->pol;
+	if (!p || !p->pv.have_eval || !p->pv.eval.ok || !p->pv.have_map)
+		return false;
+	*hz = p->pv.map.hz;
+	return true;
+}
+
+int policy_key_accept(struct tui *t)
+{
+	struct tui_policy *p = t->pol;
+	if (!p) {
+		tui_msg(t, "no policy loaded");
+		return KR_NONE;
+	}
+	const struct policy_view *pv = &p->pv;
+	if (!pv->have_eval) {
+		tui_msg(t, "no recommendation yet: waiting for the first sample");
+		return KR_NONE;
+	}
+	if (!pv->eval.ok) {
+		int f = pv->eval.missing;
+		tui_msg(t, "no recommendation to accept: %s has no value (%s)",
+			f >= 0 ? workload_feature_name((enum wl_feature)f) : "a feature",
+			policy_feature_hint(f));
+		return KR_NONE;
+	}
+	if (!pv->have_map) {
+		tui_msg(t, "no recommendation to accept: the board's GPU clock table is unknown");
+		return KR_NONE;
+	}
+	struct control *c = tui_ctl_control(t);
+	if (c && control_readonly(c)) {
+		tui_msg(t, "%s", control_msg(c));
+		return KR_NONE;
+	}
+	tui_ctl_report(t, c ? control_pin(c, pv->map.hz, CTL_BY_POLICY) : 0);
+	return KR_NONE;
+}
+
+int policy_key_next(struct tui *t)
+{
+	struct tui_policy *p = t->pol;
+	if (!p) {
+		tui_msg(t, "no policy loaded");
+		return KR_NONE;
+	}
+	p->idx = (p->idx + 1) % p->n;
+	set_name(p);
+	/* A new tree starts afresh: its own first outcome is adopted. */
+	policy_hyst_init(&p->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
+	p->pv.have_eval = false;
+	if (p->sampled)
+		evaluate(t);
+	tui_msg(t, "policy %s (%d of %d; P for the next)", p->spec[p->idx], p->idx + 1, p->n);
+	return KR_NONE;
+}
