@@ -17,7 +17,9 @@ expect_screen "header: theme name" 'theme default'
 sleep 1
 keys p
 expect_screen "p: frozen indicator" 'FROZEN' 5
-screen >"$T/frozen1"
+# The bottom line is left out of the comparison: a status message there
+# ("recording to ...") expires after 8 s whatever the freeze.
+screen | sed '$d' >"$T/frozen1"
 mhz=$(sed -n 's/.*clock \([0-9.]*\) MHz.*/\1/p' "$T/frozen1" | head -n1)
 watts=$(sed -n 's/.*total  *\([0-9.]*\) W.*/\1/p' "$T/frozen1" | head -n1)
 [ -n "$mhz" ] && [ -n "$watts" ] || fail "clock or total not on screen"
@@ -25,7 +27,7 @@ watts=$(sed -n 's/.*total  *\([0-9.]*\) W.*/\1/p' "$T/frozen1" | head -n1)
 # The screen stays identical for more than two refreshes (200 ms each).
 for i in 1 2 3 4; do
 	sleep 0.25
-	screen >"$T/frozen2"
+	screen | sed '$d' >"$T/frozen2"
 	cmp -s "$T/frozen1" "$T/frozen2" || { fail "frozen screen changed after $i x 250 ms"; diff "$T/frozen1" "$T/frozen2" | head; break; }
 done
 [ "$i" = 4 ] && ok "frozen screen identical for 1 s (5 refreshes)"
@@ -55,7 +57,7 @@ fi
 # Unfrozen, the screen moves again (values and the clock in the header).
 keys p
 sleep 1.2
-screen >"$T/moving"
+screen | sed '$d' >"$T/moving"
 if cmp -s "$T/frozen1" "$T/moving"; then fail "unfrozen screen did not change"; else ok "unfrozen screen changes"; fi
 if grep -q FROZEN "$T/moving"; then fail "still says FROZEN"; else ok "p again unfreezes"; fi
 
