@@ -266,6 +266,18 @@ int session_sample(struct session *s)
 	s->n_samples++;
 	energy_add(&s->energy, &smp);
 	history_push(&s->hist, &smp);
+	if (smp.hw_energy_mj.ok) {
+		if (!s->hw_have) {
+			s->hw_have = true;
+			s->hw_first_mj = s->hw_last_mj = smp.hw_energy_mj.v;
+		} else if (smp.hw_energy_mj.v < s->hw_last_mj) {
+			/* the counter restarted: keep what it had counted */
+			s->hw_rebased_mj += s->hw_last_mj - s->hw_first_mj;
+			s->hw_first_mj = s->hw_last_mj = smp.hw_energy_mj.v;
+		} else {
+			s->hw_last_mj = smp.hw_energy_mj.v;
+		}
+	}
 	if (job_ended && !s->job_over) {
 		/* Freeze the job's totals at its end; the monitor goes on. */
 		char buf[96];
@@ -471,6 +483,16 @@ static json_object *summary_json(const struct session *s)
 	const struct dvf_sample *c = &s->cur;
 	json_object_object_add(o, "gpu_freq_hz", c->gpu_freq_hz.ok ? json_object_new_int64(c->gpu_freq_hz.v) : NULL);
 	json_object_object_add(o, "gpu_util_pct", c->gpu_load_pm.ok ? json_object_new_double((double)c->gpu_load_pm.v / 10) : NULL);
+	if (s->hw_have) {
+		double hw = (double)(s->hw_last_mj - s->hw_first_mj + s->hw_rebased_mj) * 1e-3;
+		double integ = s->energy.ch[ENERGY_TOTAL].mj * 1e-3;
+		json_object_object_add(o, "hw_energy_j", json_object_new_double(hw));
+		json_object_object_add(o, "hw_vs_integrated_pct",
+				       hw > 0 ? json_object_new_double((integ - hw) / hw * 100) : NULL);
+	} else {
+		json_object_object_add(o, "hw_energy_j", NULL);
+		json_object_object_add(o, "hw_vs_integrated_pct", NULL);
+	}
 	struct job_stats js;
 	if (session_job_stats(s, &js)) {
 		json_object *j = json_object_new_object();
@@ -526,6 +548,14 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 			fprintf(fp, "  %-18s gaps: %.3f s bridged, %.3f s not integrated\n", "", e->bridged_ns * 1e-9, e->lost_ns * 1e-9);
 	}
 	fprintf(fp, "  %-18s %.3f Wh\n", "total", s->energy.ch[ENERGY_TOTAL].mj / 3.6e6);
+	if (s->hw_have) {
+		/* The counter is the better figure where it exists; the difference
+		 * says how well sampled power stood for it. */
+		double hw = (double)(s->hw_last_mj - s->hw_first_mj + s->hw_rebased_mj) * 1e-3;
+		double integ = s->energy.ch[ENERGY_TOTAL].mj * 1e-3;
+		fprintf(fp, "  %-18s %12.3f J  (integrated %.3f J, diff %+.2f %%)\n", "hw counter", hw, integ,
+			hw > 0 ? (integ - hw) / hw * 100 : 0.0);
+	}
 	fprintf(fp, "  total rule: %s\n", in->total_rule);
 	fprintf(fp, "last sample:\n");
 	if (c->gpu_freq_hz.ok)

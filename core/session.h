@@ -56,6 +56,11 @@ struct session {
 	int64_t job_t1;
 	int64_t job_steps1;
 
+	/* A hardware energy counter (NVML), when the source has one: its first
+	 * and last readings, and how much it moved backwards (driver reload). */
+	bool hw_have;
+	int64_t hw_first_mj, hw_last_mj, hw_rebased_mj;
+
 	struct recorder *rec;        /* NULL when not recording */
 	struct prom *prom;           /* Prometheus exporter; NULL when off */
 	char rec_path[512];

@@ -40,3 +40,6 @@ tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c
 tests_unit_test_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sweep_LDADD = $(TEST_LDADD)
 endif
+
+TESTS += tests/integration/sweep.sh
+EXTRA_DIST += tests/integration/sweep.sh

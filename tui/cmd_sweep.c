@@ -417,10 +417,18 @@ int cmd_sweep(int argc, char **argv)
 		}
 		if (control_observe(ctl, &s.cur))
 			fprintf(stderr, "dvfstop sweep: %s\n", control_msg(ctl));
+		if (s.job_over) {
+			/* The fine-tune ended (or crashed) under the sweep. */
+			fprintf(stderr, "dvfstop sweep: %s\n", s.msg);
+			sweep_abort(&sw);
+			break;
+		}
 		sweep_feed(&sw, &s.cur, &s.energy);
 	}
-	if (stop_requested())
+	if (stop_requested()) {
 		sweep_abort(&sw);
+		session_job_stop(&s);
+	}
 	/* The end of a sweep gives the clocks back; the operator applies. */
 	if (control_release(ctl) != 0)
 		fprintf(stderr, "dvfstop sweep: %s\n", control_msg(ctl));

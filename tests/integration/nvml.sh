@@ -24,8 +24,16 @@ has 'gpu clock +1980\.0 MHz' out "happy path"
 has 'gpu utilisation +87\.0 %' out "happy path"
 has 'GPU +595\.000 W' out "happy path"
 has 'GPU board power \(NVML\)' out "happy path"
+# The hardware counter's energy beside the integrated one, and their
+# difference (the fake counter advances with the same power over time).
+has 'hw counter +[0-9.]+ J  \(integrated [0-9.]+ J, diff [-+]?[0-9]\.[0-9]+ %\)' out "counter in the summary"
 run --batch --source nvml --samples 5 --interval 20 --summary-format json
 has '"last_mw": ?595000' out "json"
+has '"hw_energy_j": ?[0-9]' out "json counter"
+FAKENVML_NO_ENERGY=1 run --batch --source nvml --samples 5 --interval 20
+if grep -q 'hw counter' "$tmp/out"; then fail "no energy counter: no hw counter line expected"; fi
+FAKENVML_NO_ENERGY=1 run --batch --source nvml --samples 5 --interval 20 --summary-format json
+has '"hw_energy_j": ?null' out "json without a counter"
 has '"gpu_freq_hz": ?1980000000' out "json"
 
 # No library: a clear message and exit 1.

@@ -1,0 +1,66 @@
+#!/bin/sh
+# dvfstop sweep on the simulator: the table, the CSV, the clocks given back
+# at the end, on Ctrl-C and SIGHUP in the middle (recording intact), and
+# when the fine-tune exits or crashes under the sweep.
+. "$top_srcdir/tests/lib.sh"
+export DVFSTOP_STATE_DIR="$T/state"
+mkdir -p "$DVFSTOP_STATE_DIR"
+D="$T/sim"
+node() { find "$D/sys/devices" -path '*devfreq/17000000.gpu' -type d | head -n1; }
+snap() { n=$(node); cat "$n/governor" "$n/min_freq" "$n/max_freq" >"$1"; }
+
+# The board as the simulator builds it: the bytes every run must leave.
+"$DVFSTOP" --no-config --batch --demo --sim-dir "$D" --samples 1 >/dev/null 2>&1
+snap "$T/before"
+
+# A whole exhaustive sweep, as fast as the simulator goes.
+"$DVFSTOP" sweep --no-config --demo --sim-dir "$D" --mode exhaustive --dwell 20steps --settle 0.5 \
+	--out "$T/sweep.csv" >"$T/out" 2>"$T/err"
+expect_eq "exhaustive sweep: exit status" "$?" 0
+expect_grep "table printed" "J/step" "$T/out"
+expect_grep "best level named" "^best: [0-9.]* MHz" "$T/out"
+expect_eq "sweep CSV: a header and 11 levels" "$(wc -l <"$T/sweep.csv" | tr -d ' ')" 12
+snap "$T/after"
+if cmp -s "$T/before" "$T/after"; then ok "clocks given back after the sweep"; else fail "clocks changed by the sweep"; fi
+
+# Ctrl-C and SIGHUP in the middle of a real-time sweep with a recording.
+for sig in INT HUP; do
+	env --default-signal "$DVFSTOP" sweep --no-config --demo --sim-dir "$D" --sim-speed 4 --mode exhaustive \
+		--dwell 20steps --settle 0.2 --record "$T/rec-$sig.csv" >"$T/out" 2>"$T/err" &
+	pid=$!
+	# wait until the sweep has pinned a level
+	i=0
+	while [ $i -lt 100 ]; do
+		n=$(node); [ -n "$n" ] && [ "$(cat "$n/min_freq" 2>/dev/null)" = "$(cat "$n/max_freq" 2>/dev/null)" ] && break
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep 0.5
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	[ "$rc" -ne 0 ] && ok "SIG$sig: the sweep stops (exit $rc)" || fail "SIG$sig: exit 0 for an aborted sweep"
+	snap "$T/after"
+	if cmp -s "$T/before" "$T/after"; then ok "SIG$sig: clocks given back"; else fail "SIG$sig: clocks left changed"; fi
+	[ -z "$(ls "$DVFSTOP_STATE_DIR"/*.state 2>/dev/null)" ] && ok "SIG$sig: no state file left" || fail "SIG$sig: state file left"
+	fields=$(awk -F, 'NR == 1 { n = NF } NF != n { bad++ } END { print bad + 0 }' "$T/rec-$sig.csv")
+	rows=$(($(wc -l <"$T/rec-$sig.csv") - 1))
+	[ "$rows" -gt 5 ] && [ "$fields" = 0 ] && ok "SIG$sig: recording intact ($rows rows)" ||
+		fail "SIG$sig: recording damaged ($rows rows, $fields bad)"
+done
+
+# The fine-tune exits, then crashes, under the sweep.
+for how in "exit 3" "kill -SEGV \$\$"; do
+	"$DVFSTOP" sweep --no-config --demo --sim-dir "$D" --sim-speed 1 --mode exhaustive --dwell 10steps \
+		--settle 0.1 --log "$T/job.log" -- \
+		sh -c "i=0; while [ \$i -lt 25 ]; do i=\$((i+1)); echo \"step \$i\"; sleep 0.05; done; $how" \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	expect_eq "job '$how': the sweep reports it did not finish" "$rc" 1
+	case "$how" in
+	exit*) expect_grep "job '$how': exit status named" "exited with code 3" "$T/err" ;;
+	*) expect_grep "job '$how': the signal named" "killed by signal 11" "$T/err" ;;
+	esac
+	snap "$T/after"
+	if cmp -s "$T/before" "$T/after"; then ok "job '$how': clocks given back"; else fail "job '$how': clocks left changed"; fi
+done
+finish
