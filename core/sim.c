@@ -616,9 +616,12 @@ static int prepare_dir(struct sim *s, char *err, size_t errlen)
 	const char *d = s->cfg.dir;
 	char tmpl[512];
 	if (!d) {
+		/* A simulated sysfs belongs in memory, as the real one is: the
+		 * tree is written all the time, and on a slow disk building it
+		 * alone took 150-270 ms before the first frame (20 ms in tmpfs). */
 		const char *tmp = getenv("TMPDIR");
 		if (!tmp || !*tmp)
-			tmp = "/tmp";
+			tmp = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
 		snprintf(tmpl, sizeof tmpl, "%s/dvfstop-sim.XXXXXX", tmp);
 		if (!mkdtemp(tmpl)) {
 			snprintf(err, errlen, "simulator: cannot make a folder in %s: %s", tmp, strerror(errno));
