@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+enum { REC_BUF = 64 * 1024, REC_FLUSH_BYTES = 24 * 1024 };
+
 struct recorder {
 	FILE *fp;
 	char *path;
@@ -17,6 +19,8 @@ struct recorder {
 	uint64_t rows;
 	int failed;
 	int64_t last_flush_ns;     /* real monotonic time of the last flush */
+	long good_end;             /* file size after the last flush that worked */
+	char *buf;                 /* stdio buffer, larger than what we let pile up */
 	char event[512];
 	char *summary_json;
 	time_t started;
@@ -143,6 +147,12 @@ struct recorder *recorder_open(const char *path, const struct dvf_info *info, ch
 		free(r);
 		return NULL;
 	}
+	/* Rows leave only at row boundaries (see recorder_write), so a write
+	 * error can be cut back to a whole row: the buffer is twice the most we
+	 * let pile up, and stdio never flushes on its own. */
+	r->buf = malloc(REC_BUF);
+	if (r->buf)
+		setvbuf(r->fp, r->buf, _IOFBF, REC_BUF);
 	r->path = strdup(path);
 	r->info = *info;
 	r->started = time(NULL);
@@ -150,9 +160,11 @@ struct recorder *recorder_open(const char *path, const struct dvf_info *info, ch
 	struct row row = { r->fp, true };
 	header_fields(info, hdr_write, &row);
 	fputs("\r\n", r->fp);
+	r->good_end = ftell(r->fp);
 	if (fflush(r->fp) != 0) {
 		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(errno));
 		fclose(r->fp);
+		free(r->buf);
 		free(r->path);
 		free(r);
 		return NULL;
@@ -208,12 +220,20 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 	r->rows++;
 
 	int64_t now = clock_mono_ns();
-	if (ferror(r->fp) || (now - r->last_flush_ns >= DVF_NS_PER_S && fflush(r->fp) != 0)) {
+	/* Flush at least every second, and before the buffer could fill. */
+	bool due = now - r->last_flush_ns >= DVF_NS_PER_S || ftell(r->fp) - r->good_end >= REC_FLUSH_BYTES;
+	if (ferror(r->fp) || (due && fflush(r->fp) != 0)) {
 		r->failed = errno ? errno : EIO;
+		/* A full disk may have taken part of a row: cut back to the
+		 * last flush that worked, so the file ends with a whole row. */
+		if (r->good_end > 0 && ftruncate(fileno(r->fp), (off_t)r->good_end) == 0)
+			clearerr(r->fp);
 		return r->failed;
 	}
-	if (now - r->last_flush_ns >= DVF_NS_PER_S)
+	if (due) {
 		r->last_flush_ns = now;
+		r->good_end = ftell(r->fp);
+	}
 	return 0;
 }
 
@@ -264,8 +284,10 @@ static int write_meta(struct recorder *r)
 			json_object_object_add(o, "summary", sj);
 	}
 	int err = 0;
-	if (json_object_to_file_ext(mp, o, JSON_C_TO_STRING_PRETTY) != 0)
+	if (json_object_to_file_ext(mp, o, JSON_C_TO_STRING_PRETTY) != 0) {
 		err = errno ? errno : EIO;
+		unlink(mp); /* no half-written metadata: replay does without */
+	}
 	json_object_put(o);
 	free(mp);
 	return err;
@@ -276,10 +298,23 @@ int recorder_close(struct recorder *r)
 	if (!r)
 		return 0;
 	int err = r->failed;
-	if (fflush(r->fp) != 0 && !err)
-		err = errno;
-	if (fclose(r->fp) != 0 && !err)
-		err = errno;
+	if (err) {
+		/* What is still buffered cannot be written whole: drop it, and
+		 * keep the file as it was cut. */
+		int fd = dup(fileno(r->fp));
+		fclose(r->fp); /* may try to write the buffer and fail */
+		if (fd >= 0) {
+			if (r->good_end > 0 && ftruncate(fd, (off_t)r->good_end) != 0)
+				err = errno;
+			close(fd);
+		}
+	} else {
+		if (fflush(r->fp) != 0)
+			err = errno;
+		if (fclose(r->fp) != 0 && !err)
+			err = errno;
+	}
+	free(r->buf);
 	int merr = write_meta(r);
 	if (!err)
 		err = merr;

@@ -88,10 +88,17 @@ expect_eq "disk full: exit status" "$?" 0
 expect_grep "disk full: the recording stops with a message" "recording to $rec stopped: No space left on device" "$T/f.err"
 expect_grep "disk full: sampling went on to the end" "2000 samples" "$T/f.sum"
 if [ -n "$full" ]; then
-	# every CRLF-terminated row has the header's fields; at most the last
-	# line is cut short by the full disk
-	bad=$(awk -F, 'NR == 1 { h = NF; next } /\r$/ && NF != h { n++ } END { print n + 0 }' "$rec")
-	expect_eq "disk full: complete rows well-formed" "$bad" 0
+	# every row has the header's fields and its CRLF: the recorder cut the
+	# file back to its last whole row
+	bad=$(awk -F, 'NR == 1 { h = NF; next } !/\r$/ || NF != h { n++ } END { print n + 0 }' "$rec")
+	expect_eq "disk full: every row whole and well-formed" "$bad" 0
+	[ "$(tail -c 2 "$rec" | od -An -c | tr -d ' ')" = '\r\n' ] && ok "disk full: the file ends with a whole row" ||
+		fail "disk full: the file ends inside a row"
+	if [ -e "$rec.meta.json" ] && [ ! -s "$rec.meta.json" ]; then
+		fail "disk full: an empty metadata file was left"
+	else
+		ok "disk full: no empty metadata file"
+	fi
 	rows=$(awk '/\r$/' "$rec" | wc -l)
 	rows=$((rows - 1))
 	[ "$rows" -ge 50 ] && ok "disk full: $rows complete rows kept" || fail "disk full: only $rows rows kept"
