@@ -260,47 +260,60 @@ int sweep_write_csv(const char *path, const struct sweep *sw, const struct dvf_i
 	return err;
 }
 
-/* Where the adaptive search starts: the policy's recommendation for this
- * workload (with the utilisation measured before the sweep), mapped to the
- * nearest swept level; the middle level when the policy cannot say. */
-static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, double util, FILE *log)
+int sweep_policy_level(const struct dvf_opts *o, const struct sweep_cfg *c, double util,
+		       struct sweep_start *out)
 {
+	memset(out, 0, sizeof *out);
 	struct policy_tree t;
-	char err[512];
-	if (policy_load_spec(o->policy, &t, err, sizeof err) != 0) {
-		fprintf(stderr, "dvfstop sweep: %s\n", err);
+	if (policy_load_spec(o->policy, &t, out->err, sizeof out->err) != 0)
 		return -2;
-	}
+	snprintf(out->name, sizeof out->name, "%s", t.name);
 	struct workload w;
 	workload_init(&w);
 	const char *model = o->model ? o->model : (o->demo ? o->sim_model : NULL);
 	const struct catalog_model *cm = model ? catalog_find(model) : NULL;
 	if (cm)
 		workload_from_catalog(&w, cm);
-	if (o->model_config && workload_load_config(&w, o->model_config, err, sizeof err) < 0)
-		fprintf(stderr, "dvfstop sweep: %s\n", err);
+	/* A broken config.json leaves the catalog's figures; say so. */
+	if (o->model_config && workload_load_config(&w, o->model_config, out->err, sizeof out->err) >= 0)
+		out->err[0] = '\0';
 	if (o->seq_len > 0)
 		workload_offer(&w, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
 	else if (o->demo)
 		workload_offer(&w, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_DECLARED);
 	if (util >= 0)
 		workload_offer(&w, WL_GPU_UTIL, util, WL_SRC_MEASURED);
-	struct policy_eval e;
-	policy_eval(&t, &w, &e);
-	int start = -1;
-	if (e.ok) {
-		int64_t want = (int64_t)(e.mhz * 1e6 + 0.5);
-		for (int i = 0; i < c->n_levels; i++)
-			if (start < 0 || llabs(c->level_hz[i] - want) < llabs(c->level_hz[start] - want))
-				start = i;
-		char path[512];
-		policy_format_path(&e, NULL, 0, path, sizeof path);
-		fprintf(log, "policy %s: %s\n", t.name, path);
-	} else {
-		fprintf(log, "policy %s gives no recommendation (missing %s): starting in the middle\n", t.name,
-			e.missing >= 0 ? workload_feature_name((enum wl_feature)e.missing) : "a feature");
-	}
+	policy_eval(&t, &w, &out->eval);
 	policy_tree_free(&t);
+	if (!out->eval.ok)
+		return -1;
+	int64_t want = (int64_t)(out->eval.mhz * 1e6 + 0.5);
+	int best = -1;
+	for (int i = 0; i < c->n_levels; i++)
+		if (best < 0 || llabs(c->level_hz[i] - want) < llabs(c->level_hz[best] - want))
+			best = i;
+	if (best >= 0)
+		out->hz = c->level_hz[best];
+	return best;
+}
+
+/* The headless sweep says where it starts and why. */
+static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, double util, FILE *log)
+{
+	struct sweep_start st;
+	int start = sweep_policy_level(o, c, util, &st);
+	if (st.err[0])
+		fprintf(stderr, "dvfstop sweep: %s\n", st.err);
+	if (start == -2)
+		return -2;
+	if (start >= 0) {
+		char path[512];
+		policy_format_path(&st.eval, NULL, 0, path, sizeof path);
+		fprintf(log, "policy %s: %s\n", st.name, path);
+	} else {
+		fprintf(log, "policy %s gives no recommendation (missing %s): starting in the middle\n", st.name,
+			st.eval.missing >= 0 ? workload_feature_name((enum wl_feature)st.eval.missing) : "a feature");
+	}
 	return start;
 }
 

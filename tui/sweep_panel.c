@@ -79,42 +79,12 @@ static double recent_util(const struct session *s)
  * cannot say (the search then starts in the middle). */
 static int policy_level(struct tui *t, const struct sweep_cfg *c, int64_t *hz)
 {
-	const struct dvf_opts *o = t->o;
-	struct policy_tree tree;
-	char err[512];
-	*hz = 0;
-	if (policy_load_spec(o->policy, &tree, err, sizeof err) != 0) {
-		tui_msg(t, "%s", err);
-		return -1;
-	}
-	struct workload w;
-	workload_init(&w);
-	const char *model = o->model ? o->model : (o->demo ? o->sim_model : NULL);
-	const struct catalog_model *cm = model ? catalog_find(model) : NULL;
-	if (cm)
-		workload_from_catalog(&w, cm);
-	if (o->model_config && workload_load_config(&w, o->model_config, err, sizeof err) < 0)
-		tui_msg(t, "%s", err);
-	if (o->seq_len > 0)
-		workload_offer(&w, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
-	else if (o->demo)
-		workload_offer(&w, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_DECLARED);
-	double util = recent_util(t->s);
-	if (util >= 0)
-		workload_offer(&w, WL_GPU_UTIL, util, WL_SRC_MEASURED);
-	struct policy_eval e;
-	policy_eval(&tree, &w, &e);
-	policy_tree_free(&tree);
-	if (!e.ok)
-		return -1;
-	int64_t want = (int64_t)(e.mhz * 1e6 + 0.5);
-	int best = -1;
-	for (int i = 0; i < c->n_levels; i++)
-		if (best < 0 || llabs(c->level_hz[i] - want) < llabs(c->level_hz[best] - want))
-			best = i;
-	if (best >= 0)
-		*hz = c->level_hz[best];
-	return best;
+	struct sweep_start st;
+	int best = sweep_policy_level(t->o, c, recent_util(t->s), &st);
+	if (st.err[0])
+		tui_msg(t, "%s", st.err);
+	*hz = best >= 0 ? st.hz : 0;
+	return best >= 0 ? best : -1;
 }
 
 /* Put the clocks back as they were before the sweep. */
