@@ -39,6 +39,11 @@ static int fault_for(const char *path, char op)
 	return 0;
 }
 
+int io_fault_get(const char *path, char op)
+{
+	return fault_for(path, op);
+}
+
 void io_fault_set(const char *suffix, char op, int err)
 {
 	for (int i = 0; i < n_faults; i++) {

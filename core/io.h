@@ -47,6 +47,9 @@ bool io_parse_i64(const char *s, int64_t *out);
  * fails with err on read (op 'r') or write (op 'w').  err 0 removes it. */
 void io_fault_set(const char *path_suffix, char op, int err);
 void io_fault_clear(void);
+/* The errno a fault sets for path and op, 0 when none.  Only compares
+ * strings, so it may be called from a signal handler (the guard's writes). */
+int io_fault_get(const char *path, char op);
 /* Load faults from a file of lines "r|w ERRNAME PATH_SUFFIX" (ERRNAME like
  * EAGAIN, or a number); used by the simulator to let tests inject faults
  * into a running program.  Returns the number of faults loaded. */
