@@ -1,16 +1,22 @@
 #!/bin/sh
 # sampling: what sampling costs.  dvfstop --batch reading the simulated AGX
 # Orin tree in real time, beside
-#   floor     bench/floor.c: open every file once, pread + parse each per
-#             sample (the practical floor for any sampler), and
+#   floor     bench/floor.c: open every file once, pread + parse each on
+#             dvfstop's own schedule (the practical floor for what dvfstop
+#             reads),
+#   floor-all the same loop reading every file every sample,
 #   python    bench/pyreader.py: open, read, close every file per sample
 #             (how popular Python Jetson monitors read sysfs),
 #   wakeup    the same loop as floor reading no file: what waking up at the
 #             rate costs alone (every program pays it),
 # all reading the same telemetry (the files dvfstop reads per sample at its
-# default 10 Hz, found with strace) at 10, 100 and 1000 Hz.  floor and python
-# read every file every sample; dvfstop reads the thermal zones about every
-# 100 ms only (temperatures move over seconds) and repeats the reading.
+# default 10 Hz, found with strace) at 10, 100 and 1000 Hz.  dvfstop reads
+# the GPU clock, load and rails every sample and its slow telemetry
+# (temperatures, /proc/stat, CPU clocks, governor and limits: the files it
+# does not read every sample at 100 Hz, again found with strace) about
+# every 100 ms, repeating the last reading in between (core/jetson.c says
+# why); floor does the same, floor-all and python read every file every
+# sample.
 #
 #   bench/sampling.sh            environment: DURATION (s per run, default 10),
 #                                RATES (Hz, default "10 100 1000"),
@@ -64,6 +70,16 @@ sed -n 's/^[0-9]* *pread64([0-9]*<\([^>]*\)>.*/\1/p' "$work/strace" | sort | uni
 	awk -v t="$tree/" '$1 == 3 && index($2, t) == 1 { print $2 }' >"$work/files"
 nfiles=$(wc -l <"$work/files")
 [ "$nfiles" -gt 0 ] || { echo "sampling: found no per-sample files" >&2; exit 1; }
+# Of those, the ones read on every one of 5 samples at 100 Hz; the rest is
+# the slow telemetry.
+strace -f -y -e trace=pread64 -o "$work/strace100" \
+	"$DVFSTOP" --no-config --batch --sysfs-root "$tree" --interval 10 --samples 5 >/dev/null
+sed -n 's/^[0-9]* *pread64([0-9]*<\([^>]*\)>.*/\1/p' "$work/strace100" | sort | uniq -c |
+	awk '$1 >= 5 { print $2 }' | sort >"$work/every"
+sort "$work/files" | comm -12 - "$work/every" >"$work/fast"
+sort "$work/files" | comm -23 - "$work/every" >"$work/slow"
+nfast=$(wc -l <"$work/fast")
+nslow=$(wc -l <"$work/slow")
 
 # once NAME INTERVAL_MS DURATION_S -> "cpu_us samples maxrss_kib"
 once() {
@@ -72,7 +88,9 @@ once() {
 	dvfstop) "$work/runcpu" "$work/ru" "$DVFSTOP" --no-config --batch --sysfs-root "$tree" \
 			--interval "$ms" --duration "$dur" --summary-format json >"$work/out"
 		n=$(sed -n 's/^ *"samples": *\([0-9]*\).*/\1/p' "$work/out") ;;
-	floor) "$work/runcpu" "$work/ru" "$work/floor" "$work/files" "$ms" "$dur" >"$work/out"
+	floor) "$work/runcpu" "$work/ru" "$work/floor" "$work/fast" "$ms" "$dur" "$work/slow" >"$work/out"
+		n=$(awk '{ print $2 }' "$work/out") ;;
+	floor-all) "$work/runcpu" "$work/ru" "$work/floor" "$work/files" "$ms" "$dur" >"$work/out"
 		n=$(awk '{ print $2 }' "$work/out") ;;
 	wakeup) "$work/runcpu" "$work/ru" "$work/floor" /dev/null "$ms" "$dur" >"$work/out"
 		n=$(awk '{ print $2 }' "$work/out") ;;
@@ -82,10 +100,10 @@ once() {
 	awk -v n="$n" '{ print $1 + $2, n, $3 }' "$work/ru"
 }
 
-echo "sampling cost: $nfiles files per sample, ${DURATION} s per run, best of $REPEAT, $(nproc) CPUs"
+echo "sampling cost: $nfiles files ($nfast every sample, $nslow every 100 ms for dvfstop and floor), ${DURATION} s per run, best of $REPEAT, $(nproc) CPUs"
 echo "python: $PYTHON ($("$PYTHON" --version 2>&1))"
-printf '%-6s %-8s %8s %10s %11s %8s %9s\n' rate program samples "cpu ms" "us/sample" "CPU %" "maxRSS"
-progs="wakeup floor dvfstop python"
+printf '%-6s %-9s %8s %10s %11s %8s %9s\n' rate program samples "cpu ms" "us/sample" "CPU %" "maxRSS"
+progs="wakeup floor floor-all dvfstop python"
 fail=0
 for hz in $RATES; do
 	ms=$(awk -v h="$hz" 'BEGIN { printf "%d", 1000 / h }')
@@ -107,10 +125,11 @@ for hz in $RATES; do
 		cpu=$3 n=$4 rss=$5
 		per=$(awk -v c="$cpu" -v b="$base" -v n="$n" 'BEGIN { d = c - b; if (d < 0) d = 0; printf "%.1f", (n > 1 ? d / (n - 1) : 0) }')
 		pct=$(awk -v p="$per" -v h="$hz" 'BEGIN { printf "%.3f", p * h / 1e4 }')
-		printf '%-6s %-8s %8d %10.1f %11s %8s %6.1f MiB\n' "${hz}Hz" "$prog" "$n" \
+		printf '%-6s %-9s %8d %10.1f %11s %8s %6.1f MiB\n' "${hz}Hz" "$prog" "$n" \
 			"$(awk -v c="$cpu" 'BEGIN { print c / 1000 }')" "$per" "$pct" \
 			"$(awk -v r="$rss" 'BEGIN { print r / 1024 }')"
-		eval "per_${prog}_$hz=$per rss_${prog}_$hz=$rss"
+		v=$(echo "$prog" | tr - _)
+		eval "per_${v}_$hz=$per rss_${v}_$hz=$rss"
 	done
 done
 

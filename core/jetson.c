@@ -27,12 +27,17 @@ enum {
 	J_CONF_MAX = 256 * 1024,
 };
 
-/* Temperatures move over seconds, yet thermal zones are a third of the
- * files read per sample: at high rates they are read about every 100 ms
- * (of the session's clock) and the last reading repeated in between.  A
- * reading older than 90 ms is renewed, so wake-up jitter never makes a
- * 10 Hz sampler skip one.  bench/sampling.sh measures what this saves. */
-#define J_ZONE_NS (90 * DVF_NS_PER_MS)
+/* Slow telemetry.  Only the GPU clock, its load and the rails (energy)
+ * need every sample; the rest moves slowly or cannot be resolved faster:
+ * temperatures move over seconds, /proc/stat counts in 10 ms ticks (so CPU
+ * utilisation over one 10 ms sample is 0 or 100 %), CPU clocks follow
+ * their governor's rate limit, and governor/min_freq/max_freq change only
+ * when someone writes them (our own writes renew them at once).  Those 16
+ * of the 26 files are read about every 100 ms (of the session's clock) and
+ * the last reading repeated in between.  A reading older than 90 ms is
+ * renewed, so wake-up jitter never makes a 10 Hz sampler skip one.
+ * bench/sampling.sh measures what this saves. */
+#define J_SLOW_NS (90 * DVF_NS_PER_MS)
 
 static const char *const gpu_names[] = { "ga10b", "gv11b", "gp10b", "gb10b", "gm20b", "gpu", NULL };
 
@@ -55,10 +60,10 @@ struct source {
 	bool have_prev;
 	int64_t prev_busy, prev_total;
 	struct io_file zone[DVF_MAX_ZONES];
-	struct dvf_m zone_last[DVF_MAX_ZONES];
-	bool zone_read;       /* zone_last holds a reading taken at zone_t */
-	int64_t zone_t;
-	struct dvf_clock *clock;  /* NULL: read every zone every sample */
+	struct dvf_sample slow;   /* the slow telemetry's last reading */
+	bool slow_read;       /* slow holds a reading taken at slow_t */
+	int64_t slow_t;
+	struct dvf_clock *clock;  /* NULL: read everything every sample */
 	uint64_t seq;
 };
 
@@ -737,11 +742,7 @@ static int j_sample(struct source *s, struct dvf_sample *out)
 	out->tokens = dvf_m_na();
 
 	out->gpu_freq_hz = read_m(&s->cur, 0, INT64_MAX);
-	out->gpu_min_hz = read_m(&s->min, 0, INT64_MAX);
-	out->gpu_max_hz = read_m(&s->max, 0, INT64_MAX);
 	out->gpu_load_pm = read_m(&s->load, 0, 1000);
-	if (io_read(&s->gov, out->gpu_governor, sizeof out->gpu_governor) < 0)
-		out->gpu_governor[0] = '\0';
 
 	bool total_ok = s->total_ok;
 	int64_t total = 0;
@@ -761,20 +762,29 @@ static int j_sample(struct source *s, struct dvf_sample *out)
 		out->rail[r] = (struct dvf_rail_sample){ dvf_m_na(), dvf_m_na(), dvf_m_na() };
 	out->total_mw = total_ok ? dvf_m_val(total) : dvf_m_na();
 
-	for (int c = 0; c < DVF_MAX_CLUSTERS; c++)
-		out->cpu_khz[c] = c < in->n_clusters ? read_m(&s->cpu[c], 0, INT64_MAX) : dvf_m_na();
-	sample_cpu_util(s, out);
-
 	int64_t now = s->clock ? clock_now(s->clock) : 0;
-	if (!s->clock || !s->zone_read || now - s->zone_t >= J_ZONE_NS || now < s->zone_t) {
+	if (!s->clock || !s->slow_read || now - s->slow_t >= J_SLOW_NS || now < s->slow_t) {
+		struct dvf_sample *w = &s->slow;
+		w->gpu_min_hz = read_m(&s->min, 0, INT64_MAX);
+		w->gpu_max_hz = read_m(&s->max, 0, INT64_MAX);
+		if (io_read(&s->gov, w->gpu_governor, sizeof w->gpu_governor) < 0)
+			w->gpu_governor[0] = '\0';
+		for (int c = 0; c < DVF_MAX_CLUSTERS; c++)
+			w->cpu_khz[c] = c < in->n_clusters ? read_m(&s->cpu[c], 0, INT64_MAX) : dvf_m_na();
+		sample_cpu_util(s, w);
 		for (int z = 0; z < DVF_MAX_ZONES; z++) {
 			/* -256 C is how Tegra sensors say "offline" */
-			s->zone_last[z] = z < in->n_zones ? read_m(&s->zone[z], -255999, INT32_MAX) : dvf_m_na();
+			w->temp_mc[z] = z < in->n_zones ? read_m(&s->zone[z], -255999, INT32_MAX) : dvf_m_na();
 		}
-		s->zone_read = true;
-		s->zone_t = now;
+		s->slow_read = true;
+		s->slow_t = now;
 	}
-	memcpy(out->temp_mc, s->zone_last, sizeof out->temp_mc);
+	out->gpu_min_hz = s->slow.gpu_min_hz;
+	out->gpu_max_hz = s->slow.gpu_max_hz;
+	memcpy(out->gpu_governor, s->slow.gpu_governor, sizeof out->gpu_governor);
+	memcpy(out->cpu_khz, s->slow.cpu_khz, sizeof out->cpu_khz);
+	out->cpu_util_pm = s->slow.cpu_util_pm;
+	memcpy(out->temp_mc, s->slow.temp_mc, sizeof out->temp_mc);
 	return 0;
 }
 
@@ -808,6 +818,7 @@ static int write_hz(struct source *s, const char *file, int64_t hz)
 
 static int j_ctl_write(struct source *s, const struct ctl_state *st)
 {
+	s->slow_read = false;   /* the next sample shows what was written */
 	if (st->min_hz <= 0 || st->max_hz <= 0 || st->min_hz > st->max_hz)
 		return EINVAL;
 	int first = 0;

@@ -19,6 +19,7 @@
 
 #include "io.h"
 #include "jetson.h"
+#include "clock.h"
 
 #define FX DVF_SRCDIR "/tests/fixtures/"
 
@@ -596,6 +597,61 @@ static void test_thermal_values(void **state)
 	remove_copy(root);
 }
 
+/* Slow telemetry (temperatures, CPU, governor and limits) is read about
+ * every 100 ms of the session's clock and repeated in between; the GPU
+ * clock, load and rails every sample; a control write renews the limits at
+ * once. */
+static void test_slow_telemetry(void **state)
+{
+	(void)state;
+	char *root = copy_fixture("jp6-agx-orin");
+	const char *gpu = "sys/devices/platform/bus@0/17000000.gpu";
+	const char *node = "sys/devices/platform/bus@0/17000000.gpu/devfreq/17000000.gpu";
+	char p[PATH_MAX];
+	struct dvf_clock clk;
+	clock_init_sim(&clk, 0);
+	struct source_cfg cfg = { .sysfs_root = root, .clock = &clk };
+	char err[512] = "";
+	struct source *s = J->open(&cfg, err, sizeof err);
+	if (!s)
+		fail_msg("open: %s", err);
+	struct dvf_sample x;
+
+	sample(s, &x);
+	int64_t min0 = x.gpu_min_hz.v;
+	assert_true(x.gpu_min_hz.ok && x.temp_mc[0].ok && x.gpu_load_pm.ok);
+
+	/* 10 ms later: load is new, the zone and min_freq are repeated */
+	put(root, "sys/class/thermal/thermal_zone0/temp", "61000\n");
+	fmt(p, sizeof p, "%s/load", gpu);
+	put(root, p, "123\n");
+	fmt(p, sizeof p, "%s/min_freq", node);
+	put(root, p, "306000000\n");
+	clk.sim_ns += 10 * DVF_NS_PER_MS;
+	sample(s, &x);
+	assert_m(x.gpu_load_pm, 123);
+	assert_m(x.gpu_min_hz, min0);
+	assert_true(x.temp_mc[0].ok && x.temp_mc[0].v != 61000);
+
+	/* 100 ms after the first reading: renewed */
+	clk.sim_ns += 90 * DVF_NS_PER_MS;
+	sample(s, &x);
+	assert_m(x.temp_mc[0], 61000);
+	assert_m(x.gpu_min_hz, 306000000);
+
+	/* a write through the control shows in the next sample */
+	struct ctl_state st;
+	assert_int_equal(J->ctl_read(s, &st), 0);
+	st.governor[0] = '\0';
+	st.min_hz = st.max_hz;
+	assert_int_equal(J->ctl_write(s, &st), 0);
+	clk.sim_ns += 1 * DVF_NS_PER_MS;
+	sample(s, &x);
+	assert_m(x.gpu_min_hz, st.max_hz);
+	J->close(s);
+	remove_copy(root);
+}
+
 static void test_rail_faults(void **state)
 {
 	(void)state;
@@ -840,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_board),
 		cmocka_unit_test_teardown(test_thermal_faults, teardown_faults),
 		cmocka_unit_test(test_thermal_values),
+		cmocka_unit_test(test_slow_telemetry),
 		cmocka_unit_test_teardown(test_rail_faults, teardown_faults),
 		cmocka_unit_test(test_rail_garbage_and_vanish),
 		cmocka_unit_test(test_missing_total_rail),
