@@ -52,6 +52,7 @@ static int key_focus_prev(struct tui *t)
 static int key_help(struct tui *t)
 {
 	t->help_open = true;
+	t->help_top = 0;
 	return KR_NONE;
 }
 

@@ -625,19 +625,48 @@ void panel_help_size(const struct tui_key *tab, int *w, int *h)
 	*h = lines + 4;
 }
 
-void panel_help(const struct tui_key *tab, struct cellbuf *cb)
+/* Rows for keys in a help window of h rows: a border above and below, and
+ * the footer with a blank line over it (no blank line when it scrolls). */
+static int help_rows(int n, int h)
 {
+	return n <= h - 4 ? n : (h - 3 > 0 ? h - 3 : 0);
+}
+
+int panel_help_scroll(int n, int h, int top, int delta)
+{
+	int rows = help_rows(n, h);
+	int last = n - rows > 0 ? n - rows : 0;
+	top += delta;
+	return top < 0 ? 0 : (top > last ? last : top);
+}
+
+int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top)
+{
+	int n = 0;
+	while (tab && tab[n].fn)
+		n++;
+	int rows = help_rows(n, cb->h);
+	top = panel_help_scroll(n, cb->h, top, 0);
 	cb_clear(cb, ROLE_HELP);
 	cb_box(cb, ROLE_BORDER_FOCUS, "help: keys", ROLE_TITLE_FOCUS);
-	int y = 1;
-	for (const struct tui_key *k = tab; k && k->fn && y < cb->h - 2; k++, y++) {
-		struct pen p = pen_at(cb, 2, y, cb->w - 2);
+	for (int i = 0; i < rows; i++) {
+		const struct tui_key *k = &tab[top + i];
+		struct pen p = pen_at(cb, 2, 1 + i, cb->w - 2);
 		put(&p, ROLE_KEY, k->name);
 		p.x = 2 + HELP_KEY_W;
 		put(&p, ROLE_HELP, k->help);
 	}
-	if (cb->h >= 3)
+	if (cb->h < 3)
+		return top;
+	if (rows >= n) {
 		cb_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, "any key closes this window", cb->w - 4);
+	} else {
+		char f[96];
+		snprintf(f, sizeof f, "%d-%d of %d: Down/PgDn more, Up/PgUp back, other keys close",
+			 top + 1, top + rows, n);
+		cb_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, f, cb->w - 4);
+	}
+	return top;
 }
 
 void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb)

@@ -73,7 +73,13 @@ struct tui_view {
 void panel_render(const struct tui_view *v, int region, struct cellbuf *cb);
 /* Size the help window wants for a key table. */
 void panel_help_size(const struct tui_key *tab, int *w, int *h);
-void panel_help(const struct tui_key *tab, struct cellbuf *cb);
+/* The help window, its list starting at key number top (clamped).  Where
+ * the window is too short for every key it scrolls: the footer says which
+ * keys are shown and how to see the rest.  Returns the top used. */
+int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top);
+/* The top after scrolling by delta keys, in a window of h rows holding a
+ * table of n keys: clamped so the last page is full. */
+int panel_help_scroll(int n, int h, int top, int delta);
 /* The whole-screen message below the minimum size. */
 void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb);
 

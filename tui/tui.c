@@ -428,7 +428,7 @@ static void frame(struct tui *t)
 				t->help_hash = 0;
 			}
 			if (t->help_win) {
-				panel_help(tui_keys, &t->help_cb);
+				t->help_top = panel_help(tui_keys, &t->help_cb, t->help_top);
 				/* On top of whatever region was repainted below it. */
 				bool was = t->force;
 				t->force = t->force || any;
@@ -454,6 +454,29 @@ static void help_close(struct tui *t)
 	t->force = true;
 }
 
+/* Down/Up/PgDn/PgUp (and j/k, space) scroll a help window taller than
+ * the terminal; false for any other key, which closes it. */
+static bool help_scroll(struct tui *t, int ch)
+{
+	int page = t->help_cb.h - 3 > 1 ? t->help_cb.h - 3 : 1, delta;
+	switch (ch) {
+	case KEY_DOWN: case 'j': delta = 1; break;
+	case KEY_UP: case 'k': delta = -1; break;
+	case KEY_NPAGE: case ' ': delta = page; break;
+	case KEY_PPAGE: delta = -page; break;
+	default: return false;
+	}
+	int n = 0;
+	while (tui_keys[n].fn)
+		n++;
+	int h;
+	panel_help_size(tui_keys, &(int){ 0 }, &h);
+	if (h <= t->help_cb.h)
+		return false;       /* everything is shown: the key closes */
+	t->help_top = panel_help_scroll(n, t->help_cb.h, t->help_top, delta);
+	return true;
+}
+
 static void key(struct tui *t, int ch)
 {
 	t->dirty = true;
@@ -464,7 +487,8 @@ static void key(struct tui *t, int ch)
 		return;
 	}
 	if (t->help_open) {
-		help_close(t);
+		if (!help_scroll(t, ch))
+			help_close(t);
 		return;
 	}
 	/* Modal keys first (the clock dialogs, the sweep's chooser), then

@@ -50,6 +50,7 @@ struct tui {
 	struct history frozen_hist;  /* the view's history while frozen */
 	bool frozen;
 	bool help_open;
+	int help_top;          /* first key the help window lists */
 	int focus;
 	bool ended;            /* the source ended */
 	bool quit;

@@ -266,12 +266,34 @@ static void test_header_and_keys(void **state)
 	int w, h;
 	panel_help_size(keys, &w, &h);
 	assert_int_equal(cb_init(&cb, w, h, true), 0);
-	panel_help(keys, &cb);
+	assert_int_equal(panel_help(keys, &cb, 0), 0);
 	/* Every key of the table is listed, help-only ones included. */
 	assert_true(contains(&cb, "q       quit"));
 	assert_true(contains(&cb, "x       help-only key"));
 	assert_true(contains(&cb, "Tab     next panel"));
+	assert_true(contains(&cb, "any key closes this window"));
 	cb_free(&cb);
+
+	/* Too short for every key: it scrolls, and says so. */
+	int n = 0;
+	while (keys[n].fn)
+		n++;
+	assert_true(n >= 3);
+	assert_int_equal(cb_init(&cb, w, 5, true), 0);   /* room for 2 keys */
+	assert_int_equal(panel_help(keys, &cb, 0), 0);
+	assert_true(contains(&cb, "q       quit"));
+	assert_false(contains(&cb, "Tab     next panel"));
+	char f[64];
+	snprintf(f, sizeof f, "1-2 of %d", n);
+	assert_true(contains(&cb, f));
+	/* the last page is full: asking past the end stops at n - 2 */
+	assert_int_equal(panel_help(keys, &cb, 99), n - 2);
+	assert_false(contains(&cb, "q       quit"));
+	cb_free(&cb);
+	assert_int_equal(panel_help_scroll(n, 5, 0, -1), 0);
+	assert_int_equal(panel_help_scroll(n, 5, 0, 1), 1);
+	assert_int_equal(panel_help_scroll(n, 5, n - 2, 1), n - 2);
+	assert_int_equal(panel_help_scroll(n, h, 3, 1), 0);   /* all fit: no scrolling */
 }
 
 static void test_focus_border(void **state)

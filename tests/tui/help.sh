@@ -1,0 +1,31 @@
+#!/bin/sh
+# The help window on a small terminal: at 80x24 the key list is taller than
+# the screen, so the window scrolls (Down/PgDn) and says which keys it shows;
+# any other key closes it.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+start 80 24
+dvfstop --demo --refresh 200
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
+
+keys '?'
+expect_screen "?: help window" 'help: keys' 5
+expect_screen "first keys listed" 'q +quit' 1
+expect_screen "footer says it scrolls" '1-[0-9]+ of [0-9]+: Down/PgDn more' 1
+if screen | grep -q 'next policy'; then fail "last key already on a 24-row screen"; else ok "last key below the fold"; fi
+
+keys NPage
+keys NPage
+expect_screen "PgDn: the last key" 'next policy' 5
+if screen | grep -q 'q  *quit: restore'; then fail "first key still shown after paging"; else ok "first key scrolled away"; fi
+keys Up
+expect_screen "Up: still the help window" 'help: keys' 2
+
+keys x
+sleep 0.5
+if screen | grep -q 'help: keys'; then fail "x did not close help"; else ok "other keys close help"; fi
+expect_screen "dashboard again" 'clock [0-9.]+ MHz' 5
+
+keys q
+expect_screen "q quits" 'DVFSTOP-EXIT=0' 10
+finish
