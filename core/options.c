@@ -140,6 +140,8 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 			return false;
 		}
 		*(int64_t *)p = v;
+		if (d->off == OFF(interval_ms))
+			o->interval_set = true;
 		return true;
 	}
 	case K_DOUBLE: {

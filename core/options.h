@@ -34,6 +34,7 @@ struct dvf_opts {
 	const char *sim_dir;
 	double sim_speed;          /* 1 = real time; 0 = as fast as possible (default under --batch) */
 	bool sim_speed_set;
+	bool interval_set;         /* --interval given (a replay of an untimed log needs to know) */
 	/* replay and exporters */
 	const char *replay;        /* session CSV or tegrastats log to play; NULL none */
 	const char *prom_textfile; /* Prometheus textfile collector file; NULL none */

@@ -667,7 +667,7 @@ static int tegra_read(struct source *r, const char *buf, size_t len, int64_t int
 	if (timed == 0) {
 		size_t n = strlen(r->path) + 160;
 		if ((r->notice = malloc(n)))
-			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval)",
+			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
 				 r->path, (long long)(interval_ns / DVF_NS_PER_MS));
 	}
 	return 0;
@@ -873,7 +873,9 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 		replay_free(r);
 		return NULL;
 	}
-	int64_t interval = cfg->interval_ns > 0 ? cfg->interval_ns : 100 * DVF_NS_PER_MS;
+	/* Untimed tegrastats lines are taken tegrastats' own default apart
+	 * (1000 ms) unless --interval says otherwise. */
+	int64_t interval = cfg->interval_set && cfg->interval_ns > 0 ? cfg->interval_ns : 1000 * DVF_NS_PER_MS;
 	int rc = looks_like_session_csv(buf, len) ? csv_read(r, buf, len, err, errlen)
 						  : tegra_read(r, buf, len, interval, err, errlen);
 	free(buf);
@@ -1285,6 +1287,7 @@ int replay_convert_main(int argc, char **argv)
 	o.replay = in;
 	o.record = out;
 	o.interval_ms = interval_ms;
+	o.interval_set = true;
 	struct session s;
 	char err[1024];
 	if (session_open(&s, &o, err, sizeof err) < 0) {

@@ -172,6 +172,7 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		.sysfs_root = s->root,
 		.replay_path = o->replay,
 		.interval_ns = s->interval_ns,
+		.interval_set = o->interval_set,
 		.mode = mode,
 		.clock = &s->clock,
 		.gpu = (int)o->gpu,

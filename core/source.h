@@ -3,6 +3,7 @@
 #ifndef DVF_SOURCE_H
 #define DVF_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,7 @@ struct source_cfg {
 	const char *sysfs_root;   /* jetson: root prefix of the sysfs tree ("/" live) */
 	const char *replay_path;  /* replay: a session CSV or tegrastats log */
 	int64_t interval_ns;      /* sampling interval asked for */
+	bool interval_set;        /* ... given by the user (else the default) */
 	const char *mode;         /* shown in the header: "live", "simulated", "replay" */
 	struct dvf_clock *clock;
 	int gpu;                  /* nvml: which GPU (--gpu) */

@@ -31,6 +31,16 @@ near "converted: same total" "$(field "$T/csv.json" total)" "$(field "$T/log.jso
 expect_eq "untimed: exit status" "$?" 0
 expect_eq "untimed: second row at 0.5 s" "$(sed -n 3p "$T/o.csv" | cut -d, -f1)" "0.500"
 expect_grep "untimed: interval reported" "500 ms apart" "$T/err"
+# Replayed without --interval: tegrastats' own default, 1000 ms (not
+# dvfstop's sampling default of 100 ms); with --interval, that.
+n=$(grep -c . "$TS/older.txt")
+"$DVFSTOP" --batch --no-config --replay "$TS/older.txt" --summary-format json >"$T/u.json" 2>"$T/err"
+expect_eq "untimed replay: exit status" "$?" 0
+expect_grep "untimed replay: 1000 ms by default" "1000 ms apart" "$T/err"
+dur=$(tr -d ' \n' <"$T/u.json" | sed -n 's/.*"duration_s":\([0-9]*\)\..*/\1/p')
+expect_eq "untimed replay: spans (lines - 1) s" "$dur" "$((n - 1))"
+"$DVFSTOP" --batch --no-config --replay "$TS/older.txt" --interval 250 >/dev/null 2>"$T/err"
+expect_grep "untimed replay: --interval wins" "250 ms apart" "$T/err"
 
 "$DVFSTOP" convert "$TS/malformed.txt" -o "$T/m.csv" >"$T/out" 2>"$T/err"
 expect_eq "not a log: exit status" "$?" 1
