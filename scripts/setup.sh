@@ -17,7 +17,7 @@ shift 2>/dev/null || true
 
 # Build dependencies (what configure needs) and test tools.
 BUILD_PKGS="build-essential autoconf automake autoconf-archive pkg-config libncurses-dev libcsv-dev libjson-c-dev"
-TEST_PKGS="libcmocka-dev tmux clang libclang-rt-14-dev"
+TEST_PKGS="libcmocka-dev tmux clang libclang-rt-14-dev valgrind"
 
 deps() {
 	pkgs=$BUILD_PKGS

@@ -43,3 +43,7 @@ endif
 
 TESTS += tests/integration/sweep.sh
 EXTRA_DIST += tests/integration/sweep.sh
+
+# The main paths under valgrind (skipped in sanitizer builds).
+TESTS += tests/integration/valgrind.sh
+EXTRA_DIST += tests/integration/valgrind.sh
