@@ -25,6 +25,8 @@ enum {
 	J_MAX_LIST = 128,     /* entries looked at in one folder */
 	J_MAX_CHIPS = 8,      /* INA3221 chips */
 	J_CONF_MAX = 256 * 1024,
+	/* per-sample files: 5 GPU, 2 per rail, the clusters, /proc/stat, zones */
+	J_MAX_WATCHED = 5 + 2 * DVF_MAX_RAILS + DVF_MAX_CLUSTERS + 1 + DVF_MAX_ZONES,
 };
 
 /* Temperatures move over seconds, yet thermal zones are a third of the
@@ -60,6 +62,11 @@ struct source {
 	int64_t zone_t;
 	struct dvf_clock *clock;  /* NULL: read every zone every sample */
 	uint64_t seq;
+	/* What the user was last told about each watched file (j_message). */
+	struct slow_seen {
+		bool slow;
+		uint32_t slow_reads;
+	} seen[J_MAX_WATCHED];
 };
 
 /* ---- pure helpers ----------------------------------------------------- */
@@ -778,6 +785,91 @@ static int j_sample(struct source *s, struct dvf_sample *out)
 	return 0;
 }
 
+/* ---- slow reads ---------------------------------------------------------- */
+
+/* The i-th per-sample file and what it measures; NULL past the last. */
+static struct io_file *watched(struct source *s, int i, char *what, size_t len)
+{
+	static const char *const gpu_what[] = { "GPU clock", "GPU min clock", "GPU max clock", "GPU governor",
+						"GPU load" };
+	struct io_file *gpu[] = { &s->cur, &s->min, &s->max, &s->gov, &s->load };
+	const struct dvf_info *in = &s->info;
+	if (i < 5) {
+		snprintf(what, len, "%s", gpu_what[i]);
+		return gpu[i];
+	}
+	i -= 5;
+	if (i < 2 * in->n_rails) {
+		snprintf(what, len, "%s %s", in->rail_name[i / 2], i % 2 ? "current" : "voltage");
+		return i % 2 ? &s->rail[i / 2].ma : &s->rail[i / 2].mv;
+	}
+	i -= 2 * in->n_rails;
+	if (i < in->n_clusters) {
+		snprintf(what, len, "CPU %s clock", in->cluster_name[i]);
+		return &s->cpu[i];
+	}
+	i -= in->n_clusters;
+	if (i == 0) {
+		snprintf(what, len, "CPU load");
+		return &s->stat;
+	}
+	i -= 1;
+	if (i < in->n_zones) {
+		snprintf(what, len, "%s temperature", in->zone_name[i]);
+		return &s->zone[i];
+	}
+	return NULL;
+}
+
+/* The last two components of a path ("hwmon5/in1_input"): enough, with the
+ * metric's name, to know the file, and short enough for a status line. */
+static const char *short_path(const char *path)
+{
+	const char *last = strrchr(path, '/');
+	if (!last || last == path)
+		return path;
+	const char *p = last - 1;
+	while (p > path && *p != '/')
+		p--;
+	return *p == '/' ? p + 1 : p;
+}
+
+static void fmt_s(char *out, size_t len, int64_t ns)
+{
+	snprintf(out, len, "%lld s", (long long)((ns + DVF_NS_PER_S / 2) / DVF_NS_PER_S));
+}
+
+static int j_message(struct source *s, char *buf, size_t len)
+{
+	char what[DVF_NAME_LEN + 32];
+	struct io_file *f;
+	for (int i = 0; i < J_MAX_WATCHED && (f = watched(s, i, what, sizeof what)); i++) {
+		struct slow_seen *seen = &s->seen[i];
+		bool slow = io_slow(f);
+		bool new_slow = slow && f->slow_reads != seen->slow_reads;
+		if (!new_slow && slow == seen->slow)
+			continue;
+		const char *path = f->path ? short_path(f->path) : "?";
+		if (new_slow) {
+			char again[32];
+			fmt_s(again, sizeof again, io_backoff_ns(f));
+			long long ms = (long long)((io_slow_read_ns(f) + DVF_NS_PER_MS / 2) / DVF_NS_PER_MS);
+			if (seen->slow)
+				snprintf(buf, len, "slow read: %s (%s) still slow, took %lld ms; read again in %s", what,
+					 path, ms, again);
+			else
+				snprintf(buf, len, "slow read: %s (%s) took %lld ms; backing off, read again in %s", what,
+					 path, ms, again);
+		} else {
+			snprintf(buf, len, "%s (%s) reads normally again", what, path);
+		}
+		seen->slow = slow;
+		seen->slow_reads = f->slow_reads;
+		return 1;
+	}
+	return 0;
+}
+
 static const char *j_ctl_path(struct source *s, const char *file)
 {
 	if (!file || !*file || strchr(file, '/') || pjoin3(s->ctl_buf, sizeof s->ctl_buf, s->node, "/", file))
@@ -859,4 +951,5 @@ const struct source_ops source_jetson = {
 	.ctl_write = j_ctl_write,
 	.ctl_path = j_ctl_path,
 	.close = j_close,
+	.message = j_message,
 };
