@@ -800,12 +800,13 @@ static struct io_file *watched(struct source *s, int i, char *what, size_t len)
 	}
 	i -= 5;
 	if (i < 2 * in->n_rails) {
-		snprintf(what, len, "%s %s", in->rail_name[i / 2], i % 2 ? "current" : "voltage");
+		/* the file (in or curr) tells voltage from current */
+		snprintf(what, len, "%s", in->rail_name[i / 2]);
 		return i % 2 ? &s->rail[i / 2].ma : &s->rail[i / 2].mv;
 	}
 	i -= 2 * in->n_rails;
 	if (i < in->n_clusters) {
-		snprintf(what, len, "CPU %s clock", in->cluster_name[i]);
+		snprintf(what, len, "CPU clock");
 		return &s->cpu[i];
 	}
 	i -= in->n_clusters;
@@ -815,14 +816,15 @@ static struct io_file *watched(struct source *s, int i, char *what, size_t len)
 	}
 	i -= 1;
 	if (i < in->n_zones) {
-		snprintf(what, len, "%s temperature", in->zone_name[i]);
+		snprintf(what, len, "%s", in->zone_name[i]);
 		return &s->zone[i];
 	}
 	return NULL;
 }
 
 /* The last two components of a path ("hwmon5/in1_input"): enough, with the
- * metric's name, to know the file, and short enough for a status line. */
+ * metric's name, to know the file, and short enough for a status line
+ * (these messages fit in 80 columns). */
 static const char *short_path(const char *path)
 {
 	const char *last = strrchr(path, '/');
@@ -854,12 +856,8 @@ static int j_message(struct source *s, char *buf, size_t len)
 			char again[32];
 			fmt_s(again, sizeof again, io_backoff_ns(f));
 			long long ms = (long long)((io_slow_read_ns(f) + DVF_NS_PER_MS / 2) / DVF_NS_PER_MS);
-			if (seen->slow)
-				snprintf(buf, len, "slow read: %s (%s) still slow, took %lld ms; read again in %s", what,
-					 path, ms, again);
-			else
-				snprintf(buf, len, "slow read: %s (%s) took %lld ms; backing off, read again in %s", what,
-					 path, ms, again);
+			snprintf(buf, len, "slow read: %s (%s) %s %lld ms; backing off %s", what, path,
+				 seen->slow ? "still slow," : "took", ms, again);
 		} else {
 			snprintf(buf, len, "%s (%s) reads normally again", what, path);
 		}

@@ -43,3 +43,7 @@ endif
 
 TESTS += tests/integration/sweep.sh
 EXTRA_DIST += tests/integration/sweep.sh
+
+# Slow sysfs reads backing off (core/io.c), in --batch and on the dashboard.
+TESTS += tests/integration/faults-slow.sh tests/tui/slow.sh
+EXTRA_DIST += tests/integration/faults-slow.sh tests/tui/slow.sh
