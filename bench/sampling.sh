@@ -11,7 +11,7 @@
 #             rate costs alone (every program pays it),
 # all reading the same telemetry (the files dvfstop reads per sample at its
 # default 10 Hz, found with strace) at 10, 100 and 1000 Hz.  dvfstop reads
-# the GPU clock, load and rails every sample and its slow telemetry
+# the GPU clock, load and rails every sample and its seldom telemetry
 # (temperatures, /proc/stat, CPU clocks, governor and limits: the files it
 # does not read every sample at 100 Hz, again found with strace) about
 # every 100 ms, repeating the last reading in between (core/jetson.c says
@@ -71,7 +71,7 @@ sed -n 's/^[0-9]* *pread64([0-9]*<\([^>]*\)>.*/\1/p' "$work/strace" | sort | uni
 nfiles=$(wc -l <"$work/files")
 [ "$nfiles" -gt 0 ] || { echo "sampling: found no per-sample files" >&2; exit 1; }
 # Of those, the ones read on every one of 5 samples at 100 Hz; the rest is
-# the slow telemetry.
+# the seldom telemetry.
 strace -f -y -e trace=pread64 -o "$work/strace100" \
 	"$DVFSTOP" --no-config --batch --sysfs-root "$tree" --interval 10 --samples 5 >/dev/null
 sed -n 's/^[0-9]* *pread64([0-9]*<\([^>]*\)>.*/\1/p' "$work/strace100" | sort | uniq -c |

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- fault table ------------------------------------------------------ */
@@ -86,8 +87,16 @@ int io_fault_load(const char *file)
 	char line[512], op, name[32], suffix[300];
 	int n = 0;
 	while (fgets(line, sizeof line, fp)) {
-		if (sscanf(line, " %c %31s %299s", &op, name, suffix) != 3 || (op != 'r' && op != 'w'))
+		if (sscanf(line, " %c %31s %299s", &op, name, suffix) != 3 || (op != 'r' && op != 'w' && op != 's'))
 			continue;
+		if (op == 's') {
+			int64_t ms;
+			if (!io_parse_i64(name, &ms) || ms <= 0)
+				continue;
+			io_fault_set(suffix, op, ms > IO_FAULT_MAX_DELAY_MS ? IO_FAULT_MAX_DELAY_MS : (int)ms);
+			n++;
+			continue;
+		}
 		int err = 0;
 		for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
 			if (strcmp(name, errnames[i].name) == 0)
@@ -150,12 +159,75 @@ static void strip(char *buf, int *n)
 		buf[--*n] = '\0';
 }
 
+/* An injected slow read: sleep (interrupted sleeps go on, so the delay is
+ * whole and the back-off is set off as it would be by a stalled driver). */
+static void fault_delay(const char *path)
+{
+	int ms = fault_for(path, 's');
+	if (ms <= 0)
+		return;
+	if (ms > IO_FAULT_MAX_DELAY_MS)
+		ms = IO_FAULT_MAX_DELAY_MS;
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int64_t io_backoff_next(int64_t prev_ns)
+{
+	if (prev_ns <= 0)
+		return IO_BACKOFF_MIN_NS;
+	if (prev_ns >= IO_BACKOFF_MAX_NS / 2)
+		return IO_BACKOFF_MAX_NS;
+	return prev_ns * 2;
+}
+
+bool io_slow(const struct io_file *f)
+{
+	return f->backoff_ns > 0;
+}
+
+int64_t io_backoff_ns(const struct io_file *f)
+{
+	return f->backoff_ns;
+}
+
+int64_t io_slow_read_ns(const struct io_file *f)
+{
+	return f->slow_read_ns;
+}
+
+/* Note how long a read took (t0 to t1) and start, lengthen or end the
+ * back-off. */
+static void note_time(struct io_file *f, int64_t t0, int64_t t1)
+{
+	f->last_ns = t1 - t0;
+	if (f->last_ns > f->slow_ns)
+		f->slow_ns = f->last_ns;
+	if (f->last_ns > IO_SLOW_NS) {
+		f->backoff_ns = io_backoff_next(f->backoff_ns);
+		f->retry_ns = t1 + f->backoff_ns;
+		f->slow_read_ns = f->last_ns;
+		f->slow_reads++;
+	} else {
+		f->backoff_ns = 0;
+	}
+}
+
 int io_read(struct io_file *f, char *buf, size_t len)
 {
 	if (!f->path || len == 0)
 		return -1;
+	int64_t t0 = clock_mono_ns();
+	if (f->backoff_ns > 0 && t0 < f->retry_ns) {
+		/* backed off: the file is not touched */
+		f->err = ETIMEDOUT;
+		return -1;
+	}
+	fault_delay(f->path);
 	int ferr = fault_for(f->path, 'r');
 	if (ferr) {
+		note_time(f, t0, clock_mono_ns());
 		f->err = ferr;
 		return -1;
 	}
@@ -163,16 +235,15 @@ int io_read(struct io_file *f, char *buf, size_t len)
 		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 		if (f->fd < 0) {
 			f->err = errno;
+			note_time(f, t0, clock_mono_ns());
 			return -1;
 		}
 	}
-	int64_t t0 = clock_mono_ns();
 	ssize_t n = pread(f->fd, buf, len - 1, 0);
-	f->last_ns = clock_mono_ns() - t0;
-	if (f->last_ns > f->slow_ns)
-		f->slow_ns = f->last_ns;
+	int rerr = errno;
+	note_time(f, t0, clock_mono_ns());
 	if (n < 0) {
-		f->err = errno;
+		f->err = rerr;
 		/* A device that went away gives ENODEV/ESTALE: reopen next time. */
 		if (f->err == ENODEV || f->err == ESTALE || f->err == EBADF) {
 			close(f->fd);

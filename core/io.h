@@ -4,8 +4,15 @@
  * is reported and its metric made invalid, never fatal.  A small fault table
  * lets the simulator and the tests make a path fail with a chosen errno
  * (EAGAIN for an offline thermal zone, ENODATA for a disabled INA3221
- * channel, EIO, EACCES on writes): plain files cannot do that, and real
- * boards never set it. */
+ * channel, EIO, EACCES on writes) or take a while (a stalling driver):
+ * plain files cannot do that, and real boards never set it.
+ *
+ * Slow reads back off.  A read that takes longer than IO_SLOW_NS marks the
+ * file slow: later io_read calls fail at once with ETIMEDOUT, without
+ * touching the file, until the back-off ends; then one read is tried again.
+ * A slow retry doubles the back-off (up to IO_BACKOFF_MAX_NS); a fast read
+ * ends it.  All of this is in real monotonic time (clock_mono_ns), also
+ * under a simulated clock, since it is about how long the kernel took. */
 #ifndef DVF_IO_H
 #define DVF_IO_H
 
@@ -13,12 +20,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* At 100 Hz a sample has 10 ms for all its files, each read normally
+ * taking microseconds; a read of 50 ms is no scheduling hiccup but a driver
+ * stalling (an INA3221 on an I2C bus that times out and retries), and
+ * reading it again every sample would eat the sampling loop. */
+#define IO_SLOW_NS (50 * 1000000LL)
+/* The first back-off: long enough that a stalled sensor costs one read a
+ * second, short enough that a passing stall loses about a second of data. */
+#define IO_BACKOFF_MIN_NS (1000 * 1000000LL)
+/* The longest: a sensor that stays stalled is still tried twice a minute,
+ * so it is back within 30 s of recovering. */
+#define IO_BACKOFF_MAX_NS (30000 * 1000000LL)
+/* Slow-read faults longer than this are cut to it (a typo must not hang). */
+#define IO_FAULT_MAX_DELAY_MS 10000
+
 struct io_file {
 	int fd;               /* -1 when not open */
 	char *path;
 	int err;              /* errno of the last failure, 0 if the last read worked */
 	int64_t last_ns;      /* how long the last read took */
 	int64_t slow_ns;      /* worst read seen */
+	int64_t backoff_ns;   /* current back-off; 0 when the file reads normally */
+	int64_t retry_ns;     /* monotonic time from which a read is tried again */
+	int64_t slow_read_ns; /* how long the last slow read took */
+	uint32_t slow_reads;  /* slow reads so far (a caller sees a new one) */
 };
 
 /* Open for reading.  A file that cannot be opened is kept (fd -1, err set)
@@ -27,11 +52,22 @@ void io_open(struct io_file *f, const char *path);
 void io_close(struct io_file *f);
 
 /* Read the whole (small) file into buf, NUL-terminated, trailing newline and
- * NULs stripped.  Returns length, or -1 with f->err set. */
+ * NULs stripped.  Returns length, or -1 with f->err set (ETIMEDOUT while the
+ * file is backed off).  A read that was slow still returns what it read. */
 int io_read(struct io_file *f, char *buf, size_t len);
 /* Read one decimal integer; anything else (garbage, empty, overflow) fails
  * with err = EINVAL. */
 bool io_read_i64(struct io_file *f, int64_t *out);
+
+/* Is the file backed off after a slow read (until a read is fast again)? */
+bool io_slow(const struct io_file *f);
+/* The back-off in force (0 when not slow), and how long the slow read
+ * that set it took. */
+int64_t io_backoff_ns(const struct io_file *f);
+int64_t io_slow_read_ns(const struct io_file *f);
+/* The back-off after a slow read, given the one before (0 for none):
+ * IO_BACKOFF_MIN_NS, then doubling, capped at IO_BACKOFF_MAX_NS. */
+int64_t io_backoff_next(int64_t prev_ns);
 
 /* One-shot helpers for files read once (names, labels, release strings). */
 int io_slurp(const char *path, char *buf, size_t len);
@@ -44,15 +80,20 @@ int io_write(const char *path, const char *s);
 bool io_parse_i64(const char *s, int64_t *out);
 
 /* Fault table.  A path (or a suffix of one, starting at a '/') listed here
- * fails with err on read (op 'r') or write (op 'w').  err 0 removes it. */
+ * fails with err on read (op 'r') or write (op 'w'), or (op 's') makes each
+ * io_read of it take err milliseconds more (a sleep before the read, timed
+ * with it, so it sets off the back-off as a stalled driver would).  err 0
+ * removes it. */
 void io_fault_set(const char *path_suffix, char op, int err);
 void io_fault_clear(void);
-/* The errno a fault sets for path and op, 0 when none.  Only compares
- * strings, so it may be called from a signal handler (the guard's writes). */
+/* The errno a fault sets for path and op (for 's': the delay in ms), 0
+ * when none.  Only compares strings, so it may be called from a signal
+ * handler (the guard's writes). */
 int io_fault_get(const char *path, char op);
 /* Load faults from a file of lines "r|w ERRNAME PATH_SUFFIX" (ERRNAME like
- * EAGAIN, or a number); used by the simulator to let tests inject faults
- * into a running program.  Returns the number of faults loaded. */
+ * EAGAIN, or a number) and "s MS PATH_SUFFIX" (reads take MS ms more, at
+ * most IO_FAULT_MAX_DELAY_MS); used by the simulator to let tests inject
+ * faults into a running program.  Returns the number of faults loaded. */
 int io_fault_load(const char *file);
 
 #endif

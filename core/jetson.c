@@ -25,9 +25,11 @@ enum {
 	J_MAX_LIST = 128,     /* entries looked at in one folder */
 	J_MAX_CHIPS = 8,      /* INA3221 chips */
 	J_CONF_MAX = 256 * 1024,
+	/* per-sample files: 5 GPU, 2 per rail, the clusters, /proc/stat, zones */
+	J_MAX_WATCHED = 5 + 2 * DVF_MAX_RAILS + DVF_MAX_CLUSTERS + 1 + DVF_MAX_ZONES,
 };
 
-/* Slow telemetry.  Only the GPU clock, its load and the rails (energy)
+/* Seldom telemetry.  Only the GPU clock, its load and the rails (energy)
  * need every sample; the rest moves slowly or cannot be resolved faster:
  * temperatures move over seconds, /proc/stat counts in 10 ms ticks (so CPU
  * utilisation over one 10 ms sample is 0 or 100 %), CPU clocks follow
@@ -37,7 +39,7 @@ enum {
  * the last reading repeated in between.  A reading older than 90 ms is
  * renewed, so wake-up jitter never makes a 10 Hz sampler skip one.
  * bench/sampling.sh measures what this saves. */
-#define J_SLOW_NS (90 * DVF_NS_PER_MS)
+#define J_SELDOM_NS (90 * DVF_NS_PER_MS)
 
 static const char *const gpu_names[] = { "ga10b", "gv11b", "gp10b", "gb10b", "gm20b", "gpu", NULL };
 
@@ -60,11 +62,16 @@ struct source {
 	bool have_prev;
 	int64_t prev_busy, prev_total;
 	struct io_file zone[DVF_MAX_ZONES];
-	struct dvf_sample slow;   /* the slow telemetry's last reading */
-	bool slow_read;       /* slow holds a reading taken at slow_t */
-	int64_t slow_t;
+	struct dvf_sample seldom;  /* the seldom telemetry's last reading */
+	bool seldom_read;     /* seldom holds a reading taken at seldom_t */
+	int64_t seldom_t;
 	struct dvf_clock *clock;  /* NULL: read everything every sample */
 	uint64_t seq;
+	/* What the user was last told about each watched file (j_message). */
+	struct slow_seen {
+		bool slow;
+		uint32_t slow_reads;
+	} seen[J_MAX_WATCHED];
 };
 
 /* ---- pure helpers ----------------------------------------------------- */
@@ -763,8 +770,8 @@ static int j_sample(struct source *s, struct dvf_sample *out)
 	out->total_mw = total_ok ? dvf_m_val(total) : dvf_m_na();
 
 	int64_t now = s->clock ? clock_now(s->clock) : 0;
-	if (!s->clock || !s->slow_read || now - s->slow_t >= J_SLOW_NS || now < s->slow_t) {
-		struct dvf_sample *w = &s->slow;
+	if (!s->clock || !s->seldom_read || now - s->seldom_t >= J_SELDOM_NS || now < s->seldom_t) {
+		struct dvf_sample *w = &s->seldom;
 		w->gpu_min_hz = read_m(&s->min, 0, INT64_MAX);
 		w->gpu_max_hz = read_m(&s->max, 0, INT64_MAX);
 		if (io_read(&s->gov, w->gpu_governor, sizeof w->gpu_governor) < 0)
@@ -776,15 +783,98 @@ static int j_sample(struct source *s, struct dvf_sample *out)
 			/* -256 C is how Tegra sensors say "offline" */
 			w->temp_mc[z] = z < in->n_zones ? read_m(&s->zone[z], -255999, INT32_MAX) : dvf_m_na();
 		}
-		s->slow_read = true;
-		s->slow_t = now;
+		s->seldom_read = true;
+		s->seldom_t = now;
 	}
-	out->gpu_min_hz = s->slow.gpu_min_hz;
-	out->gpu_max_hz = s->slow.gpu_max_hz;
-	memcpy(out->gpu_governor, s->slow.gpu_governor, sizeof out->gpu_governor);
-	memcpy(out->cpu_khz, s->slow.cpu_khz, sizeof out->cpu_khz);
-	out->cpu_util_pm = s->slow.cpu_util_pm;
-	memcpy(out->temp_mc, s->slow.temp_mc, sizeof out->temp_mc);
+	out->gpu_min_hz = s->seldom.gpu_min_hz;
+	out->gpu_max_hz = s->seldom.gpu_max_hz;
+	memcpy(out->gpu_governor, s->seldom.gpu_governor, sizeof out->gpu_governor);
+	memcpy(out->cpu_khz, s->seldom.cpu_khz, sizeof out->cpu_khz);
+	out->cpu_util_pm = s->seldom.cpu_util_pm;
+	memcpy(out->temp_mc, s->seldom.temp_mc, sizeof out->temp_mc);
+	return 0;
+}
+
+/* ---- slow reads ---------------------------------------------------------- */
+
+/* The i-th per-sample file and what it measures; NULL past the last. */
+static struct io_file *watched(struct source *s, int i, char *what, size_t len)
+{
+	static const char *const gpu_what[] = { "GPU clock", "GPU min clock", "GPU max clock", "GPU governor",
+						"GPU load" };
+	struct io_file *gpu[] = { &s->cur, &s->min, &s->max, &s->gov, &s->load };
+	const struct dvf_info *in = &s->info;
+	if (i < 5) {
+		snprintf(what, len, "%s", gpu_what[i]);
+		return gpu[i];
+	}
+	i -= 5;
+	if (i < 2 * in->n_rails) {
+		/* the file (in or curr) tells voltage from current */
+		snprintf(what, len, "%s", in->rail_name[i / 2]);
+		return i % 2 ? &s->rail[i / 2].ma : &s->rail[i / 2].mv;
+	}
+	i -= 2 * in->n_rails;
+	if (i < in->n_clusters) {
+		snprintf(what, len, "CPU clock");
+		return &s->cpu[i];
+	}
+	i -= in->n_clusters;
+	if (i == 0) {
+		snprintf(what, len, "CPU load");
+		return &s->stat;
+	}
+	i -= 1;
+	if (i < in->n_zones) {
+		snprintf(what, len, "%s", in->zone_name[i]);
+		return &s->zone[i];
+	}
+	return NULL;
+}
+
+/* The last two components of a path ("hwmon5/in1_input"): enough, with the
+ * metric's name, to know the file, and short enough for a status line
+ * (these messages fit in 80 columns). */
+static const char *short_path(const char *path)
+{
+	const char *last = strrchr(path, '/');
+	if (!last || last == path)
+		return path;
+	const char *p = last - 1;
+	while (p > path && *p != '/')
+		p--;
+	return *p == '/' ? p + 1 : p;
+}
+
+static void fmt_s(char *out, size_t len, int64_t ns)
+{
+	snprintf(out, len, "%lld s", (long long)((ns + DVF_NS_PER_S / 2) / DVF_NS_PER_S));
+}
+
+static int j_message(struct source *s, char *buf, size_t len)
+{
+	char what[DVF_NAME_LEN + 32];
+	struct io_file *f;
+	for (int i = 0; i < J_MAX_WATCHED && (f = watched(s, i, what, sizeof what)); i++) {
+		struct slow_seen *seen = &s->seen[i];
+		bool slow = io_slow(f);
+		bool new_slow = slow && f->slow_reads != seen->slow_reads;
+		if (!new_slow && slow == seen->slow)
+			continue;
+		const char *path = f->path ? short_path(f->path) : "?";
+		if (new_slow) {
+			char again[32];
+			fmt_s(again, sizeof again, io_backoff_ns(f));
+			long long ms = (long long)((io_slow_read_ns(f) + DVF_NS_PER_MS / 2) / DVF_NS_PER_MS);
+			snprintf(buf, len, "slow read: %s (%s) %s %lld ms; backing off %s", what, path,
+				 seen->slow ? "still slow," : "took", ms, again);
+		} else {
+			snprintf(buf, len, "%s (%s) reads normally again", what, path);
+		}
+		seen->slow = slow;
+		seen->slow_reads = f->slow_reads;
+		return 1;
+	}
 	return 0;
 }
 
@@ -818,7 +908,7 @@ static int write_hz(struct source *s, const char *file, int64_t hz)
 
 static int j_ctl_write(struct source *s, const struct ctl_state *st)
 {
-	s->slow_read = false;   /* the next sample shows what was written */
+	s->seldom_read = false;   /* the next sample shows what was written */
 	if (st->min_hz <= 0 || st->max_hz <= 0 || st->min_hz > st->max_hz)
 		return EINVAL;
 	int first = 0;
@@ -870,4 +960,5 @@ const struct source_ops source_jetson = {
 	.ctl_write = j_ctl_write,
 	.ctl_path = j_ctl_path,
 	.close = j_close,
+	.message = j_message,
 };

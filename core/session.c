@@ -121,6 +121,34 @@ static const struct progress_tracker *tracker(const struct session *s)
 	return s->sim ? &s->trk : NULL;
 }
 
+/* What the source has to say since the last sample (a sensor file backed
+ * off after a slow read, or back): one status-line message, several joined
+ * with "; ", dated with this sample so --batch prints it once, and put in
+ * the recording's event column. */
+static void source_messages(struct session *s, int64_t now)
+{
+	if (!s->ops->message)
+		return;
+	char all[sizeof s->msg], one[sizeof s->msg];
+	size_t used = 0;
+	all[0] = '\0';
+	/* bounded: a source always runs out of changes, but never trust it to */
+	for (int i = 0; i < 16 && s->ops->message(s->src, one, sizeof one) == 1; i++) {
+		if (s->rec)
+			recorder_event(s->rec, one);
+		if (used < sizeof all - 1) {
+			int n = snprintf(all + used, sizeof all - used, "%s%s", used ? "; " : "", one);
+			used = n < 0 ? sizeof all - 1 : used + (size_t)n;
+			if (used > sizeof all - 1)
+				used = sizeof all - 1;
+		}
+	}
+	if (!all[0])
+		return;
+	session_msg(s, "%s", all);
+	s->msg_t = now;
+}
+
 int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -279,6 +307,7 @@ int session_sample(struct session *s)
 			s->hw_last_mj = smp.hw_energy_mj.v;
 		}
 	}
+	source_messages(s, now);
 	if (job_ended && !s->job_over) {
 		/* Freeze the job's totals at its end; the monitor goes on. */
 		char buf[96];

@@ -49,6 +49,12 @@ struct source_ops {
 	/* Paths the control writes (for the state file and messages); may be NULL. */
 	const char *(*ctl_path)(struct source *s, const char *file);
 	void (*close)(struct source *s);
+	/* A change worth telling the user (a sensor file gone slow and backed
+	 * off, or reading normally again): returns 1 with the next message in
+	 * buf, 0 when there is none.  Called after each sample until it
+	 * returns 0; one message per change, never one per sample.  NULL: the
+	 * source has nothing to say. */
+	int (*message)(struct source *s, char *buf, size_t len);
 };
 
 extern const struct source_ops *const source_table[];

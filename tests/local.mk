@@ -47,3 +47,6 @@ EXTRA_DIST += tests/integration/sweep.sh
 # The main paths under valgrind (skipped in sanitizer builds).
 TESTS += tests/integration/valgrind.sh
 EXTRA_DIST += tests/integration/valgrind.sh
+# Slow sysfs reads backing off (core/io.c), in --batch and on the dashboard.
+TESTS += tests/integration/faults-slow.sh tests/tui/slow.sh
+EXTRA_DIST += tests/integration/faults-slow.sh tests/tui/slow.sh

@@ -1,4 +1,5 @@
-/* io: open once + pread, strict integers, faults, files that vanish. */
+/* io: open once + pread, strict integers, faults, files that vanish, slow
+ * reads backing off. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "io.h"
 
 static char dir[] = "/tmp/dvfstop-io-XXXXXX";
@@ -132,6 +134,129 @@ static void fault_file(void **st)
 	assert_true(io_slurp_i64(path, &v));
 }
 
+static void backoff_maths(void **st)
+{
+	(void)st;
+	const int64_t s = 1000000000LL;
+	/* 1 s first, doubling, never past 30 s */
+	assert_int_equal(io_backoff_next(0), 1 * s);
+	assert_int_equal(io_backoff_next(-5), 1 * s);
+	assert_int_equal(io_backoff_next(1 * s), 2 * s);
+	assert_int_equal(io_backoff_next(2 * s), 4 * s);
+	assert_int_equal(io_backoff_next(8 * s), 16 * s);
+	assert_int_equal(io_backoff_next(16 * s), 30 * s);
+	assert_int_equal(io_backoff_next(30 * s), 30 * s);
+	/* a chain from nothing reaches the cap and stays there */
+	int64_t b = 0;
+	for (int i = 0; i < 40; i++) {
+		int64_t nb = io_backoff_next(b);
+		assert_true(nb >= b && nb <= IO_BACKOFF_MAX_NS);
+		b = nb;
+	}
+	assert_int_equal(b, IO_BACKOFF_MAX_NS);
+	/* the threshold sits between a 10 ms sample and a stalled bus */
+	assert_true(IO_SLOW_NS > 10 * 1000000LL && IO_SLOW_NS <= 100 * 1000000LL);
+}
+
+/* Time one read: returns its result, *ns how long it took. */
+static bool timed_read(struct io_file *f, int64_t *v, int64_t *ns)
+{
+	int64_t t0 = clock_mono_ns();
+	bool ok = io_read_i64(f, v);
+	*ns = clock_mono_ns() - t0;
+	return ok;
+}
+
+static void slow_reads_back_off(void **st)
+{
+	(void)st;
+	const int64_t ms = 1000000LL;
+	put("9\n");
+	struct io_file f;
+	io_open(&f, path);
+	int64_t v = 0, ns;
+	assert_true(timed_read(&f, &v, &ns));
+	assert_false(io_slow(&f));
+	assert_int_equal(io_backoff_ns(&f), 0);
+
+	/* a read of 70 ms: still gives its value, then the file is slow */
+	io_fault_set("/val", 's', 70);
+	assert_int_equal(io_fault_get(path, 's'), 70);
+	put("10\n");
+	assert_true(timed_read(&f, &v, &ns));
+	assert_int_equal(v, 10);
+	assert_true(ns >= 70 * ms);
+	assert_true(io_slow(&f));
+	assert_int_equal(io_backoff_ns(&f), IO_BACKOFF_MIN_NS);
+	assert_true(io_slow_read_ns(&f) >= 70 * ms);
+	assert_int_equal(f.slow_reads, 1);
+
+	/* backed off: fails at once with ETIMEDOUT, the file untouched (an
+	 * error it would now give is not seen) */
+	io_fault_set("/val", 'r', EIO);
+	assert_false(timed_read(&f, &v, &ns));
+	assert_int_equal(f.err, ETIMEDOUT);
+	assert_true(ns < 20 * ms);
+	io_fault_set("/val", 'r', 0);
+	assert_false(timed_read(&f, &v, &ns));
+	assert_int_equal(f.err, ETIMEDOUT);
+	assert_true(ns < 20 * ms);
+	assert_int_equal(f.slow_reads, 1);
+
+	/* the period over (waited for in real time), one read is tried: still
+	 * slow, so the back-off doubles */
+	int64_t wait = f.retry_ns - clock_mono_ns();
+	assert_true(wait > 800 * ms && wait <= IO_BACKOFF_MIN_NS);
+	usleep((useconds_t)(wait / 1000 + 5000));
+	assert_true(timed_read(&f, &v, &ns));
+	assert_true(ns >= 70 * ms);
+	assert_int_equal(f.slow_reads, 2);
+	assert_int_equal(io_backoff_ns(&f), 2 * IO_BACKOFF_MIN_NS);
+	assert_false(io_read_i64(&f, &v));
+	assert_int_equal(f.err, ETIMEDOUT);
+
+	/* the stall over: once the retry time comes (moved here rather than
+	 * waited for) a fast read ends the back-off */
+	io_fault_set("/val", 's', 0);
+	assert_int_equal(io_fault_get(path, 's'), 0);
+	f.retry_ns = clock_mono_ns();
+	put("11\n");
+	assert_true(timed_read(&f, &v, &ns));
+	assert_int_equal(v, 11);
+	assert_false(io_slow(&f));
+	assert_int_equal(io_backoff_ns(&f), 0);
+	assert_true(io_read_i64(&f, &v));
+	assert_int_equal(f.err, 0);
+
+	/* the next stall starts from the first back-off again */
+	io_fault_set("/val", 's', 60);
+	assert_true(io_read_i64(&f, &v));
+	assert_int_equal(io_backoff_ns(&f), IO_BACKOFF_MIN_NS);
+	io_fault_clear();
+	io_close(&f);
+}
+
+static void slow_fault_file(void **st)
+{
+	(void)st;
+	char fpath[700];
+	snprintf(fpath, sizeof fpath, "%s/faults", dir);
+	FILE *fp = fopen(fpath, "w");
+	fputs("s 80 /in1_input\ns abc /x\ns 0 /y\ns -3 /z\ns 999999 /curr1_input\nr EIO /val\n", fp);
+	fclose(fp);
+	assert_int_equal(io_fault_load(fpath), 3);
+	assert_int_equal(io_fault_get("/sys/class/hwmon/hwmon1/in1_input", 's'), 80);
+	assert_int_equal(io_fault_get("/sys/class/hwmon/hwmon1/in1_input", 'r'), 0);
+	assert_int_equal(io_fault_get("/x", 's'), 0);
+	assert_int_equal(io_fault_get("/y", 's'), 0);
+	assert_int_equal(io_fault_get("/z", 's'), 0);
+	/* a typo cannot hang the sampler for long */
+	assert_int_equal(io_fault_get("/hwmon1/curr1_input", 's'), IO_FAULT_MAX_DELAY_MS);
+	assert_int_equal(io_fault_get(path, 'r'), EIO);
+	assert_int_equal(io_fault_get(path, 's'), 0);
+	io_fault_clear();
+}
+
 static int setup(void **st)
 {
 	(void)st;
@@ -158,6 +283,9 @@ int main(void)
 		cmocka_unit_test(faults_and_comeback),
 		cmocka_unit_test(write_and_write_faults),
 		cmocka_unit_test(fault_file),
+		cmocka_unit_test(backoff_maths),
+		cmocka_unit_test(slow_reads_back_off),
+		cmocka_unit_test(slow_fault_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

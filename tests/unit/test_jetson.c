@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "io.h"
 #include "jetson.h"
 #include "clock.h"
@@ -877,6 +878,51 @@ static void test_ctl(void **state)
 	remove_copy(root);
 }
 
+/* A rail file whose reads stall: its first slow read still counts, then it
+ * is n/a (never zero) without being read while backed off, one message
+ * says so, and one more when it reads normally again. */
+static void test_slow_message(void **state)
+{
+	(void)state;
+	struct source *s = open_at(FX "jp6-agx-orin");
+	struct dvf_sample x;
+	char msg[256];
+
+	assert_non_null(J->message);
+	sample(s, &x);
+	assert_int_equal(J->message(s, msg, sizeof msg), 0);
+
+	io_fault_set("/hwmon5/in1_input", 's', 60);
+	sample(s, &x);
+	assert_m(x.rail[0].mv, 19872);     /* late, but a real reading */
+	assert_int_equal(J->message(s, msg, sizeof msg), 1);
+	assert_non_null(strstr(msg, "slow read: VDD_GPU_SOC (hwmon5/in1_input) took "));
+	assert_non_null(strstr(msg, " ms; backing off 1 s"));
+	assert_int_equal(J->message(s, msg, sizeof msg), 0);
+
+	int64_t t0 = clock_mono_ns();
+	sample(s, &x);
+	/* not read: the sample does not wait out the 60 ms */
+	assert_true(clock_mono_ns() - t0 < 50 * DVF_NS_PER_MS);
+	assert_na(x.rail[0].mv);
+	assert_na(x.rail[0].mw);
+	assert_na(x.total_mw);
+	assert_m(x.rail[0].ma, 121);      /* curr1_input: its own file is fine */
+	assert_m(x.rail[1].mw, 1609);
+	assert_int_equal(J->message(s, msg, sizeof msg), 0);   /* said once */
+
+	/* the stall over and the back-off (1 s) passed: read, and said */
+	io_fault_clear();
+	usleep(1050 * 1000);
+	sample(s, &x);
+	assert_m(x.rail[0].mv, 19872);
+	assert_true(x.total_mw.ok);
+	assert_int_equal(J->message(s, msg, sizeof msg), 1);
+	assert_string_equal(msg, "VDD_GPU_SOC (hwmon5/in1_input) reads normally again");
+	assert_int_equal(J->message(s, msg, sizeof msg), 0);
+	J->close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -903,6 +949,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_util),
 		cmocka_unit_test_teardown(test_gpu_garbage, teardown_faults),
 		cmocka_unit_test_teardown(test_ctl, teardown_faults),
+		cmocka_unit_test_teardown(test_slow_message, teardown_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
