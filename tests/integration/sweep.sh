@@ -31,7 +31,11 @@ for sig in INT HUP; do
 	# wait until the sweep has pinned a level
 	i=0
 	while [ $i -lt 100 ]; do
-		n=$(node); [ -n "$n" ] && [ "$(cat "$n/min_freq" 2>/dev/null)" = "$(cat "$n/max_freq" 2>/dev/null)" ] && break
+		# (both files empty while the simulator lays its tree out is not a pin)
+		n=$(node)
+		lo=$([ -n "$n" ] && cat "$n/min_freq" 2>/dev/null)
+		hi=$([ -n "$n" ] && cat "$n/max_freq" 2>/dev/null)
+		[ -n "$lo" ] && [ "$lo" = "$hi" ] && break
 		sleep 0.1; i=$((i + 1))
 	done
 	sleep 0.5
