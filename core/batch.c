@@ -33,29 +33,16 @@ static void catch_stop_signals(void)
 	}
 }
 
-/* Clock changes go to the recording's event column. */
-static void on_control_event(const struct control_event *ev, void *ctx)
-{
-	struct session *s = ctx;
-	char t[160];
-	snprintf(t, sizeof t, "%s: %s", control_by_name(ev->by), ev->text);
-	if (s->rec)
-		recorder_event(s->rec, t);
-}
-
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
 	/* Control first: its handlers cover QUIT and the fatal signals; the
 	 * stop signals below then end the loop, and the clocks are given
 	 * back on the way out. */
-	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
-				  .root = s->root, .readonly = o->readonly };
-	struct control *ctl = control_open(&cc);
+	struct control *ctl = session_control_open(s, o->readonly, false);
 	if (!ctl) {
 		fprintf(stderr, "dvfstop: out of memory\n");
 		return 1;
 	}
-	control_on_event(ctl, on_control_event, s);
 	bool want_clock = o->set_clock_mhz || o->cap_mhz;
 	if (control_stale(ctl) || (want_clock && control_readonly(ctl)))
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "session.h"
+#include "control.h"
 #include "job.h"
 #include "prom.h"
 #include "recorder.h"
@@ -619,4 +620,26 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 			fprintf(fp, "  %-18s %12.1f J (%.4f Wh) at step %lld\n", "projected", js.projected_j,
 				js.projected_j / 3600.0, (long long)js.st.total.v);
 	}
+}
+
+/* ---- clock control --------------------------------------------------------- */
+
+/* Clock changes go to the recording's event column. */
+static void on_control_event(const struct control_event *ev, void *ctx)
+{
+	struct session *s = ctx;
+	char t[160];
+	snprintf(t, sizeof t, "%s: %s", control_by_name(ev->by), ev->text);
+	if (s->rec)
+		recorder_event(s->rec, t);
+}
+
+struct control *session_control_open(struct session *s, bool readonly, bool graceful)
+{
+	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
+				  .root = s->root, .readonly = readonly, .graceful_signals = graceful };
+	struct control *c = control_open(&cc);
+	if (c)
+		control_on_event(c, on_control_event, s);
+	return c;
 }

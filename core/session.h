@@ -73,6 +73,14 @@ struct session {
 int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen);
 void session_close(struct session *s);
 
+struct control;
+/* The clock control for this session's source (one for every front end:
+ * --batch, the dashboard, `dvfstop sweep`), its clock changes written to
+ * the recording's event column.  graceful: the stop signals end the
+ * caller's loop rather than the process (guard_signals_install).  NULL
+ * only out of memory. */
+struct control *session_control_open(struct session *s, bool readonly, bool graceful);
+
 /* Clock time at which the next sample is due. */
 static inline int64_t session_due(const struct session *s) { return s->next_t; }
 /* Real nanoseconds until the next sample is due (0 when due now). */

@@ -368,9 +368,7 @@ int cmd_sweep(int argc, char **argv)
 		opts_free(&o);
 		return 1;
 	}
-	struct control_cfg cc = { .ops = s.ops, .src = s.src, .info = s.info, .clock = &s.clock,
-				  .root = s.root, .readonly = o.readonly, .graceful_signals = true };
-	struct control *ctl = control_open(&cc);
+	struct control *ctl = session_control_open(&s, o.readonly, true);
 	if (!ctl || control_readonly(ctl)) {
 		fprintf(stderr, "dvfstop sweep: a sweep needs control of the GPU clock: %s\n",
 			ctl ? control_msg(ctl) : "out of memory");

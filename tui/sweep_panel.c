@@ -21,25 +21,11 @@
 
 /* ---- clock control ------------------------------------------------------ */
 
-/* Clock changes go to the recording's event column. */
-static void on_control_event(const struct control_event *ev, void *ctx)
-{
-	struct session *s = ctx;
-	char text[160];
-	snprintf(text, sizeof text, "%s: %s", control_by_name(ev->by), ev->text);
-	if (s->rec)
-		recorder_event(s->rec, text);
-}
-
 void tui_control_open(struct tui *t)
 {
-	struct session *s = t->s;
-	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
-				  .root = s->root, .readonly = t->o->readonly, .graceful_signals = true };
-	t->ctl = control_open(&cc);
+	t->ctl = session_control_open(t->s, t->o->readonly, true);
 	if (!t->ctl)
 		return;
-	control_on_event(t->ctl, on_control_event, s);
 	if (control_stale(t->ctl))
 		tui_msg(t, "%s", control_msg(t->ctl));
 }
