@@ -75,6 +75,7 @@ struct guard {
 	 * and environment, made at save time (no allocation in the handler). */
 	char *rs_argv[6];
 	char **rs_envp;
+	char rs_root[PATH_MAX];            /* the root, resolved: a chdir cannot move it */
 	char restore_cmd[PATH_MAX + 64];   /* `dvfstop restore ...` for messages */
 };
 
@@ -957,7 +958,9 @@ static void restorer_prepare(struct guard *g)
 	g->rs_argv[0] = a0;
 	g->rs_argv[1] = a1;
 	g->rs_argv[2] = a2;
-	g->rs_argv[3] = g->root;
+	if (!realpath(g->root, g->rs_root))
+		fmt(g->rs_root, sizeof g->rs_root, "%s", g->root);
+	g->rs_argv[3] = g->rs_root;
 	g->rs_argv[4] = NULL;
 	g->rs_envp = env;
 }
