@@ -23,3 +23,6 @@ TESTS += tests/integration/restore-signals.sh
 EXTRA_DIST += tests/integration/restore-signals.sh docs/control.md
 TESTS += tests/integration/restore-batch.sh
 EXTRA_DIST += tests/integration/restore-batch.sh
+# A restore that fails (io fault table) and NVML resets on every exit path.
+TESTS += tests/integration/restore-fail.sh tests/integration/nvml-signals.sh tests/tui/restore-fail.sh
+EXTRA_DIST += tests/integration/restore-fail.sh tests/integration/nvml-signals.sh tests/tui/restore-fail.sh

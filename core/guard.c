@@ -1,5 +1,6 @@
 #include "config.h"
 #include "guard.h"
+#include "io.h"
 #include "nvml.h"
 
 #include <errno.h>
@@ -12,7 +13,12 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 enum { VAL_LEN = 64 };
 
@@ -64,6 +70,13 @@ struct guard {
 	bool api;
 	guard_restore_fn restorer;
 	void *restorer_ctx;
+	/* An api state cannot be put back from a signal handler by a library
+	 * call; the handler starts `dvfstop restore` instead, with this argv
+	 * and environment, made at save time (no allocation in the handler). */
+	char *rs_argv[6];
+	char **rs_envp;
+	char rs_root[PATH_MAX];            /* the root, resolved: a chdir cannot move it */
+	char restore_cmd[PATH_MAX + 64];   /* `dvfstop restore ...` for messages */
 };
 
 /* ---- signal side: only async-signal-safe calls below this line ------- */
@@ -96,12 +109,19 @@ int guard_order(int64_t cur_min, int64_t cur_max, int64_t want_min, int64_t want
 	return n;
 }
 
+/* Returns 0 or the errno, which errno also holds.  The io fault table is
+ * asked first (a string compare: safe here) so tests can make a restore
+ * fail as a refused sysfs write would. */
 static int raw_write(const char *path, const char *buf, size_t len)
 {
+	int err = io_fault_get(path, 'w');
+	if (err) {
+		errno = err;
+		return err;
+	}
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return errno;
-	int err = 0;
 	size_t off = 0;
 	while (off < len) {
 		ssize_t n = write(fd, buf + off, len - off);
@@ -115,6 +135,8 @@ static int raw_write(const char *path, const char *buf, size_t len)
 	}
 	if (close(fd) < 0 && !err && errno != EINTR)
 		err = errno;
+	if (err)
+		errno = err;
 	return err;
 }
 
@@ -153,28 +175,33 @@ static bool raw_read_hz(const char *path, int64_t *out)
 	return true;
 }
 
-/* Put st back.  Governor first (when it differs), then min and max in the
- * order guard_order decides from what the files read now; when they cannot
- * be read, min goes to the lowest level first, which is safe whatever max
- * is.  Every write is attempted; returns the first errno and which file. */
-static int restore_raw(const struct gstate *st, int *bad)
+/* Does the file hold exactly these bytes?  Then it needs no write, and a
+ * write it would refuse is no failure to give the clocks back. */
+static bool holds(const char *path, const char *val, size_t vlen)
 {
-	int first = 0, err;
 	char cur[VAL_LEN];
-	ssize_t n = raw_read(st->path[GUARD_GOV], cur, sizeof cur);
-	if (n != (ssize_t)st->vlen[GUARD_GOV] || memcmp(cur, st->val[GUARD_GOV], (size_t)n) != 0) {
-		err = raw_write(st->path[GUARD_GOV], st->val[GUARD_GOV], st->vlen[GUARD_GOV]);
-		if (err && !first) {
-			first = err;
-			*bad = GUARD_GOV;
-		}
-	}
+	ssize_t n = raw_read(path, cur, sizeof cur);
+	return n == (ssize_t)vlen && memcmp(cur, val, vlen) == 0;
+}
+
+/* Put st back.  Governor first, then min and max in the order guard_order
+ * decides from what the files read now; when they cannot be read, min goes
+ * to the lowest level first, which is safe whatever max is, and both are
+ * written.  Otherwise a file that already holds its saved bytes is not.  Every write is attempted;
+ * errs[f] is what writing file f gave (0: it holds its value now); returns
+ * the first errno. */
+static int restore_raw(const struct gstate *st, int errs[GUARD_NFILES])
+{
+	for (int f = 0; f < GUARD_NFILES; f++)
+		errs[f] = 0;
+	if (!holds(st->path[GUARD_GOV], st->val[GUARD_GOV], st->vlen[GUARD_GOV]))
+		errs[GUARD_GOV] = raw_write(st->path[GUARD_GOV], st->val[GUARD_GOV], st->vlen[GUARD_GOV]);
 
 	char seq[3];
 	int64_t cmin, cmax;
-	if (raw_read_hz(st->path[GUARD_MIN], &cmin) && raw_read_hz(st->path[GUARD_MAX], &cmax) &&
-	    cmin <= cmax) {
-		/* Both files are written even when equal: the bytes must match. */
+	bool known = raw_read_hz(st->path[GUARD_MIN], &cmin) &&
+		     raw_read_hz(st->path[GUARD_MAX], &cmax) && cmin <= cmax;
+	if (known) {
 		if (max_first(cmax, st->max_hz)) {
 			seq[0] = 'M';
 			seq[1] = 'm';
@@ -182,26 +209,151 @@ static int restore_raw(const struct gstate *st, int *bad)
 			seq[0] = 'm';
 			seq[1] = 'M';
 		}
-		seq[2] = 0;
 	} else {
-		err = raw_write(st->path[GUARD_MIN], st->lowest, st->lowest_len);
-		if (err && !first) {
-			first = err;
-			*bad = GUARD_MIN;
-		}
+		/* Only the final write of min says whether it is back. */
+		(void)raw_write(st->path[GUARD_MIN], st->lowest, st->lowest_len);
 		seq[0] = 'M';
 		seq[1] = 'm';
-		seq[2] = 0;
 	}
+	seq[2] = 0;
+	int first = errs[GUARD_GOV];
 	for (int i = 0; seq[i]; i++) {
 		int f = seq[i] == 'M' ? GUARD_MAX : GUARD_MIN;
-		err = raw_write(st->path[f], st->val[f], st->vlen[f]);
-		if (err && !first) {
-			first = err;
-			*bad = f;
-		}
+		/* Limits that could not be read: write both, whatever reads. */
+		if (known && holds(st->path[f], st->val[f], st->vlen[f]))
+			continue;
+		errs[f] = raw_write(st->path[f], st->val[f], st->vlen[f]);
+		if (errs[f] && !first)
+			first = errs[f];
 	}
 	return first;
+}
+
+/* Message building that a signal handler may use: appends, cut to fit. */
+static size_t put(char *buf, size_t at, size_t len, const char *s)
+{
+	if (len == 0 || at >= len)
+		return at;
+	while (*s && at < len - 1)
+		buf[at++] = *s++;
+	buf[at] = '\0';
+	return at;
+}
+
+static size_t put_err(char *buf, size_t at, size_t len, int err)
+{
+	/* strerror is not async-signal-safe: the errors a sysfs write gives. */
+	switch (err) {
+	case EACCES: return put(buf, at, len, "Permission denied");
+	case EPERM: return put(buf, at, len, "Operation not permitted");
+	case EBUSY: return put(buf, at, len, "Device or resource busy");
+	case EROFS: return put(buf, at, len, "Read-only file system");
+	case EINVAL: return put(buf, at, len, "Invalid argument");
+	case EIO: return put(buf, at, len, "Input/output error");
+	case ENOENT: return put(buf, at, len, "No such file or directory");
+	case ENODEV: return put(buf, at, len, "No such device");
+	case EISDIR: return put(buf, at, len, "Is a directory");
+	case EAGAIN: return put(buf, at, len, "Resource temporarily unavailable");
+	default: break;
+	}
+	char num[16];
+	int i = (int)sizeof num - 1;
+	num[i] = '\0';
+	unsigned v = err < 0 ? 0u : (unsigned)err;
+	do {
+		num[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && i > 0);
+	at = put(buf, at, len, "error ");
+	return put(buf, at, len, num + i);
+}
+
+/* What could not be written and how to finish: the same words from the
+ * handler and from a normal exit.  Async-signal-safe. */
+static void left_msg(const struct guard *g, const struct gstate *st, const int errs[GUARD_NFILES],
+		     const char *state_path, char *buf, size_t len)
+{
+	size_t at = put(buf, 0, len, "could not give the GPU clocks back: ");
+	bool any = false;
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		if (!errs[f])
+			continue;
+		at = put(buf, at, len, any ? "; writing " : "writing ");
+		at = put(buf, at, len, st->path[f]);
+		at = put(buf, at, len, ": ");
+		at = put_err(buf, at, len, errs[f]);
+		any = true;
+	}
+	at = put(buf, at, len, ". The saved state stays in ");
+	at = put(buf, at, len, state_path);
+	at = put(buf, at, len, ": run `");
+	at = put(buf, at, len, g->restore_cmd);
+	put(buf, at, len, "` once the files can be written (as root on a board)");
+}
+
+/* A child without fork's atfork handlers and locks (which the signal may
+ * have interrupted): _Fork (glibc 2.34+) says so; before it, the raw
+ * clone system call does the same on the architectures whose clone takes
+ * the flags first.  -1 where neither is known: the state file stays. */
+static pid_t fork_raw(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+	return _Fork();
+#elif defined(__linux__) && defined(SYS_clone) && \
+	(defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__arm__) || \
+	 defined(__riscv))
+	return (pid_t)syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+enum { RESTORER_TICK_MS = 10, RESTORER_WAIT_MS = 15000 };
+
+/* An api state is put back by `dvfstop restore` in a child (a library
+ * call here could wait forever on a lock the signal interrupted), with
+ * the argv and environment made at save time; waited for, but not forever
+ * (a hung driver must not keep a dying process).  True when the state
+ * file is gone afterwards. */
+static bool restore_api_child(struct guard *g)
+{
+	if (!g->rs_argv[0] || !g->rs_envp)
+		return false;
+	/* The restorer takes the lock: ours would make it wait for us. */
+	if (g->lock_fd >= 0) {
+		close(g->lock_fd);
+		g->lock_fd = -1;
+	}
+	pid_t pid = fork_raw();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		dup2(2, 1);   /* its report goes where ours would */
+		execve("/proc/self/exe", g->rs_argv, g->rs_envp);
+		_exit(127);
+	}
+	struct timespec tick = { 0, RESTORER_TICK_MS * 1000000L };
+	for (int i = 0; i < RESTORER_WAIT_MS / RESTORER_TICK_MS; i++) {
+		int ws;
+		pid_t r = waitpid(pid, &ws, WNOHANG);
+		/* ECHILD: a SIGCHLD handler of the program reaped it first. */
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		nanosleep(&tick, NULL);
+	}
+	return access(g->state_path, F_OK) != 0;
+}
+
+static void say(const char *a, const char *b)
+{
+	ssize_t w = write(2, a, strlen(a));
+	w = write(2, b, strlen(b));
+	w = write(2, "\n", 1);
+	(void)w;
 }
 
 static void restore_from_signal(void)
@@ -210,19 +362,30 @@ static void restore_from_signal(void)
 	if (!sig_armed || !g || getpid() != sig_pid)
 		return;
 	sig_armed = 0;
+	/* Only guarded signals call this, and they are all blocked while one
+	 * runs: nobody else uses the buffer. */
+	static char m[3 * PATH_MAX + 1024];
 	if (g->st.api) {
-		/* A library call is not safe here (it may hold the lock the
-		 * signal interrupted): the state file stays for `dvfstop restore`. */
-		static const char m[] = "dvfstop: the GPU clocks stay as set; run `dvfstop restore`\n";
-		ssize_t w = write(2, m, sizeof m - 1);
-		(void)w;
+		if (restore_api_child(g))
+			return;
+		size_t at = put(m, 0, sizeof m, "could not give the ");
+		at = put(m, at, sizeof m, g->st.source);
+		at = put(m, at, sizeof m, " clock settings back; the saved state stays in ");
+		at = put(m, at, sizeof m, g->state_path);
+		at = put(m, at, sizeof m, ": run `");
+		at = put(m, at, sizeof m, g->restore_cmd);
+		put(m, at, sizeof m, "`");
+		say("dvfstop: ", m);
 		return;
 	}
-	int bad = 0;
-	if (restore_raw(&g->st, &bad) == 0) {
+	int errs[GUARD_NFILES];
+	if (restore_raw(&g->st, errs) == 0) {
 		unlink(g->state_path);
 		unlink(g->tmp_path);
+		return;
 	}
+	left_msg(g, &g->st, errs, g->state_path, m, sizeof m);
+	say("dvfstop: ", m);
 }
 
 static void on_signal(int sig)
@@ -295,15 +458,23 @@ void guard_raise_pending(void)
 	raise(sig);
 }
 
+/* A process that could not give the clocks back must not exit 0: set by a
+ * failed restore (the state file is kept), cleared by a good one. */
+static pid_t left_pid;
+
 static void at_exit(void)
 {
 	struct guard *g = sig_g;
-	if (g && sig_armed && getpid() == sig_pid && g->st.api) {
-		char m[512];
-		guard_restore(g, m, sizeof m);
-		return;
+	if (g && sig_armed && getpid() == sig_pid) {
+		/* exit() without a release: the views say it themselves. */
+		char m[3 * PATH_MAX + 1024];
+		if (guard_restore(g, m, sizeof m) != 0)
+			fprintf(stderr, "dvfstop: %s\n", m);
 	}
-	restore_from_signal();
+	if (left_pid && left_pid == getpid()) {
+		fflush(NULL);
+		_exit(GUARD_EXIT_LEFT);
+	}
 }
 
 /* ---- folders, keys, escaping ------------------------------------------ */
@@ -736,6 +907,75 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 		 "run `dvfstop restore` to put them back");
 }
 
+/* The command that finishes a restore this process could not do. */
+static void restore_cmd_make(struct guard *g)
+{
+	char real[PATH_MAX];
+	const char *r = realpath(g->root, real) ? real : g->root;
+	if (strcmp(r, "/") == 0)
+		fmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore");
+	else
+		fmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore --sysfs-root %s", r);
+}
+
+/* For restore_api_child: `dvfstop restore --sysfs-root ROOT` with this
+ * environment (the library, the GPU, what a test set), the state folder
+ * named so it is found whatever chose it.  A copy: the handler must not
+ * read an environ that setenv may be changing. */
+static void restorer_prepare(struct guard *g)
+{
+	if (g->rs_envp)
+		return;
+	static char a0[] = "dvfstop", a1[] = "restore", a2[] = "--sysfs-root";
+	static const char dir_var[] = "DVFSTOP_STATE_DIR=";
+	size_t n = 0;
+	while (environ && environ[n])
+		n++;
+	char **env = calloc(n + 2, sizeof *env);
+	if (!env)
+		return;
+	size_t k = 0;
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		if (strncmp(environ[i], dir_var, sizeof dir_var - 1) == 0)
+			continue;
+		env[k] = strdup(environ[i]);
+		ok = env[k++] != NULL;
+	}
+	if (ok) {
+		size_t l = sizeof dir_var + strlen(g->dir);
+		env[k] = malloc(l);
+		ok = env[k] != NULL;
+		if (ok)
+			fmt(env[k++], l, "%s%s", dir_var, g->dir);
+	}
+	if (!ok) {
+		for (size_t i = 0; i < k; i++)
+			free(env[i]);
+		free(env);
+		return;
+	}
+	g->rs_argv[0] = a0;
+	g->rs_argv[1] = a1;
+	g->rs_argv[2] = a2;
+	if (!realpath(g->root, g->rs_root))
+		fmt(g->rs_root, sizeof g->rs_root, "%s", g->root);
+	g->rs_argv[3] = g->rs_root;
+	g->rs_argv[4] = NULL;
+	g->rs_envp = env;
+}
+
+static void restorer_free(struct guard *g)
+{
+	if (!g->rs_envp)
+		return;
+	for (size_t i = 0; g->rs_envp[i]; i++)
+		free(g->rs_envp[i]);
+	free(g->rs_envp);
+	g->rs_envp = NULL;
+	g->rs_argv[0] = NULL;
+}
+
 struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 {
 	msg[0] = '\0';
@@ -758,6 +998,7 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 		return NULL;
 	}
 	g->api = cfg->api;
+	restore_cmd_make(g);
 	char key[128];
 	state_key(g->root, g->api ? g->source : NULL, key, sizeof key);
 	fmt(g->state_path, sizeof g->state_path, "%s/%s.state", g->dir, key);
@@ -794,6 +1035,7 @@ void guard_close(struct guard *g)
 	}
 	if (g->lock_fd >= 0)
 		close(g->lock_fd);
+	restorer_free(g);
 	free(g);
 }
 
@@ -850,6 +1092,8 @@ static int adopt(struct guard *g, char *msg, size_t len)
 	g->st = st;
 	g->saved = true;
 	g->stale = false;
+	if (st.api)
+		restorer_prepare(g);
 	arm(g);   /* after: the stale file must stay until ours replaces it */
 	char d[256];
 	describe(&st, d, sizeof d);
@@ -922,20 +1166,28 @@ static void to_ctl(const struct gstate *st, struct ctl_state *out)
 }
 
 /* Put st back: the files, or through the source for an api state.  On
- * failure, what names what could not be written. */
-static int put_back(struct guard *g, const struct gstate *st, char *what, size_t len)
+ * failure, msg says what could not be written, that the state file (at
+ * state_path) stays, and what to run. */
+static int put_back(struct guard *g, const struct gstate *st, const char *state_path,
+		    char *msg, size_t len)
 {
 	if (st->api) {
-		fmt(what, len, "the %s clock settings", st->source);
-		if (!g->restorer)
-			return ENOTSUP;
-		struct ctl_state cs;
-		to_ctl(st, &cs);
-		return g->restorer(g->restorer_ctx, &cs);
+		int err = ENOTSUP;
+		if (g->restorer) {
+			struct ctl_state cs;
+			to_ctl(st, &cs);
+			err = g->restorer(g->restorer_ctx, &cs);
+		}
+		if (err)
+			fmt(msg, len, "could not give the %s clock settings back: %s. The saved state "
+			    "stays in %s: run `%s` once that can be done (as root)", st->source,
+			    strerror(err), state_path, g->restore_cmd);
+		return err;
 	}
-	int bad = 0;
-	int err = restore_raw(st, &bad);
-	fmt(what, len, "%s", st->path[bad]);
+	int errs[GUARD_NFILES];
+	int err = restore_raw(st, errs);
+	if (err)
+		left_msg(g, st, errs, state_path, msg, len);
 	return err;
 }
 
@@ -973,6 +1225,7 @@ int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *nod
 	st.min_hz = cur->min_hz;
 	st.max_hz = cur->max_hz;
 	g->st = st;
+	restorer_prepare(g);
 	arm(g);
 	int err = state_write(g, &st, msg, len);
 	if (err) {
@@ -990,17 +1243,16 @@ int guard_restore(struct guard *g, char *msg, size_t len)
 		fmt(msg, len, "nothing to restore");
 		return 0;
 	}
-	char what[PATH_MAX];
-	int err = put_back(g, &g->st, what, sizeof what);
-	char d[256];
-	describe(&g->st, d, sizeof d);
+	int err = put_back(g, &g->st, g->state_path, msg, len);
 	if (err) {
-		fmt(msg, len, "could not put %s back: %s; the saved state stays in %s "
-			 "(run `dvfstop restore` as root)", what, strerror(err), g->state_path);
+		left_pid = getpid();
 		return err;
 	}
+	char d[256];
+	describe(&g->st, d, sizeof d);
 	unlink(g->state_path);
 	g->saved = false;
+	left_pid = 0;
 	if (sig_g == g)
 		sig_armed = 0;
 	fmt(msg, len, "GPU clocks given back: %s", d);
@@ -1015,6 +1267,7 @@ void guard_discard(struct guard *g)
 		sig_armed = 0;
 	unlink(g->state_path);
 	g->saved = false;
+	left_pid = 0;
 }
 
 int guard_restore_stale(struct guard *g, char *msg, size_t len)
@@ -1029,13 +1282,9 @@ int guard_restore_stale(struct guard *g, char *msg, size_t len)
 			 g->stale_path);
 		return EPERM;
 	}
-	char what[PATH_MAX];
-	int err = put_back(g, &g->stale_st, what, sizeof what);
-	if (err) {
-		fmt(msg, len, "could not put %s back: %s (state kept in %s)",
-			 what, strerror(err), g->stale_path);
+	int err = put_back(g, &g->stale_st, g->stale_path, msg, len);
+	if (err)
 		return err;
-	}
 	unlink(g->stale_path);
 	g->stale = false;
 	char d[256];

@@ -5,8 +5,11 @@
  * back: a normal quit, SIGINT, SIGTERM, SIGHUP, SIGQUIT and the fatal
  * signals (through an async-signal-safe path prepared at save time).  After
  * kill -9 the state file stays, the next start notices it and `dvfstop
- * restore` puts the clocks back.  A lock file lets one process control at a
- * time.  The state folder and file format are described in docs/control.md. */
+ * restore` puts the clocks back.  A restore that fails (a write refused)
+ * keeps the state file, says which file and what to run, and the process
+ * then exits GUARD_EXIT_LEFT (or dies of its signal), never 0.  A lock file
+ * lets one process control at a time.  The state folder and file format are
+ * described in docs/control.md. */
 #ifndef DVF_GUARD_H
 #define DVF_GUARD_H
 
@@ -18,6 +21,10 @@
 #include "source.h"
 
 enum guard_file { GUARD_GOV = 0, GUARD_MIN, GUARD_MAX, GUARD_NFILES };
+
+/* The exit status of a process that could not give the clocks back (set
+ * by an atexit hook over whatever it would have exited with). */
+#define GUARD_EXIT_LEFT 1
 
 struct guard_cfg {
 	const char *root;    /* sysfs root in use ("/" on a board); keys the files */
@@ -61,17 +68,22 @@ bool guard_saved(const struct guard *g);
 
 /* Sources without files (ctl_path NULL, e.g. NVML): the state is the
  * ctl_read values, put back through the source (guard_set_restorer).  Such
- * a state cannot be put back from a signal handler (a library call there
- * could deadlock): QUIT and the fatal signals leave the state file and say
- * to run `dvfstop restore`; a normal exit and graceful stops restore. */
+ * a state cannot be put back by a library call in a signal handler (it
+ * could deadlock): there QUIT and the fatal signals start `dvfstop restore
+ * --sysfs-root ROOT` in a child (argv and environment made at save time,
+ * _Fork + execve of /proc/self/exe), wait for it, then die of the signal.
+ * Where no async-signal-safe fork is known the state file stays and the
+ * message says to run `dvfstop restore`. */
 typedef int (*guard_restore_fn)(void *ctx, const struct ctl_state *st);
 int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *node, char *msg, size_t len);
 void guard_set_restorer(struct guard *g, guard_restore_fn fn, void *ctx);
 /* The saved values (valid after guard_save); governor without newline. */
 const char *guard_saved_governor(const struct guard *g);
 int64_t guard_saved_hz(const struct guard *g, enum guard_file f);
-/* Put the saved state back (writes ordered by guard_order), remove the
- * state file when every write worked, disarm.  0 or the first errno. */
+/* Put the saved state back (writes ordered by guard_order; a file that
+ * holds its saved bytes is not written), remove the state file when every
+ * write worked, disarm.  0 or the first errno; then msg names every file
+ * that could not be written and the `dvfstop restore` command to run. */
 int guard_restore(struct guard *g, char *msg, size_t len);
 /* Nothing was changed after all (the first write was refused): remove the
  * state file and disarm. */

@@ -919,12 +919,20 @@ static int j_ctl_write(struct source *s, const struct ctl_state *st)
 	}
 	/* Never ask for min > max on the way (JP4 kernels refuse it):
 	 * raising writes max first, lowering writes min first. */
-	int64_t cur_max;
-	bool raising = !io_read_i64(&s->max, &cur_max) || st->max_hz > cur_max;
-	int err = raising ? write_hz(s, "max_freq", st->max_hz) : write_hz(s, "min_freq", st->min_hz);
+	int64_t cur_max, cur_min;
+	bool have_max = io_read_i64(&s->max, &cur_max);
+	bool raising = !have_max || st->max_hz > cur_max;
+	/* A limit that already reads as asked is not written again: control
+	 * hands one changed limit at a time and names that file when the
+	 * write fails, so the file written must be the one that failed. */
+	bool keep_max = have_max && cur_max == st->max_hz;
+	bool keep_min = io_read_i64(&s->min, &cur_min) && cur_min == st->min_hz;
+	int err = raising ? write_hz(s, "max_freq", st->max_hz) :
+		  keep_min ? 0 : write_hz(s, "min_freq", st->min_hz);
 	/* the second write is only safe once the first has landed */
 	if (!err)
-		err = raising ? write_hz(s, "min_freq", st->min_hz) : write_hz(s, "max_freq", st->max_hz);
+		err = raising ? (keep_min ? 0 : write_hz(s, "min_freq", st->min_hz)) :
+		      keep_max ? 0 : write_hz(s, "max_freq", st->max_hz);
 	return first ? first : err;
 }
 

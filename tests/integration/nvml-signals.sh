@@ -1,0 +1,82 @@
+#!/bin/sh
+# NVML clocks are reset on every exit path.  `dvfstop --batch --source nvml`
+# on the fake libnvidia-ml (its locks persist in $FAKENVML_STATE, one line
+# per GPU: "0 locked LO HI" or "0 default") locks the clock with
+# --set-clock or --cap, then ends: by --duration, by SIGINT, SIGTERM, SIGHUP
+# (--batch stops, resets through the library and exits 0), by SIGQUIT,
+# SIGSEGV, SIGABRT (the handler cannot call the library: it runs `dvfstop
+# restore` in a child, then dies of the signal).  Each time the fake GPU is
+# back to default and no state file is left.
+set -u
+: "${DVFSTOP:?}" "${top_builddir:?}"
+FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
+[ -x "$DVFSTOP" ] || { echo "SKIP: $DVFSTOP not built"; exit 77; }
+[ -f "$FAKE" ] || { echo "SKIP: $FAKE not built"; exit 77; }
+if env --default-signal=INT true 2>/dev/null; then
+	FG="env --default-signal=INT,QUIT"
+else
+	echo "SKIP: env --default-signal (coreutils 8.31+) is needed to send SIGINT to a background job"
+	exit 77
+fi
+unset FAKENVML_GPUS FAKENVML_INIT_FAIL FAKENVML_NO_PERMISSION FAKENVML_NO_ENERGY \
+	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-nvmlsig.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+export DVFSTOP_NVML_LIB="$FAKE" FAKENVML_STATE="$tmp/gpu" DVFSTOP_STATE_DIR="$tmp/state"
+mkdir -m 700 "$DVFSTOP_STATE_DIR"
+ulimit -c 0 2>/dev/null   # SEGV and ABRT would dump core
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+signum() { case $1 in INT) echo 2;; QUIT) echo 3;; ABRT) echo 6;; SEGV) echo 11;; TERM) echo 15;;
+	HUP) echo 1;; esac; }
+states() { ls "$DVFSTOP_STATE_DIR" | grep -c '\.state$'; }
+
+# path END CLOCK: one run ended by END ("end" or a signal name).
+# CLOCK is "--set-clock F" (locks F-F) or "--cap F" (locks lowest-F); the
+# fake's lowest level is 345 MHz.
+path() {
+	end=$1; shift
+	case $1 in --set-clock) lock="0 locked $2 $2";; *) lock="0 locked 345 $2";; esac
+	echo "0 default" >"$FAKENVML_STATE"
+	dur=30
+	[ "$end" = end ] && dur=1
+	$FG "$DVFSTOP" --batch --no-config --source nvml "$@" --interval 20 --duration $dur \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ "$(cat "$FAKENVML_STATE")" != "$lock" ] && [ "$i" -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	if [ "$(cat "$FAKENVML_STATE")" != "$lock" ]; then
+		kill -s KILL "$pid" 2>/dev/null; wait "$pid"
+		fail "$end $*: never locked ($(cat "$FAKENVML_STATE")): $(cat "$tmp/err")"; return
+	fi
+	[ "$end" = end ] || kill -s "$end" "$pid"
+	wait "$pid"
+	rc=$?
+	case $end in end|INT|TERM|HUP) want=0;; *) want=$((128 + $(signum "$end")));; esac
+	[ "$rc" = "$want" ] && ok "$end $*: exit status $want" ||
+		fail "$end $*: exit status $rc, want $want: $(cat "$tmp/err")"
+	[ "$(cat "$FAKENVML_STATE")" = "0 default" ] && ok "$end $*: clocks reset" ||
+		fail "$end $*: the fake GPU is '$(cat "$FAKENVML_STATE")' after: $(cat "$tmp/err")"
+	[ "$(states)" = 0 ] && ok "$end $*: no state file left" ||
+		fail "$end $*: a state file is left: $(ls "$DVFSTOP_STATE_DIR")"
+	case $end in QUIT|SEGV|ABRT)
+		grep -q "dvfstop restore: GPU clocks put back as before process $pid" "$tmp/err" &&
+			ok "$end $*: the forked restorer reports" ||
+			fail "$end $*: no report of the restorer: $(cat "$tmp/err")";;
+	esac
+}
+
+path end --set-clock 990
+path INT --set-clock 990
+path TERM --cap 1200
+path HUP --cap 1200
+path QUIT --set-clock 990
+path SEGV --set-clock 990
+path ABRT --cap 1200
+
+[ "$fails" = 0 ] || exit 1
+echo "nvml-signals: all passed"
