@@ -315,7 +315,7 @@ int tui_ctl_open(struct tui *t)
 	control_on_event(k->c, on_event, t);
 	bool ro = control_readonly(k->c);
 	if (ro)
-		snprintf(k->ro_reason, sizeof k->ro_reason, "%s", control_msg(k->c));
+		ctl_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 
 	if (want) {
 		int err = control_apply_opts(k->c, o->set_clock_mhz, o->cap_mhz);
@@ -380,6 +380,52 @@ void tui_ctl_view(struct tui *t)
 	snprintf(v->ctl_note, sizeof v->ctl_note, "%s", k->ro_reason[0] ? k->ro_reason : k->note);
 }
 
+/* Is the path at p..end a devfreq control file (governor, min_freq,
+ * max_freq; a '.' may end the sentence)? */
+static bool devfreq_file(const char *p, const char *end, const char **base)
+{
+	static const char *const names[] = { "governor", "min_freq", "max_freq" };
+	const char *b = p;
+	for (const char *q = p; q < end; q++)
+		if (*q == '/')
+			b = q + 1;
+	size_t n = (size_t)(end - b);
+	if (n > 0 && b[n - 1] == '.')
+		n--;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (n == strlen(names[i]) && memcmp(b, names[i], n) == 0) {
+			*base = b;
+			return true;
+		}
+	return false;
+}
+
+void ctl_short_msg(const char *msg, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (!len)
+		return;
+	for (const char *p = msg; *p && o + 1 < len;) {
+		const char *base;
+		if (*p == '/' && (p == msg || p[-1] == ' ')) {
+			const char *end = p + strcspn(p, " :;,");
+			if (devfreq_file(p, end, &base))
+				p = base;
+		}
+		buf[o++] = *p++;
+	}
+	buf[o] = '\0';
+}
+
+/* A control message for the screen: the devfreq files by name, so the
+ * reason after the path stays on the status line. */
+static void ctl_msg(struct tui *t, const char *msg)
+{
+	char m[sizeof t->s->msg];
+	ctl_short_msg(msg, m, sizeof m);
+	tui_msg(t, "%s", m);
+}
+
 void tui_ctl_report(struct tui *t, int err)
 {
 	struct tui_ctl *k = t->ctlk;
@@ -387,12 +433,12 @@ void tui_ctl_report(struct tui *t, int err)
 		tui_msg(t, "clock control is not available (out of memory)");
 		return;
 	}
-	tui_msg(t, "%s", control_msg(k->c));
+	ctl_msg(t, control_msg(k->c));
 	if (!err)
 		k->note[0] = '\0';
 	/* A first write refused for want of permission makes us read-only. */
 	if (err && control_readonly(k->c) && !k->ro_reason[0])
-		snprintf(k->ro_reason, sizeof k->ro_reason, "%s", control_msg(k->c));
+		ctl_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 }
 
 static void dialog_close(struct tui *t)
@@ -417,7 +463,7 @@ static struct control *usable(struct tui *t)
 		return NULL;
 	}
 	if (control_readonly(c)) {
-		tui_msg(t, "%s", control_msg(c));
+		ctl_msg(t, control_msg(c));
 		return NULL;
 	}
 	return c;
@@ -511,7 +557,7 @@ bool tui_ctl_key(struct tui *t, int ch)
 					       : control_pin(k->c, hz, CTL_BY_USER);
 		tui_ctl_report(t, err);
 		if (err)
-			snprintf(k->d.err, sizeof k->d.err, "%s", control_msg(k->c));
+			ctl_short_msg(control_msg(k->c), k->d.err, sizeof k->d.err);
 		else
 			dialog_close(t);
 		break;

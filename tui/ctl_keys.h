@@ -99,5 +99,9 @@ void ctl_stale_render(const char *detail, struct cellbuf *cb);
  * "cap 816 MHz (policy)", "board default (nvhost_podgov)". */
 void ctl_who(enum control_mode m, int64_t hz, enum control_by by, const char *governor,
 	     char *buf, size_t len);
+/* msg with each devfreq file path (governor, min_freq, max_freq) cut to
+ * the file's name: the screen has no room for the node's path before the
+ * reason.  Other text is copied as it is, truncated to len. */
+void ctl_short_msg(const char *msg, char *buf, size_t len);
 
 #endif

@@ -70,3 +70,15 @@ endif
 TUI_CTL_TESTS = tests/tui/control.sh tests/tui/policy.sh
 TESTS += $(TUI_CTL_TESTS)
 EXTRA_DIST += $(TUI_CTL_TESTS)
+# Faults while the dashboard runs (issue 9): sensor files, clock writes, a
+# full disk; and the control's messages made to fit the screen.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_ctl_msg
+TESTS += tests/unit/test_ctl_msg
+tests_unit_test_ctl_msg_SOURCES = tests/unit/test_ctl_msg.c
+tests_unit_test_ctl_msg_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_ctl_msg_LDADD = $(TEST_LDADD)
+endif
+TUI_FAULT_TESTS = tests/tui/faults-rails.sh tests/tui/faults-ctl.sh tests/tui/faults-disk.sh
+TESTS += $(TUI_FAULT_TESTS)
+EXTRA_DIST += $(TUI_FAULT_TESTS)
