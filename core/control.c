@@ -337,7 +337,25 @@ static int ensure_saved(struct control *c, char *note, size_t len)
 	return 0;
 }
 
-static int fail_write(struct control *c, const char *action, char what, int err, int done)
+/* Write was back (the settings before an action whose later write
+ * failed), so a half-done change never stays.  True when every write of
+ * the way back worked. */
+static bool roll_back(struct control *c, const struct ctl_state *was)
+{
+	const struct source_ops *ops = c->cfg.ops;
+	struct ctl_state now, steps[3];
+	char what[3];
+	if (ops->ctl_read(c->cfg.src, &now) != 0)
+		return false;
+	int n = control_plan(&now, was, steps, what);
+	for (int i = 0; i < n; i++)
+		if (ops->ctl_write(c->cfg.src, &steps[i]) != 0)
+			return false;
+	return true;
+}
+
+static int fail_write(struct control *c, const char *action, char what, int err, int done,
+		      bool rolled)
 {
 	char f[PATH_MAX];
 	if (c->api)
@@ -349,6 +367,11 @@ static int fail_write(struct control *c, const char *action, char what, int err,
 		/* Refused before anything changed: nothing to give back. */
 		guard_discard(c->g);
 		readonly_perm(c, f);
+		return err;
+	}
+	if (rolled) {
+		set_msg(c, "%s failed: writing %s: %s; undone, the clock is as it was", action, f,
+			strerror(err));
 		return err;
 	}
 	struct ctl_state now;
@@ -403,7 +426,7 @@ static int apply(struct control *c, enum control_mode mode, int64_t hz, enum con
 	for (int i = 0; i < n; i++) {
 		err = ops->ctl_write(c->cfg.src, &steps[i]);
 		if (err)
-			return fail_write(c, action, what[i], err, i);
+			return fail_write(c, action, what[i], err, i, i > 0 && roll_back(c, &cur));
 		c->wrote = true;
 	}
 	char f[32];

@@ -194,14 +194,20 @@ static void test_raise_writes_max_then_min(void **st)
 	assert_string_equal(f->b.src.log[1], "min_freq 816000000");
 	fx_free(f);
 
-	/* The second write fails: only max has moved. */
+	/* The second write fails: max had moved, and is put back, so the
+	 * board is as it was, not half changed. */
 	f = fx_new(306 * MHZ, 612 * MHZ);
 	io_fault_set("/min_freq", 'w', EBUSY);
 	assert_int_equal(control_pin(f->c, 816 * MHZ, CTL_BY_USER), EBUSY);
-	assert_string_equal(fake_get(&f->b, "max_freq", 0), "816000000\n");
+	assert_int_equal(f->b.src.n_log, 2);
+	assert_string_equal(f->b.src.log[0], "max_freq 816000000");
+	assert_string_equal(f->b.src.log[1], "max_freq 612000000");
+	assert_string_equal(fake_get(&f->b, "max_freq", 0), "612000000\n");
 	assert_string_equal(fake_get(&f->b, "min_freq", 1), "306000000\n");
 	assert_non_null(strstr(control_msg(f->c), "min_freq"));
 	assert_non_null(strstr(control_msg(f->c), "busy"));
+	assert_non_null(strstr(control_msg(f->c), "undone"));
+	assert_int_equal(control_mode(f->c), CTL_DEFAULT);
 	io_fault_clear();
 	fx_free(f);
 }
@@ -224,8 +230,11 @@ static void test_lower_writes_min_then_max(void **st)
 	f = fx_new(306 * MHZ, 1300500000);
 	io_fault_set("/max_freq", 'w', EINVAL);
 	assert_int_equal(control_pin(f->c, 510 * MHZ, CTL_BY_USER), EINVAL);
-	assert_string_equal(fake_get(&f->b, "min_freq", 0), "510000000\n");
+	/* min went to 510, max refused: min is put back */
+	assert_string_equal(fake_get(&f->b, "min_freq", 0), "306000000\n");
 	assert_string_equal(fake_get(&f->b, "max_freq", 1), "1300500000\n");
+	assert_non_null(strstr(control_msg(f->c), "max_freq"));
+	assert_non_null(strstr(control_msg(f->c), "undone"));
 	io_fault_clear();
 	/* The exit still puts everything back. */
 	assert_int_equal(control_release(f->c), 0);
