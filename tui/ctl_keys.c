@@ -421,9 +421,14 @@ void ctl_short_msg(const char *msg, char *buf, size_t len)
  * reason after the path stays on the status line. */
 static void ctl_msg(struct tui *t, const char *msg)
 {
+	tui_ctl_msg(t, "", msg);
+}
+
+void tui_ctl_msg(struct tui *t, const char *prefix, const char *msg)
+{
 	char m[sizeof t->s->msg];
 	ctl_short_msg(msg, m, sizeof m);
-	tui_msg(t, "%s", m);
+	tui_msg(t, "%s%s", prefix, m);
 }
 
 void tui_ctl_report(struct tui *t, int err)

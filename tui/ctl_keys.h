@@ -103,5 +103,7 @@ void ctl_who(enum control_mode m, int64_t hz, enum control_by by, const char *go
  * the file's name: the screen has no room for the node's path before the
  * reason.  Other text is copied as it is, truncated to len. */
 void ctl_short_msg(const char *msg, char *buf, size_t len);
+/* The status line's message: prefix, then msg shortened as above. */
+void tui_ctl_msg(struct tui *t, const char *prefix, const char *msg);
 
 #endif

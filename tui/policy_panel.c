@@ -397,7 +397,7 @@ int policy_key_accept(struct tui *t)
 	}
 	struct control *c = tui_ctl_control(t);
 	if (c && control_readonly(c)) {
-		tui_msg(t, "%s", control_msg(c));
+		tui_ctl_msg(t, "", control_msg(c));
 		return KR_NONE;
 	}
 	tui_ctl_report(t, c ? control_pin(c, pv->map.hz, CTL_BY_POLICY) : 0);

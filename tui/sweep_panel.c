@@ -1,5 +1,6 @@
 #include "config.h"
 #include "sweep_panel.h"
+#include "ctl_keys.h"
 #include "tui_int.h"
 
 #include <stdarg.h>
@@ -27,7 +28,7 @@ void tui_control_open(struct tui *t)
 	if (!t->ctl)
 		return;
 	if (control_stale(t->ctl))
-		tui_msg(t, "%s", control_msg(t->ctl));
+		tui_ctl_msg(t, "", control_msg(t->ctl));
 }
 
 void tui_control_close(struct tui *t)
@@ -87,7 +88,7 @@ static void clocks_restore(struct tui *t)
 	else
 		err = control_default(t->ctl, CTL_BY_SWEEP);
 	if (err)
-		tui_msg(t, "restoring the clocks after the sweep: %s", control_msg(t->ctl));
+		tui_ctl_msg(t, "restoring the clocks after the sweep: ", control_msg(t->ctl));
 }
 
 static void sweep_finish(struct tui *t)
@@ -294,9 +295,9 @@ int tui_key_sweep_apply(struct tui *t)
 	}
 	int64_t hz = ts->sw.pts[ts->sw.best].hz;
 	if (control_pin(t->ctl, hz, CTL_BY_USER) != 0)
-		tui_msg(t, "%s", control_msg(t->ctl));
+		tui_ctl_msg(t, "", control_msg(t->ctl));
 	else
-		tui_msg(t, "sweep's best applied: %s", control_msg(t->ctl));
+		tui_ctl_msg(t, "sweep's best applied: ", control_msg(t->ctl));
 	return KR_NONE;
 }
 
