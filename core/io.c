@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- fault table ------------------------------------------------------ */
@@ -231,6 +232,14 @@ int io_read(struct io_file *f, char *buf, size_t len)
 		f->err = ferr;
 		return -1;
 	}
+	if (f->fd >= 0 && t0 - f->linked_ns >= IO_RELINK_NS) {
+		struct stat st;
+		if (fstat(f->fd, &st) == 0 && st.st_nlink == 0) {
+			close(f->fd);   /* removed: the path decides, as on sysfs */
+			f->fd = -1;
+		}
+		f->linked_ns = t0;
+	}
 	if (f->fd < 0) {
 		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 		if (f->fd < 0) {
@@ -238,6 +247,7 @@ int io_read(struct io_file *f, char *buf, size_t len)
 			note_time(f, t0, clock_mono_ns());
 			return -1;
 		}
+		f->linked_ns = t0;
 	}
 	ssize_t n = pread(f->fd, buf, len - 1, 0);
 	int rerr = errno;

@@ -44,7 +44,15 @@ struct io_file {
 	int64_t retry_ns;     /* monotonic time from which a read is tried again */
 	int64_t slow_read_ns; /* how long the last slow read took */
 	uint32_t slow_reads;  /* slow reads so far (a caller sees a new one) */
+	int64_t linked_ns;    /* when the open file was last seen still linked */
 };
+
+/* An open file is checked for removal about this often.  sysfs answers a
+ * file whose device went away with ENODEV; a plain tree (a copy of a
+ * board's, the static simulator) keeps serving a removed file's old bytes
+ * through the open descriptor, so dvfstop looks whether it is still linked
+ * (one fstat a file a half second) and opens the path again if not. */
+#define IO_RELINK_NS (500LL * 1000000LL)
 
 /* Open for reading.  A file that cannot be opened is kept (fd -1, err set)
  * and retried by later reads, so a file that comes back is read again. */

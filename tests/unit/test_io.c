@@ -63,6 +63,32 @@ static void reread_same_fd(void **st)
 	io_close(&f);
 }
 
+/* A plain file removed under the open descriptor: within IO_RELINK_NS the
+ * read notices, fails with ENOENT (not the old bytes), and a file put
+ * back at the path is read. */
+static void removed_and_put_back(void **st)
+{
+	(void)st;
+	put("100\n");
+	struct io_file f;
+	io_open(&f, path);
+	int64_t v;
+	assert_true(io_read_i64(&f, &v));
+	assert_int_equal(v, 100);
+	assert_int_equal(unlink(path), 0);
+	usleep((useconds_t)(IO_RELINK_NS / 1000 + 20000));
+	assert_false(io_read_i64(&f, &v));
+	assert_int_equal(f.err, ENOENT);
+	put("200\n");
+	assert_true(io_read_i64(&f, &v));
+	assert_int_equal(v, 200);
+	/* and the new file is kept open: no check before the interval */
+	int fd = f.fd;
+	assert_true(io_read_i64(&f, &v));
+	assert_int_equal(f.fd, fd);
+	io_close(&f);
+}
+
 static void nul_terminated_strings(void **st)
 {
 	(void)st;
@@ -279,6 +305,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_strict),
 		cmocka_unit_test(reread_same_fd),
+		cmocka_unit_test(removed_and_put_back),
 		cmocka_unit_test(nul_terminated_strings),
 		cmocka_unit_test(faults_and_comeback),
 		cmocka_unit_test(write_and_write_faults),
