@@ -331,8 +331,20 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		}
 	}
 	if (H >= 9 && v->ctl_note[0]) {
+		/* With room to spare the note wraps onto a second row, so the
+		 * reason at its end is not cut off at the panel's edge. */
+		size_t cut = H >= 11 ? panel_wrap(v->ctl_note, W) : strlen(v->ctl_note);
+		char first[sizeof v->ctl_note];
+		snprintf(first, sizeof first, "%.*s", (int)cut, v->ctl_note);
 		p = pen_at(cb, x0, gy++, x0 + W);
-		put(&p, ROLE_WARN, v->ctl_note);
+		put(&p, ROLE_WARN, first);
+		const char *rest = v->ctl_note + cut;
+		while (*rest == ' ')
+			rest++;
+		if (*rest) {
+			p = pen_at(cb, x0, gy++, x0 + W);
+			put(&p, ROLE_WARN, rest);
+		}
 	}
 
 	/* The rest: clock history over utilisation history. */
@@ -667,6 +679,39 @@ int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top)
 		cb_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, f, cb->w - 4);
 	}
 	return top;
+}
+
+size_t panel_wrap(const char *s, int cols)
+{
+	size_t n = strlen(s), best = 0;
+	if (cb_strcols(s) <= cols)
+		return n;
+	char buf[1024];
+	for (size_t i = 0; i < n && i < sizeof buf; i++) {
+		if (s[i] != ' ')
+			continue;
+		memcpy(buf, s, i);
+		buf[i] = '\0';
+		if (cb_strcols(buf) > cols)
+			break;
+		best = i;
+	}
+	if (best)
+		return best;
+	/* One word wider than the row: cut it where the columns run out,
+	 * on a character boundary. */
+	size_t i = 0;
+	while (i < n && i < sizeof buf - 1) {
+		size_t j = i + 1;
+		while (j < n && ((unsigned char)s[j] & 0xc0) == 0x80)
+			j++;
+		memcpy(buf, s, j);
+		buf[j] = '\0';
+		if (cb_strcols(buf) > cols)
+			break;
+		i = j;
+	}
+	return i;
 }
 
 void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb)

@@ -80,6 +80,10 @@ int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top);
 /* The top after scrolling by delta keys, in a window of h rows holding a
  * table of n keys: clamped so the last page is full. */
 int panel_help_scroll(int n, int h, int top, int delta);
+/* Where to break s for a first row of at most cols columns: the byte
+ * length of that row (at a space, which the second row skips; mid-word
+ * only when one word is wider than cols).  strlen(s) when it fits. */
+size_t panel_wrap(const char *s, int cols);
 /* The whole-screen message below the minimum size. */
 void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb);
 

@@ -204,6 +204,19 @@ static void test_render(void **state)
 }
 
 /* The GPU panel's set row and the readback note, as room allows. */
+static void test_wrap(void **state)
+{
+	(void)state;
+	assert_int_equal(panel_wrap("short", 10), 5);
+	assert_int_equal(panel_wrap("one two three", 9), 7);     /* "one two" */
+	assert_int_equal(panel_wrap("one two three", 7), 7);
+	assert_int_equal(panel_wrap("one two three", 6), 3);
+	assert_int_equal(panel_wrap("abcdefghij", 4), 4);          /* one long word */
+	/* columns, not bytes: "°" is two bytes, one column */
+	assert_int_equal(panel_wrap("97.0 °C hot", 7), strlen("97.0 °C"));
+	assert_int_equal(panel_wrap("°°°°°", 2), 4);
+}
+
 static void test_gpu_panel_rows(void **state)
 {
 	(void)state;
@@ -233,6 +246,18 @@ static void test_gpu_panel_rows(void **state)
 	assert_non_null(strstr(r, "|MHz"));
 	cb_free(&cb);
 
+	/* Narrow but tall: the note wraps at a space onto a second row. */
+	assert_int_equal(cb_init(&cb, 40, 14, false), 0);
+	panel_render(&v, TR_GPU, &cb);
+	cb_row_text(&cb, 6, r, sizeof r);
+	/* 38 columns inside the border: the first row is 38 long */
+	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
+	cb_row_text(&cb, 7, r, sizeof r);
+	assert_non_null(strstr(r, "|612 MHz: thermal "));
+	cb_row_text(&cb, 8, r, sizeof r);
+	assert_non_null(strstr(r, "|MHz"));
+	cb_free(&cb);
+
 	/* Less room: the note follows on the set row. */
 	assert_int_equal(cb_init(&cb, 70, 9, false), 0);
 	panel_render(&v, TR_GPU, &cb);
@@ -258,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_arrows_and_enter),
 		cmocka_unit_test(test_typed_values),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_gpu_panel_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
