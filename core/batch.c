@@ -33,8 +33,18 @@ static void catch_stop_signals(void)
 	}
 }
 
+static void say(const char *msg)
+{
+	fprintf(stderr, "dvfstop: %s\n", msg);
+}
+
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
+	/* Every session message is said as it comes (one from the start,
+	 * "recording to FILE", now). */
+	if (s->msg[0])
+		say(s->msg);
+	s->msg_sink = say;
 	/* Control first: its handlers cover QUIT and the fatal signals; the
 	 * stop signals below then end the loop, and the clocks are given
 	 * back on the way out. */
@@ -69,10 +79,6 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			break;
 		if (control_observe(ctl, &s->cur))
 			fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
-		if (s->msg[0] && s->msg_t == s->cur.t_ns) {
-			fprintf(stderr, "dvfstop: %s\n", s->msg);
-			s->msg[0] = '\0'; /* said once */
-		}
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			break;
 		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
@@ -100,8 +106,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	session_record_stop(s);
 	bool json = strcmp(o->summary_format, "json") == 0;
 	session_summary(s, stdout, json);
-	if (s->msg[0] && !json)
-		fprintf(stderr, "dvfstop: %s\n", s->msg);
+	s->msg_sink = NULL;
 	fflush(stdout);
 	return 0;
 }

@@ -26,6 +26,8 @@ void session_msg(struct session *s, const char *fmt, ...)
 	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
 	va_end(ap);
 	s->msg_t = clock_now(&s->clock);
+	if (s->msg_sink)
+		s->msg_sink(s->msg);
 }
 
 static int open_demo(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
@@ -124,8 +126,8 @@ static const struct progress_tracker *tracker(const struct session *s)
 
 /* What the source has to say since the last sample (a sensor file backed
  * off after a slow read, or back): one status-line message, several joined
- * with "; ", dated with this sample so --batch prints it once, and put in
- * the recording's event column. */
+ * with "; ", dated with this sample, and put in the recording's event
+ * column. */
 static void source_messages(struct session *s, int64_t now)
 {
 	if (!s->ops->message)

@@ -66,6 +66,9 @@ struct session {
 	char rec_path[512];
 	char msg[256];               /* last message for the status line */
 	int64_t msg_t;               /* when it was set (clock time) */
+	/* Where each message goes as it is set, besides msg (--batch: stderr,
+	 * so two in one sample are both said); NULL: only msg (the TUI). */
+	void (*msg_sink)(const char *msg);
 };
 
 /* Open the source the options ask for (starting the simulator for --demo).

@@ -50,3 +50,11 @@ EXTRA_DIST += tests/integration/valgrind.sh
 # Slow sysfs reads backing off (core/io.c), in --batch and on the dashboard.
 TESTS += tests/integration/faults-slow.sh tests/tui/slow.sh
 EXTRA_DIST += tests/integration/faults-slow.sh tests/tui/slow.sh
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_session_msg
+TESTS += tests/unit/test_session_msg
+tests_unit_test_session_msg_SOURCES = tests/unit/test_session_msg.c
+tests_unit_test_session_msg_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_session_msg_LDADD = $(TEST_LDADD)
+endif
