@@ -326,3 +326,18 @@ int sweep_feed(struct sweep *sw, const struct dvf_sample *s, const struct energy
 		end_window(sw, s, e, steps);
 	return sweep_level(sw);
 }
+
+int sweep_even_levels(int64_t *hz, int n, int k)
+{
+	if (k <= 0 || k >= n)
+		return n;
+	if (k == 1) {
+		hz[0] = hz[n - 1];
+		return 1;
+	}
+	/* Index i of k lands on the nearest of n: strictly increasing as
+	 * n > k, the ends 0 and n - 1; reading ahead of writing, so in place. */
+	for (int i = 0; i < k; i++)
+		hz[i] = hz[((int64_t)i * (n - 1) + (k - 1) / 2) / (k - 1)];
+	return k;
+}

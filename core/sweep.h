@@ -107,5 +107,9 @@ const char *sweep_mode_name(enum sweep_mode m);
 const char *sweep_select_name(enum sweep_select s);
 /* Parse "40steps", "40", "10s", "2.5s", "500ms" into a dwell; 0 or -1. */
 int sweep_parse_dwell(const char *text, int64_t *steps, int64_t *ns);
+/* Keep k of the n ascending levels in hz, spread evenly over them with
+ * both ends kept (a discrete GPU has a hundred clocks; a sweep wants
+ * about eight).  In place; returns the new count (n when k <= 0 or k >= n). */
+int sweep_even_levels(int64_t *hz, int n, int k);
 
 #endif

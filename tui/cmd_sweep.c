@@ -29,6 +29,7 @@ static void usage(FILE *fp)
 		"  --dwell N[steps]|Ns|Nms      measuring window per level (default 40steps)\n"
 		"  --settle S                   seconds to wait after each change (default 2)\n"
 		"  --levels MHZ,MHZ,...         levels to sweep (default: all of the board's)\n"
+		"  --count N                    N of those levels, spread evenly, both ends kept\n"
 		"  --select energy|slowdown|edp minimum energy (default), minimum energy within\n"
 		"                               --max-slowdown of the top level, or energy x delay\n"
 		"  --max-slowdown PCT           e.g. 10%% (implies --select slowdown)\n"
@@ -44,6 +45,7 @@ struct sweep_args {
 	const char *dwell;
 	double settle_s;
 	const char *levels;
+	int count;                 /* --count: that many levels, evenly; 0 all */
 	enum sweep_select select;
 	double max_slowdown;
 	const char *out;
@@ -73,8 +75,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *mc, char
 			a->append = true;
 			continue;
 		}
-		static const char *const with_value[] = { "--mode", "--dwell", "--settle", "--levels", "--select",
-							  "--max-slowdown", "--out", "--workload" };
+		static const char *const with_value[] = { "--mode", "--dwell", "--settle", "--levels", "--count",
+							  "--select", "--max-slowdown", "--out", "--workload" };
 		const char *name = NULL, *val = NULL;
 		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
 			size_t n = strlen(with_value[k]);
@@ -114,6 +116,14 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *mc, char
 			}
 		} else if (strcmp(name, "--levels") == 0) {
 			a->levels = val;
+		} else if (strcmp(name, "--count") == 0) {
+			long v = strtol(val, &end, 10);
+			if (end == val || *end || v < 2 || v > DVF_MAX_LEVELS) {
+				fprintf(stderr, "dvfstop sweep: --count: '%s' is not a number of levels "
+					"(2 to %d)\n", val, DVF_MAX_LEVELS);
+				return 2;
+			}
+			a->count = (int)v;
 		} else if (strcmp(name, "--select") == 0) {
 			if (strcmp(val, "energy") == 0)
 				a->select = SEL_ENERGY;
@@ -379,6 +389,7 @@ int cmd_sweep(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	c.n_levels = sweep_even_levels(c.level_hz, c.n_levels, a.count);
 	/* Warm up at the board's own settings: the utilisation the policy
 	 * reads, and a fine-tune that is past its first steps. */
 	double usum = 0;

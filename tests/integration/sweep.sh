@@ -23,6 +23,21 @@ expect_eq "sweep CSV: a header and 11 levels" "$(wc -l <"$T/sweep.csv" | tr -d '
 snap "$T/after"
 if cmp -s "$T/before" "$T/after"; then ok "clocks given back after the sweep"; else fail "clocks changed by the sweep"; fi
 
+# --count: 3 of the 11 levels, evenly, both ends kept.
+"$DVFSTOP" sweep --no-config --demo --sim-dir "$D" --mode exhaustive --count 3 --dwell 10steps --settle 0.2 \
+	--out "$T/count.csv" >"$T/out" 2>"$T/err"
+expect_eq "--count 3: exit status" "$?" 0
+expect_eq "--count 3: a header and 3 levels" "$(wc -l <"$T/count.csv" | tr -d ' ')" 4
+# the level_mhz column, by its header name
+mhz() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "level_mhz") c = i; next } { print $c }' "$1" | sort -n; }
+lo=$(mhz "$T/sweep.csv" | head -n1)
+hi=$(mhz "$T/sweep.csv" | tail -n1)
+got=$(mhz "$T/count.csv" | tr '\n' ' ')
+case "$got" in "$lo "*" $hi ") ok "--count 3: the lowest and highest levels kept ($got)" ;;
+*) fail "--count 3: levels $got, want $lo ... $hi" ;; esac
+"$DVFSTOP" sweep --no-config --demo --count 1 >/dev/null 2>"$T/err"
+expect_eq "--count 1: usage error" "$?" 2
+
 # Ctrl-C and SIGHUP in the middle of a real-time sweep with a recording.
 for sig in INT HUP; do
 	env --default-signal "$DVFSTOP" sweep --no-config --demo --sim-dir "$D" --sim-speed 4 --mode exhaustive \

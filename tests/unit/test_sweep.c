@@ -127,6 +127,36 @@ static void exhaustive_order_and_selectors(void **st)
 	assert_int_equal(sweep_select_best(&c, pts), best);
 }
 
+static void even_levels(void **st)
+{
+	(void)st;
+	int64_t hz[11];
+	for (int i = 0; i < 11; i++)
+		hz[i] = 100 + i;                 /* 100..110 */
+	assert_int_equal(sweep_even_levels(hz, 11, 0), 11);
+	assert_int_equal(sweep_even_levels(hz, 11, 11), 11);
+	assert_int_equal(sweep_even_levels(hz, 11, 20), 11);
+	assert_int_equal(sweep_even_levels(hz, 11, 3), 3);
+	assert_int_equal(hz[0], 100);    /* both ends and the middle */
+	assert_int_equal(hz[1], 105);
+	assert_int_equal(hz[2], 110);
+
+	/* 100 clocks down to 8: ends kept, strictly ascending, near-even steps */
+	int64_t many[100];
+	for (int i = 0; i < 100; i++)
+		many[i] = 1000 + 10 * i;
+	assert_int_equal(sweep_even_levels(many, 100, 8), 8);
+	assert_int_equal(many[0], 1000);
+	assert_int_equal(many[7], 1990);
+	for (int i = 1; i < 8; i++) {
+		int64_t step = many[i] - many[i - 1];
+		assert_true(step >= 140 && step <= 150);   /* 990 / 7 = 141.4 */
+	}
+	int64_t one[4] = { 1, 2, 3, 4 };
+	assert_int_equal(sweep_even_levels(one, 4, 1), 1);
+	assert_int_equal(one[0], 4);                       /* the top */
+}
+
 static void dwell_parsing(void **st)
 {
 	(void)st;
@@ -267,6 +297,7 @@ int main(void)
 		cmocka_unit_test(search_walks_downhill),
 		cmocka_unit_test(search_remeasures_close_calls),
 		cmocka_unit_test(exhaustive_order_and_selectors),
+		cmocka_unit_test(even_levels),
 		cmocka_unit_test(dwell_parsing),
 		cmocka_unit_test(exhaustive_finds_true_optimum),
 		cmocka_unit_test(adaptive_near_optimum_with_few_windows),
