@@ -77,17 +77,6 @@ grown() {
 	while [ "$(awk '/\r$/' "$3" | wc -l)" -le "$2" ] && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
 	[ "$i" -gt 0 ] && ok "$1: rows go on being recorded" || fail "$1: no row after line $2"
 }
-# ticks WHAT: the header's uptime changes (the dashboard keeps refreshing)
-ticks() {
-	a=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-	i=40
-	while [ "$i" -gt 0 ]; do
-		b=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-		[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && break
-		sleep 0.1; i=$((i - 1))
-	done
-	[ "$i" -gt 0 ] && ok "$1: the dashboard keeps refreshing (up $a -> $b)" || fail "$1: uptime stuck at '$a'"
-}
 
 # ---- 1. devfreq writes failing --------------------------------------------
 start 120 40

@@ -21,16 +21,6 @@ fi
 rec=small/r.csv    # relative to $T, the shell's folder: short on screen
 f="$T/$rec"
 
-ticks() {
-	a=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-	i=40
-	while [ "$i" -gt 0 ]; do
-		b=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-		[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && break
-		sleep 0.1; i=$((i - 1))
-	done
-	[ "$i" -gt 0 ] && ok "$1: the dashboard keeps refreshing (up $a -> $b)" || fail "$1: uptime stuck at '$a'"
-}
 
 start 120 40
 dvfstop --demo --interval 100 --refresh 200 --record "$rec"

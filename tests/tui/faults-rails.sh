@@ -56,17 +56,6 @@ na() {
 	done
 	ok "$1: no number while it fails"
 }
-# uptime changes: the dashboard keeps refreshing
-ticks() {
-	a=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-	i=40
-	while [ "$i" -gt 0 ]; do
-		b=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-		[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && break
-		sleep 0.1; i=$((i - 1))
-	done
-	[ "$i" -gt 0 ] && ok "$1: the dashboard keeps refreshing (up $a -> $b)" || fail "$1: uptime stuck at '$a'"
-}
 # settle CSV: at least one more complete row than now (the recorder
 # flushes once a second)
 settle() {

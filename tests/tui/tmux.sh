@@ -63,3 +63,16 @@ quit_ok() {
 	expect_screen "${1:-q}: exits with status 0" 'DVFSTOP-EXIT=0' 10
 	expect_screen "${1:-q}: the shell prompt comes back" '^PROMPT>$' 5
 }
+
+# ticks WHAT: the header's uptime changes within 4 s (the dashboard keeps
+# refreshing, whatever fault it meets)
+ticks() {
+	a=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
+	i=40
+	while [ "$i" -gt 0 ]; do
+		b=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
+		[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && break
+		sleep 0.1; i=$((i - 1))
+	done
+	[ "$i" -gt 0 ] && ok "$1: the dashboard keeps refreshing (up $a -> $b)" || fail "$1: uptime stuck at '$a'"
+}
