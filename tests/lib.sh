@@ -17,3 +17,11 @@ finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exi
 # A private temporary folder, removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+
+# rail_files ROOT LABEL: "HWMON_DIR HWMON CHANNEL" of the INA3221 rail
+# labelled LABEL in a simulated tree (e.g. ".../hwmon9 hwmon9 1": its files
+# are HWMON_DIR/in1_input and curr1_input)
+rail_files() {
+	lab=$(grep -l "^$2\$" "$1"/sys/bus/i2c/drivers/ina3221/*/hwmon/hwmon*/in*_label)
+	echo "$(dirname "$lab") $(basename "$(dirname "$lab")") $(basename "$lab" | sed 's/in\([0-9]\)_label/\1/')"
+}

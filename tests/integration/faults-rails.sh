@@ -18,12 +18,8 @@ pid=$!
 # wait for the tree, then find the rails' hwmon folder by label
 i=0
 while [ ! -d "$D/sys/bus/i2c/drivers/ina3221" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-lab=$(grep -l '^VDD_GPU_SOC$' "$D"/sys/bus/i2c/drivers/ina3221/*/hwmon/hwmon*/in*_label)
-hw=$(basename "$(dirname "$lab")")
-ch=$(basename "$lab" | sed 's/in\([0-9]\)_label/\1/')
-lab5=$(grep -l '^VIN_SYS_5V0$' "$D"/sys/bus/i2c/drivers/ina3221/*/hwmon/hwmon*/in*_label)
-hw5=$(basename "$(dirname "$lab5")")
-ch5=$(basename "$lab5" | sed 's/in\([0-9]\)_label/\1/')
+set -- $(rail_files "$D" VDD_GPU_SOC); hw=$2 ch=$3
+set -- $(rail_files "$D" VIN_SYS_5V0); hw5=$2 ch5=$3
 
 sleep 1.5
 # complete lines recorded so far (the recorder flushes once a second)

@@ -21,9 +21,7 @@ pid=$!
 
 i=0
 while [ ! -d "$D/sys/bus/i2c/drivers/ina3221" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-lab=$(grep -l '^VDD_GPU_SOC$' "$D"/sys/bus/i2c/drivers/ina3221/*/hwmon/hwmon*/in*_label)
-hw=$(basename "$(dirname "$lab")")
-ch=$(basename "$lab" | sed 's/in\([0-9]\)_label/\1/')
+set -- $(rail_files "$D" VDD_GPU_SOC); hw=$2 ch=$3
 file="$hw/in${ch}_input"
 
 sleep 1.5

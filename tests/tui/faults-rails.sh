@@ -63,12 +63,6 @@ settle() {
 	i=30
 	while [ "$(awk '/\r$/' "$1" | wc -l)" -le "$n0" ] && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
 }
-rail_files() {
-	lab=$(grep -l "^$2\$" "$1"/sys/bus/i2c/drivers/ina3221/*/hwmon/hwmon*/in*_label)
-	hw=$(basename "$(dirname "$lab")")
-	ch=$(basename "$lab" | sed 's/in\([0-9]\)_label/\1/')
-	echo "$(dirname "$lab") $hw $ch"
-}
 
 # Monitoring only, but the state folder stays private to the test (the
 # tmux server passes the environment on to the shell).

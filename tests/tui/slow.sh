@@ -14,9 +14,7 @@ dvfstop --demo --sim-dir "\"$SD\"" --refresh 200
 expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
 expect_screen "the rail has watts" 'VDD_GPU_SOC[^0-9]*[0-9.]+ W' 5
 
-lab=$(grep -l '^VDD_GPU_SOC$' "$SD"/sys/bus/i2c/drivers/ina3221/*/hwmon/hwmon*/in*_label)
-hw=$(basename "$(dirname "$lab")")
-ch=$(basename "$lab" | sed 's/in\([0-9]\)_label/\1/')
+set -- $(rail_files "$SD" VDD_GPU_SOC); hw=$2 ch=$3
 file="$hw/in${ch}_input"
 echo "s 150 /$file" >"$SD/dvfstop-faults"
 
