@@ -66,6 +66,28 @@ static int mhz_prec(int64_t hz)
 	return hz % 1000000 ? 1 : 0;
 }
 
+/* "util  87.0% [████    ]": a per-mille utilisation as a number and a
+ * bar, on row y from x0, W columns (GPU load and CPU utilisation alike). */
+static void put_util(struct cellbuf *cb, int x0, int y, int W, struct dvf_m pm)
+{
+	char num[16], buf[4 * MAX_W + 1];
+	struct pen p = pen_at(cb, x0, y, x0 + W);
+	put(&p, ROLE_LABEL, "util  ");
+	fmt_m(num, sizeof num, pm, 0.1, 1, NULL);
+	if (pm.ok)
+		strncat(num, "%", sizeof num - strlen(num) - 1);
+	putf(&p, pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
+	int bw = x0 + W - p.x - 3;
+	if (bw > MAX_W)
+		bw = MAX_W;
+	if (bw >= 3) {
+		put(&p, ROLE_LABEL, " [");
+		bar_render(pm.v / 1000.0, pm.ok, bw, cb->utf8, buf, sizeof buf);
+		put(&p, pm.ok ? ROLE_BAR : ROLE_NA, buf);
+		put(&p, ROLE_LABEL, "]");
+	}
+}
+
 static void put_mhz(struct pen *p, struct dvf_m hz, const char *unit)
 {
 	put_m(p, hz, 1e-6, hz.ok ? mhz_prec(hz.v) : 0, unit);
@@ -300,22 +322,7 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 
 	/* Row 3: utilisation, a number and a bar. */
 	if (H > 3) {
-		p = pen_at(cb, x0, 4, x0 + W);
-		put(&p, ROLE_LABEL, "util  ");
-		char num[16];
-		fmt_m(num, sizeof num, s->gpu_load_pm, 0.1, 1, NULL);
-		if (s->gpu_load_pm.ok)
-			strncat(num, "%", sizeof num - strlen(num) - 1);
-		putf(&p, s->gpu_load_pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
-		int bw = x0 + W - p.x - 3;
-		if (bw > MAX_W)
-			bw = MAX_W;
-		if (bw >= 3) {
-			put(&p, ROLE_LABEL, " [");
-			bar_render(s->gpu_load_pm.v / 1000.0, s->gpu_load_pm.ok, bw, cb->utf8, buf, sizeof buf);
-			put(&p, s->gpu_load_pm.ok ? ROLE_BAR : ROLE_NA, buf);
-			put(&p, ROLE_LABEL, "]");
-		}
+		put_util(cb, x0, 4, W, s->gpu_load_pm);
 	}
 
 	/* Who set the clock, and why the board runs elsewhere, when there
@@ -491,28 +498,12 @@ static void render_cpu(const struct tui_view *v, struct cellbuf *cb)
 	int W = cb->w - 2, H = cb->h - 2, x0 = 1, y = 1;
 	const char *deg = cb->utf8 ? "°C" : "C";
 	struct pen p;
-	char buf[4 * MAX_W + 1];
 
 	frame(v, TR_CPU, cb, "CPU & temperature");
 	if (W <= 0 || H <= 0)
 		return;
 
-	p = pen_at(cb, x0, y++, x0 + W);
-	put(&p, ROLE_LABEL, "util  ");
-	char num[16];
-	fmt_m(num, sizeof num, s->cpu_util_pm, 0.1, 1, NULL);
-	if (s->cpu_util_pm.ok)
-		strncat(num, "%", sizeof num - strlen(num) - 1);
-	putf(&p, s->cpu_util_pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
-	int bw = x0 + W - p.x - 3;
-	if (bw > MAX_W)
-		bw = MAX_W;
-	if (bw >= 3) {
-		put(&p, ROLE_LABEL, " [");
-		bar_render(s->cpu_util_pm.v / 1000.0, s->cpu_util_pm.ok, bw, cb->utf8, buf, sizeof buf);
-		put(&p, s->cpu_util_pm.ok ? ROLE_BAR : ROLE_NA, buf);
-		put(&p, ROLE_LABEL, "]");
-	}
+	put_util(cb, x0, y++, W, s->cpu_util_pm);
 
 	if (y <= H) {
 		p = pen_at(cb, x0, y++, x0 + W);
