@@ -8,7 +8,7 @@
 # restore` in a child, then dies of the signal).  Each time the fake GPU is
 # back to default and no state file is left.
 set -u
-: "${DVFSTOP:?}" "${top_builddir:?}"
+: "${DVFSTOP:?}" "${top_builddir:?}" "${top_srcdir:?}"
 FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
 [ -x "$DVFSTOP" ] || { echo "SKIP: $DVFSTOP not built"; exit 77; }
 [ -f "$FAKE" ] || { echo "SKIP: $FAKE not built"; exit 77; }
@@ -28,8 +28,7 @@ ulimit -c 0 2>/dev/null   # SEGV and ABRT would dump core
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
-signum() { case $1 in INT) echo 2;; QUIT) echo 3;; ABRT) echo 6;; SEGV) echo 11;; TERM) echo 15;;
-	HUP) echo 1;; esac; }
+. "$top_srcdir/tests/clocks.sh"   # signum
 states() { ls "$DVFSTOP_STATE_DIR" | grep -c '\.state$'; }
 
 # path END CLOCK: one run ended by END ("end" or a signal name).

@@ -6,6 +6,7 @@
 # `dvfstop restore`), then the lock, --readonly, a refused level, EACCES,
 # the readback message and the stale-state notice.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/clocks.sh"
 
 if env --default-signal=INT true 2>/dev/null; then
 	FG="env --default-signal=INT,QUIT"
@@ -17,39 +18,8 @@ TRIALS=${RESTORE_TRIALS:-20}
 JOBS=${RESTORE_JOBS:-3}
 SIGNALS=${RESTORE_SIGNALS:-"INT TERM HUP QUIT SEGV ABRT KILL"}
 mkdir -m 700 "$T/refstate"
-TREES="$T"
-if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	TREES=$(mktemp -d /dev/shm/dvfstop-restore.XXXXXX) || TREES="$T"
-	[ "$TREES" = "$T" ] || trap 'rm -rf "$T" "$TREES"' EXIT
-fi
+shm_trees
 
-gpu_node() {
-	for n in "$1"/sys/class/devfreq/*; do
-		case "$(tr -d '\0' <"$n/device/of_node/name" 2>/dev/null)" in
-		gpu|ga10b|gv11b|gp10b) echo "$n"; return;;
-		esac
-	done
-}
-signum() { case $1 in INT) echo 2;; QUIT) echo 3;; ABRT) echo 6;; KILL) echo 9;; SEGV) echo 11;;
-	TERM) echo 15;; HUP) echo 1;; esac; }
-# snap NODE DEST: keep the three control files
-snap() { for f in governor min_freq max_freq; do cp "$1/$f" "$2.$f"; done; }
-# same NODE SNAP: prints the first file that differs
-same() {
-	for f in governor min_freq max_freq; do
-		cmp -s "$1/$f" "$2.$f" || { echo "$f is '$(cat "$1/$f")', was '$(cat "$2.$f")'"; return 1; }
-	done
-}
-# wait_for GLOB: up to 5 s for a file to appear
-wait_for() {
-	i=0
-	while [ "$i" -lt 1000 ]; do
-		for f in $1; do [ -e "$f" ] && return 0; done
-		sleep 0.005
-		i=$((i + 1))
-	done
-	return 1
-}
 demo() { # STATE SIMDIR ARGS...
 	st=$1; sd=$2; shift 2
 	DVFSTOP_STATE_DIR="$st" $FG "$DVFSTOP" --batch --no-config --demo --sim-dir "$sd" "$@"
@@ -70,7 +40,7 @@ trial() {
 	pid=$!
 	# The tree is rebuilt first (the simulator's business); the signal is
 	# sent once control has saved the state, 0-100 ms later.
-	if ! wait_for "$d/state/*.state"; then
+	if ! wait_file "$d/state/*.state"; then
 		kill -s KILL "$pid" 2>/dev/null; wait "$pid"
 		echo "FAIL $sig#$n: no state file appeared: $(cat "$d/err")" >"$res"; return
 	fi
@@ -136,7 +106,7 @@ snap "$fnode" "$T/fix"
 $FG "$DVFSTOP" --batch --no-config --sysfs-root "$F" --set-clock 816 --interval 20 --duration 20 \
 	>"$T/a.out" 2>"$T/a.err" &
 apid=$!
-wait_for "$S/*.state" || fail "lock: A never saved its state: $(cat "$T/a.err")"
+wait_file "$S/*.state" || fail "lock: A never saved its state: $(cat "$T/a.err")"
 "$DVFSTOP" --batch --no-config --sysfs-root "$F" --set-clock 612 --samples 1 >"$T/b.out" 2>"$T/b.err"
 expect_eq "lock: a second --set-clock exits" "$?" 1
 expect_grep "lock: the second names the holder's pid" "pid $apid" "$T/b.err"
@@ -177,7 +147,7 @@ node=$(gpu_node "$D")
 snap "$node" "$T/stale"
 demo_bg "$S" "$D" --set-clock 408 --interval 5 --sim-speed 1 --duration 30 >/dev/null 2>&1 &
 kpid=$!
-wait_for "$S/*.state" || fail "stale: no state saved"
+wait_file "$S/*.state" || fail "stale: no state saved"
 sleep 0.05
 kill -s KILL "$kpid"; wait "$kpid"
 expect_eq "stale: killed with the clock pinned" "$(cat "$node/max_freq")" "408000000"

@@ -13,6 +13,7 @@
 # back and removes the state file.  Last, the Jetson source's write: a
 # refused max_freq is named as max_freq (not min_freq) and nothing is left.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/clocks.sh"
 
 if env --default-signal=INT true 2>/dev/null; then
 	FG="env --default-signal=INT,QUIT"
@@ -25,28 +26,6 @@ mkdir -m 700 "$S"
 export DVFSTOP_STATE_DIR="$S"
 PIN=510   # MHz, a level of the simulated Orin; the originals are 306-1300.5
 
-gpu_node() {
-	for n in "$1"/sys/class/devfreq/*; do
-		case "$(tr -d '\0' <"$n/device/of_node/name" 2>/dev/null)" in
-		gpu|ga10b|gv11b|gp10b) echo "$n"; return;;
-		esac
-	done
-}
-snap() { for f in governor min_freq max_freq; do cp "$1/$f" "$2.$f"; done; }
-same() {
-	for f in governor min_freq max_freq; do
-		cmp -s "$1/$f" "$2.$f" || { echo "$f is '$(cat "$1/$f")', was '$(cat "$2.$f")'"; return 1; }
-	done
-}
-wait_for() {
-	i=0
-	while [ "$i" -lt 1000 ]; do
-		for f in $1; do [ -e "$f" ] && return 0; done
-		sleep 0.005
-		i=$((i + 1))
-	done
-	return 1
-}
 states() { ls "$S" | grep -c '\.state$'; }
 # tree NAME: a fresh simulated tree in $T/NAME, its GPU node in $node
 tree() {
@@ -67,7 +46,7 @@ fails() {
 	$FG "$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --set-clock $PIN --interval 20 \
 		--sim-speed 1 --duration $dur >"$T/$name.out" 2>"$T/$name.err" &
 	pid=$!
-	wait_for "$S/*.state" || { fail "$name: no state file appeared: $(cat "$T/$name.err")"; return; }
+	wait_file "$S/*.state" || { fail "$name: no state file appeared: $(cat "$T/$name.err")"; return; }
 	printf "$faults" >"$D/dvfstop-faults"
 	[ -n "$gov" ] && echo performance >"$node/governor"
 	expect_eq "$name: pinned max_freq" "$(cat "$node/max_freq")" "${PIN}000000"

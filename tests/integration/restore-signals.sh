@@ -6,6 +6,7 @@
 # driver; each signal arrives at a random moment, so many land in the middle
 # of a clock change.  kill -9 is followed by `dvfstop restore`.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/clocks.sh"
 
 LOOP="$top_builddir/tests/unit/test_control_loop"
 [ -x "$LOOP" ] || { echo "skip: $LOOP not built"; exit 77; }
@@ -22,25 +23,9 @@ SIGNALS=${RESTORE_SIGNALS:-"INT TERM HUP QUIT SEGV ABRT KILL"}
 DVFSTOP_STATE_DIR="$T/state"
 export DVFSTOP_STATE_DIR
 mkdir -m 700 "$DVFSTOP_STATE_DIR"
-# The trees go to memory when there is a tmpfs: a rebuild there takes
-# milliseconds, on a disk a good part of a second.
-TREES="$T"
-if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	TREES=$(mktemp -d /dev/shm/dvfstop-restore.XXXXXX) || TREES="$T"
-	[ "$TREES" = "$T" ] || trap 'rm -rf "$T" "$TREES"' EXIT
-fi
+shm_trees
 
-# The GPU devfreq folder of a tree: the devfreq entry whose device is a GPU.
-gpu_node() {
-	for n in "$1"/sys/class/devfreq/*; do
-		case "$(tr -d '\0' <"$n/device/of_node/name" 2>/dev/null)" in
-		gpu|ga10b|gv11b|gp10b) echo "$n"; return;;
-		esac
-	done
-}
 
-signum() { case $1 in INT) echo 2;; QUIT) echo 3;; ABRT) echo 6;; BUS) echo 7;; FPE) echo 8;;
-	KILL) echo 9;; SEGV) echo 11;; TERM) echo 15;; HUP) echo 1;; esac; }
 
 # trial SIG N: writes "ok ..." or "FAIL ..." to $T/r.SIG.N
 trial() {
