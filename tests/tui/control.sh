@@ -12,6 +12,7 @@
 # instance holding the lock: the keys answer with the reason, nothing is
 # written.
 . "$top_srcdir/tests/tui/tmux.sh"
+. "$top_srcdir/tests/clocks.sh"
 
 SD="$T/sim"
 ST="$T/state"
@@ -23,16 +24,10 @@ ctl() {
 	rm -f "$T/pid"
 	run "sh -c 'echo \$\$ >\"$T/pid\"; DVFSTOP_STATE_DIR=\"$ST\" exec \"$DVFSTOP\" --no-config --demo --sim-dir \"$SD\" --refresh 200 $*'; echo DVFSTOP-EXIT=\$?"
 }
-snap() { for f in governor min_freq max_freq; do cp "$NODE/$f" "$T/orig.$f"; done; }
-# same WHAT: the three files are byte-identical to the snapshot
-same() {
-	for f in governor min_freq max_freq; do
-		if ! cmp -s "$NODE/$f" "$T/orig.$f"; then
-			fail "$1: $f is '$(cat "$NODE/$f")', was '$(cat "$T/orig.$f")'"
-			return
-		fi
-	done
-	ok "$1: governor, min_freq, max_freq byte-identical to before"
+# unchanged WHAT: the three files are byte-identical to the snapshot
+# ($T/orig.*, taken by snap)
+unchanged() {
+	if d=$(same "$NODE" "$T/orig"); then ok "$1: governor, min_freq, max_freq byte-identical to before"; else fail "$1: $d"; fi
 }
 # files WHAT MIN MAX: poll (the write is synchronous, the screen is not)
 files() {
@@ -52,7 +47,7 @@ start 120 40
 ctl --record "$T/rec.csv"
 expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
 expect_screen "GPU panel: board default" 'set +board default \(nvhost_podgov\)' 3
-snap
+snap "$NODE" "$T/orig"
 
 # A typed value that is a level.
 keys o
@@ -86,20 +81,20 @@ keys -
 files "-: one level down, still a cap" "$orig_min" 612000000
 keys d
 expect_screen "d: GPU panel" 'set +board default \(nvhost_podgov\)' 3
-same "d: default"
+unchanged "d: default"
 keys o
 expect_screen "o: dialog" 'set the GPU clock' 3
 keys Escape
 sleep 0.5
 if screen | grep -q 'set the GPU clock'; then fail "Esc closes the dialog"; else ok "Esc closes the dialog"; fi
-same "Esc: nothing written"
+unchanged "Esc: nothing written"
 
 # From default a step pins next to the clock the board runs at.
 keys +
 expect_screen "+ from default: pinned" 'set +pinned by you at [0-9.]+ MHz' 3
 if [ "$(cat "$NODE/min_freq")" = "$(cat "$NODE/max_freq")" ]; then ok "+ from default: min = max"; else fail "+ from default: min $(cat "$NODE/min_freq") max $(cat "$NODE/max_freq")"; fi
 quit_ok "q"
-same "q"
+unchanged "q"
 no_state "q"
 for ev in 'user: pin 714 MHz (was default)' 'user: pin 612 MHz (was pin 714 MHz)' \
 	'user: cap 714 MHz (was pin 714 MHz)' 'user: default (was cap 612 MHz)'; do
@@ -118,7 +113,7 @@ for sig in INT TERM HUP; do
 	HUP) kill -HUP "$(cat "$T/pid")"; want=129;;
 	esac
 	expect_screen "SIG$sig: exits with status $want" "DVFSTOP-EXIT=$want" 10
-	same "SIG$sig"
+	unchanged "SIG$sig"
 	no_state "SIG$sig"
 done
 
@@ -138,7 +133,7 @@ expect_screen "stale state: the prompt" 'a previous dvfstop left the GPU clock c
 expect_screen "stale state: y/n" 'restore it\? y/n' 3
 keys y
 expect_screen "y: put back" 'GPU clocks put back' 3
-same "y: restored"
+unchanged "y: restored"
 no_state "y"
 quit_ok "stale q"
 
@@ -155,7 +150,7 @@ for k in o + - c d; do
 	expect_screen "--readonly: $k answers with the reason" 'read-only \(--readonly\): the GPU clock is never changed' 3
 done
 if screen | grep -q 'set the GPU clock'; then fail "--readonly: no dialog"; else ok "--readonly: o opens no dialog"; fi
-same "--readonly"
+unchanged "--readonly"
 quit_ok "--readonly q"
 
 # A write refused with EACCES (the simulator's fault injection, as a
@@ -172,7 +167,7 @@ expect_screen "EACCES: the refusal says why" 'read-only: no permission to write'
 keys Escape
 keys +
 expect_screen "EACCES: the GPU panel says read-only" 'set +not set by this dvfstop \(read-only\)' 3
-same "EACCES"
+unchanged "EACCES"
 no_state "EACCES"
 rm -f "$SD/dvfstop-faults"
 quit_ok "EACCES q"
@@ -190,7 +185,7 @@ if command -v flock >/dev/null 2>&1 && [ -n "$lock" ]; then
 	expect_screen "lock held: dashboard" 'clock [0-9.]+ MHz' 10
 	keys +
 	expect_screen "lock held: + answers that another dvfstop controls" 'read-only: another dvfstop' 3
-	same "lock held"
+	unchanged "lock held"
 	quit_ok "lock held q"
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null

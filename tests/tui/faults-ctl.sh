@@ -15,6 +15,7 @@
 #      612 MHz to the driver running higher; once cur_freq says the pinned
 #      clock the note goes.
 . "$top_srcdir/tests/tui/tmux.sh"
+. "$top_srcdir/tests/clocks.sh"
 
 SD="$T/sim"
 ST="$T/state"
@@ -25,29 +26,10 @@ NODE="$SD/sys/class/devfreq/17000000.gpu"
 ctl() {
 	run "DVFSTOP_STATE_DIR=\"$ST\" \"$DVFSTOP\" --no-config --refresh 200 $*; echo DVFSTOP-EXIT=\$?"
 }
-snap() { for f in governor min_freq max_freq; do cp "$NODE/$f" "$T/orig.$f"; done; }
-# same WHAT: the three files are byte-identical to the snapshot
-same() {
-	for f in governor min_freq max_freq; do
-		if ! cmp -s "$NODE/$f" "$T/orig.$f"; then
-			fail "$1: $f is '$(cat "$NODE/$f")', was '$(cat "$T/orig.$f")'"
-			return
-		fi
-	done
-	ok "$1: governor, min_freq, max_freq as they were"
-}
-# values WHAT: the three values are those of the snapshot.  A refused
-# action is checked by value: the Jetson source rewrites a limit that does
-# not change (the same number, which the simulator reformats on its next
-# tick) before the write that fails.
-values() {
-	for f in governor min_freq max_freq; do
-		if [ "$(cat "$NODE/$f")" != "$(cat "$T/orig.$f")" ]; then
-			fail "$1: $f is '$(cat "$NODE/$f")', was '$(cat "$T/orig.$f")'"
-			return
-		fi
-	done
-	ok "$1: governor, min_freq, max_freq have the values they had"
+# unchanged WHAT: the three files are byte-identical to the snapshot
+# ($T/orig.*, taken by snap)
+unchanged() {
+	if d=$(same "$NODE" "$T/orig"); then ok "$1: governor, min_freq, max_freq as they were"; else fail "$1: $d"; fi
 }
 # files WHAT MIN MAX: poll (the write is synchronous, the screen is not)
 files() {
@@ -83,7 +65,7 @@ start 120 40
 ctl --demo --sim-dir "$SD" --record "$T/rec.csv"
 expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
 expect_screen "board default" 'set +board default \(nvhost_podgov\)' 3
-snap
+snap "$NODE" "$T/orig"
 grown "before the faults" 3 "$T/rec.csv"
 
 # EINVAL on min_freq: a pin below the clock writes min first.
@@ -95,7 +77,7 @@ keys 6 1 2 Enter
 expect_screen "EINVAL: the status line says what failed and why" \
 	'pin 612 MHz failed: writing min_freq: Invalid argument' 3
 expect_screen "EINVAL: the dialog says so too" '│ *pin 612 MHz failed: writing min_freq: Invalid' 3
-values "EINVAL"
+unchanged "EINVAL"
 expect_screen "EINVAL: GPU panel still says board default" 'set +board default \(nvhost_podgov\)' 3
 keys Escape
 ticks "EINVAL"
@@ -109,7 +91,7 @@ expect_screen "no fault: status line" 'GPU clock pinned at 612 MHz' 3
 expect_screen "no fault: GPU panel" 'set +pinned by you at 612 MHz' 3
 keys d
 expect_screen "d: default" 'set +board default \(nvhost_podgov\)' 3
-same "d"
+unchanged "d"
 kept "EINVAL" "$T/before1" "$T/rec.csv"
 
 # EBUSY on max_freq: a cap from the default writes only max.
@@ -122,7 +104,7 @@ expect_screen "EBUSY: c in the dialog chooses a cap" 'Enter caps: max only' 3
 keys 8 1 6 Enter
 expect_screen "EBUSY: the status line says what failed and why" \
 	'cap 816 MHz failed: writing max_freq: Device or resource busy' 3
-values "EBUSY"
+unchanged "EBUSY"
 keys Escape
 grown "EBUSY" "$n" "$T/rec.csv"
 nofault
@@ -135,7 +117,7 @@ files "no fault: the same cap works" "$(cat "$T/orig.min_freq")" 816000000
 expect_screen "no fault: GPU panel capped" 'set +capped by you at 816 MHz' 3
 keys d
 expect_screen "d after the cap" 'set +board default' 3
-same "d after the cap"
+unchanged "d after the cap"
 kept "EBUSY" "$T/before2" "$T/rec.csv"
 
 # EINVAL on the second write (max after min): the first went through and is
@@ -150,7 +132,7 @@ files "second write fails: min put back, max not changed" "$(cat "$T/orig.min_fr
 keys Escape
 nofault
 quit_ok "q after the faults"
-same "q after the faults"
+unchanged "q after the faults"
 if ls "$ST"/*.state >/dev/null 2>&1; then fail "q: a state file is left"; else ok "q: no state file left"; fi
 expect_grep "the pin that worked is an event" 'user: pin 612 MHz (was default)' "$T/rec.csv"
 expect_grep "the cap that worked is an event" 'user: cap 816 MHz (was default)' "$T/rec.csv"
@@ -168,12 +150,12 @@ keys 6 1 2 Enter
 expect_screen "EACCES: the status line says why" 'read-only: no permission to write min_freq\. To set GPU clocks run dvfstop as' 3
 keys Escape
 expect_screen "EACCES: the GPU panel says read-only" 'set +not set by this dvfstop \(read-only\)' 3
-values "EACCES"
+unchanged "EACCES"
 nofault
 other
 keys o
 expect_screen "EACCES: read-only for the rest of the run" 'read-only: no permission to write' 3
-values "EACCES, fault gone, same run"
+unchanged "EACCES, fault gone, same run"
 quit_ok "EACCES q"
 clear_screen
 ctl --demo --sim-dir "$SD"
@@ -183,13 +165,13 @@ expect_screen "next run: dialog" 'set the GPU clock' 3
 keys 6 1 2 Enter
 files "next run: the same pin works" 612000000 612000000
 quit_ok "next run q"
-same "next run q"
+unchanged "next run q"
 
 # ---- 2. the clock does not follow ------------------------------------------
 F="$T/fix"
 cp -R "$FIX/jp6-agx-orin" "$F"
 NODE=$(dirname "$(find "$F/sys/devices" -path '*17000000.gpu/devfreq/17000000.gpu/min_freq')")
-snap
+snap "$NODE" "$T/orig"
 zone=$(grep -l '^gpu-thermal$' "$F"/sys/devices/virtual/thermal/thermal_zone*/type)
 zone=$(dirname "$zone")
 cool=$(cat "$zone/temp")
@@ -218,5 +200,5 @@ files "fixture: pinned at 612" 612000000 612000000
 expect_screen "runs higher: the reason" \
 	'pinned at 612 MHz, but the GPU runs at 714 MHz: the driver runs it higher' 5
 quit_ok "fixture q"
-same "fixture q"
+unchanged "fixture q"
 finish
