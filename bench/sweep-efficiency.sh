@@ -11,6 +11,10 @@
 #               the policy's recommendation
 #   mlg         dvfstop recommend (builtin:mlg) with the GPU utilisation the
 #               exhaustive sweep measured at the top clock; no sweep at all
+#   fitted      dvfstop recommend --policy with a tree `dvfstop fit` learned
+#               from the other workloads' exhaustive sweeps (leave one out:
+#               no workload is scored by a tree that saw its own sweep); no
+#               sweep at all
 # and scores each choice by the simulator's noise-free energy per step at
 # that level (bench/sweep-truth.c, sim_model_energy_per_step_j) against
 # the best level's: "over %" is the energy per step paid above the optimum.
@@ -62,33 +66,60 @@ sweep() {
 jps() { awk -v f="$1" '$1 != "optimum" && $1 + 0 == f + 0 { print $2 }' "$work/truth"; }
 over() { awk -v j="$1" -v o="$2" 'BEGIN { printf "%.2f", (j - o) / o * 100 }'; }
 
-printf '%-18s %4s %4s %7s | %-22s | %-22s | %-12s\n' workload seq seed "opt MHz" \
-	"exhaustive MHz win steps over%" "adaptive MHz win steps over%" "mlg MHz over%"
+# recommend POLICY MODEL SEQ UTIL -> MHz
+recommend() {
+	hz=$("$DVFSTOP" recommend --policy "$1" --model "$2" --seq-len "$3" --util "$4" --json |
+		sed -n 's/^ *"clock_hz": *\([0-9]*\).*/\1/p')
+	[ -n "$hz" ] || bench_die "recommend --policy $1 gave no clock for $2 seq $3"
+	awk -v h="$hz" 'BEGIN { printf "%.1f", h / 1e6 }'
+}
+
+printf '%-18s %4s %4s %7s | %-22s | %-22s | %-12s | %-12s\n' workload seq seed "opt MHz" \
+	"exhaustive MHz win steps over%" "adaptive MHz win steps over%" "mlg MHz over%" "fitted MHz over%"
 : >"$work/rows"
+mkdir "$work/sweeps" "$work/truths"
+# First every sweep; the fitted column needs all of them.
+i=0
 while read -r model seq seed; do
+	i=$((i + 1))
 	set -- $(sweep exhaustive "$model" "$seq" "$seed"); ex_f=$1 ex_w=$2 ex_s=$3
+	cp "$work/exhaustive.csv" "$work/sweeps/$i.csv"
 	set -- $(sweep adaptive "$model" "$seq" "$seed"); ad_f=$1 ad_w=$2 ad_s=$3
 	# the level table and the utilisation measured at the top level
 	levels=$(awk -F, 'NR > 1 { print $10 }' "$work/exhaustive.csv" | sort -n | tr '\n' ' ')
 	util=$(awk -F, 'NR == 2 { print $9 }' "$work/exhaustive.csv")
 	"$work/sweep-truth" "$model" "$seq" 16 $levels >"$work/truth"
+	cp "$work/truth" "$work/truths/$i"
+	echo "$ex_f $ex_w $ex_s $ad_f $ad_w $ad_s $util" >"$work/sweeps/$i.res"
+done <"$work/workloads"
+
+i=0
+while read -r model seq seed; do
+	i=$((i + 1))
+	read -r ex_f ex_w ex_s ad_f ad_w ad_s util <"$work/sweeps/$i.res"
+	cp "$work/truths/$i" "$work/truth"
 	set -- $(sed -n 's/^optimum //p' "$work/truth"); opt_f=$1 opt_j=$2
-	mlg_hz=$("$DVFSTOP" recommend --model "$model" --seq-len "$seq" --util "$util" --json |
-		sed -n 's/^ *"clock_hz": *\([0-9]*\).*/\1/p')
-	mlg_f=$(awk -v h="$mlg_hz" 'BEGIN { printf "%.1f", h / 1e6 }')
+	mlg_f=$(recommend builtin:mlg "$model" "$seq" "$util")
+	# the tree learned without this workload
+	others=$(ls "$work/sweeps/"*.csv | grep -v "/$i\.csv\$")
+	"$DVFSTOP" fit $others -o "$work/fitted.json" >"$work/fit.out" 2>&1 ||
+		{ sed 's/^/  /' "$work/fit.out" >&2; bench_die "fit without workload $i failed"; }
+	fit_f=$(recommend "$work/fitted.json" "$model" "$seq" "$util")
 	ex_o=$(over "$(jps "$ex_f")" "$opt_j")
 	ad_o=$(over "$(jps "$ad_f")" "$opt_j")
 	mlg_o=$(over "$(jps "$mlg_f")" "$opt_j")
-	printf '%-18s %4s %4s %7s | %7s %3s %5s %6s | %7s %3s %5s %6s | %7s %6s\n' "$model" "$seq" "$seed" "$opt_f" \
-		"$ex_f" "$ex_w" "$ex_s" "$ex_o" "$ad_f" "$ad_w" "$ad_s" "$ad_o" "$mlg_f" "$mlg_o"
-	echo "$ex_w $ex_s $ex_o $ad_w $ad_s $ad_o $mlg_o" >>"$work/rows"
+	fit_o=$(over "$(jps "$fit_f")" "$opt_j")
+	printf '%-18s %4s %4s %7s | %7s %3s %5s %6s | %7s %3s %5s %6s | %7s %6s | %7s %6s\n' "$model" "$seq" "$seed" "$opt_f" \
+		"$ex_f" "$ex_w" "$ex_s" "$ex_o" "$ad_f" "$ad_w" "$ad_s" "$ad_o" "$mlg_f" "$mlg_o" "$fit_f" "$fit_o"
+	echo "$ex_w $ex_s $ex_o $ad_w $ad_s $ad_o $mlg_o $fit_o" >>"$work/rows"
 done <"$work/workloads"
 
-awk '{ n++; for (i = 1; i <= 7; i++) { s[i] += $i; if ($i > m[i]) m[i] = $i }
-	ex0 += ($3 == 0); ad0 += ($6 == 0); mlg0 += ($7 == 0) }
+awk '{ n++; for (i = 1; i <= 8; i++) { s[i] += $i; if ($i > m[i]) m[i] = $i }
+	ex0 += ($3 == 0); ad0 += ($6 == 0); mlg0 += ($7 == 0); fit0 += ($8 == 0) }
 END {
 	printf "\n%d workloads (mean; worst):\n", n
 	printf "  exhaustive: %.1f windows, %.0f steps, %.2f %% over the optimum (worst %.2f %%), optimum hit %d/%d\n", s[1] / n, s[2] / n, s[3] / n, m[3], ex0, n
 	printf "  adaptive:   %.1f windows, %.0f steps, %.2f %% over the optimum (worst %.2f %%), optimum hit %d/%d\n", s[4] / n, s[5] / n, s[6] / n, m[6], ad0, n
 	printf "  mlg:        no sweep, %.2f %% over the optimum (worst %.2f %%), optimum hit %d/%d\n", s[7] / n, m[7], mlg0, n
+	printf "  fitted:     no sweep (a tree fitted on the other %d sweeps), %.2f %% over the optimum (worst %.2f %%), optimum hit %d/%d\n", n - 1, s[8] / n, m[8], fit0, n
 }' "$work/rows"

@@ -797,7 +797,15 @@ static int j_sample(struct source *s, struct dvf_sample *out)
 
 /* ---- slow reads ---------------------------------------------------------- */
 
-/* The i-th per-sample file and what it measures; NULL past the last. */
+/* Copy a metric's name into what, unless what is NULL. */
+static void name(char *what, size_t len, const char *n)
+{
+	if (what)
+		snprintf(what, len, "%s", n);
+}
+
+/* The i-th per-sample file and, into what (may be NULL), what it measures;
+ * NULL past the last. */
 static struct io_file *watched(struct source *s, int i, char *what, size_t len)
 {
 	static const char *const gpu_what[] = { "GPU clock", "GPU min clock", "GPU max clock", "GPU governor",
@@ -805,28 +813,28 @@ static struct io_file *watched(struct source *s, int i, char *what, size_t len)
 	struct io_file *gpu[] = { &s->cur, &s->min, &s->max, &s->gov, &s->load };
 	const struct dvf_info *in = &s->info;
 	if (i < 5) {
-		snprintf(what, len, "%s", gpu_what[i]);
+		name(what, len, gpu_what[i]);
 		return gpu[i];
 	}
 	i -= 5;
 	if (i < 2 * in->n_rails) {
 		/* the file (in or curr) tells voltage from current */
-		snprintf(what, len, "%s", in->rail_name[i / 2]);
+		name(what, len, in->rail_name[i / 2]);
 		return i % 2 ? &s->rail[i / 2].ma : &s->rail[i / 2].mv;
 	}
 	i -= 2 * in->n_rails;
 	if (i < in->n_clusters) {
-		snprintf(what, len, "CPU clock");
+		name(what, len, "CPU clock");
 		return &s->cpu[i];
 	}
 	i -= in->n_clusters;
 	if (i == 0) {
-		snprintf(what, len, "CPU load");
+		name(what, len, "CPU load");
 		return &s->stat;
 	}
 	i -= 1;
 	if (i < in->n_zones) {
-		snprintf(what, len, "%s", in->zone_name[i]);
+		name(what, len, in->zone_name[i]);
 		return &s->zone[i];
 	}
 	return NULL;
@@ -855,12 +863,15 @@ static int j_message(struct source *s, char *buf, size_t len)
 {
 	char what[DVF_NAME_LEN + 32];
 	struct io_file *f;
-	for (int i = 0; i < J_MAX_WATCHED && (f = watched(s, i, what, sizeof what)); i++) {
+	/* Called every sample: look at the files, name one only when there is
+	 * something to say. */
+	for (int i = 0; i < J_MAX_WATCHED && (f = watched(s, i, NULL, 0)); i++) {
 		struct slow_seen *seen = &s->seen[i];
 		bool slow = io_slow(f);
 		bool new_slow = slow && f->slow_reads != seen->slow_reads;
 		if (!new_slow && slow == seen->slow)
 			continue;
+		watched(s, i, what, sizeof what);
 		const char *path = f->path ? short_path(f->path) : "?";
 		if (new_slow) {
 			char again[32];
