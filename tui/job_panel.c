@@ -131,6 +131,54 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	return y + 1;
 }
 
+int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	const struct job_stats *js = &v->js;
+	int x;
+	char d[32];
+	if (!v->have || y > ymax)
+		return y;
+	/* J/step, progress and the time left: what a short terminal keeps. */
+	x = x0;
+	put_text(cb, &x, y, x1, ROLE_LABEL, "J/step ");
+	if (js->jps_ok)
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.4f", js->j_per_step);
+	else
+		put_text(cb, &x, y, x1, ROLE_NA, "n/a");
+	put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
+	if (js->steps.ok) {
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%lld", (long long)js->steps.v);
+		if (js->st.total.ok)
+			put_fmt(cb, &x, y, x1, ROLE_LABEL, "/%lld", (long long)js->st.total.v);
+	} else {
+		put_text(cb, &x, y, x1, ROLE_NA, "n/a");
+	}
+	if (js->running && js->st.eta_ns.ok) {
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  ETA ");
+		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
+	} else if (!js->running) {
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
+		put_text(cb, &x, y, x1, state_role(v), "ended");
+	}
+	if (++y > ymax)
+		return y;
+	/* The job's energy and where it is heading. */
+	x = x0;
+	put_text(cb, &x, y, x1, ROLE_LABEL, "job E ");
+	put_energy(cb, &x, y, x1, js->energy_j);
+	if (js->running) {
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  projected ");
+		if (js->proj_ok)
+			put_energy(cb, &x, y, x1, js->projected_j);
+		else
+			put_text(cb, &x, y, x1, ROLE_NA, "n/a");
+	} else {
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  over ");
+		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, js->elapsed_s));
+	}
+	return y + 1;
+}
+
 int job_panel_tail(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
 {
 	int rows = ymax - y + 1;

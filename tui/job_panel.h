@@ -34,6 +34,10 @@ void job_view_fill(const struct session *s, struct job_view *v);
  * columns x0 and x1; returns the next free row.  With no job they read
  * "no job" and "--". */
 int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax);
+/* The same figures in two rows, for a short energy panel: "J/step, steps
+ * of total, ETA" and "job energy, projected".  Nothing without a job.
+ * Returns the next free row. */
+int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax);
 /* The newest log lines that fit rows y..ymax (a few rows of the energy
  * panel when it has room).  Returns the next free row. */
 int job_panel_tail(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax);

@@ -434,8 +434,10 @@ static void render_power(const struct tui_view *v, struct cellbuf *cb)
 			put(&p, ROLE_NA, "n/a");
 		else if (!in->total_known)
 			put(&p, ROLE_WARN, "sum of all rails (board rule unknown)");
+		else if (in->total_rule[0] && (int)strlen(in->total_rule) <= W - 2)
+			put(&p, ROLE_LABEL, in->total_rule);
 		else
-			put(&p, ROLE_LABEL, in->total_rule[0] ? in->total_rule : "marked rails");
+			put(&p, ROLE_LABEL, "marked rails make the total");
 	}
 	/* A taller total-power graph in what is left. */
 	int g = H - y + 1;
@@ -470,6 +472,12 @@ static void render_energy(const struct tui_view *v, struct cellbuf *cb)
 		put(&p, ROLE_NA, "n/a");
 	}
 
+	/* Too short for the session's mean and the job's four rows: the job's
+	 * J/step and projection come before the mean (the power panel has
+	 * one too) and the job's name. */
+	bool compact = v->job.have && H < 2 + 4;
+	if (compact)
+		y = job_panel_compact(&v->job, cb, x0, y, x0 + W, H);
 	if (y <= H) {
 		double mw;
 		p = pen_at(cb, x0, y++, x0 + W);
@@ -479,7 +487,8 @@ static void render_energy(const struct tui_view *v, struct cellbuf *cb)
 		putf(&p, ROLE_LABEL, "  time %s", fmt_duration(d, sizeof d, v->elapsed_s));
 	}
 	/* The fine-tune: its figures, and its last output lines below. */
-	y = job_panel_rows(&v->job, cb, x0, y, x0 + W, H);
+	if (!compact)
+		y = job_panel_rows(&v->job, cb, x0, y, x0 + W, H);
 	/* Gaps: the energy is only as good as its coverage. */
 	if (y <= H) {
 		p = pen_at(cb, x0, y++, x0 + W);

@@ -482,25 +482,48 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	int x = x0;
 	char a[32];
 	if (v->choosing) {
-		put_text(cb, &x, y, x1, ROLE_WARN, "start a sweep:");
-		int yy = y + 1 <= ymax ? y + 1 : y;
-		if (yy != y)
-			x = x0;
-		else
-			put_text(cb, &x, y, x1, ROLE_LABEL, " ");
+		/* "start a sweep:" then the keys on the next row; on a narrow
+		 * panel the keys take both rows, Enter and Esc on the second. */
+		const char *dflt = v->default_exhaustive ? "exhaustive" : "adaptive";
+		int wide = (int)strlen("e exhaustive  a adaptive  Enter   Esc cancel") + (int)strlen(dflt);
+		bool two = x1 - x0 < wide && y + 1 <= ymax;
+		int yy = y;
+		if (two) {
+			put_text(cb, &x, y, x1, ROLE_WARN, "sweep: ");
+		} else {
+			put_text(cb, &x, y, x1, ROLE_WARN, "start a sweep:");
+			if (y + 1 <= ymax) {
+				yy = y + 1;
+				x = x0;
+			} else {
+				put_text(cb, &x, y, x1, ROLE_LABEL, " ");
+			}
+		}
 		put_text(cb, &x, yy, x1, ROLE_KEY, "e");
 		put_text(cb, &x, yy, x1, ROLE_LABEL, " exhaustive  ");
 		put_text(cb, &x, yy, x1, ROLE_KEY, "a");
 		put_text(cb, &x, yy, x1, ROLE_LABEL, " adaptive  ");
+		if (two) {
+			yy++;
+			x = x0;
+		}
 		put_text(cb, &x, yy, x1, ROLE_KEY, "Enter");
-		put_fmt(cb, &x, yy, x1, ROLE_LABEL, " %s  ", v->default_exhaustive ? "exhaustive" : "adaptive");
+		put_fmt(cb, &x, yy, x1, ROLE_LABEL, " %s  ", dflt);
 		put_text(cb, &x, yy, x1, ROLE_KEY, "Esc");
 		put_text(cb, &x, yy, x1, ROLE_LABEL, " cancel");
 		return yy + 1;
 	}
 	if (!v->have) {
+		static const char none[] = "none yet; s starts one", why[] = " (J/step at each clock level)";
 		put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
-		put_text(cb, &x, y, x1, ROLE_INACTIVE, "none yet; s starts one (J/step at each clock level)");
+		put_text(cb, &x, y, x1, ROLE_INACTIVE, none);
+		/* the explanation on its own row when it does not fit */
+		if (x + (int)strlen(why) > x1 && y + 1 <= ymax) {
+			x = x0;
+			put_text(cb, &x, ++y, x1, ROLE_INACTIVE, why + 1);
+		} else {
+			put_text(cb, &x, y, x1, ROLE_INACTIVE, why);
+		}
 		return y + 1;
 	}
 	int n = sw->cfg.n_levels, measured = 0;

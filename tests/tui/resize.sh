@@ -10,6 +10,12 @@ expect_screen "40x12: too small, with what it needs" 'terminal too small \(need 
 tm resize-window -x 80 -y 24
 expect_screen "80x24: the dashboard" 'clock [0-9.]+ MHz' 5
 expect_screen "80x24: the key line" 'q quit' 2
+# The energy panel has 3 rows here: the job's J/step, progress, ETA and
+# projection come before the mean and the job's name.
+expect_screen "80x24: J/step, steps of total and ETA" 'J/step [0-9]+\.[0-9]+ +[0-9]+/2000 +ETA [0-9:]+' 5
+expect_screen "80x24: the job's energy and its projection" 'job E [0-9.]+ (J|Wh) +projected [0-9.]+ (J|Wh)' 2
+expect_screen "80x24: the power panel says what makes the total" 'marked rails make the total' 2
+expect_screen "80x24: the sweep hint wraps instead of being cut" '│\(J/step at each clock level\) +│$' 2
 
 i=0
 while [ "$i" -lt 50 ]; do

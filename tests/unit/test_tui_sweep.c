@@ -205,6 +205,22 @@ static void test_running_and_chooser(void **state)
 	memset(&v, 0, sizeof v);
 	sweep_panel_render(&v, false, &cb);
 	assert_true(contains(&cb, "none yet; s starts one"));
+	/* Narrow (an 80-column screen's half): the choice takes two rows and
+	 * the hint wraps, nothing is cut. */
+	{
+		struct cellbuf nb;
+		assert_int_equal(cb_init(&nb, 40, 4, true), 0);
+		sweep_panel_render(&v, false, &nb);
+		assert_true(contains(&nb, "sweep: none yet; s starts one"));
+		assert_true(contains(&nb, "(J/step at each clock level)"));
+		v.choosing = true;
+		cb_clear(&nb, ROLE_NORMAL);
+		sweep_panel_render(&v, true, &nb);
+		assert_true(contains(&nb, "sweep: e exhaustive  a adaptive"));
+		assert_true(contains(&nb, "Enter adaptive  Esc cancel"));
+		v.choosing = false;
+		cb_free(&nb);
+	}
 	/* Every small size renders without going wrong. */
 	make_done(&v);
 	for (int w = 1; w < 70; w += 3)
@@ -248,6 +264,35 @@ static void test_job_rows(void **state)
 	assert_true(contains(&cb, "steps/s 2.00 mean"));
 	assert_true(contains(&cb, "steps   50 of 50"));
 	assert_true(contains(&cb, "total over 0:25"));
+
+	/* Compact (a short energy panel): two rows, nothing without a job. */
+	cb_clear(&cb, ROLE_NORMAL);
+	assert_int_equal(job_panel_compact(&v, &cb, 1, 1, 39, 6), 3);
+	assert_true(contains(&cb, "J/step 2.0000  50/50  ended"));
+	assert_true(contains(&cb, "job E 100.0 J  over 0:25"));
+	v.js.running = true;
+	v.js.steps = dvf_m_val(10);
+	v.js.st.eta_ns = dvf_m_val(125 * 1000000000LL);
+	v.js.proj_ok = true;
+	v.js.projected_j = 40000;
+	cb_clear(&cb, ROLE_NORMAL);
+	/* one row left: only the first */
+	assert_int_equal(job_panel_compact(&v, &cb, 1, 6, 39, 6), 7);
+	assert_true(contains(&cb, "J/step 2.0000  10/50  ETA 2:05"));
+	assert_false(contains(&cb, "projected"));
+	cb_clear(&cb, ROLE_NORMAL);
+	job_panel_compact(&v, &cb, 1, 1, 39, 6);
+	assert_true(contains(&cb, "job E 100.0 J  projected 11.111 Wh"));
+	v.js.proj_ok = false;
+	cb_clear(&cb, ROLE_NORMAL);
+	job_panel_compact(&v, &cb, 1, 1, 39, 6);
+	assert_true(contains(&cb, "projected n/a"));
+	v.js.running = false;
+	v.have = false;
+	cb_clear(&cb, ROLE_NORMAL);
+	assert_int_equal(job_panel_compact(&v, &cb, 1, 1, 39, 6), 1);
+	assert_false(contains(&cb, "J/step"));
+	v.have = true;
 	cb_free(&cb);
 
 	/* The log pane: the newest lines, and the state at the bottom. */
