@@ -35,7 +35,10 @@ printf 'normal = default default\nheadr = red default\n' >"$T/bad.theme"
 clear_screen
 dvfstop --demo --refresh 200 --theme "$T/bad.theme"
 expect_screen "broken theme: file:line on screen" "bad\.theme:2: unknown role 'headr'" 10
-expect_screen "broken theme: the default is used" 'theme default' 2
+expect_screen "broken theme: the message says the default is used" 'using the default theme' 2
+# the message takes the theme's place at 120 columns; once it has gone
+# (8 s), the header names the theme in use
+expect_screen "broken theme: the header says default after the message" 'theme default  up' 12
 quit_ok "broken theme"
 expect_screen "broken theme: message on stderr after exit" "^dvfstop: .*bad\.theme:2: unknown role 'headr'" 2
 finish

@@ -255,6 +255,25 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 0, "L4T n/a"));
 	assert_true(row_contains(&cb, 1, "not recording"));
 	cb_free(&cb);
+
+	/* At 80 columns a long message takes the theme's and uptime's room,
+	 * then that of "not recording", before it is cut. */
+	v.frozen = false;
+	snprintf(v.msg, sizeof v.msg, "no finished sweep to apply: s starts one");
+	render(&v, TR_HEADER, 80, 2, false, &cb);
+	assert_true(row_contains(&cb, 1, "not recording  no finished sweep to apply: s starts one"));
+	assert_false(row_contains(&cb, 1, "theme"));
+	cb_free(&cb);
+	snprintf(v.msg, sizeof v.msg, "%s", "slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms; x");
+	render(&v, TR_HEADER, 80, 2, false, &cb);
+	assert_true(row_contains(&cb, 1, " slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms; x"));
+	assert_false(row_contains(&cb, 1, "not recording"));
+	cb_free(&cb);
+	snprintf(v.msg, sizeof v.msg, "ok");
+	render(&v, TR_HEADER, 80, 2, false, &cb);
+	assert_true(row_contains(&cb, 1, "not recording  ok"));
+	assert_true(row_contains(&cb, 1, "theme default"));
+	cb_free(&cb);
 	make_info();
 
 	render(&v, TR_KEYS, 80, 1, false, &cb);
