@@ -124,8 +124,8 @@ int control_check_level(const struct dvf_info *in, int64_t hz, char *msg, size_t
 		i++;
 	control_fmt_mhz(in->level_hz[i], lo, sizeof lo);
 	control_fmt_mhz(in->level_hz[i + 1], hi, sizeof hi);
-	fmt(msg, len, "%s is not a GPU clock level of this board (nearest: %s and %s); "
-		 "nothing written", v, lo, hi);
+	/* short enough for an 80-column status line */
+	fmt(msg, len, "%s is not a GPU clock level (nearest %s, %s); nothing written", v, lo, hi);
 	return EINVAL;
 }
 

@@ -62,7 +62,7 @@ keys o
 expect_screen "o again" 'set the GPU clock' 3
 keys 7 0 0 Enter
 expect_screen "o 700: refused on screen" '700 MHz is not a GPU clock level' 3
-expect_screen "o 700: the nearest levels named" 'nearest: 612 MHz and 714 MHz' 3
+expect_screen "o 700: the nearest levels named" 'nearest 612 MHz, 714 MHz' 3
 files "o 700 refused: nothing written" 714000000 714000000
 # The cursor sits on the nearest (714); one down is 612, Enter pins it.
 keys Down Enter
