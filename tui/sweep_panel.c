@@ -532,8 +532,11 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	if (v->running) {
 		int cur = sw->cur;
 		mhz_text(a, sizeof a, cur >= 0 ? sw->cfg.level_hz[cur] : 0);
-		put_fmt(cb, &x, y, x1, ROLE_WARN, "%s sweep", sweep_mode_name(sw->cfg.mode));
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  level %d of %d ", cur + 1, n);
+		/* Narrow (80 columns): the level, the window and the time left
+		 * first; what was measured so far and Esc on a third row. */
+		bool short1 = x1 - x0 < 56, narrow = x1 - x0 < 68;
+		put_fmt(cb, &x, y, x1, ROLE_WARN, short1 ? "%s" : "%s sweep", sweep_mode_name(sw->cfg.mode));
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, short1 ? "  %d/%d " : "  level %d of %d ", cur + 1, n);
 		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s MHz", a);
 		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  %s", sw->state == SW_SETTLE ? "settling" : "measuring");
 		if (y + 1 > ymax)
@@ -546,14 +549,24 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 				(long long)sw->cfg.dwell_steps);
 		else
 			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s", v->dwell);
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  measured %d lvl, %lld steps  left ", measured,
-			(long long)sw->steps_used);
+		if (!narrow)
+			put_fmt(cb, &x, y, x1, ROLE_LABEL, "  measured %d lvl, %lld steps", measured,
+				(long long)sw->steps_used);
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  left ");
 		if (v->left_s >= 0) {
 			char d[32];
 			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s%s", v->left_at_most ? "<=" : "~",
 				fmt_duration(d, sizeof d, v->left_s));
 		} else {
 			put_text(cb, &x, y, x1, ROLE_NA, "n/a");
+		}
+		if (narrow) {
+			if (y + 1 > ymax)
+				return y + 1;
+			y++;
+			x = x0;
+			put_fmt(cb, &x, y, x1, ROLE_LABEL, "measured %d lvl, %lld steps", measured,
+				(long long)sw->steps_used);
 		}
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  Esc aborts");
 		return y + 1;

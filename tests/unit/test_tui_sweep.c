@@ -196,6 +196,21 @@ static void test_running_and_chooser(void **state)
 	assert_true(contains(&cb, "4/10 steps"));
 	assert_true(contains(&cb, "left <=1:15"));
 	assert_true(contains(&cb, "Esc aborts"));
+	/* Half of an 80-column screen: the level, window and time left on two
+	 * rows; what was measured and Esc on a third when there is one. */
+	{
+		struct cellbuf nb;
+		assert_int_equal(cb_init(&nb, 40, 4, false), 0);
+		sweep_panel_render(&v, false, &nb);
+		assert_true(contains(&nb, "exhaustive  4/4 1020 MHz  measuring"));
+		assert_true(contains(&nb, "window 5 4/10 steps  left <=1:15"));
+		assert_false(contains(&nb, "Esc aborts"));
+		cb_free(&nb);
+		assert_int_equal(cb_init(&nb, 40, 5, false), 0);
+		sweep_panel_render(&v, false, &nb);
+		assert_true(contains(&nb, "measured 4 lvl, 40 steps  Esc aborts"));
+		cb_free(&nb);
+	}
 	memset(&v, 0, sizeof v);
 	v.choosing = true;
 	sweep_panel_render(&v, true, &cb);
