@@ -134,6 +134,9 @@ bool io_parse_i64(const char *s, int64_t *out)
 	return true;
 }
 
+/* Slow reads and recoveries of every file so far (io_slow_changes). */
+static uint32_t slow_changes;
+
 void io_open(struct io_file *f, const char *path)
 {
 	*f = (struct io_file){ .fd = -1 };
@@ -148,6 +151,8 @@ void io_open(struct io_file *f, const char *path)
 
 void io_close(struct io_file *f)
 {
+	if (f->backoff_ns > 0)
+		slow_changes++;   /* its slow state goes with it */
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->path);
@@ -198,6 +203,11 @@ int64_t io_slow_read_ns(const struct io_file *f)
 	return f->slow_read_ns;
 }
 
+uint32_t io_slow_changes(void)
+{
+	return slow_changes;
+}
+
 /* Note how long a read took (t0 to t1) and start, lengthen or end the
  * back-off. */
 static void note_time(struct io_file *f, int64_t t0, int64_t t1)
@@ -210,8 +220,10 @@ static void note_time(struct io_file *f, int64_t t0, int64_t t1)
 		f->retry_ns = t1 + f->backoff_ns;
 		f->slow_read_ns = f->last_ns;
 		f->slow_reads++;
-	} else {
+		slow_changes++;
+	} else if (f->backoff_ns) {
 		f->backoff_ns = 0;
+		slow_changes++;
 	}
 }
 

@@ -67,6 +67,10 @@ int io_read(struct io_file *f, char *buf, size_t len);
  * with err = EINVAL. */
 bool io_read_i64(struct io_file *f, int64_t *out);
 
+/* A count of slow reads and recoveries over all files: while it stays the
+ * same no file's slow state has changed (a cheap test before looking at
+ * each file).  Single-threaded, like the rest of io. */
+uint32_t io_slow_changes(void);
 /* Is the file backed off after a slow read (until a read is fast again)? */
 bool io_slow(const struct io_file *f);
 /* The back-off in force (0 when not slow), and how long the slow read

@@ -72,6 +72,7 @@ struct source {
 		bool slow;
 		uint32_t slow_reads;
 	} seen[J_MAX_WATCHED];
+	uint32_t slow_changes;  /* io_slow_changes() when nothing was left to say */
 };
 
 /* ---- pure helpers ----------------------------------------------------- */
@@ -863,8 +864,12 @@ static int j_message(struct source *s, char *buf, size_t len)
 {
 	char what[DVF_NAME_LEN + 32];
 	struct io_file *f;
-	/* Called every sample: look at the files, name one only when there is
-	 * something to say. */
+	/* Called every sample: nothing to look at while no file anywhere went
+	 * slow or recovered; otherwise look at the files, and name one only
+	 * when there is something to say. */
+	uint32_t changes = io_slow_changes();
+	if (changes == s->slow_changes)
+		return 0;
 	for (int i = 0; i < J_MAX_WATCHED && (f = watched(s, i, NULL, 0)); i++) {
 		struct slow_seen *seen = &s->seen[i];
 		bool slow = io_slow(f);
@@ -886,6 +891,7 @@ static int j_message(struct source *s, char *buf, size_t len)
 		seen->slow_reads = f->slow_reads;
 		return 1;
 	}
+	s->slow_changes = changes;
 	return 0;
 }
 

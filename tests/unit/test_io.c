@@ -201,9 +201,12 @@ static void slow_reads_back_off(void **st)
 	struct io_file f;
 	io_open(&f, path);
 	int64_t v = 0, ns;
+	uint32_t changes = io_slow_changes();
 	assert_true(timed_read(&f, &v, &ns));
 	assert_false(io_slow(&f));
 	assert_int_equal(io_backoff_ns(&f), 0);
+	/* fast reads change nothing anyone must be told */
+	assert_int_equal(io_slow_changes(), changes);
 
 	/* a read of 70 ms: still gives its value, then the file is slow */
 	io_fault_set("/val", 's', 70);
@@ -216,6 +219,7 @@ static void slow_reads_back_off(void **st)
 	assert_int_equal(io_backoff_ns(&f), IO_BACKOFF_MIN_NS);
 	assert_true(io_slow_read_ns(&f) >= 70 * ms);
 	assert_int_equal(f.slow_reads, 1);
+	assert_int_equal(io_slow_changes(), changes + 1);
 
 	/* backed off: fails at once with ETIMEDOUT, the file untouched (an
 	 * error it would now give is not seen) */
@@ -228,6 +232,7 @@ static void slow_reads_back_off(void **st)
 	assert_int_equal(f.err, ETIMEDOUT);
 	assert_true(ns < 20 * ms);
 	assert_int_equal(f.slow_reads, 1);
+	assert_int_equal(io_slow_changes(), changes + 1);   /* refused reads: no change */
 
 	/* the period over (waited for in real time), one read is tried: still
 	 * slow, so the back-off doubles */
@@ -237,6 +242,7 @@ static void slow_reads_back_off(void **st)
 	assert_true(timed_read(&f, &v, &ns));
 	assert_true(ns >= 70 * ms);
 	assert_int_equal(f.slow_reads, 2);
+	assert_int_equal(io_slow_changes(), changes + 2);
 	assert_int_equal(io_backoff_ns(&f), 2 * IO_BACKOFF_MIN_NS);
 	assert_false(io_read_i64(&f, &v));
 	assert_int_equal(f.err, ETIMEDOUT);
@@ -251,8 +257,10 @@ static void slow_reads_back_off(void **st)
 	assert_int_equal(v, 11);
 	assert_false(io_slow(&f));
 	assert_int_equal(io_backoff_ns(&f), 0);
+	assert_int_equal(io_slow_changes(), changes + 3);   /* recovered */
 	assert_true(io_read_i64(&f, &v));
 	assert_int_equal(f.err, 0);
+	assert_int_equal(io_slow_changes(), changes + 3);
 
 	/* the next stall starts from the first back-off again */
 	io_fault_set("/val", 's', 60);
