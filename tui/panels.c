@@ -203,17 +203,19 @@ static void render_header(const struct tui_view *v, struct cellbuf *cb)
 	p = pen_at(cb, 1, 1, cb->w - 1);
 	fmt_duration(up, sizeof up, v->elapsed_s);
 	snprintf(right, sizeof right, "theme %s  up %s", v->theme_name, up);
-	/* A message (it lasts seconds) takes the room of the theme and uptime,
-	 * then of "not recording", before it is cut. */
+	/* A message (it lasts seconds) takes the room of the theme, then of
+	 * "not recording", before it is cut; the uptime stays (it shows the
+	 * dashboard is alive). */
 	int msg_cols = v->msg[0] ? 2 + cb_strcols(v->msg) : 0;
 	int badges = (v->frozen ? 14 : 0) + (v->ended ? 16 : 0) + (v->replay.on ? 40 : 0);
-	bool show_right = true, show_idle = true;
-	if (msg_cols && 13 + badges + msg_cols > cb->w - 2 - cb_strcols(right) - 2) {
-		show_right = false;
-		if (!v->recording && 13 + badges + msg_cols > cb->w - 2)
+	int idle = v->recording ? 0 : 13, avail = cb->w - 2;
+	bool show_idle = true;
+	if (msg_cols && idle + badges + msg_cols > avail - cb_strcols(right) - 2) {
+		snprintf(right, sizeof right, "up %s", up);
+		if (idle + badges + msg_cols > avail - cb_strcols(right) - 2)
 			show_idle = false;
 	}
-	p.x1 = show_right ? cb->w - 1 - cb_strcols(right) - 2 : cb->w - 1;
+	p.x1 = cb->w - 1 - cb_strcols(right) - 2;
 	if (p.x1 < p.x)
 		p.x1 = cb->w - 1;
 	if (v->recording) {
@@ -241,10 +243,8 @@ static void render_header(const struct tui_view *v, struct cellbuf *cb)
 			put(&p, ROLE_HEADER, "  ");
 		put(&p, ROLE_MSG, v->msg);
 	}
-	if (show_right) {
-		p.x1 = cb->w - 1;
-		put_right(&p, ROLE_HEADER, right);
-	}
+	p.x1 = cb->w - 1;
+	put_right(&p, ROLE_HEADER, right);
 }
 
 static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
