@@ -91,14 +91,24 @@ void opts_defaults(struct dvf_opts *o)
 	o->sweep_settle_s = 2.0;
 }
 
-/* Strings we strdup live in this list so opts_free can release them. */
-static char *owned[64];
-static int n_owned;
+/* Strings we strdup live in this list so opts_free can release them.  It
+ * grows: a config file may set string options any number of times (the
+ * fuzzer found the leak of a fixed list of 64). */
+static char **owned;
+static size_t n_owned, cap_owned;
 
 static const char *keep(const char *s)
 {
+	if (n_owned == cap_owned) {
+		size_t cap = cap_owned ? 2 * cap_owned : 16;
+		char **grown = realloc(owned, cap * sizeof *grown);
+		if (!grown)
+			return NULL;
+		owned = grown;
+		cap_owned = cap;
+	}
 	char *d = strdup(s);
-	if (d && n_owned < (int)(sizeof owned / sizeof owned[0]))
+	if (d)
 		owned[n_owned++] = d;
 	return d;
 }
@@ -106,9 +116,11 @@ static const char *keep(const char *s)
 void opts_free(struct dvf_opts *o)
 {
 	(void)o;
-	for (int i = 0; i < n_owned; i++)
+	for (size_t i = 0; i < n_owned; i++)
 		free(owned[i]);
-	n_owned = 0;
+	free(owned);
+	owned = NULL;
+	n_owned = cap_owned = 0;
 }
 
 /* Set one option from text.  where: "--name" or "FILE:LINE". */

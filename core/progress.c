@@ -523,13 +523,19 @@ static bool add_tqdm(struct progress_tracker *t, const struct progress_event *ev
 		t->restarted = false;
 	} else if (n < t->bar_last) {
 		/* the same bar drawn again from the start: one bar per epoch */
-		t->offset += t->bar_last;
+		int64_t off, sum;
+		if (__builtin_add_overflow(t->offset, t->bar_last, &off) || __builtin_add_overflow(off, n, &sum))
+			return false;   /* absurd counts (the fuzzer's): not a step */
+		t->offset = off;
 		t->restarted = true;
 	}
+	int64_t steps;
+	if (__builtin_add_overflow(t->offset, n, &steps))
+		return false;
 	t->bar_last = n;
 	/* with one bar per epoch the bar's total is not the run's total */
 	t->total = key >= 0 && !t->restarted ? dvf_m_val(key) : dvf_m_na();
-	set_steps(t, t->offset + n, now_ns);
+	set_steps(t, steps, now_ns);
 	return true;
 }
 

@@ -458,6 +458,32 @@ static void test_tracker_bars(void **state)
 	/* a non-progress event is ignored */
 	memset(&ev, 0, sizeof ev);
 	assert_false(progress_tracker_add(&t, &ev, 3 * S));
+
+	/* Counts near INT64_MAX (the fuzzer's find): a restarted bar whose
+	 * steps would overflow is not a step; nothing wraps. */
+	progress_tracker_init(&t, 10 * S);
+	const int64_t huge = 8198552921648689613LL;
+	char line[96];
+	snprintf(line, sizeof line, "%lldit [00:00, 466.02it/s]", (long long)huge);
+	assert_int_equal(progress_parse(line, &ev), PROGRESS_TQDM);
+	assert_true(progress_tracker_add(&t, &ev, 0));
+	progress_tracker_status(&t, 0, &st);
+	assert_true(st.steps.ok && st.steps.v > huge - 10000);  /* parsed through a double */
+	const int64_t first = st.steps.v;
+	assert_int_equal(progress_parse("17it [00:00, 465.45it/s]", &ev), PROGRESS_TQDM);
+	assert_true(progress_tracker_add(&t, &ev, 1 * S));   /* a new bar: offset huge */
+	progress_tracker_status(&t, 1 * S, &st);
+	assert_m(st.steps, first + 17);
+	assert_int_equal(progress_parse(line, &ev), PROGRESS_TQDM);
+	assert_false(progress_tracker_add(&t, &ev, 2 * S));  /* huge + huge */
+	assert_int_equal(progress_parse("3it [00:00, 465.45it/s]", &ev), PROGRESS_TQDM);
+	assert_true(progress_tracker_add(&t, &ev, 3 * S));   /* the refused bar left no trace */
+	progress_tracker_status(&t, 3 * S, &st);
+	assert_m(st.steps, first + 17 + 3);
+	assert_int_equal(progress_parse(line, &ev), PROGRESS_TQDM);
+	assert_false(progress_tracker_add(&t, &ev, 4 * S));
+	progress_tracker_status(&t, 4 * S, &st);
+	assert_m(st.steps, first + 17 + 3);
 }
 
 int main(void)
