@@ -254,7 +254,8 @@ static bool tqdm_at(const char *line, const char *b, struct progress_event *ev)
 			if (!is_alpha(*q) && *q != '_')
 				return false;
 	}
-	if (n < 0 || n > 9e18 || total > 9e18)
+	/* written so that NaN ("nanit", the fuzzer's find) fails too */
+	if (!(n >= 0 && n <= 9e18) || (has_total && !(total >= 0 && total <= 9e18)))
 		return false;
 
 	memset(ev, 0, sizeof *ev);
@@ -639,7 +640,11 @@ void progress_tracker_status(const struct progress_tracker *t, int64_t now_ns, s
 		int64_t left = t->total.v - t->steps.v;
 		if (left <= 0)
 			st->eta_ns = dvf_m_val(0);
-		else if (st->steps_per_s.ok && st->steps_per_s.v > 0)
-			st->eta_ns = dvf_m_val((int64_t)((double)left / st->steps_per_s.v * (double)DVF_NS_PER_S));
+		else if (st->steps_per_s.ok && st->steps_per_s.v > 0) {
+			double eta = (double)left / st->steps_per_s.v * (double)DVF_NS_PER_S;
+			/* beyond int64 nanoseconds (292 years) there is no ETA to show */
+			if (eta < 9.2e18)
+				st->eta_ns = dvf_m_val((int64_t)eta);
+		}
 	}
 }

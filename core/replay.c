@@ -618,7 +618,13 @@ static int tegra_read(struct source *r, const char *buf, size_t len, int64_t int
 			bad_add(r, line, "no timestamp (the lines before had one)");
 			continue;
 		}
-		int64_t t = timed ? (tegra_epoch(rec) - t0) * DVF_NS_PER_S : k * interval_ns;
+		int64_t t;
+		if (__builtin_mul_overflow(timed ? tegra_epoch(rec) - t0 : (int64_t)k,
+					   timed ? (int64_t)DVF_NS_PER_S : interval_ns, &t)) {
+			/* nanoseconds since the first line do not fit: 292 years */
+			bad_add(r, line, "timestamp too far from the first line's");
+			continue;
+		}
 		if (r->n_rows > 0 && t < r->rows[r->n_rows - 1].t_ns) {
 			bad_add(r, line, "time goes back");
 			continue;

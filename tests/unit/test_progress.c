@@ -105,6 +105,13 @@ static void test_tqdm_lookalikes(void **state)
 		"[",
 		" [00:01, 1it/s]",
 		"Epoch 3/10",
+		/* counts that are not numbers (the fuzzer's find: NaN passed the
+		 * range check and became INT64_MIN) */
+		"nanit [00:00, 466.02it/s]",
+		"nan/10 [00:00<00:01, 3.00it/s]",
+		"3/nan [00:00<00:01, 3.00it/s]",
+		"infit [00:00, 466.02it/s]",
+		"3/inf [00:00<00:01, 3.00it/s]",
 	};
 	for (size_t i = 0; i < sizeof not_progress / sizeof not_progress[0]; i++)
 		parse(not_progress[i], PROGRESS_NONE);
@@ -484,6 +491,15 @@ static void test_tracker_bars(void **state)
 	assert_false(progress_tracker_add(&t, &ev, 4 * S));
 	progress_tracker_status(&t, 4 * S, &st);
 	assert_m(st.steps, first + 17 + 3);
+
+	/* An ETA beyond int64 nanoseconds is n/a, not a wrapped number:
+	 * 1 step in 10 s with 9e18 steps to go. */
+	progress_tracker_init(&t, 100 * S);
+	add_bar(&t, 1, 9000000000000000000LL, 0, true);
+	add_bar(&t, 2, 9000000000000000000LL, 10 * S, true);
+	progress_tracker_status(&t, 10 * S, &st);
+	assert_num(st.steps_per_s, 0.1, 1e-9);
+	assert_na(st.eta_ns);
 }
 
 int main(void)

@@ -518,6 +518,26 @@ static void tegrastats_timed_and_damaged(void **st)
 	assert_int_equal(count(out, "row skipped"), 1);
 	source_replay.close(src);
 
+	/* A timestamp thousands of years from the first line's (the fuzzer's
+	 * find: nanoseconds overflowed): that row is skipped and named. */
+	text[0] = '\0';
+	static const char *const far[] = { "05-09-2026 18:42:06", "05-09-9026 18:42:06", "05-09-2026 18:42:07" };
+	for (int k = 0; k < 3; k++) {
+		tline(l, sizeof l, far[k], 816, 5000);
+		strcat(text, l);
+	}
+	cfg.replay_path = tmp_file("t4.log", text);
+	src = source_replay.open(&cfg, err, sizeof err);
+	if (!src)
+		fail_msg("%s", err);
+	struct replay_stats rs;
+	replay_get_stats(src, &rs);
+	assert_int_equal(rs.rows, 2);
+	ss.src = src;
+	out = capture_stderr(play_all, &ss);
+	assert_int_equal(count(out, "t4.log:2: row skipped: timestamp too far from the first line's"), 1);
+	source_replay.close(src);
+
 	/* A first line that is neither format: refused, naming line 1. */
 	struct source_cfg bad = { .replay_path = tmp_file("t3.log", "hello world\n"), .interval_ns = DVF_NS_PER_S };
 	assert_null(source_replay.open(&bad, err, sizeof err));
