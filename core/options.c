@@ -160,8 +160,10 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 		char *end;
 		errno = 0;
 		double v = strtod(val, &end);
-		if (end == val || *end || errno || v < 0 || v != v) {
-			fprintf(stderr, "dvfstop: %s: '%s' is not a number >= 0\n", where, val);
+		/* finite and at most 1e9 (seconds: 31 years), so that turning
+		 * it into nanoseconds cannot overflow */
+		if (end == val || *end || errno || !(v >= 0 && v <= 1e9)) {
+			fprintf(stderr, "dvfstop: %s: '%s' is not a number from 0 to 1e9\n", where, val);
 			return false;
 		}
 		*(double *)p = v;

@@ -789,8 +789,8 @@ static void levels_from_rows(struct source *r)
 		return;
 	for (size_t k = 0; k < r->n_rows; k++) {
 		double v = row_val(r, k, slot);
-		if (isnan(v) || v <= 0)
-			continue;
+		if (!(v > 0 && v < 1e9))
+			continue;   /* n/a, or no clock (MHz) any GPU has */
 		int64_t hz = llround(v * 1e6);
 		if (info_level_index(in, hz) >= 0)
 			continue;
@@ -931,9 +931,10 @@ static const struct dvf_info *replay_info(struct source *r)
 
 static struct dvf_m num_m(double v, double scale)
 {
-	if (isnan(v))
-		return dvf_m_na();
-	return dvf_m_val(llround(v * scale));
+	double x = v * scale;
+	if (!(x > -9e18 && x < 9e18))
+		return dvf_m_na();   /* NaN, or beyond int64: not a reading */
+	return dvf_m_val(llround(x));
 }
 
 static void row_sample(const struct source *r, size_t k, struct dvf_sample *out)

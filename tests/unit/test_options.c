@@ -71,6 +71,15 @@ static void argv_errors(void **st)
 	assert_int_equal(opts_parse_argv(&o, 2, a3), OPT_ERROR);
 	char *a4[] = { "dvfstop", "stray", NULL };
 	assert_int_equal(opts_parse_argv(&o, 2, a4), OPT_ERROR);
+	/* real numbers are finite, 0 to 1e9: seconds that become int64 ns */
+	static const char *const bad[] = { "inf", "nan", "1e300", "1e10", "-1", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *a[] = { "dvfstop", "--duration", (char *)bad[i], NULL };
+		assert_int_equal(opts_parse_argv(&o, 3, a), OPT_ERROR);
+	}
+	char *a5[] = { "dvfstop", "--duration", "1e9", "--noise", "0", NULL };
+	assert_int_equal(opts_parse_argv(&o, 5, a5), OPT_OK);
+	assert_float_equal(o.duration_s, 1e9, 0);
 }
 
 static void argv_command(void **st)

@@ -139,6 +139,25 @@ static void no_meta_no_total(void **st)
 	assert_int_equal(s.total_mw.v, 4000);
 	assert_int_equal(source_replay.sample(src, &s), -1);
 	source_replay.close(src);
+
+	/* Values beyond int64 once scaled are n/a, not wrapped numbers, and
+	 * are no clock level. */
+	p = tmp_file("huge.csv",
+		"time_s,gpu_freq_mhz,A_mw\n"
+		"0.0,1e300,1e300\n"
+		"0.5,816.0,-1e300\n");
+	src = open_file(p, err, sizeof err);
+	assert_non_null(src);
+	in = source_replay.info(src);
+	assert_int_equal(in->n_levels, 1);
+	assert_int_equal(in->level_hz[0], 816000000);
+	assert_int_equal(source_replay.sample(src, &s), 0);
+	assert_false(s.gpu_freq_hz.ok);
+	assert_false(s.rail[0].mw.ok);
+	assert_int_equal(source_replay.sample(src, &s), 0);
+	assert_int_equal(s.gpu_freq_hz.v, 816000000);
+	assert_false(s.rail[0].mw.ok);
+	source_replay.close(src);
 }
 
 /* Run f with stderr sent to a file; return what it wrote (static). */
