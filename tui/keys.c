@@ -76,7 +76,7 @@ const struct tui_key tui_keys[] = {
 	{ 'A', "A", "apply", "pin the last sweep's best level", tui_key_sweep_apply },
 	{ 'v', "v", NULL, "sweep panel: chart or table", tui_key_sweep_table },
 	{ 'w', "w", NULL, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", tui_key_sweep_csv },
-	{ 27, "Esc", NULL, "close the log pane; else abort a running sweep (clocks back as before)", tui_key_escape },
+	{ 27, "Esc", NULL, "close the log pane, or abort a running sweep (clocks as before)", tui_key_escape },
 	{ 'l', "l", "log", "the fine-tune's log pane (its output and exit status)", tui_key_log },
 	{ ' ', "space", NULL, "replay: pause/resume", tui_key_replay_pause },
 	{ '1', "1", NULL, "replay at 1x", tui_key_replay_1x },

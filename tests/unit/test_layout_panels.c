@@ -19,6 +19,9 @@
 static struct dvf_info info;
 static struct history hist;
 
+/* The dashboard's own key table (tui/keys.c). */
+extern const struct tui_key tui_keys[];
+
 static int fake_key(struct tui *t)
 {
 	(void)t;
@@ -323,6 +326,20 @@ static void test_header_and_keys(void **state)
 	assert_int_equal(panel_help_scroll(n, h, 3, 1), 0);   /* all fit: no scrolling */
 }
 
+/* Every line of the real help window fits an 80-column terminal: a line
+ * wider than the screen loses its end (an earlier Esc line did). */
+static void test_help_fits_80(void **state)
+{
+	(void)state;
+	int w, h;
+	panel_help_size(tui_keys, &w, &h);
+	for (const struct tui_key *k = tui_keys; k->fn; k++)
+		if (8 + cb_strcols(k->help) + 4 > 80)
+			fail_msg("help for key %s is %d columns: '%s'", k->name, cb_strcols(k->help), k->help);
+	assert_true(w <= 80);
+	assert_true(h > 20);   /* the table is all there */
+}
+
 static void test_focus_border(void **state)
 {
 	(void)state;
@@ -399,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_values_and_marks),
 		cmocka_unit_test(test_gap_in_sparkline),
 		cmocka_unit_test(test_header_and_keys),
+		cmocka_unit_test(test_help_fits_80),
 		cmocka_unit_test(test_focus_border),
 		cmocka_unit_test(test_too_small_message),
 		cmocka_unit_test(test_render_every_size),
