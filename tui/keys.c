@@ -20,8 +20,9 @@ static int key_record(struct tui *t)
 {
 	if (t->s->rec)
 		session_record_stop(t->s);
-	else
-		session_record_start(t->s, NULL);  /* names and reports the file */
+	else if (session_record_start(t->s, NULL) == 0)
+		/* the REC badge names the file; the message need not repeat it */
+		tui_msg(t, "recording started; r stops it");
 	return KR_NONE;
 }
 

@@ -12,6 +12,7 @@ expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
 expect_screen "not recording at first" 'not recording' 2
 keys r
 expect_screen "r: recording, file named in the header" 'REC dvfstop-[0-9]{8}-[0-9]{6}\.csv' 5
+expect_screen "r: says how to stop, without naming the file twice" 'recording started; r stops it' 2
 sleep 1.5
 keys r
 expect_screen "r again: stopped, samples counted" 'recorded [0-9]+ samples to dvfstop-' 5
