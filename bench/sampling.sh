@@ -110,11 +110,12 @@ for hz in $RATES; do
 	# Interleaved repeats, so every program meets the same other load;
 	# the run of least CPU time is kept (other load only ever adds).
 	: >"$work/runs"
+	: >"$work/bases"
 	i=0
 	while [ $i -lt "$REPEAT" ]; do
 		for prog in $progs; do
-			echo "$prog base $(once "$prog" 1000 0.001)" >>"$work/runs"
-			echo "$prog run $(once "$prog" "$ms" "$DURATION")" >>"$work/runs"
+			echo "$prog base $(once "$prog" 1000 0.001) $i" >>"$work/runs"
+			echo "$prog run $(once "$prog" "$ms" "$DURATION") $i" >>"$work/runs"
 		done
 		i=$((i + 1))
 	done
@@ -130,7 +131,29 @@ for hz in $RATES; do
 			"$(awk -v r="$rss" 'BEGIN { print r / 1024 }')"
 		v=$(echo "$prog" | tr - _)
 		eval "per_${v}_$hz=$per rss_${v}_$hz=$rss"
+		echo "$prog $base" >>"$work/bases"
 	done
+	# The same ratios round by round: programs run back to back meet the
+	# same other load, so a burst of it moves both sides of a round's
+	# ratio.  Median and range over the rounds.
+	[ "$REPEAT" -gt 1 ] && awk -v hz="$hz" '
+		FILENAME == ARGV[1] { base[$1] = $2; next }
+		$2 == "run" { n = $4 > 1 ? $4 - 1 : 1; d = $3 - base[$1]; per[$1, $6] = (d > 0 ? d : 0) / n; if ($6 + 1 > rounds) rounds = $6 + 1 }
+		function med(a, k,   i, j, t) {
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+		}
+		END {
+			k = 0
+			for (r = 0; r < rounds; r++) if (per["dvfstop", r] > 0 && per["floor", r] > 0) {
+				k++; f[k] = per["dvfstop", r] / per["floor", r]; p[k] = per["python", r] / per["dvfstop", r]
+			}
+			if (!k) exit
+			med(f, k); med(p, k)
+			printf "%dHz round by round (%d rounds): dvfstop/floor median %.2fx (%.2f-%.2fx), python/dvfstop median %.1fx (%.1f-%.1fx)\n",
+				hz, k, med(f, k), f[1], f[k], med(p, k), p[1], p[k]
+		}' "$work/bases" "$work/runs"
+	: >"$work/bases"
 done
 
 # Budgets at 100 Hz (when measured).

@@ -1,10 +1,12 @@
 /* io: open once + pread, strict integers, faults, files that vanish, slow
  * reads backing off. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,65 @@ static void parse_strict(void **st)
 	assert_false(io_parse_i64("abc", &v));
 	assert_false(io_parse_i64("99999999999999999999999", &v));
 	assert_false(io_parse_i64("1 2", &v));
+}
+
+/* The grammar io_parse_i64 must keep: strtoll's in base 10, blanks around,
+ * nothing else, nothing beyond int64.  The reference is strtoll itself. */
+static bool ref_parse(const char *s, int64_t *out)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || errno == ERANGE)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return false;
+	*out = v;
+	return true;
+}
+
+static void check_same(const char *s)
+{
+	int64_t a = 42, b = 42;
+	bool ra = io_parse_i64(s, &a), rb = ref_parse(s, &b);
+	if (ra != rb || (ra && a != b))
+		fail_msg("'%s': io_parse_i64 %s %lld, strtoll %s %lld", s, ra ? "took" : "refused",
+			 (long long)a, rb ? "took" : "refused", (long long)b);
+}
+
+static void parse_like_strtoll(void **st)
+{
+	(void)st;
+	static const char *const edge[] = {
+		"0", "-0", "+0", "+", "-", " ", "\t\n", "+-1", "-+1", "--1", "00012", "1 2",
+		"\v5\f", " 7\n\n", "9223372036854775807", "9223372036854775808",
+		"-9223372036854775808", "-9223372036854775809", "+9223372036854775807",
+		"00000000000000000000009223372036854775807", "18446744073709551616",
+		"99999999999999999999999", "0x10", "1e3", "1.5", "12abc", "- 1", "1-",
+		"922337203685477580", "-922337203685477580", "\xa0" "1",
+	};
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		check_same(edge[i]);
+	/* and many random strings of the characters that matter */
+	static const char alphabet[] = " \t\n+-0123456789x.9";
+	unsigned seed = 12345;
+	char buf[32];
+	for (int n = 0; n < 200000; n++) {
+		seed = seed * 1103515245u + 12345u;
+		int len = (int)((seed >> 16) % 24);
+		for (int i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			buf[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+		}
+		buf[len] = '\0';
+		check_same(buf);
+	}
 }
 
 static void reread_same_fd(void **st)
@@ -312,6 +373,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_strict),
+		cmocka_unit_test(parse_like_strtoll),
 		cmocka_unit_test(reread_same_fd),
 		cmocka_unit_test(removed_and_put_back),
 		cmocka_unit_test(nul_terminated_strings),
