@@ -25,6 +25,9 @@ endif
 
 TESTS += tests/integration/batch-fixtures.sh
 EXTRA_DIST += tests/integration/batch-fixtures.sh
+# Every option of every --help is in the man page.
+TESTS += tests/integration/docs-options.sh
+EXTRA_DIST += tests/integration/docs-options.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_groundtruth
