@@ -256,7 +256,10 @@ const struct policy_eval *policy_hyst_update(struct policy_hyst *h, const struct
 {
 	struct policy_eval now;
 	policy_eval_hyst(t, w, h->have ? &h->adopted : NULL, h->margin, &now);
-	if (!h->have || now.leaf == h->adopted.leaf) {
+	/* The first outcome, and the first clock after none (a measurement
+	 * that was not there yet), are adopted at once: there is nothing to
+	 * flap from.  Losing the clock waits for the hold like any change. */
+	if (!h->have || now.leaf == h->adopted.leaf || (now.ok && !h->adopted.ok)) {
 		/* Same outcome: refresh the values shown on the path. */
 		h->adopted = now;
 		h->have = true;

@@ -90,6 +90,14 @@ const char *policy_feature_hint(int feature)
 	}
 }
 
+void policy_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len)
+{
+	if (feature == WL_GPU_UTIL && pv->util_ok && pv->util_span_s < pv->util_min_s)
+		snprintf(buf, len, "measuring GPU utilisation: %.0f s of %d s", pv->util_span_s, pv->util_min_s);
+	else
+		snprintf(buf, len, "%s", policy_feature_hint(feature));
+}
+
 /* The path over at most max_lines lines of width w, broken before an
  * arrow.  Returns the lines written to out. */
 static int path_lines(const struct policy_view *pv, int w, int max_lines, char out[2][512])
@@ -184,8 +192,10 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 		for (int i = 0; i < k; i++)
 			cb_putn(cb, x, y++, ROLE_VALUE, lines[i], W);
 		/* A missing feature: what gives it, when a row is free. */
-		if (!pv->eval.ok && pv->eval.missing >= 0 && y < last)
-			cb_putn(cb, x, y++, ROLE_INACTIVE, policy_feature_hint(pv->eval.missing), W);
+		if (!pv->eval.ok && pv->eval.missing >= 0 && y < last) {
+			policy_view_hint(pv, pv->eval.missing, buf, sizeof buf);
+			cb_putn(cb, x, y++, ROLE_INACTIVE, buf, W);
+		}
 	}
 
 	/* The utilisation the policy sees, and a change on its way. */
@@ -298,6 +308,7 @@ int tui_policy_open(struct tui *t)
 	policy_hyst_init(&p->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
 	p->pv.active = true;
 	p->pv.util_window_s = UTIL_WINDOW_S;
+	p->pv.util_min_s = UTIL_MIN_S;
 	p->pv.hold = POLICY_HYST_HOLD;
 	set_name(p);
 	return 0;
@@ -316,7 +327,8 @@ static void evaluate(struct tui *t)
 	p->pv.util_span_s = p->uw.any ? span : 0;
 	if (p->pv.util_ok) {
 		p->pv.util_pct = pct;
-		workload_offer(&w, WL_GPU_UTIL, pct, WL_SRC_MEASURED);
+		if (span >= UTIL_MIN_S)
+			workload_offer(&w, WL_GPU_UTIL, pct, WL_SRC_MEASURED);
 	}
 	const struct policy_eval *e = policy_hyst_update(&p->hyst, &p->tree[p->idx], &w);
 	p->pv.eval = *e;
@@ -386,9 +398,10 @@ int policy_key_accept(struct tui *t)
 	}
 	if (!pv->eval.ok) {
 		int f = pv->eval.missing;
+		char hint[128];
+		policy_view_hint(pv, f, hint, sizeof hint);
 		tui_msg(t, "no recommendation to accept: %s has no value (%s)",
-			f >= 0 ? workload_feature_name((enum wl_feature)f) : "a feature",
-			policy_feature_hint(f));
+			f >= 0 ? workload_feature_name((enum wl_feature)f) : "a feature", hint);
 		return KR_NONE;
 	}
 	if (!pv->have_map) {

@@ -15,6 +15,7 @@
 #define DVF_POLICY_PANEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "eval.h"
@@ -27,6 +28,11 @@ struct cellbuf;
 
 enum { UTIL_WINDOW_MAX = 120 };
 #define UTIL_WINDOW_S 30
+/* The measured gpu_util is offered to the policy only once its window
+ * covers this many seconds: a recommendation from the first fraction of
+ * a second (often a pause between steps, or the start) would be adopted
+ * at once and then corrected. */
+#define UTIL_MIN_S 5
 
 /* The mean of valid gpu_util samples over the last n buckets (1 s each) of
  * the session clock.  Invalid samples count for nothing. */
@@ -64,6 +70,7 @@ struct policy_view {
 	bool util_ok;
 	double util_pct, util_span_s;
 	int util_window_s;
+	int util_min_s;               /* span before gpu_util is offered (UTIL_MIN_S) */
 	struct dvf_m board_hz;        /* the clock the board runs at */
 };
 
@@ -71,6 +78,8 @@ struct policy_view {
 void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbuf *cb);
 /* Why a missing feature is missing, and what gives it. */
 const char *policy_feature_hint(int feature);
+/* The same for the view: a gpu_util still being measured says how far. */
+void policy_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len);
 
 /* ---- the loop's hooks (tui.c) ------------------------------------------------ */
 

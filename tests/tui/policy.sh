@@ -32,7 +32,12 @@ expect_screen "--policy FILE: loaded, third of three" '510 MHz  mine\.policy  \[
 keys P
 expect_screen "P: builtin:mlg, first of three" 'builtin:mlg  \[1/3 P\]' 3
 expect_screen "mlg path: layers from the catalog, seq_len measured" 'layers=12 \(catalog\) > 7 -> seq_len=128 \(measured\) > 53' 5
-expect_screen "mlg path: measured utilisation, the leaf" '-> gpu_util=[0-9.]+% \(measured\) > 22 -> 816 MHz' 5
+expect_screen "mlg path: measured utilisation, the leaf" '-> gpu_util=[0-9.]+% \(measured\) > 22 -> 816 MHz' 10
+# The measured utilisation reaches the policy only after UTIL_MIN_S (5 s)
+# of samples: the window the panel names is at least that old by now.
+so_far=$(screen | sed -n 's/.*util 30 s mean [0-9.]*% (\([0-9]*\) s so far).*/\1/p' | head -n1)
+if [ -z "$so_far" ] || [ "$so_far" -ge 5 ]; then ok "recommendation from >= 5 s of utilisation (${so_far:-30} s)"
+else fail "gpu_util used after only $so_far s"; fi
 expect_screen "recommendation 816 MHz" '816 MHz  builtin:mlg' 3
 expect_screen "the utilisation window named" 'util 30 s mean [0-9.]+%' 3
 

@@ -348,6 +348,16 @@ static void test_hysteresis(void **state)
 	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == 816);
 	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == -1);
 	assert_int_equal(h.adopted.missing, WL_GPU_UTIL);
+	/* ... and the first clock after none is adopted at once. */
+	assert_true(step_util(&h, 30, WL_SRC_MEASURED) == 816);
+	assert_int_equal(h.cand_count, 0);
+
+	/* Starting without the measurement (the dashboard's first seconds):
+	 * no clock, then the first measured window's clock at once. */
+	policy_hyst_init(&h, 2.0, 3);
+	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == -1);
+	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == -1);
+	assert_true(step_util(&h, 10, WL_SRC_MEASURED) == 1020);
 }
 
 int main(void)

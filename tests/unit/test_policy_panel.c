@@ -103,6 +103,7 @@ static void make_view(struct policy_view *pv, double util, bool with_seq)
 	pv->index = 0;
 	pv->count = 2;
 	pv->util_window_s = 30;
+	pv->util_min_s = UTIL_MIN_S;
 	pv->util_ok = util >= 0;
 	pv->util_pct = util;
 	pv->util_span_s = 30;
@@ -190,6 +191,32 @@ static void test_panel_missing(void **state)
 	row(&cb, 4, r, sizeof r);
 	assert_non_null(strstr(r, "util 30 s mean n/a"));
 	cb_free(&cb);
+
+	/* Measured, but for less than UTIL_MIN_S: not offered to the policy
+	 * yet, and the panel says how far the measurement is. */
+	make_view(&pv, -1, true);
+	pv.util_ok = true;
+	pv.util_pct = 3.5;
+	pv.util_span_s = 2;
+	assert_false(pv.eval.ok);
+	assert_int_equal(pv.eval.missing, WL_GPU_UTIL);
+	assert_int_equal(cb_init(&cb, 80, 7, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 3, r, sizeof r);
+	assert_non_null(strstr(r, "|-> gpu_util=n/a (missing) -> no recommendation"));
+	row(&cb, 4, r, sizeof r);
+	assert_non_null(strstr(r, "measuring GPU utilisation: 2 s of 5 s"));
+	row(&cb, 5, r, sizeof r);
+	assert_non_null(strstr(r, "util 30 s mean 3.5% (2 s so far)"));
+	cb_free(&cb);
+	char h[128];
+	policy_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
+	assert_string_equal(h, "measuring GPU utilisation: 2 s of 5 s");
+	pv.util_span_s = 5;   /* long enough: a missing value is then the sensor's */
+	policy_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
+	assert_string_equal(h, policy_feature_hint(WL_GPU_UTIL));
+	policy_view_hint(&pv, WL_SEQ_LEN, h, sizeof h);
+	assert_string_equal(h, policy_feature_hint(WL_SEQ_LEN));
 
 	/* A policy that cannot be used says why, and nothing else. */
 	memset(&pv, 0, sizeof pv);
