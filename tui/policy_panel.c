@@ -90,9 +90,15 @@ const char *policy_feature_hint(int feature)
 	}
 }
 
+/* gpu_util is missing only because its window is younger than util_min_s */
+static bool util_measuring(const struct policy_view *pv, int feature)
+{
+	return feature == WL_GPU_UTIL && pv->util_ok && pv->util_span_s < pv->util_min_s;
+}
+
 void policy_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len)
 {
-	if (feature == WL_GPU_UTIL && pv->util_ok && pv->util_span_s < pv->util_min_s)
+	if (util_measuring(pv, feature))
 		snprintf(buf, len, "measuring GPU utilisation: %.0f s of %d s", pv->util_span_s, pv->util_min_s);
 	else
 		snprintf(buf, len, "%s", policy_feature_hint(feature));
@@ -188,7 +194,24 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 	/* The path, on one or two lines. */
 	if (pv->have_eval && y < last) {
 		char lines[2][512];
-		int k = path_lines(pv, W, last - y >= 2 ? 2 : 1, lines);
+		int rows = last - y >= 2 ? 2 : 1, k;
+		int miss = pv->eval.ok ? -1 : pv->eval.missing;
+		policy_format_path(&pv->eval, pv->have_map ? &pv->map : NULL, (int)sizeof buf - 1, buf, sizeof buf);
+		if (miss >= 0 && rows == 1 && cb_strcols(buf) > W) {
+			/* One row and a path that would lose its start, and with it
+			 * the feature's name: the name and what gives it say more. */
+			char hint[160];
+			policy_view_hint(pv, miss, hint, sizeof hint);
+			if (util_measuring(pv, miss))
+				snprintf(lines[0], sizeof lines[0], "gpu_util: measuring, %.0f of %d s",
+					 pv->util_span_s, pv->util_min_s);
+			else
+				snprintf(lines[0], sizeof lines[0], "%s=n/a: %s",
+					 workload_feature_name((enum wl_feature)miss), hint);
+			k = 1;
+		} else {
+			k = path_lines(pv, W, rows, lines);
+		}
 		for (int i = 0; i < k; i++)
 			cb_putn(cb, x, y++, ROLE_VALUE, lines[i], W);
 		/* A missing feature: what gives it, when a row is free. */
@@ -400,8 +423,11 @@ int policy_key_accept(struct tui *t)
 		int f = pv->eval.missing;
 		char hint[128];
 		policy_view_hint(pv, f, hint, sizeof hint);
-		tui_msg(t, "no recommendation to accept: %s has no value (%s)",
-			f >= 0 ? workload_feature_name((enum wl_feature)f) : "a feature", hint);
+		if (util_measuring(pv, f))
+			tui_msg(t, "no recommendation yet: %s", hint);
+		else
+			tui_msg(t, "no recommendation to accept: %s has no value (%s)",
+				f >= 0 ? workload_feature_name((enum wl_feature)f) : "a feature", hint);
 		return KR_NONE;
 	}
 	if (!pv->have_map) {

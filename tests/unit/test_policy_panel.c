@@ -212,6 +212,22 @@ static void test_panel_missing(void **state)
 	char h[128];
 	policy_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
 	assert_string_equal(h, "measuring GPU utilisation: 2 s of 5 s");
+	/* The 80x24 dashboard's panel: one row for the path, which would lose
+	 * its start (and the feature's name): the name and the state instead. */
+	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gpu_util: measuring, 2 of 5 s"));
+	cb_free(&cb);
+	make_view(&pv, 87, false);   /* no seq_len: the name and what gives it */
+	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|seq_len=n/a: give --seq-len"));
+	cb_free(&cb);
+	make_view(&pv, -1, true);
+	pv.util_ok = true;
+	pv.util_pct = 3.5;
 	pv.util_span_s = 5;   /* long enough: a missing value is then the sensor's */
 	policy_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
 	assert_string_equal(h, policy_feature_hint(WL_GPU_UTIL));
