@@ -1,5 +1,6 @@
 #include "config.h"
 #include "sweep.h"
+#include "control.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -259,10 +260,12 @@ static void end_window(struct sweep *sw, const struct dvf_sample *s, const struc
 	if (next < 0) {
 		sw->state = SW_DONE;
 		sw->best = sweep_select_best(&sw->cfg, sw->pts);
-		if (sw->best >= 0)
-			snprintf(sw->msg, sizeof sw->msg, "sweep done: %.1f MHz is best (%.3f J/step), %d windows",
-				 sw->pts[sw->best].hz * 1e-6, sweep_jps(&sw->pts[sw->best]), sw->windows);
-		else
+		if (sw->best >= 0) {
+			char mhz[32];
+			control_fmt_mhz(sw->pts[sw->best].hz, mhz, sizeof mhz);
+			snprintf(sw->msg, sizeof sw->msg, "sweep done: %s is best (%.3f J/step, %d windows)",
+				 mhz, sweep_jps(&sw->pts[sw->best]), sw->windows);
+		} else
 			snprintf(sw->msg, sizeof sw->msg, "sweep done: no level measured");
 		return;
 	}

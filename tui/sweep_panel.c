@@ -100,7 +100,7 @@ static void sweep_finish(struct tui *t)
 	clocks_restore(t);
 	const struct sweep *sw = &ts->sw;
 	if (sw->state == SW_DONE && sw->best >= 0)
-		tui_msg(t, "%s; clocks as before, A pins %.1f MHz", sw->msg, sw->pts[sw->best].hz * 1e-6);
+		tui_msg(t, "%s; clocks as before, A pins it", sw->msg);
 	else
 		tui_msg(t, "%s; clocks as before", sw->msg[0] ? sw->msg : "sweep ended");
 	t->dirty = true;

@@ -19,6 +19,9 @@ snap "$T/before"
 expect_eq "exhaustive sweep: exit status" "$?" 0
 expect_grep "table printed" "J/step" "$T/out"
 expect_grep "best level named" "^best: [0-9.]* MHz" "$T/out"
+# The closing line names the level as the board's table does (816 MHz,
+# 1300.5 MHz: no ".0"), its J/step and the windows spent.
+expect_grep "closing line: level, J/step, windows" "^sweep done: [0-9]*\(\.[1-9][0-9]*\)\? MHz is best ([0-9.]* J/step, 11 windows)$" "$T/out"
 expect_eq "sweep CSV: a header and 11 levels" "$(wc -l <"$T/sweep.csv" | tr -d ' ')" 12
 snap "$T/after"
 if cmp -s "$T/before" "$T/after"; then ok "clocks given back after the sweep"; else fail "clocks changed by the sweep"; fi

@@ -48,7 +48,7 @@ expect_screen "the sweep ends with the best level" 'best [0-9.]+ MHz [0-9.]+ J/s
 expect_screen "chart: J/step bars" 'J/st [^ ]'
 expect_screen "chart: s/step bars" 's/st [^ ]'
 expect_screen "chart: the best and the policy's level marked" '\* best [0-9.]+ +P policy [0-9.]+' 2
-expect_screen "status: the clocks are as before" 'clocks as before' 2
+expect_screen "status: the clocks are as before, A pins the best" 'is best \([0-9.]+ J/step, [0-9]+ windows\); clocks as before, A pins it' 2
 same_as_orig "after the sweep: min_freq, max_freq, governor hold their original bytes"
 
 best=$(screen | sed -n 's/.*best \([0-9.]*\) MHz .*J\/step.*/\1/p' | head -n1)
