@@ -68,6 +68,9 @@ struct source {
 	char *notice;          /* about the sidecar, reported with the first row */
 	bool have_meta;
 	bool tegrastats;
+	bool have_steps;       /* a steps column: the recorded fine-tune's progress */
+	char job_name[128];    /* the sidecar's summary.job.name, or "" */
+	int64_t job_total;     /* its total_steps; -1 when not known */
 };
 
 /* ---- building the table ------------------------------------------------- */
@@ -159,6 +162,8 @@ static int header_set(struct source *r, char **f, int n, char *err, size_t errle
 			have_time = true;
 		if (r->cols[i].kind == CK_TOTAL_MW)
 			r->have_total_col = true;
+		if (r->cols[i].kind == CK_STEPS)
+			r->have_steps = true;
 		if (r->cols[i].kind != CK_IGNORE && r->cols[i].kind != CK_GPU_GOV && r->cols[i].kind != CK_EVENT)
 			r->cols[i].slot = r->n_slots++;
 	}
@@ -761,6 +766,16 @@ static void meta_read(struct source *r)
 					in->rail_in_total[k] = json_object_get_boolean(it);
 		}
 	}
+	/* The fine-tune the recording followed: its name and length. */
+	json_object *sum, *job, *tot;
+	if (json_object_object_get_ex(o, "summary", &sum) && json_object_is_type(sum, json_type_object) &&
+	    json_object_object_get_ex(sum, "job", &job) && json_object_is_type(job, json_type_object)) {
+		if ((s = jstr(job, "name")))
+			snprintf(r->job_name, sizeof r->job_name, "%s", s);
+		if (json_object_object_get_ex(job, "total_steps", &tot) && json_object_is_type(tot, json_type_int) &&
+		    json_object_get_int64(tot) > 0)
+			r->job_total = json_object_get_int64(tot);
+	}
 	r->have_meta = true;
 	json_object_put(o);
 	free(mp);
@@ -869,6 +884,7 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	r->job_total = -1;
 	struct dvf_info *in = &r->info;
 	snprintf(in->source, sizeof in->source, "replay");
 	snprintf(in->mode, sizeof in->mode, "replay");
@@ -1028,6 +1044,29 @@ int64_t replay_next_ns(struct source *r)
 	return r->rows[r->n_rows - 1].t_ns + r->interval_ns;
 }
 
+bool replay_job(const struct source *r, char *name, size_t len, int64_t *total)
+{
+	if (!r->have_steps)
+		return false;
+	snprintf(name, len, "%s", r->job_name[0] ? r->job_name : "recorded fine-tune");
+	*total = r->job_total;
+	return true;
+}
+
+void replay_progress(struct session *s, const struct dvf_sample *smp)
+{
+	if (!s->replay_job || !smp->steps.ok)
+		return;
+	struct progress_event ev;
+	memset(&ev, 0, sizeof ev);
+	ev.syntax = PROGRESS_STEP;
+	ev.step = smp->steps;
+	ev.tokens = smp->tokens;
+	if (s->src->job_total > 0)
+		ev.total = dvf_m_val(s->src->job_total);
+	progress_tracker_add(&s->trk, &ev, smp->t_ns);
+}
+
 /* ---- session side: clock, messages, controls --------------------------------- */
 
 bool replay_active(const struct session *s)
@@ -1164,6 +1203,7 @@ static void play_to(struct session *s, size_t k)
 		s->n_samples++;
 		energy_add(&s->energy, &smp);
 		history_push(&s->hist, &smp);
+		replay_progress(s, &smp);
 	}
 }
 
@@ -1207,6 +1247,8 @@ int replay_seek(struct session *s, double delta_s)
 		r->pos = 0;
 		r->next_bad = 0;
 		s->n_samples = 0;
+		if (s->replay_job)   /* the steps start over with the rows */
+			progress_tracker_init(&s->trk, s->trk.window_ns);
 		s->have_cur = false;
 		memset(&s->cur, 0, sizeof s->cur);
 	}

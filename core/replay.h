@@ -74,6 +74,14 @@ struct replay_stats {
 };
 void replay_get_stats(struct source *src, struct replay_stats *st);
 
+/* The recorded fine-tune, when the recording has a steps column: its name
+ * (the sidecar's, else "recorded fine-tune") and its total steps (-1 when
+ * the sidecar does not say).  False without a steps column. */
+bool replay_job(const struct source *src, char *name, size_t len, int64_t *total);
+/* Feed a played row's steps and tokens to the session's progress tracker
+ * (the replayed fine-tune's J/step, steps/s, ETA and projection). */
+void replay_progress(struct session *s, const struct dvf_sample *smp);
+
 /* `dvfstop convert LOG -o SESSION.csv [--interval MS]`: a tegrastats log
  * (or a session CSV) to a session CSV through the recorder.  argv[0] is
  * "convert"; returns the exit status. */

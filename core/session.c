@@ -97,6 +97,12 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 		snprintf(s->job_name, sizeof s->job_name, "simulated %s fine-tune", o->sim_model);
 		progress_tracker_init(&s->trk, 10 * DVF_NS_PER_S);
 	}
+	int64_t total;
+	if (replay_active(s) && replay_job(s->src, s->job_name, sizeof s->job_name, &total)) {
+		/* A recording with a steps column: its fine-tune plays too. */
+		s->replay_job = true;
+		progress_tracker_init(&s->trk, 10 * DVF_NS_PER_S);
+	}
 	return 0;
 }
 
@@ -121,7 +127,7 @@ static const struct progress_tracker *tracker(const struct session *s)
 {
 	if (s->job)
 		return job_tracker(s->job);
-	return s->sim ? &s->trk : NULL;
+	return s->sim || s->replay_job ? &s->trk : NULL;
 }
 
 /* What the source has to say since the last sample (a sensor file backed
@@ -282,6 +288,8 @@ int session_sample(struct session *s)
 		job_ended = job_state(s->job) != JOB_RUNNING && job_drained(s->job);
 	} else if (s->sim) {
 		sim_progress(s, now);
+	} else if (s->replay_job) {
+		replay_progress(s, &smp);
 	}
 	const struct progress_tracker *t = tracker(s);
 	if (t) {

@@ -47,7 +47,8 @@ struct session {
 	struct job *job;
 	char job_name[128];          /* the command, for the header and summary */
 	char job_log[512];
-	struct progress_tracker trk; /* the simulator's progress (no job) */
+	struct progress_tracker trk; /* the simulator's or the replayed recording's progress (no job) */
+	bool replay_job;             /* trk follows a replayed recording's steps column */
 	bool have_progress;          /* any progress known */
 	struct energy job_e0;        /* energy when the job started */
 	int64_t job_t0;

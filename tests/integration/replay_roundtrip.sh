@@ -38,6 +38,18 @@ compare "with metadata" "$T/live.json" "$T/replay.json"
 expect_eq "replay: total rule" "$(tr -d '\n' <"$T/replay.json" | sed -n 's/.*"total_rule": *"\([^"]*\)".*/\1/p')" \
 	"$(tr -d '\n' <"$T/live.json" | sed -n 's/.*"total_rule": *"\([^"]*\)".*/\1/p')"
 
+# The recorded fine-tune plays too (the steps column, the sidecar's job):
+# its name, steps, total and energy are the live session's.
+jf() { tr -d '\n' <"$1" | sed 's/^.*"job": *{//; s/}.*//' | tr ',' '\n' | sed -n "s/^ *\"$2\": *\"*\([^\"]*\)\"* *$/\1/p"; }
+[ -n "$(jf "$T/live.json" steps)" ] || fail "the live summary has no job steps"
+for k in name steps total_steps; do
+	expect_eq "replay: the job's $k" "$(jf "$T/replay.json" $k)" "$(jf "$T/live.json" $k)"
+done
+if same "$(jf "$T/live.json" energy_j)" "$(jf "$T/replay.json" energy_j)"; then ok "replay: the job's energy"
+else fail "replay: the job's energy: live $(jf "$T/live.json" energy_j), replay $(jf "$T/replay.json" energy_j)"; fi
+if same "$(jf "$T/live.json" j_per_step)" "$(jf "$T/replay.json" j_per_step)"; then ok "replay: J/step"
+else fail "replay: J/step: live $(jf "$T/live.json" j_per_step), replay $(jf "$T/replay.json" j_per_step)"; fi
+
 # The text summary says it is a replay and names the board from the sidecar.
 "$DVFSTOP" --batch --no-config --replay "$T/s.csv" >"$T/replay.txt" 2>&1
 expect_grep "text summary: replay of the board" "AGX Orin.*(replay)" "$T/replay.txt"
@@ -46,6 +58,10 @@ mv "$T/s.csv.meta.json" "$T/meta.json"
 "$DVFSTOP" --batch --no-config --replay "$T/s.csv" --summary-format json >"$T/bare.json" 2>"$T/bare.err"
 expect_eq "replay without metadata: exit status" "$?" 0
 compare "without metadata" "$T/live.json" "$T/bare.json"
+# No sidecar: the steps still play, under a plain name and with no total.
+expect_eq "replay without metadata: the job's name" "$(jf "$T/bare.json" name)" "recorded fine-tune"
+expect_eq "replay without metadata: the job's steps" "$(jf "$T/bare.json" steps)" "$(jf "$T/live.json" steps)"
+expect_eq "replay without metadata: no total" "$(jf "$T/bare.json" total_steps)" "null"
 
 # A replay of a replay's recording is the same again.
 mv "$T/meta.json" "$T/s.csv.meta.json"

@@ -350,6 +350,15 @@ static void seek_recomputes_energy(void **st)
 	play(&s, 50);   /* rows 0..49: 0 .. 4.9 s */
 	assert_int_equal(s.cur.t_ns, 4900 * DVF_NS_PER_MS);
 	assert_float_equal(s.energy.ch[0].mj, gpu_mj(4.9), 1e-6);
+	/* The recording's steps column plays as the fine-tune's progress. */
+	struct job_stats js;
+	assert_true(s.replay_job);
+	assert_true(session_job_stats(&s, &js));
+	assert_string_equal(s.job_name, "recorded fine-tune");   /* no job in the sidecar */
+	assert_int_equal(js.steps.v, 4);
+	assert_true(js.jps_ok);
+	assert_float_equal(js.j_per_step, s.energy.ch[ENERGY_TOTAL].mj * 1e-3 / 4, 1e-9);
+	assert_false(js.proj_ok);   /* no total known */
 
 	/* Back 3 s: the first row at or after 1.9 s comes next. */
 	assert_int_equal(replay_seek(&s, -3.0), 0);
@@ -357,6 +366,23 @@ static void seek_recomputes_energy(void **st)
 	assert_int_equal(session_due(&s), 1900 * DVF_NS_PER_MS);
 	assert_float_equal(s.energy.ch[0].mj, gpu_mj(1.8), 1e-6);
 	assert_int_equal(s.n_samples, 19);
+	/* ... and starts over with the rows: step 1 at 1.8 s, not 4. */
+	assert_true(session_job_stats(&s, &js));
+	assert_int_equal(js.steps.v, 1);
+	assert_float_equal(js.energy_j, s.energy.ch[ENERGY_TOTAL].mj * 1e-3, 1e-9);
+	{   /* the rate too: as straight playback to the same row gives it */
+		struct dvf_opts o2;
+		struct session s2;
+		struct job_stats js2;
+		open_fixture(&o2, &s2);
+		play(&s2, 19);
+		assert_int_equal(s2.cur.t_ns, s.cur.t_ns);
+		assert_true(session_job_stats(&s2, &js2));
+		assert_true(js2.st.steps_per_s.ok);
+		assert_true(js.st.steps_per_s.ok);
+		assert_float_equal(js.st.steps_per_s.v, js2.st.steps_per_s.v, 1e-12);
+		session_close(&s2);
+	}
 	double pos, len;
 	assert_true(replay_position(&s, &pos, &len));
 	assert_float_equal(pos, 1.8, 1e-9);
