@@ -433,8 +433,18 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v)
 	v->left_s = -1;
 	v->left_at_most = false;
 	v->elapsed_s = 0;
-	if (!ts->have)
+	v->idle[0] = '\0';
+	if (!ts->have) {
+		/* Say on the panel what s would answer, before anyone presses it. */
+		struct job_stats js;
+		if (replay_active(s))
+			snprintf(v->idle, sizeof v->idle, "none in a replay (the recorded clocks are fixed)");
+		else if (!t->ctl || control_readonly(t->ctl))
+			snprintf(v->idle, sizeof v->idle, "none: no control of the GPU clock (s says why)");
+		else if (!session_job_stats(s, &js))
+			snprintf(v->idle, sizeof v->idle, "none: a sweep needs a fine-tune to follow (-- CMD, --pid, --progress)");
 		return;
+	}
 	v->sw = ts->sw;
 	int64_t end = ts->running ? s->cur.t_ns : ts->t_end;
 	v->elapsed_s = (double)(end - ts->t_start) * 1e-9;
@@ -512,6 +522,25 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		put_text(cb, &x, yy, x1, ROLE_KEY, "Esc");
 		put_text(cb, &x, yy, x1, ROLE_LABEL, " cancel");
 		return yy + 1;
+	}
+	if (!v->have && v->idle[0]) {
+		/* why none can start, wrapped over the rows there are */
+		put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
+		const char *p = v->idle;
+		char line[sizeof v->idle];
+		while (*p) {
+			size_t cut = y < ymax ? panel_wrap(p, x1 - x) : strlen(p);
+			snprintf(line, sizeof line, "%.*s", (int)cut, p);
+			put_text(cb, &x, y, x1, ROLE_INACTIVE, line);
+			p += cut;
+			while (*p == ' ')
+				p++;
+			if (!*p || y >= ymax)
+				break;
+			y++;
+			x = x0;
+		}
+		return y + 1;
 	}
 	if (!v->have) {
 		static const char none[] = "none yet; s starts one", why[] = " (J/step at each clock level)";

@@ -35,6 +35,7 @@ struct tui_sweep {
 	int64_t t_start, t_end;     /* session clock */
 	double settle_s;
 	char dwell[32];
+	char idle[96];              /* no sweep yet and none can start: why; "" when s would start one */
 };
 
 /* What the panel shows. */
@@ -51,6 +52,7 @@ struct sweep_view {
 	int64_t window_steps;       /* steps in the open window */
 	double settle_s;
 	char dwell[32];
+	char idle[96];              /* no sweep yet and none can start: why; "" when s would start one */
 };
 
 /* Fill v from the TUI's state and session. */

@@ -58,6 +58,10 @@ start 120 40
 dvfstop --replay "$T/rec.csv" --refresh 100
 expect_screen "the header says REPLAY at 1x" 'REPLAY 1x [0-9]+:[0-9]{2}/[23]:[0-9]{2}' 10
 expect_screen "the replayed board" 'clock [0-9.]+ MHz' 2
+# The recorded (simulated) fine-tune plays with it; no sweep can start.
+expect_screen "the recorded fine-tune: its name" 'job +running +simulated bert-base fine-tune' 3
+expect_screen "the recorded fine-tune: J/step" 'J/step +[0-9]+\.[0-9]+' 3
+expect_screen "the sweep panel: none in a replay" 'sweep: none in a replay' 2
 
 # Seeks while paused: each moves the position by exactly its amount.
 keys Space

@@ -228,6 +228,15 @@ static void test_running_and_chooser(void **state)
 		sweep_panel_render(&v, false, &nb);
 		assert_true(contains(&nb, "sweep: none yet; s starts one"));
 		assert_true(contains(&nb, "(J/step at each clock level)"));
+		/* None can start (a replay, no control, no fine-tune): the panel
+		 * says why, wrapped, instead of inviting s. */
+		snprintf(v.idle, sizeof v.idle, "none: a sweep needs a fine-tune to follow (-- CMD, --pid, --progress)");
+		cb_clear(&nb, ROLE_NORMAL);
+		sweep_panel_render(&v, false, &nb);
+		assert_false(contains(&nb, "s starts one"));
+		assert_true(contains(&nb, "sweep: none: a sweep needs a fine-tune"));
+		assert_true(contains(&nb, "to follow (-- CMD, --pid, --progress)"));
+		v.idle[0] = '\0';
 		v.choosing = true;
 		cb_clear(&nb, ROLE_NORMAL);
 		sweep_panel_render(&v, true, &nb);
