@@ -25,3 +25,19 @@ rail_files() {
 	lab=$(grep -l "^$2\$" "$1"/sys/bus/i2c/drivers/ina3221/*/hwmon/hwmon*/in*_label)
 	echo "$(dirname "$lab") $(basename "$(dirname "$lab")") $(basename "$lab" | sed 's/in\([0-9]\)_label/\1/')"
 }
+
+# wait_rails ROOT LABEL...: until the simulator being started has built
+# those rails' files (a folder can exist before the labels in it); up to
+# 20 s, as a sanitizer build starts slowly.  Exits the test if not.
+wait_rails() {
+	_root=$1
+	shift
+	_n=200
+	for _lab in "$@"; do
+		while [ "$(rail_files "$_root" "$_lab" 2>/dev/null | wc -w)" -ne 3 ]; do
+			_n=$((_n - 1))
+			[ "$_n" -gt 0 ] || { fail "the simulated tree has no rail $_lab after 20 s"; finish; }
+			sleep 0.1
+		done
+	done
+}

@@ -16,8 +16,7 @@ CSV=$T/run.csv
 pid=$!
 
 # wait for the tree, then find the rails' hwmon folder by label
-i=0
-while [ ! -d "$D/sys/bus/i2c/drivers/ina3221" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_rails "$D" VDD_GPU_SOC VIN_SYS_5V0
 set -- $(rail_files "$D" VDD_GPU_SOC); hw=$2 ch=$3
 set -- $(rail_files "$D" VIN_SYS_5V0); hw5=$2 ch5=$3
 

@@ -19,8 +19,7 @@ DUR=7
 	--record "$CSV" >"$T/summary" 2>"$T/stderr" &
 pid=$!
 
-i=0
-while [ ! -d "$D/sys/bus/i2c/drivers/ina3221" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_rails "$D" VDD_GPU_SOC
 set -- $(rail_files "$D" VDD_GPU_SOC); hw=$2 ch=$3
 file="$hw/in${ch}_input"
 
