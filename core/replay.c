@@ -71,6 +71,8 @@ struct source {
 	bool have_steps;       /* a steps column: the recorded fine-tune's progress */
 	char job_name[128];    /* the sidecar's summary.job.name, or "" */
 	int64_t job_total;     /* its total_steps; -1 when not known */
+	char wl_model[64];     /* the sidecar's summary.workload.model, or "" */
+	int64_t wl_seq_len;    /* its seq_len; 0 when not known */
 };
 
 /* ---- building the table ------------------------------------------------- */
@@ -776,6 +778,16 @@ static void meta_read(struct source *r)
 		    json_object_get_int64(tot) > 0)
 			r->job_total = json_object_get_int64(tot);
 	}
+	/* ... and what the policy was told of it */
+	json_object *wl, *sl;
+	if (json_object_object_get_ex(o, "summary", &sum) && json_object_is_type(sum, json_type_object) &&
+	    json_object_object_get_ex(sum, "workload", &wl) && json_object_is_type(wl, json_type_object)) {
+		if ((s = jstr(wl, "model")) && strlen(s) < sizeof r->wl_model)
+			snprintf(r->wl_model, sizeof r->wl_model, "%s", s);
+		if (json_object_object_get_ex(wl, "seq_len", &sl) && json_object_is_type(sl, json_type_int) &&
+		    json_object_get_int64(sl) > 0 && json_object_get_int64(sl) <= 1000000)
+			r->wl_seq_len = json_object_get_int64(sl);
+	}
 	r->have_meta = true;
 	json_object_put(o);
 	free(mp);
@@ -1051,6 +1063,12 @@ bool replay_job(const struct source *r, char *name, size_t len, int64_t *total)
 	snprintf(name, len, "%s", r->job_name[0] ? r->job_name : "recorded fine-tune");
 	*total = r->job_total;
 	return true;
+}
+
+void replay_workload(const struct source *r, const char **model, int64_t *seq_len)
+{
+	*model = r->wl_model[0] ? r->wl_model : NULL;
+	*seq_len = r->wl_seq_len;
 }
 
 void replay_progress(struct session *s, const struct dvf_sample *smp)

@@ -81,6 +81,9 @@ bool replay_job(const struct source *src, char *name, size_t len, int64_t *total
 /* Feed a played row's steps and tokens to the session's progress tracker
  * (the replayed fine-tune's J/step, steps/s, ETA and projection). */
 void replay_progress(struct session *s, const struct dvf_sample *smp);
+/* The workload the recording's sidecar names (summary.workload): a model
+ * name (NULL when none) and a sequence length (0 when none). */
+void replay_workload(const struct source *src, const char **model, int64_t *seq_len);
 
 /* `dvfstop convert LOG -o SESSION.csv [--interval MS]`: a tegrastats log
  * (or a session CSV) to a session CSV through the recorder.  argv[0] is

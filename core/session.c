@@ -495,6 +495,22 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 
 /* ---- summary -------------------------------------------------------------- */
 
+void session_workload(const struct session *s, const char **model, int64_t *seq_len)
+{
+	const struct dvf_opts *o = s->opts;
+	*model = o->model && o->model[0] ? o->model : o->demo && o->sim_model ? o->sim_model : NULL;
+	*seq_len = o->seq_len > 0 ? o->seq_len : o->demo && o->sim_seq_len > 0 ? o->sim_seq_len : 0;
+	if (replay_active(s)) {
+		const char *rm;
+		int64_t rs;
+		replay_workload(s->src, &rm, &rs);
+		if (!*model)
+			*model = rm;
+		if (*seq_len <= 0)
+			*seq_len = rs;
+	}
+}
+
 static json_object *summary_json(const struct session *s)
 {
 	const struct dvf_info *in = s->info;
@@ -521,6 +537,16 @@ static json_object *summary_json(const struct session *s)
 	}
 	json_object_object_add(o, "rails", rails);
 	json_object_object_add(o, "total_rule", json_object_new_string(in->total_rule));
+	const char *model;
+	int64_t seq_len;
+	session_workload(s, &model, &seq_len);
+	if (model || seq_len > 0) {
+		/* what the policy was told, so that a replay can tell it again */
+		json_object *w = json_object_new_object();
+		json_object_object_add(w, "model", model ? json_object_new_string(model) : NULL);
+		json_object_object_add(w, "seq_len", seq_len > 0 ? json_object_new_int64(seq_len) : NULL);
+		json_object_object_add(o, "workload", w);
+	}
 	const struct dvf_sample *c = &s->cur;
 	json_object_object_add(o, "gpu_freq_hz", c->gpu_freq_hz.ok ? json_object_new_int64(c->gpu_freq_hz.v) : NULL);
 	json_object_object_add(o, "gpu_util_pct", c->gpu_load_pm.ok ? json_object_new_double((double)c->gpu_load_pm.v / 10) : NULL);

@@ -130,6 +130,11 @@ struct job_stats {
 	char state[96];              /* "running", "exited with code 0", ... */
 };
 bool session_job_stats(const struct session *s, struct job_stats *js);
+/* The workload the session was told of: --model (a catalog name) and
+ * --seq-len, else --demo's simulated model and sequence length, else, in a
+ * replay, what the recording's sidecar says.  *model NULL and *seq_len 0
+ * when not known.  Written to the summary as "workload". */
+void session_workload(const struct session *s, const char **model, int64_t *seq_len);
 /* Ask a child fine-tune to stop (SIGTERM, then SIGKILL after the grace). */
 void session_job_stop(struct session *s);
 

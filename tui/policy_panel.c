@@ -13,6 +13,7 @@
 #include "control.h"
 #include "ctl_keys.h"
 #include "layout.h"
+#include "replay.h"
 #include "session.h"
 #include "theme.h"
 #include "workload.h"
@@ -306,6 +307,12 @@ int tui_policy_open(struct tui *t)
 	/* The workload's fixed features; the command line wins. */
 	workload_init(&p->base);
 	const char *model = o->model ? o->model : o->demo ? o->sim_model : NULL;
+	const char *rec_model = NULL;
+	int64_t rec_seq_len = 0;
+	if (replay_active(t->s))   /* what the recording's policy was told */
+		replay_workload(t->s->src, &rec_model, &rec_seq_len);
+	if (!model && !o->model_config && rec_model && catalog_find(rec_model))
+		model = rec_model;
 	if (model && model[0]) {
 		const struct catalog_model *m = catalog_find(model);
 		if (!m) {
@@ -326,6 +333,8 @@ int tui_policy_open(struct tui *t)
 	else if (o->demo && o->sim_seq_len > 0)
 		/* The simulated fine-tune runs with it: what it would measure. */
 		workload_offer(&p->base, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_MEASURED);
+	else if (rec_seq_len > 0)
+		workload_offer(&p->base, WL_SEQ_LEN, (double)rec_seq_len, WL_SRC_DECLARED);
 
 	util_window_init(&p->uw, DVF_NS_PER_S, UTIL_WINDOW_S);
 	policy_hyst_init(&p->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);

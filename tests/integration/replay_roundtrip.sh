@@ -50,6 +50,13 @@ else fail "replay: the job's energy: live $(jf "$T/live.json" energy_j), replay 
 if same "$(jf "$T/live.json" j_per_step)" "$(jf "$T/replay.json" j_per_step)"; then ok "replay: J/step"
 else fail "replay: J/step: live $(jf "$T/live.json" j_per_step), replay $(jf "$T/replay.json" j_per_step)"; fi
 
+# The workload the policy was told travels with the recording.
+wf() { tr -d '\n' <"$1" | sed 's/^.*"workload": *{//; s/}.*//' | tr ',' '\n' | sed -n "s/^ *\"$2\": *\"*\([^\"]*\)\"* *$/\1/p" | sed 's/ *$//'; }
+expect_eq "live summary: the workload's model" "$(wf "$T/live.json" model)" "bert-base"
+expect_eq "live summary: the workload's seq_len" "$(wf "$T/live.json" seq_len)" "128"
+expect_eq "replay: the workload's model" "$(wf "$T/replay.json" model)" "bert-base"
+expect_eq "replay: the workload's seq_len" "$(wf "$T/replay.json" seq_len)" "128"
+
 # The text summary says it is a replay and names the board from the sidecar.
 "$DVFSTOP" --batch --no-config --replay "$T/s.csv" >"$T/replay.txt" 2>&1
 expect_grep "text summary: replay of the board" "AGX Orin.*(replay)" "$T/replay.txt"

@@ -62,6 +62,7 @@ expect_screen "the replayed board" 'clock [0-9.]+ MHz' 2
 expect_screen "the recorded fine-tune: its name" 'job +running +simulated bert-base fine-tune' 3
 expect_screen "the recorded fine-tune: J/step" 'J/step +[0-9]+\.[0-9]+' 3
 expect_screen "the sweep panel: none in a replay" 'sweep: none in a replay' 2
+expect_screen "the policy: the recording's model and sequence length" 'layers=12 \(catalog\) > 7 -> seq_len=128 \(declared\)' 3
 
 # Seeks while paused: each moves the position by exactly its amount.
 keys Space
