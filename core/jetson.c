@@ -262,7 +262,9 @@ bool jetson_parse_stat(const char *text, int64_t *busy, int64_t *total)
 		char *end;
 		errno = 0;
 		long long v = strtoll(p, &end, 10);
-		if (end == p || errno || v < 0)
+		/* a field past INT64_MAX/8 (10^9 years of jiffies) is garbage,
+		 * and the cap keeps the sum of seven below overflow */
+		if (end == p || errno || v < 0 || v > INT64_MAX / 8)
 			return false;
 		f[i] = v;
 		p = end;

@@ -220,6 +220,11 @@ static void test_parse_stat(void **state)
 	assert_false(jetson_parse_stat("cpu0 10 2 30 400 7 5 6", &busy, &total));
 	assert_false(jetson_parse_stat("cpu  10 2 30", &busy, &total));
 	assert_false(jetson_parse_stat("", &busy, &total));
+	/* fields whose sum overflows are garbage, not a wrapped total (fuzz find) */
+	assert_false(jetson_parse_stat("cpu 7180000016320000000 4080 7003000000001900 0 7180000016320000000 4080 1",
+	                               &busy, &total));
+	assert_true(jetson_parse_stat("cpu 1152921504606846975 0 0 0 0 0 0", &busy, &total));
+	assert_int_equal(busy, INT64_MAX / 8);
 }
 
 static void test_total_rule(void **state)
