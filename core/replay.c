@@ -15,6 +15,11 @@
 #include <time.h>
 
 /* What a column of the session CSV holds. */
+/* The longest span a recording may cover, in seconds (31 years).  Far more
+ * than any fine-tune; it keeps times and the time after the last row (last
+ * + interval, each at most this) inside int64 nanoseconds. */
+#define REPLAY_MAX_S 1000000000LL
+
 enum col_kind {
 	CK_IGNORE = 0,   /* a column we do not know: kept out of the way */
 	CK_TIME,
@@ -285,7 +290,7 @@ static void row_add(struct source *r, char **f, int n, long line, bool terminate
 				return;
 			}
 			if (c->kind == CK_TIME) {
-				if (isnan(v[c->slot]) || v[c->slot] < 0 || v[c->slot] > 1e9) {
+				if (isnan(v[c->slot]) || v[c->slot] < 0 || v[c->slot] > REPLAY_MAX_S) {
 					bad_add(r, line, "no valid time_s");
 					return;
 				}
@@ -627,9 +632,10 @@ static int tegra_read(struct source *r, const char *buf, size_t len, int64_t int
 		}
 		int64_t t;
 		if (__builtin_mul_overflow(timed ? tegra_epoch(rec) - t0 : (int64_t)k,
-					   timed ? (int64_t)DVF_NS_PER_S : interval_ns, &t)) {
-			/* nanoseconds since the first line do not fit: 292 years */
-			bad_add(r, line, "timestamp too far from the first line's");
+					   timed ? (int64_t)DVF_NS_PER_S : interval_ns, &t) ||
+		    t > REPLAY_MAX_S * DVF_NS_PER_S) {
+			bad_add(r, line, "timestamp too far from the first line's (over %d years)",
+				(int)(REPLAY_MAX_S / (365 * 86400)));
 			continue;
 		}
 		if (r->n_rows > 0 && t < r->rows[r->n_rows - 1].t_ns) {

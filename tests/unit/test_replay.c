@@ -583,6 +583,28 @@ static void tegrastats_timed_and_damaged(void **st)
 	assert_int_equal(count(out, "t4.log:2: row skipped: timestamp too far from the first line's"), 1);
 	source_replay.close(src);
 
+	/* 174 years fit in int64 nanoseconds, but the time after the last
+	 * row (last + interval) did not (the fuzzer's second find): a
+	 * recording spans at most 31 years, like a CSV's time_s. */
+	text[0] = '\0';
+	static const char *const far2[] = { "05-09-2026 18:42:06", "05-09-2200 18:42:06", "05-09-2026 18:42:07" };
+	for (int k = 0; k < 3; k++) {
+		tline(l, sizeof l, far2[k], 816, 5000);
+		strcat(text, l);
+	}
+	cfg.replay_path = tmp_file("t5.log", text);
+	src = source_replay.open(&cfg, err, sizeof err);
+	if (!src)
+		fail_msg("%s", err);
+	replay_get_stats(src, &rs);
+	assert_int_equal(rs.rows, 2);
+	assert_int_equal(replay_interval_ns(src), DVF_NS_PER_S);
+	ss.src = src;
+	out = capture_stderr(play_all, &ss);
+	assert_int_equal(count(out, "t5.log:2: row skipped: timestamp too far from the first line's (over 31 years)"), 1);
+	assert_int_equal(replay_next_ns(src), 2 * DVF_NS_PER_S);
+	source_replay.close(src);
+
 	/* A first line that is neither format: refused, naming line 1. */
 	struct source_cfg bad = { .replay_path = tmp_file("t3.log", "hello world\n"), .interval_ns = DVF_NS_PER_S };
 	assert_null(source_replay.open(&bad, err, sizeof err));
