@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "commands.h"
@@ -79,14 +81,46 @@ int monitor_main(int argc, char **argv)
 	return rc;
 }
 
+/* Whether WORD names a program someone might have meant to run under
+ * dvfstop: a path, a file here, or a program on PATH. */
+static bool is_program(const char *word)
+{
+	if (strchr(word, '/') || access(word, F_OK) == 0)
+		return true;
+	const char *path = getenv("PATH");
+	char buf[4096];
+	for (const char *p = path; p && *p;) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		int w = snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? p : ".", word);
+		if (w > 0 && (size_t)w < sizeof buf && access(buf, X_OK) == 0)
+			return true;
+		p = e ? e + 1 : p + n;
+	}
+	return false;
+}
+
+/* A first word that is no command: say what was probably meant. */
+static int unknown_command(const char *word)
+{
+	if (opts_is_key(word))
+		fprintf(stderr, "dvfstop: unknown command '%s'; did you mean the option --%s? (see dvfstop --help)\n",
+			word, word);
+	else if (is_program(word))
+		fprintf(stderr, "dvfstop: unknown command '%s'; to run a fine-tune under dvfstop, put -- before it: "
+			"dvfstop [OPTIONS] -- %s ...\n", word, word);
+	else
+		fprintf(stderr, "dvfstop: unknown command '%s' (see dvfstop --help)\n", word);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && argv[1][0] != '-') {
 		const struct command *c = command_find(argv[1]);
 		if (c)
 			return c->run(argc - 1, argv + 1);
-		fprintf(stderr, "dvfstop: unknown command '%s' (see dvfstop --help)\n", argv[1]);
-		return 2;
+		return unknown_command(argv[1]);
 	}
 	return monitor_main(argc, argv);
 }

@@ -190,6 +190,11 @@ static const struct opt_def *opt_find(const char *key)
 	return NULL;
 }
 
+bool opts_is_key(const char *name)
+{
+	return opt_find(name) != NULL || strcmp(name, "help") == 0 || strcmp(name, "version") == 0;
+}
+
 void opts_usage(FILE *fp)
 {
 	fprintf(fp,
@@ -216,6 +221,30 @@ void opts_usage(FILE *fp)
 		"-h, --help", "show this help", "-V, --version", "show the version");
 }
 
+/* What getopt_long refused, said as the user typed it.  `missing`: the
+ * option needs a value and none came; `optopt` is a short option's letter,
+ * 256 + a table index for a long option, 0 for a long option getopt does
+ * not know (unknown, or a prefix of several). */
+static void opt_complain(bool missing, int optopt_, const char *arg)
+{
+	const struct opt_def *d = NULL;
+	if (optopt_ >= 256 && optopt_ - 256 < N_OPTS)
+		d = &opt_table[optopt_ - 256];
+	for (int i = 0; !d && optopt_ > 0 && optopt_ < 256 && i < N_OPTS; i++)
+		if (opt_table[i].shortopt == optopt_)
+			d = &opt_table[i];
+	if (d) {
+		const char *key = d->key, *what = d->arg ? d->arg : "";
+		if (missing)
+			fprintf(stderr, "dvfstop: option --%s needs a value: %s\n", key, what);
+		else   /* a flag given a value: --demo=1 */
+			fprintf(stderr, "dvfstop: option --%s takes no value (see dvfstop --help)\n", key);
+	} else if (optopt_ > 0 && optopt_ < 256)
+		fprintf(stderr, "dvfstop: option -%c is unknown (see dvfstop --help)\n", optopt_);
+	else
+		fprintf(stderr, "dvfstop: option '%s' is unknown or ambiguous (see dvfstop --help)\n", arg);
+}
+
 enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)
 {
 	struct option lopts[N_OPTS + 3];
@@ -234,8 +263,9 @@ enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)
 	lopts[N_OPTS + 1] = (struct option){ "version", no_argument, NULL, 'V' };
 	lopts[N_OPTS + 2] = (struct option){ NULL, 0, NULL, 0 };
 	memcpy(shorts + ns, "hV", 3);
-	/* "+": stop at the first non-option, so `-- CMD ARGS` reaches us whole. */
-	char spec[sizeof shorts + 2] = "+";
+	/* "+": stop at the first non-option, so `-- CMD ARGS` reaches us whole;
+	 * ":": a missing value is told apart from an unknown option. */
+	char spec[sizeof shorts + 3] = "+:";
 	strcat(spec, shorts);
 
 	optind = 1;
@@ -251,12 +281,7 @@ enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)
 			return OPT_EXIT_OK;
 		}
 		if (c == '?' || c == ':') {
-			if (optopt && optopt < 256)
-				fprintf(stderr, "dvfstop: option -%c %s (see dvfstop --help)\n", optopt,
-					c == ':' ? "needs a value" : "is unknown");
-			else
-				fprintf(stderr, "dvfstop: option '%s' is unknown or needs a value (see dvfstop --help)\n",
-					argv[optind - 1]);
+			opt_complain(c == ':', optopt, argv[optind - 1]);
 			return OPT_ERROR;
 		}
 		const struct opt_def *d = NULL;

@@ -81,5 +81,8 @@ enum opt_result opts_load(struct dvf_opts *o, int argc, char **argv);
 /* Free strings the parser allocated. */
 void opts_free(struct dvf_opts *o);
 void opts_usage(FILE *fp);
+/* Whether NAME (no dashes) is a long option: for the hint when one is
+ * typed as a command ("dvfstop replay x.csv"). */
+bool opts_is_key(const char *name);
 
 #endif

@@ -1338,8 +1338,12 @@ int replay_convert_main(int argc, char **argv)
 				return 2;
 			}
 			interval_ms = v;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-i") || !strcmp(a, "--interval")) {
+			fprintf(stderr, "dvfstop convert: %s needs a value\n", a);
+			convert_usage(stderr);
+			return 2;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "dvfstop convert: unknown option or missing value: %s\n", a);
+			fprintf(stderr, "dvfstop convert: unknown option '%s'\n", a);
 			convert_usage(stderr);
 			return 2;
 		} else if (!in) {
@@ -1350,6 +1354,8 @@ int replay_convert_main(int argc, char **argv)
 		}
 	}
 	if (!in || !out) {
+		fprintf(stderr, "dvfstop convert: %s\n",
+			!in ? "which log? (a tegrastats log or a session CSV)" : "where to? (-o SESSION.csv)");
 		convert_usage(stderr);
 		return 2;
 	}

@@ -378,15 +378,20 @@ int cmd_policy(int argc, char **argv)
 		fputs(policy_usage, stdout);
 		return EXIT_OK;
 	}
-	if (argc != 3) {
-		fprintf(stderr, "dvfstop policy: %s\n%s", argc < 3 ? "missing argument" : "too many arguments",
-			policy_usage);
+	/* What is wrong, most basic first: the action, then its SPEC. */
+	const char *why = NULL;
+	char buf[160];
+	if (argc < 2)
+		why = "check or show?";
+	else if (strcmp(argv[1], "check") != 0 && strcmp(argv[1], "show") != 0)
+		snprintf(buf, sizeof buf, "unknown sub-command '%.100s' (check or show)", argv[1]), why = buf;
+	else if (argc < 3)
+		snprintf(buf, sizeof buf, "%s: which policy? (builtin:mlg, builtin:ffg or a file)", argv[1]), why = buf;
+	else if (argc > 3)
+		snprintf(buf, sizeof buf, "%s takes one policy ('%.100s' is one too many)", argv[1], argv[3]), why = buf;
+	if (why) {
+		fprintf(stderr, "dvfstop policy: %s\n%s", why, policy_usage);
 		return EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "check") == 0)
-		return policy_check(argv[2]);
-	if (strcmp(argv[1], "show") == 0)
-		return policy_show(argv[2]);
-	fprintf(stderr, "dvfstop policy: unknown sub-command '%s'\n%s", argv[1], policy_usage);
-	return EXIT_USAGE;
+	return strcmp(argv[1], "check") == 0 ? policy_check(argv[2]) : policy_show(argv[2]);
 }

@@ -28,6 +28,9 @@ EXTRA_DIST += tests/integration/batch-fixtures.sh
 # Every option of every --help is in the man page.
 TESTS += tests/integration/docs-options.sh
 EXTRA_DIST += tests/integration/docs-options.sh
+# Command-line mistakes get a message naming what was wrong.
+TESTS += tests/integration/cli.sh
+EXTRA_DIST += tests/integration/cli.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_groundtruth

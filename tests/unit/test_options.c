@@ -172,6 +172,19 @@ static void command_line_wins(void **st)
 	opts_free(&o);
 }
 
+static void is_key(void **st)
+{
+	(void)st;
+	assert_true(opts_is_key("replay"));
+	assert_true(opts_is_key("demo"));
+	assert_true(opts_is_key("sim-seq-len"));
+	assert_true(opts_is_key("help"));
+	assert_false(opts_is_key("--replay"));   /* the name, not what is typed */
+	assert_false(opts_is_key("repla"));
+	assert_false(opts_is_key("python3"));
+	assert_false(opts_is_key(""));
+}
+
 static void xdg_path(void **st)
 {
 	(void)st;
@@ -210,6 +223,7 @@ int main(void)
 		cmocka_unit_test(config_errors_name_file_and_line),
 		cmocka_unit_test(command_line_wins),
 		cmocka_unit_test(xdg_path),
+		cmocka_unit_test(is_key),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Command-line mistakes: the real binary says what was wrong, naming the word,
+# option or file, exits 2 (1 when a named file cannot be used), prints
+# nothing on stdout, and starts nothing.
+. "$top_srcdir/tests/lib.sh"
+
+# refuse WHAT RC PATTERN ARGS...: dvfstop ARGS exits RC with PATTERN on stderr
+refuse() {
+	what=$1 want_rc=$2 pat=$3
+	shift 3
+	rc=0
+	"$DVFSTOP" "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
+	expect_eq "$what: exit status" "$rc" "$want_rc"
+	expect_grep "$what: message" "$pat" "$T/err"
+	[ ! -s "$T/out" ] && ok "$what: nothing on stdout" || fail "$what: stdout has: $(head -c 200 "$T/out")"
+}
+
+# No config file of the user's can change what is tested.
+export XDG_CONFIG_HOME="$T/xdg"
+
+refuse "an option typed as a command" 2 "unknown command 'replay'; did you mean the option --replay?" replay x.csv
+refuse "a program without --" 2 "put -- before it: dvfstop \[OPTIONS\] -- sh \.\.\." sh -c true
+refuse "a path without --" 2 "put -- before it: dvfstop \[OPTIONS\] -- \./train.sh" ./train.sh
+refuse "an unknown word" 2 "unknown command 'nosuchword-xyz' (see dvfstop --help)" nosuchword-xyz
+refuse "a short option without its value" 2 "option --interval needs a value: MS" -i
+refuse "a long option without its value" 2 "option --record needs a value: FILE" --record
+refuse "a flag given a value" 2 "option --demo takes no value" --demo=1
+refuse "an unknown long option" 2 "option '--bogus' is unknown or ambiguous" --bogus
+refuse "an ambiguous prefix" 2 "option '--sim' is unknown or ambiguous" --sim 1
+refuse "an unknown short option" 2 "option -x is unknown" -x
+refuse "a value out of range" 2 "interval: 0 is out of range (1 to 60000)" --interval 0
+refuse "a value that is no number" 2 "interval: 'abc' is not a whole number" --interval abc
+refuse "a stray argument" 2 "unexpected argument 'extra' (a command to run goes after --)" --demo extra
+refuse "a bad summary format" 2 "summary-format: 'xml' is not text or json" --demo -b --summary-format xml
+
+printf '# a comment\ninterval = fast\n' >"$T/config"
+refuse "a bad config value" 2 "$T/config:2: 'fast' is not a whole number" --config "$T/config" --demo -b
+refuse "a missing config file" 2 "cannot read config $T/none: No such file or directory" --config "$T/none"
+refuse "a missing recording" 1 "cannot read $T/none.csv: No such file or directory" --replay "$T/none.csv" -b
+refuse "a program that is not there" 1 "cannot run '$T/none': No such file or directory" --demo -b -n 2 -- "$T/none"
+
+# The commands that take words, not options.
+refuse "policy without an action" 2 "dvfstop policy: check or show?" policy
+refuse "policy with an unknown action" 2 "unknown sub-command 'bogus' (check or show)" policy bogus x
+refuse "policy check without a policy" 2 "check: which policy?" policy check
+refuse "policy show with two" 2 "show takes one policy ('b' is one too many)" policy show a b
+refuse "convert without a log" 2 "dvfstop convert: which log?" convert
+refuse "convert without -o" 2 "dvfstop convert: where to? (-o SESSION.csv)" convert x.log
+refuse "convert -o without its value" 2 "dvfstop convert: --output needs a value" convert x.log --output
+refuse "convert with an unknown option" 2 "dvfstop convert: unknown option '--bogus'" convert --bogus
+
+# Abbreviations getopt accepts still work: --dur is --duration.
+"$DVFSTOP" --demo -b --dur 0.3 --sim-speed 0 >"$T/out" 2>"$T/err" && ok "an unambiguous prefix is accepted" ||
+	fail "--dur 0.3 refused: $(cat "$T/err")"
+finish
