@@ -10,6 +10,8 @@ expect_screen "40x12: too small, with what it needs" 'terminal too small \(need 
 tm resize-window -x 80 -y 24
 expect_screen "80x24: the dashboard" 'clock [0-9.]+ MHz' 5
 expect_screen "80x24: the key line" 'q quit' 2
+# The key line's first words are the clock actions: they are what the tool is for.
+expect_screen "80x24: the key line names accept, clock and sweep" '^ q quit  \? help  a accept  o clock  s sweep' 2
 # The energy panel has 3 rows here: the job's J/step, progress, ETA and
 # projection come before the mean and the job's name.
 expect_screen "80x24: J/step, steps of total and ETA" 'J/step [0-9]+\.[0-9]+ +[0-9]+/2000 +ETA [0-9:]+' 5
