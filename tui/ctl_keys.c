@@ -369,6 +369,7 @@ void tui_ctl_view(struct tui *t)
 	struct tui_ctl *k = t->ctlk;
 	struct tui_view *v = &t->view;
 	v->ctl_who[0] = v->ctl_note[0] = '\0';
+	v->clocks_fixed = !k || !k->c || k->ro_reason[0];
 	if (!k || !k->c)
 		return;
 	/* Read-only, the limits on screen are whatever someone else set. */

@@ -1,8 +1,9 @@
 /* keys: the one key table.  Dispatch, the key line and the help window
  * all come from it, so a later feature adds a key by adding a row here.
  * Rows are in the order a user needs them: the key line shows the labelled
- * ones from the top until the terminal's width runs out, so quit, help and
- * the clock actions (accept the recommendation, set, sweep) come first. */
+ * ones that work in the session at hand (enum key_when) from the top until
+ * the terminal's width runs out, so quit, help and the clock actions (accept
+ * the recommendation, set, sweep), or in a replay pause and seek, come first. */
 #include "config.h"
 #include "tui_int.h"
 
@@ -67,36 +68,36 @@ static int key_redraw(struct tui *t)
 }
 
 const struct tui_key tui_keys[] = {
-	{ 'q', "q", "quit", "quit: restore the terminal, close the recording", key_quit },
-	{ '?', "?", "help", "this help (any key closes it)", key_help },
-	{ KEY_F(1), "F1", NULL, "this help", key_help },
-	{ 'a', "a", "accept", "accept the policy's recommendation: pin its clock", policy_key_accept },
-	{ 'o', "o", "clock", "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_key_override },
-	{ 's', "s", "sweep", "sweep the clock levels: e exhaustive, a adaptive (Esc cancels)", tui_key_sweep },
-	{ 'A', "A", "apply", "pin the last sweep's best level", tui_key_sweep_apply },
-	{ 'r', "r", "record", "start/stop recording to a time-stamped CSV", key_record },
-	{ 'd', "d", "default", "GPU clock back to the board's default (governor, min, max)", ctl_key_default },
-	{ 'l', "l", "log", "the fine-tune's log pane (its output and exit status)", tui_key_log },
-	{ 'p', "p", "freeze", "freeze/unfreeze the display (sampling and recording go on)", key_freeze },
-	{ 't', "t", "theme", "next theme: default, light, high-contrast, mono", key_theme },
-	{ '\t', "Tab", "focus", "move the focus to the next panel", key_focus_next },
-	{ KEY_BTAB, "S-Tab", NULL, "move the focus to the previous panel", key_focus_prev },
-	{ 'L' & 0x1f, "^L", NULL, "redraw the whole screen", key_redraw },
-	{ '+', "+", NULL, "GPU clock one level up (keeps pin or cap; pins from default)", ctl_key_up },
-	{ '-', "-", NULL, "GPU clock one level down", ctl_key_down },
-	{ 'c', "c", NULL, "switch pin (min = max) <-> cap (max only) at the same clock", ctl_key_switch },
-	{ 'P', "P", NULL, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_key_next },
-	{ 'v', "v", NULL, "sweep panel: chart or table", tui_key_sweep_table },
-	{ 'w', "w", NULL, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", tui_key_sweep_csv },
-	{ 27, "Esc", NULL, "close the log pane, or abort a running sweep (clocks as before)", tui_key_escape },
-	{ ' ', "space", NULL, "replay: pause/resume", tui_key_replay_pause },
-	{ '1', "1", NULL, "replay at 1x", tui_key_replay_1x },
-	{ '2', "2", NULL, "replay at 2x", tui_key_replay_2x },
-	{ '0', "0", NULL, "replay at 10x", tui_key_replay_10x },
-	{ 'f', "f", NULL, "replay as fast as possible", tui_key_replay_max },
-	{ '[', "[", NULL, "replay: back 10 s", tui_key_replay_back10 },
-	{ ']', "]", NULL, "replay: forward 10 s", tui_key_replay_fwd10 },
-	{ '{', "{", NULL, "replay: back 60 s", tui_key_replay_back60 },
-	{ '}', "}", NULL, "replay: forward 60 s", tui_key_replay_fwd60 },
-	{ 0, NULL, NULL, NULL, NULL },
+	{ 'q', "q", "quit", KEY_ALWAYS, "quit: restore the terminal, close the recording", key_quit },
+	{ '?', "?", "help", KEY_ALWAYS, "this help (any key closes it)", key_help },
+	{ KEY_F(1), "F1", NULL, KEY_ALWAYS, "this help", key_help },
+	{ 'a', "a", "accept", KEY_CLOCK, "accept the policy's recommendation: pin its clock", policy_key_accept },
+	{ 'o', "o", "clock", KEY_CLOCK, "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_key_override },
+	{ 's', "s", "sweep", KEY_CLOCK, "sweep the clock levels: e exhaustive, a adaptive (Esc cancels)", tui_key_sweep },
+	{ 'A', "A", "apply", KEY_CLOCK, "pin the last sweep's best level", tui_key_sweep_apply },
+	{ ' ', "space", "pause", KEY_REPLAY, "replay: pause/resume", tui_key_replay_pause },
+	{ '[', "[", "-10s", KEY_REPLAY, "replay: back 10 s", tui_key_replay_back10 },
+	{ ']', "]", "+10s", KEY_REPLAY, "replay: forward 10 s", tui_key_replay_fwd10 },
+	{ '1', "1", NULL, KEY_REPLAY, "replay at 1x", tui_key_replay_1x },
+	{ '2', "2", NULL, KEY_REPLAY, "replay at 2x", tui_key_replay_2x },
+	{ '0', "0", NULL, KEY_REPLAY, "replay at 10x", tui_key_replay_10x },
+	{ 'f', "f", NULL, KEY_REPLAY, "replay as fast as possible", tui_key_replay_max },
+	{ '{', "{", NULL, KEY_REPLAY, "replay: back 60 s", tui_key_replay_back60 },
+	{ '}', "}", NULL, KEY_REPLAY, "replay: forward 60 s", tui_key_replay_fwd60 },
+	{ 'r', "r", "record", KEY_ALWAYS, "start/stop recording to a time-stamped CSV", key_record },
+	{ 'd', "d", "default", KEY_CLOCK, "GPU clock back to the board's default (governor, min, max)", ctl_key_default },
+	{ 'l', "l", "log", KEY_ALWAYS, "the fine-tune's log pane (its output and exit status)", tui_key_log },
+	{ 'p', "p", "freeze", KEY_ALWAYS, "freeze/unfreeze the display (sampling and recording go on)", key_freeze },
+	{ 't', "t", "theme", KEY_ALWAYS, "next theme: default, light, high-contrast, mono", key_theme },
+	{ '\t', "Tab", "focus", KEY_ALWAYS, "move the focus to the next panel", key_focus_next },
+	{ KEY_BTAB, "S-Tab", NULL, KEY_ALWAYS, "move the focus to the previous panel", key_focus_prev },
+	{ 'L' & 0x1f, "^L", NULL, KEY_ALWAYS, "redraw the whole screen", key_redraw },
+	{ '+', "+", NULL, KEY_CLOCK, "GPU clock one level up (keeps pin or cap; pins from default)", ctl_key_up },
+	{ '-', "-", NULL, KEY_CLOCK, "GPU clock one level down", ctl_key_down },
+	{ 'c', "c", NULL, KEY_CLOCK, "switch pin (min = max) <-> cap (max only) at the same clock", ctl_key_switch },
+	{ 'P', "P", NULL, KEY_ALWAYS, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_key_next },
+	{ 'v', "v", NULL, KEY_ALWAYS, "sweep panel: chart or table", tui_key_sweep_table },
+	{ 'w', "w", NULL, KEY_ALWAYS, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", tui_key_sweep_csv },
+	{ 27, "Esc", NULL, KEY_ALWAYS, "close the log pane, or abort a running sweep (clocks as before)", tui_key_escape },
+	{ 0, NULL, NULL, KEY_ALWAYS, NULL, NULL },
 };

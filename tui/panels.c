@@ -600,7 +600,8 @@ static void render_keys(const struct tui_view *v, struct cellbuf *cb)
 	snprintf(focus, sizeof focus, "focus: %s", v->focus >= 0 ? layout_region_name(v->focus) : "none");
 	p.x1 = cb->w - 1 - (int)strlen(focus) - 1;
 	for (const struct tui_key *k = v->keys; k && k->fn; k++) {
-		if (!k->label)
+		if (!k->label || (k->when == KEY_CLOCK && v->clocks_fixed) ||
+		    (k->when == KEY_REPLAY && !v->replay.on))
 			continue;
 		int need = cb_strcols(k->name) + 1 + cb_strcols(k->label);
 		if (p.x + need > p.x1)

@@ -29,10 +29,19 @@ enum key_result {
 
 /* One key: the single table (keys.c) that drives dispatch, the key line
  * and the help window.  Later features add keys by adding rows. */
+/* When a labelled key is on the key line: keys that work in the session at
+ * hand, so a replay's line shows pause and seek, not clock keys it refuses. */
+enum key_when {
+	KEY_ALWAYS,          /* every session */
+	KEY_CLOCK,           /* only when this dvfstop can set the clocks */
+	KEY_REPLAY,          /* only in a replay */
+};
+
 struct tui_key {
 	int key;             /* character or curses KEY_* code */
 	const char *name;    /* as written in help: "q", "Tab", "F1" */
 	const char *label;   /* word on the key line; NULL: only in help */
+	enum key_when when;  /* when the label is on the key line */
 	const char *help;    /* one line for the help window */
 	int (*fn)(struct tui *t);  /* returns KR_* flags */
 };
@@ -66,6 +75,7 @@ struct tui_view {
 	 * runs elsewhere or why we cannot set it; "" when none */
 	char ctl_who[96];
 	char ctl_note[256];
+	bool clocks_fixed;     /* read-only or a replay: the clock keys refuse */
 	struct policy_view policy;  /* the policy panel; inactive: a placeholder */
 };
 

@@ -12,11 +12,11 @@ keys '?'
 expect_screen "?: help window" 'help: keys' 5
 expect_screen "first keys listed" 'q +quit' 1
 expect_screen "footer says it scrolls" '1-[0-9]+ of [0-9]+: Down/PgDn more' 1
-if screen | grep -q 'replay: forward 60 s'; then fail "last key already on a 24-row screen"; else ok "last key below the fold"; fi
+if screen | grep -q 'abort a running sweep'; then fail "last key already on a 24-row screen"; else ok "last key below the fold"; fi
 
 keys NPage
 keys NPage
-expect_screen "PgDn: the last key" 'replay: forward 60 s' 5
+expect_screen "PgDn: the last key" 'abort a running sweep' 5
 if screen | grep -q 'q  *quit: restore'; then fail "first key still shown after paging"; else ok "first key scrolled away"; fi
 keys Up
 expect_screen "Up: still the help window" 'help: keys' 2

@@ -29,10 +29,12 @@ static int fake_key(struct tui *t)
 }
 
 static const struct tui_key keys[] = {
-	{ 'q', "q", "quit", "quit", fake_key },
-	{ 'x', "x", NULL, "help-only key", fake_key },
-	{ '\t', "Tab", "focus", "next panel", fake_key },
-	{ 0, NULL, NULL, NULL, NULL },
+	{ 'q', "q", "quit", KEY_ALWAYS, "quit", fake_key },
+	{ 'x', "x", NULL, KEY_ALWAYS, "help-only key", fake_key },
+	{ 'k', "k", "clock", KEY_CLOCK, "set a clock", fake_key },
+	{ 'z', "z", "pause", KEY_REPLAY, "replay: pause", fake_key },
+	{ '\t', "Tab", "focus", KEY_ALWAYS, "next panel", fake_key },
+	{ 0, NULL, NULL, KEY_ALWAYS, NULL, NULL },
 };
 
 static void make_info(void)
@@ -288,10 +290,24 @@ static void test_header_and_keys(void **state)
 	make_info();
 
 	render(&v, TR_KEYS, 80, 1, false, &cb);
-	assert_true(row_contains(&cb, 0, "q quit  Tab focus"));
+	assert_true(row_contains(&cb, 0, "q quit  k clock  Tab focus"));
 	assert_false(row_contains(&cb, 0, "x "));       /* help-only row */
+	assert_false(row_contains(&cb, 0, "pause"));    /* not a replay */
 	assert_true(row_contains(&cb, 0, "focus: GPU"));
 	cb_free(&cb);
+	/* A replay (its clocks fixed): pause, not the clock key it refuses. */
+	v.clocks_fixed = true;
+	v.replay.on = true;
+	render(&v, TR_KEYS, 80, 1, false, &cb);
+	assert_true(row_contains(&cb, 0, "q quit  z pause  Tab focus"));
+	assert_false(row_contains(&cb, 0, "clock"));
+	cb_free(&cb);
+	/* Read-only live: no clock key, no replay key. */
+	v.replay.on = false;
+	render(&v, TR_KEYS, 80, 1, false, &cb);
+	assert_true(row_contains(&cb, 0, "q quit  Tab focus"));
+	cb_free(&cb);
+	v.clocks_fixed = false;
 
 	int w, h;
 	panel_help_size(keys, &w, &h);
