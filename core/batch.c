@@ -45,6 +45,9 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	if (s->msg[0])
 		say(s->msg);
 	s->msg_sink = say;
+	if (opts_cli_set(o, "policy"))
+		say("--policy is for the dashboard's recommendation; --batch records and does not recommend "
+		    "(`dvfstop recommend` gives the clock, --set-clock pins one)");
 	/* Control first: its handlers cover QUIT and the fatal signals; the
 	 * stop signals below then end the loop, and the clocks are given
 	 * back on the way out. */

@@ -67,6 +67,7 @@ static const struct opt_def opt_table[] = {
 	{ "no-config", 0, K_FLAG, OFF(no_config), NULL, "do not read the config file", 0, 0, true },
 };
 #define N_OPTS (int)(sizeof opt_table / sizeof opt_table[0])
+_Static_assert(sizeof opt_table / sizeof opt_table[0] <= 64, "dvf_opts.cli_set has a bit per option");
 
 void opts_defaults(struct dvf_opts *o)
 {
@@ -127,6 +128,8 @@ void opts_free(struct dvf_opts *o)
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
 	void *p = (char *)o + d->off; /* void *: the offset is of a field of that type */
+	if (!from_file)
+		o->cli_set |= UINT64_C(1) << (d - opt_table);
 	switch (d->kind) {
 	case K_FLAG:
 		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {
@@ -188,6 +191,12 @@ static const struct opt_def *opt_find(const char *key)
 		if (strcmp(opt_table[i].key, key) == 0)
 			return &opt_table[i];
 	return NULL;
+}
+
+bool opts_cli_set(const struct dvf_opts *o, const char *key)
+{
+	const struct opt_def *d = opt_find(key);
+	return d && (o->cli_set >> (d - opt_table) & 1);
 }
 
 bool opts_is_key(const char *name)
@@ -388,6 +397,27 @@ enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_
 	return r;
 }
 
+/* Options that name another board than the one the command line asks
+ * for would be ignored without a word.  Only those given on the command
+ * line: a config file's usual board must not stop a --demo. */
+static enum opt_result opts_check(const struct dvf_opts *o)
+{
+	const char *board = o->demo ? "--demo simulates its own board" : o->replay ? "--replay plays a recording" : NULL;
+	if (!board)
+		return OPT_OK;
+	if (opts_cli_set(o, "sysfs-root")) {
+		fprintf(stderr, "dvfstop: %s; --sysfs-root %s names a board's tree (use one or the other)\n",
+			board, o->sysfs_root);
+		return OPT_ERROR;
+	}
+	const char *own = o->demo ? "jetson" : "replay";
+	if (opts_cli_set(o, "source") && strcmp(o->source, "auto") != 0 && strcmp(o->source, own) != 0) {
+		fprintf(stderr, "dvfstop: %s; --source %s reads another (use one or the other)\n", board, o->source);
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
 enum opt_result opts_load(struct dvf_opts *o, int argc, char **argv)
 {
 	opts_defaults(o);
@@ -410,5 +440,5 @@ enum opt_result opts_load(struct dvf_opts *o, int argc, char **argv)
 	r = opts_parse_argv(o, argc, argv);
 	if (r == OPT_OK && o->batch && !o->sim_speed_set)
 		o->sim_speed = 0;
-	return r;
+	return r == OPT_OK ? opts_check(o) : r;
 }

@@ -35,6 +35,7 @@ struct dvf_opts {
 	double sim_speed;          /* 1 = real time; 0 = as fast as possible (default under --batch) */
 	bool sim_speed_set;
 	bool interval_set;         /* --interval given (a replay of an untimed log needs to know) */
+	uint64_t cli_set;          /* bit i: option i of the table came from the command line */
 	/* replay and exporters */
 	const char *replay;        /* session CSV or tegrastats log to play; NULL none */
 	const char *prom_textfile; /* Prometheus textfile collector file; NULL none */
@@ -84,5 +85,8 @@ void opts_usage(FILE *fp);
 /* Whether NAME (no dashes) is a long option: for the hint when one is
  * typed as a command ("dvfstop replay x.csv"). */
 bool opts_is_key(const char *name);
+/* Whether the option KEY was given on the command line (not only in the
+ * config file or by default). */
+bool opts_cli_set(const struct dvf_opts *o, const char *key);
 
 #endif

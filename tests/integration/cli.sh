@@ -39,6 +39,21 @@ refuse "a missing config file" 2 "cannot read config $T/none: No such file or di
 refuse "a missing recording" 1 "cannot read $T/none.csv: No such file or directory" --replay "$T/none.csv" -b
 refuse "a program that is not there" 1 "cannot run '$T/none': No such file or directory" --demo -b -n 2 -- "$T/none"
 
+# Another board named beside --demo or --replay would be ignored without a word.
+refuse "--demo with --sysfs-root" 2 "--demo simulates its own board; --sysfs-root /tmp names a board's tree" --demo --sysfs-root /tmp -b
+refuse "--demo with --source nvml" 2 "--demo simulates its own board; --source nvml reads another" --demo --source nvml -b
+refuse "--replay with --sysfs-root" 2 "--replay plays a recording; --sysfs-root /tmp names a board's tree" --replay "$T/none.csv" --sysfs-root /tmp
+# ... but the config file's usual board does not stop a --demo.
+printf 'sysfs-root = /nonexistent\nsource = nvml\n' >"$T/board.conf"
+"$DVFSTOP" --config "$T/board.conf" --demo -b -n 2 >"$T/out" 2>"$T/err" && grep -q '^dvfstop summary' "$T/out" &&
+	ok "a config file's board gives way to --demo" || fail "--demo with a config's board: $(cat "$T/err")"
+"$DVFSTOP" --demo --source jetson -b -n 2 >"$T/out" 2>"$T/err" && ok "--demo --source jetson (its own source) is fine" ||
+	fail "--demo --source jetson refused: $(cat "$T/err")"
+# --batch does not recommend: --policy there says so, and the run goes on.
+"$DVFSTOP" --demo -b -n 2 --policy builtin:ffg >"$T/out" 2>"$T/err" && grep -q '^dvfstop summary' "$T/out" &&
+	ok "--batch --policy still runs" || fail "--batch --policy: $(cat "$T/err")"
+expect_grep "--batch --policy: says it does not recommend" "--batch records and does not recommend" "$T/err"
+
 # The commands that take words, not options.
 refuse "policy without an action" 2 "dvfstop policy: check or show?" policy
 refuse "policy with an unknown action" 2 "unknown sub-command 'bogus' (check or show)" policy bogus x

@@ -185,6 +185,30 @@ static void is_key(void **st)
 	assert_false(opts_is_key(""));
 }
 
+static void cli_set_only_from_argv(void **st)
+{
+	(void)st;
+	char path[] = "/tmp/dvfstop-test-cli-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char *text = "policy = builtin:ffg\ninterval = 50\n";
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	struct dvf_opts o;
+	opts_defaults(&o);
+	assert_int_equal(opts_parse_file(&o, path, true), OPT_OK);
+	char *argv[] = { "dvfstop", "--demo", "-i", "20", NULL };
+	assert_int_equal(opts_parse_argv(&o, 4, argv), OPT_OK);
+	assert_true(opts_cli_set(&o, "demo"));
+	assert_true(opts_cli_set(&o, "interval"));   /* by its short name */
+	assert_false(opts_cli_set(&o, "policy"));    /* the file's only */
+	assert_string_equal(o.policy, "builtin:ffg");
+	assert_false(opts_cli_set(&o, "record"));
+	assert_false(opts_cli_set(&o, "no-such-key"));
+	opts_free(&o);
+	unlink(path);
+}
+
 static void xdg_path(void **st)
 {
 	(void)st;
@@ -224,6 +248,7 @@ int main(void)
 		cmocka_unit_test(command_line_wins),
 		cmocka_unit_test(xdg_path),
 		cmocka_unit_test(is_key),
+		cmocka_unit_test(cli_set_only_from_argv),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
