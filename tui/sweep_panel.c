@@ -600,17 +600,25 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  Esc aborts");
 		return y + 1;
 	}
-	if (sw->state == SW_DONE && sw->best >= 0) {
+	/* Against the top level when it was measured (MAXN's clock): on the
+	 * first row when it fits beside "A pins it", else on the second. */
+	char vs[32] = "";
+	bool best = sw->state == SW_DONE && sw->best >= 0;
+	if (best && n > 0 && sweep_point_measured(&sw->pts[n - 1]) && sweep_jps(&sw->pts[n - 1]) > 0)
+		snprintf(vs, sizeof vs, "%+.1f%% vs top", (sweep_jps(&sw->pts[sw->best]) / sweep_jps(&sw->pts[n - 1]) - 1) * 100);
+	bool vs_first = false;
+	if (best) {
 		const struct sweep_point *p = &sw->pts[sw->best];
 		mhz_text(a, sizeof a, p->hz);
+		char jps[32];
+		snprintf(jps, sizeof jps, " %.4f J/step", sweep_jps(p));
+		/* "best " + MHz + " MHz" + J/step + " (" vs ")" + "  A pins it" */
+		vs_first = vs[0] && x + 5 + (int)strlen(a) + 4 + (int)strlen(jps) + (int)strlen(vs) + 3 + 11 <= x1;
 		put_text(cb, &x, y, x1, ROLE_GOOD, "best ");
 		put_fmt(cb, &x, y, x1, ROLE_GOOD, "%s MHz", a);
-		put_fmt(cb, &x, y, x1, ROLE_VALUE, " %.4f J/step", sweep_jps(p));
-		/* Against the top level when it was measured (MAXN's clock). */
-		const struct sweep_point *top = &sw->pts[n - 1];
-		if (n > 0 && sweep_point_measured(top) && sweep_jps(top) > 0)
-			put_fmt(cb, &x, y, x1, ROLE_LABEL, " (%+.1f%% vs top)",
-				(sweep_jps(p) / sweep_jps(top) - 1) * 100);
+		put_text(cb, &x, y, x1, ROLE_VALUE, jps);
+		if (vs_first)
+			put_fmt(cb, &x, y, x1, ROLE_LABEL, " (%s)", vs);
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
 		put_text(cb, &x, y, x1, ROLE_KEY, "A");
 		put_text(cb, &x, y, x1, ROLE_LABEL, " pins it");
@@ -622,9 +630,37 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		return y + 1;
 	y++;
 	x = x0;
-	char d[32];
-	put_fmt(cb, &x, y, x1, ROLE_LABEL, "%s, %d of %d levels, %d windows, %lld steps, %s", sweep_mode_name(sw->cfg.mode),
-		measured, n, sw->windows, (long long)sw->steps_used, fmt_duration(d, sizeof d, v->elapsed_s));
+	/* What the sweep cost, in the longest form that fits: the time it
+	 * took is the last word and must not be the one cut. */
+	char d[32], line[160];
+	const char *mode = sweep_mode_name(sw->cfg.mode), *pre = vs[0] && !vs_first ? vs : "", *sep = pre[0] ? ", " : "";
+	long long steps = (long long)sw->steps_used;
+	fmt_duration(d, sizeof d, v->elapsed_s);
+	for (int form = 0; form < 5; form++) {
+		switch (form) {
+		case 0:
+			snprintf(line, sizeof line, "%s%s%s, %d of %d levels, %d windows, %lld steps, %s", pre, sep, mode,
+				 measured, n, sw->windows, steps, d);
+			break;
+		case 1:
+			snprintf(line, sizeof line, "%s%s%s %d/%d levels, %d windows, %lld steps, %s", pre, sep, mode,
+				 measured, n, sw->windows, steps, d);
+			break;
+		case 2:
+			snprintf(line, sizeof line, "%s%s%s %d/%d levels, %lld steps, %s", pre, sep, mode, measured, n,
+				 steps, d);
+			break;
+		case 3:
+			snprintf(line, sizeof line, "%s%s%s %d/%d levels, %s", pre, sep, mode, measured, n, d);
+			break;
+		default:
+			snprintf(line, sizeof line, "%s%s%d/%d levels, %s", pre, sep, measured, n, d);
+			break;
+		}
+		if (x + (int)strlen(line) <= x1)
+			break;
+	}
+	put_text(cb, &x, y, x1, ROLE_LABEL, line);
 	return y + 1;
 }
 
@@ -659,17 +695,25 @@ static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, i
 			ok[i * cw + k] = m && (cw < 2 || k < cw - 1);
 		}
 	}
-	cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, unit, 4);
+	/* The unit in the middle, the span's ends above and below it (as the
+	 * power chart does): the bars start above zero, so the bottom's value
+	 * is what tells a 2 % dip from a 50 % one. */
+	cb_putn(cb, x - 5, y + (rows >= 3 ? rows / 2 : rows - 1), ROLE_LABEL, unit, 4);
 	if (!any)
 		return;
 	double pad = (hi - lo) * 0.25;
 	if (pad <= 0)
 		pad = hi * 0.05;
 	double bottom = lo - pad > 0 ? lo - pad : 0;
+	int prec = hi < 10 ? 2 : hi < 100 ? 1 : 0;
+	char t[16];
 	if (rows >= 2) {
-		char t[16];
-		snprintf(t, sizeof t, "%4.*f", hi < 10 ? 2 : hi < 100 ? 1 : 0, hi);
+		snprintf(t, sizeof t, "%4.*f", prec, hi);
 		cb_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
+	}
+	if (rows >= 3) {
+		snprintf(t, sizeof t, "%4.*f", prec, bottom);
+		cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
 	}
 	for (int r = 0; r < rows; r++)
 		if (spark_render(val, ok, w, bottom, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)

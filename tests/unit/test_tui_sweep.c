@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -148,6 +149,71 @@ static void test_chart(void **state)
 	cb_row_text(&cb, 3, row, sizeof row);
 	assert_int_equal(row[x0 + 2 * cw], ' ');
 	assert_true(row[x0 + 0 * cw] != ' ');
+	/* The J/step axis: its top (3.00) on the first bar row, the unit
+	 * below it, and the bottom's value under that: the bars start above
+	 * zero (the span is padded by a quarter), so the bottom is said. */
+	int top = -1, unit = -1, bot = -1;
+	for (int r = 0; r < cb.h; r++) {
+		cb_row_text(&cb, r, row, sizeof row);
+		if (top < 0 && strncmp(row + 1, "3.00", 4) == 0)
+			top = r;
+		if (unit < 0 && strncmp(row + 1, "J/st", 4) == 0)
+			unit = r;
+	}
+	assert_true(top > 0 && unit > top);
+	for (int r = unit + 1; r < y && bot < 0; r++) {
+		cb_row_text(&cb, r, row, sizeof row);
+		if (row[1] != ' ')
+			bot = r;
+	}
+	assert_int_equal(bot, y - 1);     /* the last J/step row, over the marks */
+	cb_row_text(&cb, bot, row, sizeof row);
+	double b = strtod(row + 1, NULL);
+	assert_true(b > 1.1 && b < 1.15); /* 1.5 less a quarter of 3 - 1.5 */
+	cb_free(&cb);
+}
+
+/* A done sweep on a narrow panel (80 columns: 38 inside) keeps "A pins
+ * it" and the time the sweep took; the saving against the top level
+ * moves to the second row; on a wide one both fit where they belong. */
+static void test_done_narrow(void **state)
+{
+	(void)state;
+	struct sweep_view v;
+	struct cellbuf cb;
+	make_done(&v);
+	v.elapsed_s = 78;
+	assert_int_equal(cb_init(&cb, 40, 14, false), 0);
+	sweep_panel_render(&v, false, &cb);
+	char row[512];
+	cb_row_text(&cb, 1, row, sizeof row);
+	assert_non_null(strstr(row, "best 612 MHz 1.5000 J/step  A pins it"));
+	assert_null(strstr(row, "vs top"));
+	cb_row_text(&cb, 2, row, sizeof row);
+	assert_non_null(strstr(row, "-25.0% vs top, 4/4 levels, 1:18"));
+	cb_free(&cb);
+	assert_int_equal(cb_init(&cb, 60, 14, false), 0);
+	sweep_panel_render(&v, false, &cb);
+	cb_row_text(&cb, 1, row, sizeof row);
+	assert_non_null(strstr(row, "best 612 MHz 1.5000 J/step (-25.0% vs top)  A pins it"));
+	cb_row_text(&cb, 2, row, sizeof row);
+	assert_non_null(strstr(row, "exhaustive, 4 of 4 levels, 4 windows, 40 steps, 1:18"));
+	cb_free(&cb);
+	/* 51 inside (160 columns): the mode comes back before the steps. */
+	assert_int_equal(cb_init(&cb, 53, 14, false), 0);
+	sweep_panel_render(&v, false, &cb);
+	cb_row_text(&cb, 2, row, sizeof row);
+	assert_non_null(strstr(row, "-25.0% vs top, exhaustive 4/4 levels, 1:18"));
+	cb_free(&cb);
+	/* Adaptive, top not measured, at 38 inside: the windows give way. */
+	v.sw.cfg.mode = SWEEP_ADAPTIVE;
+	v.sw.pts[3].windows = 0;
+	v.sw.windows = 3;
+	v.sw.steps_used = 120;
+	assert_int_equal(cb_init(&cb, 40, 14, false), 0);
+	sweep_panel_render(&v, false, &cb);
+	cb_row_text(&cb, 2, row, sizeof row);
+	assert_non_null(strstr(row, "adaptive 3/4 levels, 120 steps, 1:18"));
 	cb_free(&cb);
 }
 
@@ -361,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_min),
 		cmocka_unit_test(test_left),
 		cmocka_unit_test(test_chart),
+		cmocka_unit_test(test_done_narrow),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_running_and_chooser),
 		cmocka_unit_test(test_job_rows),
