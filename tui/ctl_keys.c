@@ -10,6 +10,7 @@
 #include "cellbuf.h"
 #include "layout.h"
 #include "recorder.h"
+#include "replay.h"
 #include "session.h"
 #include "theme.h"
 
@@ -372,6 +373,12 @@ void tui_ctl_view(struct tui *t)
 	v->clocks_fixed = !k || !k->c || k->ro_reason[0];
 	if (!k || !k->c)
 		return;
+	/* A replay's clocks are the recording's: who set them is not known,
+	 * and the header and the sweep panel already say it is a replay. */
+	if (replay_active(t->s)) {
+		snprintf(v->ctl_who, sizeof v->ctl_who, "as recorded (a replay)");
+		return;
+	}
 	/* Read-only, the limits on screen are whatever someone else set. */
 	if (k->ro_reason[0])
 		snprintf(v->ctl_who, sizeof v->ctl_who, "not set by this dvfstop (read-only)");

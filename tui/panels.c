@@ -351,9 +351,10 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		}
 	}
 	if (H >= 9 && v->ctl_note[0]) {
-		/* With room to spare the note wraps onto a second row, so the
-		 * reason at its end is not cut off at the panel's edge. */
-		size_t cut = H >= 11 ? panel_wrap(v->ctl_note, W) : strlen(v->ctl_note);
+		/* From 80x24's 10 rows the note wraps onto a second row (the
+		 * graphs give one up), so the reason at its end is not cut off
+		 * at the panel's edge. */
+		size_t cut = H >= 10 ? panel_wrap(v->ctl_note, W) : strlen(v->ctl_note);
 		char first[sizeof v->ctl_note];
 		snprintf(first, sizeof first, "%.*s", (int)cut, v->ctl_note);
 		p = pen_at(cb, x0, gy++, x0 + W);

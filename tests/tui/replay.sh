@@ -62,6 +62,7 @@ expect_screen "the replayed board" 'clock [0-9.]+ MHz' 2
 expect_screen "the recorded fine-tune: its name" 'job +running +simulated bert-base fine-tune' 3
 expect_screen "the recorded fine-tune: J/step" 'J/step +[0-9]+\.[0-9]+' 3
 expect_screen "the sweep panel: none in a replay" 'sweep: none in a replay' 2
+expect_screen "the GPU panel: the clocks as recorded" '│set +as recorded \(a replay\) +│' 2
 # The key line offers what works in a replay: pause and seek, no clock key.
 expect_screen "key line: pause and seek" '^ q quit  \? help  space pause  \[ -10s  \] \+10s  r record' 2
 if screen | grep '^ q quit' | grep -q 'a accept'; then fail "key line offers accept in a replay"; else ok "key line has no clock key in a replay"; fi

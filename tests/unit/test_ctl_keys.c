@@ -261,6 +261,20 @@ static void test_gpu_panel_rows(void **state)
 	assert_non_null(strstr(r, "|MHz"));
 	cb_free(&cb);
 
+	/* 80x24's GPU panel (40x12, 10 rows inside): the note still wraps,
+	 * the graphs keep three rows. */
+	assert_int_equal(cb_init(&cb, 40, 12, false), 0);
+	panel_render(&v, TR_GPU, &cb);
+	cb_row_text(&cb, 6, r, sizeof r);
+	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
+	cb_row_text(&cb, 7, r, sizeof r);
+	assert_non_null(strstr(r, "|612 MHz: thermal "));
+	cb_row_text(&cb, 8, r, sizeof r);
+	assert_non_null(strstr(r, "|MHz"));
+	cb_row_text(&cb, 10, r, sizeof r);
+	assert_non_null(strstr(r, "|util"));
+	cb_free(&cb);
+
 	/* Less room: the note follows on the set row. */
 	assert_int_equal(cb_init(&cb, 70, 9, false), 0);
 	panel_render(&v, TR_GPU, &cb);
