@@ -612,8 +612,9 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		mhz_text(a, sizeof a, p->hz);
 		char jps[32];
 		snprintf(jps, sizeof jps, " %.4f J/step", sweep_jps(p));
-		/* "best " + MHz + " MHz" + J/step + " (" vs ")" + "  A pins it" */
-		vs_first = vs[0] && x + 5 + (int)strlen(a) + 4 + (int)strlen(jps) + (int)strlen(vs) + 3 + 11 <= x1;
+		char whole[128];
+		int len = snprintf(whole, sizeof whole, "best %s MHz%s (%s)  A pins it", a, jps, vs);
+		vs_first = vs[0] && x + len <= x1;
 		put_text(cb, &x, y, x1, ROLE_GOOD, "best ");
 		put_fmt(cb, &x, y, x1, ROLE_GOOD, "%s MHz", a);
 		put_text(cb, &x, y, x1, ROLE_VALUE, jps);
