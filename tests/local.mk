@@ -1,7 +1,7 @@
 # tests/: unit tests (cmocka), integration and terminal tests (shell + tmux).
 # Each folder's fragment adds its own; this one holds the shared pieces.
 EXTRA_DIST += tests/lib.sh
-EXTRA_DIST += tests/clocks.sh
+EXTRA_DIST += tests/clocks.sh tests/train.py
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io
