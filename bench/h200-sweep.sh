@@ -4,7 +4,8 @@
 #
 #   bench/h200-sweep.sh [LEVELS [SECONDS]]     defaults: 8 levels, 15 s each
 #   environment: GPU (NVML index, default 0), BUILD (build folder, default
-#   _build-bench), JOBS (make -j, default the CPU count)
+#   _build-bench), JOBS (make -j, default the CPU count), DVFSTOP (a built
+#   dvfstop to use instead of building one), MATMUL (a built matmul)
 #
 # It builds dvfstop and bench/matmul.cu (nvcc) and runs the product's
 #   dvfstop sweep --source nvml --mode exhaustive --count LEVELS
@@ -49,15 +50,21 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 # ---- 1. build --------------------------------------------------------------
-say "building dvfstop in $build"
 mkdir -p "$build"
-(cd "$top" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
-(cd "$build" && "$top/configure" -q >/dev/null && make -s -j"$JOBS" >/dev/null) || die "the dvfstop build failed"
-dvfstop="$build/dvfstop"
-matmul="$build/matmul"
-say "building $matmul"
-nvcc -O3 -arch=native -o "$matmul" "$top/bench/matmul.cu" 2>/dev/null ||
-	nvcc -O3 -arch=sm_90 -o "$matmul" "$top/bench/matmul.cu" || die "nvcc failed"
+dvfstop=${DVFSTOP:-}
+if [ -z "$dvfstop" ]; then
+	say "building dvfstop in $build"
+	(cd "$top" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
+	(cd "$build" && "$top/configure" -q >/dev/null && make -s -j"$JOBS" >/dev/null) || die "the dvfstop build failed"
+	dvfstop="$build/dvfstop"
+fi
+matmul=${MATMUL:-}
+if [ -z "$matmul" ]; then
+	matmul="$build/matmul"
+	say "building $matmul"
+	nvcc -O3 -arch=native -o "$matmul" "$top/bench/matmul.cu" 2>/dev/null ||
+		nvcc -O3 -arch=sm_90 -o "$matmul" "$top/bench/matmul.cu" || die "nvcc failed"
+fi
 
 # ---- 2. does the NVML source see the GPU? -------------------------------------
 say "dvfstop's view of GPU $GPU (1 s, idle):"
