@@ -16,7 +16,7 @@ what=${1:-build}
 shift 2>/dev/null || true
 
 # Build dependencies (what configure needs) and test tools.
-BUILD_PKGS="build-essential autoconf automake autoconf-archive pkg-config libncurses-dev libcsv-dev libjson-c-dev libmicrohttpd-dev"
+BUILD_PKGS="build-essential autoconf automake pkg-config libncurses-dev libcsv-dev libjson-c-dev libmicrohttpd-dev"
 TEST_PKGS="libcmocka-dev tmux clang valgrind python3 python3-tqdm"
 
 deps() {
