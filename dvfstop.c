@@ -76,6 +76,11 @@ int monitor_main(int argc, char **argv)
 	} else {
 		rc = tui_run(&s, &o);
 	}
+	/* As `time` does: the status of the fine-tune dvfstop ran, unless
+	 * dvfstop itself failed (or had no such status to give). */
+	int js = session_exit_status(&s);
+	if (js >= 0 && (rc == 0 || rc >= 128))
+		rc = js;
 	session_close(&s);
 	opts_free(&o);
 	return rc;

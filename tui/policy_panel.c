@@ -322,6 +322,8 @@ int tui_policy_open(struct tui *t)
 			return -1;
 		}
 		workload_from_catalog(&p->base, m);
+		if (!o->model && o->demo)
+			workload_mark_simulated(&p->base);
 		snprintf(p->base.model, sizeof p->base.model, "%s", m->name);
 	}
 	if (o->model_config && workload_load_config(&p->base, o->model_config, err, sizeof err)) {
@@ -331,8 +333,8 @@ int tui_policy_open(struct tui *t)
 	if (o->seq_len > 0)
 		workload_offer(&p->base, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
 	else if (o->demo && o->sim_seq_len > 0)
-		/* The simulated fine-tune runs with it: what it would measure. */
-		workload_offer(&p->base, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_MEASURED);
+		/* The simulated fine-tune's, not measured from a real one. */
+		workload_offer(&p->base, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_SIMULATOR);
 	else if (rec_seq_len > 0)
 		workload_offer(&p->base, WL_SEQ_LEN, (double)rec_seq_len, WL_SRC_DECLARED);
 
