@@ -96,8 +96,8 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	 * grace period), sampling on, so its totals are complete. */
 	/* A hang-up (the SSH link dropped) leaves it running, as it would
 	 * have run without dvfstop; the clocks are given back below. */
-	if (stop_signal == SIGHUP && session_job_detach(s) == 0)
-		say(s->msg);
+	if (stop_signal == SIGHUP)
+		session_job_detach(s);   /* says so through msg_sink */
 	if (s->job && !s->job_over) {
 		session_job_stop(s);
 		stop_signal = 0;
