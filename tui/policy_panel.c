@@ -354,8 +354,9 @@ static void evaluate(struct tui *t)
 	struct session *s = t->s;
 	struct workload w = p->base;
 	struct job_stats js;
+	/* the simulator's own fine-tune (--demo alone) is no measurement */
 	if (session_job_stats(s, &js) && js.st.seq_len.ok && js.st.seq_len.v > 0)
-		workload_offer(&w, WL_SEQ_LEN, js.st.seq_len.v, WL_SRC_MEASURED);
+		workload_offer(&w, WL_SEQ_LEN, js.st.seq_len.v, s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED);
 	double pct, span;
 	p->pv.util_ok = util_window_mean(&p->uw, &pct, &span);
 	p->pv.util_span_s = p->uw.any ? span : 0;

@@ -34,6 +34,7 @@ start 120 40
 # q, then Esc: nothing happens; q, then k: the fine-tune is stopped.
 dash "$T/k.log" -- $TRAIN 2000 0.05
 expect_screen "running: steps of 2000" 'steps +[0-9]+ of 2000' 15
+expect_screen "policy path: the simulator's features say (simulator)" 'seq_len=128 \(simulator\)' 10
 keys q
 expect_screen "q: the one-line prompt" 'k stop it and quit, d leave it running and quit, Esc cancel' 5
 keys Escape
