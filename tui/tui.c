@@ -290,7 +290,11 @@ static void quit_answer(struct tui *t, int ch)
 		/* tui_job_finish stops it and waits for its end */
 		t->quit = true;
 	} else if (ch == 'd' || ch == 'D') {
-		session_job_detach(t->s);
+		if (session_job_detach(t->s) == 0) {
+			/* said again after the screen is gone */
+			size_t l = strlen(t->exit_msg);
+			snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", t->s->msg);
+		}
 		t->quit = true;
 	} else {
 		tui_msg(t, "quit cancelled: the fine-tune goes on under dvfstop");
