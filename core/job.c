@@ -195,6 +195,12 @@ static void read_output(struct job *j)
 		}
 		if (n == 0) {
 			/* the end of the file for now; at the job's end, the end */
+			struct stat st;
+			if (fstat(j->out_fd, &st) == 0 && st.st_size < lseek(j->out_fd, 0, SEEK_CUR)) {
+				/* truncated under us (logrotate's copytruncate): from its start */
+				lseek(j->out_fd, 0, SEEK_SET);
+				continue;
+			}
 			if (ended) {
 				close_fd(&j->out_fd);
 				linebuf_flush(&j->out_lb, on_out_line, j);
@@ -777,7 +783,8 @@ const char *job_describe(const struct job *j, char *buf, size_t len)
 }
 
 /* ROOT/proc/PID/cmdline as a command line (its arguments joined by
- * blanks), else ROOT/proc/PID/comm. */
+ * blanks), else ROOT/proc/PID/comm; then the same under the real /proc
+ * when ROOT has no such process (a copied tree holds few). */
 const char *job_proc_name(const char *root, pid_t pid, char *buf, size_t len)
 {
 	char path[600], raw[512];
@@ -785,8 +792,10 @@ const char *job_proc_name(const char *root, pid_t pid, char *buf, size_t len)
 	if (!buf || len == 0)
 		return buf;
 	buf[0] = '\0';
-	static const char *const files[] = { "cmdline", "comm" };
-	for (int f = 0; f < 2 && !buf[0]; f++) {
+	static const char *const files[] = { "cmdline", "comm", "cmdline", "comm" };
+	for (int f = 0; f < 4 && !buf[0]; f++) {
+		if (f == 2)
+			r = "";   /* the real /proc */
 		snprintf(path, sizeof path, "%s/proc/%d/%s", r, (int)pid, files[f]);
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)

@@ -115,8 +115,8 @@ int job_signal(const struct job *j);          /* JOB_SIGNALED */
  * (running, left running, attached, reaped elsewhere). */
 int job_exit_status(const struct job *j);
 /* The command of process pid, from ROOT/proc/PID/cmdline (arguments joined
- * by blanks) or ROOT/proc/PID/comm; root NULL or "/" is the real /proc.
- * "" when neither can be read.  Returns buf. */
+ * by blanks) or ROOT/proc/PID/comm, else from the real /proc; root NULL or
+ * "/" is the real /proc.  "" when none can be read.  Returns buf. */
 const char *job_proc_name(const char *root, pid_t pid, char *buf, size_t len);
 /* "running", "exited with code 3", "killed by signal 11 (Segmentation fault)", "gone",
  * "left running" */
