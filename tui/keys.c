@@ -68,8 +68,7 @@ static int key_redraw(struct tui *t)
 }
 
 const struct tui_key tui_keys[] = {
-	{ 'q', "q", "quit", KEY_ALWAYS, "quit: restore the terminal and the clocks, close the recording; "
-	  "a running fine-tune: k stops it, d leaves it running", key_quit },
+	{ 'q', "q", "quit", KEY_ALWAYS, "quit; while a fine-tune runs, asks: k stop it, d leave it running", key_quit },
 	{ '?', "?", "help", KEY_ALWAYS, "this help (any key closes it)", key_help },
 	{ KEY_F(1), "F1", NULL, KEY_ALWAYS, "this help", key_help },
 	{ 'a', "a", "accept", KEY_CLOCK, "accept the policy's recommendation: pin its clock", policy_key_accept },
