@@ -92,12 +92,12 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		if (s->job_over)
 			break;
 	}
-	/* Stopped while a child runs: ask it to stop and wait for it (its
-	 * grace period), sampling on, so its totals are complete. */
-	/* A hang-up (the SSH link dropped) leaves it running, as it would
-	 * have run without dvfstop; the clocks are given back below. */
+	/* A hang-up (the SSH link dropped) leaves the child running, as it
+	 * would have run without dvfstop; the clocks are given back below. */
 	if (stop_signal == SIGHUP)
 		session_job_detach(s);   /* says so through msg_sink */
+	/* Stopped while a child runs: ask it to stop and wait for it (its
+	 * grace period), sampling on, so its totals are complete. */
 	if (s->job && !s->job_over) {
 		session_job_stop(s);
 		stop_signal = 0;
