@@ -12,6 +12,8 @@
 . "$top_srcdir/tests/clocks.sh"
 [ -x /usr/bin/python3 ] || { echo "no /usr/bin/python3: skipped"; exit 77; }
 export DVFSTOP_STATE_DIR="$T/state"
+# the private files of a job left running go with the test's folder
+export TMPDIR="$T"
 mkdir -m 700 "$DVFSTOP_STATE_DIR"
 TRAIN="$top_srcdir/tests/train.py"
 D="$T/sim"

@@ -10,6 +10,8 @@
 . "$top_srcdir/tests/clocks.sh"
 
 SD="$T/sim"
+# the private files of a job left running go with the test's folder
+export TMPDIR="$T"
 ST="$T/state"
 mkdir -m 700 "$ST"
 TRAIN="/usr/bin/python3 $top_srcdir/tests/train.py"

@@ -397,14 +397,19 @@ static void test_detach(void **state)
 	assert_int_equal(job_state(j), JOB_DETACHED);
 	assert_int_equal(job_exit_status(j), -1);
 	assert_int_equal(job_stop(j, clock_mono_ns()), -1);   /* never signalled */
-	char buf[64];
+	char buf[64], priv[512];
 	assert_string_equal(job_describe(j, buf, sizeof buf), "left running");
+	snprintf(priv, sizeof priv, "%s", job_progress_path(j));
 	job_free(j);
 	assert_int_equal(kill(pid, 0), 0);    /* not killed */
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);   /* its progress file was kept */
 	assert_int_equal(access(done, F_OK), 0);
+	/* kept for it; ours to clean up now that it has ended */
+	assert_int_equal(unlink(priv), 0);
+	*strrchr(priv, '/') = '\0';
+	assert_int_equal(rmdir(priv), 0);
 	char *got = slurp(log);
 	assert_string_equal(got, "first\nsecond\n");
 	free(got);
