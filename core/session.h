@@ -152,7 +152,7 @@ bool session_follows_process(const struct dvf_opts *o);
 /* How to have training steps from a watched process (--pid). */
 const char *session_steps_hint(const struct session *s);
 /* Seconds a watched process may go without steps before the hint. */
-enum { SESSION_STEPS_HINT_S = 10 };
+enum { SESSION_STEPS_HINT_S = 5 };
 
 /* Print the end-of-session summary (duration, energy per rail and total,
  * mean power, last readings) as text or JSON. */
