@@ -42,6 +42,12 @@ static void commands_usage(FILE *fp)
 	fprintf(fp, "\nCommands:\n");
 	for (const struct command *c = command_table; c->name; c++)
 		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+	fprintf(fp,
+		"\nThe fine-tune (-- CMD) is yours: it writes its log file itself and outlives dvfstop\n"
+		"unless you stop it.  q asks while it runs (k stop it, d leave it running, Esc cancel);\n"
+		"SIGHUP (an SSH hang-up) leaves it running; SIGINT and SIGTERM stop it (SIGTERM, then\n"
+		"SIGKILL after 10 s); --pid is never signalled; `dvfstop sweep` leaves it running unless\n"
+		"--stop-job-after.  dvfstop exits with its status (128+N for signal N), as time does.\n");
 }
 
 int monitor_main(int argc, char **argv)
@@ -76,6 +82,11 @@ int monitor_main(int argc, char **argv)
 	} else {
 		rc = tui_run(&s, &o);
 	}
+	/* As `time` does: the status of the fine-tune dvfstop ran, unless
+	 * dvfstop itself failed (or had no such status to give). */
+	int js = session_exit_status(&s);
+	if (js >= 0 && (rc == 0 || rc >= 128))
+		rc = js;
 	session_close(&s);
 	opts_free(&o);
 	return rc;

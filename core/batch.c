@@ -73,7 +73,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
 	/* A simulated fine-tune with no other limit ends the run when it ends,
 	 * so `--batch --demo` does not spin forever at full speed. */
-	bool until_job_end = s->sim && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
+	bool until_job_end = s->sim && !s->job && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
 	while (!stop_signal) {
 		session_wait(s);
 		if (stop_signal)
@@ -92,6 +92,10 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		if (s->job_over)
 			break;
 	}
+	/* A hang-up (the SSH link dropped) leaves the child running, as it
+	 * would have run without dvfstop; the clocks are given back below. */
+	if (stop_signal == SIGHUP)
+		session_job_detach(s);   /* says so through msg_sink */
 	/* Stopped while a child runs: ask it to stop and wait for it (its
 	 * grace period), sampling on, so its totals are complete. */
 	if (s->job && !s->job_over) {

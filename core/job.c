@@ -13,9 +13,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 extern char **environ;
 
@@ -45,9 +42,11 @@ struct job {
 	bool stopping, killed;
 	int64_t kill_at;
 
-	int out_fd;                      /* child's stdout+stderr, -1 at EOF */
+	int out_fd;                      /* reads the output file, -1 once drained */
 	struct linebuf out_lb;
-	int log_fd;
+	int log_fd;                      /* the child's stdout+stderr (given to it) */
+	char *out_path;                  /* the output file (the log, or a private one) */
+	bool detached;                   /* left running: not read, never signalled */
 
 	struct follow prog;
 	bool has_prog;
@@ -91,20 +90,6 @@ static void close_fd(int *fd)
 		close(*fd);
 		*fd = -1;
 	}
-}
-
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
 }
 
 /* ---- ring of recent lines ---------------------------------------------- */
@@ -197,6 +182,9 @@ static void read_output(struct job *j)
 	char buf[READ_CHUNK];
 	size_t budget = READ_BUDGET;
 	bool fed = false;
+	/* Ended (reaped before this read): what is in the file now is all
+	 * there is, once a grandchild holding it has nothing more to say. */
+	bool ended = j->state != JOB_RUNNING;
 
 	while (j->out_fd >= 0 && budget > 0) {
 		ssize_t n = read_retry(j->out_fd, buf, sizeof buf);
@@ -206,14 +194,18 @@ static void read_output(struct job *j)
 			break;
 		}
 		if (n == 0) {
-			close_fd(&j->out_fd);
-			linebuf_flush(&j->out_lb, on_out_line, j);
+			/* the end of the file for now; at the job's end, the end */
+			struct stat st;
+			if (fstat(j->out_fd, &st) == 0 && st.st_size < lseek(j->out_fd, 0, SEEK_CUR)) {
+				/* truncated under us (logrotate's copytruncate): from its start */
+				lseek(j->out_fd, 0, SEEK_SET);
+				continue;
+			}
+			if (ended) {
+				close_fd(&j->out_fd);
+				linebuf_flush(&j->out_lb, on_out_line, j);
+			}
 			break;
-		}
-		if (j->log_fd >= 0 && !write_all(j->log_fd, buf, (size_t)n)) {
-			snprintf(j->err, sizeof j->err, "log file %s: %s (no longer written)",
-				 j->o.log_path, strerror(errno));
-			close_fd(&j->log_fd);
 		}
 		linebuf_feed(&j->out_lb, buf, (size_t)n, on_out_line, j);
 		budget -= (size_t)n < budget ? (size_t)n : budget;
@@ -391,9 +383,8 @@ unsigned job_poll(struct job *j, int64_t now_ns)
 int job_fds(const struct job *j, struct pollfd *fds, int max)
 {
 	int n = 0;
-	if (j->out_fd >= 0 && n < max)
-		fds[n++] = (struct pollfd){ .fd = j->out_fd, .events = POLLIN };
-	/* regular files are always "readable": only a FIFO is worth polling */
+	/* regular files (the output file too) are always "readable": only a
+	 * FIFO is worth polling; the rest is read by the periodic job_poll() */
 	if (j->has_prog && j->prog.fifo && j->prog.fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = j->prog.fd, .events = POLLIN };
 	return n;
@@ -409,6 +400,20 @@ int job_stop(struct job *j, int64_t now_ns)
 		j->stopping = true;
 		j->kill_at = now_ns + j->o.grace_ns;
 	}
+	return 0;
+}
+
+int job_detach(struct job *j)
+{
+	if (j->state != JOB_RUNNING)
+		return -1;
+	/* a last look at its output and progress, then let it go */
+	job_poll(j, j->now);
+	if (j->state != JOB_RUNNING)
+		return -1;
+	j->state = JOB_DETACHED;
+	j->detached = true;
+	close_fd(&j->out_fd);
 	return 0;
 }
 
@@ -454,27 +459,66 @@ static bool set_paths(struct job *j, const struct job_opts *o)
 	return true;
 }
 
+/* $TMPDIR/dvfstop.XXXXXX/NAME, the folder made on first use; NULL with
+ * errno set when it cannot be made. */
+static char *private_path(struct job *j, const char *name)
+{
+	if (!j->tmpdir) {
+		const char *tmp = getenv("TMPDIR");
+		char dir[512];
+		snprintf(dir, sizeof dir, "%s/dvfstop.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(dir))
+			return NULL;
+		if (!(j->tmpdir = strdup(dir))) {
+			rmdir(dir);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	size_t len = strlen(j->tmpdir) + strlen(name) + 2;
+	char *p = malloc(len);
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(p, len, "%s/%s", j->tmpdir, name);
+	return p;
+}
+
 /* The child's private progress file: $TMPDIR/dvfstop.XXXXXX/progress. */
 static int make_private_progress(struct job *j)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[512];
-	snprintf(dir, sizeof dir, "%s/dvfstop.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
+	if (!(j->prog.path = private_path(j, "progress")))
 		return errno;
-	size_t len = strlen(dir) + sizeof "/progress";
-	j->tmpdir = strdup(dir);
-	j->prog.path = malloc(len);
-	if (!j->tmpdir || !j->prog.path) {
-		rmdir(dir);
-		return ENOMEM;
-	}
-	snprintf(j->prog.path, len, "%s/progress", dir);
 	int fd = open(j->prog.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return errno;
 	close(fd);
 	j->has_prog = true;
+	return 0;
+}
+
+/* The child's stdout and stderr: the log file itself (or a private file
+ * when there is no log), opened for appending and handed to the child, and
+ * read back from here as it grows.  No pipe: the fine-tune's output does
+ * not depend on dvfstop being alive (a job left running goes on writing
+ * its log after dvfstop has gone).  0, or an errno. */
+static int open_output(struct job *j)
+{
+	if (!j->o.log_path && !(j->out_path = private_path(j, "output")))
+		return errno;
+	const char *path = j->o.log_path ? j->o.log_path : j->out_path;
+	j->log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (j->log_fd < 0)
+		return errno;
+	struct stat st;
+	j->out_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (j->out_fd >= 0 && (fstat(j->out_fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		/* /dev/null, a FIFO, a terminal: written to, not read back */
+		close_fd(&j->out_fd);
+	} else if (j->out_fd >= 0) {
+		lseek(j->out_fd, 0, SEEK_END);   /* an earlier run's lines are not this one's */
+	}
 	return 0;
 }
 
@@ -512,18 +556,12 @@ static void free_env(char **env)
 	free(env);
 }
 
-/* Runs in the child between fork and exec: async-signal-safe calls only. */
-static void child_exec(char *const argv[], char **env, int devnull, int out_w, int status_w,
-		       pid_t parent)
+/* Runs in the child between fork and exec: async-signal-safe calls only.
+ * No PR_SET_PDEATHSIG: the fine-tune outlives dvfstop unless the user
+ * says otherwise (job_stop). */
+static void child_exec(char *const argv[], char **env, int devnull, int out_w, int status_w)
 {
 	setsid();
-#ifdef __linux__
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(127);   /* dvfstop died before the line above */
-#else
-	(void)parent;
-#endif
 	/* dispositions that dvfstop ignores (SIGPIPE ...) would survive exec */
 	for (int s = 1; s < NSIG; s++)
 		signal(s, SIG_DFL);
@@ -583,33 +621,33 @@ struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_
 		job_free(j);
 		return NULL;
 	}
-	if (j->o.log_path) {
-		j->log_fd = open(j->o.log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (j->log_fd < 0) {
-			set_err(err, errlen, "log file ", j->o.log_path, errno);
-			job_free(j);
-			return NULL;
-		}
+	if ((e = open_output(j)) != 0) {
+		if (j->o.log_path)
+			set_err(err, errlen, "log file ", j->o.log_path, e);
+		else
+			set_err(err, errlen, "cannot make an output file in ",
+				getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", e);
+		job_free(j);
+		return NULL;
 	}
 
-	int out[2] = { -1, -1 }, status[2] = { -1, -1 };
+	int status[2] = { -1, -1 };
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	char **env = child_env(j->prog.path);
-	if (devnull < 0 || !env || pipe2(out, O_CLOEXEC) < 0 || pipe2(status, O_CLOEXEC) < 0) {
+	if (devnull < 0 || !env || pipe2(status, O_CLOEXEC) < 0) {
 		set_err(err, errlen, "cannot start ", argv[0], errno ? errno : ENOMEM);
 		goto fail;
 	}
-	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		set_err(err, errlen, "cannot start ", argv[0], errno);
 		goto fail;
 	}
 	if (pid == 0)
-		child_exec(argv, env, devnull, out[1], status[1], parent);
+		child_exec(argv, env, devnull, j->log_fd, status[1]);
 
 	j->pid = pid;
-	close_fd(&out[1]);
+	close_fd(&j->log_fd);   /* the child's now */
 	close_fd(&status[1]);
 	close_fd(&devnull);
 	free_env(env);
@@ -627,17 +665,12 @@ struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_
 		j->code = 127;
 		if (err && errlen)
 			snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(child_errno));
-		close_fd(&out[0]);
 		job_free(j);
 		return NULL;
 	}
-	j->out_fd = out[0];
-	fcntl(j->out_fd, F_SETFL, fcntl(j->out_fd, F_GETFL) | O_NONBLOCK);
 	return j;
 
 fail:
-	close_fd(&out[0]);
-	close_fd(&out[1]);
 	close_fd(&status[0]);
 	close_fd(&status[1]);
 	close_fd(&devnull);
@@ -693,12 +726,16 @@ void job_free(struct job *j)
 	close_fd(&j->out_fd);
 	close_fd(&j->log_fd);
 	follow_close(&j->prog);
-	if (j->tmpdir) {
+	/* a job left running keeps writing its private files: they stay */
+	if (j->tmpdir && !j->detached) {
 		if (j->prog.path)
 			unlink(j->prog.path);
+		if (j->out_path)
+			unlink(j->out_path);
 		rmdir(j->tmpdir);
-		free(j->tmpdir);
 	}
+	free(j->tmpdir);
+	free(j->out_path);
 	free(j->prog.path);
 	free((char *)j->o.log_path);
 	for (int i = 0; i < j->ring_n; i++)
@@ -713,6 +750,10 @@ enum job_state job_state(const struct job *j) { return j->state; }
 bool job_drained(const struct job *j) { return j->state != JOB_RUNNING && j->out_fd < 0; }
 int job_exit_code(const struct job *j) { return j->code; }
 int job_signal(const struct job *j) { return j->sig; }
+int job_exit_status(const struct job *j)
+{
+	return j->state == JOB_EXITED ? j->code : j->state == JOB_SIGNALED ? 128 + j->sig : -1;
+}
 pid_t job_pid(const struct job *j) { return j->pid; }
 bool job_is_child(const struct job *j) { return j->child; }
 const char *job_progress_path(const struct job *j) { return j->has_prog ? j->prog.path : NULL; }
@@ -734,6 +775,42 @@ const char *job_describe(const struct job *j, char *buf, size_t len)
 	case JOB_GONE:
 		snprintf(buf, len, "gone");
 		break;
+	case JOB_DETACHED:
+		snprintf(buf, len, "left running");
+		break;
+	}
+	return buf;
+}
+
+/* ROOT/proc/PID/cmdline as a command line (its arguments joined by
+ * blanks), else ROOT/proc/PID/comm; then the same under the real /proc
+ * when ROOT has no such process (a copied tree holds few). */
+const char *job_proc_name(const char *root, pid_t pid, char *buf, size_t len)
+{
+	char path[600], raw[512];
+	const char *r = root && strcmp(root, "/") != 0 ? root : "";
+	if (!buf || len == 0)
+		return buf;
+	buf[0] = '\0';
+	static const char *const files[] = { "cmdline", "comm", "cmdline", "comm" };
+	for (int f = 0; f < 4 && !buf[0]; f++) {
+		if (f == 2)
+			r = "";   /* the real /proc */
+		snprintf(path, sizeof path, "%s/proc/%d/%s", r, (int)pid, files[f]);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read_retry(fd, raw, sizeof raw - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		while (n > 0 && (raw[n - 1] == '\0' || raw[n - 1] == '\n'))
+			n--;
+		for (ssize_t i = 0; i < n; i++)   /* NULs between arguments, and no control bytes */
+			if ((unsigned char)raw[i] < ' ' || raw[i] == 0x7f)
+				raw[i] = ' ';
+		raw[n] = '\0';
+		snprintf(buf, len, "%s", raw);
 	}
 	return buf;
 }

@@ -5,12 +5,18 @@
  *     (Ctrl-C, Ctrl-\, SSH hangup) then reach dvfstop only, never the
  *     fine-tune directly, so it is not hit twice; dvfstop decides, and
  *     job_stop() signals the whole group (DataLoader workers, torchrun's
- *     children) with SIGTERM, then SIGKILL after a grace period.  On Linux the
- *     child also gets SIGTERM if dvfstop itself dies (PR_SET_PDEATHSIG).
+ *     children) with SIGTERM, then SIGKILL after a grace period.  Nothing
+ *     else ends it: not dvfstop's own end (no PR_SET_PDEATHSIG), not a
+ *     job_detach()ed job's job_free().
  *   - stdin is /dev/null (the terminal belongs to the TUI); stdout and
- *     stderr go to one pipe that dvfstop reads without blocking.  The raw
- *     bytes are appended to the log file; cleaned lines (linebuf) go to a
- *     bounded ring for the log pane and through the progress parser.
+ *     stderr are the log file itself, opened for appending and handed to
+ *     the child (a private file in the temporary directory when there is
+ *     no log), never a pipe: a job left running after dvfstop has gone
+ *     still writes its log.  dvfstop reads the file back from where it
+ *     ended at the start, as it grows; cleaned lines (linebuf) go to a
+ *     bounded ring for the log pane and through the progress parser.  Once
+ *     the child is reaped, the file is read to its end and closed (output
+ *     a grandchild writes later is in the log, not in the ring).
  *   - $DVFSTOP_PROGRESS is set to a path where the fine-tune may append
  *     "step N ..." lines: the --progress path when given, otherwise a
  *     regular file in a private temporary directory (mode 0700), removed by
@@ -46,6 +52,7 @@ enum job_state {
 	JOB_EXITED,       /* exit code in job_exit_code() */
 	JOB_SIGNALED,     /* killed by job_signal() */
 	JOB_GONE,         /* ended, status unknown: attached, or reaped elsewhere */
+	JOB_DETACHED,     /* left running (job_detach): no longer followed */
 };
 
 /* job_poll() result bits */
@@ -89,8 +96,13 @@ unsigned job_poll(struct job *j, int64_t now_ns);
  * has passed (done by job_poll).  0, or -1 when there is nothing we may
  * signal (attached, already ended). */
 int job_stop(struct job *j, int64_t now_ns);
-/* Kill a child that is still running (SIGKILL, reaped), close everything,
- * remove the private progress file. */
+/* Leave a running job be: read what it has written, then stop following
+ * it (JOB_DETACHED).  It is never signalled after this, job_free() does not
+ * kill it and keeps its private files (its $DVFSTOP_PROGRESS, its output
+ * when there is no log).  0, or -1 when it is not running. */
+int job_detach(struct job *j);
+/* Kill a child that is still running (SIGKILL, reaped) unless detached,
+ * close everything, remove the private files. */
 void job_free(struct job *j);
 
 enum job_state job_state(const struct job *j);
@@ -99,7 +111,15 @@ enum job_state job_state(const struct job *j);
 bool job_drained(const struct job *j);
 int job_exit_code(const struct job *j);       /* JOB_EXITED */
 int job_signal(const struct job *j);          /* JOB_SIGNALED */
-/* "running", "exited with code 3", "killed by signal 11 (Segmentation fault)", "gone" */
+/* As a shell says it: the exit code, 128+N for signal N; -1 when not known
+ * (running, left running, attached, reaped elsewhere). */
+int job_exit_status(const struct job *j);
+/* The command of process pid, from ROOT/proc/PID/cmdline (arguments joined
+ * by blanks) or ROOT/proc/PID/comm, else from the real /proc; root NULL or
+ * "/" is the real /proc.  "" when none can be read.  Returns buf. */
+const char *job_proc_name(const char *root, pid_t pid, char *buf, size_t len);
+/* "running", "exited with code 3", "killed by signal 11 (Segmentation fault)", "gone",
+ * "left running" */
 const char *job_describe(const struct job *j, char *buf, size_t len);
 pid_t job_pid(const struct job *j);
 bool job_is_child(const struct job *j);

@@ -50,7 +50,14 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 	if (!s->sim)
 		return -1;
 	snprintf(s->root, sizeof s->root, "%s", sim_root(s->sim));
-	clock_init_sim(&s->clock, o->sim_speed);
+	/* A real process's steps come in real time: a simulated board faster
+	 * than that would mix simulated seconds with real steps (and end
+	 * before the process has begun). */
+	bool real = session_follows_process(o) && o->sim_speed != 1.0;
+	clock_init_sim(&s->clock, real ? 1.0 : o->sim_speed);
+	if (real && o->sim_speed_set)
+		session_msg(s, "--sim-speed %g: the simulator runs in real time while it follows a real fine-tune",
+			    o->sim_speed);
 	/* The board exists before we look at it: run it for one sensor period. */
 	sim_advance(s->sim, 0);
 	return 0;
@@ -86,7 +93,12 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 		return s->job ? 0 : -1;
 	}
 	if (o->pid > 0 || o->progress) {
-		if (o->pid > 0)
+		char cmd[96];
+		/* the command of a process on this machine (a simulated tree has
+		 * no processes of its own) */
+		if (o->pid > 0 && job_proc_name(s->sim ? "/" : s->root, (pid_t)o->pid, cmd, sizeof cmd)[0])
+			snprintf(s->job_name, sizeof s->job_name, "%s (pid %lld)", cmd, (long long)o->pid);
+		else if (o->pid > 0)
 			snprintf(s->job_name, sizeof s->job_name, "pid %lld", (long long)o->pid);
 		else
 			snprintf(s->job_name, sizeof s->job_name, "%s", o->progress);
@@ -128,6 +140,30 @@ static const struct progress_tracker *tracker(const struct session *s)
 	if (s->job)
 		return job_tracker(s->job);
 	return s->sim || s->replay_job ? &s->trk : NULL;
+}
+
+/* A watched process (--pid) says nothing of its steps: say, once, how to
+ * have them when none have come after a while. */
+static void steps_hint(struct session *s, int64_t now)
+{
+	if (s->steps_hinted || job_is_child(s->job) || job_pid(s->job) <= 0 ||
+	    now - s->job_t0 < SESSION_STEPS_HINT_S * DVF_NS_PER_S)
+		return;
+	struct progress_status st;
+	progress_tracker_status(job_tracker(s->job), now, &st);
+	if (st.steps.ok)
+		return;
+	s->steps_hinted = true;
+	session_msg(s, "%s", session_steps_hint(s));
+}
+
+const char *session_steps_hint(const struct session *s)
+{
+	if (s->opts->progress)
+		return "no training steps in the --progress file yet: it takes 'step N' lines "
+		       "(contrib/dvfstop_callback.py writes them from a Hugging Face Trainer)";
+	return "no training steps from a watched process: start it with DVFSTOP_PROGRESS=FILE and "
+	       "contrib/dvfstop_callback.py (or have it write 'step N' lines there), then add --progress FILE";
 }
 
 /* What the source has to say since the last sample (a sensor file backed
@@ -286,6 +322,7 @@ int session_sample(struct session *s)
 		job_poll(s->job, now);
 		/* Ended and its output read (the wait loop may have seen the end). */
 		job_ended = job_state(s->job) != JOB_RUNNING && job_drained(s->job);
+		steps_hint(s, now);
 	} else if (s->sim) {
 		sim_progress(s, now);
 	} else if (s->replay_job) {
@@ -459,6 +496,46 @@ void session_job_stop(struct session *s)
 		job_stop(s->job, clock_now(&s->clock));
 }
 
+bool session_job_running_child(const struct session *s)
+{
+	return s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING;
+}
+
+int session_job_detach(struct session *s)
+{
+	if (!session_job_running_child(s))
+		return -1;
+	int64_t now = clock_now(&s->clock);
+	job_poll(s->job, now);
+	if (job_detach(s->job) < 0)
+		return -1;   /* it ended just now: the next sample says so */
+	/* its totals end here: from now on it is not ours to measure */
+	const struct progress_tracker *t = tracker(s);
+	struct progress_status st;
+	progress_tracker_status(t, now, &st);
+	s->job_over = true;
+	s->job_e1 = s->energy;
+	s->job_t1 = s->have_cur ? s->cur.t_ns : now;
+	s->job_steps1 = st.steps.ok ? st.steps.v : -1;
+	session_msg(s, "%s left running (pid %d); its output goes on to %s", s->job_name, (int)job_pid(s->job),
+		    s->job_log[0] ? s->job_log : "its log");
+	if (s->rec)
+		recorder_event(s->rec, s->msg);
+	return 0;
+}
+
+int session_exit_status(const struct session *s)
+{
+	if (!s->job || !job_is_child(s->job))
+		return -1;
+	return job_exit_status(s->job);
+}
+
+bool session_follows_process(const struct dvf_opts *o)
+{
+	return (o->cmd && o->cmd_argc > 0) || o->pid > 0 || o->progress;
+}
+
 bool session_job_stats(const struct session *s, struct job_stats *js)
 {
 	memset(js, 0, sizeof *js);
@@ -509,6 +586,20 @@ void session_workload(const struct session *s, const char **model, int64_t *seq_
 		if (*seq_len <= 0)
 			*seq_len = rs;
 	}
+}
+
+/* The job's pid, exit_code, signal and exit_status (128+N for signal N),
+ * null where not known. */
+static void add_exit_json(const struct session *s, json_object *j)
+{
+	enum job_state st = s->job ? job_state(s->job) : JOB_GONE;
+	pid_t pid = s->job ? job_pid(s->job) : 0;
+	json_object_object_add(j, "pid", pid > 0 ? json_object_new_int64(pid) : NULL);
+	json_object_object_add(j, "exit_code", st == JOB_EXITED ? json_object_new_int(job_exit_code(s->job)) : NULL);
+	json_object_object_add(j, "signal", st == JOB_SIGNALED ? json_object_new_int(job_signal(s->job)) : NULL);
+	int es = s->job ? job_exit_status(s->job) : -1;
+	json_object_object_add(j, "exit_status", es >= 0 ? json_object_new_int(es) : NULL);
+	json_object_object_add(j, "left_running", json_object_new_boolean(st == JOB_DETACHED));
 }
 
 static json_object *summary_json(const struct session *s)
@@ -567,6 +658,7 @@ static json_object *summary_json(const struct session *s)
 		json_object_object_add(j, "state", json_object_new_string(js.state));
 		if (s->job_log[0])
 			json_object_object_add(j, "log", json_object_new_string(s->job_log));
+		add_exit_json(s, j);
 		json_object_object_add(j, "steps", js.steps.ok ? json_object_new_int64(js.steps.v) : NULL);
 		json_object_object_add(j, "total_steps", js.st.total.ok ? json_object_new_int64(js.st.total.v) : NULL);
 		json_object_object_add(j, "energy_j", json_object_new_double(js.energy_j));
@@ -585,6 +677,21 @@ static void print_w(FILE *fp, const char *label, bool ok, double mw)
 		fprintf(fp, "  %-18s %9.3f W\n", label, mw * 1e-3);
 	else
 		fprintf(fp, "  %-18s %9s\n", label, "n/a");
+}
+
+/* The exit status as a shell would give it, or that the job goes on. */
+static void print_exit(const struct session *s, FILE *fp)
+{
+	if (!s->job)
+		return;
+	enum job_state st = job_state(s->job);
+	if (st == JOB_EXITED)
+		fprintf(fp, "  %-18s %d (exit code %d)\n", "exit status", job_exit_status(s->job), job_exit_code(s->job));
+	else if (st == JOB_SIGNALED)
+		fprintf(fp, "  %-18s %d (signal %d, %s)\n", "exit status", job_exit_status(s->job), job_signal(s->job),
+			strsignal(job_signal(s->job)));
+	else if (st == JOB_DETACHED)
+		fprintf(fp, "  %-18s pid %d goes on (not stopped by dvfstop)\n", "left running", (int)job_pid(s->job));
 }
 
 void session_summary(const struct session *s, FILE *fp, bool json)
@@ -641,10 +748,13 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 		fprintf(fp, "fine-tune: %s (%s)\n", s->job_name, js.state);
 		if (s->job_log[0])
 			fprintf(fp, "  %-18s %s\n", "log", s->job_log);
+		print_exit(s, fp);
 		if (js.steps.ok && js.st.total.ok)
 			fprintf(fp, "  %-18s %lld of %lld\n", "steps", (long long)js.steps.v, (long long)js.st.total.v);
 		else if (js.steps.ok)
 			fprintf(fp, "  %-18s %lld\n", "steps", (long long)js.steps.v);
+		else if (s->job && !job_is_child(s->job))
+			fprintf(fp, "  %-18s %s (%s)\n", "steps", "n/a", session_steps_hint(s));
 		else
 			fprintf(fp, "  %-18s %s\n", "steps", "n/a");
 		fprintf(fp, "  %-18s %12.3f J over %.1f s\n", "energy", js.energy_j, js.elapsed_s);

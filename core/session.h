@@ -56,6 +56,7 @@ struct session {
 	struct energy job_e1;
 	int64_t job_t1;
 	int64_t job_steps1;
+	bool steps_hinted;           /* --pid without steps: the hint was given */
 
 	/* A hardware energy counter (NVML), when the source has one: its first
 	 * and last readings, and how much it moved backwards (driver reload). */
@@ -137,6 +138,21 @@ bool session_job_stats(const struct session *s, struct job_stats *js);
 void session_workload(const struct session *s, const char **model, int64_t *seq_len);
 /* Ask a child fine-tune to stop (SIGTERM, then SIGKILL after the grace). */
 void session_job_stop(struct session *s);
+/* A fine-tune dvfstop started that still runs (quitting asks about it). */
+bool session_job_running_child(const struct session *s);
+/* Leave it running: its totals end now, it is never signalled, its output
+ * goes on to its log file (core/job.h).  0, or -1 when there is none. */
+int session_job_detach(struct session *s);
+/* What dvfstop exits with for its job, as `time` does: the exit code of a
+ * child that ended, 128+N when signal N killed it; -1 when there is no
+ * such status (no child, still running, left running). */
+int session_exit_status(const struct session *s);
+/* The options follow a real process: -- CMD, --pid or --progress. */
+bool session_follows_process(const struct dvf_opts *o);
+/* How to have training steps from a watched process (--pid). */
+const char *session_steps_hint(const struct session *s);
+/* Seconds a watched process may go without steps before the hint. */
+enum { SESSION_STEPS_HINT_S = 5 };
 
 /* Print the end-of-session summary (duration, energy per rail and total,
  * mean power, last readings) as text or JSON. */

@@ -340,12 +340,20 @@ bool workload_feature_categorical(enum wl_feature f)
 	return f == WL_MODEL_TYPE;
 }
 
+void workload_mark_simulated(struct workload *w)
+{
+	for (int f = 0; f < WL_NFEAT; f++)
+		if (w->f[f].src == WL_SRC_CATALOG)
+			w->f[f].src = WL_SRC_SIMULATOR;
+}
+
 const char *workload_source_name(enum wl_source s)
 {
 	switch (s) {
 	case WL_SRC_DEFAULT: return "default";
 	case WL_SRC_CATALOG: return "catalog";
 	case WL_SRC_CONFIG: return "config";
+	case WL_SRC_SIMULATOR: return "simulator";
 	case WL_SRC_MEASURED: return "measured";
 	case WL_SRC_DECLARED: return "declared";
 	default: return "missing";

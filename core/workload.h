@@ -31,6 +31,7 @@ enum wl_source {
 	WL_SRC_DEFAULT,  /* a default written in the policy file */
 	WL_SRC_CATALOG,  /* core/catalog.c */
 	WL_SRC_CONFIG,   /* --model-config config.json */
+	WL_SRC_SIMULATOR, /* --demo's simulated fine-tune (--sim-model, --sim-seq-len) */
 	WL_SRC_MEASURED, /* read from the board while running */
 	WL_SRC_DECLARED, /* given on the command line */
 };
@@ -53,6 +54,9 @@ bool workload_has(const struct workload *w, enum wl_feature f);
 
 /* Offer a catalog model's structural features (type, layers, hidden, params). */
 void workload_from_catalog(struct workload *w, const struct catalog_model *m);
+/* The catalog's figures came by way of the simulator's model (--demo with
+ * no --model): say so (WL_SRC_SIMULATOR). */
+void workload_mark_simulated(struct workload *w);
 
 /* Read a Hugging Face config.json (json-c).  Offers model_type, layers and
  * hidden with source config.  Returns 0, or -1 with a message naming the

@@ -50,6 +50,9 @@ endif
 
 TESTS += tests/integration/sweep.sh
 EXTRA_DIST += tests/integration/sweep.sh
+# The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
+TESTS += tests/integration/job-user.sh
+EXTRA_DIST += tests/integration/job-user.sh
 
 # The main paths under valgrind (skipped in sanitizer builds).
 TESTS += tests/integration/valgrind.sh

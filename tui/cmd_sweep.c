@@ -36,6 +36,10 @@ static void usage(FILE *fp)
 		"  --out FILE.csv               write the sweep CSV (training data for `dvfstop fit`)\n"
 		"  --append                     append to --out instead of replacing it\n"
 		"  --workload NAME              the workload's label in the CSV\n"
+		"  --wait-steps S               wait up to S seconds for the fine-tune's first\n"
+		"                               training step (default 60)\n"
+		"  --stop-job-after             stop the fine-tune dvfstop started (-- CMD) when\n"
+		"                               the sweep ends; by default it is left running\n"
 		"\nMonitor options (dvfstop --help) also apply: --demo, --sim-model, --sim-seq-len,\n"
 		"--seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len, --record.\n");
 }
@@ -51,13 +55,15 @@ struct sweep_args {
 	const char *out;
 	bool append;
 	const char *workload;
+	double wait_steps_s;       /* --wait-steps */
+	bool stop_job_after;       /* --stop-job-after */
 };
 
 /* Take the sweep's own options out of argv; the rest goes to the monitor's
  * parser.  Returns 0, 1 (help shown) or 2 (usage error). */
 static int parse_args(int argc, char **argv, struct sweep_args *a, int *mc, char **mv)
 {
-	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = "40steps", .settle_s = 2.0 };
+	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = "40steps", .settle_s = 2.0, .wait_steps_s = 60 };
 	*mc = 0;
 	mv[(*mc)++] = (char *)"dvfstop";
 	for (int i = 1; i < argc; i++) {
@@ -75,8 +81,13 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *mc, char
 			a->append = true;
 			continue;
 		}
+		if (strcmp(arg, "--stop-job-after") == 0) {
+			a->stop_job_after = true;
+			continue;
+		}
 		static const char *const with_value[] = { "--mode", "--dwell", "--settle", "--levels", "--count",
-							  "--select", "--max-slowdown", "--out", "--workload" };
+							  "--select", "--max-slowdown", "--out", "--workload",
+							  "--wait-steps" };
 		const char *name = NULL, *val = NULL;
 		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
 			size_t n = strlen(with_value[k]);
@@ -147,6 +158,12 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *mc, char
 			a->out = val;
 		} else if (strcmp(name, "--workload") == 0) {
 			a->workload = val;
+		} else if (strcmp(name, "--wait-steps") == 0) {
+			a->wait_steps_s = strtod(val, &end);
+			if (end == val || *end || !(a->wait_steps_s >= 0) || a->wait_steps_s > 86400) {
+				fprintf(stderr, "dvfstop sweep: --wait-steps: '%s' is not a number of seconds\n", val);
+				return 2;
+			}
 		}
 	}
 	if (a->select == SEL_SLOWDOWN && a->max_slowdown <= 0) {
@@ -284,13 +301,15 @@ int sweep_policy_level(const struct dvf_opts *o, const struct sweep_cfg *c, doub
 	const struct catalog_model *cm = model ? catalog_find(model) : NULL;
 	if (cm)
 		workload_from_catalog(&w, cm);
+	if (cm && !o->model && o->demo)
+		workload_mark_simulated(&w);
 	/* A broken config.json leaves the catalog's figures; say so. */
 	if (o->model_config && workload_load_config(&w, o->model_config, out->err, sizeof out->err) >= 0)
 		out->err[0] = '\0';
 	if (o->seq_len > 0)
 		workload_offer(&w, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
 	else if (o->demo)
-		workload_offer(&w, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_DECLARED);
+		workload_offer(&w, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_SIMULATOR);
 	if (util >= 0)
 		workload_offer(&w, WL_GPU_UTIL, util, WL_SRC_MEASURED);
 	policy_eval(&t, &w, &out->eval);
@@ -330,6 +349,56 @@ static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, dou
 static bool stop_requested(void)
 {
 	return guard_stop_signal() != 0;
+}
+
+/* A real fine-tune has its first steps seconds or minutes after its start
+ * (loading the model, the data): wait for them, up to wait_s.  0 when
+ * steps come (or none are needed), -1 with a message on stderr. */
+static int wait_first_step(struct session *s, double wait_s)
+{
+	if (!s->job || s->have_progress)
+		return 0;
+	int64_t t0 = s->cur.t_ns, limit = (int64_t)(wait_s * 1e9);
+	fprintf(stderr, "dvfstop sweep: waiting up to %.0f s for the first training step of %s\n", wait_s,
+		s->job_name);
+	while (!stop_requested() && !s->have_progress && !s->job_over && s->cur.t_ns - t0 < limit) {
+		clock_sleep_until(&s->clock, session_due(s));
+		if (session_sample(s) < 0)
+			break;
+	}
+	if (s->have_progress)
+		return 0;
+	if (stop_requested())
+		return -1;
+	if (s->job_over)
+		fprintf(stderr, "dvfstop sweep: %s before its first training step\n", s->msg);
+	else
+		fprintf(stderr, "dvfstop sweep: no training-step counter from %s after %.0f s: dvfstop reads tqdm "
+			"N/M bars, Hugging Face Trainer log lines, or 'step N' lines written to $DVFSTOP_PROGRESS "
+			"(contrib/dvfstop_callback.py; --progress FILE for a --pid); --wait-steps S waits longer\n",
+			s->job_name, wait_s);
+	return -1;
+}
+
+/* The sweep is over: the fine-tune goes on, unless --stop-job-after. */
+static void job_after(struct session *s, bool stop)
+{
+	if (!session_job_running_child(s))
+		return;
+	if (!stop) {
+		if (session_job_detach(s) == 0)
+			fprintf(stderr, "dvfstop sweep: %s\n", s->msg);
+		return;
+	}
+	fprintf(stderr, "dvfstop sweep: stopping %s (--stop-job-after)\n", s->job_name);
+	session_job_stop(s);
+	while (!s->job_over) {
+		clock_sleep_until(&s->clock, session_due(s));
+		if (session_sample(s) < 0)
+			break;
+	}
+	if (s->job_over)
+		fprintf(stderr, "dvfstop sweep: %s\n", s->msg);
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -406,6 +475,8 @@ int cmd_sweep(int argc, char **argv)
 		if (s.cur.t_ns - s.t_start >= warm_ns)
 			break;
 	}
+	if (c.dwell_steps > 0 && wait_first_step(&s, a.wait_steps_s) < 0)
+		goto out;
 	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&o, &c, un ? usum / un : -1, stdout) : -1;
 	if (c.start == -2)
 		goto out;
@@ -447,15 +518,14 @@ int cmd_sweep(int argc, char **argv)
 		}
 		sweep_feed(&sw, &s.cur, &s.energy);
 	}
-	if (stop_requested()) {
+	if (stop_requested())
 		sweep_abort(&sw);
-		session_job_stop(&s);
-	}
 	/* The end of a sweep gives the clocks back; the operator applies. */
 	if (control_release(ctl) != 0)
 		fprintf(stderr, "dvfstop sweep: %s\n", control_msg(ctl));
 	sweep_print_table(&sw, s.info, stdout);
-	printf("%s\n", sw.msg);
+	/* how it ended: a failure is an error, and errors go to stderr */
+	fprintf(sw.state == SW_DONE ? stdout : stderr, "%s%s\n", sw.state == SW_DONE ? "" : "dvfstop sweep: ", sw.msg);
 	if (sw.state == SW_DONE && sw.best >= 0)
 		printf("best: %.1f MHz (%d windows, %lld training steps measured); apply with "
 		       "`dvfstop --set-clock %lld` or the TUI's `a`\n",
@@ -487,6 +557,8 @@ int cmd_sweep(int argc, char **argv)
 	}
 	rc = sw.state == SW_DONE ? 0 : 1;
 out:
+	fflush(stdout);
+	job_after(&s, a.stop_job_after);
 	if (ctl)
 		control_close(ctl);
 	session_close(&s);

@@ -539,7 +539,7 @@ static void stale_key(struct tui *t, int ch)
 		tui_msg(t, "the GPU clock stays as the previous run left it; `dvfstop restore` puts "
 			"it back (a clock set here keeps the first originals)");
 		if (ch == 'q')
-			t->quit = true;
+			tui_quit(t);
 		break;
 	default:
 		tui_msg(t, "a previous dvfstop left the GPU clock changed: answer y (restore) or n");

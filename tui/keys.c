@@ -16,8 +16,8 @@
 
 static int key_quit(struct tui *t)
 {
-	(void)t;
-	return KR_QUIT;
+	tui_quit(t);
+	return KR_NONE;
 }
 
 static int key_record(struct tui *t)
@@ -68,7 +68,7 @@ static int key_redraw(struct tui *t)
 }
 
 const struct tui_key tui_keys[] = {
-	{ 'q', "q", "quit", KEY_ALWAYS, "quit: restore the terminal, close the recording", key_quit },
+	{ 'q', "q", "quit", KEY_ALWAYS, "quit; while a fine-tune runs, asks: k stop it, d leave it running", key_quit },
 	{ '?', "?", "help", KEY_ALWAYS, "this help (any key closes it)", key_help },
 	{ KEY_F(1), "F1", NULL, KEY_ALWAYS, "this help", key_help },
 	{ 'a', "a", "accept", KEY_CLOCK, "accept the policy's recommendation: pin its clock", policy_key_accept },

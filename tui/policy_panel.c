@@ -322,6 +322,8 @@ int tui_policy_open(struct tui *t)
 			return -1;
 		}
 		workload_from_catalog(&p->base, m);
+		if (!o->model && o->demo)
+			workload_mark_simulated(&p->base);
 		snprintf(p->base.model, sizeof p->base.model, "%s", m->name);
 	}
 	if (o->model_config && workload_load_config(&p->base, o->model_config, err, sizeof err)) {
@@ -331,8 +333,8 @@ int tui_policy_open(struct tui *t)
 	if (o->seq_len > 0)
 		workload_offer(&p->base, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
 	else if (o->demo && o->sim_seq_len > 0)
-		/* The simulated fine-tune runs with it: what it would measure. */
-		workload_offer(&p->base, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_MEASURED);
+		/* The simulated fine-tune's, not measured from a real one. */
+		workload_offer(&p->base, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_SIMULATOR);
 	else if (rec_seq_len > 0)
 		workload_offer(&p->base, WL_SEQ_LEN, (double)rec_seq_len, WL_SRC_DECLARED);
 
@@ -352,8 +354,9 @@ static void evaluate(struct tui *t)
 	struct session *s = t->s;
 	struct workload w = p->base;
 	struct job_stats js;
+	/* the simulator's own fine-tune (--demo alone) is no measurement */
 	if (session_job_stats(s, &js) && js.st.seq_len.ok && js.st.seq_len.v > 0)
-		workload_offer(&w, WL_SEQ_LEN, js.st.seq_len.v, WL_SRC_MEASURED);
+		workload_offer(&w, WL_SEQ_LEN, js.st.seq_len.v, s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED);
 	double pct, span;
 	p->pv.util_ok = util_window_mean(&p->uw, &pct, &span);
 	p->pv.util_span_s = p->uw.any ? span : 0;

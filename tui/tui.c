@@ -268,6 +268,39 @@ bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *las
 	return paint_if_changed(t, w, cb, last);
 }
 
+/* ---- quitting ----------------------------------------------------------- */
+
+#define QUIT_PROMPT "the fine-tune is running: k stop it and quit, d leave it running and quit, Esc cancel"
+
+void tui_quit(struct tui *t)
+{
+	t->dirty = true;
+	if (!session_job_running_child(t->s)) {
+		t->quit = true;
+		return;
+	}
+	t->quit_ask = true;
+}
+
+/* The answer to the quit prompt. */
+static void quit_answer(struct tui *t, int ch)
+{
+	t->quit_ask = false;
+	if (ch == 'k' || ch == 'K') {
+		/* tui_job_finish stops it and waits for its end */
+		t->quit = true;
+	} else if (ch == 'd' || ch == 'D') {
+		if (session_job_detach(t->s) == 0) {
+			/* said again after the screen is gone */
+			size_t l = strlen(t->exit_msg);
+			snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", t->s->msg);
+		}
+		t->quit = true;
+	} else {
+		tui_msg(t, "quit cancelled: the fine-tune goes on under dvfstop");
+	}
+}
+
 /* ---- the view ---------------------------------------------------------- */
 
 static void view_status(struct tui *t)
@@ -281,7 +314,9 @@ static void view_status(struct tui *t)
 		snprintf(t->msg_seen, sizeof t->msg_seen, "%s", s->msg);
 		t->msg_at = now;
 	}
-	if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
+	if (t->quit_ask)
+		snprintf(v->msg, sizeof v->msg, "%s", QUIT_PROMPT);   /* until answered */
+	else if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
 		snprintf(v->msg, sizeof v->msg, "%s", s->msg);
 	else
 		v->msg[0] = '\0';
@@ -489,6 +524,10 @@ static void key(struct tui *t, int ch)
 	if (t->help_open) {
 		if (!help_scroll(t, ch))
 			help_close(t);
+		return;
+	}
+	if (t->quit_ask) {
+		quit_answer(t, ch);
 		return;
 	}
 	/* Modal keys first (the clock dialogs, the sweep's chooser), then
@@ -708,6 +747,12 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
 		rc = 128 + stop_signal;
+	/* A hang-up (the SSH link dropped) leaves the fine-tune running; the
+	 * clocks are given back below.  INT and TERM stop it (tui_job_finish). */
+	if (stop_signal == SIGHUP && session_job_detach(s) == 0) {
+		size_t l = strlen(t->exit_msg);
+		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: hang-up: %s\n", s->msg);
+	}
 	tui_sweep_abort(t, "quit");
 	tui_ctl_close(t);
 	tui_policy_close(t);

@@ -54,6 +54,7 @@ struct tui {
 	int focus;
 	bool ended;            /* the source ended */
 	bool quit;
+	bool quit_ask;         /* q while a fine-tune dvfstop started runs: stop, leave, cancel? */
 	bool relayout;         /* lay the screen out again before the next frame */
 	bool force;            /* repaint every region in the next frame */
 	bool dirty;            /* draw a frame now rather than at the next refresh */
@@ -79,6 +80,9 @@ extern const struct tui_key tui_keys[];
 
 /* Actions the key handlers use (tui.c). */
 void tui_freeze(struct tui *t, bool on);
+/* q: quit, or first ask what becomes of a running fine-tune dvfstop
+ * started (k stops it, d leaves it running, any other key cancels). */
+void tui_quit(struct tui *t);
 void tui_theme_next(struct tui *t);
 void tui_focus_step(struct tui *t, int dir);
 /* Paint cb into w when its content changed (or a repaint is forced). */

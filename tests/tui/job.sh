@@ -22,7 +22,8 @@ keys l
 expect_screen "l: the log pane with the last output line" '│ *step 50 total 50' 3
 expect_screen "l: the log pane says how it ended" 'exited with code 3 +full log: dvfstop-sh-' 2
 keys l
-quit_ok
+keys q
+expect_screen "q: exits with the fine-tune's status 3" 'DVFSTOP-EXIT=3' 10
 expect_screen "q: the summary names the job and its end" '^fine-tune: sh -c .*\(exited with code 3\)' 3
 expect_screen "q: the summary's steps" '^ +steps +50 of 50' 2
 expect_screen "q: the summary's J/step" '^ +per step +[0-9.]+ J/step' 2
@@ -42,6 +43,7 @@ fi
 clear_screen
 dvfstop --demo --refresh 200 -- sh -c "'echo step 1 total 5; sleep 0.5; kill -11 \$\$'"
 expect_screen "a signal: killed by signal 11" 'killed by signal 11' 10
-quit_ok "killed child"
+keys q
+expect_screen "killed child: exits with 128+11" 'DVFSTOP-EXIT=139' 10
 expect_screen "killed child: in the summary" '^fine-tune: .*killed by signal 11' 3
 finish

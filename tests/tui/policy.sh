@@ -31,7 +31,7 @@ expect_screen "--policy FILE: loaded, third of three" '510 MHz  mine\.policy  \[
 
 keys P
 expect_screen "P: builtin:mlg, first of three" 'builtin:mlg  \[1/3 P\]' 3
-expect_screen "mlg path: layers from the catalog, seq_len measured" 'layers=12 \(catalog\) > 7 -> seq_len=128 \(measured\) > 53' 5
+expect_screen "mlg path: the simulator's layers and seq_len say so" 'layers=12 \(simulator\) > 7 -> seq_len=128 \(simulator\) > 53' 5
 expect_screen "mlg path: measured utilisation, the leaf" '-> gpu_util=[0-9.]+% \(measured\) > 22 -> 816 MHz' 10
 # The measured utilisation reaches the policy only after UTIL_MIN_S (5 s)
 # of samples: the window the panel names is at least that old by now.

@@ -376,6 +376,103 @@ static int64_t steps_of(struct job *j, int64_t now)
 	return st.steps.ok ? st.steps.v : -1;
 }
 
+/* job_detach: the child goes on after job_free, writing its log (not a
+ * pipe that died with us); it is never signalled again. */
+static void test_detach(void **state)
+{
+	(void)state;
+	int fds0 = count_fds();
+	char log[512], done[512], script[1200];
+	snprintf(log, sizeof log, "%s/detach.log", tmpdir);
+	snprintf(done, sizeof done, "%s/detach.done", tmpdir);
+	snprintf(script, sizeof script,
+		 "echo first; sleep 0.5; echo second; echo \"step 9\" >> \"$DVFSTOP_PROGRESS\" && touch '%s'", done);
+	struct job_opts o = { .log_path = log };
+	struct job *j = start_sh(script, &o);
+	pid_t pid = job_pid(j);
+	while (job_ring_count(j) == 0)
+		job_poll(j, clock_mono_ns());
+	assert_string_equal(job_ring_line(j, 0), "first");
+	assert_int_equal(job_detach(j), 0);
+	assert_int_equal(job_state(j), JOB_DETACHED);
+	assert_int_equal(job_exit_status(j), -1);
+	assert_int_equal(job_stop(j, clock_mono_ns()), -1);   /* never signalled */
+	char buf[64], priv[512];
+	assert_string_equal(job_describe(j, buf, sizeof buf), "left running");
+	snprintf(priv, sizeof priv, "%s", job_progress_path(j));
+	job_free(j);
+	assert_int_equal(kill(pid, 0), 0);    /* not killed */
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);   /* its progress file was kept */
+	assert_int_equal(access(done, F_OK), 0);
+	/* kept for it; ours to clean up now that it has ended */
+	assert_int_equal(unlink(priv), 0);
+	*strrchr(priv, '/') = '\0';
+	assert_int_equal(rmdir(priv), 0);
+	char *got = slurp(log);
+	assert_string_equal(got, "first\nsecond\n");
+	free(got);
+	assert_int_equal(count_fds(), fds0);
+}
+
+/* A log truncated under a running child (logrotate's copytruncate) is
+ * read again from its start. */
+static void test_log_truncated(void **state)
+{
+	(void)state;
+	char log[512];
+	snprintf(log, sizeof log, "%s/trunc.log", tmpdir);
+	struct job_opts o = { .log_path = log };
+	struct job *j = start_sh("echo first-long-line; sleep 0.5; echo b", &o);
+	while (job_ring_count(j) == 0)
+		job_poll(j, clock_mono_ns());
+	assert_int_equal(truncate(log, 0), 0);
+	run_to_end(j);
+	assert_int_equal(job_ring_count(j), 2);
+	assert_string_equal(job_ring_line(j, 1), "b");
+	job_free(j);
+}
+
+/* The status a shell would give, and a process's name from a /proc tree. */
+static void test_exit_status_and_name(void **state)
+{
+	(void)state;
+	struct job_opts o = { 0 };
+	struct job *j = start_sh("exit 3", &o);
+	run_to_end(j);
+	assert_int_equal(job_exit_status(j), 3);
+	assert_int_equal(job_detach(j), -1);   /* ended: nothing to leave running */
+	job_free(j);
+	j = start_sh("kill -9 $$", &o);
+	run_to_end(j);
+	assert_int_equal(job_exit_status(j), 128 + 9);
+	job_free(j);
+
+	char dir[512], path[600], buf[64];
+	snprintf(dir, sizeof dir, "%s/root/proc/4242", tmpdir);
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof path, "%s/comm", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("python3\n", f);
+	fclose(f);
+	snprintf(dir, sizeof dir, "%s/root", tmpdir);
+	assert_string_equal(job_proc_name(dir, 4242, buf, sizeof buf), "python3");   /* comm */
+	snprintf(path, sizeof path, "%s/root/proc/4242/cmdline", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite("python3\0train.py\0--lr\0\x01x\0", 1, 24, f);
+	fclose(f);
+	assert_string_equal(job_proc_name(dir, 4242, buf, sizeof buf), "python3 train.py --lr  x");
+	/* not in the tree: the real /proc's (this test's own pid) */
+	assert_non_null(strstr(job_proc_name(dir, getpid(), buf, sizeof buf), "test_job"));
+	/* the real /proc */
+	assert_non_null(strstr(job_proc_name(NULL, getpid(), buf, sizeof buf), "test_job"));
+}
+
 static void test_follow_file(void **state)
 {
 	(void)state;
@@ -462,6 +559,9 @@ int main(void)
 		cmocka_unit_test(test_child_environment),
 		cmocka_unit_test(test_ring_and_flood),
 		cmocka_unit_test(test_fifo_progress),
+		cmocka_unit_test(test_detach),
+		cmocka_unit_test(test_log_truncated),
+		cmocka_unit_test(test_exit_status_and_name),
 		cmocka_unit_test(test_follow_file),
 		cmocka_unit_test(test_attach_pid),
 	};
