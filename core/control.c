@@ -219,6 +219,15 @@ struct control *control_open(const struct control_cfg *cfg)
 		peek_stale(c);
 		return c;
 	}
+	const char *table = ops && ops->ctl_path && cfg->src && cfg->info && cfg->info->n_levels <= 0 ?
+			    ops->ctl_path(cfg->src, "available_frequencies") : NULL;
+	if (table) {
+		/* the source said why when it opened (a link, too long, > 64 levels) */
+		c->ro = true;
+		set_msg(c, "read-only: no usable GPU clock table in %s (unreadable, refused, or not a list of "
+			"levels in Hz); dvfstop writes only the table's values", table);
+		return c;
+	}
 	if (!ops || !ops->ctl_read || !ops->ctl_write || !cfg->src ||
 	    !cfg->info || cfg->info->n_levels <= 0) {
 		c->ro = true;

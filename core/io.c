@@ -173,10 +173,19 @@ static bool in_root(const char *root, size_t lr, const char *path)
 static int open_last(int dfd, const char *name, int flags)
 {
 	int acc = flags & O_ACCMODE;
+	struct stat st;
+	/* looked at before opening too: a FIFO without a reader fails a
+	 * non-blocking write open with ENXIO, which would hide what it is */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		int e = S_ISLNK(st.st_mode) ? ELOOP : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? ENOTSUP : 0;
+		if (e) {
+			errno = e;
+			return -1;
+		}
+	}
 	int fd = openat(dfd, name, acc | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	struct stat st;
 	int err = 0;
 	if (fstat(fd, &st) < 0)
 		err = errno;
