@@ -134,7 +134,7 @@ int io_open_resolved(const char *root, const char *real, int flags);
 /* Open for flags and close again: 0, or why not (an errno as above). */
 int io_check_in(const char *root, const char *path, int flags);
 /* What an errno means for a file of the tree: the refusals above in words
- * ("a symbolic link: refused", ...), strerror otherwise. */
+ * ("a symbolic link (refused)", ...), strerror otherwise. */
 const char *io_strerror(int err);
 
 /* Strict decimal parse of a whole string (leading/trailing blanks allowed). */
