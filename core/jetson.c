@@ -508,7 +508,8 @@ static void open_in(struct source *s, struct io_file *f, const char *dir, const 
 	if (pjoin3(p, sizeof p, dir, "/", file))
 		p[0] = '\0';   /* io_read then fails: n/a */
 	io_open_in(f, s->prefix, p);
-	note_refused(s, what, p, f->err);
+	if (p[0])
+		note_refused(s, what, p, f->err);
 }
 
 /* The clock table, read whole whatever its length (up to J_LEVELS_MAX):
@@ -696,9 +697,10 @@ static int slurp_in_root(const struct source *s, const char *rel, char *buf, siz
 static void read_board(struct source *s)
 {
 	struct dvf_info *in = &s->info;
-	char model[sizeof in->board_name], compat[512], buf[512];
+	char model[512], compat[512], buf[512];
 	int cn;
 
+	/* read whole (a cut model would not name the board), cut to show */
 	if (slurp_in_root(s, "/proc/device-tree/model", model, sizeof model) < 0)
 		model[0] = '\0';
 	copy_name(in->board_name, sizeof in->board_name, model);
