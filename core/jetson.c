@@ -30,7 +30,7 @@ enum {
 	/* available_frequencies is read whole; a real table is ~120 bytes, 64
 	 * levels of 10 digits ~700: past this it is no clock table */
 	J_LEVELS_MAX = 64 * 1024,
-	J_MAX_NOTES = 8,      /* files refused at open, told once each */
+	J_MAX_NOTES = 64,     /* files refused at open, told once each */
 	/* per-sample files: 5 GPU, 2 per rail, the clusters, /proc/stat, zones */
 	J_MAX_WATCHED = 5 + 2 * DVF_MAX_RAILS + DVF_MAX_CLUSTERS + 1 + DVF_MAX_ZONES,
 };
@@ -81,8 +81,13 @@ struct source {
 	uint32_t slow_changes;  /* io_slow_changes() when nothing was left to say */
 	/* Files refused or unusable at open (a link, too long), each said once
 	 * by j_message before anything else. */
-	char note[J_MAX_NOTES][160];
-	int n_notes, notes_said;
+	struct note {
+		char what[DVF_NAME_LEN + 16];
+		char path[64];     /* the last two components */
+		const char *why;   /* a static string */
+		bool said;
+	} note[J_MAX_NOTES];
+	int n_notes;
 };
 
 /* ---- pure helpers ----------------------------------------------------- */
@@ -493,7 +498,44 @@ static void note(struct source *s, const char *what, const char *path, const cha
 {
 	if (s->n_notes >= J_MAX_NOTES)
 		return;
-	snprintf(s->note[s->n_notes++], sizeof s->note[0], "%s n/a: %s: %s", what, short_path(path), why);
+	struct note *n = &s->note[s->n_notes++];
+	copy_name(n->what, sizeof n->what, what);
+	copy_name(n->path, sizeof n->path, short_path(path));
+	n->why = why;
+	n->said = false;
+}
+
+/* The next note, into buf: one file as "WHAT n/a: FILE: WHY"; files
+ * refused for the same reason together, "n/a, WHY: FILE, FILE..." (a
+ * tree of links refuses many, and the status line holds one message).
+ * Returns 0 when all were said. */
+static int say_notes(struct source *s, char *buf, size_t len)
+{
+	int first = 0;
+	while (first < s->n_notes && s->note[first].said)
+		first++;
+	if (first == s->n_notes)
+		return 0;
+	const char *why = s->note[first].why;
+	int same = 0;
+	for (int i = first; i < s->n_notes; i++)
+		same += !s->note[i].said && s->note[i].why == why;
+	s->note[first].said = true;
+	if (same == 1) {
+		snprintf(buf, len, "%s n/a: %s: %s", s->note[first].what, s->note[first].path, why);
+		return 1;
+	}
+	int n = snprintf(buf, len, "n/a, %s: %s", why, s->note[first].path);
+	for (int i = first + 1; i < s->n_notes && n > 0 && (size_t)n < len; i++) {
+		struct note *t = &s->note[i];
+		if (t->said || t->why != why)
+			continue;
+		if ((size_t)n + 2 + strlen(t->path) >= len)
+			break;   /* the rest in the next message */
+		n += snprintf(buf + n, len - (size_t)n, ", %s", t->path);
+		t->said = true;
+	}
+	return 1;
 }
 
 static void note_refused(struct source *s, const char *what, const char *path, int err)
@@ -931,10 +973,8 @@ static int j_message(struct source *s, char *buf, size_t len)
 	/* Called every sample: nothing to look at while no file anywhere went
 	 * slow or recovered; otherwise look at the files, and name one only
 	 * when there is something to say. */
-	if (s->notes_said < s->n_notes) {
-		snprintf(buf, len, "%s", s->note[s->notes_said++]);
+	if (say_notes(s, buf, len))
 		return 1;
-	}
 	uint32_t changes = io_slow_changes();
 	if (changes == s->slow_changes)
 		return 0;

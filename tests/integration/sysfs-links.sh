@@ -32,7 +32,12 @@ run() { # ROOT OUT ERR ARGS...: dvfstop --batch on ROOT, 20 s at most
 	DVFSTOP_STATE_DIR="$T/state" timeout 20 "$DVFSTOP" --batch --no-config --sysfs-root "$r" \
 		--samples 2 --interval 20 "$@" >"$o" 2>"$e"
 }
-# The summary's GPU governor/min/max must not be the victim's.
+# said WHAT FILE WHY: a message names FILE (its last components) and why
+# (alone, "WHAT n/a: FILE: WHY"; or with others refused for the same reason,
+# "n/a, WHY: FILE, FILE").
+said() {
+	if grep -F -- "$2" "$T/err" | grep -q -F -- "$3"; then ok "$1"; else fail "$1: no '$2' ... '$3' in:"; sed 's/^/    /' "$T/err"; fi
+}
 unchanged() { # WHAT FILE ORIG
 	if cmp -s "$2" "$3"; then ok "$1: unchanged"; else fail "$1: changed ($(wc -c <"$2") bytes, was $(wc -c <"$3"))"; fi
 }
@@ -65,7 +70,7 @@ printf '1224000000\n' >"$T/max.victim"; cp "$T/max.victim" "$T/max.orig"
 ln -sf "$T/max.victim" "$R/$NODE_REL/max_freq"
 run "$R" "$T/out" "$T/err" --record "$T/a.csv"
 expect_eq "max_freq linked, monitoring only: exit status" "$?" 0
-expect_grep "max_freq linked: said, naming the file" "GPU max clock n/a: 17000000.gpu/max_freq: a symbolic link" "$T/err"
+expect_grep "max_freq linked: said alone, naming the file" "GPU max clock n/a: 17000000.gpu/max_freq: a symbolic link" "$T/err"
 expect_eq "max_freq linked: recorded as n/a" "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "\"gpu_max_mhz\"") c = i; next } { print $c }' "$T/a.csv" | sort -u)" ""
 run "$R" "$T/out" "$T/err" --set-clock 306
 rc=$?
@@ -100,9 +105,32 @@ for out in "$T/b.csv" "$T/b.csv.meta.json" "$T/sum.json" "$T/b.prom"; do
 	if grep -q TOPSECRET "$out"; then fail "(b) the secret is in $(basename "$out")"; else ok "(b) no secret in $(basename "$out")"; fi
 done
 if grep -q TOPSECRET "$T/err"; then fail "(b) the secret is in the messages"; else ok "(b) no secret in the messages"; fi
-expect_grep "(b) the label is refused, naming it" "$(basename "$(dirname "$label")")/$(basename "$label"): a symbolic link" "$T/err"
-expect_grep "(b) the zone type is refused, naming it" "thermal_zone1/type: a symbolic link" "$T/err"
+said "(b) the label is refused, naming it" "$(basename "$(dirname "$label")")/$(basename "$label")" "a symbolic link"
+said "(b) the zone type is refused, naming it" "thermal_zone1/type" "a symbolic link"
 expect_grep "(b) the zone goes by its number" '"temp_zone1_c"' "$T/b.csv"
+
+# Per-sample files linked out of the tree read as n/a, never as what the
+# link points to: a rail's in*_input, a zone's temp, a cpufreq clock, the
+# GPU clock and load, /proc/stat.
+R="$T/b"; fresh "$R"
+printf '500\n' >"$T/value"
+printf 'cpu  100 0 100 800 0 0 0 0 0 0\n' >"$T/stat"
+label=$(grep -lx VDD_CPU_CV "$R"/sys/devices/platform/bus@0/*/*/*/hwmon/hwmon*/in*_label | head -n1)
+ln -sf "$T/value" "$(echo "$label" | sed 's/_label$/_input/')"
+ln -sf "$T/value" "$(cd -P "$R/sys/class/thermal/thermal_zone0" && pwd)/temp"
+ln -sf "$T/value" "$R/sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq"
+ln -sf "$T/value" "$R/$NODE_REL/cur_freq"
+ln -sf "$T/value" "$R/sys/devices/platform/bus@0/17000000.gpu/load"
+ln -sf "$T/stat" "$R/proc/stat"
+run "$R" "$T/out" "$T/err" --record "$T/b1.csv" --samples 3
+expect_eq "(b) linked inputs: exit status" "$?" 0
+for col in VDD_CPU_CV_mv temp_cpu-thermal_c cpu_policy0_mhz gpu_freq_mhz gpu_util_pct cpu_util_pct; do
+	got=$(awk -F, -v c="\"$col\"" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; if (!k) print "no column"; next } { print $k }' "$T/b1.csv" | sort -u | tr '\n' ' ')
+	expect_eq "(b) $col of a linked file is n/a" "$got" " "
+done
+for f in in2_input thermal_zone0/temp policy0/scaling_cur_freq 17000000.gpu/cur_freq 17000000.gpu/load proc/stat; do
+	said "(b) $f: refused, named" "$f" "a symbolic link"
+done
 
 # A label longer than dvfstop reads is refused, not cut into a name.
 R="$T/b"; fresh "$R"
