@@ -31,6 +31,10 @@ run() { # ROOT OUT ERR ARGS...: dvfstop --batch on ROOT, 20 s at most
 	r=$1; o=$2; e=$3; shift 3
 	DVFSTOP_STATE_DIR="$T/state" timeout 20 "$DVFSTOP" --batch --no-config --sysfs-root "$r" \
 		--samples 2 --interval 20 "$@" >"$o" 2>"$e"
+	_rc=$?
+	# a sanitizer build's report must not hide behind an expected failure
+	if grep -q 'Sanitizer\|runtime error:' "$e"; then fail "sanitizer report for $*"; sed 's/^/    /' "$e"; fi
+	return $_rc
 }
 # said WHAT FILE WHY: a message names FILE (its last components) and why
 # (alone, "WHAT n/a: FILE: WHY"; or with others refused for the same reason,
