@@ -283,6 +283,10 @@ int io_open_safe(const char *root, const char *path, int flags)
 		memcpy(dir, path, ld);
 		dir[ld] = '\0';
 	}
+	/* the root is taken as it resolves (a caller may give it as typed) */
+	char rroot[PATH_MAX];
+	if (root_len(root) > 0 && realpath(root, rroot))
+		root = rroot;
 	/* the folder may be reached through links; where it resolves to is
 	 * checked, and then walked again without following any */
 	if (!realpath(dir, rdir))

@@ -117,8 +117,8 @@ int io_write_in(const char *root, const char *path, const char *s);
  * nor truncated by a clock write.  Folders may be reached through links
  * (sysfs has them: /sys/class/devfreq/X -> ../../devices/...) as long as
  * the folder they lead to is root or inside it; the file itself must be
- * a regular file, not a link, with no other name (a hard link).  root is
- * a resolved path (realpath); "" or NULL stands for "/".
+ * a regular file, not a link, with no other name (a hard link).  root may
+ * be given as typed (it is resolved); "" or NULL stands for "/".
  *
  * Returns a descriptor, or -1 with errno: ELOOP the file is a link, EXDEV
  * its folder resolves outside root, ENOTSUP not a regular file (a FIFO,
@@ -127,9 +127,10 @@ int io_write_in(const char *root, const char *path, const char *s);
  * a refused file is never truncated); O_CLOEXEC is always added. */
 int io_open_safe(const char *root, const char *path, int flags);
 /* The same for a path already resolved (realpath's output: no link, no
- * "." or ".."): each folder from root down is opened with O_NOFOLLOW, so a
- * link put there since is refused.  Async-signal-safe (openat, fstat,
- * fcntl, ftruncate, close only): for writes from a signal handler. */
+ * "." or ".."), under a root also resolved: each folder from root down is
+ * opened with O_NOFOLLOW, so a link put there since is refused.
+ * Async-signal-safe (open, openat, fstatat, fstat, fcntl, ftruncate, close
+ * only): for writes from a signal handler. */
 int io_open_resolved(const char *root, const char *real, int flags);
 /* Open for flags and close again: 0, or why not (an errno as above). */
 int io_check_in(const char *root, const char *path, int flags);

@@ -443,6 +443,14 @@ static void safe_open_refuses(void **st)
 	snprintf(r2, sizeof r2, "%s/", troot);
 	assert_int_equal(open_err(r2, "sub/a", O_RDONLY), 0);
 	assert_int_equal(open_err(r2, "dir_out/outside", O_RDONLY), EXDEV);
+	/* a root given through a link is the folder it leads to */
+	char rl[800];
+	snprintf(rl, sizeof rl, "%s/rootlink", dir);
+	unlink(rl);
+	assert_int_equal(symlink("tree", rl), 0);
+	assert_int_equal(open_err(rl, "sub/a", O_RDONLY), 0);
+	assert_int_equal(open_err(rl, "sub/link_out", O_RDONLY), ELOOP);
+	assert_int_equal(open_err(rl, "dir_out/outside", O_RDONLY), EXDEV);
 	/* a sibling whose name starts like the root is outside it */
 	char sib[800];
 	snprintf(sib, sizeof sib, "%s/treex", dir);
