@@ -4,6 +4,7 @@
 #include "io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ struct control {
 	struct guard *g;
 	char path[GUARD_NFILES][PATH_MAX];
 	char cur_path[PATH_MAX];
+	char real_root[PATH_MAX];   /* cfg.root resolved: the files must stay inside */
 	bool ro;
 	bool api;                   /* a source without files (NVML) */
 	long holder;
@@ -217,6 +219,15 @@ struct control *control_open(const struct control_cfg *cfg)
 		peek_stale(c);
 		return c;
 	}
+	const char *table = ops && ops->ctl_path && cfg->src && cfg->info && cfg->info->n_levels <= 0 ?
+			    ops->ctl_path(cfg->src, "available_frequencies") : NULL;
+	if (table) {
+		/* the source said why when it opened (a link, too long, > 64 levels) */
+		c->ro = true;
+		set_msg(c, "read-only: no usable GPU clock table in %s (unreadable, refused, or not a list of "
+			"levels in Hz); dvfstop writes only the table's values", table);
+		return c;
+	}
 	if (!ops || !ops->ctl_read || !ops->ctl_write || !cfg->src ||
 	    !cfg->info || cfg->info->n_levels <= 0) {
 		c->ro = true;
@@ -236,10 +247,22 @@ struct control *control_open(const struct control_cfg *cfg)
 	const char *cp = c->api ? NULL : ops->ctl_path(cfg->src, "cur_freq");
 	if (cp)
 		fmt(c->cur_path, sizeof c->cur_path, "%s", cp);
+	if (!realpath(c->cfg.root, c->real_root))
+		fmt(c->real_root, sizeof c->real_root, "%s", c->cfg.root);
 	for (int f = 0; f < GUARD_NFILES && !c->api; f++) {
-		if (access(c->path[f], W_OK) != 0 && is_perm(errno)) {
+		/* opened for writing as a write would (without writing): a file
+		 * that is a link, or leads out of the root, is refused before
+		 * anything is saved or written */
+		int e = io_check_in(c->real_root, c->path[f], O_WRONLY);
+		if (is_perm(e)) {
 			readonly_perm(c, c->path[f]);
 			peek_stale(c);
+			return c;
+		}
+		if (e == ELOOP || e == EXDEV || e == ENOTSUP || e == EISDIR || e == EMLINK) {
+			c->ro = true;
+			set_msg(c, "read-only: the GPU %s file %s is %s; nothing written", ctl_file[f], c->path[f],
+				io_strerror(e));
 			return c;
 		}
 	}
@@ -477,7 +500,7 @@ static int current_level(struct control *c)
 {
 	const struct dvf_info *in = c->cfg.info;
 	int64_t hz = c->last_cur_hz;
-	if (hz <= 0 && c->cur_path[0] && !io_slurp_i64(c->cur_path, &hz))
+	if (hz <= 0 && c->cur_path[0] && !io_slurp_i64_in(c->real_root, c->cur_path, &hz))
 		hz = 0;
 	if (hz <= 0) {
 		struct ctl_state st;

@@ -147,6 +147,184 @@ bool io_parse_i64(const char *s, int64_t *out)
 	return true;
 }
 
+/* ---- opening without following links ---------------------------------- */
+
+/* The length of root that names it ("/" and "" are 0: every absolute path
+ * is inside), trailing slashes left out. */
+static size_t root_len(const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+	while (n > 0 && root[n - 1] == '/')
+		n--;
+	return n;
+}
+
+/* Is path (absolute) root itself or inside it? */
+static bool in_root(const char *root, size_t lr, const char *path)
+{
+	if (path[0] != '/')
+		return false;
+	return lr == 0 || (strncmp(path, root, lr) == 0 && (path[lr] == '/' || path[lr] == '\0'));
+}
+
+/* The last component, opened from folder dfd: never through a link, and
+ * only a regular file with one name.  O_NONBLOCK so that a FIFO put there
+ * cannot block the open; it is refused just after. */
+static int open_last(int dfd, const char *name, int flags)
+{
+	int acc = flags & O_ACCMODE;
+	struct stat st;
+	/* looked at before opening too: a FIFO without a reader fails a
+	 * non-blocking write open with ENXIO, which would hide what it is */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		int e = S_ISLNK(st.st_mode) ? ELOOP : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? ENOTSUP : 0;
+		if (e) {
+			errno = e;
+			return -1;
+		}
+	}
+	int fd = openat(dfd, name, acc | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int err = 0;
+	if (fstat(fd, &st) < 0)
+		err = errno;
+	else if (S_ISDIR(st.st_mode))
+		err = EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		err = ENOTSUP;
+	else if (st.st_nlink > 1)
+		err = EMLINK;
+	else if (fcntl(fd, F_SETFL, acc) < 0)   /* O_NONBLOCK off again */
+		err = errno;
+	else if ((flags & O_TRUNC) && st.st_size > 0 && ftruncate(fd, 0) < 0 && errno != EINVAL &&
+		 errno != EPERM)
+		err = errno;   /* sysfs ignores the size; a plain file must be emptied */
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+int io_open_resolved(const char *root, const char *real, int flags)
+{
+	size_t lr = root_len(root);
+	if (!in_root(root, lr, real)) {
+		errno = EXDEV;
+		return -1;
+	}
+	int dfd = open(lr ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	const char *p = real + lr;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		const char *end = p;
+		while (*end && *end != '/')
+			end++;
+		size_t n = (size_t)(end - p);
+		const char *rest = end;
+		while (*rest == '/')
+			rest++;
+		char name[NAME_MAX + 1];
+		int err = 0;
+		if (n == 0)
+			err = EISDIR;   /* root itself, or a path ending in '/' */
+		else if (n > NAME_MAX)
+			err = ENAMETOOLONG;
+		else if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			err = EXDEV;    /* not a resolved path: ".." could leave root */
+		if (err) {
+			close(dfd);
+			errno = err;
+			return -1;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		int fd = *rest ? openat(dfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			       : open_last(dfd, name, flags);
+		err = errno;
+		close(dfd);
+		if (fd < 0) {
+			errno = err;
+			return -1;
+		}
+		if (!*rest)
+			return fd;
+		dfd = fd;
+		p = rest;
+	}
+}
+
+int io_open_safe(const char *root, const char *path, int flags)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		errno = EISDIR;
+		return -1;
+	}
+	char dir[PATH_MAX], rdir[PATH_MAX], real[PATH_MAX];
+	size_t ld = slash ? (size_t)(slash - path) : 0;
+	if (ld >= sizeof dir) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (slash && ld == 0) {
+		dir[0] = '/';
+		dir[1] = '\0';
+	} else if (!slash) {
+		dir[0] = '.';
+		dir[1] = '\0';
+	} else {
+		memcpy(dir, path, ld);
+		dir[ld] = '\0';
+	}
+	/* the root is taken as it resolves (a caller may give it as typed) */
+	char rroot[PATH_MAX];
+	if (root_len(root) > 0 && realpath(root, rroot))
+		root = rroot;
+	/* the folder may be reached through links; where it resolves to is
+	 * checked, and then walked again without following any */
+	if (!realpath(dir, rdir))
+		return -1;
+	if (!in_root(root, root_len(root), rdir)) {
+		errno = EXDEV;
+		return -1;
+	}
+	int n = snprintf(real, sizeof real, "%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, base);
+	if (n < 0 || (size_t)n >= sizeof real) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return io_open_resolved(root, real, flags);
+}
+
+int io_check_in(const char *root, const char *path, int flags)
+{
+	int fd = io_open_safe(root, path, flags & ~O_TRUNC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+const char *io_strerror(int err)
+{
+	switch (err) {
+	case ELOOP: return "a symbolic link (refused)";
+	case EXDEV: return "outside the sysfs root (refused)";
+	case ENOTSUP: return "not a regular file (refused)";
+	case EISDIR: return "a folder, not a file (refused)";
+	case EMLINK: return "a hard link (refused)";
+	case EFBIG: return "longer than dvfstop reads (refused, never cut)";
+	default: return strerror(err);
+	}
+}
+
 /* Slow reads and recoveries of every file so far (io_slow_changes). */
 static uint32_t slow_changes;
 
@@ -162,6 +340,21 @@ void io_open(struct io_file *f, const char *path)
 	f->err = f->fd < 0 ? errno : 0;
 }
 
+void io_open_in(struct io_file *f, const char *root, const char *path)
+{
+	*f = (struct io_file){ .fd = -1 };
+	f->path = strdup(path);
+	f->root = strdup(root ? root : "");
+	if (!f->path || !f->root) {
+		free(f->path);
+		free(f->root);
+		*f = (struct io_file){ .fd = -1, .err = ENOMEM };
+		return;
+	}
+	f->fd = io_open_safe(f->root, path, O_RDONLY);
+	f->err = f->fd < 0 ? errno : 0;
+}
+
 void io_close(struct io_file *f)
 {
 	if (f->backoff_ns > 0)
@@ -169,6 +362,7 @@ void io_close(struct io_file *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->path);
+	free(f->root);
 	*f = (struct io_file){ .fd = -1 };
 }
 
@@ -240,8 +434,11 @@ static void note_time(struct io_file *f, int64_t t0, int64_t t1)
 	}
 }
 
-int io_read(struct io_file *f, char *buf, size_t len)
+/* Read up to len - 1 bytes into buf (NUL-terminated, not stripped); *more
+ * tells whether the file goes on past them.  Returns the count or -1. */
+static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 {
+	*more = false;
 	if (!f->path || len == 0)
 		return -1;
 	int64_t t0 = clock_mono_ns();
@@ -268,7 +465,7 @@ int io_read(struct io_file *f, char *buf, size_t len)
 		f->linked_ns = t0;
 	}
 	if (f->fd < 0) {
-		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		f->fd = f->root ? io_open_safe(f->root, f->path, O_RDONLY) : open(f->path, O_RDONLY | O_CLOEXEC);
 		if (f->fd < 0) {
 			f->err = errno;
 			note_time(f, t0, clock_mono_ns());
@@ -278,6 +475,11 @@ int io_read(struct io_file *f, char *buf, size_t len)
 	}
 	ssize_t n = pread(f->fd, buf, len - 1, 0);
 	int rerr = errno;
+	/* A full buffer may be the start of a longer file: one byte more says
+	 * (only then, so a normal read stays one call). */
+	char c;
+	if (n > 0 && (size_t)n == len - 1 && pread(f->fd, &c, 1, n) > 0)
+		*more = true;
 	note_time(f, t0, clock_mono_ns());
 	if (n < 0) {
 		f->err = rerr;
@@ -289,7 +491,41 @@ int io_read(struct io_file *f, char *buf, size_t len)
 		return -1;
 	}
 	buf[n] = '\0';
-	int m = (int)n;
+	return (int)n;
+}
+
+int io_read(struct io_file *f, char *buf, size_t len)
+{
+	bool more;
+	int m = read_raw(f, buf, len, &more);
+	if (m < 0)
+		return -1;
+	if (more) {   /* never a cut value */
+		buf[0] = '\0';
+		f->err = EFBIG;
+		return -1;
+	}
+	strip(buf, &m);
+	f->err = 0;
+	return m;
+}
+
+int io_read_line(struct io_file *f, char *buf, size_t len)
+{
+	bool more;
+	int m = read_raw(f, buf, len, &more);
+	if (m < 0)
+		return -1;
+	char *nl = memchr(buf, '\n', (size_t)m);
+	if (!nl && more) {
+		buf[0] = '\0';
+		f->err = EFBIG;
+		return -1;
+	}
+	if (nl) {
+		*nl = '\0';
+		m = (int)(nl - buf);
+	}
 	strip(buf, &m);
 	f->err = 0;
 	return m;
@@ -323,6 +559,101 @@ bool io_slurp_i64(const char *path, int64_t *out)
 	bool ok = io_read_i64(&f, out);
 	io_close(&f);
 	return ok;
+}
+
+int io_slurp_in(const char *root, const char *path, char *buf, size_t len)
+{
+	struct io_file f;
+	io_open_in(&f, root, path);
+	int n = io_read(&f, buf, len);
+	int err = f.err;
+	io_close(&f);
+	if (n < 0)
+		errno = err ? err : EIO;
+	return n;
+}
+
+bool io_slurp_i64_in(const char *root, const char *path, int64_t *out)
+{
+	struct io_file f;
+	io_open_in(&f, root, path);
+	bool ok = io_read_i64(&f, out);
+	int err = f.err;
+	io_close(&f);
+	if (!ok)
+		errno = err ? err : EIO;
+	return ok;
+}
+
+long io_read_all_in(const char *root, const char *path, size_t max, char **out)
+{
+	*out = NULL;
+	int err = fault_for(path, 'r');
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	int fd = io_open_safe(root, path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1);
+	while (buf) {
+		if (n == cap) {
+			if (cap > max) {   /* holds max + 1 bytes: too long */
+				err = EFBIG;
+				break;
+			}
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			char *nb = realloc(buf, cap + 1);
+			if (!nb) {
+				err = ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		ssize_t r = pread(fd, buf + n, cap - n, (off_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (!buf)
+		err = ENOMEM;
+	if (!err && n > max)
+		err = EFBIG;
+	close(fd);
+	if (err) {
+		free(buf);
+		errno = err;
+		return -1;
+	}
+	buf[n] = '\0';
+	int m = (int)n;
+	strip(buf, &m);
+	*out = buf;
+	return m;
+}
+
+int io_write_in(const char *root, const char *path, const char *s)
+{
+	int ferr = fault_for(path, 'w');
+	if (ferr)
+		return ferr;
+	int fd = io_open_safe(root, path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return errno;
+	size_t len = strlen(s);
+	ssize_t n = write(fd, s, len);
+	int err = n < 0 ? errno : ((size_t)n != len ? EIO : 0);
+	if (close(fd) < 0 && !err)
+		err = errno;
+	return err;
 }
 
 int io_write(const char *path, const char *s)

@@ -45,6 +45,7 @@ struct io_file {
 	int64_t slow_read_ns; /* how long the last slow read took */
 	uint32_t slow_reads;  /* slow reads so far (a caller sees a new one) */
 	int64_t linked_ns;    /* when the open file was last seen still linked */
+	char *root;           /* io_open_in: the tree it must stay in; NULL: plain open */
 };
 
 /* An open file is checked for removal about this often.  sysfs answers a
@@ -57,12 +58,22 @@ struct io_file {
 /* Open for reading.  A file that cannot be opened is kept (fd -1, err set)
  * and retried by later reads, so a file that comes back is read again. */
 void io_open(struct io_file *f, const char *path);
+/* The same for a file of a board's tree: opened (and reopened) with
+ * io_open_safe under root, so a link or a file outside root is never read
+ * (f->err says why: io_strerror). */
+void io_open_in(struct io_file *f, const char *root, const char *path);
 void io_close(struct io_file *f);
 
 /* Read the whole (small) file into buf, NUL-terminated, trailing newline and
  * NULs stripped.  Returns length, or -1 with f->err set (ETIMEDOUT while the
- * file is backed off).  A read that was slow still returns what it read. */
+ * file is backed off).  A read that was slow still returns what it read.
+ * A file longer than buf fails with EFBIG: a value is never cut (a cut
+ * number is another number). */
 int io_read(struct io_file *f, char *buf, size_t len);
+/* Only the first line (without its newline), for files of which only the
+ * first line is wanted (/proc/stat's "cpu" line); EFBIG when that line
+ * does not fit buf. */
+int io_read_line(struct io_file *f, char *buf, size_t len);
 /* Read one decimal integer; anything else (garbage, empty, overflow) fails
  * with err = EINVAL. */
 bool io_read_i64(struct io_file *f, int64_t *out);
@@ -84,9 +95,48 @@ int64_t io_backoff_next(int64_t prev_ns);
 /* One-shot helpers for files read once (names, labels, release strings). */
 int io_slurp(const char *path, char *buf, size_t len);
 bool io_slurp_i64(const char *path, int64_t *out);
+/* The same under a root (io_open_safe); on failure errno says why. */
+int io_slurp_in(const char *root, const char *path, char *buf, size_t len);
+bool io_slurp_i64_in(const char *root, const char *path, int64_t *out);
+/* A whole file of any length up to max bytes, under root, into a new
+ * NUL-terminated buffer (*out, to free), trailing newline stripped.
+ * Returns the length, or -1 with errno set (EFBIG: longer than max). */
+long io_read_all_in(const char *root, const char *path, size_t max, char **out);
 
 /* Write a string to a file (sysfs store).  Returns 0 or an errno. */
 int io_write(const char *path, const char *s);
+/* The same under a root (io_open_safe): a link is refused, never written
+ * through.  Returns 0 or an errno. */
+int io_write_in(const char *root, const char *path, const char *s);
+
+/* ---- opening a board's files without following links ----------------
+ *
+ * A board's tree (--sysfs-root, the simulator's folder) may be written by
+ * someone else than the user running dvfstop, perhaps as root: a file of
+ * it that is a link to /etc/shadow must neither be read into a rail name
+ * nor truncated by a clock write.  Folders may be reached through links
+ * (sysfs has them: /sys/class/devfreq/X -> ../../devices/...) as long as
+ * the folder they lead to is root or inside it; the file itself must be
+ * a regular file, not a link, with no other name (a hard link).  root may
+ * be given as typed (it is resolved); "" or NULL stands for "/".
+ *
+ * Returns a descriptor, or -1 with errno: ELOOP the file is a link, EXDEV
+ * its folder resolves outside root, ENOTSUP not a regular file (a FIFO,
+ * a device), EISDIR a folder, EMLINK a hard link, or what open gave.  flags:
+ * O_RDONLY or O_WRONLY, and O_TRUNC (applied only once the file passed:
+ * a refused file is never truncated); O_CLOEXEC is always added. */
+int io_open_safe(const char *root, const char *path, int flags);
+/* The same for a path already resolved (realpath's output: no link, no
+ * "." or ".."), under a root also resolved: each folder from root down is
+ * opened with O_NOFOLLOW, so a link put there since is refused.
+ * Async-signal-safe (open, openat, fstatat, fstat, fcntl, ftruncate, close
+ * only): for writes from a signal handler. */
+int io_open_resolved(const char *root, const char *real, int flags);
+/* Open for flags and close again: 0, or why not (an errno as above). */
+int io_check_in(const char *root, const char *path, int flags);
+/* What an errno means for a file of the tree: the refusals above in words
+ * ("a symbolic link (refused)", ...), strerror otherwise. */
+const char *io_strerror(int err);
 
 /* Strict decimal parse of a whole string (leading/trailing blanks allowed). */
 bool io_parse_i64(const char *s, int64_t *out);

@@ -4,7 +4,9 @@
  * name or compatible string, the INA3221 rails by label (hwmon numbers
  * change between boots), cpufreq policies and thermal zones by listing.
  * Paths found through symlinks are resolved and must stay inside the root,
- * so a fixture tree can never make us read the host's files.  Per-sample
+ * so a fixture tree can never make us read the host's files; the files
+ * themselves are opened without following links (io_open_safe), for reads
+ * and writes alike, and a value is read whole or refused.  Per-sample
  * files are opened once and re-read with pread (io.c); a failed or garbled
  * read makes that one metric n/a.  Facts: shared/reference/jetson-sysfs.md. */
 #include "config.h"
@@ -25,6 +27,10 @@ enum {
 	J_MAX_LIST = 128,     /* entries looked at in one folder */
 	J_MAX_CHIPS = 8,      /* INA3221 chips */
 	J_CONF_MAX = 256 * 1024,
+	/* available_frequencies is read whole; a real table is ~120 bytes, 64
+	 * levels of 10 digits ~700: past this it is no clock table */
+	J_LEVELS_MAX = 64 * 1024,
+	J_MAX_NOTES = 64,     /* files refused at open, told once each */
 	/* per-sample files: 5 GPU, 2 per rail, the clusters, /proc/stat, zones */
 	J_MAX_WATCHED = 5 + 2 * DVF_MAX_RAILS + DVF_MAX_CLUSTERS + 1 + DVF_MAX_ZONES,
 };
@@ -73,6 +79,15 @@ struct source {
 		uint32_t slow_reads;
 	} seen[J_MAX_WATCHED];
 	uint32_t slow_changes;  /* io_slow_changes() when nothing was left to say */
+	/* Files refused or unusable at open (a link, too long), each said once
+	 * by j_message before anything else. */
+	struct note {
+		char what[DVF_NAME_LEN + 16];
+		char path[64];     /* the last two components */
+		const char *why;   /* a static string */
+		bool said;
+	} note[J_MAX_NOTES];
+	int n_notes;
 };
 
 /* ---- pure helpers ----------------------------------------------------- */
@@ -218,14 +233,10 @@ int jetson_nvpmodel_name(const char *conf, int id, char *out, size_t outlen)
 	return -1;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 int jetson_parse_levels(const char *text, int64_t *out, int max)
 {
+	/* kept ascending and without duplicates as they come, so that a
+	 * table longer than out is refused, not cut to its first entries */
 	int n = 0;
 	const char *p = text;
 	for (;;) {
@@ -239,15 +250,18 @@ int jetson_parse_levels(const char *text, int64_t *out, int max)
 		if (end == p || errno || v <= 0 || (*end && !isspace((unsigned char)*end)))
 			return -1;
 		p = end;
-		if (n < max)
-			out[n++] = v;
+		int i = n;
+		while (i > 0 && out[i - 1] > v)
+			i--;
+		if (i > 0 && out[i - 1] == v)
+			continue;
+		if (n >= max)
+			return -2;
+		memmove(out + i + 1, out + i, (size_t)(n - i) * sizeof out[0]);
+		out[i] = v;
+		n++;
 	}
-	qsort(out, (size_t)n, sizeof out[0], cmp_i64);
-	int m = 0;
-	for (int i = 0; i < n; i++)
-		if (m == 0 || out[m - 1] != out[i])
-			out[m++] = out[i];
-	return m;
+	return n;
 }
 
 bool jetson_parse_stat(const char *text, int64_t *busy, int64_t *total)
@@ -439,11 +453,11 @@ static int find_gpu(const char *prefix, char *node, char *dev)
 		if (pjoin3(entry, sizeof entry, dir, "/", ents[i].name))
 			continue;
 		bool ok = false;
-		if (!pjoin(p, sizeof p, entry, "/device/of_node/name") && io_slurp(p, name, sizeof name) >= 0)
+		if (!pjoin(p, sizeof p, entry, "/device/of_node/name") && io_slurp_in(prefix, p, name, sizeof name) >= 0)
 			ok = jetson_gpu_name_ok(name);
 		int cn;
 		if (!ok && !pjoin(p, sizeof p, entry, "/device/of_node/compatible") &&
-		    (cn = io_slurp(p, compat, sizeof compat)) > 0)
+		    (cn = io_slurp_in(prefix, p, compat, sizeof compat)) > 0)
 			ok = jetson_gpu_compat_ok(compat, (size_t)cn);
 		if (!ok)
 			continue;
@@ -470,21 +484,96 @@ int jetson_find_gpu(const char *root, char *out, size_t outlen)
 	return 0;
 }
 
-static void open_in(struct io_file *f, const char *dir, const char *file)
+/* Was a file refused for what it is (a link, outside the root, not a
+ * regular file, too long), rather than missing or unreadable? */
+static bool refused(int err)
+{
+	return err == ELOOP || err == EXDEV || err == ENOTSUP || err == EISDIR || err == EMLINK || err == EFBIG;
+}
+
+static const char *short_path(const char *path);
+
+/* Keep a note for j_message: what (a metric) and the file, and why. */
+static void note(struct source *s, const char *what, const char *path, const char *why)
+{
+	if (s->n_notes >= J_MAX_NOTES)
+		return;
+	struct note *n = &s->note[s->n_notes++];
+	copy_name(n->what, sizeof n->what, what);
+	copy_name(n->path, sizeof n->path, short_path(path));
+	n->why = why;
+	n->said = false;
+}
+
+/* The next note, into buf: one file as "WHAT n/a: FILE: WHY"; files
+ * refused for the same reason together, "n/a, WHY: FILE, FILE..." (a
+ * tree of links refuses many, and the status line holds one message).
+ * Returns 0 when all were said. */
+static int say_notes(struct source *s, char *buf, size_t len)
+{
+	int first = 0;
+	while (first < s->n_notes && s->note[first].said)
+		first++;
+	if (first == s->n_notes)
+		return 0;
+	const char *why = s->note[first].why;
+	int same = 0;
+	for (int i = first; i < s->n_notes; i++)
+		same += !s->note[i].said && s->note[i].why == why;
+	s->note[first].said = true;
+	if (same == 1) {
+		snprintf(buf, len, "%s n/a: %s: %s", s->note[first].what, s->note[first].path, why);
+		return 1;
+	}
+	int n = snprintf(buf, len, "n/a, %s: %s", why, s->note[first].path);
+	for (int i = first + 1; i < s->n_notes && n > 0 && (size_t)n < len; i++) {
+		struct note *t = &s->note[i];
+		if (t->said || t->why != why)
+			continue;
+		if ((size_t)n + 2 + strlen(t->path) >= len)
+			break;   /* the rest in the next message */
+		n += snprintf(buf + n, len - (size_t)n, ", %s", t->path);
+		t->said = true;
+	}
+	return 1;
+}
+
+static void note_refused(struct source *s, const char *what, const char *path, int err)
+{
+	if (refused(err))
+		note(s, what, path, io_strerror(err));
+}
+
+static void open_in(struct source *s, struct io_file *f, const char *dir, const char *file, const char *what)
 {
 	char p[J_PATH];
 	if (pjoin3(p, sizeof p, dir, "/", file))
 		p[0] = '\0';   /* io_read then fails: n/a */
-	io_open(f, p);
+	io_open_in(f, s->prefix, p);
+	if (p[0])
+		note_refused(s, what, p, f->err);
 }
 
+/* The clock table, read whole whatever its length (up to J_LEVELS_MAX):
+ * a table cut short would make its last fragment a level, and that
+ * fragment a clock written to min_freq and max_freq. */
 static void read_levels(struct source *s)
 {
-	char p[J_PATH], buf[4096];
+	char p[J_PATH], *buf;
 	s->info.n_levels = 0;
-	if (pjoin(p, sizeof p, s->node, "/available_frequencies") || io_slurp(p, buf, sizeof buf) < 0)
+	if (pjoin(p, sizeof p, s->node, "/available_frequencies"))
 		return;
+	if (io_read_all_in(s->prefix, p, J_LEVELS_MAX, &buf) < 0) {
+		int e = errno;
+		note(s, "GPU clock table", p, e == EFBIG ? "longer than 64 KiB (refused)" : io_strerror(e));
+		return;
+	}
 	int n = jetson_parse_levels(buf, s->info.level_hz, DVF_MAX_LEVELS);
+	free(buf);
+	if (n == -2)
+		note(s, "GPU clock table", p, "more than 64 levels (refused)");
+	else if (n < 0)
+		note(s, "GPU clock table", p, "not a list of clocks in Hz (refused)");
 	s->info.n_levels = n > 0 ? n : 0;
 }
 
@@ -509,7 +598,7 @@ static void add_chip(const char *prefix, const char *hwmon, struct chip *chips, 
 	for (int i = 0; i < *n; i++)
 		if (strcmp(chips[i].path, real) == 0)
 			return;
-	if (pjoin(p, sizeof p, real, "/name") || io_slurp(p, name, sizeof name) < 0 ||
+	if (pjoin(p, sizeof p, real, "/name") || io_slurp_in(prefix, p, name, sizeof name) < 0 ||
 	    strcmp(name, "ina3221") != 0)
 		return;
 	/* .../<i2c dev>/hwmon/hwmonN: sort by the i2c device, not N */
@@ -566,15 +655,23 @@ static void find_rails(struct source *s)
 		for (int ch = 1; ch <= 3 && s->info.n_rails < DVF_MAX_RAILS; ch++) {
 			char label[64], f[32];
 			snprintf(f, sizeof f, "/in%d_label", ch);
-			if (pjoin(p, sizeof p, chips[c].path, f) || io_slurp(p, label, sizeof label) <= 0 ||
-			    strcmp(label, "NC") == 0)
+			if (pjoin(p, sizeof p, chips[c].path, f))
+				continue;
+			/* a label is a name people see and that is exported: never
+			 * read through a link (a root-only file's first line) */
+			errno = 0;
+			if (io_slurp_in(s->prefix, p, label, sizeof label) <= 0) {
+				note_refused(s, "rail", p, errno);
+				continue;
+			}
+			if (strcmp(label, "NC") == 0)
 				continue;
 			int r = s->info.n_rails++;
 			copy_name(s->info.rail_name[r], sizeof s->info.rail_name[r], label);
 			snprintf(f, sizeof f, "in%d_input", ch);
-			open_in(&s->rail[r].mv, chips[c].path, f);
+			open_in(s, &s->rail[r].mv, chips[c].path, f, s->info.rail_name[r]);
 			snprintf(f, sizeof f, "curr%d_input", ch);
-			open_in(&s->rail[r].ma, chips[c].path, f);
+			open_in(s, &s->rail[r].ma, chips[c].path, f, s->info.rail_name[r]);
 		}
 	}
 out:
@@ -595,11 +692,12 @@ static void find_cpus(struct source *s)
 		copy_name(s->info.cluster_name[c], sizeof s->info.cluster_name[c], ents[i].name);
 		if (pjoin3(p, sizeof p, dir, "/", ents[i].name))
 			p[0] = '\0';
-		open_in(&s->cpu[c], p, "scaling_cur_freq");
+		open_in(s, &s->cpu[c], p, "scaling_cur_freq", "CPU clock");
 	}
 	if (pjoin(p, sizeof p, s->prefix, "/proc/stat"))
 		p[0] = '\0';
-	io_open(&s->stat, p);
+	io_open_in(&s->stat, s->prefix, p);
+	note_refused(s, "CPU load", p, s->stat.err);
 }
 
 static void find_zones(struct source *s)
@@ -616,29 +714,35 @@ static void find_zones(struct source *s)
 		char type[DVF_NAME_LEN];
 		if (pjoin3(zdir, sizeof zdir, dir, "/", ents[i].name))
 			zdir[0] = '\0';
-		if (pjoin(p, sizeof p, zdir, "/type") || io_slurp(p, type, sizeof type) <= 0)
+		errno = 0;
+		if (pjoin(p, sizeof p, zdir, "/type") || io_slurp_in(s->prefix, p, type, sizeof type) <= 0) {
+			note_refused(s, "thermal zone name", p, errno);
 			snprintf(type, sizeof type, "zone%ld", ents[i].num);
+		}
 		copy_name(s->info.zone_name[z], sizeof s->info.zone_name[z], type);
-		open_in(&s->zone[z], zdir, "temp");
+		open_in(s, &s->zone[z], zdir, "temp", s->info.zone_name[z]);
 	}
 	free(ents);
 }
 
-/* A file read once, through links that must stay inside the root. */
+/* A file read once, through links that must stay inside the root (the
+ * board's own /etc/nvpmodel.conf is a link), then opened by its resolved
+ * path without following any. */
 static int slurp_in_root(const struct source *s, const char *rel, char *buf, size_t len)
 {
 	char p[J_PATH], real[J_PATH];
 	if (pjoin(p, sizeof p, s->prefix, rel) || resolve(s->prefix, p, real))
 		return -1;
-	return io_slurp(real, buf, len);
+	return io_slurp_in(s->prefix, real, buf, len);
 }
 
 static void read_board(struct source *s)
 {
 	struct dvf_info *in = &s->info;
-	char model[sizeof in->board_name], compat[512], buf[512];
+	char model[512], compat[512], buf[512];
 	int cn;
 
+	/* read whole (a cut model would not name the board), cut to show */
 	if (slurp_in_root(s, "/proc/device-tree/model", model, sizeof model) < 0)
 		model[0] = '\0';
 	copy_name(in->board_name, sizeof in->board_name, model);
@@ -699,11 +803,11 @@ static struct source *j_open(const struct source_cfg *cfg, char *err, size_t err
 	s->clock = cfg->clock;
 	copy_name(in->gpu_node, sizeof in->gpu_node, s->node);
 	read_levels(s);
-	open_in(&s->cur, s->node, "cur_freq");
-	open_in(&s->min, s->node, "min_freq");
-	open_in(&s->max, s->node, "max_freq");
-	open_in(&s->gov, s->node, "governor");
-	open_in(&s->load, s->gpudev, "load");
+	open_in(s, &s->cur, s->node, "cur_freq", "GPU clock");
+	open_in(s, &s->min, s->node, "min_freq", "GPU min clock");
+	open_in(s, &s->max, s->node, "max_freq", "GPU max clock");
+	open_in(s, &s->gov, s->node, "governor", "GPU governor");
+	open_in(s, &s->load, s->gpudev, "load", "GPU load");
 
 	read_board(s);
 	find_rails(s);
@@ -731,7 +835,7 @@ static void sample_cpu_util(struct source *s, struct dvf_sample *out)
 	char buf[1024];
 	int64_t busy, total;
 	out->cpu_util_pm = dvf_m_na();
-	if (io_read(&s->stat, buf, sizeof buf) < 0 || !jetson_parse_stat(buf, &busy, &total)) {
+	if (io_read_line(&s->stat, buf, sizeof buf) < 0 || !jetson_parse_stat(buf, &busy, &total)) {
 		s->have_prev = false;
 		return;
 	}
@@ -869,6 +973,8 @@ static int j_message(struct source *s, char *buf, size_t len)
 	/* Called every sample: nothing to look at while no file anywhere went
 	 * slow or recovered; otherwise look at the files, and name one only
 	 * when there is something to say. */
+	if (say_notes(s, buf, len))
+		return 1;
 	uint32_t changes = io_slow_changes();
 	if (changes == s->slow_changes)
 		return 0;
@@ -922,7 +1028,7 @@ static int write_hz(struct source *s, const char *file, int64_t hz)
 	if (!p)
 		return ENAMETOOLONG;
 	snprintf(v, sizeof v, "%lld", (long long)hz);
-	return io_write(p, v);
+	return io_write_in(s->prefix, p, v);
 }
 
 static int j_ctl_write(struct source *s, const struct ctl_state *st)
@@ -934,7 +1040,7 @@ static int j_ctl_write(struct source *s, const struct ctl_state *st)
 	char cur[DVF_NAME_LEN];
 	if (st->governor[0] && (io_read(&s->gov, cur, sizeof cur) < 0 || strcmp(cur, st->governor) != 0)) {
 		const char *p = j_ctl_path(s, "governor");
-		first = p ? io_write(p, st->governor) : ENAMETOOLONG;
+		first = p ? io_write_in(s->prefix, p, st->governor) : ENAMETOOLONG;
 	}
 	/* Never ask for min > max on the way (JP4 kernels refuse it):
 	 * raising writes max first, lowering writes min first. */

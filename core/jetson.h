@@ -33,8 +33,9 @@ int jetson_parse_pmode(const char *text);
 /* The NAME of "< POWER_MODEL ID=id NAME=... >" in an nvpmodel.conf text.
  * 0, or -1 when the id is not there. */
 int jetson_nvpmodel_name(const char *conf, int id, char *out, size_t outlen);
-/* available_frequencies -> ascending, duplicates dropped, at most max.
- * Returns the count, or -1 if a token is not a positive number. */
+/* available_frequencies -> ascending, duplicates dropped.  Returns the
+ * count, -1 if a token is not a positive number, -2 when there are more
+ * than max distinct levels (a table is refused whole, never cut). */
 int jetson_parse_levels(const char *text, int64_t *out, int max);
 /* The aggregate "cpu" line of /proc/stat: busy and total jiffies over the
  * first 7 fields (user nice system idle iowait irq softirq). */

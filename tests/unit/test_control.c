@@ -511,6 +511,47 @@ static void test_eacces_readonly(void **st)
 	fx_free(f);
 }
 
+/* A clock file that is a link (here to a file outside the root) is
+ * refused at open, naming it: nothing saved, nothing written through it. */
+static void test_linked_file_readonly(void **st)
+{
+	(void)st;
+	struct fx *f = fx_new(306 * MHZ, 1300500000);
+	control_close(f->c);
+	char victim[PATH_MAX + 16];
+	snprintf(victim, sizeof victim, "%s.victim", f->b.root);
+	FILE *fp = fopen(victim, "w");
+	assert_non_null(fp);
+	fputs("not a clock file\n", fp);
+	fclose(fp);
+	const char *files[] = { "governor", "min_freq", "max_freq" };
+	for (int i = 0; i < 3; i++) {
+		char keep[PATH_MAX + 16];
+		snprintf(keep, sizeof keep, "%s.keep", fake_path(&f->b, files[i]));
+		assert_int_equal(rename(fake_path(&f->b, files[i]), keep), 0);
+		assert_int_equal(symlink(victim, fake_path(&f->b, files[i])), 0);
+		f->c = open_ctl(f, false);
+		assert_true(control_readonly(f->c));
+		const char *m = control_msg(f->c);
+		assert_non_null(strstr(m, fake_path(&f->b, files[i])));
+		assert_non_null(strstr(m, "symbolic link"));
+		assert_int_equal(control_apply_opts(f->c, 816, 0), EPERM);
+		assert_int_equal(control_apply_opts(f->c, 0, 918), EPERM);
+		assert_false(fake_exists(state_file(f)));
+		assert_int_equal(f->b.src.n_log, 0);
+		control_close(f->c);
+		assert_int_equal(unlink(fake_path(&f->b, files[i])), 0);
+		assert_int_equal(rename(keep, fake_path(&f->b, files[i])), 0);
+	}
+	char buf[64];
+	assert_int_equal(io_slurp(victim, buf, sizeof buf), 16);
+	assert_string_equal(buf, "not a clock file");
+	unlink(victim);
+	f->c = open_ctl(f, false);
+	assert_false(control_readonly(f->c));
+	fx_free(f);
+}
+
 static void test_readonly_option(void **st)
 {
 	(void)st;
@@ -642,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_lock_held_second_readonly),
 		cmocka_unit_test(test_eacces_readonly),
 		cmocka_unit_test(test_readonly_option),
+		cmocka_unit_test(test_linked_file_readonly),
 		cmocka_unit_test(test_no_control_source),
 		cmocka_unit_test(test_apply_opts),
 		cmocka_unit_test(test_api_source),

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -81,7 +83,7 @@ static void parse_like_strtoll(void **st)
 		"-9223372036854775808", "-9223372036854775809", "+9223372036854775807",
 		"00000000000000000000009223372036854775807", "18446744073709551616",
 		"99999999999999999999999", "0x10", "1e3", "1.5", "12abc", "- 1", "1-",
-		"922337203685477580", "-922337203685477580", "\xa0" "1",
+		"922337203685477580", "-922337203685477580", ("\xa0" "1"),
 	};
 	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
 		check_same(edge[i]);
@@ -352,6 +354,273 @@ static void slow_fault_file(void **st)
 	io_fault_clear();
 }
 
+/* ---- a board's tree: no link followed, no value cut ------------------- */
+
+/* dir/tree is the root; dir/outside a victim beyond it. */
+static char troot[700], victim[700];
+
+static void mk(const char *rel, const char *text)
+{
+	char p[800];
+	snprintf(p, sizeof p, "%s/%s", troot, rel);
+	FILE *fp = fopen(p, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void tpath(char *out, size_t len, const char *rel)
+{
+	snprintf(out, len, "%s/%s", troot, rel);
+}
+
+static void make_tree(void)
+{
+	char p[800], q[800];
+	snprintf(troot, sizeof troot, "%s/tree", dir);
+	snprintf(victim, sizeof victim, "%s/outside", dir);
+	mkdir(troot, 0755);
+	tpath(p, sizeof p, "sub");
+	mkdir(p, 0755);
+	FILE *fp = fopen(victim, "w");
+	fputs("secret\n", fp);
+	fclose(fp);
+	mk("sub/a", "306000000\n");
+	tpath(p, sizeof p, "sub/link_out");      /* a file linked out of the tree */
+	unlink(p);
+	assert_int_equal(symlink(victim, p), 0);
+	tpath(p, sizeof p, "sub/link_in");       /* linked inside: still a link */
+	unlink(p);
+	assert_int_equal(symlink("a", p), 0);
+	tpath(p, sizeof p, "dirlink");           /* a folder link inside: fine */
+	unlink(p);
+	assert_int_equal(symlink("sub", p), 0);
+	tpath(p, sizeof p, "dir_out");           /* a folder link out: refused */
+	unlink(p);
+	assert_int_equal(symlink("..", p), 0);
+	tpath(p, sizeof p, "sub/fifo");
+	unlink(p);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	tpath(p, sizeof p, "sub/hard");
+	unlink(p);
+	assert_int_equal(link(victim, p), 0);
+	tpath(q, sizeof q, "sub/d");
+	mkdir(q, 0755);
+}
+
+static int open_err(const char *root, const char *rel, int flags)
+{
+	char p[800];
+	tpath(p, sizeof p, rel);
+	int fd = io_open_safe(root, p, flags);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno;
+}
+
+static void safe_open_refuses(void **st)
+{
+	(void)st;
+	make_tree();
+	assert_int_equal(open_err(troot, "sub/a", O_RDONLY), 0);
+	assert_int_equal(open_err(troot, "dirlink/a", O_RDONLY), 0);   /* folder link */
+	assert_int_equal(open_err(troot, "sub/link_out", O_RDONLY), ELOOP);
+	assert_int_equal(open_err(troot, "sub/link_in", O_RDONLY), ELOOP);
+	assert_int_equal(open_err(troot, "dirlink/link_out", O_WRONLY), ELOOP);
+	assert_int_equal(open_err(troot, "dir_out/outside", O_RDONLY), EXDEV);
+	assert_int_equal(open_err(troot, "sub/fifo", O_RDONLY), ENOTSUP);
+	assert_int_equal(open_err(troot, "sub/fifo", O_WRONLY), ENOTSUP);  /* no ENXIO, no block */
+	assert_int_equal(open_err(troot, "sub/hard", O_RDONLY), EMLINK);
+	assert_int_equal(open_err(troot, "sub/d", O_RDONLY), EISDIR);
+	assert_int_equal(open_err(troot, "sub/missing", O_RDONLY), ENOENT);
+	/* "" and "/" are the whole file system */
+	assert_int_equal(open_err("", "sub/a", O_RDONLY), 0);
+	assert_int_equal(open_err("/", "dir_out/tree/sub/a", O_RDONLY), 0);
+	/* a root given with a trailing slash is the same root */
+	char r2[800];
+	snprintf(r2, sizeof r2, "%s/", troot);
+	assert_int_equal(open_err(r2, "sub/a", O_RDONLY), 0);
+	assert_int_equal(open_err(r2, "dir_out/outside", O_RDONLY), EXDEV);
+	/* a root given through a link is the folder it leads to */
+	char rl[800];
+	snprintf(rl, sizeof rl, "%s/rootlink", dir);
+	unlink(rl);
+	assert_int_equal(symlink("tree", rl), 0);
+	assert_int_equal(open_err(rl, "sub/a", O_RDONLY), 0);
+	assert_int_equal(open_err(rl, "sub/link_out", O_RDONLY), ELOOP);
+	assert_int_equal(open_err(rl, "dir_out/outside", O_RDONLY), EXDEV);
+	/* a sibling whose name starts like the root is outside it */
+	char sib[800];
+	snprintf(sib, sizeof sib, "%s/treex", dir);
+	mkdir(sib, 0755);
+	snprintf(sib, sizeof sib, "%s/treex/f", dir);
+	FILE *fp = fopen(sib, "w");
+	fclose(fp);
+	assert_true(io_open_safe(troot, sib, O_RDONLY) < 0);
+	assert_int_equal(errno, EXDEV);
+	assert_int_equal(io_check_in(troot, sib, O_RDONLY), EXDEV);
+}
+
+/* io_open_resolved walks a resolved path: a link anywhere, or "..", is
+ * refused, even one in a folder (where io_open_safe would resolve it). */
+static void resolved_walk(void **st)
+{
+	(void)st;
+	make_tree();
+	char p[800];
+	tpath(p, sizeof p, "sub/a");
+	int fd = io_open_resolved(troot, p, O_RDONLY);
+	assert_true(fd >= 0);
+	close(fd);
+	tpath(p, sizeof p, "dirlink/a");
+	assert_true(io_open_resolved(troot, p, O_RDONLY) < 0);
+	assert_true(errno == ENOTDIR || errno == ELOOP);
+	tpath(p, sizeof p, "sub/../sub/a");
+	assert_true(io_open_resolved(troot, p, O_RDONLY) < 0);
+	assert_int_equal(errno, EXDEV);
+	assert_true(io_open_resolved(troot, victim, O_RDONLY) < 0);
+	assert_int_equal(errno, EXDEV);
+	assert_true(io_open_resolved(troot, troot, O_RDONLY) < 0);
+	assert_int_equal(errno, EISDIR);
+}
+
+static void victim_same(void)
+{
+	char buf[64];
+	assert_int_equal(io_slurp(victim, buf, sizeof buf), 6);
+	assert_string_equal(buf, "secret");
+}
+
+/* Writes: a link is not written through, a hard link not truncated; a
+ * regular file is truncated and written. */
+static void safe_writes(void **st)
+{
+	(void)st;
+	make_tree();
+	char p[800];
+	tpath(p, sizeof p, "sub/link_out");
+	assert_int_equal(io_write_in(troot, p, "510000000\n"), ELOOP);
+	victim_same();
+	tpath(p, sizeof p, "sub/hard");
+	assert_int_equal(io_write_in(troot, p, "510000000\n"), EMLINK);
+	victim_same();
+	tpath(p, sizeof p, "sub/a");
+	mk("sub/a", "1300500000\n");
+	assert_int_equal(io_write_in(troot, p, "510000000\n"), 0);
+	int64_t v;
+	assert_true(io_slurp_i64_in(troot, p, &v));
+	assert_int_equal(v, 510000000);   /* truncated: no leftover digits */
+	io_fault_set("/sub/a", 'w', EACCES);
+	assert_int_equal(io_write_in(troot, p, "612000000\n"), EACCES);
+	io_fault_clear();
+	assert_int_equal(io_check_in(troot, p, O_WRONLY | O_TRUNC), 0);
+	assert_true(io_slurp_i64_in(troot, p, &v));
+	assert_int_equal(v, 510000000);   /* a check writes nothing */
+}
+
+/* Reads: names never come through a link; a file put in place of the one
+ * open is refused when it is opened again. */
+static void safe_reads(void **st)
+{
+	(void)st;
+	make_tree();
+	char p[800], buf[64];
+	tpath(p, sizeof p, "sub/link_out");
+	assert_int_equal(io_slurp_in(troot, p, buf, sizeof buf), -1);
+	assert_int_equal(errno, ELOOP);
+	int64_t v;
+	assert_false(io_slurp_i64_in(troot, p, &v));
+	assert_int_equal(errno, ELOOP);
+	struct io_file f;
+	io_open_in(&f, troot, p);
+	assert_int_equal(f.fd, -1);
+	assert_int_equal(f.err, ELOOP);
+	assert_int_equal(io_read(&f, buf, sizeof buf), -1);   /* and not on a retry */
+	assert_int_equal(f.err, ELOOP);
+	io_close(&f);
+
+	tpath(p, sizeof p, "dirlink/a");
+	mk("sub/a", "714000000\n");
+	io_open_in(&f, troot, p);
+	assert_true(io_read_i64(&f, &v));
+	assert_int_equal(v, 714000000);
+	/* replaced by a link to the victim: the removed file is noticed and
+	 * the path opened again, which refuses the link */
+	char a[800];
+	tpath(a, sizeof a, "sub/a");
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(symlink(victim, a), 0);
+	usleep((useconds_t)(IO_RELINK_NS / 1000 + 20000));
+	assert_false(io_read_i64(&f, &v));
+	assert_int_equal(f.err, ELOOP);
+	io_close(&f);
+	unlink(a);
+}
+
+/* A value longer than the buffer is refused, never cut into another. */
+static void too_long_refused(void **st)
+{
+	(void)st;
+	put("1300500000\n");
+	struct io_file f;
+	io_open(&f, path);
+	char small[8], fit[12], buf[64];
+	assert_int_equal(io_read(&f, small, sizeof small), -1);
+	assert_int_equal(f.err, EFBIG);
+	assert_string_equal(small, "");
+	assert_int_equal(io_read(&f, fit, sizeof fit), 10);   /* 11 bytes fit exactly */
+	assert_string_equal(fit, "1300500000");
+	assert_int_equal(f.err, 0);
+	int64_t v;
+	put("13005000000000000000000000000000000000000000000000000000000000000000000\n");
+	assert_false(io_read_i64(&f, &v));
+	assert_int_equal(f.err, EFBIG);
+	/* first line only: a long rest is fine, a long first line is not */
+	put("cpu  1 2 3 4 5 6 7\ncpu0 xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n");
+	assert_int_equal(io_read_line(&f, buf, 32), 18);
+	assert_string_equal(buf, "cpu  1 2 3 4 5 6 7");
+	assert_int_equal(io_read_line(&f, buf, 8), -1);
+	assert_int_equal(f.err, EFBIG);
+	io_close(&f);
+}
+
+/* A whole file of any length up to max; past it, EFBIG. */
+static void read_all(void **st)
+{
+	(void)st;
+	make_tree();
+	char p[800];
+	tpath(p, sizeof p, "sub/big");
+	FILE *fp = fopen(p, "w");
+	for (int i = 0; i < 2000; i++)
+		fprintf(fp, "%d ", 306000000 + i);
+	fputs("\n", fp);
+	long want = ftell(fp) - 1;
+	fclose(fp);
+	char *text;
+	assert_int_equal(io_read_all_in(troot, p, 64 * 1024, &text), want - 1);   /* "... \n" stripped */
+	assert_int_equal(strncmp(text + strlen(text) - 9, "306001999", 9), 0);
+	free(text);
+	assert_int_equal(io_read_all_in(troot, p, (size_t)want - 10, &text), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_null(text);
+	assert_int_equal(io_read_all_in(troot, p, (size_t)want + 1, &text), want - 1);
+	free(text);
+	tpath(p, sizeof p, "sub/link_out");
+	assert_int_equal(io_read_all_in(troot, p, 4096, &text), -1);
+	assert_int_equal(errno, ELOOP);
+	io_fault_set("/sub/big", 'r', EIO);
+	tpath(p, sizeof p, "sub/big");
+	assert_int_equal(io_read_all_in(troot, p, 64 * 1024, &text), -1);
+	assert_int_equal(errno, EIO);
+	io_fault_clear();
+	assert_non_null(strstr(io_strerror(ELOOP), "symbolic link"));
+	assert_non_null(strstr(io_strerror(EFBIG), "never cut"));
+	assert_string_equal(io_strerror(ENOENT), strerror(ENOENT));
+}
+
 static int setup(void **st)
 {
 	(void)st;
@@ -383,6 +652,12 @@ int main(void)
 		cmocka_unit_test(backoff_maths),
 		cmocka_unit_test(slow_reads_back_off),
 		cmocka_unit_test(slow_fault_file),
+		cmocka_unit_test(safe_open_refuses),
+		cmocka_unit_test(resolved_walk),
+		cmocka_unit_test(safe_writes),
+		cmocka_unit_test(safe_reads),
+		cmocka_unit_test(too_long_refused),
+		cmocka_unit_test(read_all),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -206,6 +206,15 @@ static void test_parse_levels(void **state)
 	assert_int_equal(jetson_parse_levels("306000000 abc", lv, 8), -1);
 	assert_int_equal(jetson_parse_levels("306000000 -5", lv, 8), -1);
 	assert_int_equal(jetson_parse_levels("", lv, 8), 0);
+	/* more distinct levels than fit: refused whole, not cut to the first */
+	assert_int_equal(jetson_parse_levels("9 8 7 6 5 4 3 2 1", lv, 8), -2);
+	assert_int_equal(jetson_parse_levels("8 7 6 5 4 3 2 1", lv, 8), 8);
+	assert_int_equal(lv[0], 1);
+	assert_int_equal(lv[7], 8);
+	/* duplicates past max are no new level */
+	assert_int_equal(jetson_parse_levels("5 5 5 5 5 5 5 5 5 5 5 4 4 4", lv, 2), 2);
+	assert_int_equal(lv[0], 4);
+	assert_int_equal(lv[1], 5);
 }
 
 static void test_parse_stat(void **state)
