@@ -144,7 +144,7 @@ static void job_base(struct session *s, struct dvf_m steps, int64_t now)
 {
 	if (s->job_base_set)
 		return;
-	if ((s->job && job_is_child(s->job)) || s->sim) {
+	if (s->job ? job_is_child(s->job) : s->sim != NULL) {
 		s->job_base_set = true;
 		return;
 	}
