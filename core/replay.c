@@ -1385,7 +1385,9 @@ static void convert_usage(FILE *fp)
 		"FILE.meta.json, through the recorder: energy integrated as in a live session.\n"
 		"  -o, --output FILE   the session CSV to write\n"
 		"  -i, --interval MS   time between tegrastats lines that have no timestamp\n"
-		"                      (tegrastats' own --interval; default 1000)\n");
+		"                      (tegrastats' own --interval; default 1000)\n"
+		"The log's timestamps become unix_time_s, read as local time in the time\n"
+		"zone TZ names (set it to the board's).\n");
 }
 
 int replay_convert_main(int argc, char **argv)
