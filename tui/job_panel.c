@@ -371,9 +371,10 @@ int tui_key_log_right(struct tui *t)
 void tui_job_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out)
 {
 	struct session *s = t->s;
-	if (!s->job)
+	/* a simulated (or replayed) fine-tune's figures once it ran to its end */
+	if (!s->job && !s->trk_over)
 		return;
-	if (!s->job_over && job_state(s->job) == JOB_RUNNING && job_is_child(s->job)) {
+	if (s->job && !s->job_over && job_state(s->job) == JOB_RUNNING && job_is_child(s->job)) {
 		fprintf(stderr, "dvfstop: stopping %s (SIGTERM, then SIGKILL after the grace period)\n", s->job_name);
 		session_job_stop(s);
 		*stop = 0;

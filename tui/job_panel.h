@@ -71,7 +71,8 @@ int tui_key_log_right(struct tui *t);
 /* After the terminal is restored: a followed child still running is asked
  * to stop and waited for (its grace period, sampling on, so its totals are
  * complete; a signal in *stop ends the wait); then, when a job was
- * followed, the session's summary goes to out. */
+ * followed (or the simulated or replayed one ran to its end), the
+ * session's summary goes to out. */
 void tui_job_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out);
 
 #endif

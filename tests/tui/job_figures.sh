@@ -1,7 +1,8 @@
 #!/bin/sh
 # The job's figures on the dashboard and after it:
-# - the summary printed on q, 20 s after the job ended, gives the steps/s
-#   the dashboard shows (the rate over the job's own span, frozen at its end);
+# - the summary printed on q, 20 s after the job ended (a child, or the
+#   simulator's short one), gives the steps/s the dashboard shows (the rate
+#   over the job's own span, frozen at its end);
 # - a recording started with r mid-session replays with the J/step of the
 #   live session's sidecar, and its time_s starts at 0;
 # - the log pane wraps long lines and scrolls (PgUp/PgDn, Home, End), and W
@@ -28,6 +29,23 @@ else
 	fail "summary steps/s '$sum', dashboard '$dash'"
 fi
 expect_screen "q: exits 0" 'DVFSTOP-EXIT=0' 5
+
+# The simulator's own fine-tune, short: the same once it has ended.
+clear_screen
+dvfstop --demo --refresh 200 --sim-speed 10 --sim-steps 60
+expect_screen "sim: the job ends" 'job +finished' 30
+sleep 20
+dash=$(screen | sed -n 's/.*steps\/s \([0-9.]*\) mean.*/\1/p' | head -n1)
+[ -n "$dash" ] && ok "sim dashboard: mean steps/s $dash after the end" || { fail "sim: no mean steps/s on the dashboard"; screen | sed 's/^/    |/'; }
+keys q
+expect_screen "sim q: the summary's rate" '^ +rate +[0-9.]+ steps/s' 10
+sum=$(screen | sed -n 's/^ *rate *\([0-9.]*\) steps\/s.*/\1/p' | head -n1)
+if awk -v a="$sum" -v b="$dash" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 0.0051) }'; then
+	ok "sim summary steps/s $sum = the dashboard's $dash"
+else
+	fail "sim summary steps/s '$sum', dashboard '$dash'"
+fi
+expect_screen "sim q: exits 0" 'DVFSTOP-EXIT=0' 5
 
 # A recording started some seconds into a simulated fine-tune.
 clear_screen
