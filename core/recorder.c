@@ -24,6 +24,7 @@ struct recorder {
 	char event[512];
 	char *summary_json;
 	time_t started;
+	int64_t t0_ns;             /* the session time of the first row: time_s 0 */
 };
 
 /* Column names: units are part of the name; rails and zones by their labels. */
@@ -183,10 +184,11 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 	if (r->failed)
 		return r->failed;
 	struct row row = { r->fp, true };
-	struct timespec wall;
-	clock_gettime(CLOCK_REALTIME, &wall);
-	put_num(&row, 3, (double)t_rel_ns * 1e-9);
-	put_num(&row, 3, (double)wall.tv_sec + wall.tv_nsec * 1e-9);
+	/* A recording started mid-session still starts at 0. */
+	if (r->rows == 0)
+		r->t0_ns = t_rel_ns;
+	put_num(&row, 3, (double)(t_rel_ns - r->t0_ns) * 1e-9);
+	put_m(&row, s->unix_ns, 1e-9, 3);
 	put_m(&row, s->gpu_freq_hz, 1e-6, 1);
 	put_m(&row, s->gpu_min_hz, 1e-6, 1);
 	put_m(&row, s->gpu_max_hz, 1e-6, 1);

@@ -21,7 +21,8 @@
 struct recorder;
 
 struct recorder *recorder_open(const char *path, const struct dvf_info *info, char *err, size_t errlen);
-/* Write one row.  t_rel_ns: time since the session started.  Returns 0, or
+/* Write one row.  t_rel_ns: session time; the first row's is time_s 0.
+ * unix_time_s is the sample's unix_ns (n/a: empty).  Returns 0, or
  * an errno after which the recorder is stopped (recorder_failed). */
 int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct energy *e, int64_t t_rel_ns);
 /* An event (control change, job start/end, ...) for the next row's event column. */

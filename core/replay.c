@@ -23,7 +23,8 @@
 enum col_kind {
 	CK_IGNORE = 0,   /* a column we do not know: kept out of the way */
 	CK_TIME,
-	CK_NUMBER,       /* known, checked, not used (unix time, energies) */
+	CK_UNIX,         /* unix_time_s: played on as the sample's wall-clock time */
+	CK_NUMBER,       /* known, checked, not used (energies) */
 	CK_GPU_FREQ, CK_GPU_MIN, CK_GPU_MAX, CK_GPU_UTIL, CK_GPU_GOV,
 	CK_RAIL_MV, CK_RAIL_MA, CK_RAIL_MW, CK_TOTAL_MW,
 	CK_CPU_UTIL, CK_CPU_MHZ, CK_TEMP_C,
@@ -78,6 +79,9 @@ struct source {
 	int64_t job_total;     /* its total_steps; -1 when not known */
 	char wl_model[64];     /* the sidecar's summary.workload.model, or "" */
 	int64_t wl_seq_len;    /* its seq_len; 0 when not known */
+	/* a tegrastats log: the names its lines print for the sensors
+	 * (zone_name holds the live recordings' thermal zone names) */
+	char ts_temp[DVF_MAX_ZONES][DVF_NAME_LEN];
 };
 
 /* ---- building the table ------------------------------------------------- */
@@ -112,7 +116,7 @@ static struct col col_classify(struct dvf_info *in, const char *name)
 		const char *name;
 		enum col_kind kind;
 	} exact[] = {
-		{ "time_s", CK_TIME }, { "unix_time_s", CK_NUMBER },
+		{ "time_s", CK_TIME }, { "unix_time_s", CK_UNIX },
 		{ "gpu_freq_mhz", CK_GPU_FREQ }, { "gpu_min_mhz", CK_GPU_MIN },
 		{ "gpu_max_mhz", CK_GPU_MAX }, { "gpu_util_pct", CK_GPU_UTIL },
 		{ "gpu_governor", CK_GPU_GOV }, { "total_mw", CK_TOTAL_MW },
@@ -489,7 +493,35 @@ static bool blank(const char *l)
 	return l[strspn(l, " \t")] == '\0';
 }
 
-enum { TS_TIME, TS_GPU_FREQ, TS_GPU_UTIL, TS_CPU_UTIL, TS_FIXED };
+enum { TS_TIME, TS_UNIX, TS_GPU_FREQ, TS_GPU_UTIL, TS_CPU_UTIL, TS_FIXED };
+
+/* The thermal zone type a tegrastats sensor name was made from, so that a
+ * converted log has the temp_ZONE_c columns a live recording of the same
+ * board has: JetPack 6 and later print "cpu" for cpu-thermal, JetPack 5
+ * prints "CPU" for CPU-therm (and "tj" for tj-therm), "Tboard" and "Tdiode"
+ * come from Tboard_tegra and Tdiode_tegra, "PMIC" from PMIC-Die.  jp5: the
+ * log prints upper-case names. */
+static void tegra_zone_name(const char *ts, bool jp5, char *out, size_t len)
+{
+	if (!strcmp(ts, "Tboard") || !strcmp(ts, "Tdiode"))
+		snprintf(out, len, "%s_tegra", ts);
+	else if (!strcmp(ts, "PMIC"))
+		snprintf(out, len, "PMIC-Die");
+	else
+		snprintf(out, len, "%s-%s", ts, jp5 ? "therm" : "thermal");
+}
+
+/* Upper-case letters and digits only ("CPU", "SOC0"): a JetPack 5 name. */
+static bool upper_name(const char *n)
+{
+	bool letter = false;
+	for (; *n; n++) {
+		if (*n >= 'a' && *n <= 'z')
+			return false;
+		letter = letter || (*n >= 'A' && *n <= 'Z');
+	}
+	return letter;
+}
 
 /* The virtual header of a tegrastats log: time, GPU, CPU, then the rails and
  * temperature sensors the log names (first appearance order). */
@@ -527,20 +559,30 @@ static int tegra_columns(struct source *r, const char *buf, size_t len, struct t
 				name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, rec->rail[i].name,
 					   strlen(rec->rail[i].name));
 		for (int i = 0; i < rec->n_temps; i++)
-			name_index(in->zone_name, &in->n_zones, DVF_MAX_ZONES, rec->temp[i].name,
+			name_index(r->ts_temp, &in->n_zones, DVF_MAX_ZONES, rec->temp[i].name,
 				   strlen(rec->temp[i].name));
+		/* one clock column per core the log names, as cpu0, cpu1 ... */
+		if (rec->n_cpus > in->n_clusters)
+			in->n_clusters = rec->n_cpus < DVF_MAX_CLUSTERS ? rec->n_cpus : DVF_MAX_CLUSTERS;
 	}
 	if (first) {
 		snprintf(err, errlen, "%s: empty file", r->path);
 		return -1;
 	}
-	r->n_cols = TS_FIXED + in->n_rails + in->n_zones;
+	bool jp5 = false;
+	for (int i = 0; i < in->n_zones; i++)
+		jp5 = jp5 || upper_name(r->ts_temp[i]);
+	for (int i = 0; i < in->n_zones; i++)
+		tegra_zone_name(r->ts_temp[i], jp5, in->zone_name[i], sizeof in->zone_name[i]);
+	for (int i = 0; i < in->n_clusters; i++)
+		snprintf(in->cluster_name[i], sizeof in->cluster_name[i], "cpu%d", i);
+	r->n_cols = TS_FIXED + in->n_rails + in->n_zones + in->n_clusters;
 	r->cols = calloc((size_t)r->n_cols, sizeof *r->cols);
 	if (!r->cols) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	static const enum col_kind fixed[TS_FIXED] = { CK_TIME, CK_GPU_FREQ, CK_GPU_UTIL, CK_CPU_UTIL };
+	static const enum col_kind fixed[TS_FIXED] = { CK_TIME, CK_UNIX, CK_GPU_FREQ, CK_GPU_UTIL, CK_CPU_UTIL };
 	for (int i = 0; i < r->n_cols; i++) {
 		struct col *c = &r->cols[i];
 		c->slot = i;
@@ -549,9 +591,12 @@ static int tegra_columns(struct source *r, const char *buf, size_t len, struct t
 		} else if (i < TS_FIXED + in->n_rails) {
 			c->kind = CK_RAIL_MW;
 			c->idx = i - TS_FIXED;
-		} else {
+		} else if (i < TS_FIXED + in->n_rails + in->n_zones) {
 			c->kind = CK_TEMP_C;
 			c->idx = i - TS_FIXED - in->n_rails;
+		} else {
+			c->kind = CK_CPU_MHZ;
+			c->idx = i - TS_FIXED - in->n_rails - in->n_zones;
 		}
 	}
 	r->n_slots = r->n_cols;
@@ -563,13 +608,23 @@ static double m_or_nan(struct dvf_m m, double scale)
 	return m.ok ? (double)m.v * scale : NAN;
 }
 
-/* Seconds since 1970 of a tegrastats timestamp (the board's local time,
- * taken as UTC: only differences matter). */
+/* Seconds since 1970 of a tegrastats timestamp, taken as UTC (for time
+ * differences: no daylight-saving jumps). */
 static int64_t tegra_epoch(const struct tegrastats_rec *t)
 {
 	struct tm tm = { .tm_year = t->year - 1900, .tm_mon = t->month - 1, .tm_mday = t->day,
 			 .tm_hour = t->hour, .tm_min = t->min, .tm_sec = t->sec };
 	return (int64_t)timegm(&tm);
+}
+
+/* The wall-clock time of a tegrastats timestamp: the board's local time,
+ * read in this machine's time zone (TZ), as `date` would. */
+static double tegra_unix_s(const struct tegrastats_rec *t)
+{
+	struct tm tm = { .tm_year = t->year - 1900, .tm_mon = t->month - 1, .tm_mday = t->day,
+			 .tm_hour = t->hour, .tm_min = t->min, .tm_sec = t->sec, .tm_isdst = -1 };
+	time_t u = mktime(&tm);
+	return u == (time_t)-1 ? NAN : (double)u;
 }
 
 /* Lines with a timestamp carry whole seconds: the lines that share a second
@@ -580,8 +635,12 @@ static void tegra_spread(struct source *r)
 	for (size_t a = 0, b; a < r->n_rows; a = b) {
 		for (b = a + 1; b < r->n_rows && r->rows[b].t_ns == r->rows[a].t_ns; b++)
 			;
-		for (size_t k = a + 1; k < b; k++)
-			r->rows[k].t_ns += (int64_t)(k - a) * DVF_NS_PER_S / (int64_t)(b - a);
+		for (size_t k = a + 1; k < b; k++) {
+			int64_t d = (int64_t)(k - a) * DVF_NS_PER_S / (int64_t)(b - a);
+			r->rows[k].t_ns += d;
+			r->vals[k * (size_t)r->n_slots + TS_TIME] += (double)d * 1e-9;
+			r->vals[k * (size_t)r->n_slots + TS_UNIX] += (double)d * 1e-9;
+		}
 	}
 }
 
@@ -600,6 +659,7 @@ static int tegra_read(struct source *r, const char *buf, size_t len, int64_t int
 	struct dvf_info *in = &r->info;
 	int timed = -1;          /* decided by the first good line */
 	int64_t t0 = 0;
+	double unix0 = NAN;      /* the first line's wall-clock time */
 	long line = 1, ordinal = 0;
 	for (size_t off = 0, next; off < len; off = next, line++) {
 		bool term;
@@ -625,6 +685,7 @@ static int tegra_read(struct source *r, const char *buf, size_t len, int64_t int
 		if (timed < 0) {
 			timed = rec->has_time;
 			t0 = rec->has_time ? tegra_epoch(rec) : 0;
+			unix0 = rec->has_time ? tegra_unix_s(rec) : NAN;
 		}
 		if (timed && !rec->has_time) {
 			bad_add(r, line, "no timestamp (the lines before had one)");
@@ -650,6 +711,7 @@ static int tegra_read(struct source *r, const char *buf, size_t len, int64_t int
 		for (int i = 0; i < r->n_slots; i++)
 			v[i] = NAN;
 		v[TS_TIME] = (double)t * 1e-9;
+		v[TS_UNIX] = unix0 + (double)t * 1e-9;   /* spread below with time_s */
 		if (rec->has_gpu) {
 			v[TS_GPU_FREQ] = m_or_nan(rec->gpu_mhz, 1);
 			v[TS_GPU_UTIL] = m_or_nan(rec->gpu_util_pm, 0.1);
@@ -670,10 +732,15 @@ static int tegra_read(struct source *r, const char *buf, size_t len, int64_t int
 				v[TS_FIXED + i] = m_or_nan(tr->cur_mw, 1);
 		}
 		for (int i = 0; i < in->n_zones; i++) {
-			const struct tegrastats_temp *tt = tegrastats_temp(rec, in->zone_name[i]);
+			const struct tegrastats_temp *tt = tegrastats_temp(rec, r->ts_temp[i]);
 			if (tt)
 				v[TS_FIXED + in->n_rails + i] = m_or_nan(tt->mc, 1e-3);
 		}
+		/* each core's clock; an offline core or one printed without
+		 * "@MHz" (not root) is n/a */
+		for (int i = 0; i < in->n_clusters && i < rec->n_cpus; i++)
+			if (rec->cpu[i].online)
+				v[TS_FIXED + in->n_rails + in->n_zones + i] = m_or_nan(rec->cpu[i].mhz, 1);
 		struct row *row = &r->rows[r->n_rows++];
 		row->t_ns = t;
 		row->line = line;
@@ -986,6 +1053,7 @@ static void row_sample(const struct source *r, size_t k, struct dvf_sample *out)
 			continue;
 		double v = row_val(r, k, c->slot), scale = 1;
 		switch (c->kind) {
+		case CK_UNIX: m = &out->unix_ns; scale = 1e9; break;
 		case CK_GPU_FREQ: m = &out->gpu_freq_hz; scale = 1e6; break;
 		case CK_GPU_MIN: m = &out->gpu_min_hz; scale = 1e6; break;
 		case CK_GPU_MAX: m = &out->gpu_max_hz; scale = 1e6; break;
@@ -1228,6 +1296,7 @@ static void play_to(struct session *s, size_t k)
 		energy_add(&s->energy, &smp);
 		history_push(&s->hist, &smp);
 		replay_progress(s, &smp);
+		session_track_end(s, smp.t_ns);
 	}
 }
 
@@ -1273,6 +1342,7 @@ int replay_seek(struct session *s, double delta_s)
 		s->n_samples = 0;
 		if (s->replay_job)   /* the steps start over with the rows */
 			progress_tracker_init(&s->trk, s->trk.window_ns);
+		s->trk_over = false;   /* so does the recorded job's end */
 		s->have_cur = false;
 		memset(&s->cur, 0, sizeof s->cur);
 	}
@@ -1315,7 +1385,9 @@ static void convert_usage(FILE *fp)
 		"FILE.meta.json, through the recorder: energy integrated as in a live session.\n"
 		"  -o, --output FILE   the session CSV to write\n"
 		"  -i, --interval MS   time between tegrastats lines that have no timestamp\n"
-		"                      (tegrastats' own --interval; default 1000)\n");
+		"                      (tegrastats' own --interval; default 1000)\n"
+		"The log's timestamps become unix_time_s, read as local time in the time\n"
+		"zone TZ names (set it to the board's).\n");
 }
 
 int replay_convert_main(int argc, char **argv)

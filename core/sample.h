@@ -11,7 +11,7 @@
 
 enum {
 	DVF_MAX_RAILS = 8,
-	DVF_MAX_CLUSTERS = 8,
+	DVF_MAX_CLUSTERS = 16,       /* cpufreq policies, or a tegrastats log's cores */
 	DVF_MAX_ZONES = 16,
 	DVF_MAX_LEVELS = 64,
 	DVF_NAME_LEN = 32,
@@ -53,6 +53,10 @@ struct dvf_sample {
 	/* Fine-tune progress (filled by the progress module when one is followed). */
 	struct dvf_m steps;           /* completed training steps */
 	struct dvf_m tokens;          /* tokens processed, when reported */
+
+	/* Wall-clock time of the reading, ns since 1970 (a recording's
+	 * unix_time_s); n/a where the source does not know it. */
+	struct dvf_m unix_ns;
 };
 
 enum dvf_board {

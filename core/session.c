@@ -58,6 +58,10 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 	if (real && o->sim_speed_set)
 		session_msg(s, "--sim-speed %g: the simulator runs in real time while it follows a real fine-tune",
 			    o->sim_speed);
+	/* Simulated time starts now on the wall clock (unix_time_s). */
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	s->unix0_ns = (int64_t)wall.tv_sec * DVF_NS_PER_S + wall.tv_nsec;
 	/* The board exists before we look at it: run it for one sensor period. */
 	sim_advance(s->sim, 0);
 	return 0;
@@ -164,6 +168,45 @@ const char *session_steps_hint(const struct session *s)
 		       "(contrib/dvfstop_callback.py writes them from a Hugging Face Trainer)";
 	return "no training steps from a watched process: start it with DVFSTOP_PROGRESS=FILE and "
 	       "contrib/dvfstop_callback.py (or have it write 'step N' lines there), then add --progress FILE";
+}
+
+/* Where the job's figures count from.  A child or the simulator's job is
+ * seen from its start: step 0 at job_t0.  A job we attach to (--pid,
+ * --progress) or a recording that starts mid-job is measured from its first
+ * step count, with the energy and time of that sample, so J/step and
+ * steps/s divide by the steps made inside the window, not the absolute
+ * count.  Called before the sample's energy is added. */
+static void job_base(struct session *s, struct dvf_m steps, int64_t now)
+{
+	if (s->job_base_set)
+		return;
+	if (s->job ? job_is_child(s->job) : s->sim != NULL) {
+		s->job_base_set = true;
+		return;
+	}
+	if (!steps.ok) {
+		/* a recording whose first row has no count yet: the job starts in it */
+		s->job_base_set = replay_active(s);
+		return;
+	}
+	s->job_steps0 = steps.v;
+	s->job_e0 = s->energy;
+	s->job_t0 = now;
+	s->job_base_set = true;
+}
+
+void session_track_end(struct session *s, int64_t now)
+{
+	if (s->job || s->trk_over || !(s->sim || s->replay_job))
+		return;
+	struct progress_status st;
+	progress_tracker_status(&s->trk, now, &st);
+	if (!st.total.ok || !st.steps.ok || st.steps.v < st.total.v)
+		return;
+	s->trk_over = true;
+	s->job_e1 = s->energy;
+	s->job_t1 = now;
+	s->job_steps1 = st.steps.v;
 }
 
 /* What the source has to say since the last sample (a sensor file backed
@@ -335,6 +378,14 @@ int session_sample(struct session *s)
 		smp.steps = st.steps;
 		smp.tokens = st.tokens;
 		s->have_progress = s->have_progress || st.steps.ok;
+		job_base(s, st.steps, now);
+	}
+	if (!replay_active(s)) {
+		/* a recording's rows carry their own; a simulated board's wall
+		 * clock moves with simulated time */
+		struct timespec wall;
+		clock_gettime(CLOCK_REALTIME, &wall);
+		smp.unix_ns = dvf_m_val(s->sim ? s->unix0_ns + now : (int64_t)wall.tv_sec * DVF_NS_PER_S + wall.tv_nsec);
 	}
 	if (s->n_samples == 0)
 		s->t_start = now;
@@ -356,6 +407,7 @@ int session_sample(struct session *s)
 		}
 	}
 	source_messages(s, now);
+	session_track_end(s, now);
 	if (job_ended && !s->job_over) {
 		/* Freeze the job's totals at its end; the monitor goes on. */
 		char buf[96];
@@ -544,28 +596,39 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 		return false;
 	int64_t now = s->cur.t_ns;
 	progress_tracker_status(t, now, &js->st);
-	const struct energy *end = s->job_over ? &s->job_e1 : &s->energy;
-	int64_t t_end = s->job_over ? s->job_t1 : now;
+	bool over = s->job_over || s->trk_over;
+	const struct energy *end = over ? &s->job_e1 : &s->energy;
+	int64_t t_end = over ? s->job_t1 : now;
 	js->energy_j = energy_between(&s->job_e0, end, ENERGY_TOTAL) * 1e-3;
 	js->elapsed_s = (double)(t_end - s->job_t0) * 1e-9;
-	js->running = !s->job_over;
+	js->running = !over;
 	if (s->job) {
 		job_describe(s->job, js->state, sizeof js->state);
 		js->running = job_state(s->job) == JOB_RUNNING;
 	} else {
 		snprintf(js->state, sizeof js->state, "%s",
-			 js->st.total.ok && js->st.steps.ok && js->st.steps.v >= js->st.total.v ? "finished" : "running");
+			 over || (js->st.total.ok && js->st.steps.ok && js->st.steps.v >= js->st.total.v) ? "finished" : "running");
 	}
-	int64_t steps = s->job_over && s->job_steps1 >= 0 ? s->job_steps1 : (js->st.steps.ok ? js->st.steps.v : -1);
+	int64_t steps = over && s->job_steps1 >= 0 ? s->job_steps1 : (js->st.steps.ok ? js->st.steps.v : -1);
 	if (steps >= 0)
 		js->steps = dvf_m_val(steps);
-	if (steps > 0 && js->energy_j > 0) {
+	/* The steps made inside the window the energy was measured over. */
+	int64_t done = steps >= 0 ? steps - s->job_steps0 : -1;
+	if (done > 0 && js->energy_j > 0) {
 		js->jps_ok = true;
-		js->j_per_step = js->energy_j / (double)steps;
+		js->j_per_step = js->energy_j / (double)done;
 		if (js->st.total.ok && js->st.total.v >= steps) {
+			/* steps before the window and those left, at the measured rate */
 			js->proj_ok = true;
-			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps);
+			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps + s->job_steps0);
 		}
+	}
+	if (over) {
+		/* Ended: the rate over the job's own span, frozen at its end (the
+		 * window rate would fall towards 0 the longer one waits). */
+		js->st.steps_per_s.ok = done >= 0 && js->elapsed_s > 0;
+		js->st.steps_per_s.v = js->st.steps_per_s.ok ? (double)done / js->elapsed_s : 0;
+		js->st.eta_ns = js->st.total.ok ? dvf_m_val(0) : dvf_m_na();
 	}
 	return true;
 }

@@ -50,9 +50,15 @@ struct session {
 	struct progress_tracker trk; /* the simulator's or the replayed recording's progress (no job) */
 	bool replay_job;             /* trk follows a replayed recording's steps column */
 	bool have_progress;          /* any progress known */
-	struct energy job_e0;        /* energy when the job started */
+	struct energy job_e0;        /* energy when the job started, or when its
+	                                steps were first seen (the window measured) */
 	int64_t job_t0;
+	int64_t job_steps0;          /* steps at job_t0: 0 for a job seen from its
+	                                start, else the first count seen */
+	bool job_base_set;           /* job_e0/t0/steps0 are final */
 	bool job_over;               /* it ended: totals frozen */
+	bool trk_over;               /* the simulated or replayed fine-tune reached
+	                                its total: its figures frozen the same way */
 	struct energy job_e1;
 	int64_t job_t1;
 	int64_t job_steps1;
@@ -68,6 +74,7 @@ struct session {
 	char rec_path[512];
 	char msg[256];               /* last message for the status line */
 	int64_t msg_t;               /* when it was set (clock time) */
+	int64_t unix0_ns;            /* wall-clock time at clock time 0 (simulated clocks) */
 	/* Where each message goes as it is set, besides msg (--batch: stderr,
 	 * so two in one sample are both said); NULL: only msg (the TUI). */
 	void (*msg_sink)(const char *msg);
@@ -102,6 +109,11 @@ void session_service(struct session *s);
  * meanwhile (headless loops).  Returns early, with 1, when a signal
  * interrupted the wait; else 0. */
 int session_wait(struct session *s);
+
+/* After a sample (session_sample, a replay's seek): a simulated or
+ * replayed fine-tune that has reached its total steps has ended: freeze its
+ * figures (energy, time, steps) there, as a child's are at its exit. */
+void session_track_end(struct session *s, int64_t now);
 
 /* Seconds since the first sample. */
 double session_elapsed_s(const struct session *s);

@@ -71,3 +71,11 @@ tests_unit_test_session_msg_SOURCES = tests/unit/test_session_msg.c
 tests_unit_test_session_msg_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_session_msg_LDADD = $(TEST_LDADD)
 endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job_stats
+TESTS += tests/unit/test_job_stats
+tests_unit_test_job_stats_SOURCES = tests/unit/test_job_stats.c
+tests_unit_test_job_stats_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_stats_LDADD = $(TEST_LDADD)
+endif

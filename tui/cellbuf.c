@@ -70,6 +70,16 @@ int cb_strcols(const char *s)
 	return cols;
 }
 
+const char *cb_skip_cols(const char *s, int cols)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (; *p && cols > 0; cols--) {
+		int n = utf8_len(p);
+		p += n > 0 ? n : 1;
+	}
+	return (const char *)p;
+}
+
 int cb_putn(struct cellbuf *b, int x, int y, int role, const char *s, int maxcols)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -42,5 +42,8 @@ uint64_t cb_hash(const struct cellbuf *b);
 void cb_row_text(const struct cellbuf *b, int y, char *out, size_t len);
 /* Number of columns a UTF-8 string takes (every character is one column). */
 int cb_strcols(const char *s);
+/* s after its first cols columns (counted as cb_strcols counts them), or
+ * at its end. */
+const char *cb_skip_cols(const char *s, int cols);
 
 #endif

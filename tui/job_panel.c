@@ -90,9 +90,9 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	put_text(cb, &x, y, x1, ROLE_LABEL, "   steps/s ");
 	if (v->have && js->st.steps_per_s.ok && js->running)
 		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.2f", js->st.steps_per_s.v);
-	else if (v->have && js->steps.ok && js->elapsed_s > 0)
-		/* Ended: the mean over the whole job. */
-		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.2f mean", (double)js->steps.v / js->elapsed_s);
+	else if (v->have && js->st.steps_per_s.ok)
+		/* Ended: the mean over the job's own span (session_job_stats). */
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.2f mean", js->st.steps_per_s.v);
 	else
 		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
 	if (++y > ymax)
@@ -206,11 +206,62 @@ void job_panel_log_rect(int cols, int rows, int *x, int *y, int *w, int *h)
 		*y = 0;
 }
 
-void job_panel_log(const struct job_view *v, struct cellbuf *cb)
+/* Rows a line takes in the pane: wrapped, one per w columns. */
+static int log_line_rows(const char *line, int w, bool nowrap)
+{
+	int cols = cb_strcols(line);
+	return nowrap || cols <= w ? 1 : (cols + w - 1) / w;
+}
+
+/* The lines from the row pos->back rows above the newest, wrapped at
+ * x1 - x0 columns (or cut and panned), into rows y0..y1. */
+static void log_lines(const struct job_view *v, struct cellbuf *cb, int x0, int y0, int x1, int y1,
+		      struct job_log_pos *pos)
+{
+	int w = x1 - x0, rows = y1 - y0 + 1, total = 0;
+	for (int i = 0; i < v->n_lines; i++)
+		total += log_line_rows(v->line[i], w, pos->nowrap);
+	int most = total > rows ? total - rows : 0;
+	if (pos->back > most)
+		pos->back = most;
+	if (pos->back < 0)
+		pos->back = 0;
+	int skip = total > rows ? total - rows - pos->back : 0, y = y0;
+	for (int i = 0; i < v->n_lines && y <= y1; i++) {
+		const char *l = v->line[i];
+		if (pos->nowrap) {
+			if (skip > 0)
+				skip--;
+			else
+				cb_putn(cb, x0, y++, ROLE_INACTIVE, cb_skip_cols(l, pos->x), w);
+			continue;
+		}
+		int n = log_line_rows(l, w, false);
+		for (int k = 0; k < n && y <= y1; k++, l = cb_skip_cols(l, w)) {
+			if (skip > 0)
+				skip--;
+			else
+				cb_putn(cb, x0, y++, ROLE_INACTIVE, l, w);
+		}
+	}
+}
+
+void job_panel_log(const struct job_view *v, struct cellbuf *cb, struct job_log_pos *pos)
 {
 	char title[256];
 	cb_clear(cb, ROLE_HELP);
-	snprintf(title, sizeof title, "log: %s", v->have ? v->name : "no job");
+	/* the title says where the pane is when it does not follow the end */
+	char where[64] = "";
+	if (pos->back > 0 || pos->nowrap) {
+		int n = 0;
+		if (pos->back > 0)
+			n = snprintf(where, sizeof where, " (%d rows up, End follows", pos->back);
+		if (pos->nowrap)
+			snprintf(where + n, sizeof where - (size_t)n, "%s", n ? "; lines cut)" : " (lines cut)");
+		else
+			snprintf(where + n, sizeof where - (size_t)n, ")");
+	}
+	snprintf(title, sizeof title, "log: %s%s", v->have ? v->name : "no job", where);
 	cb_box(cb, ROLE_BORDER_FOCUS, title, ROLE_TITLE_FOCUS);
 	int x0 = 2, x1 = cb->w - 2, ymax = cb->h - 2;
 	if (x1 <= x0 || ymax < 1)
@@ -222,7 +273,7 @@ void job_panel_log(const struct job_view *v, struct cellbuf *cb)
 		if (v->log_path[0])
 			put_fmt(cb, &x, ymax, x1, ROLE_INACTIVE, "  full log: %s", v->log_path);
 	}
-	put_text(cb, &x, ymax, x1, ROLE_INACTIVE, "  l or Esc closes");
+	put_text(cb, &x, ymax, x1, ROLE_INACTIVE, "  l or Esc closes, PgUp/PgDn scroll, W wraps");
 	if (ymax - 1 < 1)
 		return;
 	if (!v->child) {
@@ -235,7 +286,7 @@ void job_panel_log(const struct job_view *v, struct cellbuf *cb)
 		cb_putn(cb, x0, 1, ROLE_INACTIVE, "no output yet", x1 - x0);
 		return;
 	}
-	job_panel_tail(v, cb, x0, 1, x1, ymax - 1);
+	log_lines(v, cb, x0, 1, x1, ymax - 1, pos);
 }
 
 int tui_key_log(struct tui *t)
@@ -244,12 +295,86 @@ int tui_key_log(struct tui *t)
 	return KR_REDRAW;
 }
 
+/* The log pane's keys do nothing while it is closed: say how to open it. */
+static bool log_shown(struct tui *t)
+{
+	if (!t->log_open)
+		tui_msg(t, "that key moves in the log pane: l opens it");
+	return t->log_open;
+}
+
+/* A page: the rows of lines the pane shows, less one kept for context. */
+static int log_page(const struct tui *t)
+{
+	int x, y, w, h;
+	job_panel_log_rect(t->cols, t->rows, &x, &y, &w, &h);
+	return h - 4 > 1 ? h - 4 : 1;
+}
+
+int tui_key_log_pgup(struct tui *t)
+{
+	if (log_shown(t))
+		t->log_pos.back += log_page(t);   /* the pane clamps it */
+	return KR_NONE;
+}
+
+int tui_key_log_pgdn(struct tui *t)
+{
+	if (log_shown(t))
+		t->log_pos.back = t->log_pos.back > log_page(t) ? t->log_pos.back - log_page(t) : 0;
+	return KR_NONE;
+}
+
+int tui_key_log_home(struct tui *t)
+{
+	if (log_shown(t))
+		t->log_pos.back = JOB_VIEW_LINES * JOB_VIEW_LINE_LEN;   /* clamped to the oldest */
+	return KR_NONE;
+}
+
+int tui_key_log_end(struct tui *t)
+{
+	if (log_shown(t))
+		t->log_pos.back = 0;
+	return KR_NONE;
+}
+
+int tui_key_log_wrap(struct tui *t)
+{
+	if (log_shown(t)) {
+		t->log_pos.nowrap = !t->log_pos.nowrap;
+		t->log_pos.x = 0;
+		t->log_pos.back = 0;
+		tui_msg(t, "log pane: long lines %s", t->log_pos.nowrap ? "cut; Left/Right pan" : "wrapped");
+	}
+	return KR_NONE;
+}
+
+int tui_key_log_left(struct tui *t)
+{
+	if (log_shown(t))
+		t->log_pos.x = t->log_pos.x > 8 ? t->log_pos.x - 8 : 0;
+	return KR_NONE;
+}
+
+int tui_key_log_right(struct tui *t)
+{
+	if (!log_shown(t))
+		return KR_NONE;
+	if (!t->log_pos.nowrap)
+		tui_msg(t, "log pane: lines are wrapped; W cuts them, then Left/Right pan");
+	else if (t->log_pos.x < JOB_VIEW_LINE_LEN)
+		t->log_pos.x += 8;
+	return KR_NONE;
+}
+
 void tui_job_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out)
 {
 	struct session *s = t->s;
-	if (!s->job)
+	/* a simulated (or replayed) fine-tune's figures once it ran to its end */
+	if (!s->job && !s->trk_over)
 		return;
-	if (!s->job_over && job_state(s->job) == JOB_RUNNING && job_is_child(s->job)) {
+	if (s->job && !s->job_over && job_state(s->job) == JOB_RUNNING && job_is_child(s->job)) {
 		fprintf(stderr, "dvfstop: stopping %s (SIGTERM, then SIGKILL after the grace period)\n", s->job_name);
 		session_job_stop(s);
 		*stop = 0;

@@ -15,7 +15,17 @@
 
 struct tui;
 
-enum { JOB_VIEW_LINES = 100, JOB_VIEW_LINE_LEN = 200 };
+/* The log ring's default size (job.h), and up to 1023 bytes of a line:
+ * the full lines are in the log file. */
+enum { JOB_VIEW_LINES = 1000, JOB_VIEW_LINE_LEN = 1024 };
+
+/* Where the log pane is: rows scrolled back from the newest (0 follows
+ * the output), and long lines wrapped or, cut (nowrap), panned x columns. */
+struct job_log_pos {
+	int back;
+	bool nowrap;
+	int x;
+};
 
 struct job_view {
 	bool have;                  /* session_job_stats said true */
@@ -41,17 +51,28 @@ int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int 
 /* The newest log lines that fit rows y..ymax (a few rows of the energy
  * panel when it has room).  Returns the next free row. */
 int job_panel_tail(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax);
-/* The log pane: a framed window of the job's output and its state. */
-void job_panel_log(const struct job_view *v, struct cellbuf *cb);
+/* The log pane: a framed window of the job's output and its state, at
+ * pos (its back is clamped to what there is). */
+void job_panel_log(const struct job_view *v, struct cellbuf *cb, struct job_log_pos *pos);
 /* Where the log pane goes on a cols x rows screen (above the key line). */
 void job_panel_log_rect(int cols, int rows, int *x, int *y, int *w, int *h);
 
 /* l: open/close the log pane. */
 int tui_key_log(struct tui *t);
+/* The log pane's keys: PgUp/PgDn a page, Home the oldest line, End the
+ * newest (and follow), W wrap or cut long lines, Left/Right pan. */
+int tui_key_log_pgup(struct tui *t);
+int tui_key_log_pgdn(struct tui *t);
+int tui_key_log_home(struct tui *t);
+int tui_key_log_end(struct tui *t);
+int tui_key_log_wrap(struct tui *t);
+int tui_key_log_left(struct tui *t);
+int tui_key_log_right(struct tui *t);
 /* After the terminal is restored: a followed child still running is asked
  * to stop and waited for (its grace period, sampling on, so its totals are
  * complete; a signal in *stop ends the wait); then, when a job was
- * followed, the session's summary goes to out. */
+ * followed (or the simulated or replayed one ran to its end), the
+ * session's summary goes to out. */
 void tui_job_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out);
 
 #endif

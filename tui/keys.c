@@ -98,6 +98,13 @@ const struct tui_key tui_keys[] = {
 	{ 'P', "P", NULL, KEY_ALWAYS, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_key_next },
 	{ 'v', "v", NULL, KEY_ALWAYS, "sweep panel: chart or table", tui_key_sweep_table },
 	{ 'w', "w", NULL, KEY_ALWAYS, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", tui_key_sweep_csv },
+	{ KEY_PPAGE, "PgUp", NULL, KEY_ALWAYS, "log pane: a page back in the output", tui_key_log_pgup },
+	{ KEY_NPAGE, "PgDn", NULL, KEY_ALWAYS, "log pane: a page forward", tui_key_log_pgdn },
+	{ KEY_HOME, "Home", NULL, KEY_ALWAYS, "log pane: the oldest line kept", tui_key_log_home },
+	{ KEY_END, "End", NULL, KEY_ALWAYS, "log pane: the newest line, following the output", tui_key_log_end },
+	{ 'W', "W", NULL, KEY_ALWAYS, "log pane: wrap long lines, or cut them (Left/Right pan)", tui_key_log_wrap },
+	{ KEY_LEFT, "Left", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns left", tui_key_log_left },
+	{ KEY_RIGHT, "Right", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns right", tui_key_log_right },
 	{ 27, "Esc", NULL, KEY_ALWAYS, "close the log pane, or abort a running sweep (clocks as before)", tui_key_escape },
 	{ 0, NULL, NULL, KEY_ALWAYS, NULL, NULL },
 };

@@ -419,7 +419,7 @@ static bool log_pane(struct tui *t, bool below_changed)
 		cb_init(&t->log_cb, w, h, t->utf8);
 		t->log_hash = 0;
 	}
-	job_panel_log(&t->view.job, &t->log_cb);
+	job_panel_log(&t->view.job, &t->log_cb, &t->log_pos);
 	bool was = t->force;
 	t->force = t->force || below_changed;
 	bool r = paint_if_changed(t, t->log_win, &t->log_cb, &t->log_hash);

@@ -67,6 +67,7 @@ struct tui {
 	/* the sweep (sweep_panel.h) and the job's log pane (job_panel.h) */
 	struct tui_sweep sweep;
 	bool log_open;
+	struct job_log_pos log_pos; /* scrolled, wrapped or cut and panned */
 	WINDOW *log_win;
 	struct cellbuf log_cb;
 	uint64_t log_hash;

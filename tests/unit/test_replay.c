@@ -499,7 +499,12 @@ static void tegrastats_untimed(void **st)
 	assert_int_equal(in->n_rails, 3);
 	assert_true(in->total_known);
 	assert_int_equal(in->n_zones, 2);
-	assert_string_equal(in->zone_name[1], "tj");
+	/* named as the live thermal zones (JetPack 6: tj-thermal) */
+	assert_string_equal(in->zone_name[0], "cpu-thermal");
+	assert_string_equal(in->zone_name[1], "tj-thermal");
+	/* one clock per core the log prints */
+	assert_int_equal(in->n_clusters, 4);
+	assert_string_equal(in->cluster_name[3], "cpu3");
 	struct replay_stats rs;
 	replay_get_stats(src, &rs);
 	assert_true(rs.tegrastats);
@@ -513,6 +518,9 @@ static void tegrastats_untimed(void **st)
 		assert_int_equal(s.gpu_freq_hz.v, 612000000);
 		assert_int_equal(s.gpu_load_pm.v, 500);
 		assert_int_equal(s.cpu_util_pm.v, 200);   /* (10 + 30 + 20) / 3 % */
+		assert_int_equal(s.cpu_khz[1].v, 2112000);
+		assert_false(s.cpu_khz[2].ok);            /* off */
+		assert_false(s.unix_ns.ok);               /* no timestamps */
 		assert_int_equal(s.temp_mc[1].v, 53250);
 		assert_int_equal(s.rail[0].mw.v, 4000 + 1000 * k);
 		assert_int_equal(s.total_mw.v, 10000 + 1000 * k);
@@ -546,9 +554,14 @@ static void tegrastats_timed_and_damaged(void **st)
 		fail_msg("%s", err);
 	static const int64_t want[] = { 0, 500, 1000, 2000 };
 	struct dvf_sample s;
+	/* 2026-05-09 18:42:06 in this machine's time zone */
+	struct tm tm = { .tm_year = 126, .tm_mon = 4, .tm_mday = 9, .tm_hour = 18, .tm_min = 42, .tm_sec = 6, .tm_isdst = -1 };
+	int64_t u0 = (int64_t)mktime(&tm) * DVF_NS_PER_S;
 	for (int k = 0; k < 4; k++) {
 		assert_int_equal(source_replay.sample(src, &s), 0);
 		assert_int_equal(s.t_ns, want[k] * DVF_NS_PER_MS);
+		assert_true(s.unix_ns.ok);
+		assert_int_equal(s.unix_ns.v, u0 + want[k] * DVF_NS_PER_MS);
 	}
 	struct dvf_opts o;
 	opts_defaults(&o);

@@ -347,6 +347,7 @@ static void test_job_rows(void **state)
 	v.js.j_per_step = 2.0;
 	v.js.energy_j = 100;
 	v.js.elapsed_s = 25;
+	v.js.st.steps_per_s = (struct progress_num){ 2.0, true };   /* frozen at the end */
 	cb_clear(&cb, ROLE_NORMAL);
 	job_panel_rows(&v, &cb, 1, 1, 59, 6);
 	assert_true(contains(&cb, "exited with code 3  train.py"));
@@ -390,13 +391,35 @@ static void test_job_rows(void **state)
 		snprintf(v.line[i], JOB_VIEW_LINE_LEN, "line %d", i + 1);
 	v.n_lines = 30;
 	assert_int_equal(cb_init(&cb, 50, 10, false), 0);
-	job_panel_log(&v, &cb);
+	job_panel_log(&v, &cb, &(struct job_log_pos){ 0 });
 	assert_true(contains(&cb, "line 30"));
 	assert_true(contains(&cb, "line 24"));
 	assert_false(contains(&cb, "line 23 "));
 	char row[256];
 	cb_row_text(&cb, 8, row, sizeof row);
 	assert_non_null(strstr(row, "exited with code 3"));
+
+	/* A line of 100 columns wraps over three rows of 46; scrolled back
+	 * past everything, the pane stops at the oldest line. */
+	memset(v.line[30], 'x', 96);
+	memcpy(v.line[30] + 96, "TAIL", 5);
+	v.n_lines = 31;
+	struct job_log_pos pos = { 0 };
+	job_panel_log(&v, &cb, &pos);
+	assert_true(contains(&cb, "xxxxTAIL"));
+	assert_true(contains(&cb, "line 27"));
+	assert_false(contains(&cb, "line 26 "));
+	pos.back = 1000;
+	job_panel_log(&v, &cb, &pos);
+	assert_int_equal(pos.back, 31 + 2 - 7);   /* rows of lines - rows shown */
+	assert_true(contains(&cb, "line 1 "));
+	assert_true(contains(&cb, "rows up"));
+	/* cut instead of wrapped: one row, panned to its end */
+	pos = (struct job_log_pos){ .nowrap = true, .x = 80 };
+	job_panel_log(&v, &cb, &pos);
+	assert_true(contains(&cb, "xxxxTAIL"));
+	assert_false(contains(&cb, "line 25"));   /* panned past the short lines */
+	assert_true(contains(&cb, "lines cut"));
 	cb_free(&cb);
 }
 
