@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "linebuf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -22,7 +24,15 @@ extern char **environ;
 enum {
 	READ_CHUNK = 65536,
 	READ_BUDGET = 1 << 20,   /* bytes per source per poll: a flood cannot stall the UI */
+	/* After the child exited: what is left in its pipe is read, up to this
+	 * (a grandchild may keep writing). */
+	LAST_READ_BUDGET = 16 << 20,
 };
+
+/* Members of the child's process group left after it exited (a
+ * `cmd &` its shell did not wait for) get SIGTERM, then SIGKILL this long
+ * after. */
+#define LEFTOVER_GRACE_NS (1 * DVF_NS_PER_S)
 
 /* A progress path being followed. */
 struct follow {
@@ -44,6 +54,9 @@ struct job {
 	unsigned long long start_ticks;  /* attach: /proc/PID/stat starttime, 0 unknown */
 	bool stopping, killed;
 	int64_t kill_at;
+	int pidfd;                       /* readable when the child exits; -1 none */
+	bool leftovers;                  /* its group outlived it: SIGKILL at leftover_kill_at */
+	int64_t leftover_kill_at;        /* real monotonic ns */
 
 	int out_fd;                      /* child's stdout+stderr, -1 at EOF */
 	struct linebuf out_lb;
@@ -192,10 +205,9 @@ static void parse_partial(struct job *j, const struct linebuf *lb)
 
 /* ---- the child's output ------------------------------------------------ */
 
-static void read_output(struct job *j)
+static void read_output(struct job *j, size_t budget)
 {
 	char buf[READ_CHUNK];
-	size_t budget = READ_BUDGET;
 	bool fed = false;
 
 	while (j->out_fd >= 0 && budget > 0) {
@@ -365,11 +377,82 @@ static void check_process(struct job *j)
 		/* a stop was asked for: leftovers of the group go too */
 		if (j->stopping)
 			kill(-j->pid, SIGKILL);
+		close_fd(&j->pidfd);
 	} else if (!attached_alive(j)) {
 		j->state = JOB_GONE;
 	}
 	if (j->state != JOB_RUNNING)
 		j->flags |= JOB_ENDED;
+}
+
+/* The child has exited (waitpid said so): its end does not wait for
+ * whoever else holds its output pipe.  Read what is there now, close the
+ * pipe, and end what is left of its process group: SIGTERM now, SIGKILL
+ * after LEFTOVER_GRACE_NS (job_poll, or job_free). */
+static void child_ended(struct job *j)
+{
+	read_output(j, LAST_READ_BUDGET);
+	if (j->out_fd >= 0) {
+		close_fd(&j->out_fd);
+		linebuf_flush(&j->out_lb, on_out_line, j);
+	}
+	if (j->state == JOB_GONE || j->pid <= 0)
+		return;
+	/* the group id stays the child's pid while any member lives */
+	if (kill(-j->pid, SIGTERM) == 0) {
+		j->leftovers = true;
+		j->leftover_kill_at = clock_mono_ns() + LEFTOVER_GRACE_NS;
+	}
+}
+
+/* Whether process group pgid has a member that is not a zombie (kill(2)
+ * succeeds on zombies, which wait for whoever reaps orphans). */
+static bool group_alive(pid_t pgid)
+{
+	if (kill(-pgid, 0) != 0)
+		return false;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return true;
+	bool alive = false;
+	struct dirent *e;
+	while (!alive && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		char path[64], buf[512];
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read_retry(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "PID (COMM) STATE PPID PGRP ...": COMM may hold ')' */
+		char *p = strrchr(buf, ')');
+		char st;
+		int ppid, pgrp;
+		if (p && sscanf(p + 1, " %c %d %d", &st, &ppid, &pgrp) == 3 && pgrp == pgid && st != 'Z' && st != 'X')
+			alive = true;
+	}
+	closedir(d);
+	return alive;
+}
+
+/* SIGKILL the group's leftovers once their grace is over (or now). */
+static void leftovers_kill(struct job *j, bool now)
+{
+	if (!j->leftovers)
+		return;
+	if (!group_alive(j->pid)) {
+		j->leftovers = false;   /* they went on SIGTERM */
+		return;
+	}
+	if (now || clock_mono_ns() >= j->leftover_kill_at) {
+		kill(-j->pid, SIGKILL);
+		j->leftovers = false;
+	}
 }
 
 unsigned job_poll(struct job *j, int64_t now_ns)
@@ -378,7 +461,10 @@ unsigned job_poll(struct job *j, int64_t now_ns)
 	j->flags = 0;
 	/* reap first, then drain: the last output is then read in this poll */
 	check_process(j);
-	read_output(j);
+	read_output(j, READ_BUDGET);
+	if (j->child && (j->flags & JOB_ENDED))
+		child_ended(j);
+	leftovers_kill(j, false);
 	if (j->has_prog)
 		follow_read(j, &j->prog);
 	if (j->child && j->state == JOB_RUNNING && j->stopping && !j->killed && now_ns >= j->kill_at) {
@@ -393,6 +479,9 @@ int job_fds(const struct job *j, struct pollfd *fds, int max)
 	int n = 0;
 	if (j->out_fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = j->out_fd, .events = POLLIN };
+	/* the child's exit, even while a grandchild holds the pipe open */
+	if (j->pidfd >= 0 && n < max)
+		fds[n++] = (struct pollfd){ .fd = j->pidfd, .events = POLLIN };
 	/* regular files are always "readable": only a FIFO is worth polling */
 	if (j->has_prog && j->prog.fifo && j->prog.fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = j->prog.fd, .events = POLLIN };
@@ -431,7 +520,7 @@ static struct job *job_new(const struct job_opts *o, int64_t now_ns)
 		free(j);
 		return NULL;
 	}
-	j->out_fd = j->log_fd = -1;
+	j->out_fd = j->log_fd = j->pidfd = -1;
 	j->prog.fd = j->prog.wfd = -1;
 	j->now = now_ns;
 	linebuf_init(&j->out_lb);
@@ -633,6 +722,12 @@ struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_
 	}
 	j->out_fd = out[0];
 	fcntl(j->out_fd, F_SETFL, fcntl(j->out_fd, F_GETFL) | O_NONBLOCK);
+#if defined(SYS_pidfd_open)
+	/* Linux 5.3+; without it the exit is seen at the next job_poll */
+	j->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (j->pidfd >= 0)
+		fcntl(j->pidfd, F_SETFD, FD_CLOEXEC);
+#endif
 	return j;
 
 fail:
@@ -690,6 +785,14 @@ void job_free(struct job *j)
 		while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* leftovers of an exited child: the rest of their grace, then SIGKILL */
+	while (j->leftovers && clock_mono_ns() < j->leftover_kill_at) {
+		leftovers_kill(j, false);
+		if (j->leftovers)
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	leftovers_kill(j, true);
+	close_fd(&j->pidfd);
 	close_fd(&j->out_fd);
 	close_fd(&j->log_fd);
 	follow_close(&j->prog);

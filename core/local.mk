@@ -16,3 +16,6 @@ libdvfstop_a_SOURCES += \
 	core/session.c \
 	core/batch.c core/batch.h
 libdvfstop_a_SOURCES += core/sweep.c core/sweep.h
+# --batch ends when told (limits, one signal, a child's end) whatever it follows.
+TESTS += tests/integration/batch-end.sh
+EXTRA_DIST += tests/integration/batch-end.sh
