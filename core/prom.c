@@ -8,6 +8,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,6 +380,15 @@ static int listen_open(struct prom *p, const char *spec, char *err, size_t errle
 		snprintf(p->addr, sizeof p->addr, "[%s]:%d", host, ntohs(s6->sin6_port));
 		flags |= MHD_USE_IPv6;
 	}
+	/* The server's thread inherits this mask: signals (the stop signals,
+	 * SIGWINCH, SIGCHLD) go to the thread that waits for them, never to it.
+	 * Faults stay unblocked, so the guard still gives the clocks back. */
+	sigset_t all, old;
+	sigfillset(&all);
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP };
+	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+		sigdelset(&all, faults[i]);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	p->httpd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, p,
 				    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 				    MHD_OPTION_CONNECTION_LIMIT, (unsigned)PROM_MAX_CONNECTIONS,
@@ -387,6 +397,7 @@ static int listen_open(struct prom *p, const char *spec, char *err, size_t errle
 				    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_MAX_REQUEST,
 				    MHD_OPTION_LISTENING_ADDRESS_REUSE, 1U,
 				    MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!p->httpd) {
 		snprintf(err, errlen, "--prom-listen %s: cannot start the HTTP server (libmicrohttpd)", spec);
 		close(fd);

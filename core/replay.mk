@@ -24,3 +24,6 @@ EXTRA_DIST += tests/integration/replay_roundtrip.sh tests/integration/replay_dam
 	tests/fixtures/sessions/agx-orin-10s.csv tests/fixtures/sessions/agx-orin-10s.csv.meta.json \
 	tests/fixtures/sessions/damaged.csv tests/fixtures/sessions/wrong-header.csv \
 	docs/replay.md docs/prometheus.md docs/security.md
+# The dashboard's /metrics (a terminal test).
+TESTS += tests/tui/prom.sh
+EXTRA_DIST += tests/tui/prom.sh

@@ -7,6 +7,7 @@
 #include "fuzz.h"
 
 #include <stdio.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "prom.h"
