@@ -63,6 +63,10 @@ static bool follows_process(const struct session *s)
 	return s->job && !s->job_over;
 }
 
+/* How often a followed process is looked at while waiting (waitpid, or
+ * /proc for --pid): its end is seen within this, whatever the interval. */
+#define PROCESS_CHECK_NS (100 * DVF_NS_PER_MS)
+
 /* Wait for the next sample in real time, watching the fine-tune's output
  * and its end, and the stop signals: returns at once on either, so the
  * loop ends when told and a job's end is seen when it happens.  A
@@ -87,6 +91,8 @@ static void batch_wait(struct session *s)
 		if (wake_pipe[0] >= 0)
 			fds[n++] = (struct pollfd){ .fd = wake_pipe[0], .events = POLLIN };
 		n += session_fds(s, fds + n, 7);
+		if (follows_process(s) && job_pid(s->job) > 0 && left > PROCESS_CHECK_NS)
+			left = PROCESS_CHECK_NS;
 		poll(fds, (nfds_t)n, (int)((left + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS));
 		session_service(s);
 		if (s->job && !s->job_over && job_state(s->job) != JOB_RUNNING)

@@ -54,7 +54,6 @@ struct job {
 	unsigned long long start_ticks;  /* attach: /proc/PID/stat starttime, 0 unknown */
 	bool stopping, killed;
 	int64_t kill_at;
-	int pidfd;                       /* readable when the child exits; -1 none */
 	bool leftovers;                  /* its group outlived it: SIGKILL at leftover_kill_at */
 	int64_t leftover_kill_at;        /* real monotonic ns */
 
@@ -377,7 +376,6 @@ static void check_process(struct job *j)
 		/* a stop was asked for: leftovers of the group go too */
 		if (j->stopping)
 			kill(-j->pid, SIGKILL);
-		close_fd(&j->pidfd);
 	} else if (!attached_alive(j)) {
 		j->state = JOB_GONE;
 	}
@@ -479,9 +477,7 @@ int job_fds(const struct job *j, struct pollfd *fds, int max)
 	int n = 0;
 	if (j->out_fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = j->out_fd, .events = POLLIN };
-	/* the child's exit, even while a grandchild holds the pipe open */
-	if (j->pidfd >= 0 && n < max)
-		fds[n++] = (struct pollfd){ .fd = j->pidfd, .events = POLLIN };
+
 	/* regular files are always "readable": only a FIFO is worth polling */
 	if (j->has_prog && j->prog.fifo && j->prog.fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = j->prog.fd, .events = POLLIN };
@@ -520,7 +516,7 @@ static struct job *job_new(const struct job_opts *o, int64_t now_ns)
 		free(j);
 		return NULL;
 	}
-	j->out_fd = j->log_fd = j->pidfd = -1;
+	j->out_fd = j->log_fd = -1;
 	j->prog.fd = j->prog.wfd = -1;
 	j->now = now_ns;
 	linebuf_init(&j->out_lb);
@@ -722,12 +718,6 @@ struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_
 	}
 	j->out_fd = out[0];
 	fcntl(j->out_fd, F_SETFL, fcntl(j->out_fd, F_GETFL) | O_NONBLOCK);
-#if defined(SYS_pidfd_open)
-	/* Linux 5.3+; without it the exit is seen at the next job_poll */
-	j->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (j->pidfd >= 0)
-		fcntl(j->pidfd, F_SETFD, FD_CLOEXEC);
-#endif
 	return j;
 
 fail:
@@ -792,7 +782,6 @@ void job_free(struct job *j)
 			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
 	}
 	leftovers_kill(j, true);
-	close_fd(&j->pidfd);
 	close_fd(&j->out_fd);
 	close_fd(&j->log_fd);
 	follow_close(&j->prog);
