@@ -477,7 +477,6 @@ int job_fds(const struct job *j, struct pollfd *fds, int max)
 	int n = 0;
 	if (j->out_fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = j->out_fd, .events = POLLIN };
-
 	/* regular files are always "readable": only a FIFO is worth polling */
 	if (j->has_prog && j->prog.fifo && j->prog.fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = j->prog.fd, .events = POLLIN };
