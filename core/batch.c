@@ -48,13 +48,16 @@ static void catch_stop_signals(void)
 	}
 }
 
+/* The handlers stay; they stop writing before the pipe closes, so a late
+ * signal never writes into a descriptor that got reused. */
 static void release_stop_signals(void)
 {
-	for (int i = 0; i < 2; i++)
-		if (wake_pipe[i] >= 0) {
-			close(wake_pipe[i]);
-			wake_pipe[i] = -1;
-		}
+	for (int i = 1; i >= 0; i--) {
+		int fd = wake_pipe[i];
+		wake_pipe[i] = -1;
+		if (fd >= 0)
+			close(fd);
+	}
 }
 
 /* A process is followed (a child, --pid, --progress), not only a board. */
