@@ -250,6 +250,10 @@ struct prom {
 	pthread_mutex_t mu;
 	char *snap;
 	size_t snap_len;
+	/* Textfile only, between its writes: the text is not built; the last
+	 * view is kept for prom_close's final write. */
+	struct prom_view view;
+	bool stale;
 };
 
 static int textfile_write(struct prom *p, const char *body, size_t len)
@@ -447,6 +451,12 @@ void prom_close(struct prom *p)
 	/* The HTTP thread ends first: nobody reads the snapshot after this. */
 	if (p->httpd)
 		MHD_stop_daemon(p->httpd);   /* closes the listening socket too */
+	if (p->stale) {
+		size_t len = 0;
+		char *body = prom_render(&p->view, &len);
+		if (body)
+			snap_set(p, body, len);
+	}
 	if (p->textfile && p->last_write >= 0 && p->snap)
 		textfile_write(p, p->snap, p->snap_len);
 	free(p->snap);
@@ -464,9 +474,13 @@ const char *prom_update(struct prom *p, const struct prom_view *v)
 {
 	if (!p)
 		return NULL;
-	/* Built once a sample whoever reads it: the last text is also what
-	 * prom_close() writes to the textfile. */
+	/* Built once a sample while serving; with only a textfile, once a
+	 * second (and at close). */
 	bool due = p->textfile && (p->last_write < 0 || clock_mono_ns() - p->last_write >= DVF_NS_PER_S);
+	p->view = *v;
+	p->stale = !p->httpd && !due;
+	if (p->stale)
+		return NULL;
 	size_t len = 0;
 	char *body = prom_render(v, &len);
 	if (!body)

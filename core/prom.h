@@ -61,9 +61,11 @@ struct prom *prom_open(const char *textfile, const char *listen, const struct pr
 /* Write the textfile a last time and close everything. */
 void prom_close(struct prom *p);
 /* After a sample: build the text from v once, make it what /metrics
- * serves, rewrite the textfile if a second has passed.  Returns a message
- * for the status line when the textfile could not be written (once per
- * distinct error), else NULL.  p may be NULL. */
+ * serves, rewrite the textfile if a second has passed.  What v points to
+ * must stay valid until the next prom_update or prom_close (the final
+ * textfile is built from it).  Returns a message for the status line when
+ * the textfile could not be written (once per distinct error), else NULL.
+ * p may be NULL. */
 const char *prom_update(struct prom *p, const struct prom_view *v);
 
 /* The address actually bound ("127.0.0.1:9101"), or NULL when not listening. */
