@@ -399,7 +399,6 @@ static int listen_open(struct prom *p, const char *spec, char *err, size_t errle
 				    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PROM_MAX_PER_IP,
 				    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROM_TIMEOUT_S,
 				    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_MAX_REQUEST,
-				    MHD_OPTION_LISTENING_ADDRESS_REUSE, 1U,
 				    MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!p->httpd) {
