@@ -1,23 +1,38 @@
 #include "config.h"
 #include "batch.h"
 #include "control.h"
+#include "job.h"
 #include "recorder.h"
 #include "sim.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t stop_signal;
+/* Self-pipe: a stop signal wakes the wait even when it lands just before
+ * poll() (the flag alone could leave a 15 s interval to sleep out). */
+static int wake_pipe[2] = { -1, -1 };
 
 static void on_stop(int sig)
 {
+	int e = errno;
 	stop_signal = sig;
+	if (wake_pipe[1] >= 0) {
+		ssize_t w = write(wake_pipe[1], "", 1);
+		(void)w;
+	}
+	errno = e;
 }
 
 static void catch_stop_signals(void)
 {
+	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		wake_pipe[0] = wake_pipe[1] = -1;   /* the flag still ends the loop, a wait later */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
@@ -31,6 +46,68 @@ static void catch_stop_signals(void)
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}
+}
+
+/* The handlers stay; they stop writing before the pipe closes, so a late
+ * signal never writes into a descriptor that got reused. */
+static void release_stop_signals(void)
+{
+	for (int i = 1; i >= 0; i--) {
+		int fd = wake_pipe[i];
+		wake_pipe[i] = -1;
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/* A process is followed (a child, --pid, --progress), not only a board. */
+static bool follows_process(const struct session *s)
+{
+	return s->job && !s->job_over;
+}
+
+/* How often a followed process is looked at while waiting (waitpid, or
+ * /proc for --pid): its end is seen within this, whatever the interval. */
+#define PROCESS_CHECK_NS (100 * DVF_NS_PER_MS)
+
+/* Wait for the next sample in real time, watching the fine-tune's output
+ * and its end, and the stop signals: returns at once on either, so the
+ * loop ends when told and a job's end is seen when it happens.  A
+ * simulated clock running as fast as it can (--batch --demo) only jumps
+ * ahead, except while a real process is followed: then samples are taken
+ * at the interval in real time (the job's own pace), not in a busy loop. */
+static void batch_wait(struct session *s)
+{
+	int64_t end;
+	if (s->clock.speed > 0)
+		end = clock_mono_ns() + session_wait_real_ns(s);
+	else if (follows_process(s))
+		end = clock_mono_ns() + s->interval_ns;
+	else
+		end = clock_mono_ns();
+	while (!stop_signal) {
+		int64_t left = end - clock_mono_ns();
+		if (left <= 0)
+			break;
+		struct pollfd fds[8];
+		int n = 0;
+		if (wake_pipe[0] >= 0)
+			fds[n++] = (struct pollfd){ .fd = wake_pipe[0], .events = POLLIN };
+		n += session_fds(s, fds + n, 7);
+		if (follows_process(s) && job_pid(s->job) > 0 && left > PROCESS_CHECK_NS)
+			left = PROCESS_CHECK_NS;
+		poll(fds, (nfds_t)n, (int)((left + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS));
+		session_service(s);
+		if (s->job && !s->job_over && job_state(s->job) != JOB_RUNNING)
+			break;   /* it ended: the next sample says so */
+	}
+	if (wake_pipe[0] >= 0) {
+		char sink[16];
+		while (read(wake_pipe[0], sink, sizeof sink) > 0)
+			;
+	}
+	if (!stop_signal && s->clock.speed <= 0)
+		clock_sleep_until(&s->clock, session_due(s));
 }
 
 static void say(const char *msg)
@@ -75,7 +152,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	 * so `--batch --demo` does not spin forever at full speed. */
 	bool until_job_end = s->sim && !s->job && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
 	while (!stop_signal) {
-		session_wait(s);
+		batch_wait(s);
 		if (stop_signal)
 			break;
 		if (session_sample(s) < 0)
@@ -97,16 +174,19 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	if (stop_signal == SIGHUP)
 		session_job_detach(s);   /* says so through msg_sink */
 	/* Stopped while a child runs: ask it to stop and wait for it (its
-	 * grace period), sampling on, so its totals are complete. */
-	if (s->job && !s->job_over) {
+	 * grace period), sampling on, so its totals are complete.  Only a
+	 * child: a --pid process or a --progress file is never ours to end,
+	 * so nothing is waited for (a second signal also ends the wait). */
+	if (s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING) {
 		session_job_stop(s);
 		stop_signal = 0;
 		while (!s->job_over && !stop_signal) {
-			session_wait(s);
+			batch_wait(s);
 			if (session_sample(s) < 0)
 				break;
 		}
 	}
+	release_stop_signals();
 	if (control_release(ctl))
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 	control_close(ctl);

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "linebuf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -19,7 +21,15 @@ extern char **environ;
 enum {
 	READ_CHUNK = 65536,
 	READ_BUDGET = 1 << 20,   /* bytes per source per poll: a flood cannot stall the UI */
+	/* After the child exited: what is left in its pipe is read, up to this
+	 * (a grandchild may keep writing). */
+	LAST_READ_BUDGET = 16 << 20,
 };
+
+/* Members of the child's process group left after it exited (a
+ * `cmd &` its shell did not wait for) get SIGTERM, then SIGKILL this long
+ * after. */
+#define LEFTOVER_GRACE_NS (1 * DVF_NS_PER_S)
 
 /* A progress path being followed. */
 struct follow {
@@ -41,6 +51,8 @@ struct job {
 	unsigned long long start_ticks;  /* attach: /proc/PID/stat starttime, 0 unknown */
 	bool stopping, killed;
 	int64_t kill_at;
+	bool leftovers;                  /* its group outlived it: SIGKILL at leftover_kill_at */
+	int64_t leftover_kill_at;        /* real monotonic ns */
 
 	int out_fd;                      /* reads the output file, -1 once drained */
 	struct linebuf out_lb;
@@ -177,10 +189,9 @@ static void parse_partial(struct job *j, const struct linebuf *lb)
 
 /* ---- the child's output ------------------------------------------------ */
 
-static void read_output(struct job *j)
+static void read_output(struct job *j, size_t budget)
 {
 	char buf[READ_CHUNK];
-	size_t budget = READ_BUDGET;
 	bool fed = false;
 	/* Ended (reaped before this read): what is in the file now is all
 	 * there is, once a grandchild holding it has nothing more to say. */
@@ -364,13 +375,86 @@ static void check_process(struct job *j)
 		j->flags |= JOB_ENDED;
 }
 
+/* The child has exited (waitpid said so): its end does not wait for
+ * whoever else holds its output pipe.  Read what is there now, close the
+ * pipe, and end what is left of its process group: SIGTERM now, SIGKILL
+ * after LEFTOVER_GRACE_NS (job_poll, or job_free). */
+static void child_ended(struct job *j)
+{
+	read_output(j, LAST_READ_BUDGET);
+	if (j->out_fd >= 0) {
+		close_fd(&j->out_fd);
+		linebuf_flush(&j->out_lb, on_out_line, j);
+	}
+	if (j->state == JOB_GONE || j->pid <= 0)
+		return;
+	/* the group id stays the child's pid while any member lives */
+	if (kill(-j->pid, SIGTERM) == 0) {
+		j->leftovers = true;
+		j->leftover_kill_at = clock_mono_ns() + LEFTOVER_GRACE_NS;
+	}
+}
+
+/* Whether process group pgid has a member that is not a zombie (kill(2)
+ * succeeds on zombies, which wait for whoever reaps orphans). */
+static bool group_alive(pid_t pgid)
+{
+	if (kill(-pgid, 0) != 0)
+		return false;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return true;
+	bool alive = false;
+	struct dirent *e;
+	while (!alive && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		char path[64], buf[512];
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read_retry(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "PID (COMM) STATE PPID PGRP ...": COMM may hold ')' */
+		char *p = strrchr(buf, ')');
+		char st;
+		int ppid, pgrp;
+		if (p && sscanf(p + 1, " %c %d %d", &st, &ppid, &pgrp) == 3 && pgrp == pgid && st != 'Z' && st != 'X')
+			alive = true;
+	}
+	closedir(d);
+	return alive;
+}
+
+/* SIGKILL the group's leftovers once their grace is over (or now). */
+static void leftovers_kill(struct job *j, bool now)
+{
+	if (!j->leftovers)
+		return;
+	if (!group_alive(j->pid)) {
+		j->leftovers = false;   /* they went on SIGTERM */
+		return;
+	}
+	if (now || clock_mono_ns() >= j->leftover_kill_at) {
+		kill(-j->pid, SIGKILL);
+		j->leftovers = false;
+	}
+}
+
 unsigned job_poll(struct job *j, int64_t now_ns)
 {
 	j->now = now_ns;
 	j->flags = 0;
 	/* reap first, then drain: the last output is then read in this poll */
 	check_process(j);
-	read_output(j);
+	read_output(j, READ_BUDGET);
+	if (j->child && (j->flags & JOB_ENDED))
+		child_ended(j);
+	leftovers_kill(j, false);
 	if (j->has_prog)
 		follow_read(j, &j->prog);
 	if (j->child && j->state == JOB_RUNNING && j->stopping && !j->killed && now_ns >= j->kill_at) {
@@ -723,6 +807,13 @@ void job_free(struct job *j)
 		while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* leftovers of an exited child: the rest of their grace, then SIGKILL */
+	while (j->leftovers && clock_mono_ns() < j->leftover_kill_at) {
+		leftovers_kill(j, false);
+		if (j->leftovers)
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	leftovers_kill(j, true);
 	close_fd(&j->out_fd);
 	close_fd(&j->log_fd);
 	follow_close(&j->prog);

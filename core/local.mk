@@ -16,3 +16,14 @@ libdvfstop_a_SOURCES += \
 	core/session.c \
 	core/batch.c core/batch.h
 libdvfstop_a_SOURCES += core/sweep.c core/sweep.h
+# A child's exit ends the job; its process group goes with it.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job_group
+TESTS += tests/unit/test_job_group
+tests_unit_test_job_group_SOURCES = tests/unit/test_job_group.c
+tests_unit_test_job_group_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_group_LDADD = $(TEST_LDADD)
+endif
+# --batch ends when told (limits, one signal, a child's end) whatever it follows.
+TESTS += tests/integration/batch-end.sh
+EXTRA_DIST += tests/integration/batch-end.sh

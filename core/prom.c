@@ -5,7 +5,10 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,17 +227,14 @@ int prom_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *
 	return 0;
 }
 
-/* ---- the exporter ----------------------------------------------------------------- */
+/* The handler's return type changed from int to enum MHD_Result in 0.9.71. */
+#if MHD_VERSION >= 0x00097002
+typedef enum MHD_Result mhd_result;
+#else
+typedef int mhd_result;
+#endif
 
-struct client {
-	int fd;              /* -1: free slot */
-	int64_t deadline;    /* real monotonic ns */
-	size_t in_len;
-	char *out;           /* response being sent, NULL while reading */
-	size_t out_len, out_off;
-	bool draining;       /* response sent: reading what is left until EOF */
-	char in[PROM_MAX_REQUEST];
-};
+/* ---- the exporter ----------------------------------------------------------------- */
 
 struct prom {
 	char *textfile;
@@ -242,26 +242,26 @@ struct prom {
 	int last_err;        /* errno of the last textfile failure reported */
 	char msg[600];
 
-	int lfd;             /* -1 when not listening */
+	struct MHD_Daemon *httpd;   /* NULL when not listening */
 	char addr[80];
-	struct client cl[PROM_MAX_CLIENTS];
-	int n_cl;
 
+	/* The last exposition text, built once a sample by the sampling
+	 * thread; the HTTP thread only copies it, under mu. */
+	pthread_mutex_t mu;
+	char *snap;
+	size_t snap_len;
+	/* Textfile only, between its writes: the text is not built; the last
+	 * view is kept for prom_close's final write. */
 	struct prom_view view;
+	bool stale;
 };
 
-static int textfile_write(struct prom *p)
+static int textfile_write(struct prom *p, const char *body, size_t len)
 {
-	size_t len;
-	char *body = prom_render(&p->view, &len);
-	if (!body)
-		return ENOMEM;
 	size_t n = strlen(p->textfile) + 8;
 	char *tmp = malloc(n);
-	if (!tmp) {
-		free(body);
+	if (!tmp)
 		return ENOMEM;
-	}
 	/* Same folder, so rename is atomic; the name does not end in .prom,
 	 * so the collector never reads a half-written file. */
 	snprintf(tmp, n, "%s.XXXXXX", p->textfile);
@@ -292,214 +292,64 @@ static int textfile_write(struct prom *p)
 			unlink(tmp);
 	}
 	free(tmp);
-	free(body);
 	p->last_write = clock_mono_ns();
 	return err;
 }
 
-static void client_drop(struct prom *p, struct client *c)
+/* Replace the snapshot with body (taken over). */
+static void snap_set(struct prom *p, char *body, size_t len)
 {
-	if (c->fd < 0)
-		return;
-	close(c->fd);
-	free(c->out);
-	c->fd = -1;
-	c->out = NULL;
-	c->draining = false;
-	c->in_len = 0;
-	p->n_cl--;
+	pthread_mutex_lock(&p->mu);
+	char *old = p->snap;
+	p->snap = body;
+	p->snap_len = len;
+	pthread_mutex_unlock(&p->mu);
+	free(old);
 }
 
-/* Send what the socket takes now.  When all is sent, half-close and read
- * what the client still sends until it closes (a short while at most):
- * closing with unread input would reset the connection and could destroy
- * the response before the client reads it. */
-static void client_send(struct prom *p, struct client *c)
+static mhd_result queue_text(struct MHD_Connection *conn, unsigned code, const char *text,
+				  size_t len, const char *type, const char *allow)
 {
-	while (c->out_off < c->out_len) {
-		ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (w <= 0) {
-			client_drop(p, c);
-			return;
-		}
-		c->out_off += (size_t)w;
-	}
-	shutdown(c->fd, SHUT_WR);
-	c->draining = true;
-	int64_t linger = clock_mono_ns() + DVF_NS_PER_S;
-	if (linger < c->deadline)
-		c->deadline = linger;
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_MUST_COPY);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	mhd_result ret = MHD_queue_response(conn, code, r);
+	MHD_destroy_response(r);
+	return ret;
 }
 
-static void client_drain(struct prom *p, struct client *c)
+/* The HTTP thread: GET or HEAD /metrics gets a copy of the snapshot;
+ * nothing here waits for the sampling thread beyond that copy. */
+static mhd_result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_len, void **con_cls)
 {
-	char sink[4096];
-	for (;;) {
-		ssize_t r = recv(c->fd, sink, sizeof sink, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (r <= 0) {
-			client_drop(p, c);
-			return;
-		}
+	struct prom *p = cls;
+	(void)version;
+	(void)upload;
+	(void)upload_len;
+	(void)con_cls;
+	static const char plain[] = "text/plain; charset=utf-8";
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
+		static const char m405[] = "405 Method Not Allowed\n";
+		return queue_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, m405, sizeof m405 - 1, plain, "GET, HEAD");
 	}
+	if (strcmp(url, "/metrics") != 0) {
+		static const char m404[] = "404 Not Found\n";
+		return queue_text(conn, MHD_HTTP_NOT_FOUND, m404, sizeof m404 - 1, plain, NULL);
+	}
+	pthread_mutex_lock(&p->mu);
+	mhd_result ret = queue_text(conn, MHD_HTTP_OK, p->snap ? p->snap : "", p->snap ? p->snap_len : 0,
+					 "text/plain; version=0.0.4; charset=utf-8", NULL);
+	pthread_mutex_unlock(&p->mu);
+	return ret;
 }
 
-static void client_respond(struct prom *p, struct client *c, int code, const char *reason,
-			   const char *extra_hdr, bool head)
-{
-	char *body = NULL;
-	size_t blen = 0;
-	char small[64];
-	if (code == 200) {
-		body = prom_render(&p->view, &blen);
-		if (!body) {
-			client_drop(p, c);
-			return;
-		}
-	} else {
-		blen = (size_t)snprintf(small, sizeof small, "%d %s\n", code, reason);
-	}
-	char hdr[320];
-	int hl = snprintf(hdr, sizeof hdr,
-			  "HTTP/1.1 %d %s\r\n"
-			  "Content-Type: %s\r\n"
-			  "Content-Length: %zu\r\n"
-			  "%s"
-			  "Connection: close\r\n\r\n",
-			  code, reason,
-			  code == 200 ? "text/plain; version=0.0.4; charset=utf-8" : "text/plain; charset=utf-8",
-			  blen, extra_hdr ? extra_hdr : "");
-	size_t send_body = head ? 0 : blen;
-	c->out = malloc((size_t)hl + send_body);
-	if (!c->out) {
-		free(body);
-		client_drop(p, c);
-		return;
-	}
-	memcpy(c->out, hdr, (size_t)hl);
-	if (send_body)
-		memcpy(c->out + hl, code == 200 ? body : small, send_body);
-	c->out_len = (size_t)hl + send_body;
-	c->out_off = 0;
-	free(body);
-	client_send(p, c);
-}
-
-static bool is_tchar(char ch)
-{
-	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-	       (ch && strchr("!#$%&'*+-.^_`|~", ch));
-}
-
-/* The request line decides everything; headers are only read to their end. */
-static void client_request(struct prom *p, struct client *c)
-{
-	char *nl = memchr(c->in, '\n', c->in_len);
-	if (!nl) {
-		if (c->in_len == sizeof c->in)
-			client_respond(p, c, 431, "Request Header Fields Too Large", NULL, false);
-		return;
-	}
-	/* METHOD SP TARGET SP HTTP/1.x */
-	char *line = c->in, *end = nl;
-	if (end > line && end[-1] == '\r')
-		end--;
-	char *sp1 = memchr(line, ' ', (size_t)(end - line));
-	char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1)) : NULL;
-	bool ok = sp1 && sp2 && sp1 > line && sp2 > sp1 + 1 && sp1[1] == '/' &&
-		  end - sp2 - 1 == 8 && memcmp(sp2 + 1, "HTTP/1.", 7) == 0 &&
-		  (sp2[8] == '0' || sp2[8] == '1');
-	for (char *q = line; ok && q < sp1; q++)
-		ok = is_tchar(*q);
-	for (char *q = sp1 ? sp1 + 1 : line; ok && q < sp2; q++)
-		ok = *q > ' ' && *q < 0x7f;
-	if (!ok) {
-		client_respond(p, c, 400, "Bad Request", NULL, false);
-		return;
-	}
-	/* Wait for the end of the headers so closing does not reset the
-	 * connection under a response the client has not read yet. */
-	bool done = false;
-	for (size_t i = (size_t)(nl - c->in); i + 1 < c->in_len && !done; i++)
-		done = (c->in[i] == '\n' && c->in[i + 1] == '\n') ||
-		       (c->in[i] == '\n' && c->in[i + 1] == '\r' && i + 2 < c->in_len && c->in[i + 2] == '\n');
-	if (!done) {
-		if (c->in_len == sizeof c->in)
-			client_respond(p, c, 431, "Request Header Fields Too Large", NULL, false);
-		return;
-	}
-	size_t mlen = (size_t)(sp1 - line);
-	bool get = mlen == 3 && memcmp(line, "GET", 3) == 0;
-	bool head = mlen == 4 && memcmp(line, "HEAD", 4) == 0;
-	if (!get && !head) {
-		client_respond(p, c, 405, "Method Not Allowed", "Allow: GET, HEAD\r\n", false);
-		return;
-	}
-	size_t tlen = (size_t)(sp2 - sp1 - 1);
-	const char *target = sp1 + 1;
-	const char *q = memchr(target, '?', tlen);
-	size_t plen = q ? (size_t)(q - target) : tlen;
-	if (plen == 8 && memcmp(target, "/metrics", 8) == 0)
-		client_respond(p, c, 200, "OK", NULL, head);
-	else
-		client_respond(p, c, 404, "Not Found", NULL, head);
-}
-
-static void client_read(struct prom *p, struct client *c)
-{
-	for (;;) {
-		size_t room = sizeof c->in - c->in_len;
-		if (room == 0) {
-			client_request(p, c);
-			return;
-		}
-		ssize_t r = recv(c->fd, c->in + c->in_len, room, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			break;
-		if (r <= 0) {
-			/* The peer closed (or failed) before a whole request. */
-			client_drop(p, c);
-			return;
-		}
-		c->in_len += (size_t)r;
-	}
-	client_request(p, c);
-}
-
-static void accept_all(struct prom *p)
-{
-	while (p->n_cl < PROM_MAX_CLIENTS) {
-		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
-			return;   /* EAGAIN, or a connection that went away: try later */
-		struct client *c = NULL;
-		for (int i = 0; i < PROM_MAX_CLIENTS && !c; i++)
-			if (p->cl[i].fd < 0)
-				c = &p->cl[i];
-		if (!c) {   /* cannot happen while n_cl counts the slots in use */
-			close(fd);
-			return;
-		}
-		c->fd = fd;
-		c->in_len = 0;
-		c->out = NULL;
-		c->draining = false;
-		c->deadline = clock_mono_ns() + PROM_TIMEOUT_MS * DVF_NS_PER_MS;
-		p->n_cl++;
-		/* Most clients have sent their request by now. */
-		client_read(p, c);
-	}
-}
-
+/* Bind and listen ourselves (so a taken port or a refused address is
+ * said plainly), then hand the socket to libmicrohttpd. */
 static int listen_open(struct prom *p, const char *spec, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
@@ -523,19 +373,39 @@ static int listen_open(struct prom *p, const char *spec, char *err, size_t errle
 	sl = sizeof ss;
 	getsockname(fd, (struct sockaddr *)&ss, &sl);
 	char host[INET6_ADDRSTRLEN] = "?";
-	int port = 0;
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
 	if (ss.ss_family == AF_INET) {
 		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
 		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
-		port = ntohs(s4->sin_port);
-		snprintf(p->addr, sizeof p->addr, "%s:%d", host, port);
+		snprintf(p->addr, sizeof p->addr, "%s:%d", host, ntohs(s4->sin_port));
 	} else {
 		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
 		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
-		port = ntohs(s6->sin6_port);
-		snprintf(p->addr, sizeof p->addr, "[%s]:%d", host, port);
+		snprintf(p->addr, sizeof p->addr, "[%s]:%d", host, ntohs(s6->sin6_port));
+		flags |= MHD_USE_IPv6;
 	}
-	p->lfd = fd;
+	/* The server's thread inherits this mask: signals (the stop signals,
+	 * SIGWINCH, SIGCHLD) go to the thread that waits for them, never to it.
+	 * Faults stay unblocked, so the guard still gives the clocks back. */
+	sigset_t all, old;
+	sigfillset(&all);
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP };
+	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+		sigdelset(&all, faults[i]);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	p->httpd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, p,
+				    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+				    MHD_OPTION_CONNECTION_LIMIT, (unsigned)PROM_MAX_CONNECTIONS,
+				    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PROM_MAX_PER_IP,
+				    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROM_TIMEOUT_S,
+				    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_MAX_REQUEST,
+				    MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!p->httpd) {
+		snprintf(err, errlen, "--prom-listen %s: cannot start the HTTP server (libmicrohttpd)", spec);
+		close(fd);
+		return -1;
+	}
 	return 0;
 }
 
@@ -547,14 +417,19 @@ struct prom *prom_open(const char *textfile, const char *listen, const struct pr
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	p->lfd = -1;
+	pthread_mutex_init(&p->mu, NULL);
 	p->last_write = -1;
-	p->view = *v;
-	for (int i = 0; i < PROM_MAX_CLIENTS; i++)
-		p->cl[i].fd = -1;
+	size_t len = 0;
+	char *body = prom_render(v, &len);
+	if (!body) {
+		snprintf(err, errlen, "out of memory");
+		prom_close(p);
+		return NULL;
+	}
+	snap_set(p, body, len);
 	if (textfile) {
 		p->textfile = strdup(textfile);
-		int e = p->textfile ? textfile_write(p) : ENOMEM;
+		int e = p->textfile ? textfile_write(p, body, len) : ENOMEM;
 		if (e) {
 			snprintf(err, errlen, "--prom-textfile %s: %s", textfile, strerror(e));
 			prom_close(p);
@@ -572,122 +447,46 @@ void prom_close(struct prom *p)
 {
 	if (!p)
 		return;
-	if (p->textfile && p->last_write >= 0)
-		textfile_write(p);
-	for (int i = 0; i < PROM_MAX_CLIENTS; i++)
-		client_drop(p, &p->cl[i]);
-	if (p->lfd >= 0)
-		close(p->lfd);
+	/* The HTTP thread ends first: nobody reads the snapshot after this. */
+	if (p->httpd)
+		MHD_stop_daemon(p->httpd);   /* closes the listening socket too */
+	if (p->stale) {
+		size_t len = 0;
+		char *body = prom_render(&p->view, &len);
+		if (body)
+			snap_set(p, body, len);
+	}
+	if (p->textfile && p->last_write >= 0 && p->snap)
+		textfile_write(p, p->snap, p->snap_len);
+	free(p->snap);
 	free(p->textfile);
+	pthread_mutex_destroy(&p->mu);
 	free(p);
 }
 
 const char *prom_address(const struct prom *p)
 {
-	return p && p->lfd >= 0 ? p->addr : NULL;
-}
-
-int prom_fds(const struct prom *p, struct pollfd *fds, int max)
-{
-	int n = 0;
-	if (!p || p->lfd < 0)
-		return 0;
-	/* At the cap, the listening socket is left out: new connections wait
-	 * in the backlog instead of waking us for nothing. */
-	if (p->n_cl < PROM_MAX_CLIENTS && n < max)
-		fds[n++] = (struct pollfd){ .fd = p->lfd, .events = POLLIN };
-	for (int i = 0; i < PROM_MAX_CLIENTS && n < max; i++)
-		if (p->cl[i].fd >= 0)
-			fds[n++] = (struct pollfd){ .fd = p->cl[i].fd, .events = p->cl[i].out && !p->cl[i].draining ? POLLOUT : POLLIN };
-	return n;
-}
-
-int prom_timeout_ms(const struct prom *p)
-{
-	if (!p || p->n_cl == 0)
-		return -1;
-	int64_t now = clock_mono_ns(), first = INT64_MAX;
-	for (int i = 0; i < PROM_MAX_CLIENTS; i++)
-		if (p->cl[i].fd >= 0 && p->cl[i].deadline < first)
-			first = p->cl[i].deadline;
-	if (first <= now)
-		return 0;
-	return (int)((first - now + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS);
-}
-
-void prom_poll(struct prom *p, const struct pollfd *fds, int n)
-{
-	if (!p || p->lfd < 0)
-		return;
-	for (int k = 0; k < n; k++) {
-		if (!fds[k].revents)
-			continue;
-		if (fds[k].fd == p->lfd) {
-			accept_all(p);
-			continue;
-		}
-		for (int i = 0; i < PROM_MAX_CLIENTS; i++) {
-			struct client *c = &p->cl[i];
-			if (c->fd != fds[k].fd)
-				continue;
-			if (c->draining)
-				client_drain(p, c);
-			else if (c->out)
-				client_send(p, c);
-			else
-				client_read(p, c);
-			break;
-		}
-	}
-	int64_t now = clock_mono_ns();
-	for (int i = 0; i < PROM_MAX_CLIENTS; i++)
-		if (p->cl[i].fd >= 0 && now >= p->cl[i].deadline)
-			client_drop(p, &p->cl[i]);
-}
-
-/* Serve whatever is ready, without waiting. */
-static void serve_now(struct prom *p)
-{
-	struct pollfd fds[PROM_MAX_FDS];
-	int n = prom_fds(p, fds, PROM_MAX_FDS);
-	if (n > 0 && poll(fds, (nfds_t)n, 0) > 0)
-		prom_poll(p, fds, n);
-	else
-		prom_poll(p, fds, 0);
-}
-
-void prom_wait(struct prom *p, int64_t ns)
-{
-	if (!p || p->lfd < 0)
-		return;
-	int64_t end = clock_mono_ns() + ns;
-	for (;;) {
-		int64_t left = end - clock_mono_ns();
-		if (left <= 0)
-			break;
-		struct pollfd fds[PROM_MAX_FDS];
-		int n = prom_fds(p, fds, PROM_MAX_FDS);
-		int to = (int)((left + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS);
-		int ct = prom_timeout_ms(p);
-		if (ct >= 0 && ct < to)
-			to = ct;
-		int r = poll(fds, (nfds_t)n, to);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r < 0)
-			return;   /* a signal: let the caller look at it */
-		prom_poll(p, fds, r > 0 ? n : 0);
-	}
+	return p && p->httpd ? p->addr : NULL;
 }
 
 const char *prom_update(struct prom *p, const struct prom_view *v)
 {
 	if (!p)
 		return NULL;
+	/* Built once a sample while serving; with only a textfile, once a
+	 * second (and at close). */
+	bool due = p->textfile && (p->last_write < 0 || clock_mono_ns() - p->last_write >= DVF_NS_PER_S);
 	p->view = *v;
+	p->stale = !p->httpd && !due;
+	if (p->stale)
+		return NULL;
+	size_t len = 0;
+	char *body = prom_render(v, &len);
+	if (!body)
+		return NULL;   /* out of memory: the last snapshot stays */
 	const char *msg = NULL;
-	if (p->textfile && (p->last_write < 0 || clock_mono_ns() - p->last_write >= DVF_NS_PER_S)) {
-		int e = textfile_write(p);
+	if (due) {
+		int e = textfile_write(p, body, len);
 		if (e && e != p->last_err) {
 			snprintf(p->msg, sizeof p->msg, "Prometheus textfile %s: %s (retrying every second)",
 				 p->textfile, strerror(e));
@@ -695,7 +494,6 @@ const char *prom_update(struct prom *p, const struct prom_view *v)
 		}
 		p->last_err = e;
 	}
-	if (p->lfd >= 0)
-		serve_now(p);
+	snap_set(p, body, len);
 	return msg;
 }

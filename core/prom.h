@@ -8,18 +8,18 @@
  * (base units, _total for counters); a metric that is n/a is left out, never
  * written as 0.  Every series has a `board` label.
  *
- * The HTTP side uses non-blocking sockets and no thread: whoever waits for
- * the next sample polls prom_fds() along with its own descriptors and hands
- * the result to prom_poll(), or calls prom_wait() instead of sleeping; the
- * session also serves waiting clients after each sample.  It is bounded: at
- * most PROM_MAX_CLIENTS connections at once (more wait in the kernel's
- * backlog), requests of at most PROM_MAX_REQUEST bytes, and PROM_TIMEOUT_MS
- * for a whole exchange, so slow or hostile clients cannot hold it.  One
- * request per connection (Connection: close). */
+ * The HTTP side is libmicrohttpd's server with its own thread, so scrapes
+ * are answered while the caller sleeps between samples, however long the
+ * interval.  Each sample the text is built once (prom_update) and kept as a
+ * snapshot under a mutex; a request only copies that snapshot.  Bounded:
+ * at most PROM_MAX_CONNECTIONS connections at once and PROM_MAX_PER_IP from
+ * one address (more are refused), PROM_MAX_REQUEST bytes of request
+ * headers, and a connection idle for PROM_TIMEOUT_S is closed, so idle or
+ * slow clients cannot hold it.  GET and HEAD /metrics; other paths 404,
+ * other methods 405. */
 #ifndef DVF_PROM_H
 #define DVF_PROM_H
 
-#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,10 +29,10 @@
 #include "sample.h"
 
 enum {
-	PROM_MAX_CLIENTS = 16,
-	PROM_MAX_REQUEST = 8192,
-	PROM_TIMEOUT_MS = 5000,
-	PROM_MAX_FDS = PROM_MAX_CLIENTS + 1,
+	PROM_MAX_CONNECTIONS = 256,
+	PROM_MAX_PER_IP = 128,
+	PROM_MAX_REQUEST = 16384,
+	PROM_TIMEOUT_S = 10,
 };
 
 /* What the metrics are made from (pointers into the session). */
@@ -60,25 +60,15 @@ struct prom *prom_open(const char *textfile, const char *listen, const struct pr
 		       char *err, size_t errlen);
 /* Write the textfile a last time and close everything. */
 void prom_close(struct prom *p);
-/* After a sample: take the view, rewrite the textfile if a second has
- * passed, serve clients that are waiting.  Returns a message for the status
- * line when the textfile could not be written (once per distinct error),
- * else NULL.  p may be NULL. */
+/* After a sample: build the text from v once, make it what /metrics
+ * serves, rewrite the textfile if a second has passed.  What v points to
+ * must stay valid until the next prom_update or prom_close (the final
+ * textfile is built from it).  Returns a message for the status line when
+ * the textfile could not be written (once per distinct error), else NULL.
+ * p may be NULL. */
 const char *prom_update(struct prom *p, const struct prom_view *v);
 
 /* The address actually bound ("127.0.0.1:9101"), or NULL when not listening. */
 const char *prom_address(const struct prom *p);
-
-/* Poll integration: fill fds (at most max) with what to wait for; returns
- * the count.  prom_timeout_ms: how long the caller may sleep at most before
- * calling prom_poll again (a client's deadline), -1 for no limit. */
-int prom_fds(const struct prom *p, struct pollfd *fds, int max);
-int prom_timeout_ms(const struct prom *p);
-/* Handle what poll() reported on the fds from prom_fds (entries with other
- * fds are ignored), and drop clients past their deadline. */
-void prom_poll(struct prom *p, const struct pollfd *fds, int n);
-/* Serve clients for ns nanoseconds of real time (a sleep that answers
- * scrapes).  p may be NULL: returns at once. */
-void prom_wait(struct prom *p, int64_t ns);
 
 #endif

@@ -629,28 +629,23 @@ static bool sample_due(struct tui *t)
 	return true;
 }
 
-/* Wait up to ms for a key, serving meanwhile the fine-tune's output and
- * the Prometheus exporter's clients.  Returns the key or ERR. */
+/* Wait up to ms for a key, serving meanwhile the fine-tune's output.
+ * Returns the key or ERR. */
 static int wait_input(struct tui *t, int ms)
 {
 	struct session *s = t->s;
-	struct pollfd fds[1 + 8 + PROM_MAX_FDS];
+	struct pollfd fds[1 + 8];
 	int n = 0;
 	fds[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 	n += session_fds(s, fds + n, 8);
-	int np = prom_fds(s->prom, fds + n, PROM_MAX_FDS);
-	int pt = prom_timeout_ms(s->prom);
-	if (pt >= 0 && pt < ms)
-		ms = pt;
 	/* Keys ncurses has already read wait in its own buffer: look there
 	 * first, so poll() does not sleep on a key that has come. */
 	wtimeout(t->in, 0);
 	int ch = wgetch(t->in);
 	if (ch != ERR)
 		return ch;
-	poll(fds, (nfds_t)(n + np), ms);
+	poll(fds, (nfds_t)n, ms);
 	session_service(s);
-	prom_poll(s->prom, fds + n, np);
 	wtimeout(t->in, 0);
 	return wgetch(t->in);
 }

@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 c=$top/tests/fuzz/corpus
 fx=$top/tests/fixtures
 DVFSTOP=${DVFSTOP:-$top/dvfstop}
-mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv"
+mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv" "$c/prom"
 
 for f in "$fx"/policy/*.policy; do cp "$f" "$c/policy/"; done
 "$DVFSTOP" policy show builtin:mlg >"$c/policy/builtin-mlg.policy" 2>/dev/null || :
@@ -63,3 +63,9 @@ for f in "$fx"/sweeps/*.csv; do cp "$f" "$c/sweepcsv/"; done
 for f in "$fx"/tegrastats/jp6_agx_orin.txt "$fx"/tegrastats/older.txt; do
 	head -n 4 "$f" >"$c/replay/tegrastats-$(basename "$f" .txt)"
 done
+
+# --prom-listen addresses, then label values (board|source|mode|rails...)
+printf ':9101\nNVIDIA Jetson AGX Orin|jetson|live|VDD_GPU_SOC|VDD_CPU_CV|VIN_SYS_5V0\n' >"$c/prom/basic"
+printf '[::1]:0\nboard "quoted" \\ back|nvml|replay\n' >"$c/prom/escapes"
+printf 'localhost:65536\n' >"$c/prom/bad-port"
+printf '0.0.0.0:9100\n\n' >"$c/prom/any"
