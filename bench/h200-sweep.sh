@@ -9,8 +9,8 @@
 #
 # It builds dvfstop and bench/matmul.cu (nvcc) and runs the product's
 #   dvfstop sweep --source nvml --mode exhaustive --count LEVELS
-#                 --dwell SECONDSs -- ./matmul
-# which prints the table of J/step and s/step per level (and writes the
+#                 --dwell SECONDSs --stop-job-after -- ./matmul
+# (matmul runs until stopped, hence --stop-job-after) which prints the table of J/step and s/step per level (and writes the
 # sweep CSV next to the build); finally it checks that the clocks were given
 # back: with nothing locked, a busy GPU must reach its top clocks again.  Locking clocks needs
 # root (or passwordless sudo).  Whatever happens, the exit trap resets the
@@ -83,7 +83,7 @@ say "dvfstop's view of GPU $GPU (1 s, idle):"
 csv="$build/h200-sweep.csv"
 say "dvfstop sweep: $LEVELS levels, ${DUR} s each"
 $SUDO "$dvfstop" sweep --no-config --source nvml --gpu "$GPU" --mode exhaustive --count "$LEVELS" \
-	--dwell "${DUR}s" --settle 2 --out "$csv" --workload matmul --log "$tmp/matmul.log" \
+	--dwell "${DUR}s" --settle 2 --out "$csv" --workload matmul --log "$tmp/matmul.log" --stop-job-after \
 	-- "$matmul" >"$tmp/sweep.out" 2>"$tmp/sweep.err" || {
 	cat "$tmp/sweep.out" "$tmp/sweep.err" >&2
 	die "dvfstop sweep failed"
