@@ -415,6 +415,14 @@ uint32_t io_slow_changes(void)
 	return slow_changes;
 }
 
+/* Whether a read slower than IO_SLOW_NS backs off (io_watch_slow). */
+static bool slow_watch = true;
+
+void io_watch_slow(bool on)
+{
+	slow_watch = on;
+}
+
 /* Note how long a read took (t0 to t1) and start, lengthen or end the
  * back-off. */
 static void note_time(struct io_file *f, int64_t t0, int64_t t1)
@@ -422,7 +430,7 @@ static void note_time(struct io_file *f, int64_t t0, int64_t t1)
 	f->last_ns = t1 - t0;
 	if (f->last_ns > f->slow_ns)
 		f->slow_ns = f->last_ns;
-	if (f->last_ns > IO_SLOW_NS) {
+	if (slow_watch && f->last_ns > IO_SLOW_NS) {
 		f->backoff_ns = io_backoff_next(f->backoff_ns);
 		f->retry_ns = t1 + f->backoff_ns;
 		f->slow_read_ns = f->last_ns;

@@ -82,6 +82,10 @@ bool io_read_i64(struct io_file *f, int64_t *out);
  * same no file's slow state has changed (a cheap test before looking at
  * each file).  Single-threaded, like the rest of io. */
 uint32_t io_slow_changes(void);
+/* Whether slow reads back off (on by default).  Off for a simulated board
+ * run faster than real time: its reads take host time, which is not the
+ * board's (a loaded host would open gaps of simulated seconds). */
+void io_watch_slow(bool on);
 /* Is the file backed off after a slow read (until a read is fast again)? */
 bool io_slow(const struct io_file *f);
 /* The back-off in force (0 when not slow), and how long the slow read

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "session.h"
+#include "io.h"
 #include "control.h"
 #include "job.h"
 #include "prom.h"
@@ -55,6 +56,7 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 	 * before the process has begun). */
 	bool real = session_follows_process(o) && o->sim_speed != 1.0;
 	clock_init_sim(&s->clock, real ? 1.0 : o->sim_speed);
+	io_watch_slow(s->clock.speed == 1.0);
 	if (real && o->sim_speed_set)
 		session_msg(s, "--sim-speed %g: the simulator runs in real time while it follows a real fine-tune",
 			    o->sim_speed);
