@@ -1,6 +1,7 @@
 #include "config.h"
 #include "batch.h"
 #include "control.h"
+#include "guard.h"
 #include "recorder.h"
 #include "sim.h"
 
@@ -9,28 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
+/* Stop signals follow the guard's one policy (core/guard.h); SIGPIPE is
+ * ignored there, so a write to a closed stdout or stderr (`| head -n 1`)
+ * fails with EPIPE instead, and that ends the run as a stop would. */
+static bool stop_requested(void)
 {
-	stop_signal = sig;
-}
-
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction old;
-		/* `nohup dvfstop --batch` must survive the SSH session ending: a
-		 * signal someone chose to ignore stays ignored. */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
+	return guard_stop_signal() != 0 || ferror(stdout) || ferror(stderr);
 }
 
 static void say(const char *msg)
@@ -40,6 +25,7 @@ static void say(const char *msg)
 
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
+	guard_signals_install(true);
 	/* Every session message is said as it comes (one from the start,
 	 * "recording to FILE", now). */
 	if (s->msg[0])
@@ -48,9 +34,8 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	if (opts_cli_set(o, "policy"))
 		say("--policy is for the dashboard's recommendation; --batch records and does not recommend "
 		    "(`dvfstop recommend` gives the clock, --set-clock pins one)");
-	/* Control first: its handlers cover QUIT and the fatal signals; the
-	 * stop signals below then end the loop, and the clocks are given
-	 * back on the way out. */
+	/* The stop signals end the loop (guard's policy, installed above,
+	 * graceful), and the clocks are given back on the way out. */
 	struct control *ctl = session_control_open(s, o->readonly, false);
 	if (!ctl) {
 		fprintf(stderr, "dvfstop: out of memory\n");
@@ -69,14 +54,13 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		}
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 	}
-	catch_stop_signals();
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
 	/* A simulated fine-tune with no other limit ends the run when it ends,
 	 * so `--batch --demo` does not spin forever at full speed. */
 	bool until_job_end = s->sim && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
-	while (!stop_signal) {
+	while (!stop_requested()) {
 		session_wait(s);
-		if (stop_signal)
+		if (stop_requested())
 			break;
 		if (session_sample(s) < 0)
 			break;
@@ -96,8 +80,8 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	 * grace period), sampling on, so its totals are complete. */
 	if (s->job && !s->job_over) {
 		session_job_stop(s);
-		stop_signal = 0;
-		while (!s->job_over && !stop_signal) {
+		*guard_stop_flag() = 0;   /* a second stop signal ends this wait */
+		while (!s->job_over && !guard_stop_signal()) {
 			session_wait(s);
 			if (session_sample(s) < 0)
 				break;
@@ -110,6 +94,6 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	bool json = strcmp(o->summary_format, "json") == 0;
 	session_summary(s, stdout, json);
 	s->msg_sink = NULL;
-	fflush(stdout);
-	return 0;
+	/* A summary that could not be written (EPIPE, EFBIG) is a failure. */
+	return fflush(stdout) != 0 || ferror(stdout) ? 1 : 0;
 }

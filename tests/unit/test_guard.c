@@ -41,7 +41,9 @@ static int save(struct guard *g, struct fake_board *b)
 	snprintf(p[2], sizeof p[2], "%s", fake_path(b, "max_freq"));
 	const char *const paths[GUARD_NFILES] = { p[0], p[1], p[2] };
 	char m[512];
-	return guard_save(g, paths, 306 * MHZ, b->src.node, m, sizeof m);
+	int err = guard_save(g, paths, 306 * MHZ, b->src.node, m, sizeof m);
+	/* mess_up changes the governor too, as a control that wrote it would */
+	return err ? err : guard_mark(g, GUARD_GOV, m, sizeof m);
 }
 
 /* What control would leave: pinned high, governor changed too. */
