@@ -30,7 +30,7 @@ struct control {
 	bool wrote;                 /* a write has gone through since the last save */
 	enum control_mode mode;
 	int64_t hz;
-	char msg[512];
+	char msg[1024];   /* room for a state file's path and what to do */
 	control_event_fn fn;
 	void *fn_ctx;
 	struct {

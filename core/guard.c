@@ -467,9 +467,22 @@ enum { N_RULES = sizeof sig_rules / sizeof sig_rules[0] };
 static volatile sig_atomic_t sig_act[NSIG];
 static volatile sig_atomic_t first_stop;
 
+/* The guard that holds the control lock, so a death by signal removes
+ * the lock file too (we hold it: nobody is between flock and unlink). */
+static struct guard *volatile lock_g;
+static volatile pid_t lock_pid;
+
+static void lock_unlink_from_signal(void)
+{
+	struct guard *g = lock_g;
+	if (g && lock_pid == getpid() && g->lock_fd >= 0)
+		unlink(g->lock_path);
+}
+
 static void die_of(int sig)
 {
 	restore_from_signal();
+	lock_unlink_from_signal();
 	death_hooks_run();
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -585,6 +598,7 @@ void guard_raise_pending(void)
 	if (!sig)
 		return;
 	restore_from_signal();
+	lock_unlink_from_signal();
 	death_hooks_run();
 	signal(sig, SIG_DFL);
 	sigset_t set;
@@ -863,7 +877,7 @@ static int state_open(const char *path, uid_t owner, char *msg, size_t len)
 	else if (!S_ISREG(sb.st_mode))
 		why = "is not a regular file";
 	else if (sb.st_uid != owner)
-		why = owner == 0 ? "does not belong to root" : "belongs to another user";
+		why = owner == geteuid() ? "belongs to another user" : "does not belong to root";
 	else if (sb.st_mode & 022)
 		why = "is writable by group or others";
 	else if (sb.st_size > 64 * 1024)
@@ -922,8 +936,7 @@ static int state_load(const char *path, struct gstate *st, uid_t owner, char *ms
 		if (lineno == 1) {
 			int ver = 0;
 			if (sscanf(line, "dvfstop-state %d", &ver) == 1 && ver > 1) {
-				fmt(msg, len, "%s:1: written by a newer dvfstop (state format %d, this one "
-				    "reads 1): use that version's `dvfstop restore`", path, ver);
+				fmt(msg, len, "%s:1: written by a newer dvfstop (state format %d)", path, ver);
 				err = EINVAL;
 			} else if (strcmp(line, "dvfstop-state 1") != 0) {
 				fmt(msg, len, "%s:1: not a dvfstop state file (version 1)", path);
@@ -1305,10 +1318,10 @@ static void block(struct guard *g, const char *path, const char *why)
 {
 	g->blocked = true;
 	fmt(g->block_msg, sizeof g->block_msg,
-	    "a clock state file is there but cannot be used: %s. dvfstop changes no GPU clock "
-	    "while it is there (it may hold the clocks a killed run left changed): look at it, "
-	    "put governor, min_freq, max_freq back by hand if needed (or run `dvfstop restore` "
-	    "of the dvfstop that wrote it), then remove %s", why, path);
+	    "a clock state file is there but cannot be used: %s. No GPU clock is changed while it "
+	    "is there (it may hold the clocks a killed run left changed): look at it, put the "
+	    "clocks back by hand (or with `dvfstop restore` of the version that wrote it), "
+	    "then remove %s", why, path);
 }
 
 /* Look for a state file that no live controller owns. */
@@ -1476,6 +1489,8 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 		/* Half a save from a process killed while writing it: the clocks
 		 * were not touched yet (the save comes first). */
 		unlink(g->tmp_path);
+		lock_pid = getpid();
+		lock_g = g;
 		static bool registered;
 		if (!registered && atexit(at_exit) == 0)
 			registered = true;
@@ -1496,6 +1511,8 @@ void guard_close(struct guard *g)
 		sig_armed = 0;
 		sig_g = NULL;
 	}
+	if (lock_g == g)
+		lock_g = NULL;
 	lock_drop(g);
 	restorer_free(g);
 	free(g);
