@@ -32,3 +32,4 @@ TESTS += tests/integration/signal-table.sh
 EXTRA_DIST += tests/integration/signal-table.sh
 TESTS += tests/integration/guard-state.sh
 EXTRA_DIST += tests/integration/guard-state.sh
+EXTRA_DIST += docs/security.md
