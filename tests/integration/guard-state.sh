@@ -9,12 +9,14 @@
 #   (root only: a user made with useradd) stop dvfstop from taking control:
 #   the clock is not changed, the message says what to do, the state file
 #   stays byte for byte;
-# - no lock file is left by a --demo run, a stale one is removed;
+# - no lock file is left by a --demo run, a stale one is removed; a --demo
+#   run that dies of SIGSEGV or SIGABRT leaves no simulated tree;
 # - `| head -n 1` (SIGPIPE) and `ulimit -f` (SIGXFSZ) end no run with the
 #   clock pinned; the CSV cut by the size limit ends with a whole row.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/clocks.sh"
 
+ulimit -c 0 2>/dev/null   # SEGV and ABRT would dump core
 S="$T/state"
 mkdir -m 700 "$S"
 export DVFSTOP_STATE_DIR="$S"
@@ -172,6 +174,19 @@ expect_eq "--demo --set-clock exit" "$?" 0
 expect_eq "--demo: lock files left" "$(ls "$S" | grep -c '\.lock$')" 0
 "$DVFSTOP" --batch --no-config --demo --samples 20 >/dev/null 2>"$T/err"
 expect_eq "--demo (monitoring): files left in the state folder" "$(ls "$S" | wc -l)" 0
+
+# --- --demo's tree goes with SIGSEGV and SIGABRT ------------------------------
+mkdir "$T/shm"
+for sig in SEGV ABRT; do
+	TMPDIR="$T/shm" "$DVFSTOP" --batch --no-config --demo --set-clock 510 --sim-speed 1 \
+		--interval 50 --duration 30 >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_file "$S/*.state" || fail "--demo $sig: never took control: $(cat "$T/err")"
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	expect_eq "--demo SIG$sig: simulated trees left in TMPDIR" "$(ls "$T/shm" | wc -l)" 0
+	expect_eq "--demo SIG$sig: files left in the state folder" "$(ls "$S" | wc -l)" 0
+done
 
 # --- SIGPIPE: | head -n 1 ------------------------------------------------------
 "$DVFSTOP" --batch --no-config $ROOT --set-clock 510 --interval 20 --duration 8 \
