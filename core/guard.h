@@ -1,14 +1,20 @@
 /* guard: the GPU clocks are always given back.
  *
  * Before the first clock write the original governor, min_freq and max_freq
- * (their exact bytes and paths) go to a state file; every exit puts them
- * back: a normal quit, SIGINT, SIGTERM, SIGHUP, SIGQUIT and the fatal
- * signals (through an async-signal-safe path prepared at save time).  After
+ * (their exact bytes and paths; a value that does not fit is refused, never
+ * cut) go to a state file; every exit puts back what dvfstop changed: a
+ * normal quit and every signal whose default action ends the process (one
+ * policy table, guard_signals_install; an async-signal-safe path prepared
+ * at save time).  A state file is used only when it is a private regular
+ * file that names this board's devfreq files and clock levels; one that
+ * cannot be used blocks control (guard_blocked) instead of being replaced.
+ * After
  * kill -9 the state file stays, the next start notices it and `dvfstop
  * restore` puts the clocks back.  A restore that fails (a write refused)
  * keeps the state file, says which file and what to run, and the process
  * then exits GUARD_EXIT_LEFT (or dies of its signal), never 0.  A lock file
- * lets one process control at a time.  The state folder and file format are
+ * lets one process control at a time; it is removed when its holder lets
+ * go, and stale ones are removed by the next controller.  The state folder and file format are
  * described in docs/control.md. */
 #ifndef DVF_GUARD_H
 #define DVF_GUARD_H
