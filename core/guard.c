@@ -1482,7 +1482,10 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 	if (cfg->lock) {
 		lock_sweep(g->dir);
 		err = lock_take(g);
-		if (err)
+		if (err == EPERM || err == ELOOP)
+			fmt(msg, len, "the lock file %s is not a regular file of this user, writable only "
+			    "by it (a link, a FIFO, another user's?); remove it", g->lock_path);
+		else if (err)
 			fmt(msg, len, "cannot open the lock file %s: %s", g->lock_path, strerror(err));
 		if (!g->owner)   /* the holder's state file is its own business */
 			return g;

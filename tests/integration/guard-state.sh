@@ -117,6 +117,8 @@ run --set-clock 510 --samples 3 >/dev/null 2>"$T/err"
 rc=$?
 [ "$rc" != 124 ] && ok "a FIFO lock file hangs no start" || fail "a FIFO lock file hangs a start"
 [ -p "$LK" ] && ok "the FIFO is not removed as a stale lock" || fail "the FIFO lock was removed"
+pinned_never "FIFO lock" "$T/err"
+expect_grep "FIFO lock: the run says why" "is not a regular file" "$T/err"
 rm -f "$LK"
 
 # --- state files dvfstop cannot use stop it from taking control -------------
