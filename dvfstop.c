@@ -89,6 +89,10 @@ int monitor_main(int argc, char **argv)
 		rc = js;
 	session_close(&s);
 	opts_free(&o);
+	/* Ended by a stop signal other than INT, TERM, HUP: the clocks are
+	 * back and the files closed; die of it, for an honest status. */
+	fflush(NULL);
+	guard_raise_unhandled();
 	return rc;
 }
 

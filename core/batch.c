@@ -2,6 +2,7 @@
 #include "batch.h"
 #include "control.h"
 #include "job.h"
+#include "guard.h"
 #include "recorder.h"
 #include "sim.h"
 
@@ -13,51 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop_signal;
-/* Self-pipe: a stop signal wakes the wait even when it lands just before
- * poll() (the flag alone could leave a 15 s interval to sleep out). */
-static int wake_pipe[2] = { -1, -1 };
-
-static void on_stop(int sig)
+/* Stop signals follow the guard's one policy (core/guard.h); SIGPIPE is
+ * ignored there, so a write to a closed stdout or stderr (`| head -n 1`)
+ * fails with EPIPE instead, and that ends the run as a stop would. */
+static bool stop_requested(void)
 {
-	int e = errno;
-	stop_signal = sig;
-	if (wake_pipe[1] >= 0) {
-		ssize_t w = write(wake_pipe[1], "", 1);
-		(void)w;
-	}
-	errno = e;
-}
-
-static void catch_stop_signals(void)
-{
-	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
-		wake_pipe[0] = wake_pipe[1] = -1;   /* the flag still ends the loop, a wait later */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction old;
-		/* `nohup dvfstop --batch` must survive the SSH session ending: a
-		 * signal someone chose to ignore stays ignored. */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
-
-/* The handlers stay; they stop writing before the pipe closes, so a late
- * signal never writes into a descriptor that got reused. */
-static void release_stop_signals(void)
-{
-	for (int i = 1; i >= 0; i--) {
-		int fd = wake_pipe[i];
-		wake_pipe[i] = -1;
-		if (fd >= 0)
-			close(fd);
-	}
+	return guard_stop_signal() != 0 || ferror(stdout) || ferror(stderr);
 }
 
 /* A process is followed (a child, --pid, --progress), not only a board. */
@@ -85,14 +47,15 @@ static void batch_wait(struct session *s)
 		end = clock_mono_ns() + s->interval_ns;
 	else
 		end = clock_mono_ns();
-	while (!stop_signal) {
+	int wake = guard_stop_fd();
+	while (!stop_requested()) {
 		int64_t left = end - clock_mono_ns();
 		if (left <= 0)
 			break;
 		struct pollfd fds[8];
 		int n = 0;
-		if (wake_pipe[0] >= 0)
-			fds[n++] = (struct pollfd){ .fd = wake_pipe[0], .events = POLLIN };
+		if (wake >= 0)
+			fds[n++] = (struct pollfd){ .fd = wake, .events = POLLIN };
 		n += session_fds(s, fds + n, 7);
 		if (follows_process(s) && job_pid(s->job) > 0 && left > PROCESS_CHECK_NS)
 			left = PROCESS_CHECK_NS;
@@ -101,12 +64,12 @@ static void batch_wait(struct session *s)
 		if (s->job && !s->job_over && job_state(s->job) != JOB_RUNNING)
 			break;   /* it ended: the next sample says so */
 	}
-	if (wake_pipe[0] >= 0) {
+	if (wake >= 0) {
 		char sink[16];
-		while (read(wake_pipe[0], sink, sizeof sink) > 0)
+		while (read(wake, sink, sizeof sink) > 0)
 			;
 	}
-	if (!stop_signal && s->clock.speed <= 0)
+	if (!stop_requested() && s->clock.speed <= 0)
 		clock_sleep_until(&s->clock, session_due(s));
 }
 
@@ -117,6 +80,7 @@ static void say(const char *msg)
 
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
+	guard_signals_install(true);
 	/* Every session message is said as it comes (one from the start,
 	 * "recording to FILE", now). */
 	if (s->msg[0])
@@ -125,9 +89,8 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	if (opts_cli_set(o, "policy"))
 		say("--policy is for the dashboard's recommendation; --batch records and does not recommend "
 		    "(`dvfstop recommend` gives the clock, --set-clock pins one)");
-	/* Control first: its handlers cover QUIT and the fatal signals; the
-	 * stop signals below then end the loop, and the clocks are given
-	 * back on the way out. */
+	/* The stop signals end the loop (guard's policy, installed above,
+	 * graceful), and the clocks are given back on the way out. */
 	struct control *ctl = session_control_open(s, o->readonly, false);
 	if (!ctl) {
 		fprintf(stderr, "dvfstop: out of memory\n");
@@ -146,14 +109,13 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		}
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 	}
-	catch_stop_signals();
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
 	/* A simulated fine-tune with no other limit ends the run when it ends,
 	 * so `--batch --demo` does not spin forever at full speed. */
 	bool until_job_end = s->sim && !s->job && limit_ns < 0 && o->samples == 0 && o->sim_steps > 0;
-	while (!stop_signal) {
+	while (!stop_requested()) {
 		batch_wait(s);
-		if (stop_signal)
+		if (stop_requested())
 			break;
 		if (session_sample(s) < 0)
 			break;
@@ -171,7 +133,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	}
 	/* A hang-up (the SSH link dropped) leaves the child running, as it
 	 * would have run without dvfstop; the clocks are given back below. */
-	if (stop_signal == SIGHUP)
+	if (guard_stop_signal() == SIGHUP)
 		session_job_detach(s);   /* says so through msg_sink */
 	/* Stopped while a child runs: ask it to stop and wait for it (its
 	 * grace period), sampling on, so its totals are complete.  Only a
@@ -179,14 +141,13 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	 * so nothing is waited for (a second signal also ends the wait). */
 	if (s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING) {
 		session_job_stop(s);
-		stop_signal = 0;
-		while (!s->job_over && !stop_signal) {
+		*guard_stop_flag() = 0;   /* a second stop signal ends this wait */
+		while (!s->job_over && !guard_stop_signal()) {
 			batch_wait(s);
 			if (session_sample(s) < 0)
 				break;
 		}
 	}
-	release_stop_signals();
 	if (control_release(ctl))
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 	control_close(ctl);
@@ -194,6 +155,6 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	bool json = strcmp(o->summary_format, "json") == 0;
 	session_summary(s, stdout, json);
 	s->msg_sink = NULL;
-	fflush(stdout);
-	return 0;
+	/* A summary that could not be written (EPIPE, EFBIG) is a failure. */
+	return fflush(stdout) != 0 || ferror(stdout) ? 1 : 0;
 }

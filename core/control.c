@@ -32,7 +32,7 @@ struct control {
 	bool wrote;                 /* a write has gone through since the last save */
 	enum control_mode mode;
 	int64_t hz;
-	char msg[512];
+	char msg[1024];   /* room for a state file's path and what to do */
 	control_event_fn fn;
 	void *fn_ctx;
 	struct {
@@ -268,8 +268,11 @@ struct control *control_open(const struct control_cfg *cfg)
 	}
 
 	char m[512];
+	const char *const paths[GUARD_NFILES] = { c->path[GUARD_GOV], c->path[GUARD_MIN],
+						  c->path[GUARD_MAX] };
 	struct guard_cfg gc = { .root = c->cfg.root, .source = ops->name, .dir = cfg->state_dir,
-				.lock = true, .api = c->api };
+				.lock = true, .api = c->api, .paths = c->api ? NULL : paths,
+				.levels = cfg->info->level_hz, .n_levels = cfg->info->n_levels };
 	c->g = guard_open(&gc, m, sizeof m);
 	if (c->g)
 		guard_set_restorer(c->g, restore_through_source, c);
@@ -291,6 +294,12 @@ struct control *control_open(const struct control_cfg *cfg)
 		return c;
 	}
 	guard_signals_install(cfg->graceful_signals);
+	if (guard_blocked(c->g)) {
+		/* A state file nobody can use: its clocks must not be lost. */
+		c->ro = true;
+		set_msg(c, "read-only: %s", guard_block_msg(c->g));
+		return c;
+	}
 	set_msg(c, "%s", m);
 	return c;
 }
@@ -447,6 +456,11 @@ static int apply(struct control *c, enum control_mode mode, int64_t hz, enum con
 	char what[3];
 	int n = control_plan(&cur, &want, steps, what);
 	for (int i = 0; i < n; i++) {
+		/* The governor goes back at exit only once dvfstop writes it. */
+		if (what[i] == 'g' && (err = guard_mark(c->g, GUARD_GOV, m, sizeof m)) != 0) {
+			set_msg(c, "not changing the GPU governor: %s", m);
+			return err;
+		}
 		err = ops->ctl_write(c->cfg.src, &steps[i]);
 		if (err)
 			return fail_write(c, action, what[i], err, i, i > 0 && roll_back(c, &cur));

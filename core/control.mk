@@ -26,3 +26,10 @@ EXTRA_DIST += tests/integration/restore-batch.sh
 # A restore that fails (io fault table) and NVML resets on every exit path.
 TESTS += tests/integration/restore-fail.sh tests/integration/nvml-signals.sh tests/tui/restore-fail.sh
 EXTRA_DIST += tests/integration/restore-fail.sh tests/integration/nvml-signals.sh tests/tui/restore-fail.sh
+# Every default-fatal signal gives the clocks back (batch, sweep, dashboard;
+# Jetson tree and fake NVML); the state file and lock file hardening.
+TESTS += tests/integration/signal-table.sh
+EXTRA_DIST += tests/integration/signal-table.sh
+TESTS += tests/integration/guard-state.sh
+EXTRA_DIST += tests/integration/guard-state.sh
+EXTRA_DIST += docs/security.md

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,7 @@ struct gstate {
 	long pid;
 	bool foreign;       /* found in root's folder by a non-root process */
 	bool api;           /* a source without files (NVML): values only */
+	unsigned changed;   /* bit per file dvfstop may have written: only those go back */
 };
 
 struct guard {
@@ -67,6 +69,15 @@ struct guard {
 	bool stale;
 	struct gstate stale_st;
 	char stale_path[PATH_MAX + 64];
+	/* A state file is there that cannot be used: no control until someone
+	 * looks at it (it may hold the only record of the original clocks). */
+	bool blocked;
+	char block_msg[1024];
+	/* The board the stale state must match (control's files and table). */
+	bool have_board;
+	char board_path[GUARD_NFILES][PATH_MAX];
+	const int64_t *levels;
+	int n_levels;
 	bool api;
 	guard_restore_fn restorer;
 	void *restorer_ctx;
@@ -194,7 +205,10 @@ static int restore_raw(const struct gstate *st, int errs[GUARD_NFILES])
 {
 	for (int f = 0; f < GUARD_NFILES; f++)
 		errs[f] = 0;
-	if (!holds(st->path[GUARD_GOV], st->val[GUARD_GOV], st->vlen[GUARD_GOV]))
+	/* The governor goes back only when dvfstop wrote it: a governor that
+	 * someone else chose meanwhile is theirs. */
+	if ((st->changed & (1u << GUARD_GOV)) &&
+	    !holds(st->path[GUARD_GOV], st->val[GUARD_GOV], st->vlen[GUARD_GOV]))
 		errs[GUARD_GOV] = raw_write(st->path[GUARD_GOV], st->val[GUARD_GOV], st->vlen[GUARD_GOV]);
 
 	char seq[3];
@@ -388,15 +402,88 @@ static void restore_from_signal(void)
 	say("dvfstop: ", m);
 }
 
-static void on_signal(int sig)
+/* Async-signal-safe cleanups for a death by signal (the simulated tree):
+ * run after the clocks are back, in the process that registered them. */
+enum { DEATH_HOOKS = 4 };
+static void (*volatile death_fn[DEATH_HOOKS])(void *);
+static void *volatile death_ctx[DEATH_HOOKS];
+static volatile pid_t death_pid[DEATH_HOOKS];
+
+static void death_hooks_run(void)
 {
-	int saved_errno = errno;
-	if (sig_graceful && !stop_sig && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)) {
-		stop_sig = sig;
-		errno = saved_errno;
-		return;
+	pid_t me = getpid();
+	for (int i = 0; i < DEATH_HOOKS; i++) {
+		void (*fn)(void *) = death_fn[i];
+		if (fn && death_pid[i] == me) {
+			death_fn[i] = NULL;
+			fn(death_ctx[i]);
+		}
 	}
+}
+
+/* The stop-signal policy: one row per signal whose default action ends
+ * the process.  Every front end installs it (guard_signals_install) and
+ * asks guard_stop_signal(); nothing else installs handlers for these. */
+enum sig_act {
+	SA_NONE = 0,
+	SA_STOP,    /* asked to stop: graceful, the loop ends; else restore and die */
+	SA_NOW,     /* QUIT: restore and die now (it asks for a core) */
+	SA_FAULT,   /* synchronous faults: restore and die, caught even when ignored */
+	SA_IGNORE,  /* PIPE, XFSZ: the write fails (EPIPE, EFBIG) and is reported */
+};
+
+static const struct sig_rule {
+	int sig;
+	unsigned char act;
+	bool quiet;   /* the front end gives its own exit status (INT, TERM, HUP) */
+} sig_rules[] = {
+	{ SIGINT, SA_STOP, true }, { SIGTERM, SA_STOP, true }, { SIGHUP, SA_STOP, true },
+	{ SIGUSR1, SA_STOP, false }, { SIGUSR2, SA_STOP, false }, { SIGALRM, SA_STOP, false },
+	{ SIGVTALRM, SA_STOP, false }, { SIGPROF, SA_STOP, false }, { SIGXCPU, SA_STOP, false },
+#ifdef SIGPWR
+	{ SIGPWR, SA_STOP, false },
+#endif
+#ifdef SIGSTKFLT
+	{ SIGSTKFLT, SA_STOP, false },
+#endif
+#ifdef SIGIO
+	{ SIGIO, SA_STOP, false },
+#endif
+#ifdef SIGLOST
+	{ SIGLOST, SA_STOP, false },
+#endif
+#ifdef SIGEMT
+	{ SIGEMT, SA_FAULT, false },
+#endif
+	{ SIGQUIT, SA_NOW, false },
+	{ SIGSEGV, SA_FAULT, false }, { SIGBUS, SA_FAULT, false }, { SIGABRT, SA_FAULT, false },
+	{ SIGFPE, SA_FAULT, false }, { SIGILL, SA_FAULT, false }, { SIGTRAP, SA_FAULT, false },
+	{ SIGSYS, SA_FAULT, false },
+	{ SIGPIPE, SA_IGNORE, false }, { SIGXFSZ, SA_IGNORE, false },
+};
+enum { N_RULES = sizeof sig_rules / sizeof sig_rules[0] };
+
+/* What the handler does with each signal, filled at install. */
+static volatile sig_atomic_t sig_act[NSIG];
+static volatile sig_atomic_t first_stop;
+
+/* The guard that holds the control lock, so a death by signal removes
+ * the lock file too (we hold it: nobody is between flock and unlink). */
+static struct guard *volatile lock_g;
+static volatile pid_t lock_pid;
+
+static void lock_unlink_from_signal(void)
+{
+	struct guard *g = lock_g;
+	if (g && lock_pid == getpid() && g->lock_fd >= 0)
+		unlink(g->lock_path);
+}
+
+static void die_of(int sig)
+{
 	restore_from_signal();
+	lock_unlink_from_signal();
+	death_hooks_run();
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -407,12 +494,58 @@ static void on_signal(int sig)
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	raise(sig);
+}
+
+/* Self-pipe written on a graceful stop: a loop that polls it wakes even
+ * when the signal lands just before poll() (the flag alone could leave a
+ * whole --interval to sleep out). */
+static int stop_pipe[2] = { -1, -1 };
+
+static void on_signal(int sig)
+{
+	int saved_errno = errno;
+	int act = sig > 0 && sig < NSIG ? (int)sig_act[sig] : SA_FAULT;
+	if (act == SA_STOP && sig_graceful && !stop_sig) {
+		stop_sig = sig;
+		if (!first_stop)
+			first_stop = sig;
+		if (stop_pipe[1] >= 0) {
+			ssize_t w = write(stop_pipe[1], "", 1);
+			(void)w;
+		}
+		errno = saved_errno;
+		return;
+	}
+	die_of(sig);
 	errno = saved_errno;
 }
 
 /* ---- normal side ------------------------------------------------------ */
 
-static const int guarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+/* The table, and the real-time signals (their default ends the process
+ * too; their numbers are only known at run time). */
+static int rule_act(int sig)
+{
+	for (size_t i = 0; i < N_RULES; i++)
+		if (sig_rules[i].sig == sig)
+			return sig_rules[i].act;
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return SA_STOP;
+#endif
+	return SA_NONE;
+}
+
+int guard_signal_policy(int sig)
+{
+	switch (sig > 0 && sig < NSIG ? rule_act(sig) : SA_NONE) {
+	case SA_STOP: return GUARD_SIG_STOP;
+	case SA_NOW:
+	case SA_FAULT: return GUARD_SIG_DIE;
+	case SA_IGNORE: return GUARD_SIG_IGNORE;
+	default: return GUARD_SIG_DEFAULT;
+	}
+}
 
 int guard_signals_install(bool graceful)
 {
@@ -421,18 +554,40 @@ int guard_signals_install(bool graceful)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* One restore at a time: the others wait until the first has died. */
-	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
-		sigaddset(&sa.sa_mask, guarded[i]);
-	sig_graceful = graceful;
-	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
-		int sig = guarded[i];
-		struct sigaction old;
-		/* A stop signal ignored from the start stays ignored: `nohup
-		 * dvfstop` must outlive the SSH session (HUP), and a background
-		 * job is not for Ctrl-C.  The clocks are given back at exit. */
-		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) &&
-		    sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+	for (int sig = 1; sig < NSIG; sig++) {
+		int a = rule_act(sig);
+		if (a != SA_NONE && a != SA_IGNORE)
+			sigaddset(&sa.sa_mask, sig);
+	}
+	/* Once a front end asked for a graceful stop, it stays so (control
+	 * opened later installs again). */
+	if (graceful) {
+		sig_graceful = 1;
+		if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+			stop_pipe[0] = stop_pipe[1] = -1;   /* the flag still stops, a wait later */
+	}
+	for (int sig = 1; sig < NSIG; sig++) {
+		int a = rule_act(sig);
+		if (a == SA_NONE)
 			continue;
+		struct sigaction old;
+		if (sigaction(sig, NULL, &old) != 0)
+			continue;   /* glibc's own real-time signals */
+		if (a == SA_IGNORE) {
+			struct sigaction ign = sa;
+			ign.sa_handler = SIG_IGN;
+			if (sigaction(sig, &ign, NULL) < 0)
+				return errno;
+			sig_act[sig] = a;
+			continue;
+		}
+		/* A signal ignored from the start stays ignored: `nohup dvfstop`
+		 * must outlive the SSH session (HUP), and a background job is not
+		 * for Ctrl-C.  It cannot end us, so the clocks are given back at
+		 * exit.  Faults cannot be ignored usefully: always caught. */
+		if (a != SA_FAULT && old.sa_handler == SIG_IGN)
+			continue;
+		sig_act[sig] = a;
 		if (sigaction(sig, &sa, NULL) < 0)
 			return errno;
 	}
@@ -444,18 +599,62 @@ int guard_stop_signal(void)
 	return stop_sig;
 }
 
+int guard_stop_fd(void)
+{
+	return stop_pipe[0];
+}
+
+volatile sig_atomic_t *guard_stop_flag(void)
+{
+	return &stop_sig;
+}
+
 void guard_raise_pending(void)
 {
 	int sig = stop_sig;
 	if (!sig)
 		return;
 	restore_from_signal();
+	lock_unlink_from_signal();
+	death_hooks_run();
 	signal(sig, SIG_DFL);
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	raise(sig);
+}
+
+void guard_raise_unhandled(void)
+{
+	int sig = first_stop;
+	if (!sig)
+		return;
+	for (size_t i = 0; i < N_RULES; i++)
+		if (sig_rules[i].sig == sig && sig_rules[i].quiet)
+			return;
+	stop_sig = sig;
+	guard_raise_pending();
+}
+
+int guard_at_death(void (*fn)(void *), void *ctx)
+{
+	for (int i = 0; i < DEATH_HOOKS; i++) {
+		if (death_fn[i])
+			continue;
+		death_ctx[i] = ctx;
+		death_pid[i] = getpid();
+		death_fn[i] = fn;
+		return 0;
+	}
+	return ENOSPC;
+}
+
+void guard_at_death_remove(void (*fn)(void *), void *ctx)
+{
+	for (int i = 0; i < DEATH_HOOKS; i++)
+		if (death_fn[i] == fn && death_ctx[i] == ctx)
+			death_fn[i] = NULL;
 }
 
 /* A process that could not give the clocks back must not exit 0: set by a
@@ -610,7 +809,10 @@ static void read_boot_id(char *buf, size_t len)
 
 static int state_write(const struct guard *g, const struct gstate *st, char *msg, size_t len)
 {
-	int fd = open(g->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A fresh private file: whatever sits at the tmp name (a FIFO, a link
+	 * planted there) is removed, never opened. */
+	unlink(g->tmp_path);
+	int fd = open(g->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		int err = errno;
 		fmt(msg, len, "cannot write the clock state file %s: %s", g->tmp_path, strerror(err));
@@ -642,6 +844,11 @@ static int state_write(const struct guard *g, const struct gstate *st, char *msg
 		put_escaped(fp, st->val[f], st->vlen[f]);
 		fputc('\n', fp);
 	}
+	fputs("changed", fp);
+	for (int f = 0; f < GUARD_NFILES; f++)
+		if (st->changed & (1u << f))
+			fprintf(fp, " %s", file_name[f]);
+	fputc('\n', fp);
 	if (!st->api) {
 		fputs("lowest.value ", fp);
 		put_escaped(fp, st->lowest, st->lowest_len);
@@ -661,33 +868,82 @@ static int state_write(const struct guard *g, const struct gstate *st, char *msg
 	return err;
 }
 
-/* Check that a state file can be trusted to say what root writes where:
- * ours, and not writable by anybody else. */
-static int state_trusted(int fd, const char *path, char *msg, size_t len)
+/* Open a state file only when it can be trusted to say what root writes
+ * where: a regular file (never a link followed out of the folder, never a
+ * FIFO that would hang the start), of owner, not writable by anybody else.
+ * The fd, or -1 with msg. */
+static int state_open(const char *path, uid_t owner, char *msg, size_t len)
 {
-	struct stat sb;
-	if (fstat(fd, &sb) != 0) {
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
 		int err = errno;
-		fmt(msg, len, "%s: %s", path, strerror(err));
-		return err;
+		if (err == ELOOP)
+			fmt(msg, len, "%s is a symbolic link, not a state file dvfstop wrote", path);
+		else
+			fmt(msg, len, "%s: %s", path, strerror(err));
+		return -1;
 	}
-	if (!S_ISREG(sb.st_mode) || sb.st_uid != geteuid() || (sb.st_mode & 022)) {
-		fmt(msg, len, "%s: not a private file of this user; not trusted", path);
-		return EPERM;
+	struct stat sb;
+	const char *why = NULL;
+	if (fstat(fd, &sb) != 0)
+		why = strerror(errno);
+	else if (S_ISFIFO(sb.st_mode))
+		why = "is a FIFO, not a regular file";
+	else if (S_ISDIR(sb.st_mode))
+		why = "is a folder, not a regular file";
+	else if (!S_ISREG(sb.st_mode))
+		why = "is not a regular file";
+	else if (sb.st_uid != owner)
+		why = owner == geteuid() ? "belongs to another user" : "does not belong to root";
+	else if (sb.st_mode & 022)
+		why = "is writable by group or others";
+	else if (sb.st_size > 64 * 1024)
+		why = "is too large for a state file";
+	if (why) {
+		fmt(msg, len, "%s %s; not trusted", path, why);
+		close(fd);
+		return -1;
 	}
-	return 0;
+	/* Reads block again: it is a regular file. */
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
 }
 
-static int state_load(const char *path, struct gstate *st, bool check_owner, char *msg, size_t len)
+/* "changed governor min_freq max_freq": the files dvfstop may have written. */
+static bool parse_changed(const char *v, unsigned *out)
+{
+	unsigned m = 0;
+	char buf[128];
+	fmt(buf, sizeof buf, "%s", v);
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		int f = 0;
+		while (f < GUARD_NFILES && strcmp(w, file_name[f]) != 0)
+			f++;
+		if (f == GUARD_NFILES)
+			return false;
+		m |= 1u << f;
+	}
+	*out = m;
+	return true;
+}
+
+static int state_load(const char *path, struct gstate *st, uid_t owner, char *msg, size_t len)
 {
 	memset(st, 0, sizeof *st);
-	FILE *fp = fopen(path, "re");
+	int fd = state_open(path, owner, msg, len);
+	if (fd < 0)
+		return EPERM;
+	FILE *fp = fdopen(fd, "r");
 	if (!fp) {
 		int err = errno;
+		close(fd);
 		fmt(msg, len, "%s: %s", path, strerror(err));
 		return err;
 	}
-	int err = check_owner ? state_trusted(fileno(fp), path, msg, len) : 0;
+	int err = 0;
+	bool had_changed = false;
 	char line[2 * PATH_MAX + 64];
 	unsigned have = 0;   /* bit per file path (0..2), value (3..5), lowest 6, pid 7 */
 	int lineno = 0;
@@ -695,7 +951,11 @@ static int state_load(const char *path, struct gstate *st, bool check_owner, cha
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
 		if (lineno == 1) {
-			if (strcmp(line, "dvfstop-state 1") != 0) {
+			int ver = 0;
+			if (sscanf(line, "dvfstop-state %d", &ver) == 1 && ver > 1) {
+				fmt(msg, len, "%s:1: written by a newer dvfstop (state format %d)", path, ver);
+				err = EINVAL;
+			} else if (strcmp(line, "dvfstop-state 1") != 0) {
 				fmt(msg, len, "%s:1: not a dvfstop state file (version 1)", path);
 				err = EINVAL;
 			}
@@ -737,6 +997,10 @@ static int state_load(const char *path, struct gstate *st, bool check_owner, cha
 				err = EINVAL;
 			}
 			st->api = true;
+		} else if (strcmp(key, "changed") == 0) {
+			if (!parse_changed(buf, &st->changed))
+				err = EINVAL;
+			had_changed = true;
 		} else if (strcmp(key, "boot_id") == 0) {
 			fmt(st->boot_id, sizeof st->boot_id, "%s", strcmp(buf, "-") ? buf : "");
 		} else if (strcmp(key, "lowest.value") == 0) {
@@ -775,6 +1039,8 @@ static int state_load(const char *path, struct gstate *st, bool check_owner, cha
 	fclose(fp);
 	if (err)
 		return err;
+	if (!had_changed)   /* written before the field: any may have changed */
+		st->changed = (1u << GUARD_NFILES) - 1;
 	unsigned need = st->api ? 0xb8u : 0xffu;   /* api: the values and the pid */
 	if ((have & need) != need) {
 		fmt(msg, len, "%s: incomplete state file (a field is missing)", path);
@@ -803,6 +1069,135 @@ static int state_load(const char *path, struct gstate *st, bool check_owner, cha
 	    !parse_hz_bytes(st->lowest, st->lowest_len, &low)) {
 		fmt(msg, len, "%s: a saved frequency is not a number", path);
 		return EINVAL;
+	}
+	return 0;
+}
+
+/* A clock table: available_frequencies of the node, or control's. */
+static int table_read(const char *node, int64_t *out, int max)
+{
+	char p[PATH_MAX + 32], buf[4096];
+	fmt(p, sizeof p, "%s/available_frequencies", node);
+	ssize_t n = raw_read(p, buf, sizeof buf - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	int k = 0;
+	for (char *save = NULL, *w = strtok_r(buf, " \n", &save); w && k < max;
+	     w = strtok_r(NULL, " \n", &save))
+		if (parse_hz_bytes(w, strlen(w), &out[k]))
+			k++;
+	return k;
+}
+
+static bool in_table(int64_t hz, const int64_t *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (t[i] == hz)
+			return true;
+	return false;
+}
+
+/* Is dir (a real path) one of the devfreq folders under root? */
+static bool devfreq_under(const char *root, const char *dir)
+{
+	char rr[PATH_MAX], cls[PATH_MAX + 32];
+	if (!realpath(root, rr))
+		return false;
+	fmt(cls, sizeof cls, "%s/sys/class/devfreq", strcmp(rr, "/") ? rr : "");
+	DIR *d = opendir(cls);
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p[PATH_MAX + 300], rp[PATH_MAX];
+		fmt(p, sizeof p, "%s/%s", cls, e->d_name);
+		found = realpath(p, rp) && strcmp(rp, dir) == 0;
+	}
+	closedir(d);
+	return found;
+}
+
+/* A governor name as sysfs has them: no path, no control bytes. */
+static bool governor_ok(const char *v, size_t n)
+{
+	if (n > 0 && v[n - 1] == '\n')
+		n--;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v[i];
+		if (!(c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') ||
+		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			return false;
+	}
+	return true;
+}
+
+/* Before anything of a state is written: its three paths are the files of
+ * one devfreq folder of the board under our root (control's own files when
+ * it gave them) and its clocks are levels of that node's table. */
+static int state_check_tree(const struct guard *g, const struct gstate *st, const char *path,
+			    char *msg, size_t len)
+{
+	if (!governor_ok(st->val[GUARD_GOV], st->vlen[GUARD_GOV])) {
+		fmt(msg, len, "%s: the saved governor is not a governor name", path);
+		return EINVAL;
+	}
+	if (st->api)
+		return 0;   /* values only, put back through the source's own checks */
+	char rp[GUARD_NFILES][PATH_MAX], node[PATH_MAX];
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		if (!realpath(st->path[f], rp[f])) {
+			fmt(msg, len, "%s: %s: %s", path, st->path[f], strerror(errno));
+			return ENOENT;
+		}
+		char want[PATH_MAX];
+		if (g->have_board && (!realpath(g->board_path[f], want) || strcmp(want, rp[f]) != 0)) {
+			fmt(msg, len, "%s: %s is not this board's GPU %s file (%s)", path, st->path[f],
+			    file_name[f], g->board_path[f]);
+			return EINVAL;
+		}
+	}
+	fmt(node, sizeof node, "%s", rp[GUARD_MIN]);
+	char *slash = strrchr(node, '/');
+	if (slash)
+		*slash = '\0';
+	for (int f = 0; f < GUARD_NFILES; f++) {
+		size_t nl = strlen(node);
+		if (strncmp(rp[f], node, nl) != 0 || rp[f][nl] != '/' ||
+		    strcmp(rp[f] + nl + 1, file_name[f]) != 0) {
+			fmt(msg, len, "%s: %s is not the %s file of the devfreq folder %s", path,
+			    st->path[f], file_name[f], node);
+			return EINVAL;
+		}
+	}
+	if (!g->have_board && !devfreq_under(g->root, node)) {
+		fmt(msg, len, "%s: %s is not a devfreq folder under %s", path, node, g->root);
+		return EINVAL;
+	}
+	int64_t tab[128];
+	int n = g->n_levels > 0 ? 0 : table_read(node, tab, 128);
+	const int64_t *t = g->n_levels > 0 ? g->levels : tab;
+	if (g->n_levels > 0)
+		n = g->n_levels;
+	if (n <= 0) {
+		fmt(msg, len, "%s: the clock table of %s cannot be read to check the saved clocks",
+		    path, node);
+		return EINVAL;
+	}
+	int64_t low = 0;
+	(void)parse_hz_bytes(st->lowest, st->lowest_len, &low);
+	const int64_t vals[3] = { st->min_hz, st->max_hz, low };
+	for (int i = 0; i < 3; i++) {
+		if (!in_table(vals[i], t, n)) {
+			fmt(msg, len, "%s: %lld Hz is not a clock level of %s", path,
+			    (long long)vals[i], node);
+			return EINVAL;
+		}
 	}
 	return 0;
 }
@@ -836,22 +1231,59 @@ static int dir_ready(const char *dir, char *msg, size_t len)
 	return 0;
 }
 
+/* The lock file: a regular file of ours (never a link or FIFO planted
+ * there).  flock is the truth; the file is removed when the holder lets
+ * go, so after taking the lock the name must still be this file (someone
+ * may have removed it between our open and our flock). */
+static int lock_open(const char *path, bool create)
+{
+	int fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY |
+		     (create ? O_CREAT : 0), 0644);
+	if (fd < 0)
+		return -errno;
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+static bool lock_is_named(int fd, const char *path)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
 static int lock_take(struct guard *g)
 {
-	g->lock_fd = open(g->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (g->lock_fd < 0)
-		return errno;
-	if (flock(g->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-		char buf[32];
-		ssize_t n = pread(g->lock_fd, buf, sizeof buf - 1, 0);
-		if (n > 0) {
-			buf[n] = '\0';
-			g->holder = (pid_t)strtol(buf, NULL, 10);
+	for (int tries = 0; tries < 8; tries++) {
+		g->lock_fd = lock_open(g->lock_path, true);
+		if (g->lock_fd < 0) {
+			int err = -g->lock_fd;
+			g->lock_fd = -1;
+			return err;
 		}
-		close(g->lock_fd);
+		if (flock(g->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+			char buf[32];
+			ssize_t n = pread(g->lock_fd, buf, sizeof buf - 1, 0);
+			if (n > 0) {
+				buf[n] = '\0';
+				g->holder = (pid_t)strtol(buf, NULL, 10);
+			}
+			close(g->lock_fd);
+			g->lock_fd = -1;
+			return 0;
+		}
+		if (lock_is_named(g->lock_fd, g->lock_path))
+			break;
+		close(g->lock_fd);   /* removed under us by its last holder: again */
 		g->lock_fd = -1;
-		return 0;
 	}
+	if (g->lock_fd < 0)
+		return EAGAIN;
 	g->owner = true;
 	/* The pid is for the messages of the others; flock is the truth. */
 	char buf[32];
@@ -861,14 +1293,63 @@ static int lock_take(struct guard *g)
 	return 0;
 }
 
+/* Let go of the lock and remove its file (while still holding it, so
+ * nobody is between our flock and our unlink). */
+static void lock_drop(struct guard *g)
+{
+	if (g->lock_fd < 0)
+		return;
+	if (g->owner && lock_is_named(g->lock_fd, g->lock_path))
+		unlink(g->lock_path);
+	close(g->lock_fd);
+	g->lock_fd = -1;
+}
+
+/* Lock files of processes that are gone (killed, or from before this
+ * version removed its own): one that nobody holds is removed. */
+static void lock_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".lock") != 0)
+			continue;
+		char p[PATH_MAX + 300];
+		fmt(p, sizeof p, "%s/%s", dir, e->d_name);
+		int fd = lock_open(p, false);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && lock_is_named(fd, p))
+			unlink(p);
+		close(fd);
+	}
+	closedir(d);
+}
+
+/* A state file that cannot be used stops control: it may be the only
+ * record of the clocks a killed run left changed. */
+static void block(struct guard *g, const char *path, const char *why)
+{
+	g->blocked = true;
+	fmt(g->block_msg, sizeof g->block_msg,
+	    "a clock state file is there but cannot be used: %s. No GPU clock is changed while it "
+	    "is there (it may hold the clocks a killed run left changed): look at it, put the "
+	    "clocks back by hand (or with `dvfstop restore` of the version that wrote it), "
+	    "then remove %s", why, path);
+}
+
 /* Look for a state file that no live controller owns. */
 static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 {
-	char m[512] = "";
+	char m[768] = "";
 	const char *path = g->state_path;
 	char sys_path[PATH_MAX + 64];
 	bool foreign = false;
-	if (access(path, F_OK) != 0) {
+	struct stat sb;
+	if (lstat(path, &sb) != 0 && errno == ENOENT) {
 		/* A non-root run also looks at root's folder: a root session that
 		 * was killed leaves its state there, and only sudo can fix it. */
 		if (geteuid() == 0 || getenv("DVFSTOP_STATE_DIR"))
@@ -876,14 +1357,17 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 		char key[128];
 		state_key(g->root, g->api ? g->source : NULL, key, sizeof key);
 		fmt(sys_path, sizeof sys_path, "/run/dvfstop/%s.state", key);
-		if (access(sys_path, F_OK) != 0)
+		if (lstat(sys_path, &sb) != 0 && errno == ENOENT)
 			return;
 		path = sys_path;
 		foreign = true;
 	}
-	int err = state_load(path, &g->stale_st, !foreign, m, sizeof m);
+	int err = state_load(path, &g->stale_st, foreign ? 0 : geteuid(), m, sizeof m);
+	if (!err)
+		err = state_check_tree(g, &g->stale_st, path, m, sizeof m);
 	if (err) {
-		fmt(msg, len, "a clock state file is there but cannot be used: %s", m);
+		block(g, path, m);
+		fmt(msg, len, "%s", g->block_msg);
 		return;
 	}
 	g->stale_st.foreign = foreign;
@@ -998,6 +1482,14 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 		return NULL;
 	}
 	g->api = cfg->api;
+	if (cfg->paths) {
+		g->have_board = true;
+		for (int f = 0; f < GUARD_NFILES; f++)
+			fmt(g->board_path[f], sizeof g->board_path[f], "%s",
+			    cfg->paths[f] ? cfg->paths[f] : "");
+	}
+	g->levels = cfg->levels;
+	g->n_levels = cfg->levels ? cfg->n_levels : 0;
 	restore_cmd_make(g);
 	char key[128];
 	state_key(g->root, g->api ? g->source : NULL, key, sizeof key);
@@ -1005,14 +1497,20 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 	fmt(g->tmp_path, sizeof g->tmp_path, "%s/%s.state.tmp", g->dir, key);
 	fmt(g->lock_path, sizeof g->lock_path, "%s/%s.lock", g->dir, key);
 	if (cfg->lock) {
+		lock_sweep(g->dir);
 		err = lock_take(g);
-		if (err)
+		if (err == EPERM || err == ELOOP)
+			fmt(msg, len, "the lock file %s is not a regular file of this user, writable only "
+			    "by it (a link, a FIFO, another user's?); remove it", g->lock_path);
+		else if (err)
 			fmt(msg, len, "cannot open the lock file %s: %s", g->lock_path, strerror(err));
 		if (!g->owner)   /* the holder's state file is its own business */
 			return g;
 		/* Half a save from a process killed while writing it: the clocks
 		 * were not touched yet (the save comes first). */
 		unlink(g->tmp_path);
+		lock_pid = getpid();
+		lock_g = g;
 		static bool registered;
 		if (!registered && atexit(at_exit) == 0)
 			registered = true;
@@ -1033,8 +1531,9 @@ void guard_close(struct guard *g)
 		sig_armed = 0;
 		sig_g = NULL;
 	}
-	if (g->lock_fd >= 0)
-		close(g->lock_fd);
+	if (lock_g == g)
+		lock_g = NULL;
+	lock_drop(g);
 	restorer_free(g);
 	free(g);
 }
@@ -1045,6 +1544,23 @@ const char *guard_state_path(const struct guard *g) { return g->state_path; }
 bool guard_stale(const struct guard *g) { return g->stale; }
 pid_t guard_stale_pid(const struct guard *g) { return g->stale ? (pid_t)g->stale_st.pid : 0; }
 bool guard_saved(const struct guard *g) { return g->saved; }
+bool guard_blocked(const struct guard *g) { return g->blocked; }
+const char *guard_block_msg(const struct guard *g) { return g->blocked ? g->block_msg : ""; }
+
+int guard_mark(struct guard *g, enum guard_file f, char *msg, size_t len)
+{
+	msg[0] = '\0';
+	unsigned bit = 1u << f;
+	if (!g->saved || (g->st.changed & bit))
+		return 0;
+	struct gstate st = g->st;
+	st.changed |= bit;
+	/* On disk first: after kill -9, `dvfstop restore` must know. */
+	int err = state_write(g, &st, msg, len);
+	if (!err)
+		g->st.changed |= bit;
+	return err;
+}
 
 const char *guard_saved_governor(const struct guard *g)
 {
@@ -1108,6 +1624,10 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	msg[0] = '\0';
 	if (g->saved)
 		return 0;
+	if (g->blocked) {
+		fmt(msg, len, "%s", g->block_msg);
+		return EPERM;
+	}
 	if (!g->owner) {
 		fmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
 		return EBUSY;
@@ -1127,12 +1647,22 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 			return EINVAL;
 		}
 		fmt(st.path[f], sizeof st.path[f], "%s", paths[f]);
-		ssize_t n = raw_read(paths[f], st.val[f], VAL_LEN - 1);
+		/* One byte more than is kept: a value that does not fit is
+		 * refused, never cut (a prefix written back is no restore). */
+		char buf[VAL_LEN + 1];
+		ssize_t n = raw_read(paths[f], buf, sizeof buf);
 		if (n <= 0) {
 			int err = n < 0 ? errno : ENODATA;
 			fmt(msg, len, "cannot read %s: %s", paths[f], strerror(err));
 			return err;
 		}
+		if (n > VAL_LEN - 1) {
+			fmt(msg, len, "%s holds more than %d bytes, more than dvfstop can save and "
+			    "give back exactly; it does not take control of the GPU clock", paths[f],
+			    VAL_LEN - 1);
+			return EOVERFLOW;
+		}
+		memcpy(st.val[f], buf, (size_t)n);
 		st.vlen[f] = (size_t)n;
 	}
 	if (!parse_hz_bytes(st.val[GUARD_MIN], st.vlen[GUARD_MIN], &st.min_hz) ||
@@ -1142,6 +1672,8 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	}
 	int n = snprintf(st.lowest, sizeof st.lowest, "%lld\n", (long long)lowest_hz);
 	st.lowest_len = (size_t)n;
+	/* Control writes min and max; the governor only once guard_mark says so. */
+	st.changed = (1u << GUARD_MIN) | (1u << GUARD_MAX);
 	/* Armed before the file lands: a signal in between restores (the
 	 * same bytes: nothing is changed yet) and leaves no file behind. */
 	g->st = st;
@@ -1202,6 +1734,10 @@ int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *nod
 	msg[0] = '\0';
 	if (g->saved)
 		return 0;
+	if (g->blocked) {
+		fmt(msg, len, "%s", g->block_msg);
+		return EPERM;
+	}
 	if (!g->owner) {
 		fmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
 		return EBUSY;
@@ -1217,7 +1753,13 @@ int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *nod
 	fmt(st.node, sizeof st.node, "%s", node ? node : "");
 	read_boot_id(st.boot_id, sizeof st.boot_id);
 	int n = snprintf(st.val[GUARD_GOV], VAL_LEN, "%s\n", cur->governor);
-	st.vlen[GUARD_GOV] = (size_t)n < VAL_LEN ? (size_t)n : VAL_LEN - 1;
+	if (n < 0 || n >= VAL_LEN) {
+		fmt(msg, len, "the GPU's clock setting '%.40s...' is longer than dvfstop can save and "
+		    "give back; it does not take control of the GPU clock", cur->governor);
+		return EOVERFLOW;
+	}
+	st.vlen[GUARD_GOV] = (size_t)n;
+	st.changed = (1u << GUARD_NFILES) - 1;   /* one library call puts all back */
 	n = snprintf(st.val[GUARD_MIN], VAL_LEN, "%lld\n", (long long)cur->min_hz);
 	st.vlen[GUARD_MIN] = (size_t)n;
 	n = snprintf(st.val[GUARD_MAX], VAL_LEN, "%lld\n", (long long)cur->max_hz);

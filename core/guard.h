@@ -1,20 +1,27 @@
 /* guard: the GPU clocks are always given back.
  *
  * Before the first clock write the original governor, min_freq and max_freq
- * (their exact bytes and paths) go to a state file; every exit puts them
- * back: a normal quit, SIGINT, SIGTERM, SIGHUP, SIGQUIT and the fatal
- * signals (through an async-signal-safe path prepared at save time).  After
+ * (their exact bytes and paths; a value that does not fit is refused, never
+ * cut) go to a state file; every exit puts back what dvfstop changed: a
+ * normal quit and every signal whose default action ends the process (one
+ * policy table, guard_signals_install; an async-signal-safe path prepared
+ * at save time).  A state file is used only when it is a private regular
+ * file that names this board's devfreq files and clock levels; one that
+ * cannot be used blocks control (guard_blocked) instead of being replaced.
+ * After
  * kill -9 the state file stays, the next start notices it and `dvfstop
  * restore` puts the clocks back.  A restore that fails (a write refused)
  * keeps the state file, says which file and what to run, and the process
  * then exits GUARD_EXIT_LEFT (or dies of its signal), never 0.  A lock file
- * lets one process control at a time.  The state folder and file format are
+ * lets one process control at a time; it is removed when its holder lets
+ * go, and stale ones are removed by the next controller.  The state folder and file format are
  * described in docs/control.md. */
 #ifndef DVF_GUARD_H
 #define DVF_GUARD_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -32,6 +39,13 @@ struct guard_cfg {
 	const char *dir;     /* state folder; NULL: guard_state_dir() */
 	bool lock;           /* take the control lock (false: only look for a stale state) */
 	bool api;            /* a source without files (NVML): keyed by root and source */
+	/* The board a state left by another run must match before it is used:
+	 * the governor, min_freq, max_freq files (NULL: any devfreq folder
+	 * under root) and the clock table (NULL: the node's
+	 * available_frequencies). */
+	const char *const *paths;
+	const int64_t *levels;
+	int n_levels;
 };
 
 struct guard;
@@ -54,6 +68,12 @@ const char *guard_state_path(const struct guard *g);
  * still be changed.  pid of that process; 0 when none. */
 bool guard_stale(const struct guard *g);
 pid_t guard_stale_pid(const struct guard *g);
+/* A state file is there that cannot be used (not a private regular file,
+ * damaged, from a newer version, another board's): no clock is changed
+ * (guard_save refuses) until someone deals with it; the message says so
+ * and what to do. */
+bool guard_blocked(const struct guard *g);
+const char *guard_block_msg(const struct guard *g);
 /* Put the state recorded in the stale file back and remove it. 0 or errno. */
 int guard_restore_stale(struct guard *g, char *msg, size_t len);
 
@@ -65,6 +85,9 @@ int guard_restore_stale(struct guard *g, char *msg, size_t len);
 int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t lowest_hz,
 	       const char *node, char *msg, size_t len);
 bool guard_saved(const struct guard *g);
+/* Before the first write of f: only files marked are written back (min
+ * and max are from guard_save on; the governor only once marked). */
+int guard_mark(struct guard *g, enum guard_file f, char *msg, size_t len);
 
 /* Sources without files (ctl_path NULL, e.g. NVML): the state is the
  * ctl_read values, put back through the source (guard_set_restorer).  Such
@@ -89,19 +112,42 @@ int guard_restore(struct guard *g, char *msg, size_t len);
  * state file and disarm. */
 void guard_discard(struct guard *g);
 
-/* Catch INT, TERM, HUP, QUIT and SEGV, BUS, ABRT, FPE: restore, then die of
- * the signal with its default action.  graceful: the first INT, TERM or HUP
- * only records the signal (guard_stop_signal) so the main loop can quit
- * normally; a second one restores and dies at once.  INT, TERM, HUP and
- * QUIT that are ignored when this is called (nohup, background jobs) stay
- * ignored.  Install before initscr() so ncurses keeps its hands off these
- * signals. */
+/* The stop-signal policy, one table in guard.c, for every signal whose
+ * default action ends the process:
+ * - INT, TERM, HUP, USR1, USR2, ALRM, VTALRM, PROF, XCPU, PWR, STKFLT, IO
+ *   and the real-time signals ask to stop (GUARD_SIG_STOP).  graceful: the
+ *   first one is only recorded (guard_stop_signal) so the loop ends
+ *   normally and gives the clocks back; a second one restores and dies at
+ *   once.  Not graceful: restore, then die of the signal.
+ * - QUIT and the faults SEGV, BUS, ABRT, FPE, ILL, TRAP, SYS restore, run
+ *   the death hooks, then die of the signal (GUARD_SIG_DIE).
+ * - PIPE and XFSZ are ignored (GUARD_SIG_IGNORE): the write fails with
+ *   EPIPE or EFBIG, which the caller reports or takes as the end.
+ * A signal other than a fault that is ignored when this is called (nohup,
+ * background jobs) stays ignored.  Every front end installs it at its
+ * start (a graceful stop sticks once asked for), before initscr() so
+ * ncurses keeps its hands off these signals. */
+enum { GUARD_SIG_DEFAULT = 0, GUARD_SIG_STOP, GUARD_SIG_DIE, GUARD_SIG_IGNORE };
+int guard_signal_policy(int sig);
 int guard_signals_install(bool graceful);
-/* The signal that asked us to stop (graceful mode), 0 if none. */
+/* The signal that asked us to stop (graceful mode), 0 if none.  The flag
+ * itself, for a wait that a second signal should end: set it to 0 and
+ * the next stop signal is recorded again instead of ending the process. */
 int guard_stop_signal(void);
+/* A descriptor that becomes readable when a stop signal is recorded (poll
+ * it beside the others; read it empty after), -1 before a graceful install. */
+int guard_stop_fd(void);
+volatile sig_atomic_t *guard_stop_flag(void);
 /* At the very end of a graceful stop: die of that signal so the exit status
  * is honest.  Returns only when no signal is pending. */
 void guard_raise_pending(void);
+/* The same for the first stop signal unless it is INT, TERM or HUP (for
+ * which the front end has its own exit status). */
+void guard_raise_unhandled(void);
+/* An async-signal-safe cleanup run when a signal ends the process, after
+ * the clocks are back (the simulated tree is removed so).  0 or ENOSPC. */
+int guard_at_death(void (*fn)(void *), void *ctx);
+void guard_at_death_remove(void (*fn)(void *), void *ctx);
 
 /* The one place that decides the order of min/max writes, for control's
  * actions and for every restore (the signal handler included: pure and

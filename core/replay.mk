@@ -23,7 +23,7 @@ EXTRA_DIST += tests/integration/replay_roundtrip.sh tests/integration/replay_dam
 	tests/integration/prom_textfile.sh tests/integration/prom_http.sh \
 	tests/fixtures/sessions/agx-orin-10s.csv tests/fixtures/sessions/agx-orin-10s.csv.meta.json \
 	tests/fixtures/sessions/damaged.csv tests/fixtures/sessions/wrong-header.csv \
-	docs/replay.md docs/prometheus.md docs/security.md
+	docs/replay.md docs/prometheus.md
 TESTS += tests/integration/job_figures.sh
 EXTRA_DIST += tests/integration/job_figures.sh
 # The dashboard's /metrics (a terminal test).

@@ -5,6 +5,7 @@
  * whatever the pace of sim_advance calls. */
 #include "config.h"
 #include "sim_priv.h"
+#include "guard.h"
 #include "clock.h"
 #include "io.h"
 
@@ -742,6 +743,9 @@ struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 		return NULL;
 	}
 	s->cfg.dir = NULL;
+	/* A fatal signal (SEGV, ABRT ...) must not leave our tree in /dev/shm. */
+	if (s->private_dir && s->root)
+		guard_at_death(sim_rm_tree_now, s->root);
 	char fp[600];
 	snprintf(fp, sizeof fp, "%s/dvfstop-faults", s->root);
 	s->fault_path = strdup(fp);
@@ -819,8 +823,10 @@ void sim_destroy(struct sim *s)
 	sim_tree_close(s);
 	if (s->progress)
 		fclose(s->progress);
-	if (s->private_dir && s->root)
+	if (s->private_dir && s->root) {
+		guard_at_death_remove(sim_rm_tree_now, s->root);
 		sim_rm_tree(s->root);
+	}
 	free(s->root);
 	free(s->fault_path);
 	free(s);

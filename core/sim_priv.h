@@ -147,6 +147,8 @@ void sim_file_appear(struct sim *s, struct sim_file *f, const char *rel, const c
 void sim_file_vanish(struct sim_file *f);
 void sim_tree_add_own_faults(struct sim *s);
 int sim_rm_tree(const char *dir);
+/* The same from a signal handler (async-signal-safe; dir is the path). */
+void sim_rm_tree_now(void *dir);
 extern const char *const sim_gov_name[GOV_N];
 
 #endif

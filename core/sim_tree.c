@@ -11,7 +11,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 const char *const sim_gov_name[GOV_N] = { "nvhost_podgov", "wmark_active", "userspace", "performance" };
@@ -234,6 +236,61 @@ int sim_rm_tree(const char *d)
 {
 	/* FTW_PHYS: never follow the tree's links out of it */
 	return nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A death by signal must not leave the tree either; nftw allocates, so
+ * this uses system calls only: getdents64, unlinkat, openat (links are
+ * removed, never followed). */
+struct rm_dirent {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+static void rm_at(int dfd, int depth)
+{
+	_Alignas(8) char buf[1024];
+	bool again = true;
+	for (int pass = 0; again && pass < 4; pass++) {
+		again = false;
+		lseek(dfd, 0, SEEK_SET);
+		long n;
+		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0) {
+			for (long off = 0; off < n;) {
+				const struct rm_dirent *e = (const void *)(buf + off);
+				off += e->reclen;
+				const char *nm = e->name;
+				if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
+					continue;
+				if (unlinkat(dfd, nm, 0) == 0) {
+					again = true;
+					continue;
+				}
+				if (depth < 32) {
+					int sub = openat(dfd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+					if (sub >= 0) {
+						rm_at(sub, depth + 1);
+						close(sub);
+					}
+				}
+				if (unlinkat(dfd, nm, AT_REMOVEDIR) == 0)
+					again = true;
+			}
+		}
+	}
+}
+
+void sim_rm_tree_now(void *dir)
+{
+	const char *d = dir;
+	int fd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	rm_at(fd, 0);
+	close(fd);
+	rmdir(d);
 }
 
 /* ---- the layout ------------------------------------------------------- */

@@ -27,7 +27,7 @@ TESTS += tests/integration/batch-fixtures.sh
 EXTRA_DIST += tests/integration/batch-fixtures.sh
 # A board's files are never opened through a link, nor a value cut (issue 25).
 TESTS += tests/integration/sysfs-links.sh
-EXTRA_DIST += tests/integration/sysfs-links.sh docs/security.md
+EXTRA_DIST += tests/integration/sysfs-links.sh
 # Every option of every --help is in the man page.
 TESTS += tests/integration/docs-options.sh
 EXTRA_DIST += tests/integration/docs-options.sh

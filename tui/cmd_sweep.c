@@ -346,9 +346,11 @@ static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, dou
 	return start;
 }
 
+/* The guard's stop-signal policy; a closed stdout or stderr (EPIPE, as
+ * SIGPIPE is ignored there) ends the sweep too. */
 static bool stop_requested(void)
 {
-	return guard_stop_signal() != 0;
+	return guard_stop_signal() != 0 || ferror(stdout) || ferror(stderr);
 }
 
 /* A real fine-tune has its first steps seconds or minutes after its start
@@ -441,6 +443,7 @@ int cmd_sweep(int argc, char **argv)
 	struct session s;
 	char err[1024];
 	rc = 1;
+	guard_signals_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "dvfstop sweep: %s\n", err);
 		free(mv);

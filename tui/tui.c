@@ -27,6 +27,7 @@
 #include "replay.h"
 #include "replay_keys.h"
 #include "session.h"
+#include "guard.h"
 #include "sweep_panel.h"
 
 /* How long a status message stays on screen. */
@@ -34,13 +35,6 @@
 /* Samples taken in one go before input and drawing get their turn (only
  * matters when the simulator runs as fast as it can). */
 enum { SAMPLE_BURST = 2000 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
 
 void tui_msg(struct tui *t, const char *fmt, ...)
 {
@@ -584,24 +578,6 @@ static int term_start(struct tui *t)
 	return 0;
 }
 
-static void signals_catch(struct sigaction *old)
-{
-	static const int sig[3] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaction(sig[i], &sa, &old[i]);
-}
-
-static void signals_restore(const struct sigaction *old)
-{
-	static const int sig[3] = { SIGINT, SIGTERM, SIGHUP };
-	for (int i = 0; i < 3; i++)
-		sigaction(sig[i], &old[i], NULL);
-}
-
 /* Take every sample that is due; false once a limit says stop. */
 static bool sample_due(struct tui *t)
 {
@@ -653,7 +629,6 @@ static int wait_input(struct tui *t, int ms)
 int tui_run(struct session *s, const struct dvf_opts *o)
 {
 	struct tui *t = calloc(1, sizeof *t);
-	struct sigaction old[3];
 	int rc = 0;
 
 	if (!t) {
@@ -664,12 +639,14 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	t->o = o;
 	t->focus = TR_GPU;
 	t->theme_idx = -1;
-	stop_signal = 0;
+	/* The guard's one stop-signal policy (core/guard.h), graceful: a stop
+	 * signal ends the loop below, the clocks go back on the way out.
+	 * Installed before ncurses starts, so it keeps its hands off them and
+	 * we restore the terminal ourselves. */
+	guard_signals_install(true);
 
 	t->sweep.level = -1;
 	t->sweep.policy_start = -1;
-	/* Control first (its handlers cover QUIT and the fatal signals); ours
-	 * below then take INT, TERM and HUP, as in core/batch.c. */
 	tui_control_open(t);
 	/* Then the clock and the policies asked for: one that cannot be had
 	 * stops us before the terminal is taken. */
@@ -681,14 +658,10 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 		free(t);
 		return 1;
 	}
-	/* Ours before ncurses starts, so it keeps them and we restore the
-	 * terminal ourselves. */
-	signals_catch(old);
 	if (term_start(t) < 0) {
 		tui_policy_close(t);
 		tui_ctl_close(t);
 		tui_control_close(t);
-		signals_restore(old);
 		free(t);
 		return 1;
 	}
@@ -697,7 +670,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
 	int64_t next_frame = 0;
-	while (!t->quit && !stop_signal) {
+	while (!t->quit && !guard_stop_signal()) {
 		if (!sample_due(t))
 			break;
 		int64_t now = clock_mono_ns();
@@ -740,11 +713,12 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 		}
 	}
 
-	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
-		rc = 128 + stop_signal;
+	int stop = guard_stop_signal();
+	if (stop == SIGTERM || stop == SIGHUP)
+		rc = 128 + stop;
 	/* A hang-up (the SSH link dropped) leaves the fine-tune running; the
 	 * clocks are given back below.  INT and TERM stop it (tui_job_finish). */
-	if (stop_signal == SIGHUP && session_job_detach(s) == 0) {
+	if (stop == SIGHUP && session_job_detach(s) == 0) {
 		size_t l = strlen(t->exit_msg);
 		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: hang-up: %s\n", s->msg);
 	}
@@ -757,11 +731,9 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	endwin();
 	delscreen(t->scr);
 	/* The fine-tune's end and totals, then the clocks back. */
-	int sig = stop_signal;
-	tui_job_finish(t, &stop_signal, stdout);
-	stop_signal = sig;
+	tui_job_finish(t, guard_stop_flag(), stdout);
+	*guard_stop_flag() = stop;
 	tui_control_close(t);
-	signals_restore(old);
 	if (t->exit_msg[0])
 		fputs(t->exit_msg, stderr);
 	free(t);

@@ -97,6 +97,13 @@ void fake_setup(struct fake_board *b, const char *gov, int64_t min_hz, int64_t m
 	fake_put(b, "cur_freq", v);
 	snprintf(v, sizeof v, "%lld\n", (long long)max_hz);
 	fake_put(b, "max_freq", v);
+	/* the clock table a state file is checked against */
+	char t[512];
+	size_t at = 0;
+	for (size_t i = 0; i < sizeof orin / sizeof orin[0]; i++)
+		at += (size_t)snprintf(t + at, sizeof t - at, "%s%lld", i ? " " : "", (long long)orin[i]);
+	snprintf(t + at, sizeof t - at, "\n");
+	fake_put(b, "available_frequencies", t);
 
 	struct dvf_info *in = &b->info;
 	snprintf(in->source, sizeof in->source, "fake");

@@ -41,7 +41,9 @@ static int save(struct guard *g, struct fake_board *b)
 	snprintf(p[2], sizeof p[2], "%s", fake_path(b, "max_freq"));
 	const char *const paths[GUARD_NFILES] = { p[0], p[1], p[2] };
 	char m[512];
-	return guard_save(g, paths, 306 * MHZ, b->src.node, m, sizeof m);
+	int err = guard_save(g, paths, 306 * MHZ, b->src.node, m, sizeof m);
+	/* mess_up changes the governor too, as a control that wrote it would */
+	return err ? err : guard_mark(g, GUARD_GOV, m, sizeof m);
 }
 
 /* What control would leave: pinned high, governor changed too. */
@@ -436,10 +438,96 @@ static void test_bad_state_files(void **st)
 	fake_teardown(&b);
 }
 
+/* A value longer than the guard keeps is refused, never cut; one that
+ * just fits (63 bytes) goes back exactly. */
+static void test_long_value_refused(void **st)
+{
+	(void)st;
+	struct fake_board b;
+	fake_setup(&b, "nvhost_podgov", 306 * MHZ, 612 * MHZ);
+	char gov[200];
+	memset(gov, 'g', sizeof gov);
+	gov[100] = '\n';
+	gov[101] = '\0';
+	fake_put(&b, "governor", gov);
+	struct guard *g = open_guard(&b, true);
+	char p[3][PATH_MAX], m[512];
+	snprintf(p[0], sizeof p[0], "%s", fake_path(&b, "governor"));
+	snprintf(p[1], sizeof p[1], "%s", fake_path(&b, "min_freq"));
+	snprintf(p[2], sizeof p[2], "%s", fake_path(&b, "max_freq"));
+	const char *const paths[GUARD_NFILES] = { p[0], p[1], p[2] };
+	assert_int_equal(guard_save(g, paths, 306 * MHZ, b.src.node, m, sizeof m), EOVERFLOW);
+	assert_non_null(strstr(m, "does not take control"));
+	assert_false(guard_saved(g));
+	assert_false(fake_exists(guard_state_path(g)));
+	guard_close(g);
+	assert_string_equal(fake_get(&b, "governor", 0), gov);
+
+	/* 63 bytes: saved whole, and given back byte for byte */
+	memset(gov, 'h', 62);
+	gov[62] = '\n';
+	gov[63] = '\0';
+	fake_put(&b, "governor", gov);
+	g = open_guard(&b, true);
+	assert_int_equal(save(g, &b), 0);
+	mess_up(&b);
+	assert_int_equal(guard_restore(g, m, sizeof m), 0);
+	assert_string_equal(fake_get(&b, "governor", 0), gov);
+	guard_close(g);
+	fake_teardown(&b);
+}
+
+/* The governor goes back only when dvfstop wrote it: one someone else
+ * set meanwhile stays (min and max go back). */
+static void test_governor_not_written_back(void **st)
+{
+	(void)st;
+	struct fake_board b;
+	fake_setup(&b, "nvhost_podgov", 306 * MHZ, 612 * MHZ);
+	struct guard *g = open_guard(&b, true);
+	char p[3][PATH_MAX], m[512];
+	snprintf(p[0], sizeof p[0], "%s", fake_path(&b, "governor"));
+	snprintf(p[1], sizeof p[1], "%s", fake_path(&b, "min_freq"));
+	snprintf(p[2], sizeof p[2], "%s", fake_path(&b, "max_freq"));
+	const char *const paths[GUARD_NFILES] = { p[0], p[1], p[2] };
+	assert_int_equal(guard_save(g, paths, 306 * MHZ, b.src.node, m, sizeof m), 0);
+	mess_up(&b);   /* the governor changed by someone else */
+	char order[16];
+	assert_int_equal(watch_order(&b, g, order, sizeof order), 0);
+	assert_null(strchr(order, 'g'));
+	assert_string_equal(fake_get(&b, "governor", 0), "performance\n");
+	assert_string_equal(fake_get(&b, "min_freq", 1), "306000000\n");
+	assert_string_equal(fake_get(&b, "max_freq", 2), "612000000\n");
+	guard_close(g);
+	fake_teardown(&b);
+}
+
+/* The policy table: every default-fatal signal has a rule. */
+static void test_signal_policy(void **st)
+{
+	(void)st;
+	static const int stop[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+				    SIGPROF, SIGXCPU, SIGPWR, SIGSTKFLT, SIGIO };
+	static const int die[] = { SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTRAP, SIGSYS };
+	for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+		assert_int_equal(guard_signal_policy(stop[i]), GUARD_SIG_STOP);
+	for (size_t i = 0; i < sizeof die / sizeof die[0]; i++)
+		assert_int_equal(guard_signal_policy(die[i]), GUARD_SIG_DIE);
+	assert_int_equal(guard_signal_policy(SIGPIPE), GUARD_SIG_IGNORE);
+	assert_int_equal(guard_signal_policy(SIGXFSZ), GUARD_SIG_IGNORE);
+	assert_int_equal(guard_signal_policy(SIGRTMIN), GUARD_SIG_STOP);
+	assert_int_equal(guard_signal_policy(SIGRTMAX), GUARD_SIG_STOP);
+	assert_int_equal(guard_signal_policy(SIGCHLD), GUARD_SIG_DEFAULT);
+	assert_int_equal(guard_signal_policy(SIGWINCH), GUARD_SIG_DEFAULT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key),
+		cmocka_unit_test(test_long_value_refused),
+		cmocka_unit_test(test_governor_not_written_back),
+		cmocka_unit_test(test_signal_policy),
 		cmocka_unit_test(test_state_dir_env),
 		cmocka_unit_test(test_unsafe_state_dir_refused),
 		cmocka_unit_test(test_restore_byte_identical),
