@@ -48,6 +48,7 @@ struct job {
 	int out_fd;                      /* child's stdout+stderr, -1 at EOF */
 	struct linebuf out_lb;
 	int log_fd;
+	bool log_created;                /* we made it: removed at the end if still empty */
 
 	struct follow prog;
 	bool has_prog;
@@ -555,6 +556,67 @@ fail:;
 	_exit(127);
 }
 
+/* NAME-N.log for NAME.log (n > 0), into buf. */
+static bool log_name(const char *path, int n, char *buf, size_t len)
+{
+	size_t l = strlen(path);
+	size_t stem = l > 4 && strcmp(path + l - 4, ".log") == 0 ? l - 4 : l;
+	int w = n ? snprintf(buf, len, "%.*s-%d%s", (int)stem, path, n, path + stem)
+		  : snprintf(buf, len, "%s", path);
+	return w > 0 && (size_t)w < len;
+}
+
+/* The child's log, in a folder others may write (the current one, often):
+ * never opened through a symbolic link.  A default name (log_fresh) is a
+ * new file, NAME-1.log, NAME-2.log... when the name is taken; --log FILE is
+ * appended to when it is there.  Returns 0 or an errno. */
+static int log_open(struct job *j)
+{
+	char name[4096];
+	for (int tries = 0, n = 0; tries < 100 && j->log_fd < 0; tries++) {
+		if (!log_name(j->o.log_path, n, name, sizeof name))
+			return ENAMETOOLONG;
+		j->log_fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (j->log_fd >= 0) {
+			j->log_created = true;
+			break;
+		}
+		if (errno != EEXIST)
+			return errno;
+		if (j->o.log_fresh) {
+			n++;
+			continue;
+		}
+		j->log_fd = open(name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		if (j->log_fd >= 0)
+			return 0;
+		if (errno != ENOENT)   /* ENOENT: removed meanwhile, create it */
+			return errno;
+	}
+	if (j->log_fd < 0)
+		return EEXIST;
+	if (strcmp(name, j->o.log_path) != 0) {
+		char *d = strdup(name);
+		if (!d)
+			return ENOMEM;
+		free((char *)j->o.log_path);
+		j->o.log_path = d;
+	}
+	return 0;
+}
+
+/* A log we made that nothing was written to (the command was not found,
+ * or dvfstop refused to start after all) is not left behind; only the file
+ * we made is removed, not one put there since under its name. */
+static void log_close(struct job *j)
+{
+	struct stat st, now;
+	if (j->log_fd >= 0 && j->log_created && fstat(j->log_fd, &st) == 0 && st.st_size == 0 &&
+	    lstat(j->o.log_path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+		unlink(j->o.log_path);
+	close_fd(&j->log_fd);
+}
+
 struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_ns,
 		      char *err, size_t errlen)
 {
@@ -583,13 +645,14 @@ struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_
 		job_free(j);
 		return NULL;
 	}
-	if (j->o.log_path) {
-		j->log_fd = open(j->o.log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (j->log_fd < 0) {
-			set_err(err, errlen, "log file ", j->o.log_path, errno);
-			job_free(j);
-			return NULL;
-		}
+	if (j->o.log_path && (e = log_open(j)) != 0) {
+		if (e == ELOOP)
+			snprintf(err, errlen, "log file %s is a symbolic link: not followed (name the file itself)",
+				 j->o.log_path);
+		else
+			set_err(err, errlen, "log file ", j->o.log_path, e);
+		job_free(j);
+		return NULL;
 	}
 
 	int out[2] = { -1, -1 }, status[2] = { -1, -1 };
@@ -691,7 +754,7 @@ void job_free(struct job *j)
 			;
 	}
 	close_fd(&j->out_fd);
-	close_fd(&j->log_fd);
+	log_close(j);
 	follow_close(&j->prog);
 	if (j->tmpdir) {
 		if (j->prog.path)
@@ -715,6 +778,7 @@ int job_exit_code(const struct job *j) { return j->code; }
 int job_signal(const struct job *j) { return j->sig; }
 pid_t job_pid(const struct job *j) { return j->pid; }
 bool job_is_child(const struct job *j) { return j->child; }
+const char *job_log_path(const struct job *j) { return j->o.log_path; }
 const char *job_progress_path(const struct job *j) { return j->has_prog ? j->prog.path : NULL; }
 const struct progress_tracker *job_tracker(const struct job *j) { return &j->tr; }
 const char *job_error(const struct job *j) { return j->err; }

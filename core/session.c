@@ -79,10 +79,17 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 			localtime_r(&t, &tm);
 			char stamp[32];
 			strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-			snprintf(s->job_log, sizeof s->job_log, "dvfstop-%.64s-%s.log", base, stamp);
+			const char *dir = o->log_dir ? o->log_dir : getenv("DVFSTOP_LOG_DIR");
+			if (dir && *dir)
+				snprintf(s->job_log, sizeof s->job_log, "%s/dvfstop-%.64s-%s.log", dir, base, stamp);
+			else
+				snprintf(s->job_log, sizeof s->job_log, "dvfstop-%.64s-%s.log", base, stamp);
+			jo.log_fresh = true;   /* a new file, -1, -2... when the name is taken */
 		}
 		jo.log_path = s->job_log;
 		s->job = job_start(o->cmd, &jo, now, err, errlen);
+		if (s->job && job_log_path(s->job))
+			snprintf(s->job_log, sizeof s->job_log, "%s", job_log_path(s->job));
 		return s->job ? 0 : -1;
 	}
 	if (o->pid > 0 || o->progress) {

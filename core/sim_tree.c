@@ -7,7 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,30 +31,38 @@ static void tb_fail(struct tb *b, int err, const char *rel)
 	snprintf(b->what, sizeof b->what, "%s/%s", b->s->root, rel);
 }
 
-/* mkdir -p, from the deepest folder up: one call when the parent exists */
-static int mkdirs_at(char *buf)
-{
-	if (mkdir(buf, 0755) == 0 || errno == EEXIST)
-		return 0;
-	if (errno != ENOENT)
-		return errno;
-	char *slash = strrchr(buf, '/');
-	if (!slash || slash == buf)
-		return ENOENT;
-	*slash = '\0';
-	int e = mkdirs_at(buf);
-	*slash = '/';
-	if (e)
-		return e;
-	return mkdir(buf, 0755) == 0 || errno == EEXIST ? 0 : errno;
-}
-
-static int mkdirs(const char *path)
+/* The folder that holds the absolute path `abs`, opened one component at
+ * a time from / without following a symbolic link (root is a realpath, so
+ * it has none): a link planted in the tree (etc -> /etc) makes the write
+ * fail with ELOOP or ENOTDIR instead of landing outside.  make: create the
+ * missing folders.  Returns a folder fd and sets *leaf, or -errno. */
+static int tree_parent(const char *abs, bool make, const char **leaf)
 {
 	char buf[512];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-		return ENAMETOOLONG;
-	return mkdirs_at(buf);
+	if (abs[0] != '/' || snprintf(buf, sizeof buf, "%s", abs) >= (int)sizeof buf)
+		return -ENAMETOOLONG;
+	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	char *comp = buf + 1;
+	for (char *slash; (slash = strchr(comp, '/')) != NULL; comp = slash + 1) {
+		*slash = '\0';
+		if (!*comp)
+			continue;
+		if (make && mkdirat(fd, comp, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(fd);
+		if (next < 0)
+			return -e;
+		fd = next;
+	}
+	*leaf = abs + (comp - buf);
+	return fd;
 }
 
 static int abs_path(const struct sim *s, const char *rel, char *out, size_t len)
@@ -62,28 +70,27 @@ static int abs_path(const struct sim *s, const char *rel, char *out, size_t len)
 	return snprintf(out, len, "%s/%s", s->root, rel) >= (int)len ? ENAMETOOLONG : 0;
 }
 
-/* Make the parent folders of root/rel. */
-static int mkparent(const struct sim *s, const char *rel)
+/* Create (or empty) root/rel for writing, never through a link. */
+static int tree_create(const char *abs, int flags)
 {
-	char p[512];
-	int e = abs_path(s, rel, p, sizeof p);
-	if (e)
-		return e;
-	char *slash = strrchr(p, '/');
-	*slash = '\0';
-	return mkdirs(p);
+	const char *leaf;
+	int dfd = tree_parent(abs, true, &leaf);
+	if (dfd < 0)
+		return dfd;
+	int fd = openat(dfd, leaf, flags | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int e = errno;
+	close(dfd);
+	return fd < 0 ? -e : fd;
 }
 
 static void putn(struct tb *b, const char *rel, const char *data, size_t n)
 {
 	char p[512];
 	int e = abs_path(b->s, rel, p, sizeof p);
-	if (!e)
-		e = mkparent(b->s, rel);
 	if (!e) {
-		int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd = tree_create(p, O_WRONLY);
 		if (fd < 0) {
-			e = errno;
+			e = -fd;
 		} else {
 			if (write(fd, data, n) != (ssize_t)n)
 				e = errno ? errno : EIO;
@@ -116,12 +123,17 @@ static void lnk(struct tb *b, const char *rel, const char *target)
 {
 	char p[512];
 	int e = abs_path(b->s, rel, p, sizeof p);
-	if (!e)
-		e = mkparent(b->s, rel);
 	if (!e) {
-		unlink(p);
-		if (symlink(target, p) < 0)
-			e = errno;
+		const char *leaf;
+		int dfd = tree_parent(p, true, &leaf);
+		if (dfd < 0) {
+			e = -dfd;
+		} else {
+			unlinkat(dfd, leaf, 0);
+			if (symlinkat(target, dfd, leaf) < 0)
+				e = errno;
+			close(dfd);
+		}
 	}
 	if (e)
 		tb_fail(b, e, rel);
@@ -131,8 +143,15 @@ static void dir(struct tb *b, const char *rel)
 {
 	char p[512];
 	int e = abs_path(b->s, rel, p, sizeof p);
-	if (!e)
-		e = mkdirs(p);
+	if (!e && strlen(p) + 2 < sizeof p) {
+		strcat(p, "/.");   /* every component a folder */
+		const char *leaf;
+		int dfd = tree_parent(p, true, &leaf);
+		if (dfd < 0)
+			e = -dfd;
+		else
+			close(dfd);
+	}
 	if (e)
 		tb_fail(b, e, rel);
 }
@@ -144,16 +163,17 @@ int sim_file_open(struct sim *s, struct sim_file *f, const char *rel, const char
 	char p[512];
 	*f = (struct sim_file){ .fd = -1 };
 	int e = abs_path(s, rel, p, sizeof p);
-	if (!e)
-		e = mkparent(s, rel);
 	if (e)
 		return e;
 	f->path = strdup(p);
 	if (!f->path)
 		return ENOMEM;
-	f->fd = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (f->fd < 0)
-		return errno;
+	f->fd = tree_create(p, O_RDWR);
+	if (f->fd < 0) {
+		e = -f->fd;
+		f->fd = -1;
+		return e;
+	}
 	f->len = 0;
 	sim_file_put(f, content);
 	return 0;
@@ -216,24 +236,78 @@ void sim_file_vanish(struct sim_file *f)
 {
 	if (f->fd < 0)
 		return;
-	unlink(f->path);
+	const char *leaf;
+	int dfd = tree_parent(f->path, false, &leaf);
+	if (dfd >= 0) {
+		unlinkat(dfd, leaf, 0);
+		close(dfd);
+	}
 	sim_file_close(f);
+}
+
+void sim_tree_rmdir(struct sim *s, const char *rel)
+{
+	char p[512];
+	const char *leaf;
+	if (abs_path(s, rel, p, sizeof p) != 0)
+		return;
+	int dfd = tree_parent(p, false, &leaf);
+	if (dfd >= 0) {
+		unlinkat(dfd, leaf, AT_REMOVEDIR);
+		close(dfd);
+	}
 }
 
 /* ---- removal ---------------------------------------------------------- */
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Remove name in folder dfd and all under it, never following a link: a
+ * link is removed, not what it points at.  depth: links cannot loop here,
+ * but a deep tree must not exhaust the stack or the fds. */
+static int rm_at(int dfd, const char *name, int depth)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dfd, name, 0) < 0 && errno != ENOENT ? -1 : 0;
+	if (depth > 64)
+		return -1;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	int rc = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (rm_at(dirfd(d), de->d_name, depth + 1) < 0)
+			rc = -1;
+	}
+	closedir(d);
+	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		rc = -1;
+	return rc;
+}
+
+int sim_rm_tree_at(int dfd, const char *name)
+{
+	return rm_at(dfd, name, 0);
 }
 
 int sim_rm_tree(const char *d)
 {
-	/* FTW_PHYS: never follow the tree's links out of it */
-	return nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	const char *leaf;
+	int dfd = tree_parent(d, false, &leaf);
+	if (dfd < 0)
+		return -1;
+	int rc = rm_at(dfd, leaf, 0);
+	close(dfd);
+	return rc;
 }
 
 /* ---- the layout ------------------------------------------------------- */
