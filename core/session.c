@@ -342,7 +342,9 @@ int session_sample(struct session *s)
 		if (err) {
 			session_msg(s, "recording to %s stopped: %s (what was written is kept)",
 				    s->rec_path, strerror(err));
-			recorder_close(s->rec);
+			if (recorder_close(s->rec) == RECORDER_GONE)
+				session_msg(s, "recording to %s stopped: %s; %s", s->rec_path, strerror(err),
+					    recorder_strerror(RECORDER_GONE));
 			s->rec = NULL;
 		}
 	}
@@ -411,12 +413,14 @@ int session_record_start(struct session *s, const char *path)
 		path = name;
 	}
 	char err[600];
-	s->rec = recorder_open(path, s->info, err, sizeof err);
+	/* A default name is a new file (-1, -2... when taken), never a link. */
+	s->rec = path == name ? recorder_open_new(path, s->info, err, sizeof err)
+			      : recorder_open(path, s->info, err, sizeof err);
 	if (!s->rec) {
 		session_msg(s, "%s", err);
 		return -1;
 	}
-	snprintf(s->rec_path, sizeof s->rec_path, "%s", path);
+	snprintf(s->rec_path, sizeof s->rec_path, "%s", recorder_path(s->rec));
 	session_msg(s, "recording to %s", s->rec_path);
 	return 0;
 }
@@ -433,7 +437,9 @@ void session_record_stop(struct session *s)
 	uint64_t rows = recorder_rows(s->rec);
 	int err = recorder_close(s->rec);
 	s->rec = NULL;
-	if (err)
+	if (err == RECORDER_GONE)
+		session_msg(s, "recording %s: %s", s->rec_path, recorder_strerror(err));
+	else if (err)
 		session_msg(s, "recording %s closed with an error: %s", s->rec_path, strerror(err));
 	else
 		session_msg(s, "recorded %llu samples to %s", (unsigned long long)rows, s->rec_path);
