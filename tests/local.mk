@@ -65,3 +65,8 @@ tests_unit_test_session_msg_SOURCES = tests/unit/test_session_msg.c
 tests_unit_test_session_msg_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_session_msg_LDADD = $(TEST_LDADD)
 endif
+
+# Files made in shared places, the config file's trust, recorder and replay
+# bounds (docs/security.md).
+TESTS += tests/integration/files.sh
+EXTRA_DIST += tests/integration/files.sh
