@@ -69,4 +69,4 @@ endif
 # Files made in shared places, the config file's trust, recorder and replay
 # bounds (docs/security.md).
 TESTS += tests/integration/files.sh tests/tui/files.sh
-EXTRA_DIST += tests/integration/files.sh tests/tui/files.sh
+EXTRA_DIST += tests/integration/files.sh tests/tui/files.sh docs/security.md
