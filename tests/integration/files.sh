@@ -96,6 +96,21 @@ expect_eq "sidecar rows after a write error (CSV holds $csv_rows)" "$meta_rows" 
 tail -c 2 "$T/big.csv" | od -c | grep -q '\\r  *\\n' && ok "the CSV ends with a whole row" ||
 	fail "the CSV's end: $(tail -c 40 "$T/big.csv" | od -c | tail -3)"
 
+# ENOSPC itself, where a small tmpfs can be mounted (root)
+mkdir "$T/small"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/small" 2>/dev/null; then
+	"$D" --no-config --demo -b --sim-speed 0 --interval 10 -n 3000 --record "$T/small/full.csv" >/dev/null 2>"$T/e"
+	cp "$T/small/full.csv" "$T/small/full.csv.meta.json" "$T/" 2>/dev/null
+	umount "$T/small"
+	grep -q "full.csv stopped: No space left on device" "$T/e" && ok "a full disk stops the recording" ||
+		fail "full disk: $(cat "$T/e")"
+	csv_rows=$(($(wc -l <"$T/full.csv") - 1))
+	meta_rows=$(sed -n 's/.*"rows": *\([0-9]*\).*/\1/p' "$T/full.csv.meta.json")
+	expect_eq "sidecar rows after ENOSPC (CSV holds $csv_rows)" "$meta_rows" "$csv_rows"
+else
+	echo "skip: no small tmpfs to fill (needs root and mount)"
+fi
+
 # ---- --sim-dir -----------------------------------------------------------
 mkdir -p "$T/vdir" "$T/s1"
 victim "$T/vdir/nv_tegra_release"
