@@ -6,6 +6,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* What a column of the session CSV holds. */
 /* The longest span a recording may cover, in seconds (31 years).  Far more
@@ -795,14 +797,15 @@ static void meta_read(struct source *r)
 	if (!mp)
 		return;
 	snprintf(mp, n, "%s.meta.json", r->path);
-	FILE *probe = fopen(mp, "r");
-	if (!probe) {
+	/* O_NONBLOCK: a FIFO planted at the name must not hang the open */
+	int probe = open(mp, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (probe < 0) {
 		free(mp);
 		return;
 	}
 	struct stat st;
-	bool fits = fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= REPLAY_MAX_LINE;
-	fclose(probe);
+	bool fits = fstat(probe, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= REPLAY_MAX_LINE;
+	close(probe);
 	if (!fits) {
 		size_t len = strlen(mp) + 64;
 		if ((r->notice = malloc(len)))

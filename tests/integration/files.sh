@@ -210,6 +210,13 @@ timeout 10 "$D" --no-config -b --replay "$T/fifo" >/dev/null 2>"$T/e"
 rc=$?
 [ $rc -ne 124 ] && grep -q "fifo:1: a line longer than 1 MiB" "$T/e" && ok "a FIFO of one endless line: file and line named" ||
 	fail "endless line: rc $rc, $(cat "$T/e")"
+"$D" --no-config --demo -b -n 3 --record "$T/ok.csv" >/dev/null 2>&1
+rm -f "$T/ok.csv.meta.json"
+mkfifo "$T/ok.csv.meta.json"
+timeout 10 "$D" --no-config -b --replay "$T/ok.csv" >/dev/null 2>"$T/e"
+rc=$?
+[ $rc -eq 0 ] && grep -q "ok.csv.meta.json: not a regular file of at most 1 MiB, ignored" "$T/e" &&
+	ok "a FIFO at the sidecar's name is ignored, not waited for" || fail "FIFO sidecar: rc $rc, $(cat "$T/e")"
 awk 'BEGIN { s = "time_s"; for (i = 0; i < 100000; i++) s = s ",c" i; print s; print "0"; print "1" }' >"$T/wide.csv"
 t0=$(date +%s%N)
 "$D" --no-config -b --replay "$T/wide.csv" >/dev/null 2>"$T/e"
