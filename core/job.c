@@ -646,10 +646,10 @@ struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_
 		return NULL;
 	}
 	if (j->o.log_path && (e = log_open(j)) != 0) {
-		if (e == ELOOP)
+		if (e == ELOOP && err && errlen)
 			snprintf(err, errlen, "log file %s is a symbolic link: not followed (name the file itself)",
 				 j->o.log_path);
-		else
+		else if (e != ELOOP)
 			set_err(err, errlen, "log file ", j->o.log_path, e);
 		job_free(j);
 		return NULL;
