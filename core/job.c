@@ -59,6 +59,9 @@ struct job {
 	int log_fd;                      /* the child's stdout+stderr (given to it) */
 	char *out_path;                  /* the output file (the log, or a private one) */
 	bool detached;                   /* left running: not read, never signalled */
+	bool log_created;                /* we made it: removed at the end if still empty */
+	dev_t log_dev;                   /* which file that is (the child holds it, not us) */
+	ino_t log_ino;
 
 	struct follow prog;
 	bool has_prog;
@@ -582,6 +585,67 @@ static int make_private_progress(struct job *j)
 	return 0;
 }
 
+/* NAME-N.log for NAME.log (n > 0), into buf. */
+static bool log_name(const char *path, int n, char *buf, size_t len)
+{
+	size_t l = strlen(path);
+	size_t stem = l > 4 && strcmp(path + l - 4, ".log") == 0 ? l - 4 : l;
+	int w = n ? snprintf(buf, len, "%.*s-%d%s", (int)stem, path, n, path + stem)
+		  : snprintf(buf, len, "%s", path);
+	return w > 0 && (size_t)w < len;
+}
+
+/* The child's log, in a folder others may write (the current one, often):
+ * never opened through a symbolic link.  A default name (log_fresh) is a
+ * new file, NAME-1.log, NAME-2.log... when the name is taken; --log FILE is
+ * appended to when it is there.  Returns 0 or an errno. */
+static int log_open(struct job *j)
+{
+	char name[4096];
+	for (int tries = 0, n = 0; tries < 100 && j->log_fd < 0; tries++) {
+		if (!log_name(j->o.log_path, n, name, sizeof name))
+			return ENAMETOOLONG;
+		j->log_fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (j->log_fd >= 0) {
+			j->log_created = true;
+			break;
+		}
+		if (errno != EEXIST)
+			return errno;
+		if (j->o.log_fresh) {
+			n++;
+			continue;
+		}
+		j->log_fd = open(name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		if (j->log_fd >= 0)
+			return 0;
+		if (errno != ENOENT)   /* ENOENT: removed meanwhile, create it */
+			return errno;
+	}
+	if (j->log_fd < 0)
+		return EEXIST;
+	if (strcmp(name, j->o.log_path) != 0) {
+		char *d = strdup(name);
+		if (!d)
+			return ENOMEM;
+		free((char *)j->o.log_path);
+		j->o.log_path = d;
+	}
+	return 0;
+}
+
+/* A log we made that nothing was written to (the command was not found,
+ * or dvfstop refused to start after all) is not left behind; only the file
+ * we made is removed, not one put there since under its name. */
+static void log_close(struct job *j)
+{
+	struct stat now;
+	if (j->log_created && !j->detached && j->o.log_path && lstat(j->o.log_path, &now) == 0 &&
+	    S_ISREG(now.st_mode) && now.st_size == 0 && now.st_dev == j->log_dev && now.st_ino == j->log_ino)
+		unlink(j->o.log_path);
+	close_fd(&j->log_fd);
+}
+
 /* The child's stdout and stderr: the log file itself (or a private file
  * when there is no log), opened for appending and handed to the child, and
  * read back from here as it grows.  No pipe: the fine-tune's output does
@@ -591,12 +655,25 @@ static int open_output(struct job *j)
 {
 	if (!j->o.log_path && !(j->out_path = private_path(j, "output")))
 		return errno;
-	const char *path = j->o.log_path ? j->o.log_path : j->out_path;
-	j->log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (j->log_fd < 0)
-		return errno;
+	if (j->o.log_path) {
+		int e = log_open(j);
+		if (e != 0)
+			return e;
+	} else {
+		j->log_fd = open(j->out_path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (j->log_fd < 0)
+			return errno;
+	}
+	/* Read back the very file given to the child (its name may have
+	 * been swapped for a link since). */
+	char self[64];
+	snprintf(self, sizeof self, "/proc/self/fd/%d", j->log_fd);
 	struct stat st;
-	j->out_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fstat(j->log_fd, &st) == 0) {
+		j->log_dev = st.st_dev;
+		j->log_ino = st.st_ino;
+	}
+	j->out_fd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (j->out_fd >= 0 && (fstat(j->out_fd, &st) < 0 || !S_ISREG(st.st_mode))) {
 		/* /dev/null, a FIFO, a terminal: written to, not read back */
 		close_fd(&j->out_fd);
@@ -706,7 +783,10 @@ struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_
 		return NULL;
 	}
 	if ((e = open_output(j)) != 0) {
-		if (j->o.log_path)
+		if (e == ELOOP && j->o.log_path && err && errlen)
+			snprintf(err, errlen, "log file %s is a symbolic link: not followed (name the file itself)",
+				 j->o.log_path);
+		else if (j->o.log_path)
 			set_err(err, errlen, "log file ", j->o.log_path, e);
 		else
 			set_err(err, errlen, "cannot make an output file in ",
@@ -815,7 +895,7 @@ void job_free(struct job *j)
 	}
 	leftovers_kill(j, true);
 	close_fd(&j->out_fd);
-	close_fd(&j->log_fd);
+	log_close(j);
 	follow_close(&j->prog);
 	/* a job left running keeps writing its private files: they stay */
 	if (j->tmpdir && !j->detached) {
@@ -847,6 +927,7 @@ int job_exit_status(const struct job *j)
 }
 pid_t job_pid(const struct job *j) { return j->pid; }
 bool job_is_child(const struct job *j) { return j->child; }
+const char *job_log_path(const struct job *j) { return j->o.log_path; }
 const char *job_progress_path(const struct job *j) { return j->has_prog ? j->prog.path : NULL; }
 const struct progress_tracker *job_tracker(const struct job *j) { return &j->tr; }
 const char *job_error(const struct job *j) { return j->err; }

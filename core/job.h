@@ -64,6 +64,7 @@ enum {
 
 struct job_opts {
 	const char *log_path;       /* append the child's raw output here; NULL: none */
+	bool log_fresh;             /* log_path is a default name: make a new file (NAME-1.log when taken) */
 	const char *progress_path;  /* NULL: child gets a private file; attach: none */
 	int ring_lines;             /* lines kept for the log pane; 0: 1000 */
 	int64_t window_ns;          /* tracker's rate window; 0: 10 s */
@@ -124,6 +125,9 @@ const char *job_describe(const struct job *j, char *buf, size_t len);
 pid_t job_pid(const struct job *j);
 bool job_is_child(const struct job *j);
 const char *job_progress_path(const struct job *j);   /* NULL when none */
+/* The log's name (a default one may have had -1, -2... added); NULL when
+ * none.  A log we made that stays empty is removed by job_free. */
+const char *job_log_path(const struct job *j);
 const struct progress_tracker *job_tracker(const struct job *j);
 /* The log ring: lines 0 (oldest) .. count-1.  A line that ended in a bare
  * "\r" (a progress bar) is replaced by the line after it. */

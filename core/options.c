@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum opt_kind { K_FLAG, K_INT, K_DOUBLE, K_STR };
 
@@ -60,6 +62,7 @@ static const struct opt_def opt_table[] = {
 	{ "pid", 0, K_INT, OFF(pid), "PID", "follow a running fine-tune process", 1, 4194304, true },
 	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
 	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
+	{ "log-dir", 0, K_STR, OFF(log_dir), "DIR", "the folder of the default log (default $DVFSTOP_LOG_DIR, else the current folder)", 0, 0, true },
 	{ "sweep-mode", 0, K_STR, OFF(sweep_mode), "MODE", "the dashboard's sweep (s): adaptive (default) or exhaustive first in its chooser", 0, 0, false },
 	{ "sweep-dwell", 0, K_STR, OFF(sweep_dwell), "N[steps]|Ns", "the dashboard's sweep: measuring window per level (default 40steps)", 0, 0, false },
 	{ "sweep-settle", 0, K_DOUBLE, OFF(sweep_settle_s), "S", "the dashboard's sweep: seconds to wait after each clock change (default 2)", 0, 0, false },
@@ -183,6 +186,22 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 		return *(const char **)p != NULL;
 	}
 	return false;
+}
+
+/* Whether a key's value names a file or folder that dvfstop reads or
+ * writes: such keys are command line only (README), since a config file is
+ * read from a place the environment chooses ($HOME, $XDG_CONFIG_HOME, kept
+ * by sudo -E) and must not choose what root writes.  A builtin policy or a
+ * theme by name names no file. */
+static bool opt_names_file(const struct opt_def *d, const char *val)
+{
+	if (strcmp(d->key, "policy") == 0)
+		return strncmp(val, "builtin:", 8) != 0;
+	if (strcmp(d->key, "theme") == 0) {
+		size_t n = strlen(val);
+		return strchr(val, '/') || (n > 6 && strcmp(val + n - 6, ".theme") == 0);
+	}
+	return d->arg && (strstr(d->arg, "FILE") || strstr(d->arg, "PATH") || strstr(d->arg, "DIR"));
 }
 
 static const struct opt_def *opt_find(const char *key)
@@ -344,6 +363,32 @@ static char *trim(char *s)
 	return s;
 }
 
+/* A config file sets what dvfstop does, as root perhaps: only one that its
+ * user (or root) owns and that nobody else can write is read. */
+static bool config_trusted(FILE *fp, const char *path)
+{
+	struct stat st;
+	if (fstat(fileno(fp), &st) < 0) {
+		fprintf(stderr, "dvfstop: cannot read config %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "dvfstop: config %s is not a regular file: not read\n", path);
+		return false;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		fprintf(stderr, "dvfstop: config %s belongs to uid %lu, not to you (uid %lu) or root: not read\n",
+			path, (unsigned long)st.st_uid, (unsigned long)geteuid());
+		return false;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		fprintf(stderr, "dvfstop: config %s can be written by %s (mode %04o): not read; chmod go-w it\n",
+			path, st.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(st.st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
 enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_exist)
 {
 	FILE *fp = fopen(path, "r");
@@ -351,6 +396,10 @@ enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_
 		if (errno == ENOENT && !must_exist)
 			return OPT_OK;
 		fprintf(stderr, "dvfstop: cannot read config %s: %s\n", path, strerror(errno));
+		return OPT_ERROR;
+	}
+	if (!config_trusted(fp, path)) {
+		fclose(fp);
 		return OPT_ERROR;
 	}
 	char line[1024];
@@ -382,6 +431,11 @@ enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_
 		const struct opt_def *d = opt_find(key);
 		if (!d) {
 			fprintf(stderr, "dvfstop: %s: unknown key '%s'\n", where, key);
+			r = OPT_ERROR;
+			continue;
+		}
+		if (opt_names_file(d, val)) {
+			fprintf(stderr, "dvfstop: %s: '%s' names a file: command line only\n", where, key);
 			r = OPT_ERROR;
 			continue;
 		}

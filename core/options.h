@@ -59,6 +59,7 @@ struct dvf_opts {
 	int64_t pid;               /* --pid: watch a running process */
 	const char *progress;      /* --progress: read step lines from a file or FIFO */
 	const char *log;           /* --log: the child's output (default dvfstop-CMD-TIME.log) */
+	const char *log_dir;       /* --log-dir: the default log's folder (else $DVFSTOP_LOG_DIR, else .) */
 	/* trailing command: dvfstop [options] -- CMD ARGS */
 	char **cmd;
 	int cmd_argc;

@@ -266,7 +266,9 @@ static int textfile_write(struct prom *p, const char *body, size_t len)
 	 * so the collector never reads a half-written file. */
 	snprintf(tmp, n, "%s.XXXXXX", p->textfile);
 	int err = 0;
-	int fd = mkstemp(tmp);
+	/* A new file (O_EXCL: never one planted at the name, nor through a
+	 * link), not inherited by the fine-tune we run. */
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
 	} else {

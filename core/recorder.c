@@ -4,9 +4,11 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +19,9 @@ struct recorder {
 	char *path;
 	struct dvf_info info;
 	uint64_t rows;
+	uint64_t good_rows;        /* rows in the file after the last flush that worked */
+	dev_t dev;                 /* the file we made: a deleted or replaced one is not "saved" */
+	ino_t ino;
 	int failed;
 	int64_t last_flush_ns;     /* real monotonic time of the last flush */
 	long good_end;             /* file size after the last flush that worked */
@@ -135,16 +140,61 @@ static void hdr_write(void *ctx, const char *name)
 	put(ctx, name);
 }
 
-struct recorder *recorder_open(const char *path, const struct dvf_info *info, char *err, size_t errlen)
+/* Open path for the CSV, never through a symbolic link (a recording
+ * often goes to the current folder, which others may write).  fresh: a
+ * default name, made new: NAME-1.csv, NAME-2.csv... when it is taken.
+ * Returns an fd and the name used in *used (malloc'd), or -errno. */
+static int rec_create(const char *path, bool fresh, char **used)
+{
+	size_t l = strlen(path), cap = l + 16;
+	size_t stem = l > 4 && strcmp(path + l - 4, ".csv") == 0 ? l - 4 : l;
+	char *name = malloc(cap);
+	if (!name)
+		return -ENOMEM;
+	for (int n = 0; n < 100; n++) {
+		if (n)
+			snprintf(name, cap, "%.*s-%d%s", (int)stem, path, n, path + stem);
+		else
+			snprintf(name, cap, "%s", path);
+		int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (fresh ? O_EXCL : O_TRUNC);
+		int fd = open(name, flags, 0644);
+		if (fd >= 0) {
+			*used = name;
+			return fd;
+		}
+		if (!fresh || errno != EEXIST)
+			break;
+	}
+	int e = errno;
+	free(name);
+	return -e;
+}
+
+static struct recorder *rec_open(const char *path, bool fresh, const struct dvf_info *info, char *err,
+				 size_t errlen)
 {
 	struct recorder *r = calloc(1, sizeof *r);
 	if (!r) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	r->fp = fopen(path, "w");
-	if (!r->fp) {
-		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(errno));
+	struct stat st;
+	int fd = rec_create(path, fresh, &r->path);
+	if (fd == -ELOOP)
+		snprintf(err, errlen, "cannot record to %s: it is a symbolic link (not followed; name the file itself)",
+			 path);
+	else if (fd < 0)
+		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-fd));
+	if (fd >= 0 && fstat(fd, &st) == 0) {
+		r->dev = st.st_dev;
+		r->ino = st.st_ino;
+	}
+	if (fd < 0 || !(r->fp = fdopen(fd, "w"))) {
+		if (fd >= 0) {
+			snprintf(err, errlen, "cannot record to %s: %s", path, strerror(errno));
+			close(fd);
+		}
+		free(r->path);
 		free(r);
 		return NULL;
 	}
@@ -154,7 +204,6 @@ struct recorder *recorder_open(const char *path, const struct dvf_info *info, ch
 	r->buf = malloc(REC_BUF);
 	if (r->buf)
 		setvbuf(r->fp, r->buf, _IOFBF, REC_BUF);
-	r->path = strdup(path);
 	r->info = *info;
 	r->started = time(NULL);
 	r->last_flush_ns = clock_mono_ns();
@@ -163,7 +212,7 @@ struct recorder *recorder_open(const char *path, const struct dvf_info *info, ch
 	fputs("\r\n", r->fp);
 	r->good_end = ftell(r->fp);
 	if (fflush(r->fp) != 0) {
-		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot record to %s: %s", r->path, strerror(errno));
 		fclose(r->fp);
 		free(r->buf);
 		free(r->path);
@@ -171,6 +220,23 @@ struct recorder *recorder_open(const char *path, const struct dvf_info *info, ch
 		return NULL;
 	}
 	return r;
+}
+
+struct recorder *recorder_open(const char *path, const struct dvf_info *info, char *err, size_t errlen)
+{
+	return rec_open(path, false, info, err, errlen);
+}
+
+struct recorder *recorder_open_new(const char *path, const struct dvf_info *info, char *err, size_t errlen)
+{
+	return rec_open(path, true, info, err, errlen);
+}
+
+const char *recorder_strerror(int err)
+{
+	if (err == RECORDER_GONE)
+		return "the file was deleted or replaced while it was written; nothing saved";
+	return strerror(err);
 }
 
 void recorder_event(struct recorder *r, const char *text)
@@ -227,14 +293,17 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 	if (ferror(r->fp) || (due && fflush(r->fp) != 0)) {
 		r->failed = errno ? errno : EIO;
 		/* A full disk may have taken part of a row: cut back to the
-		 * last flush that worked, so the file ends with a whole row. */
+		 * last flush that worked, so the file ends with a whole row,
+		 * and count only the rows it holds. */
 		if (r->good_end > 0 && ftruncate(fileno(r->fp), (off_t)r->good_end) == 0)
 			clearerr(r->fp);
+		r->rows = r->good_rows;
 		return r->failed;
 	}
 	if (due) {
 		r->last_flush_ns = now;
 		r->good_end = ftell(r->fp);
+		r->good_rows = r->rows;
 	}
 	return 0;
 }
@@ -247,6 +316,33 @@ void recorder_meta_summary(struct recorder *r, const char *json_text)
 {
 	free(r->summary_json);
 	r->summary_json = json_text ? strdup(json_text) : NULL;
+}
+
+/* The sidecar goes in whole or not at all, and never through a link
+ * planted at its name: a new temporary file beside it, renamed over it. */
+static int meta_put(const char *mp, json_object *o)
+{
+	size_t n = strlen(mp) + 8;
+	char *tmp = malloc(n);
+	if (!tmp)
+		return ENOMEM;
+	snprintf(tmp, n, "%s.XXXXXX", mp);
+	int err = 0;
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		if (fchmod(fd, 0644) != 0 || json_object_to_fd(fd, o, JSON_C_TO_STRING_PRETTY) != 0)
+			err = errno ? errno : EIO;
+		if (close(fd) != 0 && !err)
+			err = errno;
+		if (!err && rename(tmp, mp) != 0)
+			err = errno;
+		if (err)
+			unlink(tmp); /* no half-written metadata: replay does without */
+	}
+	free(tmp);
+	return err;
 }
 
 static int write_meta(struct recorder *r)
@@ -285,14 +381,20 @@ static int write_meta(struct recorder *r)
 		if (sj)
 			json_object_object_add(o, "summary", sj);
 	}
-	int err = 0;
-	if (json_object_to_file_ext(mp, o, JSON_C_TO_STRING_PRETTY) != 0) {
-		err = errno ? errno : EIO;
-		unlink(mp); /* no half-written metadata: replay does without */
-	}
+	int err = meta_put(mp, o);
 	json_object_put(o);
 	free(mp);
 	return err;
+}
+
+/* Whether the file we made is still there under its name (someone may
+ * have deleted or replaced it while we wrote). */
+static bool rec_still_there(const struct recorder *r)
+{
+	struct stat st, now;
+	if (fstat(fileno(r->fp), &st) != 0 || st.st_nlink == 0)
+		return false;
+	return lstat(r->path, &now) == 0 && now.st_dev == r->dev && now.st_ino == r->ino;
 }
 
 int recorder_close(struct recorder *r)
@@ -300,9 +402,12 @@ int recorder_close(struct recorder *r)
 	if (!r)
 		return 0;
 	int err = r->failed;
+	bool there = rec_still_there(r);
+	if (!err && fflush(r->fp) != 0)
+		err = r->failed = errno ? errno : EIO;
 	if (err) {
 		/* What is still buffered cannot be written whole: drop it, and
-		 * keep the file as it was cut. */
+		 * keep the file cut back to whole rows, counted as they are. */
 		int fd = dup(fileno(r->fp));
 		fclose(r->fp); /* may try to write the buffer and fail */
 		if (fd >= 0) {
@@ -310,16 +415,18 @@ int recorder_close(struct recorder *r)
 				err = errno;
 			close(fd);
 		}
-	} else {
-		if (fflush(r->fp) != 0)
-			err = errno;
-		if (fclose(r->fp) != 0 && !err)
-			err = errno;
+		r->rows = r->good_rows;
+	} else if (fclose(r->fp) != 0) {
+		err = errno;
 	}
 	free(r->buf);
-	int merr = write_meta(r);
-	if (!err)
-		err = merr;
+	if (!there) {
+		err = RECORDER_GONE;   /* a sidecar beside nothing would mislead replay */
+	} else {
+		int merr = write_meta(r);
+		if (!err)
+			err = merr;
+	}
 	free(r->summary_json);
 	free(r->path);
 	free(r);

@@ -20,7 +20,17 @@
 
 struct recorder;
 
+/* Record to path (truncated when it is there; a symbolic link is refused,
+ * never followed). */
 struct recorder *recorder_open(const char *path, const struct dvf_info *info, char *err, size_t errlen);
+/* Record to a new file at a default name: path, or path-1, path-2... (before
+ * .csv) when it is taken.  recorder_path() says which. */
+struct recorder *recorder_open_new(const char *path, const struct dvf_info *info, char *err, size_t errlen);
+/* recorder_close()'s answer when the file was deleted or replaced while it
+ * was written: nothing is saved and no sidecar is written. */
+enum { RECORDER_GONE = -1 };
+/* strerror() that knows RECORDER_GONE. */
+const char *recorder_strerror(int err);
 /* Write one row.  t_rel_ns: session time; the first row's is time_s 0.
  * unix_time_s is the sample's unix_ns (n/a: empty).  Returns 0, or
  * an errno after which the recorder is stopped (recorder_failed). */
@@ -33,7 +43,8 @@ uint64_t recorder_rows(const struct recorder *r);
 const char *recorder_path(const struct recorder *r);
 /* Add a key to the metadata written at close (e.g. the summary). */
 void recorder_meta_summary(struct recorder *r, const char *json_text);
-/* Flush, write the metadata, close.  Returns 0 or an errno. */
+/* Flush, write the metadata (FILE.meta.json, whose row count is the rows
+ * the CSV holds), close.  Returns 0, an errno or RECORDER_GONE. */
 int recorder_close(struct recorder *r);
 
 /* The CSV column names for a board (for replay and tests): writes them,

@@ -6,13 +6,16 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* What a column of the session CSV holds. */
 /* The longest span a recording may cover, in seconds (31 years).  Far more
@@ -153,6 +156,33 @@ static struct col col_classify(struct dvf_info *in, const char *name)
 	return c;
 }
 
+static int dup_cmp(const void *a, const void *b, void *names)
+{
+	char *const *f = names;
+	int i = *(const int *)a, j = *(const int *)b;
+	int c = strcmp(f[i], f[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* The first column (in header order) that repeats an earlier one, -1 when
+ * none, -2 out of memory: sorted, so a 100,000-column header takes
+ * milliseconds (comparing each with all before it took 12 s). */
+static int header_dup(char *const *f, int n)
+{
+	int *ix = malloc((size_t)(n ? n : 1) * sizeof *ix);
+	if (!ix)
+		return -2;
+	for (int i = 0; i < n; i++)
+		ix[i] = i;
+	qsort_r(ix, (size_t)n, sizeof *ix, dup_cmp, (void *)f);
+	int first = -1;
+	for (int k = 1; k < n; k++)
+		if (strcmp(f[ix[k]], f[ix[k - 1]]) == 0 && (first < 0 || ix[k] < first))
+			first = ix[k];
+	free(ix);
+	return first;
+}
+
 static int header_set(struct source *r, char **f, int n, char *err, size_t errlen)
 {
 	r->cols = calloc((size_t)n, sizeof *r->cols);
@@ -161,13 +191,17 @@ static int header_set(struct source *r, char **f, int n, char *err, size_t errle
 		return -1;
 	}
 	r->n_cols = n;
+	int dup = header_dup(f, n);
+	if (dup == -2) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (dup >= 0) {
+		snprintf(err, errlen, "%s:1: column '%s' appears twice in the header", r->path, f[dup]);
+		return -1;
+	}
 	bool have_time = false;
 	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < i; j++)
-			if (strcmp(f[i], f[j]) == 0) {
-				snprintf(err, errlen, "%s:1: column '%s' appears twice in the header", r->path, f[i]);
-				return -1;
-			}
 		r->cols[i] = col_classify(&r->info, f[i]);
 		if (r->cols[i].kind == CK_TIME)
 			have_time = true;
@@ -376,6 +410,28 @@ static void on_row(int c, void *data)
 	reader_clear(rd);
 }
 
+/* What a replay reads at most: a line (a recording's widest header is a
+ * few kB; 1 MiB says the file is something else) and a file (a day at 100
+ * Hz is about 4 GiB). */
+enum { REPLAY_MAX_LINE = 1 << 20 };
+#define REPLAY_MAX_FILE ((size_t)4 << 30)
+
+/* Longest line in buf[from, n) so far; *run carries a line across reads. */
+static long line_check(const char *buf, size_t from, size_t n, size_t *run, long *line)
+{
+	for (size_t i = from; i < n; i++) {
+		if (buf[i] == '\n') {
+			*run = 0;
+			++*line;
+		} else if (++*run > REPLAY_MAX_LINE) {
+			return *line;
+		}
+	}
+	return 0;
+}
+
+/* The whole file, from a regular file or a FIFO only (a device such as
+ * /dev/zero never ends), with the bounds above. */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "rb");
@@ -383,12 +439,20 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	size_t cap = 1 << 16, n = 0;
+	struct stat st;
+	if (fstat(fileno(fp), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		snprintf(err, errlen, "%s: not a regular file or FIFO: not a recording", path);
+		fclose(fp);
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0, run = 0;
+	long line = 1, long_line = 0;
 	char *buf = malloc(cap);
 	while (buf) {
 		size_t got = fread(buf + n, 1, cap - n, fp);
+		long_line = line_check(buf, n, n + got, &run, &line);
 		n += got;
-		if (n < cap)
+		if (n < cap || long_line || cap >= REPLAY_MAX_FILE)
 			break;
 		cap *= 2;
 		char *nb = realloc(buf, cap);
@@ -402,12 +466,19 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 	} else if (ferror(fp)) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
-		free(buf);
-		buf = NULL;
+	} else if (long_line) {
+		snprintf(err, errlen, "%s:%ld: a line longer than %d MiB: not a recording", path, long_line,
+			 REPLAY_MAX_LINE >> 20);
+	} else if (n == cap) {
+		snprintf(err, errlen, "%s: more than %zu GiB: too large to play", path, REPLAY_MAX_FILE >> 30);
+	} else {
+		fclose(fp);
+		*len = n;
+		return buf;
 	}
+	free(buf);
 	fclose(fp);
-	*len = n;
-	return buf;
+	return NULL;
 }
 
 static int csv_read(struct source *r, const char *buf, size_t len, char *err, size_t errlen)
@@ -793,12 +864,22 @@ static void meta_read(struct source *r)
 	if (!mp)
 		return;
 	snprintf(mp, n, "%s.meta.json", r->path);
-	FILE *probe = fopen(mp, "r");
-	if (!probe) {
+	/* O_NONBLOCK: a FIFO planted at the name must not hang the open */
+	int probe = open(mp, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (probe < 0) {
 		free(mp);
 		return;
 	}
-	fclose(probe);
+	struct stat st;
+	bool fits = fstat(probe, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= REPLAY_MAX_LINE;
+	close(probe);
+	if (!fits) {
+		size_t len = strlen(mp) + 64;
+		if ((r->notice = malloc(len)))
+			snprintf(r->notice, len, "%s: not a regular file of at most 1 MiB, ignored", mp);
+		free(mp);
+		return;
+	}
 	json_object *o = json_object_from_file(mp);
 	if (!o || !json_object_is_type(o, json_type_object)) {
 		size_t len = strlen(mp) + 64;

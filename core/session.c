@@ -92,10 +92,17 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 			localtime_r(&t, &tm);
 			char stamp[32];
 			strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-			snprintf(s->job_log, sizeof s->job_log, "dvfstop-%.64s-%s.log", base, stamp);
+			const char *dir = o->log_dir ? o->log_dir : getenv("DVFSTOP_LOG_DIR");
+			if (dir && *dir)
+				snprintf(s->job_log, sizeof s->job_log, "%s/dvfstop-%.64s-%s.log", dir, base, stamp);
+			else
+				snprintf(s->job_log, sizeof s->job_log, "dvfstop-%.64s-%s.log", base, stamp);
+			jo.log_fresh = true;   /* a new file, -1, -2... when the name is taken */
 		}
 		jo.log_path = s->job_log;
 		s->job = job_start(o->cmd, &jo, now, err, errlen);
+		if (s->job && job_log_path(s->job))
+			snprintf(s->job_log, sizeof s->job_log, "%s", job_log_path(s->job));
 		return s->job ? 0 : -1;
 	}
 	if (o->pid > 0 || o->progress) {
@@ -426,7 +433,9 @@ int session_sample(struct session *s)
 		if (err) {
 			session_msg(s, "recording to %s stopped: %s (what was written is kept)",
 				    s->rec_path, strerror(err));
-			recorder_close(s->rec);
+			if (recorder_close(s->rec) == RECORDER_GONE)
+				session_msg(s, "recording to %s stopped: %s; %s", s->rec_path, strerror(err),
+					    recorder_strerror(RECORDER_GONE));
 			s->rec = NULL;
 		}
 	}
@@ -495,12 +504,14 @@ int session_record_start(struct session *s, const char *path)
 		path = name;
 	}
 	char err[600];
-	s->rec = recorder_open(path, s->info, err, sizeof err);
+	/* A default name is a new file (-1, -2... when taken), never a link. */
+	s->rec = path == name ? recorder_open_new(path, s->info, err, sizeof err)
+			      : recorder_open(path, s->info, err, sizeof err);
 	if (!s->rec) {
 		session_msg(s, "%s", err);
 		return -1;
 	}
-	snprintf(s->rec_path, sizeof s->rec_path, "%s", path);
+	snprintf(s->rec_path, sizeof s->rec_path, "%s", recorder_path(s->rec));
 	session_msg(s, "recording to %s", s->rec_path);
 	return 0;
 }
@@ -517,7 +528,9 @@ void session_record_stop(struct session *s)
 	uint64_t rows = recorder_rows(s->rec);
 	int err = recorder_close(s->rec);
 	s->rec = NULL;
-	if (err)
+	if (err == RECORDER_GONE)
+		session_msg(s, "recording %s: %s", s->rec_path, recorder_strerror(err));
+	else if (err)
 		session_msg(s, "recording %s closed with an error: %s", s->rec_path, strerror(err));
 	else
 		session_msg(s, "recorded %llu samples to %s", (unsigned long long)rows, s->rec_path);

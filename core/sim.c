@@ -10,6 +10,7 @@
 #include "io.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -147,8 +148,8 @@ static void gov_files(struct sim *s)
 	} else if (s->f_set_freq.fd >= 0) {
 		sim_file_vanish(&s->f_set_freq);
 		char d[512];
-		snprintf(d, sizeof d, "%s/%s/userspace", s->root, s->gpu_devfreq);
-		rmdir(d);
+		snprintf(d, sizeof d, "%s/userspace", s->gpu_devfreq);
+		sim_tree_rmdir(s, d);
 	}
 }
 
@@ -612,6 +613,56 @@ void sim_advance(struct sim *s, int64_t t_ns)
 	write_outputs(s);
 }
 
+/* A --sim-dir of the user's: new, empty, or one dvfstop marked in an
+ * earlier run (then the parts it made are removed, never following a
+ * link).  Anything else is somebody's data; a folder of another user's is
+ * refused, since we write a whole tree into it (as root, perhaps). */
+static int check_user_dir(struct sim *s, char *err, size_t errlen)
+{
+	int fd = open(s->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "simulator: %s: %s", s->root, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		snprintf(err, errlen, "simulator: %s belongs to uid %lu, not to you (uid %lu); "
+			 "give a new or empty folder of yours", s->root, (unsigned long)st.st_uid,
+			 (unsigned long)geteuid());
+		close(fd);
+		return -1;
+	}
+	struct stat ms;
+	bool ours = fstatat(fd, ".dvfstop-sim", &ms, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(ms.st_mode) &&
+		    ms.st_uid == geteuid();
+	if (ours) {
+		static const char *const top[] = { "sys", "proc", "etc", "var" };
+		for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+			sim_rm_tree_at(fd, top[i]);
+		close(fd);
+		return 0;
+	}
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		snprintf(err, errlen, "simulator: %s: %s", s->root, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	const struct dirent *de;
+	bool empty = true;
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	if (!empty) {
+		snprintf(err, errlen, "simulator: %s is not empty and is not a simulator's folder "
+			 "(no .dvfstop-sim in it); give a new or empty folder", s->root);
+		return -1;
+	}
+	return 0;
+}
+
 static int prepare_dir(struct sim *s, char *err, size_t errlen)
 {
 	const char *d = s->cfg.dir;
@@ -641,31 +692,7 @@ static int prepare_dir(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "simulator: %s: %s", d, strerror(errno));
 		return -1;
 	}
-	if (s->private_dir)
-		return 0;
-	/* A folder of ours from an earlier run is rebuilt; anything else that
-	 * is not empty is somebody's data and is left alone. */
-	char mark[600];
-	snprintf(mark, sizeof mark, "%s/.dvfstop-sim", s->root);
-	bool ours = access(mark, F_OK) == 0;
-	if (ours) {
-		static const char *const top[] = { "sys", "proc", "etc", "var" };
-		for (size_t i = 0; i < 4; i++) {
-			char p[600];
-			snprintf(p, sizeof p, "%s/%s", s->root, top[i]);
-			if (access(p, F_OK) == 0)
-				sim_rm_tree(p);
-		}
-		return 0;
-	}
-	char probe[600];
-	snprintf(probe, sizeof probe, "%s/sys", s->root);
-	if (access(probe, F_OK) == 0) {
-		snprintf(err, errlen, "simulator: %s holds a sys folder that is not a simulator's; "
-			 "give an empty or new folder", s->root);
-		return -1;
-	}
-	return 0;
+	return s->private_dir ? 0 : check_user_dir(s, err, errlen);
 }
 
 struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)

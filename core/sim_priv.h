@@ -146,9 +146,14 @@ int sim_file_read(struct sim_file *f, char *buf, size_t len);
 void sim_file_appear(struct sim *s, struct sim_file *f, const char *rel, const char *content);
 void sim_file_vanish(struct sim_file *f);
 void sim_tree_add_own_faults(struct sim *s);
+/* Remove a tree (absolute path; or name in folder dfd), never following
+ * a link out of it. */
 int sim_rm_tree(const char *dir);
 /* The same from a signal handler (async-signal-safe; dir is the path). */
 void sim_rm_tree_now(void *dir);
+int sim_rm_tree_at(int dfd, const char *name);
+/* Remove the empty folder root/rel (a governor's folder that goes away). */
+void sim_tree_rmdir(struct sim *s, const char *rel);
 extern const char *const sim_gov_name[GOV_N];
 
 #endif

@@ -7,7 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,9 @@ struct tb {
 	struct sim *s;
 	int err;
 	char what[320];
+	char dir[512];   /* the folder last opened, and its fd (or -1) */
+	int dfd;
+	int root_fd;     /* the tree's root (or -1) */
 };
 
 static void tb_fail(struct tb *b, int err, const char *rel)
@@ -33,30 +36,51 @@ static void tb_fail(struct tb *b, int err, const char *rel)
 	snprintf(b->what, sizeof b->what, "%s/%s", b->s->root, rel);
 }
 
-/* mkdir -p, from the deepest folder up: one call when the parent exists */
-static int mkdirs_at(char *buf)
+/* Open the folder path (relative to fd, which stays open) one component
+ * at a time without following a symbolic link: a link planted in the tree
+ * (etc -> /etc) makes the write fail with ELOOP or ENOTDIR instead of
+ * landing outside.  make: create the missing folders.  Returns an fd or
+ * -errno. */
+static int tree_walk(int fd, char *path, bool make)
 {
-	if (mkdir(buf, 0755) == 0 || errno == EEXIST)
-		return 0;
-	if (errno != ENOENT)
-		return errno;
-	char *slash = strrchr(buf, '/');
-	if (!slash || slash == buf)
-		return ENOENT;
-	*slash = '\0';
-	int e = mkdirs_at(buf);
-	*slash = '/';
-	if (e)
-		return e;
-	return mkdir(buf, 0755) == 0 || errno == EEXIST ? 0 : errno;
+	int cur = dup(fd);
+	if (cur < 0)
+		return -errno;
+	for (char *comp = path; comp && *comp;) {
+		char *slash = strchr(comp, '/');
+		if (slash)
+			*slash = '\0';
+		int next = *comp ? openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : dup(cur);
+		if (next < 0 && errno == ENOENT && make && (mkdirat(cur, comp, 0755) == 0 || errno == EEXIST))
+			next = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(cur);
+		if (slash)
+			*slash = '/';
+		if (next < 0)
+			return -e;
+		cur = next;
+		comp = slash ? slash + 1 : NULL;
+	}
+	return cur;
 }
 
-static int mkdirs(const char *path)
+/* The folder that holds the absolute path `abs` (root is a realpath, so
+ * the walk from / meets no link of its own), and *leaf in abs.  Returns a
+ * folder fd or -errno. */
+static int tree_parent(const char *abs, bool make, const char **leaf)
 {
 	char buf[512];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-		return ENAMETOOLONG;
-	return mkdirs_at(buf);
+	const char *slash = strrchr(abs, '/');
+	if (abs[0] != '/' || !slash || snprintf(buf, sizeof buf, "%.*s", (int)(slash - abs), abs) >= (int)sizeof buf)
+		return -ENAMETOOLONG;
+	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int d = tree_walk(fd, buf + 1, make);
+	close(fd);
+	*leaf = slash + 1;
+	return d;
 }
 
 static int abs_path(const struct sim *s, const char *rel, char *out, size_t len)
@@ -64,28 +88,58 @@ static int abs_path(const struct sim *s, const char *rel, char *out, size_t len)
 	return snprintf(out, len, "%s/%s", s->root, rel) >= (int)len ? ENAMETOOLONG : 0;
 }
 
-/* Make the parent folders of root/rel. */
-static int mkparent(const struct sim *s, const char *rel)
+/* tree_parent through the builder's cache: files come in runs of one
+ * folder, and walking from / for each took 60 ms.  The fd is borrowed. */
+static int tb_parent(struct tb *b, const char *abs, const char **leaf)
 {
-	char p[512];
-	int e = abs_path(s, rel, p, sizeof p);
-	if (e)
-		return e;
-	char *slash = strrchr(p, '/');
-	*slash = '\0';
-	return mkdirs(p);
+	const char *slash = strrchr(abs, '/');
+	size_t n = slash ? (size_t)(slash - abs) : 0;
+	if (b->dfd >= 0 && n < sizeof b->dir && strlen(b->dir) == n && memcmp(b->dir, abs, n) == 0) {
+		*leaf = slash + 1;
+		return b->dfd;
+	}
+	size_t rl = strlen(b->s->root);
+	char rest[512];
+	int fd;
+	if (b->root_fd >= 0 && n > rl && strncmp(abs, b->s->root, rl) == 0 && abs[rl] == '/' &&
+	    n - rl < sizeof rest) {
+		/* from the tree's root, opened once */
+		snprintf(rest, sizeof rest, "%.*s", (int)(n - rl - 1), abs + rl + 1);
+		fd = tree_walk(b->root_fd, rest, true);
+		*leaf = slash + 1;
+	} else {
+		fd = tree_parent(abs, true, leaf);
+	}
+	if (fd < 0)
+		return fd;
+	if (b->dfd >= 0)
+		close(b->dfd);
+	b->dfd = fd;
+	b->dir[0] = '\0';
+	if (n < sizeof b->dir) {
+		memcpy(b->dir, abs, n);
+		b->dir[n] = '\0';
+	}
+	return fd;
+}
+
+/* Create (or empty) leaf in dfd for writing, never through a link. */
+static int tree_create(int dfd, const char *leaf, int flags)
+{
+	int fd = openat(dfd, leaf, flags | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return fd < 0 ? -errno : fd;
 }
 
 static void putn(struct tb *b, const char *rel, const char *data, size_t n)
 {
 	char p[512];
+	const char *leaf;
 	int e = abs_path(b->s, rel, p, sizeof p);
-	if (!e)
-		e = mkparent(b->s, rel);
 	if (!e) {
-		int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int dfd = tb_parent(b, p, &leaf);
+		int fd = dfd < 0 ? dfd : tree_create(dfd, leaf, O_WRONLY);
 		if (fd < 0) {
-			e = errno;
+			e = -fd;
 		} else {
 			if (write(fd, data, n) != (ssize_t)n)
 				e = errno ? errno : EIO;
@@ -118,12 +172,16 @@ static void lnk(struct tb *b, const char *rel, const char *target)
 {
 	char p[512];
 	int e = abs_path(b->s, rel, p, sizeof p);
-	if (!e)
-		e = mkparent(b->s, rel);
 	if (!e) {
-		unlink(p);
-		if (symlink(target, p) < 0)
-			e = errno;
+		const char *leaf;
+		int dfd = tb_parent(b, p, &leaf);
+		if (dfd < 0) {
+			e = -dfd;
+		} else {
+			unlinkat(dfd, leaf, 0);
+			if (symlinkat(target, dfd, leaf) < 0)
+				e = errno;
+		}
 	}
 	if (e)
 		tb_fail(b, e, rel);
@@ -133,32 +191,51 @@ static void dir(struct tb *b, const char *rel)
 {
 	char p[512];
 	int e = abs_path(b->s, rel, p, sizeof p);
-	if (!e)
-		e = mkdirs(p);
+	if (!e && strlen(p) + 2 < sizeof p) {
+		strcat(p, "/.");   /* every component a folder */
+		const char *leaf;
+		int dfd = tb_parent(b, p, &leaf);
+		if (dfd < 0)
+			e = -dfd;
+	}
 	if (e)
 		tb_fail(b, e, rel);
 }
 
 /* ---- live files ------------------------------------------------------- */
 
-int sim_file_open(struct sim *s, struct sim_file *f, const char *rel, const char *content)
+static int file_open_in(struct sim_file *f, const char *abs, int dfd, const char *leaf, const char *content)
 {
-	char p[512];
 	*f = (struct sim_file){ .fd = -1 };
-	int e = abs_path(s, rel, p, sizeof p);
-	if (!e)
-		e = mkparent(s, rel);
-	if (e)
-		return e;
-	f->path = strdup(p);
+	if (dfd < 0)
+		return -dfd;
+	f->path = strdup(abs);
 	if (!f->path)
 		return ENOMEM;
-	f->fd = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (f->fd < 0)
-		return errno;
+	f->fd = tree_create(dfd, leaf, O_RDWR);
+	if (f->fd < 0) {
+		int e = -f->fd;
+		f->fd = -1;
+		return e;
+	}
 	f->len = 0;
 	sim_file_put(f, content);
 	return 0;
+}
+
+int sim_file_open(struct sim *s, struct sim_file *f, const char *rel, const char *content)
+{
+	char p[512];
+	const char *leaf;
+	*f = (struct sim_file){ .fd = -1 };
+	int e = abs_path(s, rel, p, sizeof p);
+	if (e)
+		return e;
+	int dfd = tree_parent(p, true, &leaf);
+	e = file_open_in(f, p, dfd, leaf, content);
+	if (dfd >= 0)
+		close(dfd);
+	return e;
 }
 
 void sim_file_close(struct sim_file *f)
@@ -218,24 +295,78 @@ void sim_file_vanish(struct sim_file *f)
 {
 	if (f->fd < 0)
 		return;
-	unlink(f->path);
+	const char *leaf;
+	int dfd = tree_parent(f->path, false, &leaf);
+	if (dfd >= 0) {
+		unlinkat(dfd, leaf, 0);
+		close(dfd);
+	}
 	sim_file_close(f);
+}
+
+void sim_tree_rmdir(struct sim *s, const char *rel)
+{
+	char p[512];
+	const char *leaf;
+	if (abs_path(s, rel, p, sizeof p) != 0)
+		return;
+	int dfd = tree_parent(p, false, &leaf);
+	if (dfd >= 0) {
+		unlinkat(dfd, leaf, AT_REMOVEDIR);
+		close(dfd);
+	}
 }
 
 /* ---- removal ---------------------------------------------------------- */
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Remove name in folder dfd and all under it, never following a link: a
+ * link is removed, not what it points at.  depth: links cannot loop here,
+ * but a deep tree must not exhaust the stack or the fds. */
+static int rm_at(int dfd, const char *name, int depth)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dfd, name, 0) < 0 && errno != ENOENT ? -1 : 0;
+	if (depth > 64)
+		return -1;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	int rc = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (rm_at(dirfd(d), de->d_name, depth + 1) < 0)
+			rc = -1;
+	}
+	closedir(d);
+	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		rc = -1;
+	return rc;
+}
+
+int sim_rm_tree_at(int dfd, const char *name)
+{
+	return rm_at(dfd, name, 0);
 }
 
 int sim_rm_tree(const char *d)
 {
-	/* FTW_PHYS: never follow the tree's links out of it */
-	return nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	const char *leaf;
+	int dfd = tree_parent(d, false, &leaf);
+	if (dfd < 0)
+		return -1;
+	int rc = rm_at(dfd, leaf, 0);
+	close(dfd);
+	return rc;
 }
 
 /* A death by signal must not leave the tree either; nftw allocates, so
@@ -249,7 +380,7 @@ struct rm_dirent {
 	char name[];
 };
 
-static void rm_at(int dfd, int depth)
+static void rm_now_at(int dfd, int depth)
 {
 	_Alignas(8) char buf[1024];
 	bool again = true;
@@ -271,7 +402,7 @@ static void rm_at(int dfd, int depth)
 				if (depth < 32) {
 					int sub = openat(dfd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 					if (sub >= 0) {
-						rm_at(sub, depth + 1);
+						rm_now_at(sub, depth + 1);
 						close(sub);
 					}
 				}
@@ -288,7 +419,7 @@ void sim_rm_tree_now(void *dir)
 	int fd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	rm_at(fd, 0);
+	rm_now_at(fd, 0);
 	close(fd);
 	rmdir(d);
 }
@@ -402,7 +533,13 @@ static void open_live(struct tb *b, struct sim_file *f, const char *rel, const c
 {
 	if (b->err)
 		return;
-	int e = sim_file_open(b->s, f, rel, content);
+	char p[512];
+	const char *leaf = NULL;
+	int e = abs_path(b->s, rel, p, sizeof p);
+	if (!e) {
+		int dfd = tb_parent(b, p, &leaf);
+		e = file_open_in(f, p, dfd, leaf, content);
+	}
 	if (e)
 		tb_fail(b, e, rel);
 }
@@ -787,7 +924,11 @@ static void pick_hwmon(struct sim *s)
 
 int sim_tree_build(struct sim *s, char *err, size_t errlen)
 {
-	struct tb b = { .s = s };
+	struct tb b = { .s = s, .dfd = -1, .root_fd = -1 };
+	const char *leaf;
+	char top[600];
+	snprintf(top, sizeof top, "%s/.", s->root);
+	b.root_fd = tree_parent(top, false, &leaf);
 	bool jp6 = s->cfg.layout == SIM_JP6;
 	pick_hwmon(s);
 
@@ -813,6 +954,10 @@ int sim_tree_build(struct sim *s, char *err, size_t errlen)
 	put_emc(&b, jp6);
 	dir(&b, "sys/bus/i2c/drivers/ina3221");
 
+	if (b.dfd >= 0)
+		close(b.dfd);
+	if (b.root_fd >= 0)
+		close(b.root_fd);
 	if (b.err) {
 		snprintf(err, errlen, "simulator: cannot make %s: %s", b.what, strerror(b.err));
 		return -1;

@@ -79,3 +79,7 @@ tests_unit_test_job_stats_SOURCES = tests/unit/test_job_stats.c
 tests_unit_test_job_stats_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_job_stats_LDADD = $(TEST_LDADD)
 endif
+# Files made in shared places, the config file's trust, recorder and replay
+# bounds (docs/security.md).
+TESTS += tests/integration/files.sh tests/tui/files.sh
+EXTRA_DIST += tests/integration/files.sh tests/tui/files.sh

@@ -17,6 +17,7 @@ refuse() {
 
 # No config file of the user's can change what is tested.
 export XDG_CONFIG_HOME="$T/xdg"
+umask 022   # a config file others can write is refused
 
 refuse "an option typed as a command" 2 "unknown command 'replay'; did you mean the option --replay?" replay x.csv
 refuse "a program without --" 2 "put -- before it: dvfstop \[OPTIONS\] -- sh \.\.\." sh -c true
@@ -44,7 +45,7 @@ refuse "--demo with --sysfs-root" 2 "--demo simulates its own board; --sysfs-roo
 refuse "--demo with --source nvml" 2 "--demo simulates its own board; --source nvml reads another" --demo --source nvml -b
 refuse "--replay with --sysfs-root" 2 "--replay plays a recording; --sysfs-root /tmp names a board's tree" --replay "$T/none.csv" --sysfs-root /tmp
 # ... but the config file's usual board does not stop a --demo.
-printf 'sysfs-root = /nonexistent\nsource = nvml\n' >"$T/board.conf"
+printf 'source = nvml\n' >"$T/board.conf"
 "$DVFSTOP" --config "$T/board.conf" --demo -b -n 2 >"$T/out" 2>"$T/err" && grep -q '^dvfstop summary' "$T/out" &&
 	ok "a config file's board gives way to --demo" || fail "--demo with a config's board: $(cat "$T/err")"
 "$DVFSTOP" --demo --source jetson -b -n 2 >"$T/out" 2>"$T/err" && ok "--demo --source jetson (its own source) is fine" ||

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -21,6 +22,7 @@ static const char *write_file(const char *name, const char *text)
 	assert_non_null(fp);
 	fputs(text, fp);
 	fclose(fp);
+	chmod(path, 0644);   /* a config others can write is refused: not by umask */
 	return path;
 }
 
@@ -153,8 +155,71 @@ static void config_errors_name_file_and_line(void **st)
 	assert_non_null(strstr(err, want));
 	snprintf(want, sizeof want, "%s:4: expected `key = value`", p);
 	assert_non_null(strstr(err, want));
-	snprintf(want, sizeof want, "%s:5: 'record' can only be given on the command line", p);
+	snprintf(want, sizeof want, "%s:5: 'record' names a file: command line only", p);
 	assert_non_null(strstr(err, want));
+	opts_free(&o);
+}
+
+/* Keys whose value names a file are command line only (README): a config
+ * file, found through $HOME or $XDG_CONFIG_HOME, must not choose what
+ * dvfstop writes or reads as root.  A theme or policy by name is fine. */
+static void config_refuses_file_keys(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	enum opt_result r;
+	const char *p = write_file("files", "theme = light\npolicy = builtin:ffg\nsysfs-root = /x\nprom-textfile = /y.prom\n"
+				   "model-config = /z.json\ntheme = /t/a.theme\npolicy = my.policy\nsim-dir = /s\n"
+				   "log-dir = /l\n");
+	const char *err = run_file(&o, p, &r);
+	assert_int_equal(r, OPT_ERROR);
+	static const char *const keys[] = { "sysfs-root", "prom-textfile", "model-config", "theme", "policy",
+					    "sim-dir", "log-dir" };
+	for (int i = 0; i < 7; i++) {
+		char want[600];
+		snprintf(want, sizeof want, "%s:%d: '%s' names a file: command line only", p, i + 3, keys[i]);
+		assert_non_null(strstr(err, want));
+	}
+	assert_null(strstr(err, ":1:"));
+	assert_null(strstr(err, ":2:"));
+	assert_string_equal(o.theme, "light");
+	assert_string_equal(o.policy, "builtin:ffg");
+	assert_string_equal(o.sysfs_root, "/");
+	assert_null(o.prom_textfile);
+	opts_free(&o);
+}
+
+/* Only a config of the user's (or root's) that others cannot write is read. */
+static void config_trust(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	enum opt_result r;
+	const char *p = write_file("gw", "interval = 250\n");
+	chmod(p, 0664);
+	const char *err = run_file(&o, p, &r);
+	assert_int_equal(r, OPT_ERROR);
+	char want[600];
+	snprintf(want, sizeof want, "config %s can be written by its group (mode 0664): not read", p);
+	assert_non_null(strstr(err, want));
+	assert_int_equal(o.interval_ms, 100);
+	chmod(p, 0602);
+	err = run_file(&o, p, &r);
+	assert_int_equal(r, OPT_ERROR);
+	assert_non_null(strstr(err, "can be written by others (mode 0602)"));
+	if (geteuid() == 0) {
+		chmod(p, 0644);
+		assert_int_equal(chown(p, 65534, 65534), 0);
+		err = run_file(&o, p, &r);
+		assert_int_equal(r, OPT_ERROR);
+		snprintf(want, sizeof want, "config %s belongs to uid 65534, not to you (uid 0) or root: not read", p);
+		assert_non_null(strstr(err, want));
+		assert_int_equal(o.interval_ms, 100);
+	} else {
+		fprintf(stderr, "skip: a config of another user's needs root to make\n");
+	}
 	opts_free(&o);
 }
 
@@ -245,6 +310,8 @@ int main(void)
 		cmocka_unit_test(config_file),
 		cmocka_unit_test(config_file_many_strings),
 		cmocka_unit_test(config_errors_name_file_and_line),
+		cmocka_unit_test(config_refuses_file_keys),
+		cmocka_unit_test(config_trust),
 		cmocka_unit_test(command_line_wins),
 		cmocka_unit_test(xdg_path),
 		cmocka_unit_test(is_key),
