@@ -28,6 +28,7 @@ EXTRA_DIST += tests/integration/batch-fixtures.sh
 # A board's files are never opened through a link, nor a value cut (issue 25).
 TESTS += tests/integration/sysfs-links.sh
 EXTRA_DIST += tests/integration/sysfs-links.sh
+EXTRA_DIST += docs/hardware/h200-sweep.md docs/hardware/h200-sweep.csv docs/hardware/h200-restore.md
 # Every option of every --help is in the man page.
 TESTS += tests/integration/docs-options.sh
 EXTRA_DIST += tests/integration/docs-options.sh
