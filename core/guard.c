@@ -120,6 +120,21 @@ int guard_order(int64_t cur_min, int64_t cur_max, int64_t want_min, int64_t want
 	return n;
 }
 
+/* A clock file, opened as the signal path may: never through a link put
+ * at its name since control checked it, never a FIFO that would block
+ * (sysfs attributes are regular files).  -1 with errno. */
+static int raw_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		errno = ENOTSUP;
+		return -1;
+	}
+	return fd;
+}
+
 /* Returns 0 or the errno, which errno also holds.  The io fault table is
  * asked first (a string compare: safe here) so tests can make a restore
  * fail as a refused sysfs write would. */
@@ -130,7 +145,7 @@ static int raw_write(const char *path, const char *buf, size_t len)
 		errno = err;
 		return err;
 	}
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	int fd = raw_open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return errno;
 	size_t off = 0;
@@ -153,7 +168,7 @@ static int raw_write(const char *path, const char *buf, size_t len)
 
 static ssize_t raw_read(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = raw_open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	ssize_t n;
