@@ -930,7 +930,6 @@ bool job_is_child(const struct job *j) { return j->child; }
 const char *job_log_path(const struct job *j) { return j->o.log_path; }
 const char *job_progress_path(const struct job *j) { return j->has_prog ? j->prog.path : NULL; }
 const struct progress_tracker *job_tracker(const struct job *j) { return &j->tr; }
-const char *job_error(const struct job *j) { return j->err; }
 
 const char *job_describe(const struct job *j, char *buf, size_t len)
 {

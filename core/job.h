@@ -133,8 +133,5 @@ const struct progress_tracker *job_tracker(const struct job *j);
  * "\r" (a progress bar) is replaced by the line after it. */
 int job_ring_count(const struct job *j);
 const char *job_ring_line(const struct job *j, int i);
-/* The last non-fatal problem (log write failed, progress file unreadable),
- * or "" */
-const char *job_error(const struct job *j);
 
 #endif

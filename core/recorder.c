@@ -70,30 +70,6 @@ static void header_fields(const struct dvf_info *in, void (*emit)(void *ctx, con
 	emit(ctx, "event");
 }
 
-struct hdr_buf {
-	char *buf;
-	size_t len, used;
-	bool first;
-};
-
-static void hdr_emit(void *ctx, const char *name)
-{
-	struct hdr_buf *h = ctx;
-	int n = snprintf(h->buf + h->used, h->used < h->len ? h->len - h->used : 0, "%s%s", h->first ? "" : ",", name);
-	if (n > 0)
-		h->used += (size_t)n;
-	h->first = false;
-}
-
-int recorder_header(const struct dvf_info *info, char *buf, size_t len)
-{
-	struct hdr_buf h = { buf, len, 0, true };
-	if (len)
-		buf[0] = '\0';
-	header_fields(info, hdr_emit, &h);
-	return h.used < len ? 0 : -1;
-}
-
 /* ---- writing fields ------------------------------------------------------ */
 
 struct row {
@@ -308,7 +284,6 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 	return 0;
 }
 
-int recorder_failed(const struct recorder *r) { return r->failed; }
 uint64_t recorder_rows(const struct recorder *r) { return r->rows; }
 const char *recorder_path(const struct recorder *r) { return r->path; }
 

@@ -33,12 +33,10 @@ enum { RECORDER_GONE = -1 };
 const char *recorder_strerror(int err);
 /* Write one row.  t_rel_ns: session time; the first row's is time_s 0.
  * unix_time_s is the sample's unix_ns (n/a: empty).  Returns 0, or
- * an errno after which the recorder is stopped (recorder_failed). */
+ * an errno after which the recorder is stopped. */
 int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct energy *e, int64_t t_rel_ns);
 /* An event (control change, job start/end, ...) for the next row's event column. */
 void recorder_event(struct recorder *r, const char *text);
-/* Non-zero errno once a write failed. */
-int recorder_failed(const struct recorder *r);
 uint64_t recorder_rows(const struct recorder *r);
 const char *recorder_path(const struct recorder *r);
 /* Add a key to the metadata written at close (e.g. the summary). */
@@ -47,8 +45,5 @@ void recorder_meta_summary(struct recorder *r, const char *json_text);
  * the CSV holds), close.  Returns 0, an errno or RECORDER_GONE. */
 int recorder_close(struct recorder *r);
 
-/* The CSV column names for a board (for replay and tests): writes them,
- * comma-separated, into buf. */
-int recorder_header(const struct dvf_info *info, char *buf, size_t len);
 
 #endif

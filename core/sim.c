@@ -828,20 +828,8 @@ int64_t sim_now_ns(const struct sim *s)
 	return s->t_ns;
 }
 
-const struct sim_model *sim_workload(const struct sim *s)
-{
-	return &s->model;
-}
 
-int64_t sim_gpu_hz(const struct sim *s)
-{
-	return s->cur_hz;
-}
 
-bool sim_gpu_railgated(const struct sim *s)
-{
-	return s->railgated;
-}
 
 void sim_destroy(struct sim *s)
 {

@@ -50,11 +50,6 @@ double sim_true_energy_mj(const struct sim *s, int rail);
 int64_t sim_steps_done(const struct sim *s);
 /* The simulated time reached by the last sim_advance (ns). */
 int64_t sim_now_ns(const struct sim *s);
-/* The workload's model, for sweeps and benchmarks (see sim_model.h). */
-const struct sim_model *sim_workload(const struct sim *s);
-/* The GPU clock the board runs at now (Hz), and whether it is rail-gated. */
-int64_t sim_gpu_hz(const struct sim *s);
-bool sim_gpu_railgated(const struct sim *s);
 /* Remove a private folder and free. */
 void sim_destroy(struct sim *s);
 

@@ -335,10 +335,6 @@ int workload_feature_parse(const char *name)
 	return -1;
 }
 
-bool workload_feature_categorical(enum wl_feature f)
-{
-	return f == WL_MODEL_TYPE;
-}
 
 void workload_mark_simulated(struct workload *w)
 {

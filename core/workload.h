@@ -73,7 +73,6 @@ enum model_type workload_arch_type(const char *arch);
 const char *workload_feature_name(enum wl_feature f);
 /* Name -> feature; -1 if unknown. */
 int workload_feature_parse(const char *name);
-bool workload_feature_categorical(enum wl_feature f);
 const char *workload_source_name(enum wl_source s);
 
 /* A value as people read it: "12", "32.5", "87%", "decoder". */

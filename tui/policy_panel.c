@@ -410,14 +410,6 @@ void tui_policy_close(struct tui *t)
 	t->pol = NULL;
 }
 
-bool tui_policy_recommended(const struct tui *t, int64_t *hz)
-{
-	const struct tui_policy *p = t->pol;
-	if (!p || !p->pv.have_eval || !p->pv.eval.ok || !p->pv.have_map)
-		return false;
-	*hz = p->pv.map.hz;
-	return true;
-}
 
 int policy_key_accept(struct tui *t)
 {

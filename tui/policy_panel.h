@@ -92,10 +92,6 @@ void tui_policy_sample(struct tui *t);
 /* Copy the panel's content into the view. */
 void tui_policy_view(struct tui *t);
 void tui_policy_close(struct tui *t);
-/* The panel's adopted recommendation on the board's table (the policy the
- * operator chose with P, with hysteresis); false when there is none.  For
- * other views (the sweep's starting level). */
-bool tui_policy_recommended(const struct tui *t, int64_t *hz);
 
 /* Key handlers (rows of tui_keys[]). */
 int policy_key_accept(struct tui *t);
