@@ -8,7 +8,7 @@
  * themselves are opened without following links (io_open_safe), for reads
  * and writes alike, and a value is read whole or refused.  Per-sample
  * files are opened once and re-read with pread (io.c); a failed or garbled
- * read makes that one metric n/a.  Facts: shared/reference/jetson-sysfs.md. */
+ * read makes that one metric n/a.  Facts: docs/reference/jetson-sysfs.md. */
 #include "config.h"
 #include "jetson.h"
 #include "clock.h"

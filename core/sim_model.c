@@ -79,7 +79,7 @@
 #define GPU_LEAK_W_AT_VMAX 1.0
 /* The SoC share of VDD_GPU_SOC (fabrics, memory controller, engines):
  * idle tegrastats on AGX Orin shows VDD_GPU_SOC ~2.3 W with the GPU idle
- * (R35 and R36 lines in reference/jetson-sysfs.md 6). */
+ * (R35 and R36 lines in docs/reference/jetson-sysfs.md 6). */
 #define SOC_STATIC_W 1.8
 
 /* VDD_CPU_CV: an idle baseline (OS, background daemons; idle lines show

@@ -1,5 +1,5 @@
 /* sim_tree: lays out the simulated board's sysfs tree (JetPack 6.2 as
- * reference/jetson-sysfs.md 8 proposes, or the JetPack 5 variant) and keeps
+ * docs/reference/jetson-sysfs.md 8 proposes, or the JetPack 5 variant) and keeps
  * the files the simulator rewrites open. */
 #include "config.h"
 #include "sim_priv.h"

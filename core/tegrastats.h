@@ -1,6 +1,6 @@
 /* tegrastats: parse one line of NVIDIA's tegrastats output.
  *
- * Formats (reference/jetson-sysfs.md §6): JetPack 5 and 6 Orin lines, the
+ * Formats (docs/reference/jetson-sysfs.md §6): JetPack 5 and 6 Orin lines, the
  * JetPack 7 variant (temperatures "cpu@52.968C/52.968C", rails with three
  * values "5139mW/5139mW/5139mW"), Thor ("GR3D_FREQ @[1000,1000,1000]"),
  * non-root lines without "@MHz", and the older "GR3D_FREQ p%@MHz".  The

@@ -29,6 +29,7 @@ EXTRA_DIST += tests/integration/batch-fixtures.sh
 TESTS += tests/integration/sysfs-links.sh
 EXTRA_DIST += tests/integration/sysfs-links.sh
 EXTRA_DIST += docs/hardware/h200-sweep.md docs/hardware/h200-sweep.csv docs/hardware/h200-restore.md
+EXTRA_DIST += docs/reference/jetson-sysfs.md docs/reference/energy-anchors.md
 # Every option of every --help is in the man page.
 TESTS += tests/integration/docs-options.sh
 EXTRA_DIST += tests/integration/docs-options.sh

@@ -183,7 +183,7 @@ static void test_defaults_and_categories(void **state)
 }
 
 /* Orin NX 16GB, JetPack 6 (25 W): 306 to 918 MHz in the 102 MHz steps of
- * the Orin GPU (reference/jetson-sysfs.md, 1.3). */
+ * the Orin GPU (docs/reference/jetson-sysfs.md, 1.3). */
 static void orin_nx(struct dvf_info *in)
 {
 	memset(in, 0, sizeof *in);
