@@ -82,6 +82,10 @@ int monitor_main(int argc, char **argv)
 	} else {
 		rc = tui_run(&s, &o);
 	}
+	/* A board lost on the way (a GPU NVML reports lost) is a run that
+	 * ended on an error, whatever came of the fine-tune. */
+	if (rc == 0 && s.source_broken)
+		rc = 1;
 	/* As `time` does: the status of the fine-tune dvfstop ran, unless
 	 * dvfstop itself failed (or had no such status to give). */
 	int js = session_exit_status(&s);

@@ -117,6 +117,7 @@ struct source {
 	struct nvml_extra extra;
 	char msg[256];
 	uint64_t msg_seq;
+	uint64_t msg_told;        /* msg_seq when the session last took msg */
 };
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -650,6 +651,22 @@ const char *nvml_message(struct source *s, uint64_t *seq)
 	return s->msg;
 }
 
+/* Each new message once, through the source table (status line, --batch's
+ * stderr, the recording's event column). */
+static int nvml_next_message(struct source *s, char *buf, size_t len)
+{
+	if (s->msg_seq == s->msg_told || !s->msg[0])
+		return 0;
+	s->msg_told = s->msg_seq;
+	snprintf(buf, len, "%s", s->msg);
+	return 1;
+}
+
+static bool nvml_broken(struct source *s)
+{
+	return s->lost;
+}
+
 const struct source_ops source_nvml = {
 	.name = "nvml",
 	.help = "discrete NVIDIA GPUs through NVML (libnvidia-ml, loaded at run time)",
@@ -661,4 +678,6 @@ const struct source_ops source_nvml = {
 	.ctl_write = nvml_ctl_write,
 	.ctl_path = NULL,
 	.close = nvml_close,
+	.message = nvml_next_message,
+	.broken = nvml_broken,
 };

@@ -361,6 +361,8 @@ int session_sample(struct session *s)
 	struct dvf_sample smp;
 	memset(&smp, 0, sizeof smp);
 	int rc = s->ops->sample(s->src, &smp);
+	if (s->ops->broken && s->ops->broken(s->src))
+		s->source_broken = true;   /* said by source_messages; the exit status says it too */
 	if (replay_active(s))
 		replay_report(s);   /* damaged rows playback has passed */
 	if (rc < 0)

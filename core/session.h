@@ -57,6 +57,7 @@ struct session {
 	                                start, else the first count seen */
 	bool job_base_set;           /* job_e0/t0/steps0 are final */
 	bool job_over;               /* it ended: totals frozen */
+	bool source_broken;          /* the source lost the board (a lost GPU): exit 1 */
 	bool trk_over;               /* the simulated or replayed fine-tune reached
 	                                its total: its figures frozen the same way */
 	struct energy job_e1;

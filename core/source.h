@@ -55,6 +55,10 @@ struct source_ops {
 	 * returns 0; one message per change, never one per sample.  NULL: the
 	 * source has nothing to say. */
 	int (*message)(struct source *s, char *buf, size_t len);
+	/* Has the source lost the board for good (a GPU that NVML reports lost)?
+	 * Its readings are n/a from then on, and the run ends on an error (exit
+	 * status 1).  NULL: never. */
+	bool (*broken)(struct source *s);
 };
 
 extern const struct source_ops *const source_table[];

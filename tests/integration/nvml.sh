@@ -41,10 +41,14 @@ DVFSTOP_NVML_LIB=/nonexistent/libnvidia-ml.so.1 run --batch --source nvml --samp
 [ "$(cat "$tmp/rc")" = 1 ] || fail "missing library: exit $(cat "$tmp/rc")"
 has 'cannot load /nonexistent/libnvidia-ml.so.1' err "missing library"
 
-# The GPU lost after 2 samples: the run ends normally with n/a.
-FAKENVML_LOSE_AFTER=2 run --batch --source nvml --samples 5 --interval 20
-[ "$(cat "$tmp/rc")" = 0 ] || fail "lost GPU: exit $(cat "$tmp/rc"): $(cat "$tmp/err")"
+# The GPU lost after 2 samples: n/a from then on, said once on stderr and
+# in the recording's event column, and the run ends on an error (exit 1).
+FAKENVML_LOSE_AFTER=2 run --batch --source nvml --samples 5 --interval 20 --record "$tmp/lost.csv"
+[ "$(cat "$tmp/rc")" = 1 ] || fail "lost GPU: exit $(cat "$tmp/rc"), want 1: $(cat "$tmp/err")"
 has 'gpu clock +n/a' out "lost GPU"
+has 'GPU 0 .*is lost' err "lost GPU said on stderr"
+[ "$(grep -c 'is lost' "$tmp/err")" = 1 ] || fail "lost GPU: said $(grep -c 'is lost' "$tmp/err") times on stderr, want once"
+has 'is lost' lost.csv "lost GPU in the recording's event column"
 
 # --source auto: no Jetson tree under an empty root, so NVML.
 mkdir "$tmp/root"
