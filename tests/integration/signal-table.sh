@@ -5,7 +5,7 @@
 # sweep` and the dashboard (in tmux), on a simulated Jetson tree (a static
 # copy made by --demo, read through --sysfs-root; the sweep runs --demo on
 # its own --sim-dir, for the steps it measures) and on the fake NVML
-# library (the sweep measures tests/train.py).  After each, governor,
+# library (there the sweep measures tests/train.py, stopped with it).  After each, governor,
 # min_freq and max_freq are byte for byte
 # the originals (the fake GPU is back to default), no state or lock file is
 # left, and the exit status is honest: --batch exits 0 for INT, TERM, HUP,
@@ -83,9 +83,17 @@ start_case() {
 	fi
 	case $front in
 	batch) cmd="\"$DVFSTOP\" --batch --no-config $src --set-clock $mhz --interval 100 --duration 60";;
-	sweep) # a sweep measures a fine-tune: the simulator's
-		cmd="\"$DVFSTOP\" sweep --no-config --demo --sim-dir $d/tree --sim-speed 1 --levels $mhz \
-			--settle 0 --dwell 60s --interval 100";;
+	sweep) # a sweep measures a fine-tune: the simulator's, or on the fake
+		# NVML (which has none) tests/train.py, stopped with the sweep
+		if [ "$kind" = nvml ]; then
+			cmd="\"$DVFSTOP\" sweep --no-config $src --levels $mhz --settle 0 --dwell 60s \
+				--interval 100 --wait-steps 30 --stop-job-after --log $d/train.log \
+				-- sh -c 'echo \$\$ >\"\$0\"; exec /usr/bin/python3 \"\$1\" 1200 0.05' \
+				$d/child \"$top_srcdir/tests/train.py\""
+		else
+			cmd="\"$DVFSTOP\" sweep --no-config --demo --sim-dir $d/tree --sim-speed 1 --levels $mhz \
+				--settle 0 --dwell 60s --interval 100"
+		fi;;
 	tui) cmd="\"$DVFSTOP\" --no-config $src --set-clock $mhz --interval 100";;
 	esac
 	envs="DVFSTOP_STATE_DIR=$d/state DVFSTOP_NVML_LIB=$FAKE FAKENVML_STATE=$d/gpu"
@@ -146,6 +154,9 @@ check_case() {
 	d="$T/c.$front.$kind.$name"
 	res="$T/r.$front.$kind.$name"
 	pid=$(cat "$d/pid" 2>/dev/null)
+	# a dvfstop that died of a fault left the fine-tune running, as it
+	# should; the test's own stand-in goes now
+	[ -f "$d/child" ] && kill "$(cat "$d/child")" 2>/dev/null
 	[ -f "$d/early" ] && { cp "$d/early" "$res"; return; }
 	if alive "$pid"; then
 		kill -s KILL "$pid"
@@ -183,8 +194,8 @@ for kind in $kinds; do
 	group batch "$kind"
 	[ -n "$HAVE_TMUX" ] && group tui "$kind"
 done
-# the sweep measures the simulator's fine-tune (the fake NVML has none)
 group sweep jetson
+case $kinds in *nvml*) group sweep nvml;; esac
 
 for r in "$T"/r.*; do
 	[ -f "$r" ] || continue
