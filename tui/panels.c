@@ -729,14 +729,22 @@ size_t panel_wrap(const char *s, int cols)
 	return i;
 }
 
-void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb)
+void panel_too_small(int need_cols, int need_rows, bool quit_ask, struct cellbuf *cb)
 {
 	char a[64], b[64];
 	cb_clear(cb, ROLE_NORMAL);
 	snprintf(a, sizeof a, "terminal too small (need %dx%d)", need_cols, need_rows);
-	snprintf(b, sizeof b, "now %dx%d; q quits", cb->w, cb->h);
+	snprintf(b, sizeof b, "now %dx%d; q quits, other keys wait", cb->w, cb->h);
+	const char *line[3] = { a, b, NULL };
+	enum theme_role role[3] = { ROLE_ERROR, ROLE_NORMAL, ROLE_NORMAL };
+	if (quit_ask) {
+		line[1] = "the fine-tune is running:";
+		line[2] = "k stop it, d leave it running, Esc back";
+		role[1] = role[2] = ROLE_WARN;
+	}
 	int y = cb->h / 2 - 1 >= 0 ? cb->h / 2 - 1 : 0;
-	int xa = (cb->w - (int)strlen(a)) / 2, xb = (cb->w - (int)strlen(b)) / 2;
-	cb_put(cb, xa > 0 ? xa : 0, y, ROLE_ERROR, a);
-	cb_put(cb, xb > 0 ? xb : 0, y + 1, ROLE_NORMAL, b);
+	for (int i = 0; i < 3 && line[i]; i++) {
+		int x = (cb->w - (int)strlen(line[i])) / 2;
+		cb_put(cb, x > 0 ? x : 0, y + i, role[i], line[i]);
+	}
 }

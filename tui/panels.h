@@ -94,8 +94,10 @@ int panel_help_scroll(int n, int h, int top, int delta);
  * length of that row (at a space, which the second row skips; mid-word
  * only when one word is wider than cols).  strlen(s) when it fits. */
 size_t panel_wrap(const char *s, int cols);
-/* The whole-screen message below the minimum size. */
-void panel_too_small(int need_cols, int need_rows, struct cellbuf *cb);
+/* The whole-screen message below the minimum size.  Only q acts there (the
+ * panels a key would change cannot be seen); quit_ask: the quit prompt is
+ * up, so it is shown instead of the key hint. */
+void panel_too_small(int need_cols, int need_rows, bool quit_ask, struct cellbuf *cb);
 
 /* The last up-to-width points of a history series into v/ok (oldest
  * first).  Returns the number of points. */

@@ -432,7 +432,7 @@ static void frame(struct tui *t)
 
 	if (t->lay.too_small) {
 		if (t->small_win) {
-			panel_too_small(t->lay.need_cols, t->lay.need_rows, &t->small_cb);
+			panel_too_small(t->lay.need_cols, t->lay.need_rows, t->quit_ask, &t->small_cb);
 			any |= paint_if_changed(t, t->small_win, &t->small_cb, &t->small_hash);
 		}
 	} else {
@@ -522,6 +522,13 @@ static void key(struct tui *t, int ch)
 	}
 	if (t->quit_ask) {
 		quit_answer(t, ch);
+		return;
+	}
+	/* Below the minimum size nothing can be seen: a key that changed a clock
+	 * or started a sweep there would act blind.  Only q. */
+	if (t->lay.too_small) {
+		if (ch == 'q')
+			tui_quit(t);
 		return;
 	}
 	/* Modal keys first (the clock dialogs, the sweep's chooser), then

@@ -376,12 +376,18 @@ static void test_too_small_message(void **state)
 	(void)state;
 	struct cellbuf cb;
 	assert_int_equal(cb_init(&cb, 40, 12, false), 0);
-	panel_too_small(80, 20, &cb);
+	panel_too_small(80, 20, false, &cb);
 	assert_true(contains(&cb, "terminal too small (need 80x20)"));
+	assert_true(contains(&cb, "q quits, other keys wait"));
+	/* q asked with a fine-tune running: the prompt is on the small screen */
+	panel_too_small(80, 20, true, &cb);
+	assert_true(contains(&cb, "the fine-tune is running:"));
+	assert_true(contains(&cb, "k stop it, d leave it running, Esc back"));
+	assert_false(contains(&cb, "other keys wait"));
 	cb_free(&cb);
 	/* Narrower than the message: clipped, no crash. */
 	assert_int_equal(cb_init(&cb, 5, 1, false), 0);
-	panel_too_small(80, 20, &cb);
+	panel_too_small(80, 20, true, &cb);
 	cb_free(&cb);
 }
 
