@@ -805,6 +805,45 @@ static void render_chart(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	render_legend(v, cb, x0, ymax, x1);
 }
 
+int sweep_table_rows(int n, int room, int keep, int *out)
+{
+	if (n <= 0 || room <= 0)
+		return 0;
+	int k = 0;
+	if (room >= n) {
+		for (int i = n - 1; i >= 0; i--)
+			out[k++] = i;
+		return k;
+	}
+	if (keep < 0 || keep >= n)
+		keep = n - 1;
+	/* the widest window around keep whose rows, with the top level and the
+	 * marks, fit */
+	int lo = keep, hi = keep;
+	for (int w = room; w >= 1; w--) {
+		hi = keep + w / 2 < n - 1 ? keep + w / 2 : n - 1;
+		lo = hi - w + 1;
+		if (lo < 0) {
+			lo = 0;
+			hi = w - 1 < n - 1 ? w - 1 : n - 1;
+		}
+		int lines = (hi - lo + 1) + (hi < n - 1) + (hi < n - 2) + (lo > 0);
+		if (lines <= room)
+			break;
+	}
+	int lines = (hi - lo + 1) + (hi < n - 1) + (hi < n - 2) + (lo > 0);
+	bool marks = lines <= room;
+	if (marks && hi < n - 1)
+		out[k++] = n - 1;
+	if (marks && hi < n - 2)
+		out[k++] = -(n - 2 - hi);
+	for (int i = hi; i >= lo && k < room; i--)
+		out[k++] = i;
+	if (marks && lo > 0)
+		out[k++] = -lo;
+	return k;
+}
+
 static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
 {
 	const struct sweep *sw = &v->sw;
@@ -816,17 +855,19 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	y++;
 	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
 	/* Highest level first, as `dvfstop sweep` prints it; when not every
-	 * level fits, the rows around the best (or the level measured now). */
-	int n = sw->cfg.n_levels, room = ymax - y + 1, top = n - 1;
+	 * level fits, the top level and the rows around the best (or the level
+	 * measured now), with a mark where levels are left out. */
+	int n = sw->cfg.n_levels, room = ymax - y + 1;
 	int keep = v->running && sw->cur >= 0 ? sw->cur : best;
-	if (room < n && keep >= 0) {
-		top = keep + room / 2;
-		if (top > n - 1)
-			top = n - 1;
-		if (top - room + 1 < 0)
-			top = room - 1;
-	}
-	for (int i = top; i >= 0 && y <= ymax; i--) {
+	int rows[DVF_MAX_LEVELS];
+	int nr = sweep_table_rows(n, room < DVF_MAX_LEVELS ? room : DVF_MAX_LEVELS, keep, rows);
+	for (int r = 0; r < nr && y <= ymax; r++, y++) {
+		int i = rows[r];
+		x = x0;
+		if (i < 0) {
+			put_fmt(cb, &x, y, x1, ROLE_INACTIVE, "   ... %d more", -i);
+			continue;
+		}
 		const struct sweep_point *p = &sw->pts[i];
 		char mhz[32], mark[4] = "   ";
 		mhz_text(mhz, sizeof mhz, p->hz);
@@ -836,7 +877,6 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 			mark[0] = '*';
 		if (i == v->policy_start)
 			mark[1] = 'P';
-		x = x0;
 		int role = i == best ? ROLE_GOOD : ROLE_VALUE;
 		put_fmt(cb, &x, y, x1, ROLE_LABEL, "%s", mark);
 		put_fmt(cb, &x, y, x1, role, "%-8s", mhz);
@@ -845,7 +885,6 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 				sweep_mean_w(p), (long long)p->steps, sweep_spread(p) * 100);
 		else
 			put_text(cb, &x, y, x1, ROLE_INACTIVE, "        -");
-		y++;
 	}
 }
 

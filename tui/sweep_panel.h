@@ -63,6 +63,12 @@ void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *
 /* Pure helpers (tested). */
 /* The measured level with the least J/step, -1 when none. */
 int sweep_view_min(const struct sweep *sw);
+/* Which of n levels the table shows in room rows, highest first: all when
+ * they fit; else the top level (what the "vs top" figure compares with), a
+ * window around keep, and a row "... N more" for each run left out.  Fills
+ * out[] (room entries at most) with level indices, or -N for a run of N
+ * levels not shown; returns how many rows. */
+int sweep_table_rows(int n, int room, int keep, int *out);
 /* Estimated seconds left: levels still to measure (all unmeasured ones:
  * exact for exhaustive, an upper bound for adaptive) times settle plus a
  * window, the window from the measured s/step (or sps_hint, steps/s, when

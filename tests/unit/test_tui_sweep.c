@@ -444,9 +444,60 @@ static void test_replay_text(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* The table's rows when not every level fits: the top level, a window
+ * around the kept one, and a mark for each run left out. */
+static void test_table_rows(void **st)
+{
+	(void)st;
+	int out[DVF_MAX_LEVELS];
+	/* everything fits: highest first */
+	assert_int_equal(sweep_table_rows(11, 20, 3, out), 11);
+	assert_int_equal(out[0], 10);
+	assert_int_equal(out[10], 0);
+	/* 7 rows for 11 levels, the best at index 3 */
+	int want[] = { 10, -4, 5, 4, 3, 2, -2 };
+	assert_int_equal(sweep_table_rows(11, 7, 3, out), 7);
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(out[i], want[i]);
+	/* the best is the top level: no top row of its own */
+	int want_top[] = { 10, 9, 8, 7, -7 };
+	assert_int_equal(sweep_table_rows(11, 5, 10, out), 5);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(out[i], want_top[i]);
+	/* one row: the kept level alone, no room for marks */
+	assert_int_equal(sweep_table_rows(11, 1, 3, out), 1);
+	assert_int_equal(out[0], 3);
+	/* every row count from 1 to 12, every kept level: never more rows
+	 * than room, the kept and (with room for marks) the top level shown,
+	 * and the levels shown plus the runs marked add up to n */
+	for (int room = 1; room <= 12; room++)
+		for (int keep = 0; keep < 11; keep++) {
+			int k = sweep_table_rows(11, room, keep, out);
+			assert_true(k >= 1 && k <= room);
+			bool seen_keep = false, seen_top = false, marked = false;
+			int total = 0;
+			for (int i = 0; i < k; i++) {
+				if (out[i] < 0) {
+					marked = true;
+					total += -out[i];
+					continue;
+				}
+				total++;
+				seen_keep |= out[i] == keep;
+				seen_top |= out[i] == 10;
+			}
+			assert_true(seen_keep);
+			if (marked || room >= 11) {
+				assert_true(seen_top);
+				assert_int_equal(total, 11);
+			}
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_min),
 		cmocka_unit_test(test_left),
 		cmocka_unit_test(test_chart),
