@@ -33,6 +33,11 @@ struct tui_ctl {
 
 /* ---- pure: words and the dialog ------------------------------------------ */
 
+enum control_by tui_ctl_by(const struct tui *t)
+{
+	return t->ctlk ? t->ctlk->by : CTL_BY_USER;
+}
+
 void ctl_who(enum control_mode m, int64_t hz, enum control_by by, const char *governor,
 	     char *buf, size_t len)
 {

@@ -32,6 +32,8 @@ int tui_ctl_open(struct tui *t);
 void tui_ctl_sample(struct tui *t);
 /* Fill the view's control lines (who set the clock, the note). */
 void tui_ctl_view(struct tui *t);
+/* Who made the clock setting in force (you, the policy, a sweep). */
+enum control_by tui_ctl_by(const struct tui *t);
 /* A dialog is open: it takes the key (true). */
 bool tui_ctl_key(struct tui *t, int ch);
 /* Paint the open dialog over the panels; under: something below was

@@ -80,13 +80,15 @@ static void clocks_restore(struct tui *t)
 	struct tui_sweep *ts = &t->sweep;
 	if (!t->ctl || control_readonly(t->ctl))
 		return;
+	/* In the name of whoever had set them: the user's own pin given back
+	 * is the user's again, not "pinned (sweep)". */
 	int err;
 	if (ts->prev_mode == CTL_PIN)
-		err = control_pin(t->ctl, ts->prev_hz, CTL_BY_SWEEP);
+		err = control_pin(t->ctl, ts->prev_hz, ts->prev_by);
 	else if (ts->prev_mode == CTL_CAP)
-		err = control_cap(t->ctl, ts->prev_hz, CTL_BY_SWEEP);
+		err = control_cap(t->ctl, ts->prev_hz, ts->prev_by);
 	else
-		err = control_default(t->ctl, CTL_BY_SWEEP);
+		err = control_default(t->ctl, ts->prev_by);
 	if (err)
 		tui_ctl_msg(t, "restoring the clocks after the sweep: ", control_msg(t->ctl));
 }
@@ -175,6 +177,7 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 	}
 	ts->prev_mode = control_mode(t->ctl);
 	ts->prev_hz = control_target_hz(t->ctl);
+	ts->prev_by = tui_ctl_by(t);
 	sweep_init(&ts->sw, &c);
 	ts->policy_start = pl;
 	ts->policy_hz = phz;

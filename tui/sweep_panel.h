@@ -32,6 +32,7 @@ struct tui_sweep {
 	int64_t policy_hz;          /* the policy's leaf mapped to a level, 0 none */
 	enum control_mode prev_mode;/* the clocks before the sweep */
 	int64_t prev_hz;
+	enum control_by prev_by;    /* who had set them: given back in their name */
 	int64_t t_start, t_end;     /* session clock */
 	double settle_s;
 	char dwell[32];

@@ -99,5 +99,16 @@ expect_screen "Esc aborts the sweep" 'sweep aborted \(Esc\)' 3
 same_as_orig "after Esc: min_freq, max_freq, governor hold their original bytes"
 keys A
 expect_screen "A after an aborted sweep: nothing to apply" 'no finished sweep to apply' 3
+# A pin of the user's own, swept over and given back: the user's again.
+keys +
+expect_screen "+: pinned by you" 'pinned by you at [0-9.]+ MHz' 3
+keys s
+expect_screen "s: the chooser, pinned" 'start a sweep:' 5
+keys a
+expect_screen "a: an adaptive sweep over the user's pin" 'adaptive sweep  level [0-9]+ of' 5
+keys Escape
+expect_screen "Esc: aborted" 'sweep aborted \(Esc\)' 3
+expect_screen "the user's pin given back as the user's" 'pinned by you at [0-9.]+ MHz' 3
+if screen | grep -q 'at [0-9.]* MHz (sweep)'; then fail "the given-back pin is shown as the sweep's:"; screen; else ok "no '(sweep)' on the pin given back"; fi
 quit_ok "after Esc"
 finish
