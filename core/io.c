@@ -648,20 +648,25 @@ long io_read_all_in(const char *root, const char *path, size_t max, char **out)
 	return m;
 }
 
-int io_write_in(const char *root, const char *path, const char *s)
+/* Write s in one write (a sysfs value is taken whole or not at all) and
+ * close: 0 or an errno. */
+static int write_close(int fd, const char *s)
 {
-	int ferr = fault_for(path, 'w');
-	if (ferr)
-		return ferr;
-	int fd = io_open_safe(root, path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return errno;
 	size_t len = strlen(s);
 	ssize_t n = write(fd, s, len);
 	int err = n < 0 ? errno : ((size_t)n != len ? EIO : 0);
 	if (close(fd) < 0 && !err)
 		err = errno;
 	return err;
+}
+
+int io_write_in(const char *root, const char *path, const char *s)
+{
+	int ferr = fault_for(path, 'w');
+	if (ferr)
+		return ferr;
+	int fd = io_open_safe(root, path, O_WRONLY | O_TRUNC);
+	return fd < 0 ? errno : write_close(fd, s);
 }
 
 int io_write(const char *path, const char *s)
@@ -671,12 +676,5 @@ int io_write(const char *path, const char *s)
 		return ferr;
 	/* O_TRUNC: harmless on sysfs, needed on the plain files of a fake tree */
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	size_t len = strlen(s);
-	ssize_t n = write(fd, s, len);
-	int err = n < 0 ? errno : ((size_t)n != len ? EIO : 0);
-	if (close(fd) < 0 && !err)
-		err = errno;
-	return err;
+	return fd < 0 ? errno : write_close(fd, s);
 }

@@ -398,6 +398,17 @@ static void child_ended(struct job *j)
 	}
 }
 
+/* Up to len bytes of a small file (a /proc entry): the count, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read_retry(fd, buf, len);
+	close(fd);
+	return n;
+}
+
 /* Whether process group pgid has a member that is not a zombie (kill(2)
  * succeeds on zombies, which wait for whoever reaps orphans). */
 static bool group_alive(pid_t pgid)
@@ -414,11 +425,7 @@ static bool group_alive(pid_t pgid)
 			continue;
 		char path[64], buf[512];
 		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		ssize_t n = read_retry(fd, buf, sizeof buf - 1);
-		close(fd);
+		ssize_t n = read_small(path, buf, sizeof buf - 1);
 		if (n <= 0)
 			continue;
 		buf[n] = '\0';
@@ -968,11 +975,7 @@ const char *job_proc_name(const char *root, pid_t pid, char *buf, size_t len)
 		if (f == 2)
 			r = "";   /* the real /proc */
 		snprintf(path, sizeof path, "%s/proc/%d/%s", r, (int)pid, files[f]);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		ssize_t n = read_retry(fd, raw, sizeof raw - 1);
-		close(fd);
+		ssize_t n = read_small(path, raw, sizeof raw - 1);
 		if (n <= 0)
 			continue;
 		while (n > 0 && (raw[n - 1] == '\0' || raw[n - 1] == '\n'))
