@@ -1284,12 +1284,21 @@ static int lock_take(struct guard *g)
 		if (flock(g->lock_fd, LOCK_EX | LOCK_NB) != 0) {
 			char buf[32];
 			ssize_t n = pread(g->lock_fd, buf, sizeof buf - 1, 0);
+			bool named = lock_is_named(g->lock_fd, g->lock_path);
+			close(g->lock_fd);
+			g->lock_fd = -1;
+			/* No pid in it, or no longer under its name: not a holder but
+			 * another run's lock_sweep, which flocks a file nobody holds
+			 * for an instant to remove it (ours, between our open and our
+			 * flock).  Try again shortly. */
+			if ((n <= 0 || !named) && tries < 7) {
+				nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+				continue;
+			}
 			if (n > 0) {
 				buf[n] = '\0';
 				g->holder = (pid_t)strtol(buf, NULL, 10);
 			}
-			close(g->lock_fd);
-			g->lock_fd = -1;
 			return 0;
 		}
 		if (lock_is_named(g->lock_fd, g->lock_path))

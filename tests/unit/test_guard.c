@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <time.h>
+#include <sys/file.h>
 
 #include "guard.h"
 #include "test_control_fake.h"
@@ -128,6 +130,48 @@ static void test_restore_byte_identical(void **st)
 	assert_true(fake_snap_equal(&orig, &now));
 	assert_false(fake_exists(guard_state_path(g)));
 	guard_close(g);
+	fake_teardown(&b);
+}
+
+/* Another run's sweep of stale lock files flocks ours for an instant
+ * (between our open and our flock) and removes it: that is no holder, and
+ * control is taken all the same. */
+static void test_lock_swept_meanwhile(void **st)
+{
+	(void)st;
+	struct fake_board b;
+	fake_setup(&b, "nvhost_podgov", 306 * MHZ, 612 * MHZ);
+	struct guard *probe = open_guard(&b, false);
+	char lock[PATH_MAX + 64];
+	snprintf(lock, sizeof lock, "%s", guard_state_path(probe));
+	guard_close(probe);
+	char *dot = strrchr(lock, '.');
+	assert_non_null(dot);
+	snprintf(dot, sizeof lock - (size_t)(dot - lock), ".lock");
+	int ready[2];
+	assert_int_equal(pipe(ready), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(lock, O_RDWR | O_CREAT, 0644);
+		if (fd < 0 || flock(fd, LOCK_EX) != 0)
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		nanosleep(&(struct timespec){ .tv_nsec = 60 * 1000 * 1000 }, NULL);
+		unlink(lock);
+		_exit(0);
+	}
+	char c;
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	struct guard *g = open_guard(&b, true);
+	assert_true(guard_owner(g));
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	guard_close(g);
+	close(ready[0]);
+	close(ready[1]);
 	fake_teardown(&b);
 }
 
@@ -571,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_unsafe_state_dir_refused),
 		cmocka_unit_test(test_restore_byte_identical),
 		cmocka_unit_test(test_restore_refuses_link),
+		cmocka_unit_test(test_lock_swept_meanwhile),
 		cmocka_unit_test(test_restore_order),
 		cmocka_unit_test(test_restore_failure_keeps_state),
 		cmocka_unit_test(test_sigterm),
