@@ -283,8 +283,12 @@ int sweep_feed(struct sweep *sw, const struct dvf_sample *s, const struct energy
 {
 	if (sw->state != SW_SETTLE && sw->state != SW_MEASURE)
 		return -1;
-	if (sw->t_phase < 0)
+	if (sw->t_phase < 0) {
+		/* The stall clock starts with the sweep, not at time zero: a
+		 * time-dwell sweep may begin before the job's first step. */
 		sw->t_phase = s->t_ns;
+		sw->last_step_t = s->t_ns;
+	}
 	int64_t steps = s->steps.ok ? s->steps.v : -1;
 	if (steps < 0 && sw->cfg.dwell_steps > 0) {
 		fail(sw, "no training-step counter (follow a fine-tune to sweep)");

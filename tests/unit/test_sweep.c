@@ -184,6 +184,41 @@ struct run {
 	double jps[DVF_MAX_LEVELS];
 };
 
+/* A time-dwell sweep that starts before the job's first step (a slow
+ * Python start) waits for it: the stall time counts from the sweep's
+ * first sample, not from the clock's zero (CI saw 'no step for too long'
+ * at the first sample on a machine up for more than 120 s). */
+static void stall_counts_from_the_start(void **st)
+{
+	(void)st;
+	struct sweep_cfg c;
+	cfg_orin(&c, SWEEP_EXHAUSTIVE, 0);
+	c.dwell_steps = 0;
+	c.dwell_ns = 1000000000;
+	c.stall_ns = 10 * (int64_t)1000000000;
+	struct sweep sw;
+	sweep_init(&sw, &c);
+	struct energy e;
+	memset(&e, 0, sizeof e);
+	struct dvf_sample s;
+	memset(&s, 0, sizeof s);
+	int64_t t0 = 500 * (int64_t)1000000000; /* a machine up for minutes */
+	s.t_ns = t0;
+	assert_true(sweep_feed(&sw, &s, &e) >= 0);
+	s.t_ns = t0 + 9 * (int64_t)1000000000;
+	assert_true(sweep_feed(&sw, &s, &e) >= 0);
+	/* steps begin: the stall clock restarts at each new step */
+	s.steps.ok = true;
+	s.steps.v = 1;
+	assert_true(sweep_feed(&sw, &s, &e) >= 0);
+	s.t_ns += 9 * (int64_t)1000000000;
+	assert_true(sweep_feed(&sw, &s, &e) >= 0);
+	/* then no step for longer than stall_ns: the sweep fails, saying why */
+	s.t_ns += 2 * (int64_t)1000000000;
+	assert_int_equal(sweep_feed(&sw, &s, &e), -1);
+	assert_non_null(strstr(sw.msg, "no step for too long"));
+}
+
 static void pin(struct session *s, int64_t hz)
 {
 	struct ctl_state st = { "nvhost_podgov", hz, hz };
@@ -299,6 +334,7 @@ int main(void)
 		cmocka_unit_test(exhaustive_order_and_selectors),
 		cmocka_unit_test(even_levels),
 		cmocka_unit_test(dwell_parsing),
+		cmocka_unit_test(stall_counts_from_the_start),
 		cmocka_unit_test(exhaustive_finds_true_optimum),
 		cmocka_unit_test(adaptive_near_optimum_with_few_windows),
 	};
