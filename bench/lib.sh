@@ -20,11 +20,20 @@ bench_die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 bench_cc() {
 	out=$1
 	shift
-	[ -f "$BUILD/libdvfstop.a" ] || bench_die "no $BUILD/libdvfstop.a: build first"
+	[ -f "$BUILD/core/base/libbase.a" ] || bench_die "no $BUILD/core/base/libbase.a: build first"
 	mk=$BUILD/Makefile
 	v() { sed -n "s/^$1 = //p" "$mk"; }
-	# shellcheck disable=SC2046
-	$CC -O2 -std=c11 -D_GNU_SOURCE -I"$BUILD" -I"$top" -I"$top/core" -I"$top/policy" \
-		$(v JSONC_CFLAGS) -o "$out" "$@" "$BUILD/libdvfstop.a" \
-		$(v CURSES_LIBS) $(v CSV_LIBS) $(v JSONC_LIBS) $(v LIBS) -lm
+	libs=
+	for l in core/engine/libengine core/source/libsource core/sim/libsim core/job/libjob \
+		core/control/libcontrol core/export/libexport policy/libpolicy core/base/libbase; do
+		libs="$libs $BUILD/$l.a"
+	done
+	incs=
+	for d in core/base core/source core/sim core/job core/control core/export policy core/engine; do
+		incs="$incs -I$top/$d"
+	done
+	# shellcheck disable=SC2046,SC2086
+	$CC -O2 -std=c11 -D_GNU_SOURCE -I"$BUILD" $incs \
+		$(v JSONC_CFLAGS) -o "$out" "$@" $libs $libs \
+		$(v CSV_LIBS) $(v JSONC_LIBS) $(v MHD_LIBS) $(v LIBS) -lm
 }

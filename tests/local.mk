@@ -62,7 +62,7 @@ EXTRA_DIST += tests/integration/job-user.sh
 # The main paths under valgrind (skipped in sanitizer builds).
 TESTS += tests/integration/valgrind.sh
 EXTRA_DIST += tests/integration/valgrind.sh
-# Slow sysfs reads backing off (core/io.c), in --batch and on the dashboard.
+# Slow sysfs reads backing off (core/base/io.c), in --batch and on the dashboard.
 TESTS += tests/integration/faults-slow.sh tests/tui/slow.sh
 EXTRA_DIST += tests/integration/faults-slow.sh tests/tui/slow.sh
 
@@ -85,3 +85,364 @@ endif
 # bounds (docs/security.md).
 TESTS += tests/integration/files.sh tests/tui/files.sh
 EXTRA_DIST += tests/integration/files.sh tests/tui/files.sh
+
+# The tests of each part of the tree (they used to sit in its fragment).
+# ---- from core/local.mk
+# core/: telemetry, energy, history, recording, the main loop.  Not curses.
+# A child's exit ends the job; its process group goes with it.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job_group
+TESTS += tests/unit/test_job_group
+tests_unit_test_job_group_SOURCES = tests/unit/test_job_group.c
+tests_unit_test_job_group_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_group_LDADD = $(TEST_LDADD)
+endif
+# --batch ends when told (limits, one signal, a child's end) whatever it follows.
+TESTS += tests/integration/batch-end.sh
+EXTRA_DIST += tests/integration/batch-end.sh
+
+# ---- from core/jetson.mk
+# core/jetson fragment (owned by the jetson work)
+EXTRA_DIST += tests/fixtures
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_jetson
+TESTS += tests/unit/test_jetson
+tests_unit_test_jetson_SOURCES = tests/unit/test_jetson.c
+tests_unit_test_jetson_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_jetson_LDADD = $(TEST_LDADD)
+endif
+
+# ---- from core/sim.mk
+# core/sim fragment (owned by the sim work): the simulated AGX Orin.
+
+EXTRA_DIST += docs/simulator.md
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sim tests/unit/test_sim_model
+TESTS += tests/unit/test_sim tests/unit/test_sim_model
+tests_unit_test_sim_SOURCES = tests/unit/test_sim.c
+tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_LDADD = $(TEST_LDADD)
+tests_unit_test_sim_model_SOURCES = tests/unit/test_sim_model.c
+tests_unit_test_sim_model_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_model_LDADD = $(TEST_LDADD)
+endif
+
+# ---- from core/parse.mk
+# core/parse fragment (owned by the parse work): line intake, progress,
+# tegrastats, the fine-tune child process.
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_tegrastats
+TESTS += tests/unit/test_tegrastats
+tests_unit_test_tegrastats_SOURCES = tests/unit/test_tegrastats.c
+tests_unit_test_tegrastats_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_tegrastats_LDADD = $(TEST_LDADD)
+endif
+EXTRA_DIST += \
+	tests/fixtures/tegrastats/README \
+	tests/fixtures/tegrastats/jp5_agx_orin.txt \
+	tests/fixtures/tegrastats/jp6_agx_orin.txt \
+	tests/fixtures/tegrastats/jp7_agx_orin.txt \
+	tests/fixtures/tegrastats/thor.txt \
+	tests/fixtures/tegrastats/older.txt \
+	tests/fixtures/tegrastats/malformed.txt
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_progress_linebuf
+TESTS += tests/unit/test_progress_linebuf
+tests_unit_test_progress_linebuf_SOURCES = tests/unit/test_progress_linebuf.c
+tests_unit_test_progress_linebuf_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_progress_linebuf_LDADD = $(TEST_LDADD)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_progress
+TESTS += tests/unit/test_progress
+tests_unit_test_progress_SOURCES = tests/unit/test_progress.c
+tests_unit_test_progress_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_progress_LDADD = $(TEST_LDADD)
+endif
+EXTRA_DIST += \
+	tests/fixtures/progress/make.sh \
+	tests/fixtures/progress/tqdm_basic.txt \
+	tests/fixtures/progress/tqdm_colour.txt \
+	tests/fixtures/progress/tqdm_unknown.txt \
+	tests/fixtures/progress/tqdm_scaled.txt \
+	tests/fixtures/progress/tqdm_slow.txt \
+	tests/fixtures/progress/hf_trainer.txt \
+	tests/fixtures/progress/hf_trainer_quoted.txt
+EXTRA_DIST += docs/progress.md docs/tegrastats.md
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job
+TESTS += tests/unit/test_job
+tests_unit_test_job_SOURCES = tests/unit/test_job.c
+tests_unit_test_job_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_LDADD = $(TEST_LDADD)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job_callback
+TESTS += tests/unit/test_job_callback
+tests_unit_test_job_callback_SOURCES = tests/unit/test_job_callback.c
+tests_unit_test_job_callback_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_callback_LDADD = $(TEST_LDADD)
+endif
+EXTRA_DIST += contrib/dvfstop_callback.py
+
+# ---- from core/control.mk
+# core/control fragment: clock control and the guard that gives the clocks back.
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_control tests/unit/test_guard
+TESTS += tests/unit/test_control tests/unit/test_guard
+tests_unit_test_control_SOURCES = tests/unit/test_control.c tests/unit/test_control_fake.c tests/unit/test_control_fake.h
+tests_unit_test_control_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_control_LDADD = $(TEST_LDADD)
+tests_unit_test_guard_SOURCES = tests/unit/test_guard.c tests/unit/test_control_fake.c tests/unit/test_control_fake.h
+tests_unit_test_guard_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_guard_LDADD = $(TEST_LDADD)
+endif
+
+# A control action loop on the simulator, driven by restore-signals.sh.
+check_PROGRAMS += tests/unit/test_control_loop
+tests_unit_test_control_loop_SOURCES = tests/unit/test_control_loop.c
+tests_unit_test_control_loop_LDADD = $(DVF_LIBS)
+
+TESTS += tests/integration/restore-signals.sh
+EXTRA_DIST += tests/integration/restore-signals.sh docs/control.md
+TESTS += tests/integration/restore-batch.sh
+EXTRA_DIST += tests/integration/restore-batch.sh
+# A restore that fails (io fault table) and NVML resets on every exit path.
+TESTS += tests/integration/restore-fail.sh tests/integration/nvml-signals.sh tests/tui/restore-fail.sh
+EXTRA_DIST += tests/integration/restore-fail.sh tests/integration/nvml-signals.sh tests/tui/restore-fail.sh
+# Every default-fatal signal gives the clocks back (batch, sweep, dashboard;
+# Jetson tree and fake NVML); the state file and lock file hardening.
+TESTS += tests/integration/signal-table.sh
+EXTRA_DIST += tests/integration/signal-table.sh
+TESTS += tests/integration/guard-state.sh
+EXTRA_DIST += tests/integration/guard-state.sh
+EXTRA_DIST += docs/security.md
+
+# ---- from core/nvml.mk
+# core/nvml fragment (owned by the nvml work): the NVML source, its fake
+# libnvidia-ml for the tests, and their tests.
+
+# The fake library is built by `make check` with a plain rule (no libtool in
+# this project).  Two builds of one file: the full one and a legacy one with
+# only the older, unversioned entry points.
+FAKENVML_LIBS = tests/fakenvml/libnvidia-ml.so.1 tests/fakenvml/legacy/libnvidia-ml.so.1
+FAKENVML_CFLAGS = $(WARN_CFLAGS) $(CFLAGS) -shared -fPIC -fvisibility=hidden
+check_SCRIPTS += $(FAKENVML_LIBS)
+CLEANFILES += $(FAKENVML_LIBS)
+EXTRA_DIST += tests/fakenvml/fakenvml.c tests/integration/nvml.sh docs/nvml.md \
+	bench/h200-sweep.sh bench/matmul.cu
+
+tests/fakenvml/libnvidia-ml.so.1: $(srcdir)/tests/fakenvml/fakenvml.c
+	@$(MKDIR_P) tests/fakenvml
+	$(AM_V_CC)$(CC) $(FAKENVML_CFLAGS) -o $@ $(srcdir)/tests/fakenvml/fakenvml.c
+
+tests/fakenvml/legacy/libnvidia-ml.so.1: $(srcdir)/tests/fakenvml/fakenvml.c
+	@$(MKDIR_P) tests/fakenvml/legacy
+	$(AM_V_CC)$(CC) $(FAKENVML_CFLAGS) -DFAKENVML_LEGACY -o $@ $(srcdir)/tests/fakenvml/fakenvml.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_nvml
+TESTS += tests/unit/test_nvml
+tests_unit_test_nvml_SOURCES = tests/unit/test_nvml.c
+tests_unit_test_nvml_CPPFLAGS = $(AM_CPPFLAGS) -DFAKENVML_DIR='"$(abs_top_builddir)/tests/fakenvml"'
+tests_unit_test_nvml_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_nvml_LDADD = $(TEST_LDADD)
+endif
+
+TESTS += tests/integration/nvml.sh
+
+# ---- from core/replay.mk
+# core/replay fragment: session replay (CSV, tegrastats) and the Prometheus exporter.
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_replay tests/unit/test_prom tests/unit/test_prom_http
+TESTS += tests/unit/test_replay tests/unit/test_prom tests/unit/test_prom_http
+tests_unit_test_replay_SOURCES = tests/unit/test_replay.c
+tests_unit_test_replay_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_replay_LDADD = $(TEST_LDADD)
+tests_unit_test_prom_SOURCES = tests/unit/test_prom.c
+tests_unit_test_prom_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_prom_LDADD = $(TEST_LDADD)
+tests_unit_test_prom_http_SOURCES = tests/unit/test_prom_http.c
+tests_unit_test_prom_http_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_prom_http_LDADD = $(TEST_LDADD)
+endif
+
+TESTS += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \
+	tests/integration/prom_textfile.sh tests/integration/prom_http.sh
+EXTRA_DIST += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \
+	tests/integration/prom_textfile.sh tests/integration/prom_http.sh \
+	tests/fixtures/sessions/agx-orin-10s.csv tests/fixtures/sessions/agx-orin-10s.csv.meta.json \
+	tests/fixtures/sessions/damaged.csv tests/fixtures/sessions/wrong-header.csv \
+	docs/replay.md docs/prometheus.md
+TESTS += tests/integration/job_figures.sh
+EXTRA_DIST += tests/integration/job_figures.sh
+# The dashboard's /metrics (a terminal test).
+TESTS += tests/tui/prom.sh
+EXTRA_DIST += tests/tui/prom.sh
+
+# ---- from policy/local.mk
+# policy/: decision trees, built-in policies, fitting, evaluation.
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_workload tests/unit/test_policy_tree tests/unit/test_policy_eval \
+	tests/unit/test_policy_cart
+TESTS += tests/unit/test_workload tests/unit/test_policy_tree tests/unit/test_policy_eval \
+	tests/unit/test_policy_cart
+tests_unit_test_workload_SOURCES = tests/unit/test_workload.c
+tests_unit_test_workload_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_workload_LDADD = $(TEST_LDADD)
+tests_unit_test_policy_tree_SOURCES = tests/unit/test_policy_tree.c
+tests_unit_test_policy_tree_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_tree_LDADD = $(TEST_LDADD)
+tests_unit_test_policy_eval_SOURCES = tests/unit/test_policy_eval.c
+tests_unit_test_policy_eval_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_eval_LDADD = $(TEST_LDADD)
+tests_unit_test_policy_cart_SOURCES = tests/unit/test_policy_cart.c
+tests_unit_test_policy_cart_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_cart_LDADD = $(TEST_LDADD)
+endif
+
+TESTS += tests/integration/policy.sh
+EXTRA_DIST += tests/integration/policy.sh docs/policy.md \
+	tests/fixtures/hf-configs/bert-base-uncased.json \
+	tests/fixtures/hf-configs/bert-sst2-classifier.json \
+	tests/fixtures/hf-configs/broken-syntax.json \
+	tests/fixtures/hf-configs/distilbert-base-uncased.json \
+	tests/fixtures/hf-configs/gpt2.json \
+	tests/fixtures/hf-configs/layers-as-string.json \
+	tests/fixtures/hf-configs/model-type-only.json \
+	tests/fixtures/hf-configs/negative-hidden.json \
+	tests/fixtures/hf-configs/no-layers.json \
+	tests/fixtures/hf-configs/not-an-object.json \
+	tests/fixtures/hf-configs/pythia-160m.json \
+	tests/fixtures/hf-configs/qwen2.5-0.5b.json \
+	tests/fixtures/hf-configs/t5-small.json \
+	tests/fixtures/hf-configs/tinyllama-1.1b.json \
+	tests/fixtures/policy/bad-indent.policy \
+	tests/fixtures/policy/bad-number.policy \
+	tests/fixtures/policy/comments-only.policy \
+	tests/fixtures/policy/empty.policy \
+	tests/fixtures/policy/handmade.policy \
+	tests/fixtures/policy/missing-child.policy \
+	tests/fixtures/policy/trailing.policy \
+	tests/fixtures/policy/unknown-feature.policy
+
+# ---- from policy/fit.mk
+# policy/: fitting (dvfstop fit), evaluation (dvfstop evaluate), sweep data,
+# and the characterisation dataset (make data).
+
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sweepdata tests/unit/test_fit
+TESTS += tests/unit/test_sweepdata tests/unit/test_fit
+tests_unit_test_sweepdata_SOURCES = tests/unit/test_sweepdata.c
+tests_unit_test_sweepdata_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sweepdata_LDADD = $(TEST_LDADD)
+tests_unit_test_fit_SOURCES = tests/unit/test_fit.c
+tests_unit_test_fit_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_fit_LDADD = $(TEST_LDADD)
+endif
+
+TESTS += tests/integration/fit.sh tests/integration/fit-characterisation.sh
+EXTRA_DIST += tests/integration/fit.sh tests/integration/fit-characterisation.sh docs/method.md \
+	data/characterise.sh data/characterisation.csv data/evaluation.csv \
+	tests/fixtures/sweeps/constant-features.csv \
+	tests/fixtures/sweeps/empty.csv \
+	tests/fixtures/sweeps/features-differ.csv \
+	tests/fixtures/sweeps/missing-columns.csv \
+	tests/fixtures/sweeps/no-maxn.csv \
+	tests/fixtures/sweeps/no-util.csv \
+	tests/fixtures/sweeps/non-numeric.csv \
+	tests/fixtures/sweeps/one-class.csv \
+	tests/fixtures/sweeps/one-level.csv \
+	tests/fixtures/sweeps/one-split.csv \
+	tests/fixtures/sweeps/single-row.csv \
+	tests/fixtures/sweeps/single-workload.csv \
+	tests/fixtures/sweeps/ties.csv \
+	tests/fixtures/sweeps/two-splits.csv
+
+# ---- from tui/local.mk
+# tui/: the ncurses front end.  Layout, cell buffers, renderers, themes and
+# panels are pure (no curses) and unit-tested; term/tui/keys drive curses.
+
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
+TESTS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
+tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
+tests_unit_test_layout_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_LDADD = $(TUI_TEST_LDADD)
+tests_unit_test_spark_SOURCES = tests/unit/test_spark.c
+tests_unit_test_spark_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_spark_LDADD = $(TUI_TEST_LDADD)
+tests_unit_test_theme_SOURCES = tests/unit/test_theme.c
+tests_unit_test_theme_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_theme_LDADD = $(TUI_TEST_LDADD)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout_panels
+TESTS += tests/unit/test_layout_panels
+tests_unit_test_layout_panels_SOURCES = tests/unit/test_layout_panels.c
+tests_unit_test_layout_panels_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_panels_LDADD = $(TUI_TEST_LDADD)
+endif
+
+# Terminal tests: the real binary in tmux (skipped without tmux).
+TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
+TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/replay.sh tests/tui/help.sh tests/tui/valgrind.sh
+TUI_TESTS += tests/tui/job_figures.sh
+TESTS += $(TUI_TESTS)
+EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
+EXTRA_DIST += docs/tui.md
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_tui_sweep
+TESTS += tests/unit/test_tui_sweep
+tests_unit_test_tui_sweep_SOURCES = tests/unit/test_tui_sweep.c
+tests_unit_test_tui_sweep_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_tui_sweep_LDADD = $(TUI_TEST_LDADD)
+endif
+
+# Clock control keys and the policy panel (ctl_keys.c, policy_panel.c).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_ctl_keys tests/unit/test_policy_panel
+TESTS += tests/unit/test_ctl_keys tests/unit/test_policy_panel
+tests_unit_test_ctl_keys_SOURCES = tests/unit/test_ctl_keys.c
+tests_unit_test_ctl_keys_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_ctl_keys_LDADD = $(TUI_TEST_LDADD)
+tests_unit_test_policy_panel_SOURCES = tests/unit/test_policy_panel.c
+tests_unit_test_policy_panel_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_panel_LDADD = $(TUI_TEST_LDADD)
+endif
+TUI_CTL_TESTS = tests/tui/control.sh tests/tui/policy.sh
+TESTS += $(TUI_CTL_TESTS)
+EXTRA_DIST += $(TUI_CTL_TESTS)
+# Faults while the dashboard runs (issue 9): sensor files, clock writes, a
+# full disk; and the control's messages made to fit the screen.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_ctl_msg
+TESTS += tests/unit/test_ctl_msg
+tests_unit_test_ctl_msg_SOURCES = tests/unit/test_ctl_msg.c
+tests_unit_test_ctl_msg_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_ctl_msg_LDADD = $(TUI_TEST_LDADD)
+endif
+TUI_FAULT_TESTS = tests/tui/faults-rails.sh tests/tui/faults-ctl.sh tests/tui/faults-disk.sh
+TESTS += $(TUI_FAULT_TESTS)
+EXTRA_DIST += $(TUI_FAULT_TESTS)
+
+# ---- from tui/sweep.mk
+# tui/: the headless sweep command (joins session, control and policy).
+
+# The layers: no include goes up, sideways or round by path (issue 19).
+TESTS += tests/integration/layers.sh
+EXTRA_DIST += tests/integration/layers.sh

@@ -1,4 +1,4 @@
-/* ctl_keys: the dashboard's clock control, on core/control.h.  The control
+/* ctl_keys: the dashboard's clock control, on core/control/control.h.  The control
  * (t->ctl) is opened as --batch opens it (tui_control_open: the session's
  * source, info, clock and root; --readonly) and released when the
  * dashboard exits; its changes go to the recording's event column.  Keys: o (the override

@@ -1,5 +1,5 @@
 /* sweep_panel: the dashboard's sweep.  `s` opens a chooser (exhaustive or
- * adaptive), the sweep engine (core/sweep.h) is fed each sample and says
+ * adaptive), the sweep engine (core/engine/sweep.h) is fed each sample and says
  * which level to pin; this module pins it through the clock control, and
  * at the end or on Esc gives the clocks back as they were before the sweep
  * (the board's defaults, or the pin or cap the operator had set).  `A`
@@ -85,7 +85,7 @@ bool tui_sweep_key_filter(struct tui *t, int ch);
 /* Stop a running sweep and give the clocks back (quit, source ended). */
 void tui_sweep_abort(struct tui *t, const char *why);
 
-/* Clock control for the dashboard: opened as core/batch.c does, events
+/* Clock control for the dashboard: opened as core/cli/batch.c does, events
  * to the recording; released and closed at exit. */
 void tui_control_open(struct tui *t);
 void tui_control_close(struct tui *t);

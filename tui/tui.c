@@ -646,7 +646,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	t->o = o;
 	t->focus = TR_GPU;
 	t->theme_idx = -1;
-	/* The guard's one stop-signal policy (core/guard.h), graceful: a stop
+	/* The guard's one stop-signal policy (core/control/guard.h), graceful: a stop
 	 * signal ends the loop below, the clocks go back on the way out.
 	 * Installed before ncurses starts, so it keeps its hands off them and
 	 * we restore the terminal ourselves. */

@@ -9,7 +9,7 @@
 
 #include "clock.h"
 #include "replay.h"
-#include "source.h"
+#include "source_ops.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "source.h"
+#include "source_ops.h"
 
 enum { FAKE_LOG = 32 };
 

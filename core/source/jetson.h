@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "sample.h"
-#include "source.h"
+#include "source_ops.h"
 
 extern const struct source_ops source_jetson;
 

@@ -5,7 +5,7 @@
  * whatever the pace of sim_advance calls. */
 #include "config.h"
 #include "sim_priv.h"
-#include "guard.h"
+#include "atdeath.h"
 #include "clock.h"
 #include "io.h"
 
@@ -772,7 +772,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 	s->cfg.dir = NULL;
 	/* A fatal signal (SEGV, ABRT ...) must not leave our tree in /dev/shm. */
 	if (s->private_dir && s->root)
-		guard_at_death(sim_rm_tree_now, s->root);
+		atdeath_add(sim_rm_tree_now, s->root);
 	char fp[600];
 	snprintf(fp, sizeof fp, "%s/dvfstop-faults", s->root);
 	s->fault_path = strdup(fp);
@@ -839,7 +839,7 @@ void sim_destroy(struct sim *s)
 	if (s->progress)
 		fclose(s->progress);
 	if (s->private_dir && s->root) {
-		guard_at_death_remove(sim_rm_tree_now, s->root);
+		atdeath_remove(sim_rm_tree_now, s->root);
 		sim_rm_tree(s->root);
 	}
 	free(s->root);

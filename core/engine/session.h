@@ -16,7 +16,7 @@
 #include "options.h"
 #include "progress.h"
 #include "sample.h"
-#include "source.h"
+#include "source_ops.h"
 
 struct sim;
 struct recorder;
@@ -154,7 +154,7 @@ void session_job_stop(struct session *s);
 /* A fine-tune dvfstop started that still runs (quitting asks about it). */
 bool session_job_running_child(const struct session *s);
 /* Leave it running: its totals end now, it is never signalled, its output
- * goes on to its log file (core/job.h).  0, or -1 when there is none. */
+ * goes on to its log file (core/job/job.h).  0, or -1 when there is none. */
 int session_job_detach(struct session *s);
 /* What dvfstop exits with for its job, as `time` does: the exit code of a
  * child that ended, 128+N when signal N killed it; -1 when there is no

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "source.h"
+#include "source_ops.h"
 
 enum guard_file { GUARD_GOV = 0, GUARD_MIN, GUARD_MAX, GUARD_NFILES };
 
@@ -144,10 +144,6 @@ void guard_raise_pending(void);
 /* The same for the first stop signal unless it is INT, TERM or HUP (for
  * which the front end has its own exit status). */
 void guard_raise_unhandled(void);
-/* An async-signal-safe cleanup run when a signal ends the process, after
- * the clocks are back (the simulated tree is removed so).  0 or ENOSPC. */
-int guard_at_death(void (*fn)(void *), void *ctx);
-void guard_at_death_remove(void (*fn)(void *), void *ctx);
 
 /* The one place that decides the order of min/max writes, for control's
  * actions and for every restore (the signal handler included: pure and

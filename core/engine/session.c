@@ -7,6 +7,7 @@
 #include "recorder.h"
 #include "replay.h"
 #include "sim.h"
+#include "source.h"
 
 #include <errno.h>
 #include <json-c/json.h>

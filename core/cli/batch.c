@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Stop signals follow the guard's one policy (core/guard.h); SIGPIPE is
+/* Stop signals follow the guard's one policy (core/control/guard.h); SIGPIPE is
  * ignored there, so a write to a closed stdout or stderr (`| head -n 1`)
  * fails with EPIPE instead, and that ends the run as a stop would. */
 static bool stop_requested(void)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "sample.h"
-#include "source.h"
+#include "source_ops.h"
 
 #define NVML_LIB_ENV "DVFSTOP_NVML_LIB"
 

@@ -29,7 +29,7 @@ enum wl_feature {
 enum wl_source {
 	WL_SRC_NONE = 0, /* missing */
 	WL_SRC_DEFAULT,  /* a default written in the policy file */
-	WL_SRC_CATALOG,  /* core/catalog.c */
+	WL_SRC_CATALOG,  /* core/base/catalog.c */
 	WL_SRC_CONFIG,   /* --model-config config.json */
 	WL_SRC_SIMULATOR, /* --demo's simulated fine-tune (--sim-model, --sim-seq-len) */
 	WL_SRC_MEASURED, /* read from the board while running */

@@ -1,7 +1,9 @@
 #include "config.h"
 #include "guard.h"
+#include "atdeath.h"
 #include "io.h"
 #include "nvml.h"
+#include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -417,25 +419,6 @@ static void restore_from_signal(void)
 	say("dvfstop: ", m);
 }
 
-/* Async-signal-safe cleanups for a death by signal (the simulated tree):
- * run after the clocks are back, in the process that registered them. */
-enum { DEATH_HOOKS = 4 };
-static void (*volatile death_fn[DEATH_HOOKS])(void *);
-static void *volatile death_ctx[DEATH_HOOKS];
-static volatile pid_t death_pid[DEATH_HOOKS];
-
-static void death_hooks_run(void)
-{
-	pid_t me = getpid();
-	for (int i = 0; i < DEATH_HOOKS; i++) {
-		void (*fn)(void *) = death_fn[i];
-		if (fn && death_pid[i] == me) {
-			death_fn[i] = NULL;
-			fn(death_ctx[i]);
-		}
-	}
-}
-
 /* The stop-signal policy: one row per signal whose default action ends
  * the process.  Every front end installs it (guard_signals_install) and
  * asks guard_stop_signal(); nothing else installs handlers for these. */
@@ -498,7 +481,7 @@ static void die_of(int sig)
 {
 	restore_from_signal();
 	lock_unlink_from_signal();
-	death_hooks_run();
+	atdeath_run();
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -631,7 +614,7 @@ void guard_raise_pending(void)
 		return;
 	restore_from_signal();
 	lock_unlink_from_signal();
-	death_hooks_run();
+	atdeath_run();
 	signal(sig, SIG_DFL);
 	sigset_t set;
 	sigemptyset(&set);
@@ -650,26 +633,6 @@ void guard_raise_unhandled(void)
 			return;
 	stop_sig = sig;
 	guard_raise_pending();
-}
-
-int guard_at_death(void (*fn)(void *), void *ctx)
-{
-	for (int i = 0; i < DEATH_HOOKS; i++) {
-		if (death_fn[i])
-			continue;
-		death_ctx[i] = ctx;
-		death_pid[i] = getpid();
-		death_fn[i] = fn;
-		return 0;
-	}
-	return ENOSPC;
-}
-
-void guard_at_death_remove(void (*fn)(void *), void *ctx)
-{
-	for (int i = 0; i < DEATH_HOOKS; i++)
-		if (death_fn[i] == fn && death_ctx[i] == ctx)
-			death_fn[i] = NULL;
 }
 
 /* A process that could not give the clocks back must not exit 0: set by a

@@ -1,7 +1,9 @@
-/* source: where samples come from.  One interface (a const table of
- * functions), one explicit registry (source_table in source.c). */
-#ifndef DVF_SOURCE_H
-#define DVF_SOURCE_H
+/* source_ops: what a source of samples is.  One interface (a const table of
+ * functions); the backends live in core/source/, their registry in
+ * core/source/source.c.  Here, below every layer, so that control and the
+ * engine can hold a source without knowing its backends. */
+#ifndef DVF_SOURCE_OPS_H
+#define DVF_SOURCE_OPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,10 +62,5 @@ struct source_ops {
 	 * status 1).  NULL: never. */
 	bool (*broken)(struct source *s);
 };
-
-extern const struct source_ops *const source_table[];
-
-/* Look a source up by name; NULL if none. */
-const struct source_ops *source_find(const char *name);
 
 #endif

@@ -16,7 +16,7 @@
 
 #include "clock.h"
 #include "sample.h"
-#include "source.h"
+#include "source_ops.h"
 
 enum control_mode { CTL_DEFAULT = 0, CTL_PIN, CTL_CAP };
 enum control_by { CTL_BY_USER = 0, CTL_BY_POLICY, CTL_BY_SWEEP };

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "source.h"
+#include "source_ops.h"
 
 struct session;
 

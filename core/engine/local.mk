@@ -1,0 +1,8 @@
+# core/engine/: The engine: the session pipeline, the sweep driver, the option table.
+# Compiled with the include paths of its own folder and the layers below only
+# (Makefile.am, "Layers"): an include from a layer above does not build.
+noinst_LIBRARIES += core/engine/libengine.a
+core_engine_libengine_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(DVF_DEFS)
+core_engine_libengine_a_SOURCES = \
+	core/engine/options.c core/engine/options.h core/engine/session.c core/engine/session.h \
+	core/engine/sweep.c core/engine/sweep.h core/engine/player.c

@@ -1,0 +1,8 @@
+# core/sim/: The simulated AGX Orin: a physical model and the sysfs tree it keeps.
+# Compiled with the include paths of its own folder and the layers below only
+# (Makefile.am, "Layers"): an include from a layer above does not build.
+noinst_LIBRARIES += core/sim/libsim.a
+core_sim_libsim_a_CPPFLAGS = $(I_BASE) $(I_SIM) $(DVF_DEFS)
+core_sim_libsim_a_SOURCES = \
+	core/sim/sim.c core/sim/sim.h core/sim/sim_model.c core/sim/sim_model.h \
+	core/sim/sim_priv.h core/sim/sim_tree.c

@@ -1,0 +1,134 @@
+#!/bin/sh
+# The layers (docs/architecture.md), checked from the sources: every
+# #include "x.h" of the product goes down a layer or stays in its folder;
+# none goes up or sideways, none names a path (which would reach round the
+# build's include paths), none closes a cycle between folders, and curses is
+# included in tui/ only.  The build enforces the same with each library's
+# include paths; this check says which line broke it.
+. "$top_srcdir/tests/lib.sh"
+
+# folder rank: 1 plain data, 2 parts, 3 engine, 4 front ends, 5 main
+rank() {
+	case $1 in
+	core/base) echo 1;;
+	core/source|core/sim|core/job|core/control|core/export|policy) echo 2;;
+	core/engine) echo 3;;
+	core/cli|tui) echo 4;;
+	.) echo 5;;
+	*) echo 0;;
+	esac
+}
+# Known exceptions, each with its reason; the list should be empty.
+EXCEPTIONS="core/control>core/source core/control/guard.c holds 'dvfstop restore', which opens sources
+tui>core/cli the sweep panel uses the headless sweep's helpers"
+
+FOLDERS="core/base core/source core/sim core/job core/control core/export policy core/engine core/cli tui"
+
+# layers ROOT W: check the tree at ROOT, working in folder W; the problems
+# go to W/bad, the exceptions met to W/excused, a cycle to W/cycle
+layers() (
+	cd "$1" || exit 1
+	T=$2
+	: >"$T/bad"; : >"$T/excused"
+	# header name -> folder
+	: >"$T/map"
+	for d in $FOLDERS; do
+		for h in "$d"/*.h; do
+			[ -f "$h" ] && echo "$(basename "$h") $d" >>"$T/map"
+		done
+	done
+	dup=$(cut -d' ' -f1 "$T/map" | sort | uniq -d)
+	[ -z "$dup" ] || echo "header names in two folders: $dup" >>"$T/bad"
+
+	: >"$T/edges"
+	for d in $FOLDERS .; do
+		for f in "$d"/*.c "$d"/*.h; do
+			[ -f "$f" ] || continue
+			grep -n '^[[:space:]]*#[[:space:]]*include' "$f" | while IFS= read -r line; do
+				n=${line%%:*}
+				inc=$(printf '%s\n' "$line" | sed -n 's/.*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p')
+				case $inc in
+				\<curses.h\>|\<ncurses.h\>|\<ncursesw/*|\<term.h\>)
+					[ "$d" = tui ] || echo "BAD $f:$n: curses outside tui/: $inc";;
+				\"config.h\"|\<*) ;;
+				\"*/*\") echo "BAD $f:$n: an include by path reaches round the layers: $inc";;
+				\"*\")
+					h=${inc#\"}; h=${h%\"}
+					to=$(awk -v h="$h" '$1 == h { print $2 }' "$T/map")
+					if [ -z "$to" ]; then
+						echo "BAD $f:$n: $h is no header of the product's folders"
+					elif [ "$to" != "$d" ]; then
+						echo "EDGE $d $to $f:$n"
+					fi;;
+				esac
+			done
+		done
+	done >"$T/out"
+	grep '^BAD' "$T/out" | while IFS= read -r l; do echo "${l#BAD }"; done >"$T/bad"
+	grep '^EDGE' "$T/out" >"$T/edges"
+
+	# up or sideways
+	while read -r _ from to where; do
+		rf=$(rank "$from"); rt=$(rank "$to")
+		[ "$rt" -lt "$rf" ] && continue
+		why=$(printf '%s\n' "$EXCEPTIONS" | awk -v e="$from>$to" '$1 == e { $1 = ""; print substr($0, 2) }')
+		if [ -n "$why" ]; then
+			echo "$from -> $to ($why)" >>"$T/excused"
+		else
+			echo "$where: $from (layer $rf) includes from $to (layer $rt)" >>"$T/bad"
+		fi
+	done <"$T/edges"
+
+
+	# a cycle between folders (depth-first over the folder graph)
+	awk '{ print $2, $3 }' "$T/edges" | sort -u >"$T/fg"
+	cyc=$(awk '
+		{ adj[$1] = adj[$1] " " $2; nodes[$1]; nodes[$2] }
+		function dfs(u,   n, i, v, a) {
+			state[u] = 1; path[++depth] = u
+			n = split(adj[u], a, " ")
+			for (i = 1; i <= n; i++) {
+				v = a[i]
+				if (state[v] == 1) { found = v; for (k = 1; k <= depth; k++) if (path[k] == v) break
+					s = ""; for (; k <= depth; k++) s = s path[k] " -> "; print s v; exit }
+				if (!state[v]) dfs(v)
+			}
+			state[u] = 2; depth--
+		}
+		END { for (u in nodes) if (!state[u]) dfs(u) }' "$T/fg")
+	printf '%s' "$cyc" >"$T/cycle"
+
+
+)
+
+mkdir -p "$T/real"
+layers "$top_srcdir" "$T/real"
+if [ -s "$T/real/bad" ]; then
+	fail "includes that break the layers:"
+	sed 's/^/    /' "$T/real/bad"
+else
+	ok "every include goes down a layer or stays in its folder"
+fi
+[ -s "$T/real/cycle" ] && fail "a cycle between folders: $(cat "$T/real/cycle")" || ok "no cycle between folders"
+[ -s "$T/real/excused" ] && { echo "note: exceptions still in the tree:"; sort -u "$T/real/excused" | sed 's/^/    /'; }
+
+# The check must catch a broken tree: a copy with an upward include (plain
+# data reaching for the session), a sideways one (the simulator reaching for
+# the guard), a path include, curses in the engine, and a cycle.
+mkdir -p "$T/broken/w" "$T/broken/tree"
+cp -R "$top_srcdir/core" "$top_srcdir/policy" "$top_srcdir/tui" "$T/broken/tree/"
+cp "$top_srcdir/dvfstop.c" "$T/broken/tree/"
+printf '#include "session.h"\n' >>"$T/broken/tree/core/base/energy.c"
+printf '#include "guard.h"\n' >>"$T/broken/tree/core/sim/sim_model.c"
+printf '#include "core/engine/sweep.h"\n' >>"$T/broken/tree/core/base/io.c"
+printf '#include <curses.h>\n' >>"$T/broken/tree/core/engine/sweep.c"
+layers "$T/broken/tree" "$T/broken/w"
+for want in "core/base/energy.c:.*core/base (layer 1) includes from core/engine" \
+	"core/sim/sim_model.c:.*core/sim (layer 2) includes from core/control" \
+	"core/base/io.c:.*include by path" "core/engine/sweep.c:.*curses outside tui/"; do
+	grep -q "$want" "$T/broken/w/bad" && ok "a broken copy is caught: $want" ||
+		{ fail "a broken copy is not caught: $want"; sed 's/^/    /' "$T/broken/w/bad"; }
+done
+grep -q "core/base" "$T/broken/w/cycle" && ok "a cycle is caught: $(cat "$T/broken/w/cycle")" ||
+	fail "the cycle base -> engine -> base is not caught"
+finish
