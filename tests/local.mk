@@ -446,3 +446,6 @@ EXTRA_DIST += $(TUI_FAULT_TESTS)
 # The layers: no include goes up, sideways or round by path (issue 19).
 TESTS += tests/integration/layers.sh
 EXTRA_DIST += tests/integration/layers.sh
+# The paths README, the man page and docs/ name exist.
+TESTS += tests/integration/docs-paths.sh
+EXTRA_DIST += tests/integration/docs-paths.sh docs/architecture.md
