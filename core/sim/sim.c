@@ -149,7 +149,7 @@ static void gov_files(struct sim *s)
 		sim_file_vanish(&s->f_set_freq);
 		char d[512];
 		snprintf(d, sizeof d, "%s/userspace", s->gpu_devfreq);
-		sim_tree_rmdir(s, d);
+		sim_file_rmdir(s, d);
 	}
 }
 
@@ -374,7 +374,7 @@ static void governor_tick(struct sim *s)
 		s->trans_count[from][to]++;
 		s->total_trans++;
 		s->cur_hz = eff;
-		sim_tree_trans_stat(s);
+		sim_tree_gpu_trans_stat(s);
 	}
 	s->target_hz = eff;
 
@@ -543,7 +543,7 @@ static void write_outputs(struct sim *s)
 	if (s->t_ns - s->trans_written_ns >= DVF_NS_PER_S) {
 		s->time_in_ms_ns[level_of(s, s->cur_hz)] += s->t_ns - s->last_trans_ns;
 		s->last_trans_ns = s->t_ns;
-		sim_tree_trans_stat(s);
+		sim_tree_gpu_trans_stat(s);
 		s->trans_written_ns = s->t_ns;
 	}
 	put_i64(&s->f_cur, s->cur_hz);
