@@ -9,3 +9,4 @@ core_sim_libsim_a_SOURCES = \
 # the tree's pieces (sim_priv.h)
 core_sim_libsim_a_SOURCES += core/sim/sim_file.c core/sim/sim_rm.c core/sim/sim_tree_board.c \
 	core/sim/sim_tree_gpu.c
+core_sim_libsim_a_SOURCES += core/sim/sim_devfreq.c core/sim/sim_dir.c core/sim/sim_out.c

@@ -125,3 +125,10 @@ void sim_file_rmdir(struct sim *s, const char *rel)
 		close(dfd);
 	}
 }
+
+void sim_file_put_i64(struct sim_file *f, int64_t v)
+{
+	char b[32];
+	snprintf(b, sizeof b, "%lld\n", (long long)v);
+	sim_file_put(f, b);
+}

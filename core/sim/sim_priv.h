@@ -129,6 +129,23 @@ struct sim {
 	bool stat_dirty;
 };
 
+/* devfreq polling of nvgpu (polling_ms = 25, reference 1.2) */
+#define POLL_NS (25 * DVF_NS_PER_MS)
+
+/* sim.c */
+/* Is a step under way (CPU, compute or memory phase)? */
+bool sim_training(const struct sim *s);
+/* sim_devfreq.c */
+int64_t sim_devfreq_top_hz(const struct sim *s);
+int sim_devfreq_level_of(const struct sim *s, int64_t hz);
+void sim_devfreq_freq_range(struct sim *s);
+void sim_devfreq_read_controls(struct sim *s);
+void sim_devfreq_tick(struct sim *s);
+/* sim_out.c */
+void sim_out_write(struct sim *s);
+/* sim_dir.c */
+int sim_dir_prepare(struct sim *s, char *err, size_t errlen);
+
 /* sim_tree.c: the builder, used by sim_tree_gpu.c and sim_tree_board.c.
  * The first failure sticks and is reported once. */
 struct tb {
@@ -178,6 +195,8 @@ int sim_file_read(struct sim_file *f, char *buf, size_t len);
 /* Create or remove a file that exists only under some governors. */
 void sim_file_appear(struct sim *s, struct sim_file *f, const char *rel, const char *content);
 void sim_file_vanish(struct sim_file *f);
+/* Put "V\n". */
+void sim_file_put_i64(struct sim_file *f, int64_t v);
 /* Remove the empty folder root/rel (a governor's folder that goes away). */
 void sim_file_rmdir(struct sim *s, const char *rel);
 void sim_tree_add_own_faults(struct sim *s);
