@@ -274,7 +274,9 @@ void sim_advance(struct sim *s, int64_t t_ns)
 	sim_out_write(s);
 }
 
-struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
+/* The configuration with its defaults filled in, and its model; NULL with
+ * err said when a value is out of range. */
+static const struct catalog_model *sim_cfg_check(struct sim_cfg *cfg, char *err, size_t errlen)
 {
 	struct sim_cfg c = *cfg;
 	if (!c.model)
@@ -308,7 +310,16 @@ struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "simulator: unknown layout %d", (int)c.layout);
 		return NULL;
 	}
+	*cfg = c;
+	return cm;
+}
 
+struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
+{
+	struct sim_cfg c = *cfg;
+	const struct catalog_model *cm = sim_cfg_check(&c, err, errlen);
+	if (!cm)
+		return NULL;
 	struct sim *s = calloc(1, sizeof *s);
 	if (!s) {
 		snprintf(err, errlen, "simulator: out of memory");
