@@ -101,7 +101,7 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 			jo.log_fresh = true;   /* a new file, -1, -2... when the name is taken */
 		}
 		jo.log_path = s->job_log;
-		s->job = job_start(o->cmd, &jo, now, err, errlen);
+		s->job = job_child_start(o->cmd, &jo, now, err, errlen);
 		if (s->job && job_log_path(s->job))
 			snprintf(s->job_log, sizeof s->job_log, "%s", job_log_path(s->job));
 		return s->job ? 0 : -1;
@@ -110,13 +110,13 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 		char cmd[96];
 		/* the command of a process on this machine (a simulated tree has
 		 * no processes of its own) */
-		if (o->pid > 0 && job_proc_name(s->sim ? "/" : s->root, (pid_t)o->pid, cmd, sizeof cmd)[0])
+		if (o->pid > 0 && job_pid_name(s->sim ? "/" : s->root, (pid_t)o->pid, cmd, sizeof cmd)[0])
 			snprintf(s->job_name, sizeof s->job_name, "%s (pid %lld)", cmd, (long long)o->pid);
 		else if (o->pid > 0)
 			snprintf(s->job_name, sizeof s->job_name, "pid %lld", (long long)o->pid);
 		else
 			snprintf(s->job_name, sizeof s->job_name, "%s", o->progress);
-		s->job = job_attach((pid_t)o->pid, &jo, now, err, errlen);
+		s->job = job_pid_attach((pid_t)o->pid, &jo, now, err, errlen);
 		return s->job ? 0 : -1;
 	}
 	if (s->sim) {

@@ -1,6 +1,6 @@
 /* job: the fine-tune, as a child process or a process we watch.
  *
- * job_start() runs CMD ARGS as a child:
+ * job_child_start() runs CMD ARGS as a child:
  *   - in its own session and process group (setsid).  Terminal signals
  *     (Ctrl-C, Ctrl-\, SSH hangup) then reach dvfstop only, never the
  *     fine-tune directly, so it is not hit twice; dvfstop decides, and
@@ -23,7 +23,7 @@
  *     job_free().  A regular file rather than a FIFO, because a writer never
  *     blocks on it (a FIFO blocks "echo >> $DVFSTOP_PROGRESS" forever once
  *     its reader is gone) and it remains readable after a crash.
- * job_attach() watches a running process (--pid; may be 0 for none): it
+ * job_pid_attach() watches a running process (--pid; may be 0 for none): it
  * ends when the process is gone (kill(pid, 0), a zombie, or the PID reused
  * by another process, seen from /proc/PID/stat); its exit status cannot be
  * known.  An attached process is never signalled.
@@ -80,13 +80,13 @@ struct job;
 /* Start argv[0] (searched in PATH) with argv.  NULL with a message in err
  * when it cannot be started (including exec failures: "cannot run 'x': No
  * such file or directory"). */
-struct job *job_start(char *const argv[], const struct job_opts *o, int64_t now_ns,
-		      char *err, size_t errlen);
+struct job *job_child_start(char *const argv[], const struct job_opts *o, int64_t now_ns,
+			    char *err, size_t errlen);
 /* Watch pid (0: no process, only the progress path; such a job runs until
  * freed).  NULL with a message
  * when pid does not exist or the progress path cannot be used. */
-struct job *job_attach(pid_t pid, const struct job_opts *o, int64_t now_ns,
-		       char *err, size_t errlen);
+struct job *job_pid_attach(pid_t pid, const struct job_opts *o, int64_t now_ns,
+			   char *err, size_t errlen);
 
 /* Descriptors to poll for POLLIN (at most max); returns how many. */
 int job_fds(const struct job *j, struct pollfd *fds, int max);
@@ -118,7 +118,7 @@ int job_exit_status(const struct job *j);
 /* The command of process pid, from ROOT/proc/PID/cmdline (arguments joined
  * by blanks) or ROOT/proc/PID/comm, else from the real /proc; root NULL or
  * "/" is the real /proc.  "" when none can be read.  Returns buf. */
-const char *job_proc_name(const char *root, pid_t pid, char *buf, size_t len);
+const char *job_pid_name(const char *root, pid_t pid, char *buf, size_t len);
 /* "running", "exited with code 3", "killed by signal 11 (Segmentation fault)", "gone",
  * "left running" */
 const char *job_describe(const struct job *j, char *buf, size_t len);

@@ -6,3 +6,7 @@ core_sim_libsim_a_CPPFLAGS = $(I_BASE) $(I_SIM) $(DVF_DEFS)
 core_sim_libsim_a_SOURCES = \
 	core/sim/sim.c core/sim/sim.h core/sim/sim_model.c core/sim/sim_model.h \
 	core/sim/sim_priv.h core/sim/sim_tree.c
+# the tree's pieces (sim_priv.h)
+core_sim_libsim_a_SOURCES += core/sim/sim_file.c core/sim/sim_rm.c core/sim/sim_tree_board.c \
+	core/sim/sim_tree_gpu.c
+core_sim_libsim_a_SOURCES += core/sim/sim_devfreq.c core/sim/sim_dir.c core/sim/sim_out.c

@@ -129,13 +129,63 @@ struct sim {
 	bool stat_dirty;
 };
 
+/* devfreq polling of nvgpu (polling_ms = 25, reference 1.2) */
+#define POLL_NS (25 * DVF_NS_PER_MS)
+
+/* sim.c */
+/* Is a step under way (CPU, compute or memory phase)? */
+bool sim_training(const struct sim *s);
+/* sim_devfreq.c */
+int64_t sim_devfreq_top_hz(const struct sim *s);
+int sim_devfreq_level_of(const struct sim *s, int64_t hz);
+void sim_devfreq_freq_range(struct sim *s);
+void sim_devfreq_read_controls(struct sim *s);
+void sim_devfreq_tick(struct sim *s);
+/* sim_out.c */
+void sim_out_write(struct sim *s);
+/* sim_dir.c */
+int sim_dir_prepare(struct sim *s, char *err, size_t errlen);
+
+/* sim_tree.c: the builder, used by sim_tree_gpu.c and sim_tree_board.c.
+ * The first failure sticks and is reported once. */
+struct tb {
+	struct sim *s;
+	int err;
+	char what[320];
+	char dir[512];   /* the folder last opened, and its fd (or -1) */
+	int dfd;
+	int root_fd;     /* the tree's root (or -1) */
+};
+void sim_tree_fail(struct tb *b, int err, const char *rel);
+int sim_tree_parent(const char *abs, bool make, const char **leaf);
+int sim_tree_abs_path(const struct sim *s, const char *rel, char *out, size_t len);
+int sim_tree_cached_parent(struct tb *b, const char *abs, const char **leaf);
+int sim_tree_create(int dfd, const char *leaf, int flags);
+void sim_tree_putn(struct tb *b, const char *rel, const char *data, size_t n);
+void sim_tree_put(struct tb *b, const char *rel, const char *text);
+void sim_tree_putf(struct tb *b, const char *rel, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void sim_tree_link(struct tb *b, const char *rel, const char *target);
+void sim_tree_dir(struct tb *b, const char *rel);
+void sim_tree_open_live(struct tb *b, struct sim_file *f, const char *rel, const char *content);
+/* sim_tree_gpu.c */
+void sim_tree_gpu_decoys(struct tb *b, const char *host1x);
+void sim_tree_gpu_put(struct tb *b, bool jp6);
+/* Rewrite trans_stat from the counters. */
+void sim_tree_gpu_trans_stat(struct sim *s);
+/* sim_tree_board.c */
+void sim_tree_board_nvpmodel(struct tb *b, bool jp6);
+void sim_tree_board_ina(struct tb *b, bool jp6, int addr, int hw);
+void sim_tree_board_cpu(struct tb *b);
+void sim_tree_board_thermal(struct tb *b, bool jp6);
+void sim_tree_board_fan(struct tb *b);
+void sim_tree_board_emc(struct tb *b, bool jp6);
 /* sim_tree.c */
 /* Set every kept file to "absent" (before building). */
 void sim_tree_init(struct sim *s);
 int sim_tree_build(struct sim *s, char *err, size_t errlen);
-/* Rewrite trans_stat from the counters. */
-void sim_tree_trans_stat(struct sim *s);
 void sim_tree_close(struct sim *s);
+/* sim_file.c */
+int sim_file_open_in(struct sim_file *f, const char *abs, int dfd, const char *leaf, const char *content);
 int sim_file_open(struct sim *s, struct sim_file *f, const char *rel, const char *content);
 void sim_file_close(struct sim_file *f);
 /* Put content in place when it differs from what the file holds. */
@@ -145,15 +195,18 @@ int sim_file_read(struct sim_file *f, char *buf, size_t len);
 /* Create or remove a file that exists only under some governors. */
 void sim_file_appear(struct sim *s, struct sim_file *f, const char *rel, const char *content);
 void sim_file_vanish(struct sim_file *f);
+/* Put "V\n". */
+void sim_file_put_i64(struct sim_file *f, int64_t v);
+/* Remove the empty folder root/rel (a governor's folder that goes away). */
+void sim_file_rmdir(struct sim *s, const char *rel);
 void sim_tree_add_own_faults(struct sim *s);
+/* sim_rm.c */
 /* Remove a tree (absolute path; or name in folder dfd), never following
  * a link out of it. */
 int sim_rm_tree(const char *dir);
 /* The same from a signal handler (async-signal-safe; dir is the path). */
 void sim_rm_tree_now(void *dir);
 int sim_rm_tree_at(int dfd, const char *name);
-/* Remove the empty folder root/rel (a governor's folder that goes away). */
-void sim_tree_rmdir(struct sim *s, const char *rel);
 extern const char *const sim_gov_name[GOV_N];
 
 #endif

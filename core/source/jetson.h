@@ -16,7 +16,7 @@ extern const struct source_ops source_jetson;
 /* Find the GPU devfreq node under root by device-tree name or compatible
  * string (never a fixed path).  Writes the node's real path (no root
  * prefix removed) to out.  Returns 0 or an errno (ENOENT: no GPU node). */
-int jetson_find_gpu(const char *root, char *out, size_t outlen);
+int jetson_discover_gpu(const char *root, char *out, size_t outlen);
 
 /* ---- pure helpers (exported for the unit tests) ---------------------- */
 

@@ -8,3 +8,6 @@ core_source_libsource_a_SOURCES = core/source/replay_priv.h \
 	core/source/jetson.c core/source/jetson.h core/source/nvml.c core/source/nvml.h \
 	core/source/replay.c core/source/replay.h core/source/source.c core/source/source.h \
 	core/source/tegrastats.c core/source/tegrastats.h
+# the jetson source's pieces (jetson_priv.h)
+core_source_libsource_a_SOURCES += core/source/jetson_ctl.c core/source/jetson_discover.c \
+	core/source/jetson_msg.c core/source/jetson_path.c core/source/jetson_priv.h

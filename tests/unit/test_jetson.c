@@ -298,18 +298,18 @@ static void test_find_gpu(void **state)
 	(void)state;
 	char out[PATH_MAX];
 	/* JP6: six decoys (vic, nvjpg x2, nvdec, nvenc, ofa) sort before the GPU */
-	assert_int_equal(jetson_find_gpu(FX "jp6-agx-orin", out, sizeof out), 0);
+	assert_int_equal(jetson_discover_gpu(FX "jp6-agx-orin", out, sizeof out), 0);
 	assert_true(ends_with(out, "/jp6-agx-orin/sys/devices/platform/bus@0/17000000.gpu/devfreq/17000000.gpu"));
 	/* JP5: of_node name ga10b, no bus@0 */
-	assert_int_equal(jetson_find_gpu(FX "jp5-agx-orin", out, sizeof out), 0);
+	assert_int_equal(jetson_discover_gpu(FX "jp5-agx-orin", out, sizeof out), 0);
 	assert_true(ends_with(out, "/jp5-agx-orin/sys/devices/platform/17000000.ga10b/devfreq/17000000.ga10b"));
 	/* name "nvgpu" is not known: found by compatible nvidia,gv11b */
-	assert_int_equal(jetson_find_gpu(FX "unknown-board", out, sizeof out), 0);
+	assert_int_equal(jetson_discover_gpu(FX "unknown-board", out, sizeof out), 0);
 	assert_true(ends_with(out, "/sys/devices/platform/17000000.gv11b/devfreq/17000000.gv11b"));
 
 	char small[8];
-	assert_int_equal(jetson_find_gpu(FX "jp6-agx-orin", small, sizeof small), ENAMETOOLONG);
-	assert_int_equal(jetson_find_gpu(FX "no-such-fixture", out, sizeof out), ENOENT);
+	assert_int_equal(jetson_discover_gpu(FX "jp6-agx-orin", small, sizeof small), ENAMETOOLONG);
+	assert_int_equal(jetson_discover_gpu(FX "no-such-fixture", out, sizeof out), ENOENT);
 }
 
 static void test_probe_and_no_gpu(void **state)
@@ -349,8 +349,8 @@ static void test_link_outside_root(void **state)
 	/* ../../../ is the outer copy, whose GPU node is real but outside "inner" */
 	assert_int_equal(symlink("../../../sys/devices/platform/bus@0/17000000.gpu/devfreq/17000000.gpu", p), 0);
 	char out[PATH_MAX];
-	assert_int_equal(jetson_find_gpu(outer, out, sizeof out), 0);
-	assert_int_equal(jetson_find_gpu(root, out, sizeof out), ENOENT);
+	assert_int_equal(jetson_discover_gpu(outer, out, sizeof out), 0);
+	assert_int_equal(jetson_discover_gpu(root, out, sizeof out), ENOENT);
 
 	/* an ina3221 hwmon reached by an absolute link out of the tree is skipped */
 	fmt(p, sizeof p, "%s/sys/class/hwmon", outer);

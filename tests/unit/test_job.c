@@ -74,9 +74,9 @@ static struct job *start_sh(const char *script, struct job_opts *o)
 	static char sh[] = "/bin/sh", c[] = "-c";
 	char *argv[] = { sh, c, (char *)script, NULL };
 	char err[256] = "";
-	struct job *j = job_start(argv, o, clock_mono_ns(), err, sizeof err);
+	struct job *j = job_child_start(argv, o, clock_mono_ns(), err, sizeof err);
 	if (!j)
-		fail_msg("job_start: %s", err);
+		fail_msg("job_child_start: %s", err);
 	return j;
 }
 
@@ -227,17 +227,17 @@ static void test_exec_failure(void **state)
 	static char prog[] = "/nonexistent/dvfstop-no-such-program", tru[] = "/bin/true";
 	char *argv[] = { prog, NULL };
 	char err[256] = "";
-	struct job *j = job_start(argv, NULL, 0, err, sizeof err);
+	struct job *j = job_child_start(argv, NULL, 0, err, sizeof err);
 	assert_null(j);
 	assert_string_equal(err, "cannot run '/nonexistent/dvfstop-no-such-program': No such file or directory");
 
 	char *none[] = { NULL };
-	assert_null(job_start(none, NULL, 0, err, sizeof err));
+	assert_null(job_child_start(none, NULL, 0, err, sizeof err));
 	assert_string_equal(err, "no command to run");
 
 	struct job_opts o = { .log_path = "/nonexistent-dir/x.log" };
 	char *argv2[] = { tru, NULL };
-	assert_null(job_start(argv2, &o, 0, err, sizeof err));
+	assert_null(job_child_start(argv2, &o, 0, err, sizeof err));
 	assert_non_null(strstr(err, "log file /nonexistent-dir/x.log: "));
 	assert_int_equal(count_fds(), fds0);
 }
@@ -460,17 +460,17 @@ static void test_exit_status_and_name(void **state)
 	fputs("python3\n", f);
 	fclose(f);
 	snprintf(dir, sizeof dir, "%s/root", tmpdir);
-	assert_string_equal(job_proc_name(dir, 4242, buf, sizeof buf), "python3");   /* comm */
+	assert_string_equal(job_pid_name(dir, 4242, buf, sizeof buf), "python3");   /* comm */
 	snprintf(path, sizeof path, "%s/root/proc/4242/cmdline", tmpdir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fwrite("python3\0train.py\0--lr\0\x01x\0", 1, 24, f);
 	fclose(f);
-	assert_string_equal(job_proc_name(dir, 4242, buf, sizeof buf), "python3 train.py --lr  x");
+	assert_string_equal(job_pid_name(dir, 4242, buf, sizeof buf), "python3 train.py --lr  x");
 	/* not in the tree: the real /proc's (this test's own pid) */
-	assert_non_null(strstr(job_proc_name(dir, getpid(), buf, sizeof buf), "test_job"));
+	assert_non_null(strstr(job_pid_name(dir, getpid(), buf, sizeof buf), "test_job"));
 	/* the real /proc */
-	assert_non_null(strstr(job_proc_name(NULL, getpid(), buf, sizeof buf), "test_job"));
+	assert_non_null(strstr(job_pid_name(NULL, getpid(), buf, sizeof buf), "test_job"));
 }
 
 static void test_follow_file(void **state)
@@ -484,7 +484,7 @@ static void test_follow_file(void **state)
 	char err[256];
 
 	/* the file does not exist yet: waited for */
-	struct job *j = job_attach(0, &o, 0, err, sizeof err);
+	struct job *j = job_pid_attach(0, &o, 0, err, sizeof err);
 	assert_non_null(j);
 	assert_false(job_is_child(j));
 	assert_int_equal(steps_of(j, 1), -1);
@@ -510,7 +510,7 @@ static void test_follow_file(void **state)
 
 	/* a path that cannot be followed */
 	o.progress_path = tmpdir;
-	assert_null(job_attach(0, &o, 0, err, sizeof err));
+	assert_null(job_pid_attach(0, &o, 0, err, sizeof err));
 	assert_non_null(strstr(err, "progress "));
 	assert_int_equal(count_fds(), fds0);
 }
@@ -526,7 +526,7 @@ static void test_attach_pid(void **state)
 		pause();
 		_exit(0);
 	}
-	struct job *j = job_attach(pid, NULL, 0, err, sizeof err);
+	struct job *j = job_pid_attach(pid, NULL, 0, err, sizeof err);
 	assert_non_null(j);
 	assert_int_equal(job_poll(j, 1) & JOB_ENDED, 0);
 	assert_int_equal(job_state(j), JOB_RUNNING);
@@ -543,7 +543,7 @@ static void test_attach_pid(void **state)
 	waitpid(pid, NULL, 0);
 
 	/* a PID that no longer exists */
-	assert_null(job_attach(pid, NULL, 0, err, sizeof err));
+	assert_null(job_pid_attach(pid, NULL, 0, err, sizeof err));
 	assert_non_null(strstr(err, "no process"));
 	assert_int_equal(count_fds(), fds0);
 }

@@ -1,4 +1,4 @@
-/* contrib/dvfstop_callback.py run by /usr/bin/python3 under job_start, with
+/* contrib/dvfstop_callback.py run by /usr/bin/python3 under job_child_start, with
  * fake Trainer args/state objects; its lines are read back through the
  * progress file and the C parser.  Skipped (77) without /usr/bin/python3. */
 #include "config.h"
@@ -61,7 +61,7 @@ static void test_callback(void **state)
 	struct seen seen = { 0 };
 	struct job_opts o = { .on_event = on_event, .ctx = &seen };
 	char err[256];
-	struct job *j = job_start(argv, &o, clock_mono_ns(), err, sizeof err);
+	struct job *j = job_child_start(argv, &o, clock_mono_ns(), err, sizeof err);
 	if (!j)
 		fail_msg("%s", err);
 	int64_t end = clock_mono_ns() + 20 * DVF_NS_PER_S;

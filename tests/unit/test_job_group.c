@@ -46,9 +46,9 @@ static struct job *start_sh(const char *script)
 	static char sh[] = "/bin/sh", c[] = "-c";
 	char *argv[] = { sh, c, (char *)script, pidfile, NULL };
 	char err[256] = "";
-	struct job *j = job_start(argv, NULL, clock_mono_ns(), err, sizeof err);
+	struct job *j = job_child_start(argv, NULL, clock_mono_ns(), err, sizeof err);
 	if (!j)
-		fail_msg("job_start: %s", err);
+		fail_msg("job_child_start: %s", err);
 	return j;
 }
 
