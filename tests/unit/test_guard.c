@@ -607,6 +607,39 @@ static void test_signal_policy(void **st)
 	assert_int_equal(stopsig_policy(SIGWINCH), STOPSIG_DEFAULT);
 }
 
+/* The one question every loop asks: a stop signal recorded, or stdout
+ * failed (EPIPE, SIGPIPE being ignored), both say stop.  In a child: the
+ * graceful policy sticks once installed. */
+static void test_stop_asked(void **st)
+{
+	(void)st;
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (stopsig_install(true) || stopsig_asked())
+			_exit(1);
+		raise(SIGUSR1);
+		if (!stopsig_asked() || stopsig_signal() != SIGUSR1)
+			_exit(2);
+		*stopsig_flag() = 0;
+		if (stopsig_asked())
+			_exit(3);
+		int p[2];
+		if (pipe(p) != 0 || dup2(p[1], 1) < 0)
+			_exit(4);
+		close(p[0]);
+		close(p[1]);
+		printf("x\n");
+		fflush(stdout);
+		_exit(stopsig_asked() ? 0 : 5);
+	}
+	int ws;
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFEXITED(ws));
+	assert_int_equal(WEXITSTATUS(ws), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -614,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_long_value_refused),
 		cmocka_unit_test(test_governor_not_written_back),
 		cmocka_unit_test(test_signal_policy),
+		cmocka_unit_test(test_stop_asked),
 		cmocka_unit_test(test_state_dir_env),
 		cmocka_unit_test(test_unsafe_state_dir_refused),
 		cmocka_unit_test(test_restore_byte_identical),
