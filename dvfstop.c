@@ -12,7 +12,9 @@
 #include "cmd_fit.h"
 #include "cmd_policy.h"
 #include "cmd_sweep.h"
+#include "cmd_restore.h"
 #include "guard.h"
+#include "stopsig.h"
 #include "options.h"
 #include "replay.h"
 #include "session.h"
@@ -24,7 +26,7 @@ const struct command command_table[] = {
 	{ "evaluate", cmd_evaluate, "energy of policies against MAXN and the optimum on sweep CSVs" },
 	{ "policy", cmd_policy, "check or show a policy (decision tree)" },
 	{ "convert", replay_convert_main, "convert a tegrastats log to a session CSV" },
-	{ "restore", guard_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
+	{ "restore", cmd_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
 	{ "sweep", cmd_sweep, "sweep the GPU clock levels and find the one with the least energy per step" },
 	{ NULL, NULL, NULL },
 };
@@ -96,7 +98,7 @@ int monitor_main(int argc, char **argv)
 	/* Ended by a stop signal other than INT, TERM, HUP: the clocks are
 	 * back and the files closed; die of it, for an honest status. */
 	fflush(NULL);
-	guard_raise_unhandled();
+	stopsig_raise_unhandled();
 	return rc;
 }
 

@@ -27,7 +27,7 @@
 #include "replay.h"
 #include "replay_keys.h"
 #include "session.h"
-#include "guard.h"
+#include "stopsig.h"
 #include "sweep_panel.h"
 
 /* How long a status message stays on screen. */
@@ -650,7 +650,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	 * signal ends the loop below, the clocks go back on the way out.
 	 * Installed before ncurses starts, so it keeps its hands off them and
 	 * we restore the terminal ourselves. */
-	guard_signals_install(true);
+	stopsig_install(true);
 
 	t->sweep.level = -1;
 	t->sweep.policy_start = -1;
@@ -677,7 +677,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
 	int64_t next_frame = 0;
-	while (!t->quit && !guard_stop_signal()) {
+	while (!t->quit && !stopsig_signal()) {
 		if (!sample_due(t))
 			break;
 		int64_t now = clock_mono_ns();
@@ -720,7 +720,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 		}
 	}
 
-	int stop = guard_stop_signal();
+	int stop = stopsig_signal();
 	if (stop == SIGTERM || stop == SIGHUP)
 		rc = 128 + stop;
 	/* A hang-up (the SSH link dropped) leaves the fine-tune running; the
@@ -738,8 +738,8 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	endwin();
 	delscreen(t->scr);
 	/* The fine-tune's end and totals, then the clocks back. */
-	tui_job_finish(t, guard_stop_flag(), stdout);
-	*guard_stop_flag() = stop;
+	tui_job_finish(t, stopsig_flag(), stdout);
+	*stopsig_flag() = stop;
 	tui_control_close(t);
 	if (t->exit_msg[0])
 		fputs(t->exit_msg, stderr);

@@ -2,7 +2,7 @@
 #include "batch.h"
 #include "control.h"
 #include "job.h"
-#include "guard.h"
+#include "stopsig.h"
 #include "recorder.h"
 #include "sim.h"
 
@@ -19,7 +19,7 @@
  * fails with EPIPE instead, and that ends the run as a stop would. */
 static bool stop_requested(void)
 {
-	return guard_stop_signal() != 0 || ferror(stdout) || ferror(stderr);
+	return stopsig_asked();
 }
 
 /* A process is followed (a child, --pid, --progress), not only a board. */
@@ -47,7 +47,7 @@ static void batch_wait(struct session *s)
 		end = clock_mono_ns() + s->interval_ns;
 	else
 		end = clock_mono_ns();
-	int wake = guard_stop_fd();
+	int wake = stopsig_fd();
 	while (!stop_requested()) {
 		int64_t left = end - clock_mono_ns();
 		if (left <= 0)
@@ -80,7 +80,7 @@ static void say(const char *msg)
 
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
-	guard_signals_install(true);
+	stopsig_install(true);
 	/* Every session message is said as it comes (one from the start,
 	 * "recording to FILE", now). */
 	if (s->msg[0])
@@ -133,7 +133,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	}
 	/* A hang-up (the SSH link dropped) leaves the child running, as it
 	 * would have run without dvfstop; the clocks are given back below. */
-	if (guard_stop_signal() == SIGHUP)
+	if (stopsig_signal() == SIGHUP)
 		session_job_detach(s);   /* says so through msg_sink */
 	/* Stopped while a child runs: ask it to stop and wait for it (its
 	 * grace period), sampling on, so its totals are complete.  Only a
@@ -141,8 +141,8 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	 * so nothing is waited for (a second signal also ends the wait). */
 	if (s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING) {
 		session_job_stop(s);
-		*guard_stop_flag() = 0;   /* a second stop signal ends this wait */
-		while (!s->job_over && !guard_stop_signal()) {
+		*stopsig_flag() = 0;   /* a second stop signal ends this wait */
+		while (!s->job_over && !stopsig_signal()) {
 			batch_wait(s);
 			if (session_sample(s) < 0)
 				break;

@@ -10,7 +10,7 @@
 #include "catalog.h"
 #include "control.h"
 #include "eval.h"
-#include "guard.h"
+#include "stopsig.h"
 #include "options.h"
 #include "recorder.h"
 #include "workload.h"
@@ -350,7 +350,7 @@ static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, dou
  * SIGPIPE is ignored there) ends the sweep too. */
 static bool stop_requested(void)
 {
-	return guard_stop_signal() != 0 || ferror(stdout) || ferror(stderr);
+	return stopsig_asked();
 }
 
 /* A real fine-tune has its first steps seconds or minutes after its start
@@ -443,7 +443,7 @@ int cmd_sweep(int argc, char **argv)
 	struct session s;
 	char err[1024];
 	rc = 1;
-	guard_signals_install(true);   /* before the simulator and control open */
+	stopsig_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "dvfstop sweep: %s\n", err);
 		free(mv);
@@ -568,6 +568,6 @@ out:
 	free(mv);
 	opts_free(&o);
 	fflush(stdout);
-	guard_raise_pending();
+	stopsig_raise_pending();
 	return rc;
 }

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "control.h"
 #include "guard.h"
+#include "stopsig.h"
 #include "io.h"
 
 #include <errno.h>
@@ -293,7 +294,7 @@ struct control *control_open(const struct control_cfg *cfg)
 				m[0] ? ": " : "", m);
 		return c;
 	}
-	guard_signals_install(cfg->graceful_signals);
+	stopsig_install(cfg->graceful_signals);
 	if (guard_blocked(c->g)) {
 		/* A state file nobody can use: its clocks must not be lost. */
 		c->ro = true;

@@ -39,7 +39,7 @@ struct control_cfg {
 	struct dvf_clock *clock;      /* the session clock (event times, readback) */
 	const char *root;             /* sysfs root ("/" live): keys the state file */
 	bool readonly;                /* --readonly: never write */
-	bool graceful_signals;        /* see guard_signals_install */
+	bool graceful_signals;        /* see stopsig_install */
 	const char *state_dir;        /* NULL: the guard's default */
 };
 

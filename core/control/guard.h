@@ -4,8 +4,8 @@
  * (their exact bytes and paths; a value that does not fit is refused, never
  * cut) go to a state file; every exit puts back what dvfstop changed: a
  * normal quit and every signal whose default action ends the process (one
- * policy table, guard_signals_install; an async-signal-safe path prepared
- * at save time).  A state file is used only when it is a private regular
+ * policy table, stopsig.h; an async-signal-safe path prepared at save
+ * time, sigrestore.h).  A state file is used only when it is a private regular
  * file that names this board's devfreq files and clock levels; one that
  * cannot be used blocks control (guard_blocked) instead of being replaced.
  * After
@@ -14,8 +14,9 @@
  * keeps the state file, says which file and what to run, and the process
  * then exits GUARD_EXIT_LEFT (or dies of its signal), never 0.  A lock file
  * lets one process control at a time; it is removed when its holder lets
- * go, and stale ones are removed by the next controller.  The state folder and file format are
- * described in docs/control.md. */
+ * go, and stale ones are removed by the next controller (lockfile.h).  The
+ * state folder (statedir.h) and file format (statefile.h) are described in
+ * docs/control.md. */
 #ifndef DVF_GUARD_H
 #define DVF_GUARD_H
 
@@ -36,7 +37,7 @@ enum guard_file { GUARD_GOV = 0, GUARD_MIN, GUARD_MAX, GUARD_NFILES };
 struct guard_cfg {
 	const char *root;    /* sysfs root in use ("/" on a board); keys the files */
 	const char *source;  /* source name, recorded in the state file */
-	const char *dir;     /* state folder; NULL: guard_state_dir() */
+	const char *dir;     /* state folder; NULL: statedir_name() */
 	bool lock;           /* take the control lock (false: only look for a stale state) */
 	bool api;            /* a source without files (NVML): keyed by root and source */
 	/* The board a state left by another run must match before it is used:
@@ -112,54 +113,24 @@ int guard_restore(struct guard *g, char *msg, size_t len);
  * state file and disarm. */
 void guard_discard(struct guard *g);
 
-/* The stop-signal policy, one table in guard.c, for every signal whose
- * default action ends the process:
- * - INT, TERM, HUP, USR1, USR2, ALRM, VTALRM, PROF, XCPU, PWR, STKFLT, IO
- *   and the real-time signals ask to stop (GUARD_SIG_STOP).  graceful: the
- *   first one is only recorded (guard_stop_signal) so the loop ends
- *   normally and gives the clocks back; a second one restores and dies at
- *   once.  Not graceful: restore, then die of the signal.
- * - QUIT and the faults SEGV, BUS, ABRT, FPE, ILL, TRAP, SYS restore, run
- *   the death hooks, then die of the signal (GUARD_SIG_DIE).
- * - PIPE and XFSZ are ignored (GUARD_SIG_IGNORE): the write fails with
- *   EPIPE or EFBIG, which the caller reports or takes as the end.
- * A signal other than a fault that is ignored when this is called (nohup,
- * background jobs) stays ignored.  Every front end installs it at its
- * start (a graceful stop sticks once asked for), before initscr() so
- * ncurses keeps its hands off these signals. */
-enum { GUARD_SIG_DEFAULT = 0, GUARD_SIG_STOP, GUARD_SIG_DIE, GUARD_SIG_IGNORE };
-int guard_signal_policy(int sig);
-int guard_signals_install(bool graceful);
-/* The signal that asked us to stop (graceful mode), 0 if none.  The flag
- * itself, for a wait that a second signal should end: set it to 0 and
- * the next stop signal is recorded again instead of ending the process. */
-int guard_stop_signal(void);
-/* A descriptor that becomes readable when a stop signal is recorded (poll
- * it beside the others; read it empty after), -1 before a graceful install. */
-int guard_stop_fd(void);
-volatile sig_atomic_t *guard_stop_flag(void);
-/* At the very end of a graceful stop: die of that signal so the exit status
- * is honest.  Returns only when no signal is pending. */
-void guard_raise_pending(void);
-/* The same for the first stop signal unless it is INT, TERM or HUP (for
- * which the front end has its own exit status). */
-void guard_raise_unhandled(void);
-
 /* The one place that decides the order of min/max writes, for control's
  * actions and for every restore (the signal handler included: pure and
  * async-signal-safe).  Raising the ceiling goes max first, anything else
  * min first, so min > max is never asked for.  Equal values are skipped.
  * Fills seq with 'M' (max) and 'm' (min); returns how many. */
 int guard_order(int64_t cur_min, int64_t cur_max, int64_t want_min, int64_t want_max, char seq[2]);
+/* The rule itself: a ceiling that rises moves first, so min never passes max. */
+bool guard_max_first(int64_t cur_max, int64_t want_max);
 
-/* The state folder: $DVFSTOP_STATE_DIR, else /run/dvfstop (root), else
- * $XDG_RUNTIME_DIR/dvfstop, else /tmp/dvfstop-UID.  Not created here. */
-int guard_state_dir(char *buf, size_t len);
-/* The key of a sysfs root: "live" for "/", else "root-" and a hash of its
- * real path, so a simulated tree never shares a state with the board. */
-void guard_key(const char *root, char *buf, size_t len);
-
-/* `dvfstop restore [--sysfs-root DIR]`: restore without asking. */
-int guard_restore_main(int argc, char **argv);
+/* `dvfstop restore` (core/cli/cmd_restore.c) after guard_open: the lock
+ * file, and the stale state: its file ("" when none), its source when it
+ * is one without files (NULL: the devfreq files; open that source and
+ * guard_set_restorer its ctl_write before guard_restore_stale), its root
+ * and node. */
+const char *guard_lock_path(const struct guard *g);
+const char *guard_stale_path(const struct guard *g);
+const char *guard_stale_api_source(const struct guard *g);
+const char *guard_stale_root(const struct guard *g);
+const char *guard_stale_node(const struct guard *g);
 
 #endif

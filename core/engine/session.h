@@ -90,7 +90,7 @@ struct control;
 /* The clock control for this session's source (one for every front end:
  * --batch, the dashboard, `dvfstop sweep`), its clock changes written to
  * the recording's event column.  graceful: the stop signals end the
- * caller's loop rather than the process (guard_signals_install).  NULL
+ * caller's loop rather than the process (stopsig_install).  NULL
  * only out of memory. */
 struct control *session_control_open(struct session *s, bool readonly, bool graceful);
 

@@ -16,6 +16,7 @@
 
 #include "control.h"
 #include "guard.h"
+#include "statedir.h"
 #include "io.h"
 #include "test_control_fake.h"
 
@@ -71,7 +72,7 @@ static const char *state_file(struct fx *f)
 {
 	static char p[PATH_MAX];
 	char key[64];
-	guard_key(f->b.root, key, sizeof key);
+	statedir_root_key(f->b.root, key, sizeof key);
 	snprintf(p, sizeof p, "%s/%s.state", f->b.state_dir, key);
 	return p;
 }
@@ -623,7 +624,7 @@ static void test_api_source(void **st)
 	assert_int_equal(control_pin(c, 510 * MHZ, CTL_BY_USER), 0);
 	assert_string_equal(fake_get(&b, "min_freq", 0), "510000000\n");
 	char key[64], path[PATH_MAX + 128];
-	guard_key(b.root, key, sizeof key);
+	statedir_root_key(b.root, key, sizeof key);
 	snprintf(path, sizeof path, "%s/%s-api.state", b.state_dir, key);
 	FILE *fp = fopen(path, "r");
 	assert_non_null(fp);

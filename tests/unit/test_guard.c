@@ -22,6 +22,9 @@
 #include <sys/file.h>
 
 #include "guard.h"
+#include "statedir.h"
+#include "stopsig.h"
+#include "cmd_restore.h"
 #include "test_control_fake.h"
 
 #define MHZ 1000000LL
@@ -62,17 +65,17 @@ static void test_key(void **st)
 {
 	(void)st;
 	char a[64], b[64], c[64];
-	guard_key("/", a, sizeof a);
+	statedir_root_key("/", a, sizeof a);
 	assert_string_equal(a, "live");
 	struct fake_board fb;
 	fake_setup(&fb, "g", 1, 2);
 	char slash[PATH_MAX + 8];
 	snprintf(slash, sizeof slash, "%s/", fb.root);
-	guard_key(fb.root, a, sizeof a);
-	guard_key(slash, b, sizeof b);
+	statedir_root_key(fb.root, a, sizeof a);
+	statedir_root_key(slash, b, sizeof b);
 	assert_string_equal(a, b);                 /* one root, one key */
 	assert_true(strncmp(a, "root-", 5) == 0);
-	guard_key(fb.state_dir, c, sizeof c);
+	statedir_root_key(fb.state_dir, c, sizeof c);
 	assert_string_not_equal(a, c);             /* another tree, another key */
 	fake_teardown(&fb);
 }
@@ -82,10 +85,10 @@ static void test_state_dir_env(void **st)
 	(void)st;
 	char d[PATH_MAX];
 	setenv("DVFSTOP_STATE_DIR", "/some/where", 1);
-	assert_int_equal(guard_state_dir(d, sizeof d), 0);
+	assert_int_equal(statedir_name(d, sizeof d), 0);
 	assert_string_equal(d, "/some/where");
 	unsetenv("DVFSTOP_STATE_DIR");
-	assert_int_equal(guard_state_dir(d, sizeof d), 0);
+	assert_int_equal(statedir_name(d, sizeof d), 0);
 	if (geteuid() == 0)
 		assert_string_equal(d, "/run/dvfstop");
 	else
@@ -308,18 +311,18 @@ static void die_after_change(struct fake_board *b, int how, bool graceful)
 		/* as if started in the foreground, whatever started the tests */
 		signal(how, SIG_DFL);
 		struct guard *g = open_guard(b, true);
-		if (!guard_owner(g) || guard_signals_install(graceful) || save(g, b))
+		if (!guard_owner(g) || stopsig_install(graceful) || save(g, b))
 			_exit(10);
 		mess_up(b);
 		if (graceful) {
 			raise(how);
-			if (guard_stop_signal() != how)
+			if (stopsig_signal() != how)
 				_exit(11);
 			/* still changed: the main loop decides when to quit */
 			if (strcmp(fake_get(b, "min_freq", 0), "1300500000\n") != 0)
 				_exit(12);
 			guard_close(g);
-			guard_raise_pending();
+			stopsig_raise_pending();
 			_exit(13);
 		}
 		if (how == SIGSEGV) {
@@ -382,7 +385,7 @@ static void test_ignored_hup_stays_ignored(void **st)
 	if (pid == 0) {
 		signal(SIGHUP, SIG_IGN);
 		struct guard *g = open_guard(&b, true);
-		if (guard_signals_install(false) || save(g, &b))
+		if (stopsig_install(false) || save(g, &b))
 			_exit(10);
 		mess_up(&b);
 		raise(SIGHUP);
@@ -424,7 +427,7 @@ static int run_restore(struct fake_board *b)
 {
 	setenv("DVFSTOP_STATE_DIR", b->state_dir, 1);
 	char *argv[] = { (char *)"restore", (char *)"--sysfs-root", b->root, NULL };
-	int rc = guard_restore_main(3, argv);
+	int rc = cmd_restore_main(3, argv);
 	unsetenv("DVFSTOP_STATE_DIR");
 	return rc;
 }
@@ -475,7 +478,7 @@ static void test_restore_command_cannot(void **st)
 static void write_state(struct fake_board *b, const char *text)
 {
 	char key[64], p[PATH_MAX + 80];
-	guard_key(b->root, key, sizeof key);
+	statedir_root_key(b->root, key, sizeof key);
 	snprintf(p, sizeof p, "%s/%s.state", b->state_dir, key);
 	FILE *fp = fopen(p, "w");
 	assert_non_null(fp);
@@ -593,15 +596,48 @@ static void test_signal_policy(void **st)
 				    SIGPROF, SIGXCPU, SIGPWR, SIGSTKFLT, SIGIO };
 	static const int die[] = { SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTRAP, SIGSYS };
 	for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
-		assert_int_equal(guard_signal_policy(stop[i]), GUARD_SIG_STOP);
+		assert_int_equal(stopsig_policy(stop[i]), STOPSIG_STOP);
 	for (size_t i = 0; i < sizeof die / sizeof die[0]; i++)
-		assert_int_equal(guard_signal_policy(die[i]), GUARD_SIG_DIE);
-	assert_int_equal(guard_signal_policy(SIGPIPE), GUARD_SIG_IGNORE);
-	assert_int_equal(guard_signal_policy(SIGXFSZ), GUARD_SIG_IGNORE);
-	assert_int_equal(guard_signal_policy(SIGRTMIN), GUARD_SIG_STOP);
-	assert_int_equal(guard_signal_policy(SIGRTMAX), GUARD_SIG_STOP);
-	assert_int_equal(guard_signal_policy(SIGCHLD), GUARD_SIG_DEFAULT);
-	assert_int_equal(guard_signal_policy(SIGWINCH), GUARD_SIG_DEFAULT);
+		assert_int_equal(stopsig_policy(die[i]), STOPSIG_DIE);
+	assert_int_equal(stopsig_policy(SIGPIPE), STOPSIG_IGNORE);
+	assert_int_equal(stopsig_policy(SIGXFSZ), STOPSIG_IGNORE);
+	assert_int_equal(stopsig_policy(SIGRTMIN), STOPSIG_STOP);
+	assert_int_equal(stopsig_policy(SIGRTMAX), STOPSIG_STOP);
+	assert_int_equal(stopsig_policy(SIGCHLD), STOPSIG_DEFAULT);
+	assert_int_equal(stopsig_policy(SIGWINCH), STOPSIG_DEFAULT);
+}
+
+/* The one question every loop asks: a stop signal recorded, or stdout
+ * failed (EPIPE, SIGPIPE being ignored), both say stop.  In a child: the
+ * graceful policy sticks once installed. */
+static void test_stop_asked(void **st)
+{
+	(void)st;
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (stopsig_install(true) || stopsig_asked())
+			_exit(1);
+		raise(SIGUSR1);
+		if (!stopsig_asked() || stopsig_signal() != SIGUSR1)
+			_exit(2);
+		*stopsig_flag() = 0;
+		if (stopsig_asked())
+			_exit(3);
+		int p[2];
+		if (pipe(p) != 0 || dup2(p[1], 1) < 0)
+			_exit(4);
+		close(p[0]);
+		close(p[1]);
+		printf("x\n");
+		fflush(stdout);
+		_exit(stopsig_asked() ? 0 : 5);
+	}
+	int ws;
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFEXITED(ws));
+	assert_int_equal(WEXITSTATUS(ws), 0);
 }
 
 int main(void)
@@ -611,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_long_value_refused),
 		cmocka_unit_test(test_governor_not_written_back),
 		cmocka_unit_test(test_signal_policy),
+		cmocka_unit_test(test_stop_asked),
 		cmocka_unit_test(test_state_dir_env),
 		cmocka_unit_test(test_unsafe_state_dir_refused),
 		cmocka_unit_test(test_restore_byte_identical),

@@ -1,0 +1,138 @@
+#include "config.h"
+#include "cmd_restore.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "nvml.h"
+#include "source.h"
+#include "statedir.h"
+
+static void restore_usage(FILE *fp)
+{
+	fputs("usage: dvfstop restore [--sysfs-root DIR]\n"
+	      "Put back the GPU governor, min_freq and max_freq that a dvfstop killed\n"
+	      "with SIGKILL (or crashed) left changed.  The saved state is in\n"
+	      "$DVFSTOP_STATE_DIR, /run/dvfstop (root), $XDG_RUNTIME_DIR/dvfstop or\n"
+	      "/tmp/dvfstop-UID.  Exit 0: restored or nothing to restore; 1: could not.\n", fp);
+}
+
+/* The source behind an api state, opened again to put it back. */
+struct reopened {
+	const struct source_ops *ops;
+	struct source *src;
+};
+
+static int reopened_write(void *ctx, const struct ctl_state *st)
+{
+	struct reopened *r = ctx;
+	return r->ops->ctl_write(r->src, st);
+}
+
+static bool reopen(struct reopened *r, const struct guard *g, char *msg, size_t len)
+{
+	const char *source = guard_stale_api_source(g);
+	r->ops = source_find(source);
+	r->src = NULL;
+	if (!r->ops || !r->ops->open || !r->ops->ctl_write) {
+		snprintf(msg, len, "the state names a source that cannot be opened here ('%s')", source);
+		return false;
+	}
+	struct source_cfg cfg = { .sysfs_root = guard_stale_root(g), .mode = "live" };
+	int index = 0;
+	if (strcmp(source, "nvml") == 0 && sscanf(guard_stale_node(g), "NVML GPU %d", &index) == 1)
+		r->src = nvml_open_gpu(&cfg, index, msg, len);
+	else
+		r->src = r->ops->open(&cfg, msg, len);
+	return r->src != NULL;
+}
+
+/* Restore one state file (api_source NULL: the devfreq files).  Returns
+ * 1 when it could not, 0 otherwise; *did when something was there. */
+static int restore_one(const char *root, const char *api_source, bool *did)
+{
+	char msg[1024];
+	struct guard_cfg cfg = { .root = root, .source = api_source ? api_source : "", .dir = NULL,
+				 .lock = true, .api = api_source != NULL };
+	struct guard *g = guard_open(&cfg, msg, sizeof msg);
+	if (!g) {
+		fprintf(stderr, "dvfstop restore: %s\n", msg);
+		return 1;
+	}
+	int rc = 0;
+	if (!guard_owner(g)) {
+		*did = true;
+		if (guard_holder(g))
+			fprintf(stderr, "dvfstop restore: dvfstop (pid %ld) controls the GPU clock now "
+				"and gives it back when it quits; nothing done\n", (long)guard_holder(g));
+		else
+			fprintf(stderr, "dvfstop restore: cannot take the lock %s; nothing done\n",
+				guard_lock_path(g));
+		rc = 1;
+	} else if (guard_stale(g)) {
+		*did = true;
+		struct reopened r = { NULL, NULL };
+		if (guard_stale_api_source(g)) {
+			if (!reopen(&r, g, msg, sizeof msg)) {
+				fprintf(stderr, "dvfstop restore: %s (state kept in %s)\n", msg,
+					guard_stale_path(g));
+				guard_close(g);
+				return 1;
+			}
+			guard_set_restorer(g, reopened_write, &r);
+		}
+		rc = guard_restore_stale(g, msg, sizeof msg) ? 1 : 0;
+		fprintf(rc ? stderr : stdout, "dvfstop restore: %s\n", msg);
+		if (r.src)
+			r.ops->close(r.src);
+	} else if (msg[0]) {
+		/* A state file we could not use, or one from before a reboot. */
+		*did = true;
+		bool unusable = strstr(msg, "cannot be used") != NULL;
+		fprintf(unusable ? stderr : stdout, "dvfstop restore: %s\n", msg);
+		rc = unusable ? 1 : 0;
+	}
+	guard_close(g);
+	return rc;
+}
+
+int cmd_restore_main(int argc, char **argv)
+{
+	const char *root = "/";
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--sysfs-root") == 0 && i + 1 < argc) {
+			root = argv[++i];
+		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
+			root = argv[i] + 13;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			restore_usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "dvfstop restore: unknown argument '%s'\n", argv[i]);
+			restore_usage(stderr);
+			return 2;
+		}
+	}
+	bool did = false;
+	int rc = restore_one(root, NULL, &did);
+	/* Sources without files keep their state under their own name. */
+	char dir[PATH_MAX];
+	if (statedir_name(dir, sizeof dir) == 0) {
+		for (int i = 0; source_table[i]; i++) {
+			if (source_table[i]->ctl_path || !source_table[i]->ctl_write)
+				continue;
+			char key[128], p[PATH_MAX + 160];
+			statedir_key(root, source_table[i]->name, key, sizeof key);
+			snprintf(p, sizeof p, "%s/%s.state", dir, key);
+			if (access(p, F_OK) == 0 && restore_one(root, source_table[i]->name, &did))
+				rc = 1;
+		}
+	}
+	if (!did)
+		printf("dvfstop restore: nothing to restore\n");
+	return rc;
+}
