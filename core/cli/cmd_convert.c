@@ -23,19 +23,19 @@ static int convert_args(const struct cmd_args *a, const char **in, const char **
 		errno = 0;
 		long long ms = strtoll(v, &end, 10);
 		if (end == v || *end || errno || ms < 1 || ms > 3600000) {
-			fprintf(stderr, "%s: --interval: '%s' is not a number of ms (1 to 3600000)\n", a->prog, v);
+			command_error("--interval: '%s' is not a number of ms (1 to 3600000)\n", v);
 			return CMD_USAGE;
 		}
 		*interval_ms = ms;
 	}
 	if (a->opt.n_pos > 1) {
-		fprintf(stderr, "%s: one input only ('%s')\n", a->prog, a->opt.pos[1]);
+		command_error("one input only ('%s')\n", a->opt.pos[1]);
 		return CMD_USAGE;
 	}
 	*in = a->opt.n_pos ? a->opt.pos[0] : NULL;
 	if (!*in || !*out) {
-		fprintf(stderr, "%s: %s (see %s --help)\n", a->prog,
-			!*in ? "which log? (a tegrastats log or a session CSV)" : "where to? (-o SESSION.csv)", a->prog);
+		command_error("%s (see %s --help)\n",
+			      !*in ? "which log? (a tegrastats log or a session CSV)" : "where to? (-o SESSION.csv)", a->prog);
 		return CMD_USAGE;
 	}
 	return CMD_OK;
@@ -59,7 +59,7 @@ int cmd_convert(const struct cmd_args *a)
 	struct session s;
 	char err[1024];
 	if (session_open(&s, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: %s\n", a->prog, err);
+		command_error("%s\n", err);
 		return CMD_FAIL;
 	}
 	for (;;) {
@@ -79,7 +79,7 @@ int cmd_convert(const struct cmd_args *a)
 		failed = strncmp(s.msg, "recorded ", 9) != 0;
 	}
 	if (failed)
-		fprintf(stderr, "%s: %s\n", a->prog, s.msg);
+		command_error("%s\n", s.msg);
 	else if (total)
 		printf("%s: %llu rows (%llu skipped), %.3f J, to %s\n", in, (unsigned long long)st.rows,
 		       (unsigned long long)st.bad_rows, j, out);

@@ -386,11 +386,11 @@ static int find_maxn(struct ev_run *r, double want)
 		sweepdata_where(d, i, where, sizeof where);
 		fmt_mhz(d->w[i].level[d->w[i].n_levels - 1].mhz, top, sizeof top);
 		if (bad++ < 10)
-			fprintf(stderr, "dvfstop evaluate: %s: workload '%s' was not swept at the MAXN level %s MHz "
+			command_error("%s: workload '%s' was not swept at the MAXN level %s MHz "
 				"(its top is %s MHz)\n", where, d->w[i].name, m, top);
 	}
 	if (bad) {
-		fprintf(stderr, "dvfstop evaluate: %d workload%s lack%s the MAXN level: savings against MAXN need "
+		command_error("%d workload%s lack%s the MAXN level: savings against MAXN need "
 			"every sweep to include the top level (dvfstop sweep --mode exhaustive, or --levels with the "
 			"top level; --maxn MHZ names another level)\n", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
 		return -1;
@@ -407,13 +407,13 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	struct policy_tree t[EV_MAX_POLICIES];
 	int loaded = 0;
 	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		fprintf(stderr, "dvfstop evaluate: %s\n", err);
+		command_error("%s\n", err);
 		goto out;
 	}
 	r->d = &sd;
 	for (; loaded < r->np; loaded++)
 		if (policy_load_spec(r->spec[loaded], &t[loaded], err, sizeof err)) {
-			fprintf(stderr, "dvfstop evaluate: %s\n", err);
+			command_error("%s\n", err);
 			goto out;
 		}
 	for (int p = 0; p < r->np; p++) {
@@ -425,7 +425,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	r->maxn = malloc(sizeof(int) * (size_t)sd.n);
 	r->cell = malloc(sizeof *r->cell * (size_t)sd.n * (size_t)(r->np + 1));
 	if (!r->maxn || !r->cell) {
-		fprintf(stderr, "dvfstop evaluate: out of memory\n");
+		command_error("out of memory\n");
 		goto out;
 	}
 	if (find_maxn(r, maxn))
@@ -438,7 +438,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 			if (!c->ok && missing++ < 10) {
 				char where[300];
 				sweepdata_where(&sd, i, where, sizeof where);
-				fprintf(stderr, "dvfstop evaluate: %s: policy %s needs %s, which workload '%s' lacks in the "
+				command_error("%s: policy %s needs %s, which workload '%s' lacks in the "
 					"data\n", where, r->label[p], workload_feature_name((enum wl_feature)c->missing),
 					sd.w[i].name);
 			}
@@ -452,7 +452,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	}
 	struct ev_cell *col = malloc(sizeof *col * (size_t)sd.n);
 	if (!col) {
-		fprintf(stderr, "dvfstop evaluate: out of memory\n");
+		command_error("out of memory\n");
 		goto out;
 	}
 	for (int p = 0; p <= r->np; p++) {
@@ -468,7 +468,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	else
 		print_text(r);
 	if (missing)
-		fprintf(stderr, "dvfstop evaluate: %d workload-polic%s without a clock (a feature missing from the data); "
+		command_error("%d workload-polic%s without a clock (a feature missing from the data); "
 			"the averages leave them out\n", missing, missing == 1 ? "y" : "ies");
 	rc = missing ? CMD_FAIL : CMD_OK;
 out:
@@ -490,7 +490,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 		switch (a->opt.hit[k].opt) {
 		case EV_POLICY:
 			if (r->np == EV_MAX_POLICIES) {
-				fprintf(stderr, "%s: at most %d policies\n", a->prog, EV_MAX_POLICIES);
+				command_error("at most %d policies\n", EV_MAX_POLICIES);
 				return CMD_USAGE;
 			}
 			r->spec[r->np++] = val;
@@ -499,7 +499,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 			errno = 0;
 			*maxn = strtod(val, &end);
 			if (end == val || *end || errno || !(*maxn > 0 && *maxn <= POLICY_MAX_MHZ)) {
-				fprintf(stderr, "%s: --maxn '%s': expected a clock in MHz\n", a->prog, val);
+				command_error("--maxn '%s': expected a clock in MHz\n", val);
 				return CMD_USAGE;
 			}
 			break;
@@ -507,7 +507,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 			errno = 0;
 			r->size_split = strtod(val, &end);
 			if (end == val || *end || errno || !(r->size_split > 0 && r->size_split < 1e9)) {
-				fprintf(stderr, "%s: --size-split '%s': expected millions of parameters\n", a->prog, val);
+				command_error("--size-split '%s': expected millions of parameters\n", val);
 				return CMD_USAGE;
 			}
 			break;
@@ -516,11 +516,11 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 		}
 	}
 	if (*csv && *json) {
-		fprintf(stderr, "%s: --csv and --json: choose one\n", a->prog);
+		command_error("--csv and --json: choose one\n");
 		return CMD_USAGE;
 	}
 	if (a->opt.n_pos == 0) {
-		fprintf(stderr, "%s: no sweep CSV given (see %s --help)\n", a->prog, a->prog);
+		command_error("no sweep CSV given (see %s --help)\n", a->prog);
 		return CMD_USAGE;
 	}
 	return -1;

@@ -31,28 +31,28 @@ static int parse_grid(const char *opt, const char *s, int lo, int hi, int *out, 
 		errno = 0;
 		long v = strtol(p, &end, 10);
 		if (end == p || errno || v < lo || v > hi || (*end && *end != ',')) {
-			fprintf(stderr, "dvfstop fit: %s '%s': expected whole numbers from %d to %d separated by commas\n",
+			command_error("%s '%s': expected whole numbers from %d to %d separated by commas\n",
 				opt, s, lo, hi);
 			return -1;
 		}
 		for (int i = 0; i < *n; i++)
 			if (out[i] == v) {
-				fprintf(stderr, "dvfstop fit: %s '%s': %ld is listed twice\n", opt, s, v);
+				command_error("%s '%s': %ld is listed twice\n", opt, s, v);
 				return -1;
 			}
 		if (*n == GRID_MAX) {
-			fprintf(stderr, "dvfstop fit: %s '%s': at most %d values\n", opt, s, GRID_MAX);
+			command_error("%s '%s': at most %d values\n", opt, s, GRID_MAX);
 			return -1;
 		}
 		out[(*n)++] = (int)v;
 		p = *end ? end + 1 : end;
 		if (*end && !*p) {
-			fprintf(stderr, "dvfstop fit: %s '%s': a trailing comma\n", opt, s);
+			command_error("%s '%s': a trailing comma\n", opt, s);
 			return -1;
 		}
 	}
 	if (*n == 0) {
-		fprintf(stderr, "dvfstop fit: %s: an empty list\n", opt);
+		command_error("%s: an empty list\n", opt);
 		return -1;
 	}
 	return 0;
@@ -69,7 +69,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int f = workload_feature_parse(tok);
 		if (f < 0) {
-			fprintf(stderr, "dvfstop fit: --features: unknown feature '%s' (expected model_type, layers, "
+			command_error("--features: unknown feature '%s' (expected model_type, layers, "
 				"hidden, params_m, seq_len, gpu_util)\n", tok);
 			rc = -1;
 			break;
@@ -79,7 +79,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	}
 	free(copy);
 	if (!rc && !count) {
-		fprintf(stderr, "dvfstop fit: --features: an empty list\n");
+		command_error("--features: an empty list\n");
 		rc = -1;
 	}
 	return rc;
@@ -143,13 +143,13 @@ static int write_text(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");
 	if (!fp) {
-		fprintf(stderr, "dvfstop fit: cannot write %s: %s\n", path, strerror(errno));
+		command_error("cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	fputs(text, fp);
 	int err = ferror(fp);
 	if (fclose(fp) != 0 || err) {
-		fprintf(stderr, "dvfstop fit: writing %s failed\n", path);
+		command_error("writing %s failed\n", path);
 		return -1;
 	}
 	return 0;
@@ -162,15 +162,15 @@ static int check_written(const char *path, const struct policy_tree *t, const st
 	struct policy_tree back;
 	char err[POLICY_ERR_LEN];
 	if (policy_load_file(path, &back, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: the written policy does not read back: %s\n", err);
+		command_error("the written policy does not read back: %s\n", err);
 		return -1;
 	}
 	int rc = policy_tree_equal(t, &back) ? 0 : -1;
 	if (rc)
-		fprintf(stderr, "dvfstop fit: %s reads back as a different tree\n", path);
+		command_error("%s reads back as a different tree\n", path);
 	for (int i = 0; i < sc->d.n && !rc; i++)
 		if (cart_predict(&sc->d, &back, i) < 0) {
-			fprintf(stderr, "dvfstop fit: %s gives no clock for workload %d\n", path, i + 1);
+			command_error("%s gives no clock for workload %d\n", path, i + 1);
 			rc = -1;
 		}
 	policy_tree_free(&back);
@@ -194,28 +194,69 @@ static void resubstitution(const struct sd_cart *sc, const struct policy_tree *t
 	*regret /= d->n;
 }
 
-static int fit_run(char *const *files, int n_files, const char *out, const int *depths, int nd, const int *mins,
-		   int nm, const bool *feat_opt, const char *name)
+/* What fit's options ask for. */
+struct fit_opts {
+	int depths[GRID_MAX], mins[GRID_MAX], nd, nm;
+	const char *out, *name;
+	bool feat[WL_NFEAT], have_feat;
+};
+
+/* The grid's leave-one-out scores, and the best setting (into best) with
+ * its confusion matrix.  -1 after a message. */
+static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const char *dg, const char *mg,
+		  struct cart_cv *best)
+{
+	char err[SD_ERR_LEN + 300];
+	printf("\nleave-one-out cross-validation over max_depth {%s} x min_leaf {%s}:\n", dg, mg);
+	printf("  %9s %8s %9s %13s\n", "max_depth", "min_leaf", "accuracy", "mean regret");
+	for (int i = 0; i < f->nd; i++)
+		for (int j = 0; j < f->nm; j++) {
+			struct cart_params p = { f->depths[i], f->mins[j] };
+			struct cart_cv cv;
+			if (cart_loocv(d, &p, &cv, err, sizeof err)) {
+				command_error("%s\n", err);
+				return -1;
+			}
+			printf("  %9d %8d %9.3f %12.2f%%\n", p.max_depth, p.min_leaf, cv.accuracy, 100 * cv.mean_regret);
+			cart_cv_free(&cv);
+		}
+	if (cart_grid(d, f->depths, f->nd, f->mins, f->nm, best, err, sizeof err)) {
+		command_error("%s\n", err);
+		return -1;
+	}
+	char conf[8192];
+	cart_format_confusion(d, best, conf, sizeof conf);
+	printf("\nchosen:    max_depth %d, min_leaf %d (highest accuracy, then lowest regret, then the\n"
+	       "           shallower tree, then the larger min_leaf)\n", best->p.max_depth, best->p.min_leaf);
+	printf("LOOCV accuracy:     %.3f (%d of %d workloads at their optimum)\n", best->accuracy, best->correct,
+	       best->n);
+	printf("LOOCV mean regret:  %.2f%% (energy at the predicted level over the optimum's, minus one)\n",
+	       100 * best->mean_regret);
+	printf("confusion matrix (LOOCV; rows: optimum, columns: predicted):\n%s", conf);
+	return 0;
+}
+
+static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 {
 	struct sweepdata sd;
 	sweepdata_init(&sd);
 	char err[SD_ERR_LEN + 300];
 	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: %s\n", err);
+		command_error("%s\n", err);
 		sweepdata_free(&sd);
 		return CMD_FAIL;
 	}
 	bool use[WL_NFEAT], dropped[WL_NFEAT];
 	sweepdata_default_features(&sd, use, dropped);
-	if (feat_opt) {
+	if (fo->have_feat) {
 		for (int f = 0; f < WL_NFEAT; f++) {
-			use[f] = feat_opt[f];
+			use[f] = fo->feat[f];
 			dropped[f] = false;
 		}
 	}
 	struct sd_cart sc;
 	if (sweepdata_to_cart(&sd, use, &sc, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: %s\n", err);
+		command_error("%s\n", err);
 		sweepdata_free(&sd);
 		return CMD_FAIL;
 	}
@@ -244,8 +285,8 @@ static int fit_run(char *const *files, int n_files, const char *out, const int *
 	free(count);
 
 	char dg[200], mg[200];
-	join_ints(depths, nd, dg, sizeof dg);
-	join_ints(mins, nm, mg, sizeof mg);
+	join_ints(fo->depths, fo->nd, dg, sizeof dg);
+	join_ints(fo->mins, fo->nm, mg, sizeof mg);
 	struct cart_cv best = { 0 };
 	bool have_cv = d->n >= 2;
 	struct cart_params chosen = { 0, 1 };
@@ -254,40 +295,15 @@ static int fit_run(char *const *files, int n_files, const char *out, const int *
 	policy_tree_init(&t);
 
 	if (have_cv) {
-		printf("\nleave-one-out cross-validation over max_depth {%s} x min_leaf {%s}:\n", dg, mg);
-		printf("  %9s %8s %9s %13s\n", "max_depth", "min_leaf", "accuracy", "mean regret");
-		for (int i = 0; i < nd; i++)
-			for (int j = 0; j < nm; j++) {
-				struct cart_params p = { depths[i], mins[j] };
-				struct cart_cv cv;
-				if (cart_loocv(d, &p, &cv, err, sizeof err)) {
-					fprintf(stderr, "dvfstop fit: %s\n", err);
-					goto out;
-				}
-				printf("  %9d %8d %9.3f %12.2f%%\n", p.max_depth, p.min_leaf, cv.accuracy,
-				       100 * cv.mean_regret);
-				cart_cv_free(&cv);
-			}
-		if (cart_grid(d, depths, nd, mins, nm, &best, err, sizeof err)) {
-			fprintf(stderr, "dvfstop fit: %s\n", err);
+		if (fit_cv(d, fo, dg, mg, &best))
 			goto out;
-		}
 		chosen = best.p;
-		char conf[8192];
-		cart_format_confusion(d, &best, conf, sizeof conf);
-		printf("\nchosen:    max_depth %d, min_leaf %d (highest accuracy, then lowest regret, then the\n"
-		       "           shallower tree, then the larger min_leaf)\n", chosen.max_depth, chosen.min_leaf);
-		printf("LOOCV accuracy:     %.3f (%d of %d workloads at their optimum)\n", best.accuracy, best.correct,
-		       best.n);
-		printf("LOOCV mean regret:  %.2f%% (energy at the predicted level over the optimum's, minus one)\n",
-		       100 * best.mean_regret);
-		printf("confusion matrix (LOOCV; rows: optimum, columns: predicted):\n%s", conf);
 	} else {
 		printf("\nLOOCV: not possible with one workload; the policy is its optimum\n");
 	}
 
-	if (cart_fit(d, &chosen, NULL, name, &t, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: %s\n", err);
+	if (cart_fit(d, &chosen, NULL, fo->name, &t, err, sizeof err)) {
+		command_error("%s\n", err);
 		goto out;
 	}
 	int correct;
@@ -296,17 +312,17 @@ static int fit_run(char *const *files, int n_files, const char *out, const int *
 	printf("fitted on all %d: accuracy %.3f, mean regret %.2f%% (in-sample, optimistic)\n", d->n,
 	       (double)correct / d->n, 100 * regret);
 	if (fit_header(&sd, &sc, have_cv ? &best : NULL, dg, mg, &t)) {
-		fprintf(stderr, "dvfstop fit: out of memory\n");
+		command_error("out of memory\n");
 		goto out;
 	}
 	char *text = policy_print(&t);
 	if (!text) {
-		fprintf(stderr, "dvfstop fit: out of memory\n");
+		command_error("out of memory\n");
 		goto out;
 	}
-	if (write_text(out, text) == 0 && check_written(out, &t, &sc) == 0) {
+	if (write_text(fo->out, text) == 0 && check_written(fo->out, &t, &sc) == 0) {
 		printf("tree:      depth %d, %d lea%s; written to %s\n\n%s", policy_tree_depth(&t),
-		       policy_tree_leaves(&t), policy_tree_leaves(&t) == 1 ? "f" : "ves", out, text);
+		       policy_tree_leaves(&t), policy_tree_leaves(&t) == 1 ? "f" : "ves", fo->out, text);
 		rc = CMD_OK;
 	}
 	free(text);
@@ -320,12 +336,6 @@ out:
 
 /* fit's options, parsed by the command table (commands.c).  -1: go on;
  * else the exit status. */
-struct fit_opts {
-	int depths[GRID_MAX], mins[GRID_MAX], nd, nm;
-	const char *out, *name;
-	bool feat[WL_NFEAT], have_feat;
-};
-
 static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 {
 	for (int k = 0; k < a->opt.n_hit; k++) {
@@ -351,8 +361,8 @@ static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 			snprintf(text, sizeof text, "dvfstop-policy 1\nname %s\nleaf 714\n", val);
 			if (strlen(val) >= POLICY_NAME_LEN ||
 			    policy_parse(text, strlen(text), "--name", &probe, err, sizeof err)) {
-				fprintf(stderr, "%s: --name '%s': letters, digits and _ . : - only, at most %d\n",
-					a->prog, val, POLICY_NAME_LEN - 1);
+				command_error("--name '%s': letters, digits and _ . : - only, at most %d\n", val,
+					      POLICY_NAME_LEN - 1);
 				return CMD_USAGE;
 			}
 			policy_tree_free(&probe);
@@ -362,11 +372,11 @@ static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 		}
 	}
 	if (!f->out) {
-		fprintf(stderr, "%s: -o POLICY is required (where to write the tree)\n", a->prog);
+		command_error("-o POLICY is required (where to write the tree)\n");
 		return CMD_USAGE;
 	}
 	if (a->opt.n_pos == 0) {
-		fprintf(stderr, "%s: no sweep CSV given (see %s --help)\n", a->prog, a->prog);
+		command_error("no sweep CSV given (see %s --help)\n", a->prog);
 		return CMD_USAGE;
 	}
 	return -1;
@@ -378,6 +388,5 @@ int cmd_fit(const struct cmd_args *a)
 	int rc = fit_args(a, &f);
 	if (rc >= 0)
 		return rc;
-	return fit_run(a->opt.pos, a->opt.n_pos, f.out, f.depths, f.nd, f.mins, f.nm, f.have_feat ? f.feat : NULL,
-		       f.name);
+	return fit_run(a->opt.pos, a->opt.n_pos, &f);
 }

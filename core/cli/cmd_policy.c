@@ -148,7 +148,7 @@ static int recommend_args(const struct cmd_args *a, const char **model, const ch
 		case REC_TYPE:
 			v = model_type_parse(val);
 			if (v == MODEL_UNKNOWN) {
-				fprintf(stderr, "%s: --model-type '%s': expected encoder or decoder\n", a->prog, val);
+				command_error("--model-type '%s': expected encoder or decoder\n", val);
 				return CMD_FAIL;
 			}
 			workload_offer(decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
@@ -156,22 +156,22 @@ static int recommend_args(const struct cmd_args *a, const char **model, const ch
 		case REC_LAYERS:
 		case REC_HIDDEN:
 			if (!parse_count(val, &v)) {
-				fprintf(stderr, "%s: --%s '%s': expected a whole number from 1 to 1000000\n", a->prog,
-					o == REC_LAYERS ? "layers" : "hidden", val);
+				command_error("--%s '%s': expected a whole number from 1 to 1000000\n",
+					      o == REC_LAYERS ? "layers" : "hidden", val);
 				return CMD_FAIL;
 			}
 			workload_offer(decl, count_feat[o], v, WL_SRC_DECLARED);
 			break;
 		case REC_SEQ:
 			if (!parse_real(val, 0, 1e9, &v) || v <= 0) {
-				fprintf(stderr, "%s: --seq-len '%s': expected a positive number of tokens\n", a->prog, val);
+				command_error("--seq-len '%s': expected a positive number of tokens\n", val);
 				return CMD_FAIL;
 			}
 			workload_offer(decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
 			break;
 		case REC_UTIL:
 			if (!parse_real(val, 0, 100, &v)) {
-				fprintf(stderr, "%s: --util '%s': expected a percentage from 0 to 100\n", a->prog, val);
+				command_error("--util '%s': expected a percentage from 0 to 100\n", val);
 				return CMD_FAIL;
 			}
 			workload_offer(decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
@@ -179,7 +179,7 @@ static int recommend_args(const struct cmd_args *a, const char **model, const ch
 		}
 	}
 	if (a->opt.n_pos > 0) {
-		fprintf(stderr, "%s: unexpected argument '%s' (see %s --help)\n", a->prog, a->opt.pos[0], a->prog);
+		command_error("unexpected argument '%s' (see %s --help)\n", a->opt.pos[0], a->prog);
 		return CMD_USAGE;
 	}
 	return -1;
@@ -342,7 +342,7 @@ int cmd_policy(const struct cmd_args *a)
 	else if (n > 2)
 		snprintf(buf, sizeof buf, "%s takes one policy ('%.100s' is one too many)", arg[0], arg[2]), why = buf;
 	if (why) {
-		fprintf(stderr, "%s: %s (see %s --help)\n", a->prog, why, a->prog);
+		command_error("%s (see %s --help)\n", why, a->prog);
 		return CMD_USAGE;
 	}
 	return strcmp(arg[0], "check") == 0 ? policy_check(arg[1]) : policy_show(arg[1]);

@@ -57,7 +57,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 			} else if (strcmp(val, "adaptive") == 0) {
 				a->mode = SWEEP_ADAPTIVE;
 			} else {
-				fprintf(stderr, "%s: --mode: '%s' is not exhaustive or adaptive\n", ca->prog, val);
+				command_error("--mode: '%s' is not exhaustive or adaptive\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_DWELL) {
@@ -65,7 +65,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 		} else if (opt == SWO_SETTLE) {
 			a->settle_s = strtod(val, &end);
 			if (end == val || *end || !(a->settle_s >= 0) || a->settle_s > 3600) {
-				fprintf(stderr, "%s: --settle: '%s' is not a number of seconds\n", ca->prog, val);
+				command_error("--settle: '%s' is not a number of seconds\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_LEVELS) {
@@ -73,8 +73,8 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 		} else if (opt == SWO_COUNT) {
 			long v = strtol(val, &end, 10);
 			if (end == val || *end || v < 2 || v > DVF_MAX_LEVELS) {
-				fprintf(stderr, "%s: --count: '%s' is not a number of levels "
-					"(2 to %d)\n", ca->prog, val, DVF_MAX_LEVELS);
+				command_error("--count: '%s' is not a number of levels "
+					"(2 to %d)\n", val, DVF_MAX_LEVELS);
 				return CMD_USAGE;
 			}
 			a->count = (int)v;
@@ -86,13 +86,13 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 			else if (strcmp(val, "edp") == 0)
 				a->select = SEL_EDP;
 			else {
-				fprintf(stderr, "%s: --select: '%s' is not energy, slowdown or edp\n", ca->prog, val);
+				command_error("--select: '%s' is not energy, slowdown or edp\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_MAX_SLOWDOWN) {
 			double v = strtod(val, &end);
 			if (end == val || (*end && strcmp(end, "%") != 0) || !(v > 0) || v > 1000) {
-				fprintf(stderr, "%s: --max-slowdown: '%s' is not a percentage like 10%%\n", ca->prog, val);
+				command_error("--max-slowdown: '%s' is not a percentage like 10%%\n", val);
 				return CMD_USAGE;
 			}
 			a->max_slowdown = v / 100.0;
@@ -104,13 +104,13 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 		} else if (opt == SWO_WAIT_STEPS) {
 			a->wait_steps_s = strtod(val, &end);
 			if (end == val || *end || !(a->wait_steps_s >= 0) || a->wait_steps_s > 86400) {
-				fprintf(stderr, "%s: --wait-steps: '%s' is not a number of seconds\n", ca->prog, val);
+				command_error("--wait-steps: '%s' is not a number of seconds\n", val);
 				return CMD_USAGE;
 			}
 		}
 	}
 	if (a->select == SEL_SLOWDOWN && a->max_slowdown <= 0) {
-		fprintf(stderr, "%s: --select slowdown needs --max-slowdown PCT\n", ca->prog);
+		command_error("--select slowdown needs --max-slowdown PCT\n");
 		return CMD_USAGE;
 	}
 	return 0;

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "commands.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "cmd_convert.h"
@@ -182,10 +183,22 @@ void commands_list(FILE *fp)
 		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
 }
 
+/* "dvfstop CMD" of the command being run, for command_error. */
+static char running[64] = "dvfstop";
+
+void command_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", running);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 int command_run(const struct command *c, int argc, char **argv)
 {
-	char prog[64];
-	snprintf(prog, sizeof prog, "dvfstop %s", c->name);
+	char *prog = running;
+	snprintf(running, sizeof running, "dvfstop %s", c->name);
 	struct cmd_args a = { prog, argc, argv, { 0 } };
 	if (c->flags & CMD_RAW)
 		return c->run(&a);

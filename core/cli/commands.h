@@ -46,6 +46,9 @@ const struct command *command_find(const char *name);
  * --help prints its usage.  Returns an enum cmd_exit (or the command's
  * own status, for restore). */
 int command_run(const struct command *c, int argc, char **argv);
+/* A message of the command being run, on stderr: "dvfstop CMD: " and
+ * printf's FMT (the one place the prefix is written). */
+void command_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The usage of C, from the table. */
 void command_usage(const struct command *c, FILE *fp);
 /* "Commands:" and a line for each. */

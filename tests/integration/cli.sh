@@ -70,7 +70,7 @@ refuse "convert with an unknown option" 2 "dvfstop convert: option '--bogus' is 
 refuse "fit with a typo" 2 "dvfstop fit: option '--max-depth-gird' is unknown or ambiguous; did you mean --max-depth-grid? (see dvfstop fit --help)" fit --max-depth-gird 2 x.csv
 refuse "evaluate with a flag given a value" 2 "dvfstop evaluate: option --json takes no value (see dvfstop evaluate --help)" evaluate --json=yes x.csv
 refuse "recommend without a value" 2 "dvfstop recommend: option --util needs a value: PCT" recommend --util
-refuse "sweep without a value" 2 "dvfstop sweep: option --dwell needs a value: N[steps]|Ns|Nms" sweep --demo --dwell
+refuse "sweep without a value" 2 "dvfstop sweep: option --dwell needs a value: N" sweep --demo --dwell
 refuse "policy with an option" 2 "dvfstop policy: option '--bogus' is unknown or ambiguous" policy --bogus
 refuse "the monitor with a typo" 2 "dvfstop: option '--duraton' is unknown or ambiguous; did you mean --duration?" --duraton 1
 "$DVFSTOP" convert --help >"$T/out" 2>&1 && grep -q "Usage: dvfstop convert" "$T/out" && grep -q -- "-o, --output FILE" "$T/out" &&
