@@ -516,8 +516,12 @@ void opts_table_usage(FILE *fp, const struct opt_spec *t)
 			snprintf(left, sizeof left, "-%c, --%s%s%s", t[i].shortopt, t[i].name, *v ? " " : "", v);
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", t[i].name, *v ? " " : "", v);
-		/* help lines may hold several lines: indent the rest */
-		fprintf(fp, "  %-28s ", left);
+		/* a long left column gets a line of its own; help lines may
+		 * hold several lines: indent the rest */
+		if (strlen(left) > 28)
+			fprintf(fp, "  %s\n  %-28s ", left, "");
+		else
+			fprintf(fp, "  %-28s ", left);
 		for (const char *h = t[i].help; *h; h++) {
 			fputc(*h, fp);
 			if (*h == '\n' && h[1])
