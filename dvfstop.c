@@ -1,4 +1,4 @@
-/* dvfstop: entry point.  Sub-commands are one table (command_table); the
+/* dvfstop: entry point.  Sub-commands are one table (commands.c); the
  * rest is the monitor, which runs the TUI or, with --batch, headless. */
 #include "config.h"
 
@@ -9,41 +9,15 @@
 
 #include "batch.h"
 #include "commands.h"
-#include "cmd_fit.h"
-#include "cmd_policy.h"
-#include "cmd_sweep.h"
-#include "cmd_restore.h"
 #include "guard.h"
 #include "stopsig.h"
 #include "options.h"
-#include "replay.h"
 #include "session.h"
 #include "tui.h"
 
-const struct command command_table[] = {
-	{ "recommend", cmd_recommend, "recommend a GPU clock and show the decision path" },
-	{ "fit", cmd_fit, "learn a policy from sweep CSVs (CART, leave-one-out cross-validation)" },
-	{ "evaluate", cmd_evaluate, "energy of policies against MAXN and the optimum on sweep CSVs" },
-	{ "policy", cmd_policy, "check or show a policy (decision tree)" },
-	{ "convert", replay_convert_main, "convert a tegrastats log to a session CSV" },
-	{ "restore", cmd_restore_main, "put back the GPU clocks a killed dvfstop left changed" },
-	{ "sweep", cmd_sweep, "sweep the GPU clock levels and find the one with the least energy per step" },
-	{ NULL, NULL, NULL },
-};
-
-const struct command *command_find(const char *name)
-{
-	for (const struct command *c = command_table; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
-
 static void commands_usage(FILE *fp)
 {
-	fprintf(fp, "\nCommands:\n");
-	for (const struct command *c = command_table; c->name; c++)
-		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+	commands_list(fp);
 	fprintf(fp,
 		"\nThe fine-tune (-- CMD) is yours: it writes its log file itself and outlives dvfstop\n"
 		"unless you stop it.  q asks while it runs (k stop it, d leave it running, Esc cancel);\n"
@@ -58,25 +32,25 @@ int monitor_main(int argc, char **argv)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			opts_usage(stdout);
 			commands_usage(stdout);
-			return 0;
+			return CMD_OK;
 		}
 	struct dvf_opts o;
 	enum opt_result r = opts_load(&o, argc, argv);
 	if (r != OPT_OK) {
 		opts_free(&o);
-		return r == OPT_EXIT_OK ? 0 : 2;
+		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
 	}
 	if (strcmp(o.summary_format, "text") != 0 && strcmp(o.summary_format, "json") != 0) {
 		fprintf(stderr, "dvfstop: --summary-format: '%s' is not text or json\n", o.summary_format);
 		opts_free(&o);
-		return 2;
+		return CMD_USAGE;
 	}
 	struct session s;
 	char err[1024];
 	if (session_open(&s, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "dvfstop: %s\n", err);
 		opts_free(&o);
-		return 1;
+		return CMD_FAIL;
 	}
 	int rc;
 	if (o.batch) {
@@ -132,7 +106,7 @@ static int unknown_command(const char *word)
 			"dvfstop [OPTIONS] -- %s ...\n", word, word);
 	else
 		fprintf(stderr, "dvfstop: unknown command '%s' (see dvfstop --help)\n", word);
-	return 2;
+	return CMD_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -140,7 +114,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && argv[1][0] != '-') {
 		const struct command *c = command_find(argv[1]);
 		if (c)
-			return c->run(argc - 1, argv + 1);
+			return command_run(c, argc - 1, argv + 1);
 		return unknown_command(argv[1]);
 	}
 	return monitor_main(argc, argv);

@@ -350,6 +350,11 @@ tests_unit_test_sweepdata_LDADD = $(TEST_LDADD)
 tests_unit_test_fit_SOURCES = tests/unit/test_fit.c
 tests_unit_test_fit_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_fit_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_commands
+TESTS += tests/unit/test_commands
+tests_unit_test_commands_SOURCES = tests/unit/test_commands.c
+tests_unit_test_commands_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_commands_LDADD = $(TEST_LDADD)
 endif
 
 TESTS += tests/integration/fit.sh tests/integration/fit-characterisation.sh

@@ -1,6 +1,7 @@
 /* cmd_convert: `dvfstop convert`, a tegrastats log (or a session CSV) to a
  * session CSV through the recorder. */
 #include "config.h"
+#include "cmd_convert.h"
 #include "replay.h"
 #include "session.h"
 
@@ -9,63 +10,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- dvfstop convert ------------------------------------------------------------- */
-
-static void convert_usage(FILE *fp)
+/* The options, parsed by the command table (commands.c). */
+static int convert_args(const struct cmd_args *a, const char **in, const char **out, int64_t *interval_ms)
 {
-	fprintf(fp,
-		"Usage: dvfstop convert LOG -o SESSION.csv [--interval MS]\n"
-		"\n"
-		"Convert a tegrastats log (or a session CSV) to a session CSV, with its\n"
-		"FILE.meta.json, through the recorder: energy integrated as in a live session.\n"
-		"  -o, --output FILE   the session CSV to write\n"
-		"  -i, --interval MS   time between tegrastats lines that have no timestamp\n"
-		"                      (tegrastats' own --interval; default 1000)\n"
-		"The log's timestamps become unix_time_s, read as local time in the time\n"
-		"zone TZ names (set it to the board's).\n");
+	for (int k = 0; k < a->opt.n_hit; k++) {
+		const char *v = a->opt.hit[k].val;
+		if (a->opt.hit[k].opt == CONV_OUTPUT) {
+			*out = v;
+			continue;
+		}
+		char *end;
+		errno = 0;
+		long long ms = strtoll(v, &end, 10);
+		if (end == v || *end || errno || ms < 1 || ms > 3600000) {
+			command_error("--interval: '%s' is not a number of ms (1 to 3600000)\n", v);
+			return CMD_USAGE;
+		}
+		*interval_ms = ms;
+	}
+	if (a->opt.n_pos > 1) {
+		command_error("one input only ('%s')\n", a->opt.pos[1]);
+		return CMD_USAGE;
+	}
+	*in = a->opt.n_pos ? a->opt.pos[0] : NULL;
+	if (!*in || !*out) {
+		command_error("%s (see %s --help)\n",
+			      !*in ? "which log? (a tegrastats log or a session CSV)" : "where to? (-o SESSION.csv)", a->prog);
+		return CMD_USAGE;
+	}
+	return CMD_OK;
 }
 
-int replay_convert_main(int argc, char **argv)
+int cmd_convert(const struct cmd_args *a)
 {
 	const char *in = NULL, *out = NULL;
 	int64_t interval_ms = 1000;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			convert_usage(stdout);
-			return 0;
-		} else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
-			out = argv[++i];
-		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
-			char *end;
-			errno = 0;
-			long long v = strtoll(argv[++i], &end, 10);
-			if (end == argv[i] || *end || errno || v < 1 || v > 3600000) {
-				fprintf(stderr, "dvfstop convert: --interval: '%s' is not a number of ms (1 to 3600000)\n", argv[i]);
-				return 2;
-			}
-			interval_ms = v;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-i") || !strcmp(a, "--interval")) {
-			fprintf(stderr, "dvfstop convert: %s needs a value\n", a);
-			convert_usage(stderr);
-			return 2;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "dvfstop convert: unknown option '%s'\n", a);
-			convert_usage(stderr);
-			return 2;
-		} else if (!in) {
-			in = a;
-		} else {
-			fprintf(stderr, "dvfstop convert: one input only ('%s')\n", a);
-			return 2;
-		}
-	}
-	if (!in || !out) {
-		fprintf(stderr, "dvfstop convert: %s\n",
-			!in ? "which log? (a tegrastats log or a session CSV)" : "where to? (-o SESSION.csv)");
-		convert_usage(stderr);
-		return 2;
-	}
+	int rc = convert_args(a, &in, &out, &interval_ms);
+	if (rc != CMD_OK)
+		return rc;
 	struct dvf_opts o;
 	opts_defaults(&o);
 	o.batch = true;
@@ -77,8 +59,8 @@ int replay_convert_main(int argc, char **argv)
 	struct session s;
 	char err[1024];
 	if (session_open(&s, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "dvfstop convert: %s\n", err);
-		return 1;
+		command_error("%s\n", err);
+		return CMD_FAIL;
 	}
 	for (;;) {
 		clock_sleep_until(&s.clock, session_due(&s));
@@ -97,7 +79,7 @@ int replay_convert_main(int argc, char **argv)
 		failed = strncmp(s.msg, "recorded ", 9) != 0;
 	}
 	if (failed)
-		fprintf(stderr, "dvfstop convert: %s\n", s.msg);
+		command_error("%s\n", s.msg);
 	else if (total)
 		printf("%s: %llu rows (%llu skipped), %.3f J, to %s\n", in, (unsigned long long)st.rows,
 		       (unsigned long long)st.bad_rows, j, out);
@@ -105,5 +87,5 @@ int replay_convert_main(int argc, char **argv)
 		printf("%s: %llu rows (%llu skipped), energy n/a, to %s\n", in, (unsigned long long)st.rows,
 		       (unsigned long long)st.bad_rows, out);
 	session_close(&s);
-	return failed ? 1 : 0;
+	return failed ? CMD_FAIL : CMD_OK;
 }

@@ -2,7 +2,6 @@
 #include "cmd_fit.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,66 +14,7 @@
 #include "catalog.h"
 #include "eval.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
-enum { GRID_MAX = 32, EV_MAX_POLICIES = 16 };
-
-static const char fit_usage[] =
-	"usage: dvfstop fit SWEEP.csv... -o POLICY [options]\n"
-	"Learn a clock policy (a decision tree) from sweep CSVs, as the seed paper did:\n"
-	"each workload is labelled with its least-energy level; CART (Gini) with the\n"
-	"hyperparameters chosen by leave-one-out cross-validation.\n"
-	"\n"
-	"  -o, --out FILE            write the policy here (required)\n"
-	"  --max-depth-grid LIST     depths to try (default 1,2,3,4)\n"
-	"  --min-leaf-grid LIST      fewest workloads per leaf to try (default 1,2,3)\n"
-	"  --features LIST           features the tree may use (default: model_type,\n"
-	"                            layers, hidden, seq_len, gpu_util, those every\n"
-	"                            workload has)\n"
-	"  --name NAME               the policy's name (default fitted)\n"
-	"  -h, --help                this help\n"
-	"\n"
-	"Prints the grid's LOOCV scores, the chosen setting's accuracy, confusion\n"
-	"matrix and mean energy regret (energy at the predicted level over energy at\n"
-	"the optimum, minus one), and the tree.  Exit status: 0 ok, 1 bad input,\n"
-	"2 usage error.\n";
-
-static const char evaluate_usage[] =
-	"usage: dvfstop evaluate [--policy P]... SWEEP.csv... [--csv | --json]\n"
-	"Energy per step of each workload at MAXN (its sweep's top level), at each\n"
-	"policy's clock (the leaf mapped to the nearest measured level) and at the\n"
-	"optimum; savings against MAXN and regret against the optimum, averaged overall\n"
-	"and by model size.\n"
-	"\n"
-	"  --policy P          builtin:mlg, builtin:ffg or a policy file; repeat to\n"
-	"                      compare (default: builtin:mlg and builtin:ffg)\n"
-	"  --maxn MHZ          the MAXN level (default: the highest level in the data;\n"
-	"                      every workload must have been swept there)\n"
-	"  --size-split M      model size groups: <= M and > M million parameters\n"
-	"                      (default 70; sizes rounded to whole millions)\n"
-	"  --csv               one CSV row per workload and policy\n"
-	"  --json              everything as JSON\n"
-	"  -h, --help          this help\n"
-	"\n"
-	"Exit status: 0 ok; 1 bad input, or a policy needs a feature the data lacks\n"
-	"(named); 2 usage error.\n";
-
-static json_object *jnum(double v)
-{
-	if (isnan(v))
-		return NULL;
-	char num[40];
-	policy_format_number(v, num, sizeof num);
-	return json_object_new_double_s(v, num);
-}
-
-static json_object *jround(double v, int digits)
-{
-	if (isnan(v))
-		return NULL;
-	char num[40];
-	snprintf(num, sizeof num, "%.*f", digits, v);
-	return json_object_new_double_s(strtod(num, NULL), num);
-}
+enum { GRID_MAX = 32 };
 
 static void fmt_mhz(double mhz, char *buf, size_t len)
 {
@@ -91,28 +31,28 @@ static int parse_grid(const char *opt, const char *s, int lo, int hi, int *out, 
 		errno = 0;
 		long v = strtol(p, &end, 10);
 		if (end == p || errno || v < lo || v > hi || (*end && *end != ',')) {
-			fprintf(stderr, "dvfstop fit: %s '%s': expected whole numbers from %d to %d separated by commas\n",
+			command_error("%s '%s': expected whole numbers from %d to %d separated by commas\n",
 				opt, s, lo, hi);
 			return -1;
 		}
 		for (int i = 0; i < *n; i++)
 			if (out[i] == v) {
-				fprintf(stderr, "dvfstop fit: %s '%s': %ld is listed twice\n", opt, s, v);
+				command_error("%s '%s': %ld is listed twice\n", opt, s, v);
 				return -1;
 			}
 		if (*n == GRID_MAX) {
-			fprintf(stderr, "dvfstop fit: %s '%s': at most %d values\n", opt, s, GRID_MAX);
+			command_error("%s '%s': at most %d values\n", opt, s, GRID_MAX);
 			return -1;
 		}
 		out[(*n)++] = (int)v;
 		p = *end ? end + 1 : end;
 		if (*end && !*p) {
-			fprintf(stderr, "dvfstop fit: %s '%s': a trailing comma\n", opt, s);
+			command_error("%s '%s': a trailing comma\n", opt, s);
 			return -1;
 		}
 	}
 	if (*n == 0) {
-		fprintf(stderr, "dvfstop fit: %s: an empty list\n", opt);
+		command_error("%s: an empty list\n", opt);
 		return -1;
 	}
 	return 0;
@@ -129,7 +69,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int f = workload_feature_parse(tok);
 		if (f < 0) {
-			fprintf(stderr, "dvfstop fit: --features: unknown feature '%s' (expected model_type, layers, "
+			command_error("--features: unknown feature '%s' (expected model_type, layers, "
 				"hidden, params_m, seq_len, gpu_util)\n", tok);
 			rc = -1;
 			break;
@@ -139,7 +79,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	}
 	free(copy);
 	if (!rc && !count) {
-		fprintf(stderr, "dvfstop fit: --features: an empty list\n");
+		command_error("--features: an empty list\n");
 		rc = -1;
 	}
 	return rc;
@@ -203,13 +143,13 @@ static int write_text(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");
 	if (!fp) {
-		fprintf(stderr, "dvfstop fit: cannot write %s: %s\n", path, strerror(errno));
+		command_error("cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	fputs(text, fp);
 	int err = ferror(fp);
 	if (fclose(fp) != 0 || err) {
-		fprintf(stderr, "dvfstop fit: writing %s failed\n", path);
+		command_error("writing %s failed\n", path);
 		return -1;
 	}
 	return 0;
@@ -222,15 +162,15 @@ static int check_written(const char *path, const struct policy_tree *t, const st
 	struct policy_tree back;
 	char err[POLICY_ERR_LEN];
 	if (policy_load_file(path, &back, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: the written policy does not read back: %s\n", err);
+		command_error("the written policy does not read back: %s\n", err);
 		return -1;
 	}
 	int rc = policy_tree_equal(t, &back) ? 0 : -1;
 	if (rc)
-		fprintf(stderr, "dvfstop fit: %s reads back as a different tree\n", path);
+		command_error("%s reads back as a different tree\n", path);
 	for (int i = 0; i < sc->d.n && !rc; i++)
 		if (cart_predict(&sc->d, &back, i) < 0) {
-			fprintf(stderr, "dvfstop fit: %s gives no clock for workload %d\n", path, i + 1);
+			command_error("%s gives no clock for workload %d\n", path, i + 1);
 			rc = -1;
 		}
 	policy_tree_free(&back);
@@ -254,30 +194,71 @@ static void resubstitution(const struct sd_cart *sc, const struct policy_tree *t
 	*regret /= d->n;
 }
 
-static int fit_run(char *const *files, int n_files, const char *out, const int *depths, int nd, const int *mins,
-		   int nm, const bool *feat_opt, const char *name)
+/* What fit's options ask for. */
+struct fit_opts {
+	int depths[GRID_MAX], mins[GRID_MAX], nd, nm;
+	const char *out, *name;
+	bool feat[WL_NFEAT], have_feat;
+};
+
+/* The grid's leave-one-out scores, and the best setting (into best) with
+ * its confusion matrix.  -1 after a message. */
+static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const char *dg, const char *mg,
+		  struct cart_cv *best)
+{
+	char err[SD_ERR_LEN + 300];
+	printf("\nleave-one-out cross-validation over max_depth {%s} x min_leaf {%s}:\n", dg, mg);
+	printf("  %9s %8s %9s %13s\n", "max_depth", "min_leaf", "accuracy", "mean regret");
+	for (int i = 0; i < f->nd; i++)
+		for (int j = 0; j < f->nm; j++) {
+			struct cart_params p = { f->depths[i], f->mins[j] };
+			struct cart_cv cv;
+			if (cart_loocv(d, &p, &cv, err, sizeof err)) {
+				command_error("%s\n", err);
+				return -1;
+			}
+			printf("  %9d %8d %9.3f %12.2f%%\n", p.max_depth, p.min_leaf, cv.accuracy, 100 * cv.mean_regret);
+			cart_cv_free(&cv);
+		}
+	if (cart_grid(d, f->depths, f->nd, f->mins, f->nm, best, err, sizeof err)) {
+		command_error("%s\n", err);
+		return -1;
+	}
+	char conf[8192];
+	cart_format_confusion(d, best, conf, sizeof conf);
+	printf("\nchosen:    max_depth %d, min_leaf %d (highest accuracy, then lowest regret, then the\n"
+	       "           shallower tree, then the larger min_leaf)\n", best->p.max_depth, best->p.min_leaf);
+	printf("LOOCV accuracy:     %.3f (%d of %d workloads at their optimum)\n", best->accuracy, best->correct,
+	       best->n);
+	printf("LOOCV mean regret:  %.2f%% (energy at the predicted level over the optimum's, minus one)\n",
+	       100 * best->mean_regret);
+	printf("confusion matrix (LOOCV; rows: optimum, columns: predicted):\n%s", conf);
+	return 0;
+}
+
+static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 {
 	struct sweepdata sd;
 	sweepdata_init(&sd);
 	char err[SD_ERR_LEN + 300];
 	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: %s\n", err);
+		command_error("%s\n", err);
 		sweepdata_free(&sd);
-		return EXIT_INPUT;
+		return CMD_FAIL;
 	}
 	bool use[WL_NFEAT], dropped[WL_NFEAT];
 	sweepdata_default_features(&sd, use, dropped);
-	if (feat_opt) {
+	if (fo->have_feat) {
 		for (int f = 0; f < WL_NFEAT; f++) {
-			use[f] = feat_opt[f];
+			use[f] = fo->feat[f];
 			dropped[f] = false;
 		}
 	}
 	struct sd_cart sc;
 	if (sweepdata_to_cart(&sd, use, &sc, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: %s\n", err);
+		command_error("%s\n", err);
 		sweepdata_free(&sd);
-		return EXIT_INPUT;
+		return CMD_FAIL;
 	}
 	const struct cart_data *d = &sc.d;
 
@@ -295,7 +276,7 @@ static int fit_run(char *const *files, int n_files, const char *out, const int *
 	if (!count) {
 		sweepdata_cart_free(&sc);
 		sweepdata_free(&sd);
-		return EXIT_INPUT;
+		return CMD_FAIL;
 	}
 	for (int i = 0; i < d->n; i++)
 		count[d->y[i]]++;
@@ -304,50 +285,25 @@ static int fit_run(char *const *files, int n_files, const char *out, const int *
 	free(count);
 
 	char dg[200], mg[200];
-	join_ints(depths, nd, dg, sizeof dg);
-	join_ints(mins, nm, mg, sizeof mg);
+	join_ints(fo->depths, fo->nd, dg, sizeof dg);
+	join_ints(fo->mins, fo->nm, mg, sizeof mg);
 	struct cart_cv best = { 0 };
 	bool have_cv = d->n >= 2;
 	struct cart_params chosen = { 0, 1 };
-	int rc = EXIT_INPUT;
+	int rc = CMD_FAIL;
 	struct policy_tree t;
 	policy_tree_init(&t);
 
 	if (have_cv) {
-		printf("\nleave-one-out cross-validation over max_depth {%s} x min_leaf {%s}:\n", dg, mg);
-		printf("  %9s %8s %9s %13s\n", "max_depth", "min_leaf", "accuracy", "mean regret");
-		for (int i = 0; i < nd; i++)
-			for (int j = 0; j < nm; j++) {
-				struct cart_params p = { depths[i], mins[j] };
-				struct cart_cv cv;
-				if (cart_loocv(d, &p, &cv, err, sizeof err)) {
-					fprintf(stderr, "dvfstop fit: %s\n", err);
-					goto out;
-				}
-				printf("  %9d %8d %9.3f %12.2f%%\n", p.max_depth, p.min_leaf, cv.accuracy,
-				       100 * cv.mean_regret);
-				cart_cv_free(&cv);
-			}
-		if (cart_grid(d, depths, nd, mins, nm, &best, err, sizeof err)) {
-			fprintf(stderr, "dvfstop fit: %s\n", err);
+		if (fit_cv(d, fo, dg, mg, &best))
 			goto out;
-		}
 		chosen = best.p;
-		char conf[8192];
-		cart_format_confusion(d, &best, conf, sizeof conf);
-		printf("\nchosen:    max_depth %d, min_leaf %d (highest accuracy, then lowest regret, then the\n"
-		       "           shallower tree, then the larger min_leaf)\n", chosen.max_depth, chosen.min_leaf);
-		printf("LOOCV accuracy:     %.3f (%d of %d workloads at their optimum)\n", best.accuracy, best.correct,
-		       best.n);
-		printf("LOOCV mean regret:  %.2f%% (energy at the predicted level over the optimum's, minus one)\n",
-		       100 * best.mean_regret);
-		printf("confusion matrix (LOOCV; rows: optimum, columns: predicted):\n%s", conf);
 	} else {
 		printf("\nLOOCV: not possible with one workload; the policy is its optimum\n");
 	}
 
-	if (cart_fit(d, &chosen, NULL, name, &t, err, sizeof err)) {
-		fprintf(stderr, "dvfstop fit: %s\n", err);
+	if (cart_fit(d, &chosen, NULL, fo->name, &t, err, sizeof err)) {
+		command_error("%s\n", err);
 		goto out;
 	}
 	int correct;
@@ -356,18 +312,18 @@ static int fit_run(char *const *files, int n_files, const char *out, const int *
 	printf("fitted on all %d: accuracy %.3f, mean regret %.2f%% (in-sample, optimistic)\n", d->n,
 	       (double)correct / d->n, 100 * regret);
 	if (fit_header(&sd, &sc, have_cv ? &best : NULL, dg, mg, &t)) {
-		fprintf(stderr, "dvfstop fit: out of memory\n");
+		command_error("out of memory\n");
 		goto out;
 	}
 	char *text = policy_print(&t);
 	if (!text) {
-		fprintf(stderr, "dvfstop fit: out of memory\n");
+		command_error("out of memory\n");
 		goto out;
 	}
-	if (write_text(out, text) == 0 && check_written(out, &t, &sc) == 0) {
+	if (write_text(fo->out, text) == 0 && check_written(fo->out, &t, &sc) == 0) {
 		printf("tree:      depth %d, %d lea%s; written to %s\n\n%s", policy_tree_depth(&t),
-		       policy_tree_leaves(&t), policy_tree_leaves(&t) == 1 ? "f" : "ves", out, text);
-		rc = EXIT_OK;
+		       policy_tree_leaves(&t), policy_tree_leaves(&t) == 1 ? "f" : "ves", fo->out, text);
+		rc = CMD_OK;
 	}
 	free(text);
 out:
@@ -378,589 +334,59 @@ out:
 	return rc;
 }
 
-int cmd_fit(int argc, char **argv)
+/* fit's options, parsed by the command table (commands.c).  -1: go on;
+ * else the exit status. */
+static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 {
-	enum { O_DEPTHS = 256, O_MINS, O_FEATURES, O_NAME };
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "max-depth-grid", required_argument, NULL, O_DEPTHS },
-		{ "min-leaf-grid", required_argument, NULL, O_MINS },
-		{ "features", required_argument, NULL, O_FEATURES },
-		{ "name", required_argument, NULL, O_NAME },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int depths[GRID_MAX] = { 1, 2, 3, 4 }, mins[GRID_MAX] = { 1, 2, 3 };
-	int nd = 4, nm = 3;
-	const char *out = NULL, *name = "fitted";
-	bool feat[WL_NFEAT], have_feat = false;
-
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'h': fputs(fit_usage, stdout); return EXIT_OK;
-		case O_DEPTHS:
-			if (parse_grid("--max-depth-grid", optarg, 0, POLICY_MAX_DEPTH, depths, &nd))
-				return EXIT_USAGE;
+	for (int k = 0; k < a->opt.n_hit; k++) {
+		const char *val = a->opt.hit[k].val;
+		switch (a->opt.hit[k].opt) {
+		case FIT_OUT: f->out = val; break;
+		case FIT_DEPTHS:
+			if (parse_grid("--max-depth-grid", val, 0, POLICY_MAX_DEPTH, f->depths, &f->nd))
+				return CMD_USAGE;
 			break;
-		case O_MINS:
-			if (parse_grid("--min-leaf-grid", optarg, 1, 100000, mins, &nm))
-				return EXIT_USAGE;
+		case FIT_MINS:
+			if (parse_grid("--min-leaf-grid", val, 1, 100000, f->mins, &f->nm))
+				return CMD_USAGE;
 			break;
-		case O_FEATURES:
-			if (parse_features(optarg, feat))
-				return EXIT_USAGE;
-			have_feat = true;
+		case FIT_FEATURES:
+			if (parse_features(val, f->feat))
+				return CMD_USAGE;
+			f->have_feat = true;
 			break;
-		case O_NAME: {
+		case FIT_NAME: {
 			struct policy_tree probe;
 			char text[256], err[POLICY_ERR_LEN];
-			snprintf(text, sizeof text, "dvfstop-policy 1\nname %s\nleaf 714\n", optarg);
-			if (strlen(optarg) >= POLICY_NAME_LEN ||
+			snprintf(text, sizeof text, "dvfstop-policy 1\nname %s\nleaf 714\n", val);
+			if (strlen(val) >= POLICY_NAME_LEN ||
 			    policy_parse(text, strlen(text), "--name", &probe, err, sizeof err)) {
-				fprintf(stderr, "dvfstop fit: --name '%s': letters, digits and _ . : - only, at most %d\n",
-					optarg, POLICY_NAME_LEN - 1);
-				return EXIT_USAGE;
+				command_error("--name '%s': letters, digits and _ . : - only, at most %d\n", val,
+					      POLICY_NAME_LEN - 1);
+				return CMD_USAGE;
 			}
 			policy_tree_free(&probe);
-			name = optarg;
+			f->name = val;
 			break;
 		}
-		case ':':
-			fprintf(stderr, "dvfstop fit: %s needs a value (see dvfstop fit --help)\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "dvfstop fit: unknown option '%s' (see dvfstop fit --help)\n", argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
-	if (!out) {
-		fprintf(stderr, "dvfstop fit: -o POLICY is required (where to write the tree)\n");
-		return EXIT_USAGE;
+	if (!f->out) {
+		command_error("-o POLICY is required (where to write the tree)\n");
+		return CMD_USAGE;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "dvfstop fit: no sweep CSV given (see dvfstop fit --help)\n");
-		return EXIT_USAGE;
+	if (a->opt.n_pos == 0) {
+		command_error("no sweep CSV given (see %s --help)\n", a->prog);
+		return CMD_USAGE;
 	}
-	return fit_run(argv + optind, argc - optind, out, depths, nd, mins, nm, have_feat ? feat : NULL, name);
-}
-
-/* ---- evaluate ---- */
-
-int evaluate_maxn_level(const struct sweepdata *d, int i, double maxn_mhz)
-{
-	const struct sd_workload *w = &d->w[i];
-	for (int l = 0; l < w->n_levels; l++)
-		if (fabs(w->level[l].mhz - maxn_mhz) < 1e-6)
-			return l;
 	return -1;
 }
 
-void evaluate_cell(const struct sweepdata *d, int i, int maxn, const struct policy_tree *t, struct ev_cell *out)
+int cmd_fit(const struct cmd_args *a)
 {
-	const struct sd_workload *w = &d->w[i];
-	struct workload wl;
-	sweepdata_workload(d, i, &wl);
-	struct policy_eval e;
-	policy_eval(t, &wl, &e);
-	memset(out, 0, sizeof *out);
-	out->ok = e.ok;
-	out->missing = e.missing;
-	out->level = -1;
-	out->leaf_mhz = out->jps = out->saving = out->regret = NAN;
-	if (!e.ok)
-		return;
-	out->leaf_mhz = e.mhz;
-	out->level = sweepdata_nearest(d, i, e.mhz);
-	out->jps = w->level[out->level].jps;
-	out->saving = 1 - out->jps / w->level[maxn].jps;
-	out->regret = out->jps / w->level[w->best].jps - 1;
-}
-
-int evaluate_size_group(const struct sweepdata *d, int i, double size_split)
-{
-	double p = d->w[i].f[WL_PARAMS_M];
-	if (isnan(p))
-		return -1;
-	return round(p) <= size_split ? 0 : 1;
-}
-
-void evaluate_summary(const struct sweepdata *d, const struct ev_cell *cells, double size_split,
-		      struct ev_summary *s)
-{
-	memset(s, 0, sizeof *s);
-	s->max_at = -1;
-	double sum = 0, small = 0, large = 0, regret = 0;
-	for (int i = 0; i < d->n; i++) {
-		const struct ev_cell *c = &cells[i];
-		if (!c->ok)
-			continue;
-		s->n++;
-		sum += c->saving;
-		regret += c->regret;
-		s->optimal += c->level == d->w[i].best;
-		int g = evaluate_size_group(d, i, size_split);
-		if (g == 0) {
-			s->n_small++;
-			small += c->saving;
-		} else if (g == 1) {
-			s->n_large++;
-			large += c->saving;
-		}
-		if (s->max_at < 0 || c->saving > s->max_saving) {
-			s->max_saving = c->saving;
-			s->max_at = i;
-		}
-	}
-	s->mean_saving = s->n ? sum / s->n : NAN;
-	s->mean_regret = s->n ? regret / s->n : NAN;
-	s->mean_small = s->n_small ? small / s->n_small : NAN;
-	s->mean_large = s->n_large ? large / s->n_large : NAN;
-	if (s->max_at < 0)
-		s->max_saving = NAN;
-}
-
-struct ev_run {
-	const struct sweepdata *d;
-	int np;                    /* policies; column np is the optimum */
-	const char *spec[EV_MAX_POLICIES];
-	char label[EV_MAX_POLICIES][POLICY_NAME_LEN + 64];
-	double maxn_mhz, size_split;
-	int *maxn;                 /* per workload */
-	struct ev_cell *cell;      /* n x (np + 1) */
-	struct ev_summary sum[EV_MAX_POLICIES + 1];
-};
-
-static struct ev_cell *cell_at(const struct ev_run *r, int i, int p)
-{
-	return &r->cell[(size_t)i * (size_t)(r->np + 1) + (size_t)p];
-}
-
-/* "816" or "1020->918" when the leaf is not a measured level. */
-static void fmt_clock(const struct sweepdata *d, int i, const struct ev_cell *c, char *buf, size_t len)
-{
-	if (!c->ok) {
-		snprintf(buf, len, "n/a");
-		return;
-	}
-	char a[40], b[40];
-	double got = d->w[i].level[c->level].mhz;
-	fmt_mhz(got, b, sizeof b);
-	if (fabs(got - c->leaf_mhz) > 1e-6) {
-		fmt_mhz(c->leaf_mhz, a, sizeof a);
-		snprintf(buf, len, "%s->%s", a, b);
-	} else {
-		snprintf(buf, len, "%s", b);
-	}
-}
-
-static void fmt_pct(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.2f", 100 * v);
-}
-
-static void print_text(const struct ev_run *r)
-{
-	const struct sweepdata *d = r->d;
-	int wn = 8;
-	for (int i = 0; i < d->n; i++)
-		if ((int)strlen(d->w[i].name) > wn)
-			wn = (int)strlen(d->w[i].name);
-	char m[40];
-	fmt_mhz(r->maxn_mhz, m, sizeof m);
-	printf("%d workloads from %d file%s; MAXN: the top level, %s MHz; clocks in MHz, energy in J/step\n",
-	       d->n, d->n_files, d->n_files == 1 ? "" : "s", m);
-	printf("save%%: 1 - E/E(MAXN); regret%%: E/E(optimum) - 1; A->B: the leaf A mapped to the measured level B\n\n");
-
-	printf("%-*s %8s %10s %-26s", wn, "", "", "MAXN", " optimum");
-	for (int p = 0; p < r->np; p++)
-		printf(" | %-34.34s", r->label[p]);
-	printf("\n%-*s %8s %10s %7s %10s %7s", wn, "workload", "params_M", "J/step", "clock", "J/step", "save%");
-	for (int p = 0; p < r->np; p++)
-		printf(" | %10s %10s %6s %6s", "clock", "J/step", "save%", "regr%");
-	printf("\n");
-	for (int i = 0; i < d->n; i++) {
-		const struct sd_workload *w = &d->w[i];
-		char par[24], opt[40], osave[24];
-		if (isnan(w->f[WL_PARAMS_M]))
-			snprintf(par, sizeof par, "-");
-		else
-			snprintf(par, sizeof par, "%.1f", w->f[WL_PARAMS_M]);
-		fmt_mhz(w->level[w->best].mhz, opt, sizeof opt);
-		fmt_pct(cell_at(r, i, r->np)->saving, osave, sizeof osave);
-		printf("%-*s %8s %10.4f %7s %10.4f %7s", wn, w->name, par, w->level[r->maxn[i]].jps, opt,
-		       w->level[w->best].jps, osave);
-		for (int p = 0; p < r->np; p++) {
-			const struct ev_cell *c = cell_at(r, i, p);
-			char clk[96], s[24], g[24];
-			fmt_clock(d, i, c, clk, sizeof clk);
-			fmt_pct(c->saving, s, sizeof s);
-			fmt_pct(c->regret, g, sizeof g);
-			if (c->ok)
-				printf(" | %10s %10.4f %6s %6s", clk, c->jps, s, g);
-			else
-				printf(" | %10s %-24s", "n/a", workload_feature_name((enum wl_feature)c->missing));
-		}
-		printf("\n");
-	}
-
-	printf("\nsummary (savings against MAXN, mean over workloads; <= and > %g M parameters):\n", r->size_split);
-	char small[32], large[32];
-	snprintf(small, sizeof small, "<=%gM save%%", r->size_split);
-	snprintf(large, sizeof large, ">%gM save%%", r->size_split);
-	printf("  %-20s %4s %8s %12s %12s %10s  %-*s %8s %8s\n", "policy", "n", "save%", small, large, "max save%",
-	       wn, "(workload)", "regret%", "optimal");
-	for (int p = 0; p <= r->np; p++) {
-		const struct ev_summary *s = &r->sum[p];
-		char a[24], b[24], c[24], mx[24], g[24], sm[40], lg[40];
-		fmt_pct(s->mean_saving, a, sizeof a);
-		fmt_pct(s->mean_small, b, sizeof b);
-		fmt_pct(s->mean_large, c, sizeof c);
-		fmt_pct(s->max_saving, mx, sizeof mx);
-		fmt_pct(s->mean_regret, g, sizeof g);
-		snprintf(sm, sizeof sm, "%s (%d)", b, s->n_small);
-		snprintf(lg, sizeof lg, "%s (%d)", c, s->n_large);
-		printf("  %-20.20s %4d %8s %12s %12s %10s  %-*s %8s %5d/%d\n", p < r->np ? r->label[p] : "optimum",
-		       s->n, a, sm, lg, mx, wn, s->max_at >= 0 ? d->w[s->max_at].name : "-", g, s->optimal, s->n);
-	}
-}
-
-static void csv_field(const char *s)
-{
-	bool q = strpbrk(s, ",\"\r\n") != NULL;
-	if (!q) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
-static void csv_num(double v, int digits)
-{
-	putchar(',');
-	if (!isnan(v))
-		printf("%.*f", digits, v);
-}
-
-static void print_csv(const struct ev_run *r)
-{
-	const struct sweepdata *d = r->d;
-	printf("workload,model,params_m,size,policy,spec,leaf_mhz,level_mhz,j_per_step,maxn_mhz,maxn_j_per_step,"
-	       "opt_mhz,opt_j_per_step,saving_pct,regret_pct,missing\r\n");
-	for (int i = 0; i < d->n; i++) {
-		const struct sd_workload *w = &d->w[i];
-		for (int p = 0; p <= r->np; p++) {
-			const struct ev_cell *c = cell_at(r, i, p);
-			csv_field(w->name);
-			putchar(',');
-			csv_field(w->model);
-			csv_num(w->f[WL_PARAMS_M], 3);
-			int g = evaluate_size_group(d, i, r->size_split);
-			printf(",%s,", g < 0 ? "" : g == 0 ? "small" : "large");
-			csv_field(p < r->np ? r->label[p] : "optimum");
-			putchar(',');
-			csv_field(p < r->np ? r->spec[p] : "");
-			csv_num(c->leaf_mhz, 1);
-			csv_num(c->ok ? w->level[c->level].mhz : NAN, 1);
-			csv_num(c->jps, 6);
-			csv_num(r->maxn_mhz, 1);
-			csv_num(w->level[r->maxn[i]].jps, 6);
-			csv_num(w->level[w->best].mhz, 1);
-			csv_num(w->level[w->best].jps, 6);
-			csv_num(100 * c->saving, 3);
-			csv_num(100 * c->regret, 3);
-			printf(",%s\r\n", c->ok ? "" : workload_feature_name((enum wl_feature)c->missing));
-		}
-	}
-}
-
-static json_object *json_summary(const struct ev_run *r, int p)
-{
-	const struct ev_summary *s = &r->sum[p];
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "policy", json_object_new_string(p < r->np ? r->label[p] : "optimum"));
-	json_object_object_add(o, "spec", p < r->np ? json_object_new_string(r->spec[p]) : NULL);
-	json_object_object_add(o, "n", json_object_new_int(s->n));
-	json_object_object_add(o, "mean_saving_pct", jround(100 * s->mean_saving, 3));
-	json_object_object_add(o, "n_small", json_object_new_int(s->n_small));
-	json_object_object_add(o, "mean_saving_small_pct", jround(100 * s->mean_small, 3));
-	json_object_object_add(o, "n_large", json_object_new_int(s->n_large));
-	json_object_object_add(o, "mean_saving_large_pct", jround(100 * s->mean_large, 3));
-	json_object_object_add(o, "max_saving_pct", jround(100 * s->max_saving, 3));
-	json_object_object_add(o, "max_saving_workload",
-			       s->max_at >= 0 ? json_object_new_string(r->d->w[s->max_at].name) : NULL);
-	json_object_object_add(o, "mean_regret_pct", jround(100 * s->mean_regret, 3));
-	json_object_object_add(o, "optimal", json_object_new_int(s->optimal));
-	return o;
-}
-
-static void print_json(const struct ev_run *r)
-{
-	const struct sweepdata *d = r->d;
-	json_object *root = json_object_new_object();
-	json_object *files = json_object_new_array();
-	for (int i = 0; i < d->n_files; i++)
-		json_object_array_add(files, json_object_new_string(d->files[i]));
-	json_object_object_add(root, "files", files);
-	json_object_object_add(root, "maxn_mhz", jnum(r->maxn_mhz));
-	json_object_object_add(root, "size_split_m", jnum(r->size_split));
-	json_object *pols = json_object_new_array();
-	for (int p = 0; p < r->np; p++) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "policy", json_object_new_string(r->label[p]));
-		json_object_object_add(o, "spec", json_object_new_string(r->spec[p]));
-		json_object_array_add(pols, o);
-	}
-	json_object_object_add(root, "policies", pols);
-	json_object *ws = json_object_new_array();
-	for (int i = 0; i < d->n; i++) {
-		const struct sd_workload *w = &d->w[i];
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "workload", json_object_new_string(w->name));
-		json_object_object_add(o, "model", json_object_new_string(w->model));
-		json_object *feat = json_object_new_object();
-		for (int f = 0; f < WL_NFEAT; f++) {
-			json_object *v = NULL;
-			if (!isnan(w->f[f]))
-				v = f == WL_MODEL_TYPE ? json_object_new_string(model_type_name((enum model_type)(int)w->f[f]))
-						       : jnum(w->f[f]);
-			json_object_object_add(feat, workload_feature_name((enum wl_feature)f), v);
-		}
-		json_object_object_add(o, "features", feat);
-		int g = evaluate_size_group(d, i, r->size_split);
-		json_object_object_add(o, "size", g < 0 ? NULL : json_object_new_string(g == 0 ? "small" : "large"));
-		json_object_object_add(o, "levels", json_object_new_int(w->n_levels));
-		json_object_object_add(o, "maxn_j_per_step", jnum(w->level[r->maxn[i]].jps));
-		json_object_object_add(o, "opt_mhz", jnum(w->level[w->best].mhz));
-		json_object_object_add(o, "opt_j_per_step", jnum(w->level[w->best].jps));
-		json_object *cells = json_object_new_array();
-		for (int p = 0; p <= r->np; p++) {
-			const struct ev_cell *c = cell_at(r, i, p);
-			json_object *x = json_object_new_object();
-			json_object_object_add(x, "policy", json_object_new_string(p < r->np ? r->label[p] : "optimum"));
-			json_object_object_add(x, "leaf_mhz", jnum(c->leaf_mhz));
-			json_object_object_add(x, "level_mhz", c->ok ? jnum(w->level[c->level].mhz) : NULL);
-			json_object_object_add(x, "mapped", json_object_new_boolean(
-						       c->ok && fabs(w->level[c->level].mhz - c->leaf_mhz) > 1e-6));
-			json_object_object_add(x, "j_per_step", jnum(c->jps));
-			json_object_object_add(x, "saving_pct", jround(100 * c->saving, 3));
-			json_object_object_add(x, "regret_pct", jround(100 * c->regret, 3));
-			json_object_object_add(x, "missing", c->ok ? NULL
-						: json_object_new_string(workload_feature_name((enum wl_feature)c->missing)));
-			json_object_array_add(cells, x);
-		}
-		json_object_object_add(o, "results", cells);
-		json_object_array_add(ws, o);
-	}
-	json_object_object_add(root, "workloads", ws);
-	json_object *sum = json_object_new_array();
-	for (int p = 0; p <= r->np; p++)
-		json_object_array_add(sum, json_summary(r, p));
-	json_object_object_add(root, "summary", sum);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-}
-
-/* MAXN: the given level, else the highest level in the data; every
- * workload must have it.  0 or -1 (messages printed). */
-static int find_maxn(struct ev_run *r, double want)
-{
-	const struct sweepdata *d = r->d;
-	r->maxn_mhz = want;
-	if (isnan(want))
-		for (int i = 0; i < d->n; i++) {
-			double top = d->w[i].level[d->w[i].n_levels - 1].mhz;
-			if (isnan(r->maxn_mhz) || top > r->maxn_mhz)
-				r->maxn_mhz = top;
-		}
-	int bad = 0;
-	char m[40];
-	fmt_mhz(r->maxn_mhz, m, sizeof m);
-	for (int i = 0; i < d->n; i++) {
-		r->maxn[i] = evaluate_maxn_level(d, i, r->maxn_mhz);
-		if (r->maxn[i] >= 0)
-			continue;
-		char where[300], top[40];
-		sweepdata_where(d, i, where, sizeof where);
-		fmt_mhz(d->w[i].level[d->w[i].n_levels - 1].mhz, top, sizeof top);
-		if (bad++ < 10)
-			fprintf(stderr, "dvfstop evaluate: %s: workload '%s' was not swept at the MAXN level %s MHz "
-				"(its top is %s MHz)\n", where, d->w[i].name, m, top);
-	}
-	if (bad) {
-		fprintf(stderr, "dvfstop evaluate: %d workload%s lack%s the MAXN level: savings against MAXN need "
-			"every sweep to include the top level (dvfstop sweep --mode exhaustive, or --levels with the "
-			"top level; --maxn MHZ names another level)\n", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
-		return -1;
-	}
-	return 0;
-}
-
-static int evaluate_run(struct ev_run *r, char *const *files, int n_files, double maxn, bool csv, bool json)
-{
-	struct sweepdata sd;
-	sweepdata_init(&sd);
-	char err[SD_ERR_LEN + 300];
-	int rc = EXIT_INPUT;
-	struct policy_tree t[EV_MAX_POLICIES];
-	int loaded = 0;
-	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		fprintf(stderr, "dvfstop evaluate: %s\n", err);
-		goto out;
-	}
-	r->d = &sd;
-	for (; loaded < r->np; loaded++)
-		if (policy_load_spec(r->spec[loaded], &t[loaded], err, sizeof err)) {
-			fprintf(stderr, "dvfstop evaluate: %s\n", err);
-			goto out;
-		}
-	for (int p = 0; p < r->np; p++) {
-		bool dup = false;
-		for (int q = 0; q < r->np; q++)
-			dup |= q != p && strcmp(t[p].name, t[q].name) == 0;
-		snprintf(r->label[p], sizeof r->label[p], "%.*s", (int)sizeof r->label[p] - 1, dup ? r->spec[p] : t[p].name);
-	}
-	r->maxn = malloc(sizeof(int) * (size_t)sd.n);
-	r->cell = malloc(sizeof *r->cell * (size_t)sd.n * (size_t)(r->np + 1));
-	if (!r->maxn || !r->cell) {
-		fprintf(stderr, "dvfstop evaluate: out of memory\n");
-		goto out;
-	}
-	if (find_maxn(r, maxn))
-		goto out;
-	int missing = 0;
-	for (int i = 0; i < sd.n; i++) {
-		for (int p = 0; p < r->np; p++) {
-			struct ev_cell *c = cell_at(r, i, p);
-			evaluate_cell(&sd, i, r->maxn[i], &t[p], c);
-			if (!c->ok && missing++ < 10) {
-				char where[300];
-				sweepdata_where(&sd, i, where, sizeof where);
-				fprintf(stderr, "dvfstop evaluate: %s: policy %s needs %s, which workload '%s' lacks in the "
-					"data\n", where, r->label[p], workload_feature_name((enum wl_feature)c->missing),
-					sd.w[i].name);
-			}
-		}
-		/* The optimum as a column of its own: what a perfect policy saves. */
-		struct ev_cell *o = cell_at(r, i, r->np);
-		const struct sd_workload *w = &sd.w[i];
-		*o = (struct ev_cell){ .ok = true, .missing = -1, .leaf_mhz = w->level[w->best].mhz, .level = w->best,
-				       .jps = w->level[w->best].jps, .regret = 0,
-				       .saving = 1 - w->level[w->best].jps / w->level[r->maxn[i]].jps };
-	}
-	struct ev_cell *col = malloc(sizeof *col * (size_t)sd.n);
-	if (!col) {
-		fprintf(stderr, "dvfstop evaluate: out of memory\n");
-		goto out;
-	}
-	for (int p = 0; p <= r->np; p++) {
-		for (int i = 0; i < sd.n; i++)
-			col[i] = *cell_at(r, i, p);
-		evaluate_summary(&sd, col, r->size_split, &r->sum[p]);
-	}
-	free(col);
-	if (json)
-		print_json(r);
-	else if (csv)
-		print_csv(r);
-	else
-		print_text(r);
-	if (missing)
-		fprintf(stderr, "dvfstop evaluate: %d workload-polic%s without a clock (a feature missing from the data); "
-			"the averages leave them out\n", missing, missing == 1 ? "y" : "ies");
-	rc = missing ? EXIT_INPUT : EXIT_OK;
-out:
-	for (int p = 0; p < loaded; p++)
-		policy_tree_free(&t[p]);
-	free(r->maxn);
-	free(r->cell);
-	sweepdata_free(&sd);
-	return rc;
-}
-
-int cmd_evaluate(int argc, char **argv)
-{
-	enum { O_POLICY = 256, O_MAXN, O_SPLIT, O_CSV, O_JSON };
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, O_POLICY },
-		{ "maxn", required_argument, NULL, O_MAXN },
-		{ "size-split", required_argument, NULL, O_SPLIT },
-		{ "csv", no_argument, NULL, O_CSV },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct ev_run r;
-	memset(&r, 0, sizeof r);
-	r.size_split = 70;
-	double maxn = NAN;
-	bool csv = false, json = false;
-	optind = 1;
-	opterr = 0;
-	int c;
-	char *end;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h': fputs(evaluate_usage, stdout); return EXIT_OK;
-		case O_POLICY:
-			if (r.np == EV_MAX_POLICIES) {
-				fprintf(stderr, "dvfstop evaluate: at most %d policies\n", EV_MAX_POLICIES);
-				return EXIT_USAGE;
-			}
-			r.spec[r.np++] = optarg;
-			break;
-		case O_MAXN:
-			errno = 0;
-			maxn = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !(maxn > 0 && maxn <= POLICY_MAX_MHZ)) {
-				fprintf(stderr, "dvfstop evaluate: --maxn '%s': expected a clock in MHz\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_SPLIT:
-			errno = 0;
-			r.size_split = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !(r.size_split > 0 && r.size_split < 1e9)) {
-				fprintf(stderr, "dvfstop evaluate: --size-split '%s': expected millions of parameters\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_CSV: csv = true; break;
-		case O_JSON: json = true; break;
-		case ':':
-			fprintf(stderr, "dvfstop evaluate: %s needs a value (see dvfstop evaluate --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "dvfstop evaluate: unknown option '%s' (see dvfstop evaluate --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (csv && json) {
-		fprintf(stderr, "dvfstop evaluate: --csv and --json: choose one\n");
-		return EXIT_USAGE;
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "dvfstop evaluate: no sweep CSV given (see dvfstop evaluate --help)\n");
-		return EXIT_USAGE;
-	}
-	if (r.np == 0) {
-		r.spec[r.np++] = "builtin:mlg";
-		r.spec[r.np++] = "builtin:ffg";
-	}
-	return evaluate_run(&r, argv + optind, argc - optind, maxn, csv, json);
+	struct fit_opts f = { .depths = { 1, 2, 3, 4 }, .mins = { 1, 2, 3 }, .nd = 4, .nm = 3, .name = "fitted" };
+	int rc = fit_args(a, &f);
+	if (rc >= 0)
+		return rc;
+	return fit_run(a->opt.pos, a->opt.n_pos, &f);
 }

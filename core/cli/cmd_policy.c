@@ -2,7 +2,6 @@
 #include "cmd_policy.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,36 +15,9 @@
 #include "tree.h"
 #include "workload.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
-
-static const char recommend_usage[] =
-	"usage: dvfstop recommend [options]\n"
-	"Recommend a GPU clock for a fine-tune and show the decision path.\n"
-	"\n"
-	"  --model NAME          a model of the catalog (see --list-models)\n"
-	"  --model-config PATH   a Hugging Face config.json\n"
-	"  --model-type T        encoder or decoder\n"
-	"  --layers N            transformer layers\n"
-	"  --hidden N            hidden size\n"
-	"  --seq-len N           average tokens per training sample\n"
-	"  --util PCT            GPU utilisation, percent (0-100)\n"
-	"  --policy P            builtin:mlg (default), builtin:ffg or a policy file\n"
-	"  --levels HZ,HZ,...    the board's GPU clock table (default: Jetson AGX Orin)\n"
-	"  --json                machine-readable output\n"
-	"  --list-models         print the model catalog and exit\n"
-	"  -h, --help            this help\n"
-	"\n"
-	"Values given here override the config.json, which overrides the catalog.\n"
-	"Exit status: 0 a clock was recommended; 1 bad input, or a feature the\n"
-	"policy needs is missing (the path names it); 2 usage error.\n";
-
-static const char policy_usage[] =
-	"usage: dvfstop policy check SPEC\n"
-	"       dvfstop policy show SPEC\n"
-	"SPEC is builtin:mlg, builtin:ffg or a policy file (docs/policy.md).\n"
-	"  check   validate; errors are printed as FILE:LINE: message\n"
-	"  show    print the policy in the canonical file format\n"
-	"Exit status: 0 ok, 1 the policy is invalid, 2 usage error.\n";
+/* The exit codes are commands.h's; these names stay for recommend's body
+ * (being rewritten on another branch) until it uses those. */
+enum { EXIT_OK = CMD_OK, EXIT_INPUT = CMD_FAIL };
 
 static bool parse_count(const char *s, double *out)
 {
@@ -156,87 +128,74 @@ static void list_models(void)
 	}
 }
 
-int cmd_recommend(int argc, char **argv)
+/* recommend's options, parsed by the command table (commands.c), into
+ * what the command uses.  -1: go on; else the exit status. */
+static int recommend_args(const struct cmd_args *a, const char **model, const char **config, const char **spec,
+			  const char **levels, bool *json, struct workload *decl)
 {
-	enum { O_MODEL = 256, O_CONFIG, O_TYPE, O_LAYERS, O_HIDDEN, O_SEQ, O_UTIL, O_POLICY, O_LEVELS, O_JSON, O_LIST };
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, O_MODEL },
-		{ "model-config", required_argument, NULL, O_CONFIG },
-		{ "model-type", required_argument, NULL, O_TYPE },
-		{ "layers", required_argument, NULL, O_LAYERS },
-		{ "hidden", required_argument, NULL, O_HIDDEN },
-		{ "seq-len", required_argument, NULL, O_SEQ },
-		{ "util", required_argument, NULL, O_UTIL },
-		{ "policy", required_argument, NULL, O_POLICY },
-		{ "levels", required_argument, NULL, O_LEVELS },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "list-models", no_argument, NULL, O_LIST },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const enum wl_feature count_feat[] = { [REC_LAYERS] = WL_LAYERS, [REC_HIDDEN] = WL_HIDDEN };
+	double v;
+	for (int k = 0; k < a->opt.n_hit; k++) {
+		int o = a->opt.hit[k].opt;
+		const char *val = a->opt.hit[k].val;
+		switch (o) {
+		case REC_MODEL: *model = val; break;
+		case REC_CONFIG: *config = val; break;
+		case REC_POLICY: *spec = val; break;
+		case REC_LEVELS: *levels = val; break;
+		case REC_JSON: *json = true; break;
+		case REC_LIST: list_models(); return CMD_OK;
+		case REC_TYPE:
+			v = model_type_parse(val);
+			if (v == MODEL_UNKNOWN) {
+				command_error("--model-type '%s': expected encoder or decoder\n", val);
+				return CMD_FAIL;
+			}
+			workload_offer(decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
+			break;
+		case REC_LAYERS:
+		case REC_HIDDEN:
+			if (!parse_count(val, &v)) {
+				command_error("--%s '%s': expected a whole number from 1 to 1000000\n",
+					      o == REC_LAYERS ? "layers" : "hidden", val);
+				return CMD_FAIL;
+			}
+			workload_offer(decl, count_feat[o], v, WL_SRC_DECLARED);
+			break;
+		case REC_SEQ:
+			if (!parse_real(val, 0, 1e9, &v) || v <= 0) {
+				command_error("--seq-len '%s': expected a positive number of tokens\n", val);
+				return CMD_FAIL;
+			}
+			workload_offer(decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
+			break;
+		case REC_UTIL:
+			if (!parse_real(val, 0, 100, &v)) {
+				command_error("--util '%s': expected a percentage from 0 to 100\n", val);
+				return CMD_FAIL;
+			}
+			workload_offer(decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
+			break;
+		}
+	}
+	if (a->opt.n_pos > 0) {
+		command_error("unexpected argument '%s' (see %s --help)\n", a->opt.pos[0], a->prog);
+		return CMD_USAGE;
+	}
+	return -1;
+}
+
+int cmd_recommend(const struct cmd_args *a)
+{
 	const char *model = NULL, *config = NULL, *spec = POLICY_DEFAULT_SPEC, *levels = NULL;
 	bool json = false;
 	/* Command-line values, applied after the catalog and config so that
 	 * the messages about those come first; ranks decide anyway. */
 	struct workload decl;
 	workload_init(&decl);
-
-	optind = 1;
-	opterr = 0;
-	int c;
-	double v;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case O_MODEL: model = optarg; break;
-		case O_CONFIG: config = optarg; break;
-		case O_POLICY: spec = optarg; break;
-		case O_LEVELS: levels = optarg; break;
-		case O_JSON: json = true; break;
-		case O_LIST: list_models(); return EXIT_OK;
-		case 'h': fputs(recommend_usage, stdout); return EXIT_OK;
-		case O_TYPE:
-			v = model_type_parse(optarg);
-			if (v == MODEL_UNKNOWN) {
-				fprintf(stderr, "dvfstop recommend: --model-type '%s': expected encoder or decoder\n", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
-			break;
-		case O_LAYERS:
-		case O_HIDDEN:
-			if (!parse_count(optarg, &v)) {
-				fprintf(stderr, "dvfstop recommend: --%s '%s': expected a whole number from 1 to 1000000\n",
-					c == O_LAYERS ? "layers" : "hidden", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, c == O_LAYERS ? WL_LAYERS : WL_HIDDEN, v, WL_SRC_DECLARED);
-			break;
-		case O_SEQ:
-			if (!parse_real(optarg, 0, 1e9, &v) || v <= 0) {
-				fprintf(stderr, "dvfstop recommend: --seq-len '%s': expected a positive number of tokens\n", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
-			break;
-		case O_UTIL:
-			if (!parse_real(optarg, 0, 100, &v)) {
-				fprintf(stderr, "dvfstop recommend: --util '%s': expected a percentage from 0 to 100\n", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
-			break;
-		case ':':
-			fprintf(stderr, "dvfstop recommend: %s needs a value (see dvfstop recommend --help)\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "dvfstop recommend: unknown option '%s' (see dvfstop recommend --help)\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "dvfstop recommend: unexpected argument '%s' (see dvfstop recommend --help)\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	int parsed = recommend_args(a, &model, &config, &spec, &levels, &json, &decl);
+	if (parsed >= 0)
+		return parsed;
 
 	struct workload w;
 	workload_init(&w);
@@ -325,7 +284,7 @@ static int policy_check(const char *spec)
 	char err[POLICY_ERR_LEN];
 	if (policy_load_spec(spec, &t, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
-		return EXIT_INPUT;
+		return CMD_FAIL;
 	}
 	int leaves = policy_tree_leaves(&t);
 	printf("%s: ok: policy %s, %d split%s, %d lea%s, depth %d\n", spec, t.name, t.n - leaves,
@@ -346,7 +305,7 @@ static int policy_check(const char *spec)
 		       spec, t.node[i].line, want, got);
 	}
 	policy_tree_free(&t);
-	return EXIT_OK;
+	return CMD_OK;
 }
 
 static int policy_show(const char *spec)
@@ -355,43 +314,36 @@ static int policy_show(const char *spec)
 	char err[POLICY_ERR_LEN];
 	if (policy_load_spec(spec, &t, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
-		return EXIT_INPUT;
+		return CMD_FAIL;
 	}
 	char *text = policy_print(&t);
 	policy_tree_free(&t);
 	if (!text) {
 		fprintf(stderr, "dvfstop policy show: out of memory\n");
-		return EXIT_INPUT;
+		return CMD_FAIL;
 	}
 	fputs(text, stdout);
 	free(text);
-	return EXIT_OK;
+	return CMD_OK;
 }
 
-int cmd_policy(int argc, char **argv)
+int cmd_policy(const struct cmd_args *a)
 {
-	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		fputs(policy_usage, stdout);
-		return EXIT_OK;
-	}
-	if (argc >= 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
-		fputs(policy_usage, stdout);
-		return EXIT_OK;
-	}
-	/* What is wrong, most basic first: the action, then its SPEC. */
+	char *const *arg = a->opt.pos;
+	int n = a->opt.n_pos;
+	char buf[256];
 	const char *why = NULL;
-	char buf[160];
-	if (argc < 2)
+	if (n < 1)
 		why = "check or show?";
-	else if (strcmp(argv[1], "check") != 0 && strcmp(argv[1], "show") != 0)
-		snprintf(buf, sizeof buf, "unknown sub-command '%.100s' (check or show)", argv[1]), why = buf;
-	else if (argc < 3)
-		snprintf(buf, sizeof buf, "%s: which policy? (builtin:mlg, builtin:ffg or a file)", argv[1]), why = buf;
-	else if (argc > 3)
-		snprintf(buf, sizeof buf, "%s takes one policy ('%.100s' is one too many)", argv[1], argv[3]), why = buf;
+	else if (strcmp(arg[0], "check") != 0 && strcmp(arg[0], "show") != 0)
+		snprintf(buf, sizeof buf, "unknown sub-command '%.100s' (check or show)", arg[0]), why = buf;
+	else if (n < 2)
+		snprintf(buf, sizeof buf, "%s: which policy? (builtin:mlg, builtin:ffg or a file)", arg[0]), why = buf;
+	else if (n > 2)
+		snprintf(buf, sizeof buf, "%s takes one policy ('%.100s' is one too many)", arg[0], arg[2]), why = buf;
 	if (why) {
-		fprintf(stderr, "dvfstop policy: %s\n%s", why, policy_usage);
-		return EXIT_USAGE;
+		command_error("%s (see %s --help)\n", why, a->prog);
+		return CMD_USAGE;
 	}
-	return strcmp(argv[1], "check") == 0 ? policy_check(argv[2]) : policy_show(argv[2]);
+	return strcmp(arg[0], "check") == 0 ? policy_check(arg[1]) : policy_show(arg[1]);
 }

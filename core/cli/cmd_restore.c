@@ -7,19 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "guard.h"
 #include "nvml.h"
 #include "source.h"
 #include "statedir.h"
-
-static void restore_usage(FILE *fp)
-{
-	fputs("usage: dvfstop restore [--sysfs-root DIR]\n"
-	      "Put back the GPU governor, min_freq and max_freq that a dvfstop killed\n"
-	      "with SIGKILL (or crashed) left changed.  The saved state is in\n"
-	      "$DVFSTOP_STATE_DIR, /run/dvfstop (root), $XDG_RUNTIME_DIR/dvfstop or\n"
-	      "/tmp/dvfstop-UID.  Exit 0: restored or nothing to restore; 1: could not.\n", fp);
-}
 
 /* The source behind an api state, opened again to put it back. */
 struct reopened {
@@ -100,22 +92,15 @@ static int restore_one(const char *root, const char *api_source, bool *did)
 	return rc;
 }
 
-int cmd_restore_main(int argc, char **argv)
+int cmd_restore(const struct cmd_args *a)
 {
 	const char *root = "/";
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--sysfs-root") == 0 && i + 1 < argc) {
-			root = argv[++i];
-		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
-			root = argv[i] + 13;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			restore_usage(stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "dvfstop restore: unknown argument '%s'\n", argv[i]);
-			restore_usage(stderr);
-			return 2;
-		}
+	for (int k = 0; k < a->opt.n_hit; k++)
+		if (a->opt.hit[k].opt == RST_ROOT)
+			root = a->opt.hit[k].val;
+	if (a->opt.n_pos) {
+		command_error("unexpected argument '%s' (see dvfstop restore --help)\n", a->opt.pos[0]);
+		return CMD_USAGE;
 	}
 	bool did = false;
 	int rc = restore_one(root, NULL, &did);

@@ -4,6 +4,9 @@
 #ifndef DVF_CMD_RESTORE_H
 #define DVF_CMD_RESTORE_H
 
-int cmd_restore_main(int argc, char **argv);
+#include "commands.h"
+
+/* The entry of the command table (commands.c): options parsed there. */
+int cmd_restore(const struct cmd_args *a);
 
 #endif

@@ -15,35 +15,6 @@
 #include "recorder.h"
 #include "workload.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"Usage: dvfstop sweep [SWEEP OPTIONS] [MONITOR OPTIONS] [--demo | -- CMD ARGS]\n"
-		"\n"
-		"Pin each GPU clock level in turn while the fine-tune runs, measure energy per\n"
-		"training step, and print the table and the best level.  The clocks are given\n"
-		"back at the end (apply the result with --set-clock or the TUI's `a`).\n"
-		"\nSweep options:\n"
-		"  --mode exhaustive|adaptive   every level, or search the U-curve from the\n"
-		"                               policy's recommendation (default adaptive)\n"
-		"  --dwell N[steps]|Ns|Nms      measuring window per level (default 40steps)\n"
-		"  --settle S                   seconds to wait after each change (default 2)\n"
-		"  --levels MHZ,MHZ,...         levels to sweep (default: all of the board's)\n"
-		"  --count N                    N of those levels, spread evenly, both ends kept\n"
-		"  --select energy|slowdown|edp minimum energy (default), minimum energy within\n"
-		"                               --max-slowdown of the top level, or energy x delay\n"
-		"  --max-slowdown PCT           e.g. 10%% (implies --select slowdown)\n"
-		"  --out FILE.csv               write the sweep CSV (training data for `dvfstop fit`)\n"
-		"  --append                     append to --out instead of replacing it\n"
-		"  --workload NAME              the workload's label in the CSV\n"
-		"  --wait-steps S               wait up to S seconds for the fine-tune's first\n"
-		"                               training step (default 60)\n"
-		"  --stop-job-after             stop the fine-tune dvfstop started (-- CMD) when\n"
-		"                               the sweep ends; by default it is left running\n"
-		"\nMonitor options (dvfstop --help) also apply: --demo, --sim-model, --sim-seq-len,\n"
-		"--seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len, --record.\n");
-}
-
 struct sweep_args {
 	enum sweep_mode mode;
 	const char *dwell;
@@ -59,83 +30,55 @@ struct sweep_args {
 	bool stop_job_after;       /* --stop-job-after */
 };
 
-/* Take the sweep's own options out of argv; the rest goes to the monitor's
- * parser.  Returns 0, 1 (help shown) or 2 (usage error). */
-static int parse_args(int argc, char **argv, struct sweep_args *a, int *mc, char **mv)
+/* The sweep's own options, parsed by the command table (commands.c); the
+ * rest (ca->opt.pos) goes to the monitor's parser.  Returns CMD_OK or CMD_USAGE. */
+static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, char **mv)
 {
 	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = "40steps", .settle_s = 2.0, .wait_steps_s = 60 };
 	*mc = 0;
 	mv[(*mc)++] = (char *)"dvfstop";
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (strcmp(arg, "--") == 0) {
-			while (i < argc)
-				mv[(*mc)++] = argv[i++];
-			break;
-		}
-		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-			usage(stdout);
-			return 1;
-		}
-		if (strcmp(arg, "--append") == 0) {
+	for (int i = 0; i < ca->opt.n_pos; i++)
+		mv[(*mc)++] = ca->opt.pos[i];
+	for (int k = 0; k < ca->opt.n_hit; k++) {
+		int opt = ca->opt.hit[k].opt;
+		const char *val = ca->opt.hit[k].val;
+		if (opt == SWO_APPEND) {
 			a->append = true;
 			continue;
 		}
-		if (strcmp(arg, "--stop-job-after") == 0) {
+		if (opt == SWO_STOP_JOB_AFTER) {
 			a->stop_job_after = true;
 			continue;
 		}
-		static const char *const with_value[] = { "--mode", "--dwell", "--settle", "--levels", "--count",
-							  "--select", "--max-slowdown", "--out", "--workload",
-							  "--wait-steps" };
-		const char *name = NULL, *val = NULL;
-		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
-			size_t n = strlen(with_value[k]);
-			if (strncmp(arg, with_value[k], n) == 0 && (arg[n] == '\0' || arg[n] == '=')) {
-				name = with_value[k];
-				if (arg[n] == '=') {
-					val = arg + n + 1;
-				} else if (i + 1 < argc) {
-					val = argv[++i];
-				} else {
-					fprintf(stderr, "dvfstop sweep: %s needs a value\n", name);
-					return 2;
-				}
-			}
-		}
-		if (!name) {
-			mv[(*mc)++] = argv[i];
-			continue;
-		}
 		char *end;
-		if (strcmp(name, "--mode") == 0) {
+		if (opt == SWO_MODE) {
 			if (strcmp(val, "exhaustive") == 0) {
 				a->mode = SWEEP_EXHAUSTIVE;
 			} else if (strcmp(val, "adaptive") == 0) {
 				a->mode = SWEEP_ADAPTIVE;
 			} else {
-				fprintf(stderr, "dvfstop sweep: --mode: '%s' is not exhaustive or adaptive\n", val);
-				return 2;
+				command_error("--mode: '%s' is not exhaustive or adaptive\n", val);
+				return CMD_USAGE;
 			}
-		} else if (strcmp(name, "--dwell") == 0) {
+		} else if (opt == SWO_DWELL) {
 			a->dwell = val;
-		} else if (strcmp(name, "--settle") == 0) {
+		} else if (opt == SWO_SETTLE) {
 			a->settle_s = strtod(val, &end);
 			if (end == val || *end || !(a->settle_s >= 0) || a->settle_s > 3600) {
-				fprintf(stderr, "dvfstop sweep: --settle: '%s' is not a number of seconds\n", val);
-				return 2;
+				command_error("--settle: '%s' is not a number of seconds\n", val);
+				return CMD_USAGE;
 			}
-		} else if (strcmp(name, "--levels") == 0) {
+		} else if (opt == SWO_LEVELS) {
 			a->levels = val;
-		} else if (strcmp(name, "--count") == 0) {
+		} else if (opt == SWO_COUNT) {
 			long v = strtol(val, &end, 10);
 			if (end == val || *end || v < 2 || v > DVF_MAX_LEVELS) {
-				fprintf(stderr, "dvfstop sweep: --count: '%s' is not a number of levels "
+				command_error("--count: '%s' is not a number of levels "
 					"(2 to %d)\n", val, DVF_MAX_LEVELS);
-				return 2;
+				return CMD_USAGE;
 			}
 			a->count = (int)v;
-		} else if (strcmp(name, "--select") == 0) {
+		} else if (opt == SWO_SELECT) {
 			if (strcmp(val, "energy") == 0)
 				a->select = SEL_ENERGY;
 			else if (strcmp(val, "slowdown") == 0)
@@ -143,32 +86,32 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *mc, char
 			else if (strcmp(val, "edp") == 0)
 				a->select = SEL_EDP;
 			else {
-				fprintf(stderr, "dvfstop sweep: --select: '%s' is not energy, slowdown or edp\n", val);
-				return 2;
+				command_error("--select: '%s' is not energy, slowdown or edp\n", val);
+				return CMD_USAGE;
 			}
-		} else if (strcmp(name, "--max-slowdown") == 0) {
+		} else if (opt == SWO_MAX_SLOWDOWN) {
 			double v = strtod(val, &end);
 			if (end == val || (*end && strcmp(end, "%") != 0) || !(v > 0) || v > 1000) {
-				fprintf(stderr, "dvfstop sweep: --max-slowdown: '%s' is not a percentage like 10%%\n", val);
-				return 2;
+				command_error("--max-slowdown: '%s' is not a percentage like 10%%\n", val);
+				return CMD_USAGE;
 			}
 			a->max_slowdown = v / 100.0;
 			a->select = SEL_SLOWDOWN;
-		} else if (strcmp(name, "--out") == 0) {
+		} else if (opt == SWO_OUT) {
 			a->out = val;
-		} else if (strcmp(name, "--workload") == 0) {
+		} else if (opt == SWO_WORKLOAD) {
 			a->workload = val;
-		} else if (strcmp(name, "--wait-steps") == 0) {
+		} else if (opt == SWO_WAIT_STEPS) {
 			a->wait_steps_s = strtod(val, &end);
 			if (end == val || *end || !(a->wait_steps_s >= 0) || a->wait_steps_s > 86400) {
-				fprintf(stderr, "dvfstop sweep: --wait-steps: '%s' is not a number of seconds\n", val);
-				return 2;
+				command_error("--wait-steps: '%s' is not a number of seconds\n", val);
+				return CMD_USAGE;
 			}
 		}
 	}
 	if (a->select == SEL_SLOWDOWN && a->max_slowdown <= 0) {
-		fprintf(stderr, "dvfstop sweep: --select slowdown needs --max-slowdown PCT\n");
-		return 2;
+		command_error("--select slowdown needs --max-slowdown PCT\n");
+		return CMD_USAGE;
 	}
 	return 0;
 }
@@ -403,16 +346,16 @@ static void job_after(struct session *s, bool stop)
 		fprintf(stderr, "dvfstop sweep: %s\n", s->msg);
 }
 
-int cmd_sweep(int argc, char **argv)
+int cmd_sweep(const struct cmd_args *ca)
 {
 	struct sweep_args a;
-	char **mv = calloc((size_t)argc + 2, sizeof *mv);
+	char **mv = calloc((size_t)ca->argc + 2, sizeof *mv);
 	if (!mv)
-		return 1;
-	int mc, rc = parse_args(argc, argv, &a, &mc, mv);
+		return CMD_FAIL;
+	int mc, rc = parse_args(ca, &a, &mc, mv);
 	if (rc) {
 		free(mv);
-		return rc == 1 ? 0 : 2;
+		return rc;
 	}
 	mv[mc] = NULL;
 	struct dvf_opts o;

@@ -5,12 +5,14 @@
 
 #include <stdio.h>
 
+#include "commands.h"
 #include "session.h"
 #include "eval.h"
 #include "options.h"
 #include "sweep.h"
 
-int cmd_sweep(int argc, char **argv);
+/* A run function of the command table (commands.h). */
+int cmd_sweep(const struct cmd_args *ca);
 
 /* Where an adaptive sweep starts: the policy's (o->policy) recommendation
  * for the workload the options describe, with the utilisation measured

@@ -249,6 +249,66 @@ void opts_usage(FILE *fp)
 		"-h, --help", "show this help", "-V, --version", "show the version");
 }
 
+void opts_say_missing(const char *prog, const char *name, const char *value_name)
+{
+	fprintf(stderr, "%s: option --%s needs a value: %s\n", prog, name, value_name ? value_name : "");
+}
+
+void opts_say_no_value(const char *prog, const char *name)
+{
+	fprintf(stderr, "%s: option --%s takes no value (see %s --help)\n", prog, name, prog);
+}
+
+/* Edit distance of A (its first na bytes) and B, capped at 9. */
+static int opt_distance(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b);
+	if (na > 40 || nb > 40)
+		return 9;
+	int row[41];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[nb] > 9 ? 9 : row[nb];
+}
+
+void opts_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n)
+{
+	if (arg[0] == '-' && arg[1] && arg[1] != '-') {
+		fprintf(stderr, "%s: option -%c is unknown (see %s --help)\n", prog, arg[1], prog);
+		return;
+	}
+	const char *name = arg + (arg[0] == '-' && arg[1] == '-' ? 2 : 0);
+	size_t len = strcspn(name, "=");
+	const char *near = NULL;
+	int best = len < 4 ? 2 : 3;   /* a typo, not another word */
+	for (int i = 0; i < n; i++) {
+		int d = opt_distance(name, len, candidates[i]);
+		if (d < best || (!near && strlen(candidates[i]) > len && strncmp(candidates[i], name, len) == 0 && len >= 3)) {
+			best = d < best ? d : best;
+			near = candidates[i];
+		}
+	}
+	if (near)
+		fprintf(stderr, "%s: option '%s' is unknown or ambiguous; did you mean --%s? (see %s --help)\n", prog,
+			arg, near, prog);
+	else
+		fprintf(stderr, "%s: option '%s' is unknown or ambiguous (see %s --help)\n", prog, arg, prog);
+}
+
 /* What getopt_long refused, said as the user typed it.  `missing`: the
  * option needs a value and none came; `optopt` is a short option's letter,
  * 256 + a table index for a long option, 0 for a long option getopt does
@@ -262,15 +322,214 @@ static void opt_complain(bool missing, int optopt_, const char *arg)
 		if (opt_table[i].shortopt == optopt_)
 			d = &opt_table[i];
 	if (d) {
-		const char *key = d->key, *what = d->arg ? d->arg : "";
 		if (missing)
-			fprintf(stderr, "dvfstop: option --%s needs a value: %s\n", key, what);
+			opts_say_missing("dvfstop", d->key, d->arg);
 		else   /* a flag given a value: --demo=1 */
-			fprintf(stderr, "dvfstop: option --%s takes no value (see dvfstop --help)\n", key);
-	} else if (optopt_ > 0 && optopt_ < 256)
-		fprintf(stderr, "dvfstop: option -%c is unknown (see dvfstop --help)\n", optopt_);
-	else
-		fprintf(stderr, "dvfstop: option '%s' is unknown or ambiguous (see dvfstop --help)\n", arg);
+			opts_say_no_value("dvfstop", d->key);
+	} else if (optopt_ > 0 && optopt_ < 256) {
+		char s[3] = { '-', (char)optopt_, 0 };
+		opts_say_unknown("dvfstop", s, NULL, 0);
+	} else {
+		const char *names[N_OPTS + 2];
+		for (int i = 0; i < N_OPTS; i++)
+			names[i] = opt_table[i].key;
+		names[N_OPTS] = "help";
+		names[N_OPTS + 1] = "version";
+		opts_say_unknown("dvfstop", arg, names, N_OPTS + 2);
+	}
+}
+
+/* ---- the sub-commands' tables ---- */
+
+static bool args_push_hit(struct opt_args *a, int opt, const char *val)
+{
+	struct opt_hit *h = realloc(a->hit, (size_t)(a->n_hit + 1) * sizeof *h);
+	if (!h)
+		return false;
+	a->hit = h;
+	a->hit[a->n_hit++] = (struct opt_hit){ opt, val };
+	return true;
+}
+
+static bool args_push_pos(struct opt_args *a, char *arg)
+{
+	char **p = realloc(a->pos, (size_t)(a->n_pos + 2) * sizeof *p);
+	if (!p)
+		return false;
+	a->pos = p;
+	a->pos[a->n_pos++] = arg;
+	a->pos[a->n_pos] = NULL;
+	return true;
+}
+
+void opts_args_free(struct opt_args *a)
+{
+	free(a->hit);
+	free(a->pos);
+	*a = (struct opt_args){ 0 };
+}
+
+/* The table's option named by the first LEN bytes of NAME: exact, else
+ * (prefix) the one it begins.  -1 none, -2 the prefix of several. */
+static int table_find(const struct opt_spec *t, const char *name, size_t len, bool prefix)
+{
+	int found = -1;
+	for (int i = 0; t[i].name; i++) {
+		if (strncmp(t[i].name, name, len) != 0)
+			continue;
+		if (t[i].name[len] == '\0')
+			return i;
+		if (prefix)
+			found = found == -1 ? i : -2;
+	}
+	return found;
+}
+
+static void table_unknown(const char *prog, const struct opt_spec *t, const char *arg)
+{
+	const char *names[64];
+	int n = 0;
+	for (int i = 0; t[i].name && n < 63; i++)
+		names[n++] = t[i].name;
+	names[n++] = "help";
+	opts_say_unknown(prog, arg, names, n);
+}
+
+/* One long option, argv[*i] = "--NAME[=VALUE]".  1 taken, 0 not in the
+ * table (pass_unknown), -1 refused. */
+static int table_long(const char *prog, const struct opt_spec *t, bool pass_unknown, int argc, char **argv, int *i,
+		      struct opt_args *out)
+{
+	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	int k = table_find(t, name, len, !pass_unknown);
+	if (k < 0 && !eq && strncmp("help", name, len) == 0 && len > 0 && (len == 4 || !pass_unknown)) {
+		out->help = true;
+		return 1;
+	}
+	if (k < 0) {
+		if (pass_unknown)
+			return 0;
+		table_unknown(prog, t, arg);
+		return -1;
+	}
+	const struct opt_spec *d = &t[k];
+	if (!d->takes_value && eq) {
+		opts_say_no_value(prog, d->name);
+		return -1;
+	}
+	const char *val = NULL;
+	if (d->takes_value) {
+		if (eq) {
+			val = eq + 1;
+		} else if (*i + 1 < argc) {
+			val = argv[++*i];
+		} else {
+			opts_say_missing(prog, d->name, d->value_name);
+			return -1;
+		}
+	}
+	return args_push_hit(out, k, val) ? 1 : -1;
+}
+
+/* Short options, argv[*i] = "-abVALUE". */
+static int table_short(const char *prog, const struct opt_spec *t, bool pass_unknown, int argc, char **argv, int *i,
+		       struct opt_args *out)
+{
+	const char *arg = argv[*i];
+	for (int j = 1; arg[j]; j++) {
+		int k = -1;
+		for (int m = 0; t[m].name && k < 0; m++)
+			if (t[m].shortopt == arg[j])
+				k = m;
+		if (k < 0 && arg[j] == 'h') {
+			out->help = true;
+			continue;
+		}
+		if (k < 0) {
+			if (pass_unknown && j == 1)
+				return 0;
+			char s[3] = { '-', arg[j], 0 };
+			opts_say_unknown(prog, s, NULL, 0);
+			return -1;
+		}
+		const char *val = NULL;
+		if (t[k].takes_value) {
+			if (arg[j + 1]) {
+				val = arg + j + 1;
+			} else if (*i + 1 < argc) {
+				val = argv[++*i];
+			} else {
+				opts_say_missing(prog, t[k].name, t[k].value_name);
+				return -1;
+			}
+		}
+		if (!args_push_hit(out, k, val))
+			return -1;
+		if (val)
+			break;
+	}
+	return 1;
+}
+
+enum opt_result opts_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
+				 int argc, char **argv, struct opt_args *out)
+{
+	*out = (struct opt_args){ 0 };
+	static const struct opt_spec none[] = { { NULL, 0, false, NULL, NULL } };
+	if (!table)
+		table = none;
+	bool ended = false;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		int r = 0;
+		if (!ended && strcmp(arg, "--") == 0) {
+			if (pass_unknown) {
+				for (; i < argc; i++)
+					if (!args_push_pos(out, argv[i]))
+						return OPT_ERROR;
+				break;
+			}
+			ended = true;
+			continue;
+		}
+		if (!ended && arg[0] == '-' && arg[1] == '-')
+			r = table_long(prog, table, pass_unknown, argc, argv, &i, out);
+		else if (!ended && arg[0] == '-' && arg[1])
+			r = table_short(prog, table, pass_unknown, argc, argv, &i, out);
+		if (r < 0)
+			return OPT_ERROR;
+		if (r == 0 && !args_push_pos(out, argv[i]))
+			return OPT_ERROR;
+		if (out->help)
+			return OPT_EXIT_OK;
+	}
+	return OPT_OK;
+}
+
+void opts_table_usage(FILE *fp, const struct opt_spec *t)
+{
+	for (int i = 0; t && t[i].name; i++) {
+		char left[64];
+		const char *v = t[i].takes_value && t[i].value_name ? t[i].value_name : "";
+		if (t[i].shortopt)
+			snprintf(left, sizeof left, "-%c, --%s%s%s", t[i].shortopt, t[i].name, *v ? " " : "", v);
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", t[i].name, *v ? " " : "", v);
+		/* a long left column gets a line of its own; help lines may
+		 * hold several lines: indent the rest */
+		if (strlen(left) > 28)
+			fprintf(fp, "  %s\n  %-28s ", left, "");
+		else
+			fprintf(fp, "  %-28s ", left);
+		for (const char *h = t[i].help; *h; h++) {
+			fputc(*h, fp);
+			if (*h == '\n' && h[1])
+				fprintf(fp, "  %-28s ", "");
+		}
+		fputc('\n', fp);
+	}
+	fprintf(fp, "  %-28s %s\n", "-h, --help", "this help");
 }
 
 enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)

@@ -90,4 +90,45 @@ bool opts_is_key(const char *name);
  * config file or by default). */
 bool opts_cli_set(const struct dvf_opts *o, const char *key);
 
+
+/* ---- the sub-commands' option tables (commands.c) ----
+ * The same engine for every `dvfstop CMD`: a table of options, parsed into
+ * the options in the order given and the other arguments.  Its messages
+ * are the monitor's, prefixed "dvfstop CMD: ". */
+struct opt_spec {
+	const char *name;        /* long name, without dashes; NULL ends a table */
+	char shortopt;           /* 0: none */
+	bool takes_value;
+	const char *value_name;  /* what the value is: "FILE" */
+	const char *help;
+};
+struct opt_hit {
+	int opt;                 /* index in the table */
+	const char *val;         /* NULL for a flag */
+};
+struct opt_args {
+	struct opt_hit *hit;     /* the options, in the order given */
+	int n_hit;
+	char **pos;              /* the other arguments, in order */
+	int n_pos;
+	bool help;               /* -h or --help was given */
+};
+/* Parse argv[1..] with TABLE.  PROG prefixes messages ("dvfstop fit").
+ * pass_unknown: options not in the table (and what follows `--`, with it)
+ * go to pos for another parser, instead of being refused; otherwise a
+ * unique prefix of a long option is that option, as with getopt_long, and
+ * what follows `--` is arguments.  -h/--help: OPT_EXIT_OK with help set.
+ * OPT_ERROR after a message on stderr.  Free with opts_args_free. */
+enum opt_result opts_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
+				 int argc, char **argv, struct opt_args *out);
+void opts_args_free(struct opt_args *a);
+/* The options of TABLE, one a line, for a --help. */
+void opts_table_usage(FILE *fp, const struct opt_spec *table);
+/* The one wording of a refused option.  PROG: "dvfstop" or "dvfstop CMD".
+ * A long option's NAME that is unknown gets the nearest of CANDIDATES
+ * (n of them) as a "did you mean". */
+void opts_say_missing(const char *prog, const char *name, const char *value_name);
+void opts_say_no_value(const char *prog, const char *name);
+void opts_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n);
+
 #endif

@@ -85,9 +85,4 @@ void replay_progress(struct session *s, const struct dvf_sample *smp);
  * name (NULL when none) and a sequence length (0 when none). */
 void replay_workload(const struct source *src, const char **model, int64_t *seq_len);
 
-/* `dvfstop convert LOG -o SESSION.csv [--interval MS]`: a tegrastats log
- * (or a session CSV) to a session CSV through the recorder.  argv[0] is
- * "convert"; returns the exit status. */
-int replay_convert_main(int argc, char **argv);
-
 #endif

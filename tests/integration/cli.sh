@@ -62,8 +62,19 @@ refuse "policy check without a policy" 2 "check: which policy?" policy check
 refuse "policy show with two" 2 "show takes one policy ('b' is one too many)" policy show a b
 refuse "convert without a log" 2 "dvfstop convert: which log?" convert
 refuse "convert without -o" 2 "dvfstop convert: where to? (-o SESSION.csv)" convert x.log
-refuse "convert -o without its value" 2 "dvfstop convert: --output needs a value" convert x.log --output
-refuse "convert with an unknown option" 2 "dvfstop convert: unknown option '--bogus'" convert --bogus
+refuse "convert -o without its value" 2 "dvfstop convert: option --output needs a value: FILE" convert x.log --output
+refuse "convert with an unknown option" 2 "dvfstop convert: option '--bogus' is unknown or ambiguous" convert --bogus
+
+# Every command's options go through the one parser: the monitor's wording,
+# with the command's name, and a "did you mean" for a typo.
+refuse "fit with a typo" 2 "dvfstop fit: option '--max-depth-gird' is unknown or ambiguous; did you mean --max-depth-grid? (see dvfstop fit --help)" fit --max-depth-gird 2 x.csv
+refuse "evaluate with a flag given a value" 2 "dvfstop evaluate: option --json takes no value (see dvfstop evaluate --help)" evaluate --json=yes x.csv
+refuse "recommend without a value" 2 "dvfstop recommend: option --util needs a value: PCT" recommend --util
+refuse "sweep without a value" 2 "dvfstop sweep: option --dwell needs a value: N" sweep --demo --dwell
+refuse "policy with an option" 2 "dvfstop policy: option '--bogus' is unknown or ambiguous" policy --bogus
+refuse "the monitor with a typo" 2 "dvfstop: option '--duraton' is unknown or ambiguous; did you mean --duration?" --duraton 1
+"$DVFSTOP" convert --help >"$T/out" 2>&1 && grep -q "Usage: dvfstop convert" "$T/out" && grep -q -- "-o, --output FILE" "$T/out" &&
+	ok "convert --help: the usage from the table" || fail "convert --help: $(cat "$T/out")"
 
 # Abbreviations getopt accepts still work: --dur is --duration.
 "$DVFSTOP" --demo -b --dur 0.3 --sim-speed 0 >"$T/out" 2>"$T/err" && ok "an unambiguous prefix is accepted" ||

@@ -91,7 +91,7 @@ run 2 "$DVFSTOP" recommend --frobnicate
 run 2 "$DVFSTOP" recommend --layers
 run 2 "$DVFSTOP" recommend stray
 run 0 "$DVFSTOP" recommend --help
-has out "usage: dvfstop recommend"
+has out "Usage: dvfstop recommend"
 run 0 "$DVFSTOP" recommend --list-models
 has out "pythia-410m"
 
@@ -107,7 +107,7 @@ run 2 "$DVFSTOP" policy
 run 2 "$DVFSTOP" policy check
 run 2 "$DVFSTOP" policy frob x
 run 0 "$DVFSTOP" policy --help
-has out "usage: dvfstop policy check"
+has out "Usage: dvfstop policy check"
 
 # policy show prints the DESIGN.md tree; its output reads back the same.
 run 0 "$DVFSTOP" policy show builtin:mlg

@@ -84,6 +84,44 @@ static void argv_errors(void **st)
 	assert_float_equal(o.duration_s, 1e9, 0);
 }
 
+static const char *run_argv(struct dvf_opts *o, int argc, char **argv, enum opt_result *r)
+{
+	fflush(stderr);
+	int old = dup(2);
+	FILE *t = tmpfile();
+	dup2(fileno(t), 2);
+	*r = opts_parse_argv(o, argc, argv);
+	fflush(stderr);
+	dup2(old, 2);
+	close(old);
+	rewind(t);
+	size_t n = fread(errbuf, 1, sizeof errbuf - 1, t);
+	errbuf[n] = '\0';
+	fclose(t);
+	return errbuf;
+}
+
+/* The monitor's messages are the sub-commands' (opts_say_*): a typo gets
+ * the nearest option, a word far from all gets none. */
+static void argv_messages(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	opts_defaults(&o);
+	enum opt_result r;
+	char *a1[] = { "dvfstop", "--intervall", "5", NULL };
+	assert_string_equal(run_argv(&o, 3, a1, &r), "dvfstop: option '--intervall' is unknown or ambiguous; "
+			    "did you mean --interval? (see dvfstop --help)\n");
+	assert_int_equal(r, OPT_ERROR);
+	char *a2[] = { "dvfstop", "--zzzzzz", NULL };
+	assert_string_equal(run_argv(&o, 2, a2, &r),
+			    "dvfstop: option '--zzzzzz' is unknown or ambiguous (see dvfstop --help)\n");
+	char *a3[] = { "dvfstop", "--record", NULL };
+	assert_string_equal(run_argv(&o, 2, a3, &r), "dvfstop: option --record needs a value: FILE\n");
+	char *a4[] = { "dvfstop", "--demo=1", NULL };
+	assert_string_equal(run_argv(&o, 2, a4, &r), "dvfstop: option --demo takes no value (see dvfstop --help)\n");
+}
+
 static void argv_command(void **st)
 {
 	(void)st;
@@ -306,6 +344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(argv_basic),
 		cmocka_unit_test(argv_errors),
+		cmocka_unit_test(argv_messages),
 		cmocka_unit_test(argv_command),
 		cmocka_unit_test(config_file),
 		cmocka_unit_test(config_file_many_strings),
