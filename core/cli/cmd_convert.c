@@ -11,6 +11,13 @@
 
 /* ---- dvfstop convert ------------------------------------------------------------- */
 
+/* The session's messages while converting (damaged rows skipped), each on
+ * its own line as --batch says them. */
+static void convert_say(const char *msg)
+{
+	fprintf(stderr, "dvfstop: %s\n", msg);
+}
+
 static void convert_usage(FILE *fp)
 {
 	fprintf(fp,
@@ -80,11 +87,13 @@ int replay_convert_main(int argc, char **argv)
 		fprintf(stderr, "dvfstop convert: %s\n", err);
 		return 1;
 	}
+	s.msg_sink = convert_say;
 	for (;;) {
 		clock_sleep_until(&s.clock, session_due(&s));
 		if (session_sample(&s) < 0)
 			break;
 	}
+	s.msg_sink = NULL;   /* the end is said below */
 	struct replay_stats st;
 	replay_get_stats(s.src, &st);
 	double j = s.energy.ch[ENERGY_TOTAL].mj * 1e-3;
