@@ -251,7 +251,10 @@ int session_restart(struct session *s)
 	return 0;
 }
 
-void session_track_end(struct session *s, int64_t now)
+/* After a sample: a simulated or replayed fine-tune that has reached its
+ * total steps has ended: freeze its figures (energy, time, steps) there, as
+ * a child's are at its exit. */
+static void session_track_end(struct session *s, int64_t now)
 {
 	if (s->job || s->trk_over || !(s->sim || s->replay_job))
 		return;

@@ -123,11 +123,6 @@ int session_wait(struct session *s);
  * plays the rows again from the first.  0, or -1 out of memory (said). */
 int session_restart(struct session *s);
 
-/* After a sample (session_sample, a replay's seek): a simulated or
- * replayed fine-tune that has reached its total steps has ended: freeze its
- * figures (energy, time, steps) there, as a child's are at its exit. */
-void session_track_end(struct session *s, int64_t now);
-
 /* Seconds since the first sample. */
 double session_elapsed_s(const struct session *s);
 
