@@ -10,7 +10,7 @@
 #include "cellbuf.h"
 #include "layout.h"
 #include "recorder.h"
-#include "replay.h"
+#include "player.h"
 #include "session.h"
 #include "theme.h"
 
@@ -380,7 +380,7 @@ void tui_ctl_view(struct tui *t)
 		return;
 	/* A replay's clocks are the recording's: who set them is not known,
 	 * and the header and the sweep panel already say it is a replay. */
-	if (replay_active(t->s)) {
+	if (player_active(t->s)) {
 		snprintf(v->ctl_who, sizeof v->ctl_who, "as recorded (a replay)");
 		return;
 	}

@@ -14,6 +14,7 @@
 #include "ctl_keys.h"
 #include "layout.h"
 #include "replay.h"
+#include "player.h"
 #include "session.h"
 #include "theme.h"
 #include "workload.h"
@@ -309,7 +310,7 @@ int tui_policy_open(struct tui *t)
 	const char *model = o->model ? o->model : o->demo ? o->sim_model : NULL;
 	const char *rec_model = NULL;
 	int64_t rec_seq_len = 0;
-	if (replay_active(t->s))   /* what the recording's policy was told */
+	if (player_active(t->s))   /* what the recording's policy was told */
 		replay_workload(t->s->src, &rec_model, &rec_seq_len);
 	if (!model && !o->model_config && rec_model && catalog_find(rec_model))
 		model = rec_model;

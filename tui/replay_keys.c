@@ -6,19 +6,19 @@
 #include <string.h>
 
 #include "render.h"
-#include "replay.h"
+#include "player.h"
 #include "session.h"
 
 void replay_view_fill(const struct session *s, struct replay_view *v)
 {
 	memset(v, 0, sizeof *v);
-	v->on = replay_active(s);
+	v->on = player_active(s);
 	if (!v->on)
 		return;
-	v->speed = replay_speed(s);
-	v->paused = replay_paused(s);
-	v->ended = replay_ended(s);
-	v->have_pos = replay_position(s, &v->pos_s, &v->len_s);
+	v->speed = player_speed(s);
+	v->paused = player_paused(s);
+	v->ended = player_ended(s);
+	v->have_pos = player_position(s, &v->pos_s, &v->len_s);
 }
 
 void replay_view_text(const struct replay_view *v, char *buf, size_t len)
@@ -44,7 +44,7 @@ void replay_view_text(const struct replay_view *v, char *buf, size_t len)
 
 bool replay_keys_filter(struct tui *t, int ch)
 {
-	if (!replay_active(t->s) || ch <= 0 || ch >= 256 || !strchr("o+-=cdaAs", ch))
+	if (!player_active(t->s) || ch <= 0 || ch >= 256 || !strchr("o+-=cdaAs", ch))
 		return false;
 	tui_msg(t, "replay: key %c refused, recorded clocks are fixed", ch);
 	return true;
@@ -53,7 +53,7 @@ bool replay_keys_filter(struct tui *t, int ch)
 /* Every replay key: only with --replay. */
 static bool need_replay(struct tui *t)
 {
-	if (replay_active(t->s))
+	if (player_active(t->s))
 		return true;
 	tui_msg(t, "that key plays a recording: start dvfstop with --replay FILE");
 	return false;
@@ -63,7 +63,7 @@ static int speed(struct tui *t, double x)
 {
 	if (!need_replay(t))
 		return KR_NONE;
-	replay_set_speed(t->s, x);
+	player_set_speed(t->s, x);
 	if (x > 0)
 		tui_msg(t, "replay at %gx", x);
 	else
@@ -80,8 +80,8 @@ int tui_key_replay_pause(struct tui *t)
 {
 	if (!need_replay(t))
 		return KR_NONE;
-	bool p = !replay_paused(t->s);
-	replay_set_paused(t->s, p);
+	bool p = !player_paused(t->s);
+	player_set_paused(t->s, p);
 	tui_msg(t, p ? "replay paused (space resumes)" : "replay resumed");
 	return KR_NONE;
 }
@@ -91,13 +91,13 @@ static int seek(struct tui *t, double d)
 	if (!need_replay(t))
 		return KR_NONE;
 	/* A refused seek (while recording) left its reason as the message. */
-	if (replay_seek(t->s, d) == 0) {
+	if (player_seek(t->s, d) == 0) {
 		/* Back from the end: playback goes on. */
-		if (t->ended && !replay_ended(t->s))
+		if (t->ended && !player_ended(t->s))
 			t->ended = false;
 		double pos, len;
 		char a[32];
-		if (replay_position(t->s, &pos, &len))
+		if (player_position(t->s, &pos, &len))
 			tui_msg(t, "replay: %+g s, at %s", d, fmt_duration(a, sizeof a, pos));
 	}
 	t->dirty = true;

@@ -16,7 +16,7 @@
 #include "options.h"
 #include "recorder.h"
 #include "render.h"
-#include "replay.h"
+#include "player.h"
 #include "session.h"
 #include "workload.h"
 
@@ -124,7 +124,7 @@ static const char *sweep_refusal(struct tui *t, char *buf, size_t len)
 {
 	struct session *s = t->s;
 	struct job_stats js;
-	if (replay_active(s))
+	if (player_active(s))
 		return "replay: a recording's clocks cannot be changed";
 	if (!t->ctl)
 		return "no clock control (out of memory)";
@@ -292,7 +292,7 @@ int tui_key_sweep_apply(struct tui *t)
 		tui_msg(t, "no finished sweep to apply: s starts one");
 		return KR_NONE;
 	}
-	if (replay_active(t->s) || !t->ctl) {
+	if (player_active(t->s) || !t->ctl) {
 		tui_msg(t, "replay: a recording's clocks cannot be changed");
 		return KR_NONE;
 	}
@@ -440,7 +440,7 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v)
 	if (!ts->have) {
 		/* Say on the panel what s would answer, before anyone presses it. */
 		struct job_stats js;
-		if (replay_active(s))
+		if (player_active(s))
 			snprintf(v->idle, sizeof v->idle, "none in a replay (the recorded clocks are fixed)");
 		else if (!t->ctl || control_readonly(t->ctl))
 			snprintf(v->idle, sizeof v->idle, "none: no control of the GPU clock (s says why)");

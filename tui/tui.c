@@ -24,8 +24,8 @@
 #include "options.h"
 #include "policy_panel.h"
 #include "prom.h"
-#include "replay.h"
 #include "replay_keys.h"
+#include "player.h"
 #include "session.h"
 #include "stopsig.h"
 #include "sweep_panel.h"
@@ -592,7 +592,7 @@ static bool sample_due(struct tui *t)
 	const struct dvf_opts *o = t->o;
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
 	/* A paused replay takes no sample, whatever its speed. */
-	if (replay_paused(s))
+	if (player_paused(s))
 		return true;
 	for (int i = 0; i < SAMPLE_BURST && !t->ended && session_wait_real_ns(s) == 0; i++) {
 		if (session_sample(s) < 0) {

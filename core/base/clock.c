@@ -37,13 +37,19 @@ void clock_init_monotonic(struct dvf_clock *c)
 
 static int64_t sim_now(struct dvf_clock *c)
 {
-	if (c->speed <= 0)
+	if (c->paused || c->speed <= 0)
 		return c->sim_ns;
 	return c->origin_sim_ns + (int64_t)((double)(clock_mono_ns() - c->origin_real_ns) * c->speed);
 }
 
 static void sim_sleep_until(struct dvf_clock *c, int64_t t)
 {
+	if (c->paused) {
+		(void)t;
+		struct timespec ts = { 0, 50 * DVF_NS_PER_MS };
+		nanosleep(&ts, NULL);
+		return;
+	}
 	if (c->speed <= 0) {
 		if (t > c->sim_ns)
 			c->sim_ns = t;
@@ -55,7 +61,67 @@ static void sim_sleep_until(struct dvf_clock *c, int64_t t)
 
 void clock_init_sim(struct dvf_clock *c, double speed)
 {
-	*c = (struct dvf_clock){ .now = sim_now, .sleep_until = sim_sleep_until, .speed = speed };
+	*c = (struct dvf_clock){ .now = sim_now, .sleep_until = sim_sleep_until, .speed = speed, .simulated = true };
 	c->origin_real_ns = clock_mono_ns();
 	c->origin_sim_ns = 0;
+}
+
+/* Time t from now on (running: from this real instant at c->speed). */
+static void sim_place(struct dvf_clock *c, int64_t t)
+{
+	c->origin_real_ns = clock_mono_ns();
+	c->origin_sim_ns = t;
+	c->sim_ns = t;
+}
+
+int clock_pause(struct dvf_clock *c)
+{
+	if (!c->simulated)
+		return -1;
+	if (!c->paused) {
+		c->sim_ns = clock_now(c);
+		c->paused = true;
+	}
+	return 0;
+}
+
+int clock_resume(struct dvf_clock *c)
+{
+	if (!c->simulated)
+		return -1;
+	if (c->paused) {
+		c->paused = false;
+		sim_place(c, c->sim_ns);
+	}
+	return 0;
+}
+
+bool clock_paused(const struct dvf_clock *c)
+{
+	return c->simulated && c->paused;
+}
+
+int clock_set_speed(struct dvf_clock *c, double speed)
+{
+	if (!c->simulated)
+		return -1;
+	if (c->paused) {
+		c->speed = speed;   /* taken when time runs again */
+		return 0;
+	}
+	int64_t now = clock_now(c);
+	c->speed = speed;
+	sim_place(c, now);   /* time goes on from here, never back */
+	return 0;
+}
+
+int clock_set(struct dvf_clock *c, int64_t t_ns)
+{
+	if (!c->simulated)
+		return -1;
+	if (c->paused)
+		c->sim_ns = t_ns;
+	else
+		sim_place(c, t_ns);
+	return 0;
 }

@@ -7,6 +7,7 @@
 #ifndef DVF_CLOCK_H
 #define DVF_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define DVF_NS_PER_S  1000000000LL
@@ -20,12 +21,28 @@ struct dvf_clock {
 	int64_t sim_ns;     /* simulated time when speed == 0 */
 	int64_t origin_real_ns;
 	int64_t origin_sim_ns;
+	bool simulated;     /* clock_init_sim made it: pause, speed and set apply */
+	bool paused;        /* time stands still at sim_ns (clock_pause) */
 };
 
 /* The real monotonic clock (CLOCK_MONOTONIC), starting wherever the kernel is. */
 void clock_init_monotonic(struct dvf_clock *c);
 /* A simulated clock starting at 0 ns.  speed as above. */
 void clock_init_sim(struct dvf_clock *c, double speed);
+
+/* A simulated clock's controls (a replay's pause, speed and seek); each
+ * returns 0, or -1 on the monotonic clock, which nobody moves. */
+/* Stop time where it is; a sleep is then a short real nap, so a loop that
+ * waits on the clock neither spins nor hangs. */
+int clock_pause(struct dvf_clock *c);
+/* Let time run again from where it stood, at the clock's speed. */
+int clock_resume(struct dvf_clock *c);
+bool clock_paused(const struct dvf_clock *c);
+/* Run at speed (as clock_init_sim) from now on, time continuing from where
+ * it is; while paused, the speed is taken when time runs again. */
+int clock_set_speed(struct dvf_clock *c, double speed);
+/* Put the clock at t_ns (paused or running, at its speed). */
+int clock_set(struct dvf_clock *c, int64_t t_ns);
 
 static inline int64_t clock_now(struct dvf_clock *c) { return c->now(c); }
 static inline void clock_sleep_until(struct dvf_clock *c, int64_t t) { c->sleep_until(c, t); }

@@ -32,6 +32,25 @@ struct ctl_state {
 
 struct source;   /* a backend's own state; starts with nothing shared */
 
+/* A source that carries its own time (a recording): where its time line
+ * starts and ends, the time of the sample sample() gives next (after the
+ * last: one interval after it), and its sampling interval. */
+struct source_timeline {
+	int64_t first_ns, last_ns;
+	int64_t next_ns;
+	int64_t interval_ns;
+	bool ended;          /* sample() has given every sample */
+};
+
+/* What a recording says of the session that made it. */
+struct source_recorded {
+	bool have_steps;     /* it carries the fine-tune's steps */
+	char job_name[128];  /* the recorded fine-tune's name */
+	int64_t job_total;   /* its total steps; -1 when not known */
+	char model[64];      /* the workload's model name; "" when not known */
+	int64_t seq_len;     /* its sequence length; 0 when not known */
+};
+
 struct source_ops {
 	const char *name;
 	const char *help;                 /* one line for --help */
@@ -61,6 +80,17 @@ struct source_ops {
 	 * Its readings are n/a from then on, and the run ends on an error (exit
 	 * status 1).  NULL: never. */
 	bool (*broken)(struct source *s);
+	/* A source with its own time line (a recording) fills *tl and returns
+	 * true: the session then takes each sample's time from the source, not
+	 * from its clock, and cannot control clocks.  NULL: time comes from
+	 * the session's clock (a live board, the simulator). */
+	bool (*timeline)(struct source *s, struct source_timeline *tl);
+	/* Move so that the next sample() is the first at or after t_ns
+	 * (forwards or backwards).  0, or -1.  NULL: the source cannot seek. */
+	int (*seek)(struct source *s, int64_t t_ns);
+	/* What a recording says of the session that made it (its fine-tune,
+	 * its workload); false when it says nothing.  NULL: not a recording. */
+	bool (*recorded)(struct source *s, struct source_recorded *r);
 };
 
 #endif

@@ -10,6 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The session's messages while converting (damaged rows skipped), each on
+ * its own line, prefixed as the command's other messages. */
+static void convert_say(const char *msg)
+{
+	command_error("%s\n", msg);
+}
+
 /* The options, parsed by the command table (commands.c). */
 static int convert_args(const struct cmd_args *a, const char **in, const char **out, int64_t *interval_ms)
 {
@@ -62,11 +69,13 @@ int cmd_convert(const struct cmd_args *a)
 		command_error("%s\n", err);
 		return CMD_FAIL;
 	}
+	s.msg_sink = convert_say;
 	for (;;) {
 		clock_sleep_until(&s.clock, session_due(&s));
 		if (session_sample(&s) < 0)
 			break;
 	}
+	s.msg_sink = NULL;   /* the end is said below */
 	struct replay_stats st;
 	replay_get_stats(s.src, &st);
 	double j = s.energy.ch[ENERGY_TOTAL].mj * 1e-3;

@@ -5,6 +5,7 @@
 #include "job.h"
 #include "prom.h"
 #include "recorder.h"
+#include "player.h"
 #include "replay.h"
 #include "sim.h"
 #include "source.h"
@@ -123,13 +124,29 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 		snprintf(s->job_name, sizeof s->job_name, "simulated %s fine-tune", o->sim_model);
 		progress_tracker_init(&s->trk, 10 * DVF_NS_PER_S);
 	}
-	int64_t total;
-	if (replay_active(s) && replay_job(s->src, s->job_name, sizeof s->job_name, &total)) {
+	if (s->have_recorded && s->recorded.have_steps) {
 		/* A recording with a steps column: its fine-tune plays too. */
+		snprintf(s->job_name, sizeof s->job_name, "%s", s->recorded.job_name);
 		s->replay_job = true;
 		progress_tracker_init(&s->trk, 10 * DVF_NS_PER_S);
 	}
 	return 0;
+}
+
+/* A played row's steps and tokens, as the recorded fine-tune's progress
+ * (its J/step, steps/s, ETA and projection). */
+static void recorded_progress(struct session *s, const struct dvf_sample *smp)
+{
+	if (!smp->steps.ok)
+		return;
+	struct progress_event ev;
+	memset(&ev, 0, sizeof ev);
+	ev.syntax = PROGRESS_STEP;
+	ev.step = smp->steps;
+	ev.tokens = smp->tokens;
+	if (s->recorded.job_total > 0)
+		ev.total = dvf_m_val(s->recorded.job_total);
+	progress_tracker_add(&s->trk, &ev, smp->t_ns);
 }
 
 /* Progress of the simulated fine-tune, as an explicit `step` line would
@@ -196,7 +213,7 @@ static void job_base(struct session *s, struct dvf_m steps, int64_t now)
 	}
 	if (!steps.ok) {
 		/* a recording whose first row has no count yet: the job starts in it */
-		s->job_base_set = replay_active(s);
+		s->job_base_set = s->src_timed;
 		return;
 	}
 	s->job_steps0 = steps.v;
@@ -205,7 +222,39 @@ static void job_base(struct session *s, struct dvf_m steps, int64_t now)
 	s->job_base_set = true;
 }
 
-void session_track_end(struct session *s, int64_t now)
+int session_restart(struct session *s)
+{
+	energy_init(&s->energy, s->energy.bridge_ns);
+	int cap = s->hist.cap;
+	int64_t bucket = s->hist.bucket_ns;
+	history_free(&s->hist);
+	if (history_init(&s->hist, cap, bucket) < 0) {
+		session_msg(s, "out of memory");
+		return -1;
+	}
+	s->n_samples = 0;
+	s->have_cur = false;
+	memset(&s->cur, 0, sizeof s->cur);
+	if (s->replay_job)   /* the steps start over with the rows */
+		progress_tracker_init(&s->trk, s->trk.window_ns);
+	/* so do the job's window and its end */
+	s->job_base_set = false;
+	s->job_steps0 = 0;
+	s->job_e0 = s->energy;
+	s->job_t0 = clock_now(&s->clock);
+	struct source_timeline tl;
+	if (s->src_timed && s->ops->timeline(s->src, &tl))
+		s->job_t0 = tl.first_ns;   /* as at open: the recording's start */
+	s->trk_over = false;
+	s->hw_have = false;
+	s->hw_rebased_mj = 0;
+	return 0;
+}
+
+/* After a sample: a simulated or replayed fine-tune that has reached its
+ * total steps has ended: freeze its figures (energy, time, steps) there, as
+ * a child's are at its exit. */
+static void session_track_end(struct session *s, int64_t now)
 {
 	if (s->job || s->trk_over || !(s->sim || s->replay_job))
 		return;
@@ -234,6 +283,8 @@ static void source_messages(struct session *s, int64_t now)
 	for (int i = 0; i < 16 && s->ops->message(s->src, one, sizeof one) == 1; i++) {
 		if (s->rec)
 			recorder_event(s->rec, one);
+		if (s->msg_sink)
+			s->msg_sink(one);   /* --batch: each on its own line */
 		if (used < sizeof all - 1) {
 			int n = snprintf(all + used, sizeof all - used, "%s%s", used ? "; " : "", one);
 			used = n < 0 ? sizeof all - 1 : used + (size_t)n;
@@ -243,7 +294,7 @@ static void source_messages(struct session *s, int64_t now)
 	}
 	if (!all[0])
 		return;
-	session_msg(s, "%s", all);
+	snprintf(s->msg, sizeof s->msg, "%s", all);
 	s->msg_t = now;
 }
 
@@ -309,8 +360,15 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		return -1;
 	}
 	s->info = s->ops->info(s->src);
-	if (replay_active(s))
-		replay_session_start(s);
+	struct source_timeline tl;
+	s->src_timed = s->ops->timeline && s->ops->timeline(s->src, &tl);
+	if (s->src_timed) {
+		/* A recording: its own interval, the clock on its time line. */
+		s->interval_ns = tl.interval_ns;
+		clock_set(&s->clock, tl.first_ns);
+		s->next_t = tl.first_ns;
+	}
+	s->have_recorded = s->ops->recorded && s->ops->recorded(s->src, &s->recorded);
 	/* Bridge gaps up to 5 intervals (a glitching sensor, a slow read);
 	 * never less than 1 s so coarse sampling still integrates. */
 	int64_t bridge = 5 * s->interval_ns;
@@ -322,7 +380,7 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		session_close(s);
 		return -1;
 	}
-	if (!replay_active(s))
+	if (!s->src_timed)
 		s->next_t = clock_now(&s->clock);
 	if (open_job(s, o, err, errlen) < 0) {
 		session_close(s);
@@ -356,6 +414,7 @@ int64_t session_wait_real_ns(struct session *s)
 
 int session_sample(struct session *s)
 {
+	struct source_timeline tl_next;
 	int64_t now = clock_now(&s->clock);
 	if (s->sim)
 		sim_advance(s->sim, now);
@@ -364,11 +423,11 @@ int session_sample(struct session *s)
 	int rc = s->ops->sample(s->src, &smp);
 	if (s->ops->broken && s->ops->broken(s->src))
 		s->source_broken = true;   /* said by source_messages; the exit status says it too */
-	if (replay_active(s))
-		replay_report(s);   /* damaged rows playback has passed */
-	if (rc < 0)
+	if (rc < 0) {
+		source_messages(s, now);   /* what the source said on its way out */
 		return -1;
-	if (replay_active(s))
+	}
+	if (s->src_timed)
 		now = smp.t_ns;     /* a recording carries its own time */
 	smp.t_ns = now;
 	smp.seq = s->n_samples;
@@ -381,7 +440,7 @@ int session_sample(struct session *s)
 	} else if (s->sim) {
 		sim_progress(s, now);
 	} else if (s->replay_job) {
-		replay_progress(s, &smp);
+		recorded_progress(s, &smp);
 	}
 	const struct progress_tracker *t = tracker(s);
 	if (t) {
@@ -392,7 +451,7 @@ int session_sample(struct session *s)
 		s->have_progress = s->have_progress || st.steps.ok;
 		job_base(s, st.steps, now);
 	}
-	if (!replay_active(s)) {
+	if (!s->src_timed) {
 		/* a recording's rows carry their own; a simulated board's wall
 		 * clock moves with simulated time */
 		struct timespec wall;
@@ -446,8 +505,9 @@ int session_sample(struct session *s)
 	const char *pm = prom_update(s->prom, &pv);
 	if (pm)
 		session_msg(s, "%s", pm);
-	if (replay_active(s)) {
-		s->next_t = replay_next_ns(s->src);
+	if (s->src_timed) {
+		s->ops->timeline(s->src, &tl_next);
+		s->next_t = tl_next.next_ns;   /* the recording's next row */
 		return 0;
 	}
 	/* Keep the grid: skip missed slots rather than bursting to catch up. */
@@ -658,7 +718,7 @@ void session_workload(const struct session *s, const char **model, int64_t *seq_
 	const struct dvf_opts *o = s->opts;
 	*model = o->model && o->model[0] ? o->model : o->demo && o->sim_model ? o->sim_model : NULL;
 	*seq_len = o->seq_len > 0 ? o->seq_len : o->demo && o->sim_seq_len > 0 ? o->sim_seq_len : 0;
-	if (replay_active(s)) {
+	if (player_active(s)) {
 		const char *rm;
 		int64_t rs;
 		replay_workload(s->src, &rm, &rs);

@@ -49,6 +49,13 @@ struct session {
 	char job_log[512];
 	struct progress_tracker trk; /* the simulator's or the replayed recording's progress (no job) */
 	bool replay_job;             /* trk follows a replayed recording's steps column */
+	/* The source carries its own time (a recording: its .timeline): each
+	 * sample's time is the source's, the clock follows it, and clocks are
+	 * not controlled.  What the recording says of the session that made
+	 * it (its fine-tune, its workload) is in recorded. */
+	bool src_timed;
+	bool have_recorded;
+	struct source_recorded recorded;
 	bool have_progress;          /* any progress known */
 	struct energy job_e0;        /* energy when the job started, or when its
 	                                steps were first seen (the window measured) */
@@ -111,10 +118,10 @@ void session_service(struct session *s);
  * interrupted the wait; else 0. */
 int session_wait(struct session *s);
 
-/* After a sample (session_sample, a replay's seek): a simulated or
- * replayed fine-tune that has reached its total steps has ended: freeze its
- * figures (energy, time, steps) there, as a child's are at its exit. */
-void session_track_end(struct session *s, int64_t now);
+/* Start the model over (energy, history, samples, the fine-tune's figures)
+ * as if nothing had been sampled yet: a replay's seek backwards, before it
+ * plays the rows again from the first.  0, or -1 out of memory (said). */
+int session_restart(struct session *s);
 
 /* Seconds since the first sample. */
 double session_elapsed_s(const struct session *s);

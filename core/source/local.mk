@@ -4,9 +4,10 @@
 # (Makefile.am, "Layers"): an include from a layer above does not build.
 noinst_LIBRARIES += core/source/libsource.a
 core_source_libsource_a_CPPFLAGS = $(I_BASE) $(I_SOURCE) $(DVF_DEFS)
-core_source_libsource_a_SOURCES = core/source/replay_priv.h \
+core_source_libsource_a_SOURCES = \
 	core/source/jetson.c core/source/jetson.h core/source/nvml.c core/source/nvml.h \
-	core/source/replay.c core/source/replay.h core/source/source.c core/source/source.h \
+	core/source/replay.c core/source/replay.h core/source/replay_csv.c \
+	core/source/replay_table.h core/source/replay_tegra.c core/source/source.c core/source/source.h \
 	core/source/tegrastats.c core/source/tegrastats.h
 # the jetson source's pieces (jetson_priv.h)
 core_source_libsource_a_SOURCES += core/source/jetson_ctl.c core/source/jetson_discover.c \

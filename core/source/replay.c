@@ -1,356 +1,36 @@
+/* replay: a recorded session played back as a source like any other (see
+ * replay.h).  The file is read whole at open into a table (replay_csv.c,
+ * replay_tegra.c); this file adds the sidecar and the board, and plays the
+ * table: samples in order, damaged rows said through .message when
+ * playback passes them, the time line and seeking as source operations. */
 #include "config.h"
 #include "replay.h"
-#include "replay_priv.h"
+#include "replay_table.h"
 #include "clock.h"
 #include "jetson.h"
-#include "tegrastats.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-/* What a column of the session CSV holds. */
-/* The longest span a recording may cover, in seconds (31 years).  Far more
- * than any fine-tune; it keeps times and the time after the last row (last
- * + interval, each at most this) inside int64 nanoseconds. */
-#define REPLAY_MAX_S 1000000000LL
-
-/* ---- building the table ------------------------------------------------- */
-
-static bool has_suffix(const char *s, const char *suf, size_t *stem)
-{
-	size_t n = strlen(s), m = strlen(suf);
-	if (n <= m || strcmp(s + n - m, suf) != 0)
-		return false;
-	*stem = n - m;
-	return true;
-}
-
-/* Index of name in a name table, adding it when there is room; -1 if full. */
-static int name_index(char (*names)[DVF_NAME_LEN], int *n, int max, const char *name, size_t len)
-{
-	if (len >= DVF_NAME_LEN)
-		len = DVF_NAME_LEN - 1;
-	for (int i = 0; i < *n; i++)
-		if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
-			return i;
-	if (*n >= max)
-		return -1;
-	memcpy(names[*n], name, len);
-	names[*n][len] = '\0';
-	return (*n)++;
-}
-
-static struct col col_classify(struct dvf_info *in, const char *name)
-{
-	static const struct {
-		const char *name;
-		enum col_kind kind;
-	} exact[] = {
-		{ "time_s", CK_TIME }, { "unix_time_s", CK_UNIX },
-		{ "gpu_freq_mhz", CK_GPU_FREQ }, { "gpu_min_mhz", CK_GPU_MIN },
-		{ "gpu_max_mhz", CK_GPU_MAX }, { "gpu_util_pct", CK_GPU_UTIL },
-		{ "gpu_governor", CK_GPU_GOV }, { "total_mw", CK_TOTAL_MW },
-		{ "total_energy_j", CK_NUMBER }, { "cpu_util_pct", CK_CPU_UTIL },
-		{ "steps", CK_STEPS }, { "tokens", CK_TOKENS }, { "event", CK_EVENT },
-	};
-	struct col c = { CK_IGNORE, 0, -1 };
-	size_t stem;
-	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
-		if (strcmp(name, exact[i].name) == 0) {
-			c.kind = exact[i].kind;
-			return c;
-		}
-	if (has_suffix(name, "_energy_j", &stem)) {
-		c.kind = CK_NUMBER;
-	} else if (strncmp(name, "cpu_", 4) == 0 && has_suffix(name + 4, "_mhz", &stem)) {
-		c.idx = name_index(in->cluster_name, &in->n_clusters, DVF_MAX_CLUSTERS, name + 4, stem);
-		c.kind = c.idx < 0 ? CK_IGNORE : CK_CPU_MHZ;
-	} else if (strncmp(name, "temp_", 5) == 0 && has_suffix(name + 5, "_c", &stem)) {
-		c.idx = name_index(in->zone_name, &in->n_zones, DVF_MAX_ZONES, name + 5, stem);
-		c.kind = c.idx < 0 ? CK_IGNORE : CK_TEMP_C;
-	} else {
-		static const struct {
-			const char *suf;
-			enum col_kind kind;
-		} rail[] = { { "_mv", CK_RAIL_MV }, { "_ma", CK_RAIL_MA }, { "_mw", CK_RAIL_MW } };
-		for (size_t i = 0; i < 3; i++)
-			if (has_suffix(name, rail[i].suf, &stem)) {
-				c.idx = name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, name, stem);
-				c.kind = c.idx < 0 ? CK_IGNORE : rail[i].kind;
-				break;
-			}
-	}
-	return c;
-}
-
-static int dup_cmp(const void *a, const void *b, void *names)
-{
-	char *const *f = names;
-	int i = *(const int *)a, j = *(const int *)b;
-	int c = strcmp(f[i], f[j]);
-	return c ? c : (i > j) - (i < j);
-}
-
-/* The first column (in header order) that repeats an earlier one, -1 when
- * none, -2 out of memory: sorted, so a 100,000-column header takes
- * milliseconds (comparing each with all before it took 12 s). */
-static int header_dup(char *const *f, int n)
-{
-	int *ix = malloc((size_t)(n ? n : 1) * sizeof *ix);
-	if (!ix)
-		return -2;
-	for (int i = 0; i < n; i++)
-		ix[i] = i;
-	qsort_r(ix, (size_t)n, sizeof *ix, dup_cmp, (void *)f);
-	int first = -1;
-	for (int k = 1; k < n; k++)
-		if (strcmp(f[ix[k]], f[ix[k - 1]]) == 0 && (first < 0 || ix[k] < first))
-			first = ix[k];
-	free(ix);
-	return first;
-}
-
-static int header_set(struct source *r, char **f, int n, char *err, size_t errlen)
-{
-	r->cols = calloc((size_t)n, sizeof *r->cols);
-	if (!r->cols) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	r->n_cols = n;
-	int dup = header_dup(f, n);
-	if (dup == -2) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (dup >= 0) {
-		snprintf(err, errlen, "%s:1: column '%s' appears twice in the header", r->path, f[dup]);
-		return -1;
-	}
-	bool have_time = false;
-	for (int i = 0; i < n; i++) {
-		r->cols[i] = col_classify(&r->info, f[i]);
-		if (r->cols[i].kind == CK_TIME)
-			have_time = true;
-		if (r->cols[i].kind == CK_TOTAL_MW)
-			r->have_total_col = true;
-		if (r->cols[i].kind == CK_STEPS)
-			r->have_steps = true;
-		if (r->cols[i].kind != CK_IGNORE && r->cols[i].kind != CK_GPU_GOV && r->cols[i].kind != CK_EVENT)
-			r->cols[i].slot = r->n_slots++;
-	}
-	if (!have_time) {
-		snprintf(err, errlen, "%s:1: not a dvfstop session CSV (the header has no time_s column)", r->path);
-		return -1;
-	}
-	return 0;
-}
-
-static void bad_add(struct source *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void bad_add(struct source *r, long line, const char *fmt, ...)
-{
-	if (r->n_bad == r->cap_bad) {
-		size_t cap = r->cap_bad ? 2 * r->cap_bad : 16;
-		struct bad *nb = realloc(r->bad, cap * sizeof *nb);
-		if (!nb)
-			return;
-		r->bad = nb;
-		r->cap_bad = cap;
-	}
-	char what[200];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	struct bad *b = &r->bad[r->n_bad];
-	b->what = strdup(what);
-	if (!b->what)
-		return;
-	b->before = r->n_rows;
-	b->line = line;
-	b->reported = false;
-	r->n_bad++;
-}
-
-/* A number as the recorder writes it: empty is n/a (NaN); anything else
- * must be a finite decimal. */
-static bool parse_num(const char *s, double *v)
-{
-	if (!*s) {
-		*v = NAN;
-		return true;
-	}
-	char *end;
-	errno = 0;
-	double d = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(d))
-		return false;
-	*v = d;
-	return true;
-}
-
-static int gov_index(struct source *r, const char *g)
-{
-	if (!*g)
-		return -1;
-	for (int i = 0; i < r->n_govs; i++)
-		if (strcmp(r->govs[i], g) == 0)
-			return i;
-	if (r->n_govs >= (int)(sizeof r->govs / sizeof r->govs[0]))
-		return -1;
-	snprintf(r->govs[r->n_govs], DVF_NAME_LEN, "%s", g);
-	return r->n_govs++;
-}
-
-static int rows_grow(struct source *r)
-{
-	if (r->n_rows < r->cap_rows)
-		return 0;
-	size_t cap = r->cap_rows ? 2 * r->cap_rows : 1024;
-	struct row *nr = realloc(r->rows, cap * sizeof *nr);
-	if (!nr)
-		return -1;
-	r->rows = nr;
-	size_t slots = r->n_slots ? (size_t)r->n_slots : 1;
-	double *nv = realloc(r->vals, cap * slots * sizeof *nv);
-	if (!nv)
-		return -1;
-	r->vals = nv;
-	r->cap_rows = cap;
-	return 0;
-}
-
-/* Check one data row and keep it, or record why it is bad. */
-static void row_add(struct source *r, char **f, int n, long line, bool terminated)
-{
-	if (!terminated) {
-		bad_add(r, line, "truncated last row (no end of line)");
-		return;
-	}
-	if (n != r->n_cols) {
-		bad_add(r, line, "%d fields, the header has %d", n, r->n_cols);
-		return;
-	}
-	if (rows_grow(r) < 0) {
-		bad_add(r, line, "out of memory");
-		return;
-	}
-	double *v = r->vals + r->n_rows * (size_t)r->n_slots;
-	struct row *row = &r->rows[r->n_rows];
-	row->t_ns = -1;
-	row->gov = -1;
-	row->event = NULL;
-	row->line = line;
-	const char *gov = "", *event = "";
-	for (int i = 0; i < n; i++) {
-		const struct col *c = &r->cols[i];
-		if (c->kind == CK_GPU_GOV) {
-			gov = f[i];
-		} else if (c->kind == CK_EVENT) {
-			event = f[i];
-		} else if (c->slot >= 0) {
-			if (!parse_num(f[i], &v[c->slot])) {
-				bad_add(r, line, "column %d: '%.40s' is not a number", i + 1, f[i]);
-				return;
-			}
-			if (c->kind == CK_TIME) {
-				if (isnan(v[c->slot]) || v[c->slot] < 0 || v[c->slot] > REPLAY_MAX_S) {
-					bad_add(r, line, "no valid time_s");
-					return;
-				}
-				row->t_ns = llround(v[c->slot] * 1e9);
-			}
-		}
-	}
-	if (r->n_rows > 0 && row->t_ns < r->rows[r->n_rows - 1].t_ns) {
-		bad_add(r, line, "time_s %.3f goes back (previous row %.3f)", row->t_ns * 1e-9,
-			r->rows[r->n_rows - 1].t_ns * 1e-9);
-		return;
-	}
-	if (*event && !(row->event = strdup(event))) {
-		bad_add(r, line, "out of memory");
-		return;
-	}
-	row->gov = gov_index(r, gov);
-	r->n_rows++;
-}
-
-/* ---- reading the CSV with libcsv ------------------------------------------ */
-
-struct reader {
-	struct source *r;
-	char **f;            /* fields of the row being read */
-	int n, cap;
-	long line;           /* line being fed */
-	long row_line;       /* line the row being read started on */
-	bool header_done;
-	bool failed;         /* header error: stop */
-	char *err;
-	size_t errlen;
+/* The source: the table, and where playback is in it. */
+struct source {
+	struct replay_table t;
+	size_t pos;            /* next row sample() returns */
+	size_t next_bad;       /* first damaged row not yet passed */
 };
 
-static void on_field(void *s, size_t len, void *data)
-{
-	struct reader *rd = data;
-	(void)len;
-	if (rd->n == 0)
-		rd->row_line = rd->line;
-	if (rd->n == rd->cap) {
-		int cap = rd->cap ? 2 * rd->cap : 64;
-		char **nf = realloc(rd->f, (size_t)cap * sizeof *nf);
-		if (!nf)
-			return;
-		rd->f = nf;
-		rd->cap = cap;
-	}
-	/* CSV_APPEND_NULL: s is a C string; a NUL inside cuts it short, which
-	 * the number check then rejects. */
-	rd->f[rd->n] = strdup(s ? s : "");
-	if (rd->f[rd->n])
-		rd->n++;
-}
-
-static void reader_clear(struct reader *rd)
-{
-	for (int i = 0; i < rd->n; i++)
-		free(rd->f[i]);
-	rd->n = 0;
-}
-
-static void on_row(int c, void *data)
-{
-	struct reader *rd = data;
-	if (rd->failed) {
-		reader_clear(rd);
-		return;
-	}
-	if (rd->n == 0)
-		rd->row_line = rd->line;
-	if (!rd->header_done) {
-		rd->header_done = true;
-		if (header_set(rd->r, rd->f, rd->n, rd->err, rd->errlen) < 0)
-			rd->failed = true;
-	} else {
-		row_add(rd->r, rd->f, rd->n, rd->row_line, c != -1);
-	}
-	reader_clear(rd);
-}
+/* ---- reading the file ------------------------------------------------------ */
 
 /* What a replay reads at most: a line (a recording's widest header is a
  * few kB; 1 MiB says the file is something else) and a file (a day at 100
  * Hz is about 4 GiB). */
-enum { REPLAY_MAX_LINE = 1 << 20 };
 #define REPLAY_MAX_FILE ((size_t)4 << 30)
 
 /* Longest line in buf[from, n) so far; *run carries a line across reads. */
@@ -418,355 +98,6 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	return NULL;
 }
 
-static int csv_read(struct source *r, const char *buf, size_t len, char *err, size_t errlen)
-{
-	struct csv_parser p;
-	if (csv_init(&p, CSV_APPEND_NULL) != 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	struct reader rd = { .r = r, .line = 1, .err = err, .errlen = errlen };
-	/* Feed line by line so each row knows its line number. */
-	size_t off = 0;
-	while (off < len && !rd.failed) {
-		const char *nl = memchr(buf + off, '\n', len - off);
-		size_t n = nl ? (size_t)(nl - (buf + off)) + 1 : len - off;
-		if (csv_parse(&p, buf + off, n, on_field, on_row, &rd) != n) {
-			snprintf(err, errlen, "%s:%ld: %s", r->path, rd.line, csv_strerror(csv_error(&p)));
-			rd.failed = true;
-			break;
-		}
-		off += n;
-		if (nl)
-			rd.line++;
-	}
-	if (!rd.failed)
-		csv_fini(&p, on_field, on_row, &rd);
-	csv_free(&p);
-	reader_clear(&rd);
-	free(rd.f);
-	if (rd.failed)
-		return -1;
-	if (!rd.header_done) {
-		snprintf(err, errlen, "%s: empty file (no header)", r->path);
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- reading a tegrastats log -------------------------------------------------- */
-
-/* Does the first line name a time_s column (the recorder's header)? */
-static bool looks_like_session_csv(const char *buf, size_t len)
-{
-	const char *end = memchr(buf, '\n', len);
-	size_t n = end ? (size_t)(end - buf) : len;
-	size_t i = 0;
-	while (i <= n) {
-		size_t j = i;
-		while (j < n && buf[j] != ',')
-			j++;
-		size_t a = i, b = j;
-		while (a < b && (buf[a] == '"' || buf[a] == ' '))
-			a++;
-		while (b > a && (buf[b - 1] == '"' || buf[b - 1] == ' ' || buf[b - 1] == '\r'))
-			b--;
-		if (b - a == 6 && memcmp(buf + a, "time_s", 6) == 0)
-			return true;
-		i = j + 1;
-	}
-	return false;
-}
-
-/* One line of the log as a NUL-terminated copy without its line end;
- * *next is where the following line starts. */
-static char *line_dup(const char *buf, size_t len, size_t off, size_t *next, bool *terminated)
-{
-	const char *nl = memchr(buf + off, '\n', len - off);
-	size_t n = nl ? (size_t)(nl - (buf + off)) : len - off;
-	*next = off + n + (nl ? 1 : 0);
-	*terminated = nl != NULL;
-	if (n > 0 && buf[off + n - 1] == '\r')
-		n--;
-	char *l = malloc(n + 1);
-	if (l) {
-		memcpy(l, buf + off, n);
-		l[n] = '\0';
-	}
-	return l;
-}
-
-static bool blank(const char *l)
-{
-	return l[strspn(l, " \t")] == '\0';
-}
-
-enum { TS_TIME, TS_UNIX, TS_GPU_FREQ, TS_GPU_UTIL, TS_CPU_UTIL, TS_FIXED };
-
-/* The thermal zone type a tegrastats sensor name was made from, so that a
- * converted log has the temp_ZONE_c columns a live recording of the same
- * board has: JetPack 6 and later print "cpu" for cpu-thermal, JetPack 5
- * prints "CPU" for CPU-therm (and "tj" for tj-therm), "Tboard" and "Tdiode"
- * come from Tboard_tegra and Tdiode_tegra, "PMIC" from PMIC-Die.  jp5: the
- * log prints upper-case names. */
-static void tegra_zone_name(const char *ts, bool jp5, char *out, size_t len)
-{
-	if (!strcmp(ts, "Tboard") || !strcmp(ts, "Tdiode"))
-		snprintf(out, len, "%s_tegra", ts);
-	else if (!strcmp(ts, "PMIC"))
-		snprintf(out, len, "PMIC-Die");
-	else
-		snprintf(out, len, "%s-%s", ts, jp5 ? "therm" : "thermal");
-}
-
-/* Upper-case letters and digits only ("CPU", "SOC0"): a JetPack 5 name. */
-static bool upper_name(const char *n)
-{
-	bool letter = false;
-	for (; *n; n++) {
-		if (*n >= 'a' && *n <= 'z')
-			return false;
-		letter = letter || (*n >= 'A' && *n <= 'Z');
-	}
-	return letter;
-}
-
-/* The virtual header of a tegrastats log: time, GPU, CPU, then the rails and
- * temperature sensors the log names (first appearance order). */
-static int tegra_columns(struct source *r, const char *buf, size_t len, struct tegrastats_rec *rec,
-			 char *err, size_t errlen)
-{
-	struct dvf_info *in = &r->info;
-	bool first = true;
-	long line = 1;
-	for (size_t off = 0, next; off < len; off = next, line++) {
-		bool term;
-		char *l = line_dup(buf, len, off, &next, &term);
-		if (!l) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		if (blank(l)) {
-			free(l);
-			continue;
-		}
-		char perr[256];
-		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
-		free(l);
-		if (rc < 0) {
-			if (first) {
-				snprintf(err, errlen, "%s:%ld: neither a dvfstop session CSV (no time_s column) "
-					 "nor a tegrastats log (%s)", r->path, line, perr);
-				return -1;
-			}
-			continue;
-		}
-		first = false;
-		for (int i = 0; i < rec->n_rails; i++)
-			if (strcmp(rec->rail[i].name, "NC") != 0)
-				name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, rec->rail[i].name,
-					   strlen(rec->rail[i].name));
-		for (int i = 0; i < rec->n_temps; i++)
-			name_index(r->ts_temp, &in->n_zones, DVF_MAX_ZONES, rec->temp[i].name,
-				   strlen(rec->temp[i].name));
-		/* one clock column per core the log names, as cpu0, cpu1 ... */
-		if (rec->n_cpus > in->n_clusters)
-			in->n_clusters = rec->n_cpus < DVF_MAX_CLUSTERS ? rec->n_cpus : DVF_MAX_CLUSTERS;
-	}
-	if (first) {
-		snprintf(err, errlen, "%s: empty file", r->path);
-		return -1;
-	}
-	bool jp5 = false;
-	for (int i = 0; i < in->n_zones; i++)
-		jp5 = jp5 || upper_name(r->ts_temp[i]);
-	for (int i = 0; i < in->n_zones; i++)
-		tegra_zone_name(r->ts_temp[i], jp5, in->zone_name[i], sizeof in->zone_name[i]);
-	for (int i = 0; i < in->n_clusters; i++)
-		snprintf(in->cluster_name[i], sizeof in->cluster_name[i], "cpu%d", i);
-	r->n_cols = TS_FIXED + in->n_rails + in->n_zones + in->n_clusters;
-	r->cols = calloc((size_t)r->n_cols, sizeof *r->cols);
-	if (!r->cols) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	static const enum col_kind fixed[TS_FIXED] = { CK_TIME, CK_UNIX, CK_GPU_FREQ, CK_GPU_UTIL, CK_CPU_UTIL };
-	for (int i = 0; i < r->n_cols; i++) {
-		struct col *c = &r->cols[i];
-		c->slot = i;
-		if (i < TS_FIXED) {
-			c->kind = fixed[i];
-		} else if (i < TS_FIXED + in->n_rails) {
-			c->kind = CK_RAIL_MW;
-			c->idx = i - TS_FIXED;
-		} else if (i < TS_FIXED + in->n_rails + in->n_zones) {
-			c->kind = CK_TEMP_C;
-			c->idx = i - TS_FIXED - in->n_rails;
-		} else {
-			c->kind = CK_CPU_MHZ;
-			c->idx = i - TS_FIXED - in->n_rails - in->n_zones;
-		}
-	}
-	r->n_slots = r->n_cols;
-	return 0;
-}
-
-static double m_or_nan(struct dvf_m m, double scale)
-{
-	return m.ok ? (double)m.v * scale : NAN;
-}
-
-/* Seconds since 1970 of a tegrastats timestamp, taken as UTC (for time
- * differences: no daylight-saving jumps). */
-static int64_t tegra_epoch(const struct tegrastats_rec *t)
-{
-	struct tm tm = { .tm_year = t->year - 1900, .tm_mon = t->month - 1, .tm_mday = t->day,
-			 .tm_hour = t->hour, .tm_min = t->min, .tm_sec = t->sec };
-	return (int64_t)timegm(&tm);
-}
-
-/* The wall-clock time of a tegrastats timestamp: the board's local time,
- * read in this machine's time zone (TZ), as `date` would. */
-static double tegra_unix_s(const struct tegrastats_rec *t)
-{
-	struct tm tm = { .tm_year = t->year - 1900, .tm_mon = t->month - 1, .tm_mday = t->day,
-			 .tm_hour = t->hour, .tm_min = t->min, .tm_sec = t->sec, .tm_isdst = -1 };
-	time_t u = mktime(&tm);
-	return u == (time_t)-1 ? NAN : (double)u;
-}
-
-/* Lines with a timestamp carry whole seconds: the lines that share a second
- * are spread evenly over it, so a log taken faster than 1 Hz still has
- * time between its rows. */
-static void tegra_spread(struct source *r)
-{
-	for (size_t a = 0, b; a < r->n_rows; a = b) {
-		for (b = a + 1; b < r->n_rows && r->rows[b].t_ns == r->rows[a].t_ns; b++)
-			;
-		for (size_t k = a + 1; k < b; k++) {
-			int64_t d = (int64_t)(k - a) * DVF_NS_PER_S / (int64_t)(b - a);
-			r->rows[k].t_ns += d;
-			r->vals[k * (size_t)r->n_slots + TS_TIME] += (double)d * 1e-9;
-			r->vals[k * (size_t)r->n_slots + TS_UNIX] += (double)d * 1e-9;
-		}
-	}
-}
-
-static int tegra_read(struct source *r, const char *buf, size_t len, int64_t interval_ns, char *err, size_t errlen)
-{
-	struct tegrastats_rec *rec = malloc(sizeof *rec);
-	if (!rec) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (tegra_columns(r, buf, len, rec, err, errlen) < 0) {
-		free(rec);
-		return -1;
-	}
-	r->tegrastats = true;
-	struct dvf_info *in = &r->info;
-	int timed = -1;          /* decided by the first good line */
-	int64_t t0 = 0;
-	double unix0 = NAN;      /* the first line's wall-clock time */
-	long line = 1, ordinal = 0;
-	for (size_t off = 0, next; off < len; off = next, line++) {
-		bool term;
-		char *l = line_dup(buf, len, off, &next, &term);
-		if (!l)
-			break;
-		if (blank(l)) {
-			free(l);
-			continue;
-		}
-		long k = ordinal++;
-		char perr[256];
-		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
-		free(l);
-		if (!term) {
-			bad_add(r, line, "truncated last line (no end of line)");
-			continue;
-		}
-		if (rc < 0) {
-			bad_add(r, line, "not a tegrastats line: %s", perr);
-			continue;
-		}
-		if (timed < 0) {
-			timed = rec->has_time;
-			t0 = rec->has_time ? tegra_epoch(rec) : 0;
-			unix0 = rec->has_time ? tegra_unix_s(rec) : NAN;
-		}
-		if (timed && !rec->has_time) {
-			bad_add(r, line, "no timestamp (the lines before had one)");
-			continue;
-		}
-		int64_t t;
-		if (__builtin_mul_overflow(timed ? tegra_epoch(rec) - t0 : (int64_t)k,
-					   timed ? (int64_t)DVF_NS_PER_S : interval_ns, &t) ||
-		    t > REPLAY_MAX_S * DVF_NS_PER_S) {
-			bad_add(r, line, "timestamp too far from the first line's (over %d years)",
-				(int)(REPLAY_MAX_S / (365 * 86400)));
-			continue;
-		}
-		if (r->n_rows > 0 && t < r->rows[r->n_rows - 1].t_ns) {
-			bad_add(r, line, "time goes back");
-			continue;
-		}
-		if (rows_grow(r) < 0) {
-			bad_add(r, line, "out of memory");
-			continue;
-		}
-		double *v = r->vals + r->n_rows * (size_t)r->n_slots;
-		for (int i = 0; i < r->n_slots; i++)
-			v[i] = NAN;
-		v[TS_TIME] = (double)t * 1e-9;
-		v[TS_UNIX] = unix0 + (double)t * 1e-9;   /* spread below with time_s */
-		if (rec->has_gpu) {
-			v[TS_GPU_FREQ] = m_or_nan(rec->gpu_mhz, 1);
-			v[TS_GPU_UTIL] = m_or_nan(rec->gpu_util_pm, 0.1);
-		}
-		/* All CPUs' utilisation: the mean over online cores that print one. */
-		double sum = 0;
-		int n = 0;
-		for (int i = 0; i < rec->n_cpus; i++)
-			if (rec->cpu[i].online && rec->cpu[i].util_pm.ok) {
-				sum += (double)rec->cpu[i].util_pm.v;
-				n++;
-			}
-		if (n)
-			v[TS_CPU_UTIL] = sum / n * 0.1;
-		for (int i = 0; i < in->n_rails; i++) {
-			const struct tegrastats_rail *tr = tegrastats_rail(rec, in->rail_name[i]);
-			if (tr)
-				v[TS_FIXED + i] = m_or_nan(tr->cur_mw, 1);
-		}
-		for (int i = 0; i < in->n_zones; i++) {
-			const struct tegrastats_temp *tt = tegrastats_temp(rec, r->ts_temp[i]);
-			if (tt)
-				v[TS_FIXED + in->n_rails + i] = m_or_nan(tt->mc, 1e-3);
-		}
-		/* each core's clock; an offline core or one printed without
-		 * "@MHz" (not root) is n/a */
-		for (int i = 0; i < in->n_clusters && i < rec->n_cpus; i++)
-			if (rec->cpu[i].online)
-				v[TS_FIXED + in->n_rails + in->n_zones + i] = m_or_nan(rec->cpu[i].mhz, 1);
-		struct row *row = &r->rows[r->n_rows++];
-		row->t_ns = t;
-		row->line = line;
-		row->gov = -1;
-		row->event = NULL;
-	}
-	free(rec);
-	if (timed > 0)
-		tegra_spread(r);
-	if (timed == 0) {
-		size_t n = strlen(r->path) + 160;
-		if ((r->notice = malloc(n)))
-			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
-				 r->path, (long long)(interval_ns / DVF_NS_PER_MS));
-	}
-	return 0;
-}
-
 /* A board from the rails a recording names, for its total rule. */
 static enum dvf_board board_from_rails(const struct dvf_info *in)
 {
@@ -794,7 +125,7 @@ static const char *jstr(json_object *o, const char *key)
 	return NULL;
 }
 
-static void meta_read(struct source *r)
+static void meta_read(struct replay_table *r)
 {
 	size_t n = strlen(r->path) + 16;
 	char *mp = malloc(n);
@@ -890,13 +221,13 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double row_val(const struct source *r, size_t k, int slot)
+static double row_val(const struct replay_table *r, size_t k, int slot)
 {
 	return r->vals[k * (size_t)r->n_slots + (size_t)slot];
 }
 
 /* Without metadata: the clock levels are those the recording visited. */
-static void levels_from_rows(struct source *r)
+static void levels_from_rows(struct replay_table *r)
 {
 	int slot = -1;
 	for (int i = 0; i < r->n_cols; i++)
@@ -930,7 +261,7 @@ static enum dvf_board board_guess(const char *name)
 
 /* The median step between rows: the recording's sampling interval, robust
  * to the odd gap. */
-static int64_t median_step(const struct source *r, int64_t fallback)
+static int64_t median_step(const struct replay_table *r, int64_t fallback)
 {
 	if (r->n_rows < 2)
 		return fallback;
@@ -952,10 +283,11 @@ static int64_t median_step(const struct source *r, int64_t fallback)
 
 /* ---- the source ------------------------------------------------------------- */
 
-static void replay_free(struct source *r)
+static void replay_free(struct source *src)
 {
-	if (!r)
+	if (!src)
 		return;
+	struct replay_table *r = &src->t;
 	for (size_t k = 0; k < r->n_rows; k++)
 		free(r->rows[k].event);
 	for (size_t k = 0; k < r->n_bad; k++)
@@ -966,7 +298,7 @@ static void replay_free(struct source *r)
 	free(r->notice);
 	free(r->cols);
 	free(r->path);
-	free(r);
+	free(src);
 }
 
 static int replay_probe(const struct source_cfg *cfg)
@@ -981,9 +313,10 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 		snprintf(err, errlen, "the replay source needs a file: --replay FILE");
 		return NULL;
 	}
-	struct source *r = calloc(1, sizeof *r);
+	struct source *src = calloc(1, sizeof *src);
+	struct replay_table *r = src ? &src->t : NULL;
 	if (!r || !(r->path = strdup(cfg->replay_path))) {
-		free(r);
+		free(src);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
@@ -995,17 +328,17 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 	size_t len;
 	char *buf = slurp(r->path, &len, err, errlen);
 	if (!buf) {
-		replay_free(r);
+		replay_free(src);
 		return NULL;
 	}
 	/* Untimed tegrastats lines are taken tegrastats' own default apart
 	 * (1000 ms) unless --interval says otherwise. */
 	int64_t interval = cfg->interval_set && cfg->interval_ns > 0 ? cfg->interval_ns : 1000 * DVF_NS_PER_MS;
-	int rc = looks_like_session_csv(buf, len) ? csv_read(r, buf, len, err, errlen)
-						  : tegra_read(r, buf, len, interval, err, errlen);
+	int rc = replay_csv_looks_like(buf, len) ? replay_csv_read(r, buf, len, err, errlen)
+						   : replay_tegra_read(r, buf, len, interval, err, errlen);
 	free(buf);
 	if (rc < 0) {
-		replay_free(r);
+		replay_free(src);
 		return NULL;
 	}
 	if (!r->tegrastats)
@@ -1036,16 +369,16 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 			snprintf(err, errlen, "%s:%ld: no valid row to play (%s)", r->path, r->bad[0].line, r->bad[0].what);
 		else
 			snprintf(err, errlen, "%s: no rows to play (only a header)", r->path);
-		replay_free(r);
+		replay_free(src);
 		return NULL;
 	}
 	r->interval_ns = median_step(r, interval);
-	return r;
+	return src;
 }
 
-static const struct dvf_info *replay_info(struct source *r)
+static const struct dvf_info *replay_info(struct source *src)
 {
-	return &r->info;
+	return &src->t.info;
 }
 
 static struct dvf_m num_m(double v, double scale)
@@ -1056,7 +389,7 @@ static struct dvf_m num_m(double v, double scale)
 	return dvf_m_val(llround(x));
 }
 
-void replay_row_sample(const struct source *r, size_t k, struct dvf_sample *out)
+static void row_sample(const struct replay_table *r, size_t k, struct dvf_sample *out)
 {
 	memset(out, 0, sizeof *out);
 	const struct row *row = &r->rows[k];
@@ -1103,18 +436,85 @@ void replay_row_sample(const struct source *r, size_t k, struct dvf_sample *out)
 	}
 }
 
-static int replay_sample(struct source *r, struct dvf_sample *out)
+static int replay_sample(struct source *src, struct dvf_sample *out)
 {
-	if (r->pos >= r->n_rows)
+	if (src->pos >= src->t.n_rows)
 		return -1;
-	replay_row_sample(r, r->pos, out);
-	r->pos++;
+	row_sample(&src->t, src->pos, out);
+	src->pos++;
 	return 0;
 }
 
-static void replay_close(struct source *r)
+/* The sidecar's notice first, then each damaged row playback has passed:
+ * a bad row is passed once the good row after it has been played, or when
+ * playback has reached the end.  Each row is said once, even after a seek
+ * back. */
+static int replay_message(struct source *src, char *buf, size_t len)
 {
-	replay_free(r);
+	struct replay_table *r = &src->t;
+	if (r->notice) {
+		snprintf(buf, len, "%s", r->notice);
+		free(r->notice);
+		r->notice = NULL;
+		return 1;
+	}
+	for (; src->next_bad < r->n_bad; src->next_bad++) {
+		struct bad *b = &r->bad[src->next_bad];
+		if (b->before >= src->pos && src->pos < r->n_rows)
+			return 0;
+		if (b->reported)
+			continue;
+		b->reported = true;
+		snprintf(buf, len, "%s:%ld: row skipped: %s", r->path, b->line, b->what);
+		src->next_bad++;
+		return 1;
+	}
+	return 0;
+}
+
+static bool replay_timeline(struct source *src, struct source_timeline *tl)
+{
+	const struct replay_table *r = &src->t;
+	tl->first_ns = r->rows[0].t_ns;
+	tl->last_ns = r->rows[r->n_rows - 1].t_ns;
+	tl->interval_ns = r->interval_ns;
+	tl->ended = src->pos >= r->n_rows;
+	tl->next_ns = tl->ended ? tl->last_ns + r->interval_ns : r->rows[src->pos].t_ns;
+	return true;
+}
+
+static int replay_seek(struct source *src, int64_t t_ns)
+{
+	const struct replay_table *r = &src->t;
+	/* First row at or after t (binary search: rows are in time order). */
+	size_t lo = 0, hi = r->n_rows;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->rows[mid].t_ns < t_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	src->pos = lo;
+	src->next_bad = 0;   /* those said stay said (reported) */
+	return 0;
+}
+
+static bool replay_recorded(struct source *src, struct source_recorded *rec)
+{
+	const struct replay_table *r = &src->t;
+	memset(rec, 0, sizeof *rec);
+	rec->have_steps = r->have_steps;
+	snprintf(rec->job_name, sizeof rec->job_name, "%s", r->job_name[0] ? r->job_name : "recorded fine-tune");
+	rec->job_total = r->job_total;
+	snprintf(rec->model, sizeof rec->model, "%s", r->wl_model);
+	rec->seq_len = r->wl_seq_len;
+	return true;
+}
+
+static void replay_close(struct source *src)
+{
+	replay_free(src);
 }
 
 const struct source_ops source_replay = {
@@ -1125,40 +525,23 @@ const struct source_ops source_replay = {
 	.info = replay_info,
 	.sample = replay_sample,
 	.close = replay_close,
+	.message = replay_message,
+	.timeline = replay_timeline,
+	.seek = replay_seek,
+	.recorded = replay_recorded,
 };
 
-void replay_get_stats(struct source *r, struct replay_stats *st)
+void replay_get_stats(struct source *src, struct replay_stats *st)
 {
 	memset(st, 0, sizeof *st);
-	st->rows = r->n_rows;
-	st->bad_rows = r->n_bad;
-	st->have_meta = r->have_meta;
-	st->tegrastats = r->tegrastats;
+	st->rows = src->t.n_rows;
+	st->bad_rows = src->t.n_bad;
+	st->have_meta = src->t.have_meta;
+	st->tegrastats = src->t.tegrastats;
 }
 
-int64_t replay_interval_ns(struct source *r)
+void replay_workload(const struct source *src, const char **model, int64_t *seq_len)
 {
-	return r->interval_ns;
-}
-
-int64_t replay_next_ns(struct source *r)
-{
-	if (r->pos < r->n_rows)
-		return r->rows[r->pos].t_ns;
-	return r->rows[r->n_rows - 1].t_ns + r->interval_ns;
-}
-
-bool replay_job(const struct source *r, char *name, size_t len, int64_t *total)
-{
-	if (!r->have_steps)
-		return false;
-	snprintf(name, len, "%s", r->job_name[0] ? r->job_name : "recorded fine-tune");
-	*total = r->job_total;
-	return true;
-}
-
-void replay_workload(const struct source *r, const char **model, int64_t *seq_len)
-{
-	*model = r->wl_model[0] ? r->wl_model : NULL;
-	*seq_len = r->wl_seq_len;
+	*model = src->t.wl_model[0] ? src->t.wl_model : NULL;
+	*seq_len = src->t.wl_seq_len;
 }

@@ -44,10 +44,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct dvf_info *in = source_replay.info(s);
 		(void)in;
 		struct dvf_sample smp;
+		struct source_timeline tl;
+		struct source_recorded rec;
+		char msg[512];
 		for (int i = 0; i < 100000 && source_replay.sample(s, &smp) == 0; i++)
-			;
-		(void)replay_next_ns(s);
-		(void)replay_interval_ns(s);
+			while (source_replay.message(s, msg, sizeof msg) == 1)
+				;
+		(void)source_replay.timeline(s, &tl);
+		(void)source_replay.recorded(s, &rec);
+		/* back to the start, and a seek past the end */
+		source_replay.seek(s, tl.first_ns);
+		(void)source_replay.sample(s, &smp);
+		source_replay.seek(s, tl.last_ns + 1);
+		(void)source_replay.timeline(s, &tl);
 		source_replay.close(s);
 	}
 	unlink(meta);

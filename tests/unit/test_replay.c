@@ -14,10 +14,19 @@
 
 #include "energy.h"
 #include "options.h"
+#include "player.h"
 #include "replay.h"
 #include "session.h"
 
+#define SEEK player_seek
 #define FIX DVF_SRCDIR "/tests/fixtures/sessions/"
+
+static int64_t interval_ns(struct source *src)
+{
+	struct source_timeline tl;
+	assert_true(source_replay.timeline(src, &tl));
+	return tl.interval_ns;
+}
 
 static struct source *open_file(const char *path, char *err, size_t errlen)
 {
@@ -71,7 +80,7 @@ static void fixture_plays_with_meta(void **st)
 	assert_string_equal(in->zone_name[1], "gpu-thermal");
 	assert_null(source_replay.ctl_read);
 	assert_null(source_replay.ctl_write);
-	assert_int_equal(replay_interval_ns(src), 100 * DVF_NS_PER_MS);
+	assert_int_equal(interval_ns(src), 100 * DVF_NS_PER_MS);
 
 	struct energy e;
 	energy_init(&e, DVF_NS_PER_S);
@@ -129,7 +138,7 @@ static void no_meta_no_total(void **st)
 	assert_int_equal(in->level_hz[0], 612000000);
 	assert_int_equal(in->level_hz[1], 816000000);
 	assert_true(in->rail_in_total[0] && in->rail_in_total[1]);
-	assert_int_equal(replay_interval_ns(src), 500 * DVF_NS_PER_MS);
+	assert_int_equal(interval_ns(src), 500 * DVF_NS_PER_MS);
 	struct dvf_sample s;
 	assert_int_equal(source_replay.sample(src, &s), 0);
 	assert_int_equal(s.total_mw.v, 1500);
@@ -190,14 +199,22 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
+/* What the source says after a sample, on stderr as --batch says it. */
+static void say_messages(struct source *src)
+{
+	char buf[512];
+	for (int i = 0; i < 100 && source_replay.message(src, buf, sizeof buf) == 1; i++)
+		fprintf(stderr, "dvfstop: %s\n", buf);
+}
+
 static void play_all(void *arg)
 {
-	struct session *s = arg;
+	struct source *src = arg;
 	struct dvf_sample smp;
-	while (s->ops->sample(s->src, &smp) == 0)
-		replay_report(s);
-	replay_report(s);
-	replay_report(s);   /* again: nothing new */
+	while (source_replay.sample(src, &smp) == 0)
+		say_messages(src);
+	say_messages(src);
+	say_messages(src);   /* again: nothing new */
 }
 
 /* A missing field (line 4), a word for a number (6), time going back (8),
@@ -214,15 +231,7 @@ static void damaged_rows_reported_once(void **st)
 	assert_int_equal(rs.rows, 5);
 	assert_int_equal(rs.bad_rows, 4);
 
-	struct dvf_opts o;
-	opts_defaults(&o);
-	o.batch = true;
-	struct session s;
-	memset(&s, 0, sizeof s);
-	s.opts = &o;
-	s.ops = &source_replay;
-	s.src = src;
-	const char *out = capture_stderr(play_all, &s);
+	const char *out = capture_stderr(play_all, src);
 	assert_int_equal(count(out, "damaged.csv:4: row skipped: 4 fields, the header has 7"), 1);
 	assert_int_equal(count(out, "damaged.csv:6: row skipped: column 3: 'abc' is not a number"), 1);
 	assert_int_equal(count(out, "damaged.csv:8: row skipped: time_s 0.450 goes back"), 1);
@@ -251,8 +260,10 @@ static void damaged_rows_to_status_line(void **st)
 	assert_int_equal(session_sample(&s), 0);   /* line 7, after bad line 6 */
 	assert_non_null(strstr(s.msg, "damaged.csv:6:"));
 	assert_int_equal(session_sample(&s), 0);   /* line 9, the last good row */
-	assert_non_null(strstr(s.msg, "damaged.csv:10:"));
-	assert_non_null(strstr(s.msg, "and 1 more"));
+	/* two passed at once: both said, the later last */
+	assert_non_null(strstr(s.msg, "damaged.csv:8:"));
+	assert_non_null(strstr(s.msg, "; "));
+	assert_non_null(strstr(strstr(s.msg, "damaged.csv:8:"), "damaged.csv:10:"));
 	s.msg[0] = '\0';
 	assert_int_equal(session_sample(&s), -1);
 	assert_string_equal(s.msg, "");
@@ -298,15 +309,7 @@ static void line_numbers_after_quoted_newline(void **st)
 	char err[512] = "";
 	struct source *src = open_file(p, err, sizeof err);
 	assert_non_null(src);
-	struct dvf_opts o;
-	opts_defaults(&o);
-	o.batch = true;
-	struct session s;
-	memset(&s, 0, sizeof s);
-	s.opts = &o;
-	s.ops = &source_replay;
-	s.src = src;
-	const char *out = capture_stderr(play_all, &s);
+	const char *out = capture_stderr(play_all, src);
 	assert_int_equal(count(out, "nl.csv:5: row skipped"), 1);
 	assert_int_equal(count(out, "row skipped"), 1);
 	source_replay.close(src);
@@ -345,7 +348,7 @@ static void seek_recomputes_energy(void **st)
 	struct dvf_opts o;
 	struct session s;
 	open_fixture(&o, &s);
-	assert_true(replay_active(&s));
+	assert_true(player_active(&s));
 	assert_string_equal(s.info->mode, "replay");
 	play(&s, 50);   /* rows 0..49: 0 .. 4.9 s */
 	assert_int_equal(s.cur.t_ns, 4900 * DVF_NS_PER_MS);
@@ -361,7 +364,7 @@ static void seek_recomputes_energy(void **st)
 	assert_false(js.proj_ok);   /* no total known */
 
 	/* Back 3 s: the first row at or after 1.9 s comes next. */
-	assert_int_equal(replay_seek(&s, -3.0), 0);
+	assert_int_equal(player_seek(&s, -3.0), 0);
 	assert_int_equal(s.cur.t_ns, 1800 * DVF_NS_PER_MS);
 	assert_int_equal(session_due(&s), 1900 * DVF_NS_PER_MS);
 	assert_float_equal(s.energy.ch[0].mj, gpu_mj(1.8), 1e-6);
@@ -384,22 +387,22 @@ static void seek_recomputes_energy(void **st)
 		session_close(&s2);
 	}
 	double pos, len;
-	assert_true(replay_position(&s, &pos, &len));
+	assert_true(player_position(&s, &pos, &len));
 	assert_float_equal(pos, 1.8, 1e-9);
 	assert_float_equal(len, 10.0, 1e-9);
 	play(&s, 1);
 	assert_int_equal(s.cur.t_ns, 1900 * DVF_NS_PER_MS);
 
 	/* Forward past the end: everything played, same energy as straight. */
-	assert_int_equal(replay_seek(&s, 100), 0);
-	assert_true(replay_ended(&s));
+	assert_int_equal(player_seek(&s, 100), 0);
+	assert_true(player_ended(&s));
 	assert_float_equal(s.energy.ch[0].mj, 50000, 1e-6);
 	assert_float_equal(s.energy.ch[ENERGY_TOTAL].mj, 110000, 1e-6);
 	assert_int_equal(s.n_samples, 101);
 	assert_int_equal(session_sample(&s), -1);
 
 	/* Back to the start, then straight through: the same totals again. */
-	assert_int_equal(replay_seek(&s, -1000), 0);
+	assert_int_equal(player_seek(&s, -1000), 0);
 	assert_int_equal(s.n_samples, 0);
 	assert_false(s.have_cur);
 	play(&s, 101);
@@ -416,8 +419,8 @@ static void pause_and_speed(void **st)
 	struct session s;
 	open_fixture(&o, &s);
 	play(&s, 3);
-	assert_int_equal(replay_set_speed(&s, 1000.0), 0);
-	assert_float_equal(replay_speed(&s), 1000.0, 0);
+	assert_int_equal(player_set_speed(&s, 1000.0), 0);
+	assert_float_equal(player_speed(&s), 1000.0, 0);
 	int64_t a = clock_now(&s.clock);
 	struct timespec ts = { 0, 5 * DVF_NS_PER_MS };
 	nanosleep(&ts, NULL);
@@ -425,27 +428,27 @@ static void pause_and_speed(void **st)
 	/* 5 ms real at 1000x is at least 5 s of recording. */
 	assert_true(b - a >= 5 * DVF_NS_PER_S);
 
-	assert_int_equal(replay_set_paused(&s, true), 0);
-	assert_true(replay_paused(&s));
+	assert_int_equal(player_set_paused(&s, true), 0);
+	assert_true(player_paused(&s));
 	a = clock_now(&s.clock);
 	nanosleep(&ts, NULL);
 	assert_int_equal(clock_now(&s.clock), a);
 	/* A seek while paused moves the position, still paused. */
-	assert_int_equal(replay_seek(&s, -1000), 0);
-	assert_true(replay_paused(&s));
+	assert_int_equal(player_seek(&s, -1000), 0);
+	assert_true(player_paused(&s));
 	assert_int_equal(clock_now(&s.clock), 0);
-	assert_int_equal(replay_set_speed(&s, 0), 0);
-	assert_int_equal(replay_set_paused(&s, false), 0);
-	assert_false(replay_paused(&s));
+	assert_int_equal(player_set_speed(&s, 0), 0);
+	assert_int_equal(player_set_paused(&s, false), 0);
+	assert_false(player_paused(&s));
 	play(&s, 101);
 	assert_float_equal(s.energy.ch[ENERGY_TOTAL].mj, 110000, 1e-6);
 
 	/* Not a replay: controls refuse. */
 	struct session other;
 	memset(&other, 0, sizeof other);
-	assert_int_equal(replay_seek(&other, 1), -1);
-	assert_int_equal(replay_set_speed(&other, 1), -1);
-	assert_false(replay_position(&other, &(double){ 0 }, &(double){ 0 }));
+	assert_int_equal(player_seek(&other, 1), -1);
+	assert_int_equal(player_set_speed(&other, 1), -1);
+	assert_false(player_position(&other, &(double){ 0 }, &(double){ 0 }));
 	session_close(&s);
 }
 
@@ -460,13 +463,119 @@ static void no_seek_while_recording(void **st)
 	snprintf(path, sizeof path, "%s/rec.csv", dir);
 	assert_int_equal(session_record_start(&s, path), 0);
 	play(&s, 5);
-	assert_int_equal(replay_seek(&s, -1), -1);
+	assert_int_equal(player_seek(&s, -1), -1);
 	assert_non_null(strstr(s.msg, "recording"));
 	session_close(&s);
 	char meta[160];
 	snprintf(meta, sizeof meta, "%s.meta.json", path);
 	unlink(meta);
 	unlink(path);
+}
+
+/* Playing a recording straight through to its end (a fresh session). */
+static void play_through(struct session *s)
+{
+	while (clock_sleep_until(&s->clock, session_due(s)), session_sample(s) == 0)
+		;
+}
+
+/* A recording started mid-session (`r` after the job has made steps)
+ * replays with the live session's J/step over the recorded span: the
+ * steps count from the recording's first row, whose time_s is 0. */
+static void mid_session_recording_jps(void **st)
+{
+	(void)st;
+	tmp_file("x", "");
+	char path[128], err[512] = "";
+	snprintf(path, sizeof path, "%s/mid.csv", dir);
+	struct dvf_opts o;
+	opts_defaults(&o);
+	o.demo = true;
+	o.sim_speed = 0;
+	o.sim_steps = 0;   /* endless: the live figure is never frozen */
+	struct session s;
+	assert_int_equal(session_open(&s, &o, err, sizeof err), 0);
+	play(&s, 300);                       /* 30 s of the fine-tune */
+	struct job_stats js;
+	assert_true(session_job_stats(&s, &js));
+	assert_true(js.steps.ok && js.steps.v > 0);
+	assert_int_equal(session_record_start(&s, path), 0);
+	play(&s, 1);                         /* the recording's first row */
+	struct energy e0 = s.energy;
+	assert_true(session_job_stats(&s, &js));
+	int64_t steps0 = js.steps.v;
+	assert_true(steps0 > 0);
+	play(&s, 400);
+	assert_true(session_job_stats(&s, &js));
+	double live_j = energy_between(&e0, &s.energy, ENERGY_TOTAL) * 1e-3;
+	double live_jps = live_j / (double)(js.steps.v - steps0);
+	int64_t live_steps = js.steps.v - steps0;
+	session_record_stop(&s);
+	session_close(&s);
+
+	struct dvf_opts r;
+	opts_defaults(&r);
+	r.replay = path;
+	r.sim_speed = 0;
+	assert_int_equal(session_open(&s, &r, err, sizeof err), 0);
+	play(&s, 1);
+	assert_int_equal(s.cur.t_ns, 0);     /* the first row is at time_s 0 */
+	play_through(&s);
+	assert_true(session_job_stats(&s, &js));
+	assert_true(js.jps_ok);
+	assert_int_equal(js.steps.v - s.job_steps0, live_steps);
+	assert_float_equal(js.energy_j, live_j, live_j * 1e-3);
+	assert_float_equal(js.j_per_step, live_jps, live_jps * 1e-3);
+	session_close(&s);
+
+	/* The same after a seek forward before the first row is played: the
+	 * skipped rows play through the session like any other. */
+	assert_int_equal(session_open(&s, &r, err, sizeof err), 0);
+	assert_int_equal(SEEK(&s, 10.0), 0);
+	play_through(&s);
+	assert_true(session_job_stats(&s, &js));
+	assert_true(js.jps_ok);
+	assert_int_equal(js.steps.v - s.job_steps0, live_steps);
+	assert_float_equal(js.energy_j, live_j, live_j * 1e-3);
+	assert_float_equal(js.j_per_step, live_jps, live_jps * 1e-3);
+	session_close(&s);
+	char meta[160];
+	snprintf(meta, sizeof meta, "%s.meta.json", path);
+	unlink(meta);
+	unlink(path);
+}
+
+/* A seek forward, then playing on to the end, gives what playing straight
+ * through gives: energy, samples, and the fine-tune's figures. */
+static void seek_forward_same_as_straight(void **st)
+{
+	(void)st;
+	struct dvf_opts o1, o2;
+	struct session a, b;
+	struct job_stats ja, jb;
+	open_fixture(&o1, &a);
+	play_through(&a);
+	assert_true(session_job_stats(&a, &ja));
+	open_fixture(&o2, &b);
+	assert_int_equal(SEEK(&b, 3.0), 0);
+	play_through(&b);
+	assert_true(session_job_stats(&b, &jb));
+	assert_int_equal(b.n_samples, a.n_samples);
+	assert_float_equal(b.energy.ch[ENERGY_TOTAL].mj, a.energy.ch[ENERGY_TOTAL].mj, 1e-6);
+	assert_int_equal(jb.steps.v, ja.steps.v);
+	assert_float_equal(jb.energy_j, ja.energy_j, 1e-9);
+	assert_float_equal(jb.elapsed_s, ja.elapsed_s, 1e-9);
+	assert_true(ja.jps_ok && jb.jps_ok);
+	assert_float_equal(jb.j_per_step, ja.j_per_step, 1e-9);
+	/* and from the middle: back, then forward again */
+	assert_int_equal(SEEK(&b, -5.0), 0);
+	assert_int_equal(SEEK(&b, 2.0), 0);
+	play_through(&b);
+	assert_true(session_job_stats(&b, &jb));
+	assert_float_equal(jb.j_per_step, ja.j_per_step, 1e-9);
+	assert_float_equal(b.energy.ch[ENERGY_TOTAL].mj, a.energy.ch[ENERGY_TOTAL].mj, 1e-6);
+	session_close(&a);
+	session_close(&b);
 }
 
 /* A tegrastats line in the JetPack 6 shape with chosen GPU clock and rails. */
@@ -563,15 +672,7 @@ static void tegrastats_timed_and_damaged(void **st)
 		assert_true(s.unix_ns.ok);
 		assert_int_equal(s.unix_ns.v, u0 + want[k] * DVF_NS_PER_MS);
 	}
-	struct dvf_opts o;
-	opts_defaults(&o);
-	o.batch = true;
-	struct session ss;
-	memset(&ss, 0, sizeof ss);
-	ss.opts = &o;
-	ss.ops = &source_replay;
-	ss.src = src;
-	const char *out = capture_stderr(play_all, &ss);
+	const char *out = capture_stderr(play_all, src);
 	assert_int_equal(count(out, "t2.log:3: row skipped: not a tegrastats line"), 1);
 	assert_int_equal(count(out, "row skipped"), 1);
 	source_replay.close(src);
@@ -591,8 +692,7 @@ static void tegrastats_timed_and_damaged(void **st)
 	struct replay_stats rs;
 	replay_get_stats(src, &rs);
 	assert_int_equal(rs.rows, 2);
-	ss.src = src;
-	out = capture_stderr(play_all, &ss);
+	out = capture_stderr(play_all, src);
 	assert_int_equal(count(out, "t4.log:2: row skipped: timestamp too far from the first line's"), 1);
 	source_replay.close(src);
 
@@ -611,11 +711,15 @@ static void tegrastats_timed_and_damaged(void **st)
 		fail_msg("%s", err);
 	replay_get_stats(src, &rs);
 	assert_int_equal(rs.rows, 2);
-	assert_int_equal(replay_interval_ns(src), DVF_NS_PER_S);
-	ss.src = src;
-	out = capture_stderr(play_all, &ss);
+	assert_int_equal(interval_ns(src), DVF_NS_PER_S);
+	out = capture_stderr(play_all, src);
 	assert_int_equal(count(out, "t5.log:2: row skipped: timestamp too far from the first line's (over 31 years)"), 1);
-	assert_int_equal(replay_next_ns(src), 2 * DVF_NS_PER_S);
+	{
+		struct source_timeline tl;
+		assert_true(source_replay.timeline(src, &tl));
+		assert_true(tl.ended);
+		assert_int_equal(tl.next_ns, 2 * DVF_NS_PER_S);
+	}
 	source_replay.close(src);
 
 	/* A first line that is neither format: refused, naming line 1. */
@@ -636,6 +740,8 @@ int main(void)
 		cmocka_unit_test(seek_recomputes_energy),
 		cmocka_unit_test(pause_and_speed),
 		cmocka_unit_test(no_seek_while_recording),
+		cmocka_unit_test(mid_session_recording_jps),
+		cmocka_unit_test(seek_forward_same_as_straight),
 		cmocka_unit_test(tegrastats_untimed),
 		cmocka_unit_test(tegrastats_timed_and_damaged),
 	};

@@ -1,0 +1,105 @@
+/* replay_table: a recording as read from its file, shared by the replay's
+ * readers (replay_csv.c: session CSV; replay_tegra.c: tegrastats log) and
+ * the source that plays it (replay.c).  Playback state (where playback is,
+ * which damaged rows were said) is the source's own, in replay.c.  Nothing
+ * outside core/source/replay*.c includes this. */
+#ifndef DVF_REPLAY_TABLE_H
+#define DVF_REPLAY_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+/* The longest span a recording may cover, in seconds (31 years).  Far more
+ * than any fine-tune; it keeps times and the time after the last row (last
+ * + interval, each at most this) inside int64 nanoseconds. */
+#define REPLAY_MAX_S 1000000000LL
+/* What a replay reads at most: a line (a recording's widest header is a
+ * few kB; 1 MiB says the file is something else). */
+enum { REPLAY_MAX_LINE = 1 << 20 };
+
+/* What a column of the session CSV holds. */
+enum col_kind {
+	CK_IGNORE = 0,   /* a column we do not know: kept out of the way */
+	CK_TIME,
+	CK_UNIX,         /* unix_time_s: played on as the sample's wall-clock time */
+	CK_NUMBER,       /* known, checked, not used (energies) */
+	CK_GPU_FREQ, CK_GPU_MIN, CK_GPU_MAX, CK_GPU_UTIL, CK_GPU_GOV,
+	CK_RAIL_MV, CK_RAIL_MA, CK_RAIL_MW, CK_TOTAL_MW,
+	CK_CPU_UTIL, CK_CPU_MHZ, CK_TEMP_C,
+	CK_STEPS, CK_TOKENS, CK_EVENT,
+};
+
+struct col {
+	enum col_kind kind;
+	int idx;         /* rail, cluster or zone index */
+	int slot;        /* index into a row's numbers; -1 for text columns */
+};
+
+/* One good row: its numbers live in the pool (n_slots per row, NaN = n/a). */
+struct row {
+	int64_t t_ns;
+	long line;
+	int gov;         /* index into govs, -1 = n/a */
+	char *event;     /* NULL when empty */
+};
+
+/* A damaged row, reported when playback first passes it. */
+struct bad {
+	size_t before;   /* index of the good row that follows it */
+	long line;
+	char *what;
+	bool reported;
+};
+
+struct replay_table {
+	char *path;
+	struct dvf_info info;
+	int n_cols;
+	struct col *cols;
+	int n_slots;
+	bool have_total_col;
+
+	struct row *rows;
+	double *vals;
+	size_t n_rows, cap_rows;
+	struct bad *bad;
+	size_t n_bad, cap_bad;
+	char govs[8][DVF_NAME_LEN];
+	int n_govs;
+
+	int64_t interval_ns;
+	char *notice;          /* about the sidecar, reported with the first row */
+	bool have_meta;
+	bool tegrastats;
+	bool have_steps;       /* a steps column: the recorded fine-tune's progress */
+	char job_name[128];    /* the sidecar's summary.job.name, or "" */
+	int64_t job_total;     /* its total_steps; -1 when not known */
+	char wl_model[64];     /* the sidecar's summary.workload.model, or "" */
+	int64_t wl_seq_len;    /* its seq_len; 0 when not known */
+	/* a tegrastats log: the names its lines print for the sensors
+	 * (zone_name holds the live recordings' thermal zone names) */
+	char ts_temp[DVF_MAX_ZONES][DVF_NAME_LEN];
+};
+
+/* replay_csv.c: the session CSV, and the table's building blocks. */
+/* Does the first line name a time_s column (the recorder's header)? */
+bool replay_csv_looks_like(const char *buf, size_t len);
+/* Read the session CSV in buf into r: 0, or -1 with a message in err. */
+int replay_csv_read(struct replay_table *r, const char *buf, size_t len, char *err, size_t errlen);
+/* A damaged row before the next good one, with why. */
+void replay_csv_bad_add(struct replay_table *r, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Room for one more row; -1 out of memory. */
+int replay_csv_rows_grow(struct replay_table *r);
+/* Index of name in a name table, adding it when there is room; -1 if full. */
+int replay_csv_name_index(char (*names)[DVF_NAME_LEN], int *n, int max, const char *name, size_t len);
+
+/* replay_tegra.c: a tegrastats log (one line per sample; the line's
+ * timestamp, or interval_ns apart when lines have none). */
+int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64_t interval_ns,
+		      char *err, size_t errlen);
+
+#endif
