@@ -11,6 +11,3 @@ tui_libtui_a_SOURCES = \
 	tui/policy_panel.h tui/render.c tui/render.h tui/replay_keys.c \
 	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h tui/theme.c \
 	tui/theme.h tui/tui.c tui/tui.h tui/tui_int.h
-# TEMPORARY exception to the layers, listed in tests/integration/layers.sh
-# too: the sweep panel calls the headless sweep's helpers.
-tui_libtui_a_CPPFLAGS += $(I_CLI)

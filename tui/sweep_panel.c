@@ -9,15 +9,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "builtin.h"
 #include "catalog.h"
-#include "cmd_sweep.h"
-#include "eval.h"
 #include "options.h"
-#include "recorder.h"
 #include "render.h"
 #include "replay.h"
 #include "session.h"
+#include "sweep_driver.h"
+#include "sweep_policy.h"
 #include "workload.h"
 
 /* ---- clock control ------------------------------------------------------ */
@@ -74,33 +72,14 @@ static int policy_level(struct tui *t, const struct sweep_cfg *c, int64_t *hz)
 	return best >= 0 ? best : -1;
 }
 
-/* Put the clocks back as they were before the sweep. */
-static void clocks_restore(struct tui *t)
-{
-	struct tui_sweep *ts = &t->sweep;
-	if (!t->ctl || control_readonly(t->ctl))
-		return;
-	/* In the name of whoever had set them: the user's own pin given back
-	 * is the user's again, not "pinned (sweep)". */
-	int err;
-	if (ts->prev_mode == CTL_PIN)
-		err = control_pin(t->ctl, ts->prev_hz, ts->prev_by);
-	else if (ts->prev_mode == CTL_CAP)
-		err = control_cap(t->ctl, ts->prev_hz, ts->prev_by);
-	else
-		err = control_default(t->ctl, ts->prev_by);
-	if (err)
-		tui_ctl_msg(t, "restoring the clocks after the sweep: ", control_msg(t->ctl));
-}
-
+/* The sweep is over: the clocks as they were before it, and say how it
+ * ended. */
 static void sweep_finish(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
-	ts->running = false;
-	ts->level = -1;
-	ts->t_end = t->s->have_cur ? t->s->cur.t_ns : ts->t_start;
-	clocks_restore(t);
-	const struct sweep *sw = &ts->sw;
+	if (sweep_driver_finish(&ts->run, t->s->have_cur ? t->s->cur.t_ns : ts->run.t_start) != 0)
+		tui_ctl_msg(t, "restoring the clocks after the sweep: ", ts->run.err);
+	const struct sweep *sw = &ts->run.sw;
 	if (sw->state == SW_DONE && sw->best >= 0)
 		tui_msg(t, "%s; clocks as before, A pins it", sw->msg);
 	else
@@ -111,11 +90,9 @@ static void sweep_finish(struct tui *t)
 void tui_sweep_abort(struct tui *t, const char *why)
 {
 	struct tui_sweep *ts = &t->sweep;
-	if (!ts->running)
+	if (!ts->run.running)
 		return;
-	sweep_abort(&ts->sw);
-	if (why)
-		snprintf(ts->sw.msg, sizeof ts->sw.msg, "sweep aborted (%.100s) after %d windows", why, ts->sw.windows);
+	sweep_driver_abort(&ts->run, why);
 	sweep_finish(t);
 }
 
@@ -151,23 +128,16 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		tui_msg(t, "%s", why);
 		return;
 	}
-	struct sweep_cfg c;
-	memset(&c, 0, sizeof c);
-	c.mode = mode;
-	c.select = SEL_ENERGY;
 	const char *dwell = o->sweep_dwell ? o->sweep_dwell : "40steps";
-	if (sweep_parse_dwell(dwell, &c.dwell_steps, &c.dwell_ns) != 0) {
-		tui_msg(t, "sweep-dwell: '%s' is not like 40steps, 10s or 500ms", dwell);
+	struct sweep_request rq = { .mode = mode, .select = SEL_ENERGY, .dwell = dwell,
+				    .settle_s = o->sweep_settle_s, .dwell_name = "sweep-dwell",
+				    .settle_name = "sweep-settle" };
+	struct sweep_cfg c;
+	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0 ||
+	    sweep_driver_levels(&rq, t->s->info, &c, err, sizeof err) != 0) {
+		tui_msg(t, "%s", err);
 		return;
 	}
-	if (!(o->sweep_settle_s >= 0) || o->sweep_settle_s > 3600) {
-		tui_msg(t, "sweep-settle: %g is not a number of seconds (0 to 3600)", o->sweep_settle_s);
-		return;
-	}
-	c.settle_ns = (int64_t)(o->sweep_settle_s * 1e9);
-	const struct dvf_info *in = t->s->info;
-	c.n_levels = in->n_levels < DVF_MAX_LEVELS ? in->n_levels : DVF_MAX_LEVELS;
-	memcpy(c.level_hz, in->level_hz, (size_t)c.n_levels * sizeof c.level_hz[0]);
 	int64_t phz;
 	int pl = policy_level(t, &c, &phz);
 	c.start = mode == SWEEP_ADAPTIVE ? pl : -1;
@@ -175,16 +145,10 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		tui_msg(t, "sweep: %s", err);
 		return;
 	}
-	ts->prev_mode = control_mode(t->ctl);
-	ts->prev_hz = control_target_hz(t->ctl);
-	ts->prev_by = tui_ctl_by(t);
-	sweep_init(&ts->sw, &c);
+	sweep_driver_start(&ts->run, &c, t->ctl, tui_ctl_by(t), false, t->s->cur.t_ns);
 	ts->policy_start = pl;
 	ts->policy_hz = phz;
-	ts->level = -1;
-	ts->running = true;
 	ts->have = true;
-	ts->t_start = ts->t_end = t->s->cur.t_ns;
 	ts->settle_s = o->sweep_settle_s;
 	snprintf(ts->dwell, sizeof ts->dwell, "%s", dwell);
 	tui_msg(t, "sweep started: %s, %d levels, dwell %s, settle %.1f s; Esc aborts", sweep_mode_name(mode),
@@ -196,26 +160,26 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 void tui_sweep_sample(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
-	if (!ts->running)
+	struct sweep_driver *d = &ts->run;
+	if (!d->running)
 		return;
 	struct session *s = t->s;
 	/* The first call (from sweep_start) only pins: the sample it would
 	 * feed was fed before. */
-	int want = ts->level < 0 ? sweep_level(&ts->sw) : sweep_feed(&ts->sw, &s->cur, &s->energy);
+	int prev = d->level;
+	int want = prev < 0 ? sweep_level(&d->sw) : sweep_driver_feed(d, &s->cur, &s->energy);
 	if (want < 0) {
 		sweep_finish(t);
 		return;
 	}
-	if (want != ts->level) {
-		if (control_pin(t->ctl, ts->sw.cfg.level_hz[want], CTL_BY_SWEEP) != 0) {
-			char why[200];
-			snprintf(why, sizeof why, "%s", control_msg(t->ctl));
-			tui_sweep_abort(t, why);
-			return;
-		}
-		ts->level = want;
-		t->dirty = true;
+	if (sweep_driver_pin(d) != 0) {
+		char why[sizeof d->err];
+		snprintf(why, sizeof why, "%s", d->err);
+		tui_sweep_abort(t, why);
+		return;
 	}
+	if (d->level != prev)
+		t->dirty = true;
 }
 
 /* ---- keys ------------------------------------------------------------------- */
@@ -253,7 +217,7 @@ bool tui_sweep_key_filter(struct tui *t, int ch)
 			return true;
 		}
 	}
-	if (ts->running && ch < 256 && is_clock_key(ch)) {
+	if (ts->run.running && ch < 256 && is_clock_key(ch)) {
 		tui_msg(t, "a sweep is running and holds the clock: Esc aborts it");
 		return true;
 	}
@@ -264,7 +228,7 @@ int tui_key_sweep(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	char err[512];
-	if (ts->running) {
+	if (ts->run.running) {
 		tui_msg(t, "a sweep is running: Esc aborts it");
 		return KR_NONE;
 	}
@@ -284,11 +248,11 @@ int tui_key_sweep(struct tui *t)
 int tui_key_sweep_apply(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
-	if (ts->running) {
+	if (ts->run.running) {
 		tui_msg(t, "the sweep is still running: wait for its end, or Esc aborts it");
 		return KR_NONE;
 	}
-	if (!ts->have || ts->sw.state != SW_DONE || ts->sw.best < 0) {
+	if (!ts->have || ts->run.sw.state != SW_DONE || ts->run.sw.best < 0) {
 		tui_msg(t, "no finished sweep to apply: s starts one");
 		return KR_NONE;
 	}
@@ -296,7 +260,7 @@ int tui_key_sweep_apply(struct tui *t)
 		tui_msg(t, "replay: a recording's clocks cannot be changed");
 		return KR_NONE;
 	}
-	int64_t hz = ts->sw.pts[ts->sw.best].hz;
+	int64_t hz = ts->run.sw.pts[ts->run.sw.best].hz;
 	if (control_pin(t->ctl, hz, CTL_BY_USER) != 0)
 		tui_ctl_msg(t, "", control_msg(t->ctl));
 	else
@@ -309,7 +273,7 @@ int tui_key_sweep_csv(struct tui *t)
 	struct tui_sweep *ts = &t->sweep;
 	const struct dvf_opts *o = t->o;
 	const struct session *s = t->s;
-	if (!ts->have || ts->sw.windows == 0) {
+	if (!ts->have || ts->run.sw.windows == 0) {
 		tui_msg(t, "no sweep measured yet: s starts one");
 		return KR_NONE;
 	}
@@ -337,10 +301,10 @@ int tui_key_sweep_csv(struct tui *t)
 		.seed = o->demo ? (long long)o->seed : -1,
 	};
 	char err[600];
-	if (sweep_write_csv(path, &ts->sw, s->info, &w, false, err, sizeof err) != 0)
+	if (sweep_driver_write_csv(path, &ts->run.sw, &w, false, err, sizeof err) != 0)
 		tui_msg(t, "%s", err);
 	else
-		tui_msg(t, "sweep written to %s%s", path, ts->running ? " (so far)" : "");
+		tui_msg(t, "sweep written to %s%s", path, ts->run.running ? " (so far)" : "");
 	return KR_NONE;
 }
 
@@ -357,7 +321,7 @@ int tui_key_escape(struct tui *t)
 		t->log_open = false;
 		return KR_REDRAW;
 	}
-	if (t->sweep.running) {
+	if (t->sweep.run.running) {
 		tui_sweep_abort(t, "Esc");
 		return KR_NONE;
 	}
@@ -423,11 +387,11 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v)
 	const struct tui_sweep *ts = &t->sweep;
 	const struct session *s = t->s;
 	v->choosing = ts->choosing;
-	v->running = ts->running;
+	v->running = ts->run.running;
 	v->have = ts->have;
 	v->table = ts->table;
 	v->default_exhaustive = t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0;
-	v->level = ts->level;
+	v->level = ts->run.level;
 	v->policy_start = ts->policy_start;
 	v->policy_hz = ts->policy_hz;
 	v->settle_s = ts->settle_s;
@@ -448,16 +412,16 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v)
 			snprintf(v->idle, sizeof v->idle, "none: a sweep needs a fine-tune to follow (-- CMD, --pid, --progress)");
 		return;
 	}
-	v->sw = ts->sw;
-	int64_t end = ts->running ? s->cur.t_ns : ts->t_end;
-	v->elapsed_s = (double)(end - ts->t_start) * 1e-9;
-	if (ts->running) {
-		if (ts->sw.state == SW_MEASURE && s->cur.steps.ok)
-			v->window_steps = s->cur.steps.v - ts->sw.steps0;
+	v->sw = ts->run.sw;
+	int64_t end = ts->run.running ? s->cur.t_ns : ts->run.t_end;
+	v->elapsed_s = (double)(end - ts->run.t_start) * 1e-9;
+	if (ts->run.running) {
+		if (ts->run.sw.state == SW_MEASURE && s->cur.steps.ok)
+			v->window_steps = s->cur.steps.v - ts->run.sw.steps0;
 		struct job_stats js;
 		double hint = session_job_stats(s, &js) && js.st.steps_per_s.ok ? js.st.steps_per_s.v : -1;
-		v->left_s = sweep_view_left_s(&ts->sw, v->window_steps, hint);
-		v->left_at_most = ts->sw.cfg.mode == SWEEP_ADAPTIVE;
+		v->left_s = sweep_view_left_s(&ts->run.sw, v->window_steps, hint);
+		v->left_at_most = ts->run.sw.cfg.mode == SWEEP_ADAPTIVE;
 	}
 }
 

@@ -1,8 +1,9 @@
 /* sweep_panel: the dashboard's sweep.  `s` opens a chooser (exhaustive or
- * adaptive), the sweep engine (core/engine/sweep.h) is fed each sample and says
- * which level to pin; this module pins it through the clock control, and
- * at the end or on Esc gives the clocks back as they were before the sweep
- * (the board's defaults, or the pin or cap the operator had set).  `A`
+ * adaptive); the engine's sweep driver (core/engine/sweep_driver.h) is fed
+ * each sample, pins the level the search asks for through the clock
+ * control, and at the end or on Esc gives the clocks back as they were
+ * before the sweep (the board's defaults, or the pin or cap the operator
+ * had set).  This module holds the panel's view and keys.  `A`
  * pins the best level afterwards; `w` writes the sweep CSV; `v` switches
  * the panel between the chart and the table.
  *
@@ -17,23 +18,18 @@
 #include "cellbuf.h"
 #include "control.h"
 #include "sweep.h"
+#include "sweep_driver.h"
 
 struct tui;
 
 /* The sweep's state in the TUI (struct tui's `sweep`). */
 struct tui_sweep {
 	bool choosing;              /* the chooser is open */
-	bool running;               /* the engine pins levels */
 	bool have;                  /* a sweep ran: its table stays */
 	bool table;                 /* show the table rather than the chart */
-	struct sweep sw;
-	int level;                  /* index pinned now, -1 none */
+	struct sweep_driver run;    /* the sweep (running, level pinned, clocks before) */
 	int policy_start;           /* the policy's level as the engine got it, -1 */
 	int64_t policy_hz;          /* the policy's leaf mapped to a level, 0 none */
-	enum control_mode prev_mode;/* the clocks before the sweep */
-	int64_t prev_hz;
-	enum control_by prev_by;    /* who had set them: given back in their name */
-	int64_t t_start, t_end;     /* session clock */
 	double settle_s;
 	char dwell[32];
 	char idle[96];              /* no sweep yet and none can start: why; "" when s would start one */

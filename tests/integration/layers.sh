@@ -19,8 +19,7 @@ rank() {
 	esac
 }
 # Known exceptions, each with its reason; the list should be empty.
-EXCEPTIONS="core/control>core/source core/control/guard.c holds 'dvfstop restore', which opens sources
-tui>core/cli the sweep panel uses the headless sweep's helpers"
+EXCEPTIONS="core/control>core/source core/control/guard.c holds 'dvfstop restore', which opens sources"
 
 FOLDERS="core/base core/source core/sim core/job core/control core/export policy core/engine core/cli tui"
 
