@@ -58,20 +58,12 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v);
 void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb);
 
 /* Pure helpers (tested). */
-/* The measured level with the least J/step, -1 when none. */
-int sweep_view_min(const struct sweep *sw);
 /* Which of n levels the table shows in room rows, highest first: all when
  * they fit; else the top level (what the "vs top" figure compares with), a
  * window around keep, and a row "... N more" for each run left out.  Fills
  * out[] (room entries at most) with level indices, or -N for a run of N
  * levels not shown; returns how many rows. */
 int sweep_table_rows(int n, int room, int keep, int *out);
-/* Estimated seconds left: levels still to measure (all unmeasured ones:
- * exact for exhaustive, an upper bound for adaptive) times settle plus a
- * window, the window from the measured s/step (or sps_hint, steps/s, when
- * nothing is measured yet).  Negative when it cannot be told. */
-double sweep_view_left_s(const struct sweep *sw, int64_t window_steps, double sps_hint);
-
 /* Loop hooks (tui.c). */
 /* After each sample: feed the engine, pin what it asks, finish. */
 void tui_sweep_sample(struct tui *t);
