@@ -33,7 +33,7 @@
 enum { SD_ERR_LEN = 512 };
 
 /* The sweep CSV's columns, in the order `dvfstop sweep --out` writes them
- * (docs/sweep.md): one table in sweepdata.c, read here and written by the
+ * (README, "Sweeping the clock levels"): one table in sweepdata.c, read here and written by the
  * engine's sweep driver.  The reader takes those before SD_NREAD (by name,
  * in any order) and ignores the rest. */
 enum sd_col {

@@ -1,10 +1,8 @@
 #include "config.h"
 #include "cmd_sweep.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "catalog.h"
 #include "control.h"

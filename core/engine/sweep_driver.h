@@ -89,7 +89,7 @@ struct sweep_workload {
 	const char *source;     /* "simulated" or "live" */
 	long long seed;         /* -1 live */
 };
-/* Write the sweep CSV (one row per measured level; docs/sweep.md), the
+/* Write the sweep CSV (one row per measured level; README, "Sweeping the clock levels"), the
  * header unless appending to a file that exists.  0 or an errno, with a
  * message. */
 int sweep_driver_write_csv(const char *path, const struct sweep *sw, const struct sweep_workload *w,
