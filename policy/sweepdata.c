@@ -14,39 +14,68 @@
 
 #define SD_MAX_FILE (64L << 20)
 
-enum col {
-	C_WORKLOAD, C_MODEL, C_MODEL_TYPE, C_LAYERS, C_HIDDEN, C_PARAMS, C_SEQ, C_BATCH, C_UTIL,
-	C_LEVEL, C_JPS, C_SPS, NCOL
-};
-
+/* The sweep CSV's columns (sweepdata.h's enum sd_col): the one definition,
+ * read here and written by the engine's sweep driver.  quoted: names, which
+ * may hold commas. */
 static const struct {
 	const char *name;
 	bool required;
-} cols[NCOL] = {
-	[C_WORKLOAD] = { "workload", true },
-	[C_MODEL] = { "model", false },
-	[C_MODEL_TYPE] = { "model_type", true },
-	[C_LAYERS] = { "layers", true },
-	[C_HIDDEN] = { "hidden", true },
-	[C_PARAMS] = { "params_m", true },
-	[C_SEQ] = { "seq_len", true },
-	[C_BATCH] = { "batch", false },
-	[C_UTIL] = { "gpu_util_pct", true },
-	[C_LEVEL] = { "level_mhz", true },
-	[C_JPS] = { "j_per_step", true },
-	[C_SPS] = { "s_per_step", false },
+	bool quoted;
+} cols[SD_NCOL] = {
+	[SD_WORKLOAD] = { "workload", true, true },
+	[SD_MODEL] = { "model", false, true },
+	[SD_MODEL_TYPE] = { "model_type", true, false },
+	[SD_LAYERS] = { "layers", true, false },
+	[SD_HIDDEN] = { "hidden", true, false },
+	[SD_PARAMS] = { "params_m", true, false },
+	[SD_SEQ] = { "seq_len", true, false },
+	[SD_BATCH] = { "batch", false, false },
+	[SD_UTIL] = { "gpu_util_pct", true, false },
+	[SD_LEVEL] = { "level_mhz", true, false },
+	[SD_JPS] = { "j_per_step", true, false },
+	[SD_SPS] = { "s_per_step", false, false },
+	[SD_MEAN_W] = { "mean_w", false, false },
+	[SD_STEPS] = { "steps", false, false },
+	[SD_WINDOWS] = { "windows", false, false },
+	[SD_SPREAD] = { "spread_pct", false, false },
+	[SD_LEVEL_UTIL] = { "util_pct", false, false },
+	[SD_BOARD] = { "board", false, true },
+	[SD_SOURCE] = { "source", false, false },
+	[SD_SEED] = { "seed", false, false },
+	[SD_MODE] = { "mode", false, false },
 };
+
+const char *sweepdata_column(enum sd_col c)
+{
+	return (int)c >= 0 && (int)c < SD_NCOL ? cols[c].name : NULL;
+}
+
+void sweepdata_write_header(FILE *fp)
+{
+	for (int k = 0; k < SD_NCOL; k++)
+		fprintf(fp, "%s%s", k ? "," : "", cols[k].name);
+	fputs("\r\n", fp);
+}
+
+void sweepdata_write_row(FILE *fp, const char *const cell[SD_NCOL])
+{
+	for (int k = 0; k < SD_NCOL; k++) {
+		const char *v = cell[k] ? cell[k] : "";
+		fprintf(fp, cols[k].quoted ? "%s\"%s\"" : "%s%s", k ? "," : "", v);
+	}
+	fputs("\r\n", fp);
+}
 
 /* The feature each column carries (-1: none). */
 static int col_feature(int c)
 {
 	switch (c) {
-	case C_MODEL_TYPE: return WL_MODEL_TYPE;
-	case C_LAYERS: return WL_LAYERS;
-	case C_HIDDEN: return WL_HIDDEN;
-	case C_PARAMS: return WL_PARAMS_M;
-	case C_SEQ: return WL_SEQ_LEN;
-	case C_UTIL: return WL_GPU_UTIL;
+	case SD_MODEL_TYPE: return WL_MODEL_TYPE;
+	case SD_LAYERS: return WL_LAYERS;
+	case SD_HIDDEN: return WL_HIDDEN;
+	case SD_PARAMS: return WL_PARAMS_M;
+	case SD_SEQ: return WL_SEQ_LEN;
+	case SD_UTIL: return WL_GPU_UTIL;
 	default: return -1;
 	}
 }
@@ -60,7 +89,7 @@ struct ctx {
 	char **field;
 	int n_fields, cap_fields;
 	int n_header;          /* fields in the header; 0 before it */
-	int col[NCOL];         /* header index of each column, -1 */
+	int col[SD_NREAD];         /* header index of each column, -1 */
 	bool failed;
 	char *err;
 	size_t errlen;
@@ -143,13 +172,13 @@ static void clear_row(struct ctx *c)
 
 static void read_header(struct ctx *c)
 {
-	for (int k = 0; k < NCOL; k++)
+	for (int k = 0; k < SD_NREAD; k++)
 		c->col[k] = -1;
 	char *first = c->field[0];
 	if ((unsigned char)first[0] == 0xEF && (unsigned char)first[1] == 0xBB && (unsigned char)first[2] == 0xBF)
 		memmove(first, first + 3, strlen(first + 3) + 1);   /* a UTF-8 byte order mark */
 	for (int i = 0; i < c->n_fields; i++)
-		for (int k = 0; k < NCOL; k++)
+		for (int k = 0; k < SD_NREAD; k++)
 			if (strcmp(c->field[i], cols[k].name) == 0) {
 				if (c->col[k] >= 0) {
 					fail(c, c->row_line, "column '%s' appears twice in the header", cols[k].name);
@@ -159,7 +188,7 @@ static void read_header(struct ctx *c)
 			}
 	char missing[256] = "";
 	int n_missing = 0;
-	for (int k = 0; k < NCOL; k++)
+	for (int k = 0; k < SD_NREAD; k++)
 		if (cols[k].required && c->col[k] < 0) {
 			size_t n = strlen(missing);
 			snprintf(missing + n, sizeof missing - n, "%s%s", n ? ", " : "", cols[k].name);
@@ -210,7 +239,7 @@ static void describe(int col, double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "missing");
-	else if (col == C_MODEL_TYPE)
+	else if (col == SD_MODEL_TYPE)
 		snprintf(buf, len, "%s", model_type_name((enum model_type)(int)v));
 	else
 		policy_format_number(v, buf, len);
@@ -244,37 +273,37 @@ static void read_row(struct ctx *c)
 		     c->n_header);
 		return;
 	}
-	const char *name = c->field[c->col[C_WORKLOAD]];
+	const char *name = c->field[c->col[SD_WORKLOAD]];
 	if (!*name) {
 		fail(c, c->row_line, "the workload column is empty");
 		return;
 	}
-	const char *model = c->col[C_MODEL] >= 0 ? c->field[c->col[C_MODEL]] : "";
+	const char *model = c->col[SD_MODEL] >= 0 ? c->field[c->col[SD_MODEL]] : "";
 
-	double v[NCOL];
-	for (int k = 0; k < NCOL; k++)
+	double v[SD_NREAD];
+	for (int k = 0; k < SD_NREAD; k++)
 		v[k] = NAN;
-	const char *mt = c->field[c->col[C_MODEL_TYPE]];
+	const char *mt = c->field[c->col[SD_MODEL_TYPE]];
 	if (*mt && strcmp(mt, "unknown") != 0) {
 		enum model_type t = model_type_parse(mt);
 		if (t == MODEL_UNKNOWN) {
 			fail(c, c->row_line, "model_type: '%s' is not encoder or decoder", mt);
 			return;
 		}
-		v[C_MODEL_TYPE] = t;
+		v[SD_MODEL_TYPE] = t;
 	}
-	if (!number(c, C_LAYERS, true, 1, 10000, &v[C_LAYERS]) ||
-	    !number(c, C_HIDDEN, true, 1, 1e6, &v[C_HIDDEN]) ||
-	    !number(c, C_PARAMS, true, 1e-6, 1e9, &v[C_PARAMS]) ||
-	    !number(c, C_SEQ, true, 1e-6, 1e9, &v[C_SEQ]) ||
-	    !number(c, C_BATCH, true, 1, 1e9, &v[C_BATCH]) ||
-	    !number(c, C_UTIL, true, 0, 100, &v[C_UTIL]) ||
-	    !number(c, C_LEVEL, false, 1e-3, POLICY_MAX_MHZ, &v[C_LEVEL]) ||
-	    !number(c, C_JPS, false, 0, INFINITY, &v[C_JPS]) ||
-	    !number(c, C_SPS, true, 0, INFINITY, &v[C_SPS]))
+	if (!number(c, SD_LAYERS, true, 1, 10000, &v[SD_LAYERS]) ||
+	    !number(c, SD_HIDDEN, true, 1, 1e6, &v[SD_HIDDEN]) ||
+	    !number(c, SD_PARAMS, true, 1e-6, 1e9, &v[SD_PARAMS]) ||
+	    !number(c, SD_SEQ, true, 1e-6, 1e9, &v[SD_SEQ]) ||
+	    !number(c, SD_BATCH, true, 1, 1e9, &v[SD_BATCH]) ||
+	    !number(c, SD_UTIL, true, 0, 100, &v[SD_UTIL]) ||
+	    !number(c, SD_LEVEL, false, 1e-3, POLICY_MAX_MHZ, &v[SD_LEVEL]) ||
+	    !number(c, SD_JPS, false, 0, INFINITY, &v[SD_JPS]) ||
+	    !number(c, SD_SPS, true, 0, INFINITY, &v[SD_SPS]))
 		return;
-	if (!(v[C_JPS] > 0)) {
-		fail(c, c->row_line, "j_per_step must be above zero (got %s)", c->field[c->col[C_JPS]]);
+	if (!(v[SD_JPS] > 0)) {
+		fail(c, c->row_line, "j_per_step must be above zero (got %s)", c->field[c->col[SD_JPS]]);
 		return;
 	}
 
@@ -292,11 +321,11 @@ static void read_row(struct ctx *c)
 		}
 		for (int f = 0; f < WL_NFEAT; f++)
 			w->f[f] = NAN;
-		for (int k = 0; k < NCOL; k++)
+		for (int k = 0; k < SD_NREAD; k++)
 			if (col_feature(k) >= 0)
 				w->f[col_feature(k)] = v[k];
-		w->batch = v[C_BATCH];
-		w->util_mhz = v[C_LEVEL];
+		w->batch = v[SD_BATCH];
+		w->util_mhz = v[SD_LEVEL];
 		w->file = c->file_idx;
 		w->line = c->row_line;
 	} else {
@@ -307,10 +336,10 @@ static void read_row(struct ctx *c)
 			     "give different sweeps different --workload labels)", name, model, w->model, where);
 			return;
 		}
-		for (int k = 0; k < NCOL; k++) {
+		for (int k = 0; k < SD_NREAD; k++) {
 			int f = col_feature(k);
-			double have = k == C_BATCH ? w->batch : f >= 0 ? w->f[f] : NAN;
-			if ((f < 0 && k != C_BATCH) || k == C_UTIL || same(have, v[k]))
+			double have = k == SD_BATCH ? w->batch : f >= 0 ? w->f[f] : NAN;
+			if ((f < 0 && k != SD_BATCH) || k == SD_UTIL || same(have, v[k]))
 				continue;
 			char a[64], b[64];
 			describe(k, v[k], a, sizeof a);
@@ -321,14 +350,14 @@ static void read_row(struct ctx *c)
 		}
 		/* Utilisation: each sweep measures its own; keep the one taken
 		 * nearest to MAXN (the highest level). */
-		if (!isnan(v[C_UTIL]) && (isnan(w->f[WL_GPU_UTIL]) || v[C_LEVEL] > w->util_mhz)) {
-			w->f[WL_GPU_UTIL] = v[C_UTIL];
-			w->util_mhz = v[C_LEVEL];
+		if (!isnan(v[SD_UTIL]) && (isnan(w->f[WL_GPU_UTIL]) || v[SD_LEVEL] > w->util_mhz)) {
+			w->f[WL_GPU_UTIL] = v[SD_UTIL];
+			w->util_mhz = v[SD_LEVEL];
 		}
 		for (int i = 0; i < w->n_levels; i++)
-			if (fabs(w->level[i].mhz - v[C_LEVEL]) < 1e-6) {
+			if (fabs(w->level[i].mhz - v[SD_LEVEL]) < 1e-6) {
 				fail(c, c->row_line, "workload '%s': level %s MHz measured twice (also at %s:%d); "
-				     "was a sweep appended twice?", name, c->field[c->col[C_LEVEL]],
+				     "was a sweep appended twice?", name, c->field[c->col[SD_LEVEL]],
 				     c->d->files[w->level[i].file], w->level[i].line);
 				return;
 			}
@@ -339,7 +368,7 @@ static void read_row(struct ctx *c)
 		return;
 	}
 	w->level = l;
-	w->level[w->n_levels++] = (struct sd_level){ v[C_LEVEL], v[C_JPS], v[C_SPS], c->file_idx, c->row_line };
+	w->level[w->n_levels++] = (struct sd_level){ v[SD_LEVEL], v[SD_JPS], v[SD_SPS], c->file_idx, c->row_line };
 	c->d->rows++;
 }
 

@@ -25,11 +25,31 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cart.h"
 #include "workload.h"
 
 enum { SD_ERR_LEN = 512 };
+
+/* The sweep CSV's columns, in the order `dvfstop sweep --out` writes them
+ * (README, "Sweeping the clock levels"): one table in sweepdata.c, read here and written by the
+ * engine's sweep driver.  The reader takes those before SD_NREAD (by name,
+ * in any order) and ignores the rest. */
+enum sd_col {
+	SD_WORKLOAD, SD_MODEL, SD_MODEL_TYPE, SD_LAYERS, SD_HIDDEN, SD_PARAMS, SD_SEQ, SD_BATCH, SD_UTIL,
+	SD_LEVEL, SD_JPS, SD_SPS,
+	SD_NREAD,
+	SD_MEAN_W = SD_NREAD, SD_STEPS, SD_WINDOWS, SD_SPREAD, SD_LEVEL_UTIL, SD_BOARD, SD_SOURCE, SD_SEED,
+	SD_MODE,
+	SD_NCOL
+};
+/* A column's name in the header, NULL out of range. */
+const char *sweepdata_column(enum sd_col c);
+/* The header row, and one row of cells (cell[k] for column k; NULL or ""
+ * empty; names quoted), each ended by CRLF. */
+void sweepdata_write_header(FILE *fp);
+void sweepdata_write_row(FILE *fp, const char *const cell[SD_NCOL]);
 
 struct sd_level {
 	double mhz;

@@ -9,8 +9,6 @@ tui_libtui_a_SOURCES = \
 	tui/job_panel.c tui/job_panel.h tui/keys.c tui/layout.c \
 	tui/layout.h tui/panels.c tui/panels.h tui/policy_panel.c \
 	tui/policy_panel.h tui/render.c tui/render.h tui/replay_keys.c \
-	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h tui/theme.c \
+	tui/replay_keys.h tui/sweep_chart.c tui/sweep_chart.h tui/sweep_panel.c \
+	tui/sweep_panel.h tui/theme.c \
 	tui/theme.h tui/tui.c tui/tui.h tui/tui_int.h
-# TEMPORARY exception to the layers, listed in tests/integration/layers.sh
-# too: the sweep panel calls the headless sweep's helpers.
-tui_libtui_a_CPPFLAGS += $(I_CLI)

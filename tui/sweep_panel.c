@@ -1,5 +1,6 @@
 #include "config.h"
 #include "sweep_panel.h"
+#include "sweep_chart.h"
 #include "ctl_keys.h"
 #include "tui_int.h"
 
@@ -9,15 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "builtin.h"
 #include "catalog.h"
-#include "cmd_sweep.h"
-#include "eval.h"
 #include "options.h"
-#include "recorder.h"
 #include "render.h"
 #include "player.h"
 #include "session.h"
+#include "sweep_driver.h"
+#include "sweep_policy.h"
 #include "workload.h"
 
 /* ---- clock control ------------------------------------------------------ */
@@ -74,33 +73,14 @@ static int policy_level(struct tui *t, const struct sweep_cfg *c, int64_t *hz)
 	return best >= 0 ? best : -1;
 }
 
-/* Put the clocks back as they were before the sweep. */
-static void clocks_restore(struct tui *t)
-{
-	struct tui_sweep *ts = &t->sweep;
-	if (!t->ctl || control_readonly(t->ctl))
-		return;
-	/* In the name of whoever had set them: the user's own pin given back
-	 * is the user's again, not "pinned (sweep)". */
-	int err;
-	if (ts->prev_mode == CTL_PIN)
-		err = control_pin(t->ctl, ts->prev_hz, ts->prev_by);
-	else if (ts->prev_mode == CTL_CAP)
-		err = control_cap(t->ctl, ts->prev_hz, ts->prev_by);
-	else
-		err = control_default(t->ctl, ts->prev_by);
-	if (err)
-		tui_ctl_msg(t, "restoring the clocks after the sweep: ", control_msg(t->ctl));
-}
-
+/* The sweep is over: the clocks as they were before it, and say how it
+ * ended. */
 static void sweep_finish(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
-	ts->running = false;
-	ts->level = -1;
-	ts->t_end = t->s->have_cur ? t->s->cur.t_ns : ts->t_start;
-	clocks_restore(t);
-	const struct sweep *sw = &ts->sw;
+	if (sweep_driver_finish(&ts->run, t->s->have_cur ? t->s->cur.t_ns : ts->run.t_start) != 0)
+		tui_ctl_msg(t, "restoring the clocks after the sweep: ", ts->run.err);
+	const struct sweep *sw = &ts->run.sw;
 	if (sw->state == SW_DONE && sw->best >= 0)
 		tui_msg(t, "%s; clocks as before, A pins it", sw->msg);
 	else
@@ -111,11 +91,9 @@ static void sweep_finish(struct tui *t)
 void tui_sweep_abort(struct tui *t, const char *why)
 {
 	struct tui_sweep *ts = &t->sweep;
-	if (!ts->running)
+	if (!ts->run.running)
 		return;
-	sweep_abort(&ts->sw);
-	if (why)
-		snprintf(ts->sw.msg, sizeof ts->sw.msg, "sweep aborted (%.100s) after %d windows", why, ts->sw.windows);
+	sweep_driver_abort(&ts->run, why);
 	sweep_finish(t);
 }
 
@@ -151,23 +129,16 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		tui_msg(t, "%s", why);
 		return;
 	}
-	struct sweep_cfg c;
-	memset(&c, 0, sizeof c);
-	c.mode = mode;
-	c.select = SEL_ENERGY;
 	const char *dwell = o->sweep_dwell ? o->sweep_dwell : "40steps";
-	if (sweep_parse_dwell(dwell, &c.dwell_steps, &c.dwell_ns) != 0) {
-		tui_msg(t, "sweep-dwell: '%s' is not like 40steps, 10s or 500ms", dwell);
+	struct sweep_request rq = { .mode = mode, .select = SEL_ENERGY, .dwell = dwell,
+				    .settle_s = o->sweep_settle_s, .dwell_name = "sweep-dwell",
+				    .settle_name = "sweep-settle" };
+	struct sweep_cfg c;
+	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0 ||
+	    sweep_driver_levels(&rq, t->s->info, &c, err, sizeof err) != 0) {
+		tui_msg(t, "%s", err);
 		return;
 	}
-	if (!(o->sweep_settle_s >= 0) || o->sweep_settle_s > 3600) {
-		tui_msg(t, "sweep-settle: %g is not a number of seconds (0 to 3600)", o->sweep_settle_s);
-		return;
-	}
-	c.settle_ns = (int64_t)(o->sweep_settle_s * 1e9);
-	const struct dvf_info *in = t->s->info;
-	c.n_levels = in->n_levels < DVF_MAX_LEVELS ? in->n_levels : DVF_MAX_LEVELS;
-	memcpy(c.level_hz, in->level_hz, (size_t)c.n_levels * sizeof c.level_hz[0]);
 	int64_t phz;
 	int pl = policy_level(t, &c, &phz);
 	c.start = mode == SWEEP_ADAPTIVE ? pl : -1;
@@ -175,16 +146,10 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		tui_msg(t, "sweep: %s", err);
 		return;
 	}
-	ts->prev_mode = control_mode(t->ctl);
-	ts->prev_hz = control_target_hz(t->ctl);
-	ts->prev_by = tui_ctl_by(t);
-	sweep_init(&ts->sw, &c);
+	sweep_driver_start(&ts->run, &c, t->ctl, tui_ctl_by(t), false, t->s->cur.t_ns);
 	ts->policy_start = pl;
 	ts->policy_hz = phz;
-	ts->level = -1;
-	ts->running = true;
 	ts->have = true;
-	ts->t_start = ts->t_end = t->s->cur.t_ns;
 	ts->settle_s = o->sweep_settle_s;
 	snprintf(ts->dwell, sizeof ts->dwell, "%s", dwell);
 	tui_msg(t, "sweep started: %s, %d levels, dwell %s, settle %.1f s; Esc aborts", sweep_mode_name(mode),
@@ -196,26 +161,26 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 void tui_sweep_sample(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
-	if (!ts->running)
+	struct sweep_driver *d = &ts->run;
+	if (!d->running)
 		return;
 	struct session *s = t->s;
 	/* The first call (from sweep_start) only pins: the sample it would
 	 * feed was fed before. */
-	int want = ts->level < 0 ? sweep_level(&ts->sw) : sweep_feed(&ts->sw, &s->cur, &s->energy);
+	int prev = d->level;
+	int want = prev < 0 ? sweep_level(&d->sw) : sweep_driver_feed(d, &s->cur, &s->energy);
 	if (want < 0) {
 		sweep_finish(t);
 		return;
 	}
-	if (want != ts->level) {
-		if (control_pin(t->ctl, ts->sw.cfg.level_hz[want], CTL_BY_SWEEP) != 0) {
-			char why[200];
-			snprintf(why, sizeof why, "%s", control_msg(t->ctl));
-			tui_sweep_abort(t, why);
-			return;
-		}
-		ts->level = want;
-		t->dirty = true;
+	if (sweep_driver_pin(d) != 0) {
+		char why[sizeof d->err];
+		snprintf(why, sizeof why, "%s", d->err);
+		tui_sweep_abort(t, why);
+		return;
 	}
+	if (d->level != prev)
+		t->dirty = true;
 }
 
 /* ---- keys ------------------------------------------------------------------- */
@@ -253,7 +218,7 @@ bool tui_sweep_key_filter(struct tui *t, int ch)
 			return true;
 		}
 	}
-	if (ts->running && ch < 256 && is_clock_key(ch)) {
+	if (ts->run.running && ch < 256 && is_clock_key(ch)) {
 		tui_msg(t, "a sweep is running and holds the clock: Esc aborts it");
 		return true;
 	}
@@ -264,7 +229,7 @@ int tui_key_sweep(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	char err[512];
-	if (ts->running) {
+	if (ts->run.running) {
 		tui_msg(t, "a sweep is running: Esc aborts it");
 		return KR_NONE;
 	}
@@ -284,11 +249,11 @@ int tui_key_sweep(struct tui *t)
 int tui_key_sweep_apply(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
-	if (ts->running) {
+	if (ts->run.running) {
 		tui_msg(t, "the sweep is still running: wait for its end, or Esc aborts it");
 		return KR_NONE;
 	}
-	if (!ts->have || ts->sw.state != SW_DONE || ts->sw.best < 0) {
+	if (!ts->have || ts->run.sw.state != SW_DONE || ts->run.sw.best < 0) {
 		tui_msg(t, "no finished sweep to apply: s starts one");
 		return KR_NONE;
 	}
@@ -296,7 +261,7 @@ int tui_key_sweep_apply(struct tui *t)
 		tui_msg(t, "replay: a recording's clocks cannot be changed");
 		return KR_NONE;
 	}
-	int64_t hz = ts->sw.pts[ts->sw.best].hz;
+	int64_t hz = ts->run.sw.pts[ts->run.sw.best].hz;
 	if (control_pin(t->ctl, hz, CTL_BY_USER) != 0)
 		tui_ctl_msg(t, "", control_msg(t->ctl));
 	else
@@ -309,7 +274,7 @@ int tui_key_sweep_csv(struct tui *t)
 	struct tui_sweep *ts = &t->sweep;
 	const struct dvf_opts *o = t->o;
 	const struct session *s = t->s;
-	if (!ts->have || ts->sw.windows == 0) {
+	if (!ts->have || ts->run.sw.windows == 0) {
 		tui_msg(t, "no sweep measured yet: s starts one");
 		return KR_NONE;
 	}
@@ -337,10 +302,10 @@ int tui_key_sweep_csv(struct tui *t)
 		.seed = o->demo ? (long long)o->seed : -1,
 	};
 	char err[600];
-	if (sweep_write_csv(path, &ts->sw, s->info, &w, false, err, sizeof err) != 0)
+	if (sweep_driver_write_csv(path, &ts->run.sw, &w, false, err, sizeof err) != 0)
 		tui_msg(t, "%s", err);
 	else
-		tui_msg(t, "sweep written to %s%s", path, ts->running ? " (so far)" : "");
+		tui_msg(t, "sweep written to %s%s", path, ts->run.running ? " (so far)" : "");
 	return KR_NONE;
 }
 
@@ -357,7 +322,7 @@ int tui_key_escape(struct tui *t)
 		t->log_open = false;
 		return KR_REDRAW;
 	}
-	if (t->sweep.running) {
+	if (t->sweep.run.running) {
 		tui_sweep_abort(t, "Esc");
 		return KR_NONE;
 	}
@@ -367,67 +332,16 @@ int tui_key_escape(struct tui *t)
 
 /* ---- the view ------------------------------------------------------------- */
 
-int sweep_view_min(const struct sweep *sw)
-{
-	int m = -1;
-	for (int i = 0; i < sw->cfg.n_levels; i++)
-		if (sweep_point_measured(&sw->pts[i]) &&
-		    (m < 0 || sweep_jps(&sw->pts[i]) < sweep_jps(&sw->pts[m])))
-			m = i;
-	return m;
-}
-
-double sweep_view_left_s(const struct sweep *sw, int64_t window_steps, double sps_hint)
-{
-	if (sw->state != SW_SETTLE && sw->state != SW_MEASURE)
-		return 0;
-	double s_per_step = -1, sum_t = 0;
-	int64_t sum_steps = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++)
-		if (sweep_point_measured(&sw->pts[i])) {
-			sum_t += sw->pts[i].time_s;
-			sum_steps += sw->pts[i].steps;
-		}
-	if (sum_steps > 0)
-		s_per_step = sum_t / (double)sum_steps;
-	else if (sps_hint > 0)
-		s_per_step = 1.0 / sps_hint;
-	double window;
-	if (sw->cfg.dwell_steps > 0) {
-		if (s_per_step < 0)
-			return -1;
-		window = s_per_step * (double)sw->cfg.dwell_steps;
-	} else {
-		window = (double)sw->cfg.dwell_ns * 1e-9;
-	}
-	double per_level = (double)sw->cfg.settle_ns * 1e-9 + window;
-	int todo = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++)
-		if (!sweep_point_measured(&sw->pts[i]) && i != sw->cur)
-			todo++;
-	double cur;
-	if (sw->state == SW_SETTLE) {
-		cur = per_level;
-	} else {
-		double done = sw->cfg.dwell_steps > 0 ? (double)window_steps / (double)sw->cfg.dwell_steps
-						      : 0;
-		if (done > 1)
-			done = 1;
-		cur = window * (1 - done);
-	}
-	return cur + per_level * todo;
-}
-
 void sweep_view_fill(struct tui *t, struct sweep_view *v)
 {
 	const struct tui_sweep *ts = &t->sweep;
 	const struct session *s = t->s;
 	v->choosing = ts->choosing;
-	v->running = ts->running;
+	v->running = ts->run.running;
 	v->have = ts->have;
 	v->table = ts->table;
 	v->default_exhaustive = t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0;
-	v->level = ts->level;
+	v->level = ts->run.level;
 	v->policy_start = ts->policy_start;
 	v->policy_hz = ts->policy_hz;
 	v->settle_s = ts->settle_s;
@@ -448,22 +362,20 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v)
 			snprintf(v->idle, sizeof v->idle, "none: a sweep needs a fine-tune to follow (-- CMD, --pid, --progress)");
 		return;
 	}
-	v->sw = ts->sw;
-	int64_t end = ts->running ? s->cur.t_ns : ts->t_end;
-	v->elapsed_s = (double)(end - ts->t_start) * 1e-9;
-	if (ts->running) {
-		if (ts->sw.state == SW_MEASURE && s->cur.steps.ok)
-			v->window_steps = s->cur.steps.v - ts->sw.steps0;
+	v->sw = ts->run.sw;
+	int64_t end = ts->run.running ? s->cur.t_ns : ts->run.t_end;
+	v->elapsed_s = (double)(end - ts->run.t_start) * 1e-9;
+	if (ts->run.running) {
+		if (ts->run.sw.state == SW_MEASURE && s->cur.steps.ok)
+			v->window_steps = s->cur.steps.v - ts->run.sw.steps0;
 		struct job_stats js;
 		double hint = session_job_stats(s, &js) && js.st.steps_per_s.ok ? js.st.steps_per_s.v : -1;
-		v->left_s = sweep_view_left_s(&ts->sw, v->window_steps, hint);
-		v->left_at_most = ts->sw.cfg.mode == SWEEP_ADAPTIVE;
+		v->left_s = sweep_left_s(&ts->run.sw, v->window_steps, hint);
+		v->left_at_most = ts->run.sw.cfg.mode == SWEEP_ADAPTIVE;
 	}
 }
 
 /* ---- rendering (pure) -------------------------------------------------------- */
-
-enum { CHART_MAX_W = 512 };
 
 static void put_text(struct cellbuf *cb, int *x, int y, int x1, int role, const char *s)
 {
@@ -488,66 +400,49 @@ static void mhz_text(char *buf, size_t len, int64_t hz)
 	snprintf(buf, len, "%.*f", hz % 1000000 ? 1 : 0, (double)hz * 1e-6);
 }
 
-/* One or two lines of state at the top. */
-static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+/* The chooser: "start a sweep:" then the keys on the next row; on a
+ * narrow panel the keys take both rows, Enter and Esc on the second. */
+static int render_chooser(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
 {
-	const struct sweep *sw = &v->sw;
 	int x = x0;
-	char a[32];
-	if (v->choosing) {
-		/* "start a sweep:" then the keys on the next row; on a narrow
-		 * panel the keys take both rows, Enter and Esc on the second. */
-		const char *dflt = v->default_exhaustive ? "exhaustive" : "adaptive";
-		int wide = (int)strlen("e exhaustive  a adaptive  Enter   Esc cancel") + (int)strlen(dflt);
-		bool two = x1 - x0 < wide && y + 1 <= ymax;
-		int yy = y;
-		if (two) {
-			put_text(cb, &x, y, x1, ROLE_WARN, "sweep: ");
+	const char *dflt = v->default_exhaustive ? "exhaustive" : "adaptive";
+	int wide = (int)strlen("e exhaustive  a adaptive  Enter   Esc cancel") + (int)strlen(dflt);
+	bool two = x1 - x0 < wide && y + 1 <= ymax;
+	int yy = y;
+	if (two) {
+		put_text(cb, &x, y, x1, ROLE_WARN, "sweep: ");
+	} else {
+		put_text(cb, &x, y, x1, ROLE_WARN, "start a sweep:");
+		if (y + 1 <= ymax) {
+			yy = y + 1;
+			x = x0;
 		} else {
-			put_text(cb, &x, y, x1, ROLE_WARN, "start a sweep:");
-			if (y + 1 <= ymax) {
-				yy = y + 1;
-				x = x0;
-			} else {
-				put_text(cb, &x, y, x1, ROLE_LABEL, " ");
-			}
+			put_text(cb, &x, y, x1, ROLE_LABEL, " ");
 		}
-		put_text(cb, &x, yy, x1, ROLE_KEY, "e");
-		put_text(cb, &x, yy, x1, ROLE_LABEL, " exhaustive  ");
-		put_text(cb, &x, yy, x1, ROLE_KEY, "a");
-		put_text(cb, &x, yy, x1, ROLE_LABEL, " adaptive  ");
-		if (two) {
-			yy++;
-			x = x0;
-		}
-		put_text(cb, &x, yy, x1, ROLE_KEY, "Enter");
-		put_fmt(cb, &x, yy, x1, ROLE_LABEL, " %s  ", dflt);
-		put_text(cb, &x, yy, x1, ROLE_KEY, "Esc");
-		put_text(cb, &x, yy, x1, ROLE_LABEL, " cancel");
-		return yy + 1;
 	}
-	if (!v->have && v->idle[0]) {
-		/* why none can start, wrapped over the rows there are */
-		put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
-		const char *p = v->idle;
-		char line[sizeof v->idle];
-		while (*p) {
-			size_t cut = y < ymax ? panel_wrap(p, x1 - x) : strlen(p);
-			snprintf(line, sizeof line, "%.*s", (int)cut, p);
-			put_text(cb, &x, y, x1, ROLE_INACTIVE, line);
-			p += cut;
-			while (*p == ' ')
-				p++;
-			if (!*p || y >= ymax)
-				break;
-			y++;
-			x = x0;
-		}
-		return y + 1;
+	put_text(cb, &x, yy, x1, ROLE_KEY, "e");
+	put_text(cb, &x, yy, x1, ROLE_LABEL, " exhaustive  ");
+	put_text(cb, &x, yy, x1, ROLE_KEY, "a");
+	put_text(cb, &x, yy, x1, ROLE_LABEL, " adaptive  ");
+	if (two) {
+		yy++;
+		x = x0;
 	}
-	if (!v->have) {
+	put_text(cb, &x, yy, x1, ROLE_KEY, "Enter");
+	put_fmt(cb, &x, yy, x1, ROLE_LABEL, " %s  ", dflt);
+	put_text(cb, &x, yy, x1, ROLE_KEY, "Esc");
+	put_text(cb, &x, yy, x1, ROLE_LABEL, " cancel");
+	return yy + 1;
+}
+
+/* No sweep yet: why none can start, wrapped over the rows there are, or
+ * what s would do. */
+static int render_idle(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	int x = x0;
+	put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
+	if (!v->idle[0]) {
 		static const char none[] = "none yet; s starts one", why[] = " (J/step at each clock level)";
-		put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
 		put_text(cb, &x, y, x1, ROLE_INACTIVE, none);
 		/* the explanation on its own row when it does not fit */
 		if (x + (int)strlen(why) > x1 && y + 1 <= ymax) {
@@ -558,51 +453,79 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		}
 		return y + 1;
 	}
-	int n = sw->cfg.n_levels, measured = 0;
-	for (int i = 0; i < n; i++)
-		measured += sweep_point_measured(&sw->pts[i]);
-	if (v->running) {
-		int cur = sw->cur;
-		mhz_text(a, sizeof a, cur >= 0 ? sw->cfg.level_hz[cur] : 0);
-		/* Narrow (80 columns): the level, the window and the time left
-		 * first; what was measured so far and Esc on a third row. */
-		bool short1 = x1 - x0 < 56, narrow = x1 - x0 < 68;
-		put_fmt(cb, &x, y, x1, ROLE_WARN, short1 ? "%s" : "%s sweep", sweep_mode_name(sw->cfg.mode));
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, short1 ? "  %d/%d " : "  level %d of %d ", cur + 1, n);
-		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s MHz", a);
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  %s", sw->state == SW_SETTLE ? "settling" : "measuring");
+	const char *p = v->idle;
+	char line[sizeof v->idle];
+	while (*p) {
+		size_t cut = y < ymax ? panel_wrap(p, x1 - x) : strlen(p);
+		snprintf(line, sizeof line, "%.*s", (int)cut, p);
+		put_text(cb, &x, y, x1, ROLE_INACTIVE, line);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		if (!*p || y >= ymax)
+			break;
+		y++;
+		x = x0;
+	}
+	return y + 1;
+}
+
+/* A running sweep: the level, the window, the time left. */
+static int render_running(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax,
+			  int measured)
+{
+	const struct sweep *sw = &v->sw;
+	int x = x0, n = sw->cfg.n_levels;
+	char a[32];
+	int cur = sw->cur;
+	mhz_text(a, sizeof a, cur >= 0 ? sw->cfg.level_hz[cur] : 0);
+	/* Narrow (80 columns): the level, the window and the time left
+	 * first; what was measured so far and Esc on a third row. */
+	bool short1 = x1 - x0 < 56, narrow = x1 - x0 < 68;
+	put_fmt(cb, &x, y, x1, ROLE_WARN, short1 ? "%s" : "%s sweep", sweep_mode_name(sw->cfg.mode));
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, short1 ? "  %d/%d " : "  level %d of %d ", cur + 1, n);
+	put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s MHz", a);
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, "  %s", sw->state == SW_SETTLE ? "settling" : "measuring");
+	if (y + 1 > ymax)
+		return y + 1;
+	y++;
+	x = x0;
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, "window %d ", sw->windows + 1);
+	if (sw->state == SW_MEASURE && sw->cfg.dwell_steps > 0)
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%lld/%lld steps", (long long)v->window_steps,
+			(long long)sw->cfg.dwell_steps);
+	else
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s", v->dwell);
+	if (!narrow)
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  measured %d lvl, %lld steps", measured,
+			(long long)sw->steps_used);
+	put_text(cb, &x, y, x1, ROLE_LABEL, "  left ");
+	if (v->left_s >= 0) {
+		char d[32];
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s%s", v->left_at_most ? "<=" : "~",
+			fmt_duration(d, sizeof d, v->left_s));
+	} else {
+		put_text(cb, &x, y, x1, ROLE_NA, "n/a");
+	}
+	if (narrow) {
 		if (y + 1 > ymax)
 			return y + 1;
 		y++;
 		x = x0;
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, "window %d ", sw->windows + 1);
-		if (sw->state == SW_MEASURE && sw->cfg.dwell_steps > 0)
-			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%lld/%lld steps", (long long)v->window_steps,
-				(long long)sw->cfg.dwell_steps);
-		else
-			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s", v->dwell);
-		if (!narrow)
-			put_fmt(cb, &x, y, x1, ROLE_LABEL, "  measured %d lvl, %lld steps", measured,
-				(long long)sw->steps_used);
-		put_text(cb, &x, y, x1, ROLE_LABEL, "  left ");
-		if (v->left_s >= 0) {
-			char d[32];
-			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s%s", v->left_at_most ? "<=" : "~",
-				fmt_duration(d, sizeof d, v->left_s));
-		} else {
-			put_text(cb, &x, y, x1, ROLE_NA, "n/a");
-		}
-		if (narrow) {
-			if (y + 1 > ymax)
-				return y + 1;
-			y++;
-			x = x0;
-			put_fmt(cb, &x, y, x1, ROLE_LABEL, "measured %d lvl, %lld steps", measured,
-				(long long)sw->steps_used);
-		}
-		put_text(cb, &x, y, x1, ROLE_LABEL, "  Esc aborts");
-		return y + 1;
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "measured %d lvl, %lld steps", measured,
+			(long long)sw->steps_used);
 	}
+	put_text(cb, &x, y, x1, ROLE_LABEL, "  Esc aborts");
+	return y + 1;
+}
+
+/* A finished sweep: the best level (or how it ended) and what it cost. */
+static int render_done(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax,
+		       int measured)
+{
+	const struct sweep *sw = &v->sw;
+	int x = x0, n = sw->cfg.n_levels;
+	char a[32];
 	/* Against the top level when it was measured (MAXN's clock): on the
 	 * first row when it fits beside "A pins it", else on the second. */
 	char vs[32] = "";
@@ -668,99 +591,20 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	return y + 1;
 }
 
-/* Bars of a per-level quantity: one column group per level, on the span of
- * the measured values (a U-curve's bottom must show), the span's ends
- * written in the 5 columns at the left. */
-static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, int y, int cw, int rows,
-			bool jps, const char *unit)
+/* One or two lines of state at the top. */
+static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
 {
 	const struct sweep *sw = &v->sw;
-	int n = sw->cfg.n_levels;
-	double val[CHART_MAX_W];
-	bool ok[CHART_MAX_W];
-	char out[4 * CHART_MAX_W + 1];
-	int w = n * cw;
-	if (w > CHART_MAX_W || rows <= 0)
-		return;
-	double lo = 0, hi = 0;
-	bool any = false;
-	for (int i = 0; i < n; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		bool m = sweep_point_measured(p);
-		double q = m ? (jps ? sweep_jps(p) : sweep_sps(p)) : 0;
-		if (m) {
-			lo = any && lo < q ? lo : q;
-			hi = any && hi > q ? hi : q;
-			any = true;
-		}
-		for (int k = 0; k < cw; k++) {
-			val[i * cw + k] = q;
-			/* The last cell of a wide column is a gap between levels. */
-			ok[i * cw + k] = m && (cw < 2 || k < cw - 1);
-		}
-	}
-	/* The unit in the middle, the span's ends above and below it (as the
-	 * power chart does): the bars start above zero, so the bottom's value
-	 * is what tells a 2 % dip from a 50 % one. */
-	cb_putn(cb, x - 5, y + (rows >= 3 ? rows / 2 : rows - 1), ROLE_LABEL, unit, 4);
-	if (!any)
-		return;
-	double pad = (hi - lo) * 0.25;
-	if (pad <= 0)
-		pad = hi * 0.05;
-	double bottom = lo - pad > 0 ? lo - pad : 0;
-	int prec = hi < 10 ? 2 : hi < 100 ? 1 : 0;
-	char t[16];
-	if (rows >= 2) {
-		snprintf(t, sizeof t, "%4.*f", prec, hi);
-		cb_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
-	}
-	if (rows >= 3) {
-		snprintf(t, sizeof t, "%4.*f", prec, bottom);
-		cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
-	}
-	for (int r = 0; r < rows; r++)
-		if (spark_render(val, ok, w, bottom, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
-			cb_putn(cb, x, y + r, jps ? ROLE_SPARK_TOTAL : ROLE_SPARK, out, w);
-	/* The minimum in the good colour. */
-	int m = -1;
-	for (int i = 0; i < n; i++)
-		if (sweep_point_measured(&sw->pts[i])) {
-			double q = jps ? sweep_jps(&sw->pts[i]) : sweep_sps(&sw->pts[i]);
-			double mq = m < 0 ? 0 : jps ? sweep_jps(&sw->pts[m]) : sweep_sps(&sw->pts[m]);
-			if (m < 0 || q < mq)
-				m = i;
-		}
-	if (m >= 0)
-		for (int r = 0; r < rows; r++)
-			cb_role(cb, x + m * cw, y + r, cw > 1 ? cw - 1 : 1, ROLE_GOOD);
-}
-
-/* The marks under the columns: * the least J/step (the best once done),
- * P the policy's level, > the level being measured. */
-static void render_marks(const struct sweep_view *v, struct cellbuf *cb, int x, int y, int cw)
-{
-	const struct sweep *sw = &v->sw;
-	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const char *mk = NULL;
-		int role = ROLE_LABEL;
-		if (v->running && i == sw->cur) {
-			mk = ">";
-			role = ROLE_SCALE_CUR;
-		} else if (i == best) {
-			mk = "*";
-			role = ROLE_GOOD;
-		} else if (i == v->policy_start) {
-			mk = "P";
-			role = ROLE_WARN;
-		}
-		if (mk)
-			cb_put(cb, x + i * cw, y, role, mk);
-		/* P under a column that shows another mark goes next to it. */
-		if (i == v->policy_start && mk && mk[0] != 'P' && cw >= 3)
-			cb_put(cb, x + i * cw + 1, y, ROLE_WARN, "P");
-	}
+	if (v->choosing)
+		return render_chooser(v, cb, x0, y, x1, ymax);
+	if (!v->have)
+		return render_idle(v, cb, x0, y, x1, ymax);
+	int measured = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		measured += sweep_point_measured(&sw->pts[i]);
+	if (v->running)
+		return render_running(v, cb, x0, y, x1, ymax, measured);
+	return render_done(v, cb, x0, y, x1, ymax, measured);
 }
 
 static void render_legend(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1)
@@ -771,7 +615,7 @@ static void render_legend(const struct sweep_view *v, struct cellbuf *cb, int x0
 	mhz_text(a, sizeof a, sw->cfg.level_hz[0]);
 	mhz_text(b, sizeof b, sw->cfg.level_hz[n - 1]);
 	put_fmt(cb, &x, y, x1, ROLE_LABEL, "%s..%s MHz  ", a, b);
-	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
+	int best = sw->best >= 0 ? sw->best : sweep_min_jps(sw);
 	if (best >= 0) {
 		mhz_text(a, sizeof a, sw->pts[best].hz);
 		put_fmt(cb, &x, y, x1, ROLE_GOOD, "* %s %s  ", sw->best >= 0 ? "best" : "min", a);
@@ -786,26 +630,8 @@ static void render_legend(const struct sweep_view *v, struct cellbuf *cb, int x0
 
 static void render_chart(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
 {
-	const struct sweep *sw = &v->sw;
-	int n = sw->cfg.n_levels;
-	int rows = ymax - y + 1;
-	if (n <= 0 || rows < 3)
-		return;
-	int gx = x0 + 5, room = x1 - gx;
-	int cw = room / n;
-	if (cw > 4)
-		cw = 4;
-	if (cw < 1)
-		return;
-	/* Rows: J/step bars, the marks, s/step bars, the legend. */
-	int bars = rows - 2;
-	int gj = bars >= 3 ? (bars * 2 + 2) / 3 : bars;
-	int gs = bars - gj;
-	render_bars(v, cb, gx, y, cw, gj, true, "J/st");
-	render_marks(v, cb, gx, y + gj, cw);
-	if (gs > 0)
-		render_bars(v, cb, gx, y + gj + 1, cw, gs, false, "s/st");
-	render_legend(v, cb, x0, ymax, x1);
+	if (sweep_chart_render(v, cb, x0, y, x1, ymax))
+		render_legend(v, cb, x0, ymax, x1);
 }
 
 int sweep_table_rows(int n, int room, int keep, int *out)
@@ -856,7 +682,7 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	put_fmt(cb, &x, y, x1, ROLE_LABEL, "%-10s %8s %8s %7s %6s %4s", "  MHz", "J/step", "s/step", "W", "steps",
 		"sprd");
 	y++;
-	int best = sw->best >= 0 ? sw->best : sweep_view_min(sw);
+	int best = sw->best >= 0 ? sw->best : sweep_min_jps(sw);
 	/* Highest level first, as `dvfstop sweep` prints it; when not every
 	 * level fits, the top level and the rows around the best (or the level
 	 * measured now), with a mark where levels are left out. */

@@ -1,8 +1,9 @@
 /* sweep_panel: the dashboard's sweep.  `s` opens a chooser (exhaustive or
- * adaptive), the sweep engine (core/engine/sweep.h) is fed each sample and says
- * which level to pin; this module pins it through the clock control, and
- * at the end or on Esc gives the clocks back as they were before the sweep
- * (the board's defaults, or the pin or cap the operator had set).  `A`
+ * adaptive); the engine's sweep driver (core/engine/sweep_driver.h) is fed
+ * each sample, pins the level the search asks for through the clock
+ * control, and at the end or on Esc gives the clocks back as they were
+ * before the sweep (the board's defaults, or the pin or cap the operator
+ * had set).  This module holds the panel's view and keys.  `A`
  * pins the best level afterwards; `w` writes the sweep CSV; `v` switches
  * the panel between the chart and the table.
  *
@@ -17,23 +18,18 @@
 #include "cellbuf.h"
 #include "control.h"
 #include "sweep.h"
+#include "sweep_driver.h"
 
 struct tui;
 
 /* The sweep's state in the TUI (struct tui's `sweep`). */
 struct tui_sweep {
 	bool choosing;              /* the chooser is open */
-	bool running;               /* the engine pins levels */
 	bool have;                  /* a sweep ran: its table stays */
 	bool table;                 /* show the table rather than the chart */
-	struct sweep sw;
-	int level;                  /* index pinned now, -1 none */
+	struct sweep_driver run;    /* the sweep (running, level pinned, clocks before) */
 	int policy_start;           /* the policy's level as the engine got it, -1 */
 	int64_t policy_hz;          /* the policy's leaf mapped to a level, 0 none */
-	enum control_mode prev_mode;/* the clocks before the sweep */
-	int64_t prev_hz;
-	enum control_by prev_by;    /* who had set them: given back in their name */
-	int64_t t_start, t_end;     /* session clock */
 	double settle_s;
 	char dwell[32];
 	char idle[96];              /* no sweep yet and none can start: why; "" when s would start one */
@@ -62,20 +58,12 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v);
 void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb);
 
 /* Pure helpers (tested). */
-/* The measured level with the least J/step, -1 when none. */
-int sweep_view_min(const struct sweep *sw);
 /* Which of n levels the table shows in room rows, highest first: all when
  * they fit; else the top level (what the "vs top" figure compares with), a
  * window around keep, and a row "... N more" for each run left out.  Fills
  * out[] (room entries at most) with level indices, or -N for a run of N
  * levels not shown; returns how many rows. */
 int sweep_table_rows(int n, int room, int keep, int *out);
-/* Estimated seconds left: levels still to measure (all unmeasured ones:
- * exact for exhaustive, an upper bound for adaptive) times settle plus a
- * window, the window from the measured s/step (or sps_hint, steps/s, when
- * nothing is measured yet).  Negative when it cannot be told. */
-double sweep_view_left_s(const struct sweep *sw, int64_t window_steps, double sps_hint);
-
 /* Loop hooks (tui.c). */
 /* After each sample: feed the engine, pin what it asks, finish. */
 void tui_sweep_sample(struct tui *t);

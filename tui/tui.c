@@ -652,7 +652,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	 * we restore the terminal ourselves. */
 	stopsig_install(true);
 
-	t->sweep.level = -1;
+	t->sweep.run.level = -1;
 	t->sweep.policy_start = -1;
 	tui_control_open(t);
 	/* Then the clock and the policies asked for: one that cannot be had

@@ -1,18 +1,17 @@
 #include "config.h"
 #include "cmd_sweep.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "builtin.h"
 #include "catalog.h"
 #include "control.h"
 #include "eval.h"
 #include "stopsig.h"
 #include "options.h"
-#include "recorder.h"
+#include "session.h"
+#include "sweep_driver.h"
+#include "sweep_policy.h"
 #include "workload.h"
 
 struct sweep_args {
@@ -116,166 +115,13 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 	return 0;
 }
 
-/* The sweep's levels: the board's, or those of --levels (whole MHz as
- * people type them, each a level of the board's table). */
-static int pick_levels(const char *spec, const struct dvf_info *in, struct sweep_cfg *c, char *msg, size_t len)
-{
-	c->n_levels = 0;
-	if (!spec) {
-		for (int i = 0; i < in->n_levels; i++)
-			c->level_hz[c->n_levels++] = in->level_hz[i];
-		return c->n_levels > 0 ? 0 : (snprintf(msg, len, "the board has no clock table"), -1);
-	}
-	char buf[1024];
-	snprintf(buf, sizeof buf, "%s", spec);
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long long mhz = strtoll(tok, &end, 10);
-		int64_t hz;
-		if (end == tok || *end || mhz <= 0) {
-			snprintf(msg, len, "--levels: '%s' is not a clock in MHz", tok);
-			return -1;
-		}
-		if (control_level_mhz(in, mhz, &hz, msg, len) != 0)
-			return -1;
-		if (c->n_levels >= DVF_MAX_LEVELS)
-			break;
-		int k = c->n_levels++;
-		while (k > 0 && c->level_hz[k - 1] > hz) { /* keep ascending */
-			c->level_hz[k] = c->level_hz[k - 1];
-			k--;
-		}
-		c->level_hz[k] = hz;
-	}
-	int w = 0;
-	for (int i = 0; i < c->n_levels; i++) /* drop duplicates */
-		if (w == 0 || c->level_hz[w - 1] != c->level_hz[i])
-			c->level_hz[w++] = c->level_hz[i];
-	c->n_levels = w;
-	return 0;
-}
-
-void sweep_print_table(const struct sweep *sw, const struct dvf_info *in, FILE *fp)
-{
-	(void)in;
-	fprintf(fp, "%10s %10s %10s %8s %7s %7s %8s %6s\n", "clock_MHz", "J/step", "s/step", "W", "steps",
-		"windows", "spread%", "util%");
-	for (int i = sw->cfg.n_levels - 1; i >= 0; i--) {
-		const struct sweep_point *p = &sw->pts[i];
-		char mark = i == sw->best ? '*' : ' ';
-		if (!sweep_point_measured(p)) {
-			fprintf(fp, "%9.1f%c %10s\n", p->hz * 1e-6, mark, "-");
-			continue;
-		}
-		fprintf(fp, "%9.1f%c %10.4f %10.4f %8.3f %7lld %7d %8.2f %6.1f\n", p->hz * 1e-6, mark, sweep_jps(p),
-			sweep_sps(p), sweep_mean_w(p), (long long)p->steps, p->windows, sweep_spread(p) * 100,
-			p->util_n ? p->util_sum / p->util_n : 0.0);
-	}
-}
-
-static double point_util(const struct sweep_point *p)
-{
-	return p->util_n ? p->util_sum / p->util_n : -1;
-}
-
-int sweep_write_csv(const char *path, const struct sweep *sw, const struct dvf_info *in,
-		    const struct sweep_workload *w, bool append, char *msg, size_t len)
-{
-	(void)in;
-	bool exists = append && access(path, F_OK) == 0;
-	FILE *fp = fopen(path, append ? "a" : "w");
-	if (!fp) {
-		snprintf(msg, len, "cannot write %s: %s", path, strerror(errno));
-		return errno;
-	}
-	if (!exists)
-		fputs("workload,model,model_type,layers,hidden,params_m,seq_len,batch,gpu_util_pct,level_mhz,"
-		      "j_per_step,s_per_step,mean_w,steps,windows,spread_pct,util_pct,board,source,seed,mode\r\n",
-		      fp);
-	/* The workload's utilisation feature: at the highest measured level
-	 * (the closest to what MAXN would show). */
-	double wutil = -1;
-	for (int i = sw->cfg.n_levels - 1; i >= 0 && wutil < 0; i--)
-		if (sweep_point_measured(&sw->pts[i]))
-			wutil = point_util(&sw->pts[i]);
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		if (!sweep_point_measured(p))
-			continue;
-		/* names are quoted (they may hold commas); numbers are plain */
-		fprintf(fp, "\"%s\",\"%s\",%s,", w->name, w->model, w->model_type);
-		if (w->layers > 0) fprintf(fp, "%d", w->layers);
-		fputc(',', fp);
-		if (w->hidden > 0) fprintf(fp, "%d", w->hidden);
-		fputc(',', fp);
-		if (w->params_m > 0) fprintf(fp, "%.3f", w->params_m);
-		fputc(',', fp);
-		if (w->seq_len > 0) fprintf(fp, "%d", w->seq_len);
-		fputc(',', fp);
-		if (w->batch > 0) fprintf(fp, "%d", w->batch);
-		fputc(',', fp);
-		if (wutil >= 0) fprintf(fp, "%.1f", wutil);
-		fprintf(fp, ",%.1f,%.6f,%.6f,%.4f,%lld,%d,%.3f,", p->hz * 1e-6, sweep_jps(p), sweep_sps(p),
-			sweep_mean_w(p), (long long)p->steps, p->windows, sweep_spread(p) * 100);
-		if (point_util(p) >= 0) fprintf(fp, "%.1f", point_util(p));
-		fprintf(fp, ",\"%s\",%s,", w->board, w->source);
-		if (w->seed >= 0) fprintf(fp, "%lld", w->seed);
-		fprintf(fp, ",%s\r\n", sweep_mode_name(sw->cfg.mode));
-	}
-	int err = ferror(fp) ? EIO : 0;
-	if (fclose(fp) != 0 && !err)
-		err = errno;
-	if (err)
-		snprintf(msg, len, "writing %s: %s", path, strerror(err));
-	return err;
-}
-
-int sweep_policy_level(const struct dvf_opts *o, const struct sweep_cfg *c, double util,
-		       struct sweep_start *out)
-{
-	memset(out, 0, sizeof *out);
-	struct policy_tree t;
-	if (policy_load_spec(o->policy, &t, out->err, sizeof out->err) != 0)
-		return -2;
-	snprintf(out->name, sizeof out->name, "%s", t.name);
-	struct workload w;
-	workload_init(&w);
-	const char *model = o->model ? o->model : (o->demo ? o->sim_model : NULL);
-	const struct catalog_model *cm = model ? catalog_find(model) : NULL;
-	if (cm)
-		workload_from_catalog(&w, cm);
-	if (cm && !o->model && o->demo)
-		workload_mark_simulated(&w);
-	/* A broken config.json leaves the catalog's figures; say so. */
-	if (o->model_config && workload_load_config(&w, o->model_config, out->err, sizeof out->err) >= 0)
-		out->err[0] = '\0';
-	if (o->seq_len > 0)
-		workload_offer(&w, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
-	else if (o->demo)
-		workload_offer(&w, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_SIMULATOR);
-	if (util >= 0)
-		workload_offer(&w, WL_GPU_UTIL, util, WL_SRC_MEASURED);
-	policy_eval(&t, &w, &out->eval);
-	policy_tree_free(&t);
-	if (!out->eval.ok)
-		return -1;
-	int64_t want = (int64_t)(out->eval.mhz * 1e6 + 0.5);
-	int best = -1;
-	for (int i = 0; i < c->n_levels; i++)
-		if (best < 0 || llabs(c->level_hz[i] - want) < llabs(c->level_hz[best] - want))
-			best = i;
-	if (best >= 0)
-		out->hz = c->level_hz[best];
-	return best;
-}
-
 /* The headless sweep says where it starts and why. */
 static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, double util, FILE *log)
 {
 	struct sweep_start st;
 	int start = sweep_policy_level(o, c, util, &st);
 	if (st.err[0])
-		fprintf(stderr, "dvfstop sweep: %s\n", st.err);
+		command_error("%s\n", st.err);
 	if (start == -2)
 		return -2;
 	if (start >= 0) {
@@ -304,7 +150,7 @@ static int wait_first_step(struct session *s, double wait_s)
 	if (!s->job || s->have_progress)
 		return 0;
 	int64_t t0 = s->cur.t_ns, limit = (int64_t)(wait_s * 1e9);
-	fprintf(stderr, "dvfstop sweep: waiting up to %.0f s for the first training step of %s\n", wait_s,
+	command_error("waiting up to %.0f s for the first training step of %s\n", wait_s,
 		s->job_name);
 	while (!stop_requested() && !s->have_progress && !s->job_over && s->cur.t_ns - t0 < limit) {
 		clock_sleep_until(&s->clock, session_due(s));
@@ -316,9 +162,9 @@ static int wait_first_step(struct session *s, double wait_s)
 	if (stop_requested())
 		return -1;
 	if (s->job_over)
-		fprintf(stderr, "dvfstop sweep: %s before its first training step\n", s->msg);
+		command_error("%s before its first training step\n", s->msg);
 	else
-		fprintf(stderr, "dvfstop sweep: no training-step counter from %s after %.0f s: dvfstop reads tqdm "
+		command_error("no training-step counter from %s after %.0f s: dvfstop reads tqdm "
 			"N/M bars, Hugging Face Trainer log lines, or 'step N' lines written to $DVFSTOP_PROGRESS "
 			"(contrib/dvfstop_callback.py; --progress FILE for a --pid); --wait-steps S waits longer\n",
 			s->job_name, wait_s);
@@ -332,10 +178,10 @@ static void job_after(struct session *s, bool stop)
 		return;
 	if (!stop) {
 		if (session_job_detach(s) == 0)
-			fprintf(stderr, "dvfstop sweep: %s\n", s->msg);
+			command_error("%s\n", s->msg);
 		return;
 	}
-	fprintf(stderr, "dvfstop sweep: stopping %s (--stop-job-after)\n", s->job_name);
+	command_error("stopping %s (--stop-job-after)\n", s->job_name);
 	session_job_stop(s);
 	while (!s->job_over) {
 		clock_sleep_until(&s->clock, session_due(s));
@@ -343,7 +189,106 @@ static void job_after(struct session *s, bool stop)
 			break;
 	}
 	if (s->job_over)
-		fprintf(stderr, "dvfstop sweep: %s\n", s->msg);
+		command_error("%s\n", s->msg);
+}
+
+/* Warm up at the board's own settings: the utilisation the policy reads
+ * (returned, -1 none), and a fine-tune that is past its first steps. */
+static double warm_up(struct session *s, int64_t settle_ns)
+{
+	double usum = 0;
+	int un = 0;
+	int64_t warm_ns = settle_ns > 0 ? settle_ns : DVF_NS_PER_S;
+	while (!stop_requested()) {
+		clock_sleep_until(&s->clock, session_due(s));
+		if (session_sample(s) < 0)
+			break;
+		if (s->cur.gpu_load_pm.ok) {
+			usum += (double)s->cur.gpu_load_pm.v / 10.0;
+			un++;
+		}
+		if (s->cur.t_ns - s->t_start >= warm_ns)
+			break;
+	}
+	return un ? usum / un : -1;
+}
+
+/* Sample until the sweep ends, then give the clocks back. */
+static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
+{
+	while (!stop_requested()) {
+		if (sweep_level(&d->sw) < 0)
+			break;
+		if (sweep_driver_pin(d) != 0) {
+			command_error("%s\n", d->err);
+			break;
+		}
+		clock_sleep_until(&s->clock, session_due(s));
+		if (session_sample(s) < 0) {
+			sweep_driver_abort(d, NULL);
+			break;
+		}
+		if (control_observe(ctl, &s->cur))
+			command_error("%s\n", control_msg(ctl));
+		if (s->job_over) {
+			/* The fine-tune ended (or crashed) under the sweep. */
+			command_error("%s\n", s->msg);
+			sweep_driver_abort(d, NULL);
+			break;
+		}
+		sweep_driver_feed(d, &s->cur, &s->energy);
+	}
+	if (stop_requested())
+		sweep_driver_abort(d, NULL);
+	/* The end of a sweep gives the clocks back; the operator applies. */
+	if (sweep_driver_finish(d, s->cur.t_ns) != 0)
+		command_error("%s\n", d->err);
+}
+
+/* --out: the sweep CSV, with the workload the options describe. */
+static void write_out(const struct sweep_args *a, const struct dvf_opts *o, const struct session *s,
+		      const struct sweep *sw)
+{
+	const char *model = o->model ? o->model : (o->demo ? o->sim_model : "");
+	const struct catalog_model *cm = catalog_find(model);
+	char label[256], err[1024];
+	snprintf(label, sizeof label, "%s/seq%lld", model[0] ? model : "unknown",
+		 (long long)(o->seq_len > 0 ? o->seq_len : (o->demo ? o->sim_seq_len : 0)));
+	struct sweep_workload w = {
+		.name = a->workload ? a->workload : label,
+		.model = model,
+		.model_type = cm ? model_type_name(cm->type) : "",
+		.layers = cm ? cm->layers : 0,
+		.hidden = cm ? cm->hidden : 0,
+		.params_m = cm ? (double)cm->params / 1e6 : 0,
+		.seq_len = (int)(o->seq_len > 0 ? o->seq_len : (o->demo ? o->sim_seq_len : 0)),
+		.batch = o->demo ? (int)o->sim_batch : 0,
+		.board = s->info->board_name,
+		.source = s->info->mode,
+		.seed = o->demo ? (long long)o->seed : -1,
+	};
+	if (sweep_driver_write_csv(a->out, sw, &w, a->append, err, sizeof err) != 0)
+		command_error("%s\n", err);
+	else
+		printf("sweep written to %s\n", a->out);
+}
+
+/* The table, how it ended (a failure is an error, and errors go to
+ * stderr), the best level and the CSV; the exit status. */
+static int report(const struct sweep_args *a, const struct dvf_opts *o, const struct session *s,
+		  const struct sweep *sw)
+{
+	sweep_driver_print_table(sw, stdout);
+	fprintf(sw->state == SW_DONE ? stdout : stderr, "%s%s\n", sw->state == SW_DONE ? "" : "dvfstop sweep: ",
+		sw->msg);
+	if (sw->state == SW_DONE && sw->best >= 0)
+		printf("best: %.1f MHz (%d windows, %lld training steps measured); apply with "
+		       "`dvfstop --set-clock %lld` or the TUI's `a`\n",
+		       sw->cfg.level_hz[sw->best] * 1e-6, sw->windows, (long long)sw->steps_used,
+		       (long long)(sw->cfg.level_hz[sw->best] / 1000000));
+	if (a->out && sw->windows > 0)
+		write_out(a, o, s, sw);
+	return sw->state == SW_DONE ? CMD_OK : CMD_FAIL;
 }
 
 int cmd_sweep(const struct cmd_args *ca)
@@ -363,145 +308,63 @@ int cmd_sweep(const struct cmd_args *ca)
 	if (r != OPT_OK) {
 		free(mv);
 		opts_free(&o);
-		return r == OPT_EXIT_OK ? 0 : 2;
+		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
 	}
 	if (o.demo && o.sim_steps == 2000)
 		o.sim_steps = 0; /* the simulated fine-tune lasts as long as the sweep */
 	if (o.demo && !o.sim_speed_set)
 		o.sim_speed = 0; /* a headless sweep of the simulator runs as fast as it can */
 
+	struct sweep_request rq = { .mode = a.mode, .select = a.select, .max_slowdown = a.max_slowdown,
+				    .dwell = a.dwell, .settle_s = a.settle_s, .levels = a.levels, .count = a.count,
+				    .dwell_name = "--dwell", .settle_name = "--settle" };
 	struct sweep_cfg c;
-	memset(&c, 0, sizeof c);
-	c.mode = a.mode;
-	c.select = a.select;
-	c.max_slowdown = a.max_slowdown;
-	c.settle_ns = (int64_t)(a.settle_s * 1e9);
-	if (sweep_parse_dwell(a.dwell, &c.dwell_steps, &c.dwell_ns) != 0) {
-		fprintf(stderr, "dvfstop sweep: --dwell: '%s' is not like 40steps, 10s or 500ms\n", a.dwell);
+	char err[1024];
+	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0) {
+		command_error("%s\n", err);
 		free(mv);
 		opts_free(&o);
-		return 2;
+		return CMD_USAGE;
 	}
 
 	struct session s;
-	char err[1024];
-	rc = 1;
+	rc = CMD_FAIL;
 	stopsig_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "dvfstop sweep: %s\n", err);
+		command_error("%s\n", err);
 		free(mv);
 		opts_free(&o);
-		return 1;
+		return CMD_FAIL;
 	}
 	struct control *ctl = session_control_open(&s, o.readonly, true);
 	if (!ctl || control_readonly(ctl)) {
-		fprintf(stderr, "dvfstop sweep: a sweep needs control of the GPU clock: %s\n",
+		command_error("a sweep needs control of the GPU clock: %s\n",
 			ctl ? control_msg(ctl) : "out of memory");
 		goto out;
 	}
-	if (pick_levels(a.levels, s.info, &c, err, sizeof err) < 0) {
-		fprintf(stderr, "dvfstop sweep: %s\n", err);
-		rc = 2;
+	if (sweep_driver_levels(&rq, s.info, &c, err, sizeof err) < 0) {
+		command_error("%s\n", err);
+		rc = CMD_USAGE;
 		goto out;
 	}
-	c.n_levels = sweep_even_levels(c.level_hz, c.n_levels, a.count);
-	/* Warm up at the board's own settings: the utilisation the policy
-	 * reads, and a fine-tune that is past its first steps. */
-	double usum = 0;
-	int un = 0;
-	int64_t warm_ns = c.settle_ns > 0 ? c.settle_ns : DVF_NS_PER_S;
-	while (!stop_requested()) {
-		clock_sleep_until(&s.clock, session_due(&s));
-		if (session_sample(&s) < 0)
-			break;
-		if (s.cur.gpu_load_pm.ok) {
-			usum += (double)s.cur.gpu_load_pm.v / 10.0;
-			un++;
-		}
-		if (s.cur.t_ns - s.t_start >= warm_ns)
-			break;
-	}
+	double util = warm_up(&s, c.settle_ns);
 	if (c.dwell_steps > 0 && wait_first_step(&s, a.wait_steps_s) < 0)
 		goto out;
-	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&o, &c, un ? usum / un : -1, stdout) : -1;
+	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&o, &c, util, stdout) : -1;
 	if (c.start == -2)
 		goto out;
 	if (sweep_validate(&c, err, sizeof err) < 0) {
-		fprintf(stderr, "dvfstop sweep: %s\n", err);
-		rc = 2;
+		command_error("%s\n", err);
+		rc = CMD_USAGE;
 		goto out;
 	}
-	struct sweep sw;
-	sweep_init(&sw, &c);
+	struct sweep_driver d;
+	sweep_driver_start(&d, &c, ctl, CTL_BY_USER, true, s.cur.t_ns);
 	printf("sweep: %s, %d levels, dwell %s, settle %.1f s, select %s\n", sweep_mode_name(c.mode), c.n_levels,
 	       a.dwell, a.settle_s, sweep_select_name(c.select));
 	fflush(stdout);
-	int level = -1;
-	while (!stop_requested()) {
-		int want = sweep_level(&sw);
-		if (want < 0)
-			break;
-		if (want != level) {
-			level = want;
-			if (control_pin(ctl, c.level_hz[level], CTL_BY_SWEEP) != 0) {
-				fprintf(stderr, "dvfstop sweep: %s\n", control_msg(ctl));
-				sweep_abort(&sw);
-				break;
-			}
-		}
-		clock_sleep_until(&s.clock, session_due(&s));
-		if (session_sample(&s) < 0) {
-			sweep_abort(&sw);
-			break;
-		}
-		if (control_observe(ctl, &s.cur))
-			fprintf(stderr, "dvfstop sweep: %s\n", control_msg(ctl));
-		if (s.job_over) {
-			/* The fine-tune ended (or crashed) under the sweep. */
-			fprintf(stderr, "dvfstop sweep: %s\n", s.msg);
-			sweep_abort(&sw);
-			break;
-		}
-		sweep_feed(&sw, &s.cur, &s.energy);
-	}
-	if (stop_requested())
-		sweep_abort(&sw);
-	/* The end of a sweep gives the clocks back; the operator applies. */
-	if (control_release(ctl) != 0)
-		fprintf(stderr, "dvfstop sweep: %s\n", control_msg(ctl));
-	sweep_print_table(&sw, s.info, stdout);
-	/* how it ended: a failure is an error, and errors go to stderr */
-	fprintf(sw.state == SW_DONE ? stdout : stderr, "%s%s\n", sw.state == SW_DONE ? "" : "dvfstop sweep: ", sw.msg);
-	if (sw.state == SW_DONE && sw.best >= 0)
-		printf("best: %.1f MHz (%d windows, %lld training steps measured); apply with "
-		       "`dvfstop --set-clock %lld` or the TUI's `a`\n",
-		       c.level_hz[sw.best] * 1e-6, sw.windows, (long long)sw.steps_used,
-		       (long long)(c.level_hz[sw.best] / 1000000));
-	if (a.out && sw.windows > 0) {
-		const char *model = o.model ? o.model : (o.demo ? o.sim_model : "");
-		const struct catalog_model *cm = catalog_find(model);
-		char label[256];
-		snprintf(label, sizeof label, "%s/seq%lld", model[0] ? model : "unknown",
-			 (long long)(o.seq_len > 0 ? o.seq_len : (o.demo ? o.sim_seq_len : 0)));
-		struct sweep_workload w = {
-			.name = a.workload ? a.workload : label,
-			.model = model,
-			.model_type = cm ? model_type_name(cm->type) : "",
-			.layers = cm ? cm->layers : 0,
-			.hidden = cm ? cm->hidden : 0,
-			.params_m = cm ? (double)cm->params / 1e6 : 0,
-			.seq_len = (int)(o.seq_len > 0 ? o.seq_len : (o.demo ? o.sim_seq_len : 0)),
-			.batch = o.demo ? (int)o.sim_batch : 0,
-			.board = s.info->board_name,
-			.source = s.info->mode,
-			.seed = o.demo ? (long long)o.seed : -1,
-		};
-		if (sweep_write_csv(a.out, &sw, s.info, &w, a.append, err, sizeof err) != 0)
-			fprintf(stderr, "dvfstop sweep: %s\n", err);
-		else
-			printf("sweep written to %s\n", a.out);
-	}
-	rc = sw.state == SW_DONE ? 0 : 1;
+	run(&d, &s, ctl);
+	rc = report(&a, &o, &s, &d.sw);
 out:
 	fflush(stdout);
 	job_after(&s, a.stop_job_after);

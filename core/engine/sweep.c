@@ -348,3 +348,54 @@ int sweep_even_levels(int64_t *hz, int n, int k)
 		hz[i] = hz[((int64_t)i * (n - 1) + (k - 1) / 2) / (k - 1)];
 	return k;
 }
+
+int sweep_min_jps(const struct sweep *sw)
+{
+	int m = -1;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		if (sweep_point_measured(&sw->pts[i]) &&
+		    (m < 0 || sweep_jps(&sw->pts[i]) < sweep_jps(&sw->pts[m])))
+			m = i;
+	return m;
+}
+
+double sweep_left_s(const struct sweep *sw, int64_t window_steps, double sps_hint)
+{
+	if (sw->state != SW_SETTLE && sw->state != SW_MEASURE)
+		return 0;
+	double s_per_step = -1, sum_t = 0;
+	int64_t sum_steps = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		if (sweep_point_measured(&sw->pts[i])) {
+			sum_t += sw->pts[i].time_s;
+			sum_steps += sw->pts[i].steps;
+		}
+	if (sum_steps > 0)
+		s_per_step = sum_t / (double)sum_steps;
+	else if (sps_hint > 0)
+		s_per_step = 1.0 / sps_hint;
+	double window;
+	if (sw->cfg.dwell_steps > 0) {
+		if (s_per_step < 0)
+			return -1;
+		window = s_per_step * (double)sw->cfg.dwell_steps;
+	} else {
+		window = (double)sw->cfg.dwell_ns * 1e-9;
+	}
+	double per_level = (double)sw->cfg.settle_ns * 1e-9 + window;
+	int todo = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		if (!sweep_point_measured(&sw->pts[i]) && i != sw->cur)
+			todo++;
+	double cur;
+	if (sw->state == SW_SETTLE) {
+		cur = per_level;
+	} else {
+		double done = sw->cfg.dwell_steps > 0 ? (double)window_steps / (double)sw->cfg.dwell_steps
+						      : 0;
+		if (done > 1)
+			done = 1;
+		cur = window * (1 - done);
+	}
+	return cur + per_level * todo;
+}

@@ -103,6 +103,14 @@ int sweep_select_best(const struct sweep_cfg *c, const struct sweep_point *pts);
 /* The objective the selector minimises for a point (J/step, or J*s). */
 double sweep_objective(const struct sweep_cfg *c, const struct sweep_point *p);
 
+/* The measured level with the least J/step, -1 when none. */
+int sweep_min_jps(const struct sweep *sw);
+/* Estimated seconds left: levels still to measure (all unmeasured ones:
+ * exact for exhaustive, an upper bound for adaptive) times settle plus a
+ * window, the window from the measured s/step (or sps_hint, steps/s, when
+ * nothing is measured yet).  Negative when it cannot be told. */
+double sweep_left_s(const struct sweep *sw, int64_t window_steps, double sps_hint);
+
 const char *sweep_mode_name(enum sweep_mode m);
 const char *sweep_select_name(enum sweep_select s);
 /* Parse "40steps", "40", "10s", "2.5s", "500ms" into a dwell; 0 or -1. */

@@ -19,7 +19,7 @@ rank() {
 	esac
 }
 # Known exceptions, each with its reason; the list should be empty.
-EXCEPTIONS="tui>core/cli the sweep panel uses the headless sweep's helpers"
+EXCEPTIONS=""
 
 FOLDERS="core/base core/source core/sim core/job core/control core/export policy core/engine core/cli tui"
 

@@ -8,13 +8,17 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_model.h"
 #include "sweep.h"
+#include "sweep_driver.h"
+#include "sweepdata.h"
 
 static const int64_t orin[] = { 306000000, 408000000, 510000000, 612000000, 714000000, 816000000,
 				 918000000, 1020000000, 1122000000, 1224000000, 1300500000 };
@@ -265,6 +269,145 @@ static struct run sweep_sim(const char *model, int seq, uint64_t seed, enum swee
 	return r;
 }
 
+/* ---- the driver on the simulator ------------------------------------------ */
+
+struct drv_fix {
+	char dir[64];
+	struct dvf_opts o;
+	struct session s;
+	struct control *ctl;
+};
+
+static void drv_open(struct drv_fix *f)
+{
+	snprintf(f->dir, sizeof f->dir, "/tmp/test_sweep.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	setenv("DVFSTOP_STATE_DIR", f->dir, 1);
+	opts_defaults(&f->o);
+	f->o.demo = true;
+	f->o.batch = true;
+	f->o.sim_speed = 0;
+	f->o.sim_steps = 0;
+	f->o.seed = 7;
+	char err[512];
+	assert_int_equal(session_open(&f->s, &f->o, err, sizeof err), 0);
+	f->ctl = session_control_open(&f->s, false, false);
+	assert_non_null(f->ctl);
+	assert_false(control_readonly(f->ctl));
+}
+
+static void drv_close(struct drv_fix *f)
+{
+	control_close(f->ctl);
+	session_close(&f->s);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	unsetenv("DVFSTOP_STATE_DIR");
+}
+
+/* Sample and drive until the sweep has pinned `levels` levels or ended. */
+static void drv_run(struct drv_fix *f, struct sweep_driver *d, int levels)
+{
+	int seen = 0, last = -1;
+	for (int guard = 0; guard < 200000 && seen < levels; guard++) {
+		assert_int_equal(sweep_driver_pin(d), 0);
+		if (d->level != last) {
+			last = d->level;
+			seen++;
+			struct ctl_state st;
+			assert_int_equal(f->s.ops->ctl_read(f->s.src, &st), 0);
+			assert_true(st.max_hz == orin[d->level]); /* pinned through control */
+		}
+		clock_sleep_until(&f->s.clock, session_due(&f->s));
+		assert_int_equal(session_sample(&f->s), 0);
+		if (sweep_driver_feed(d, &f->s.cur, &f->s.energy) < 0)
+			break;
+	}
+	assert_true(seen >= levels || sweep_level(&d->sw) < 0);
+}
+
+/* An aborted sweep gives back the clocks set before it, in the name of
+ * whoever had set them: the user's pin is the user's pin again. */
+static void driver_abort_gives_back(void **st)
+{
+	(void)st;
+	struct drv_fix f;
+	drv_open(&f);
+	assert_int_equal(control_pin(f.ctl, orin[3], CTL_BY_USER), 0);
+	struct sweep_cfg c;
+	cfg_orin(&c, SWEEP_EXHAUSTIVE, -1);
+	c.settle_ns = 200000000;
+	c.dwell_steps = 5;
+	struct sweep_driver d;
+	sweep_driver_start(&d, &c, f.ctl, CTL_BY_USER, false, f.s.cur.t_ns);
+	drv_run(&f, &d, 2);
+	assert_true(control_target_hz(f.ctl) != orin[3]);
+	sweep_driver_abort(&d, "Esc");
+	assert_int_equal(d.sw.state, SW_ABORTED);
+	assert_non_null(strstr(d.sw.msg, "sweep aborted (Esc)"));
+	assert_int_equal(sweep_driver_finish(&d, f.s.cur.t_ns), 0);
+	assert_false(d.running);
+	assert_int_equal(control_mode(f.ctl), CTL_PIN);
+	assert_true(control_target_hz(f.ctl) == orin[3]);
+	struct ctl_state cs;
+	assert_int_equal(f.s.ops->ctl_read(f.s.src, &cs), 0);
+	assert_true(cs.min_hz == orin[3] && cs.max_hz == orin[3]);
+	/* a cap set before it comes back as a cap */
+	assert_int_equal(control_cap(f.ctl, orin[8], CTL_BY_POLICY), 0);
+	sweep_driver_start(&d, &c, f.ctl, CTL_BY_POLICY, false, f.s.cur.t_ns);
+	drv_run(&f, &d, 1);
+	sweep_driver_abort(&d, NULL);
+	assert_int_equal(sweep_driver_finish(&d, f.s.cur.t_ns), 0);
+	assert_int_equal(control_mode(f.ctl), CTL_CAP);
+	assert_true(control_target_hz(f.ctl) == orin[8]);
+	drv_close(&f);
+}
+
+/* A finished sweep's CSV, written through the one column table, reads
+ * back as a dataset (the writer and the reader agree). */
+static void driver_csv_reads_back(void **st)
+{
+	(void)st;
+	struct drv_fix f;
+	drv_open(&f);
+	struct sweep_cfg c;
+	cfg_orin(&c, SWEEP_EXHAUSTIVE, -1);
+	c.n_levels = 3;
+	c.settle_ns = 200000000;
+	c.dwell_steps = 5;
+	struct sweep_driver d;
+	sweep_driver_start(&d, &c, f.ctl, CTL_BY_USER, false, f.s.cur.t_ns);
+	drv_run(&f, &d, 100);
+	assert_int_equal(sweep_driver_finish(&d, f.s.cur.t_ns), 0);
+	assert_int_equal(d.sw.state, SW_DONE);
+	assert_int_equal(control_mode(f.ctl), CTL_DEFAULT);
+	char path[128], err[SD_ERR_LEN];
+	snprintf(path, sizeof path, "%s/sweep.csv", f.dir);
+	struct sweep_workload w = { .name = "bert,base/seq128", .model = "bert-base", .model_type = "encoder",
+				    .layers = 12, .hidden = 768, .params_m = 110, .seq_len = 128, .batch = 16,
+				    .board = "Orin", .source = "simulated", .seed = 7 };
+	assert_int_equal(sweep_driver_write_csv(path, &d.sw, &w, false, err, sizeof err), 0);
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	char head[512];
+	assert_non_null(fgets(head, sizeof head, fp));
+	fclose(fp);
+	assert_string_equal(head, "workload,model,model_type,layers,hidden,params_m,seq_len,batch,gpu_util_pct,"
+			    "level_mhz,j_per_step,s_per_step,mean_w,steps,windows,spread_pct,util_pct,board,"
+			    "source,seed,mode\r\n");
+	struct sweepdata sd;
+	sweepdata_init(&sd);
+	char *paths[] = { path };
+	assert_int_equal(sweepdata_load(&sd, paths, 1, err, sizeof err), 0);
+	assert_int_equal(sd.n, 1);
+	assert_string_equal(sd.w[0].name, "bert,base/seq128");
+	assert_int_equal(sd.w[0].n_levels, 3);
+	assert_true(fabs(sd.w[0].level[0].mhz - 306.0) < 1e-9);
+	sweepdata_free(&sd);
+	drv_close(&f);
+}
+
 static double true_jps(const char *model, int seq, int64_t hz)
 {
 	struct sim_model m;
@@ -336,6 +479,8 @@ int main(void)
 		cmocka_unit_test(dwell_parsing),
 		cmocka_unit_test(stall_counts_from_the_start),
 		cmocka_unit_test(exhaustive_finds_true_optimum),
+		cmocka_unit_test(driver_abort_gives_back),
+		cmocka_unit_test(driver_csv_reads_back),
 		cmocka_unit_test(adaptive_near_optimum_with_few_windows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

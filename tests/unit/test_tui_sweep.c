@@ -78,13 +78,13 @@ static void test_min(void **state)
 	(void)state;
 	struct sweep_view v;
 	make_done(&v);
-	assert_int_equal(sweep_view_min(&v.sw), 2);
+	assert_int_equal(sweep_min_jps(&v.sw), 2);
 	/* An unmeasured level never wins, however cheap it would look. */
 	v.sw.pts[2].windows = 0;
-	assert_int_equal(sweep_view_min(&v.sw), 3);
+	assert_int_equal(sweep_min_jps(&v.sw), 3);
 	for (int i = 0; i < 4; i++)
 		v.sw.pts[i].windows = 0;
-	assert_int_equal(sweep_view_min(&v.sw), -1);
+	assert_int_equal(sweep_min_jps(&v.sw), -1);
 }
 
 static void test_left(void **state)
@@ -93,31 +93,31 @@ static void test_left(void **state)
 	struct sweep_view v;
 	make_done(&v);
 	struct sweep *sw = &v.sw;
-	assert_true(sweep_view_left_s(sw, 0, -1) == 0);   /* done */
+	assert_true(sweep_left_s(sw, 0, -1) == 0);   /* done */
 	/* Two levels measured (0.5 s/step: a 10-step window is 5 s, plus
 	 * 1 s of settling per level); level 2 settling, level 3 to do. */
 	sw->pts[2].windows = sw->pts[3].windows = 0;
 	sw->pts[2].steps = sw->pts[3].steps = 0;
 	sw->state = SW_SETTLE;
 	sw->cur = 2;
-	assert_true(sweep_view_left_s(sw, 0, -1) > 11.99 && sweep_view_left_s(sw, 0, -1) < 12.01);
+	assert_true(sweep_left_s(sw, 0, -1) > 11.99 && sweep_left_s(sw, 0, -1) < 12.01);
 	/* Half way through level 2's window: 2.5 s of it and level 3. */
 	sw->state = SW_MEASURE;
-	double l = sweep_view_left_s(sw, 5, -1);
+	double l = sweep_left_s(sw, 5, -1);
 	assert_true(l > 8.49 && l < 8.51);
 	/* Nothing measured: the job's rate (2 steps/s) gives the window. */
 	for (int i = 0; i < 4; i++)
 		sw->pts[i].windows = 0, sw->pts[i].steps = 0;
 	sw->state = SW_SETTLE;
 	sw->cur = 0;
-	l = sweep_view_left_s(sw, 0, 2.0);
+	l = sweep_left_s(sw, 0, 2.0);
 	assert_true(l > 23.99 && l < 24.01);
 	/* ... and without it, nobody can tell. */
-	assert_true(sweep_view_left_s(sw, 0, -1) < 0);
+	assert_true(sweep_left_s(sw, 0, -1) < 0);
 	/* A time dwell needs no rate. */
 	sw->cfg.dwell_steps = 0;
 	sw->cfg.dwell_ns = 3000000000;
-	l = sweep_view_left_s(sw, 0, -1);
+	l = sweep_left_s(sw, 0, -1);
 	assert_true(l > 15.99 && l < 16.01);
 }
 
