@@ -12,6 +12,7 @@
 #include "eval.h"
 #include "guard.h"
 #include "options.h"
+#include "recommend.h"
 #include "recorder.h"
 #include "workload.h"
 
@@ -287,61 +288,21 @@ int sweep_write_csv(const char *path, const struct sweep *sw, const struct dvf_i
 	return err;
 }
 
-int sweep_policy_level(const struct dvf_opts *o, const struct sweep_cfg *c, double util,
-		       struct sweep_start *out)
+/* Where an adaptive sweep starts: the recommender's level for the window
+ * as it is (recommend_now), said with the path; -1 (the middle) when the
+ * policy cannot say. */
+static int policy_start(const struct recommend *r, const struct sweep_cfg *c, FILE *log)
 {
-	memset(out, 0, sizeof *out);
-	struct policy_tree t;
-	if (policy_load_spec(o->policy, &t, out->err, sizeof out->err) != 0)
-		return -2;
-	snprintf(out->name, sizeof out->name, "%s", t.name);
-	struct workload w;
-	workload_init(&w);
-	const char *model = o->model ? o->model : (o->demo ? o->sim_model : NULL);
-	const struct catalog_model *cm = model ? catalog_find(model) : NULL;
-	if (cm)
-		workload_from_catalog(&w, cm);
-	if (cm && !o->model && o->demo)
-		workload_mark_simulated(&w);
-	/* A broken config.json leaves the catalog's figures; say so. */
-	if (o->model_config && workload_load_config(&w, o->model_config, out->err, sizeof out->err) >= 0)
-		out->err[0] = '\0';
-	if (o->seq_len > 0)
-		workload_offer(&w, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
-	else if (o->demo)
-		workload_offer(&w, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_SIMULATOR);
-	if (util >= 0)
-		workload_offer(&w, WL_GPU_UTIL, util, WL_SRC_MEASURED);
-	policy_eval(&t, &w, &out->eval);
-	policy_tree_free(&t);
-	if (!out->eval.ok)
-		return -1;
-	int64_t want = (int64_t)(out->eval.mhz * 1e6 + 0.5);
-	int best = -1;
-	for (int i = 0; i < c->n_levels; i++)
-		if (best < 0 || llabs(c->level_hz[i] - want) < llabs(c->level_hz[best] - want))
-			best = i;
-	if (best >= 0)
-		out->hz = c->level_hz[best];
-	return best;
-}
-
-/* The headless sweep says where it starts and why. */
-static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, double util, FILE *log)
-{
-	struct sweep_start st;
-	int start = sweep_policy_level(o, c, util, &st);
-	if (st.err[0])
-		fprintf(stderr, "dvfstop sweep: %s\n", st.err);
-	if (start == -2)
-		return -2;
+	struct recommendation rec;
+	recommend_now(r, &rec);
+	int start = recommend_level(&rec, c->level_hz, c->n_levels);
 	if (start >= 0) {
 		char path[512];
-		policy_format_path(&st.eval, NULL, 0, path, sizeof path);
-		fprintf(log, "policy %s: %s\n", st.name, path);
+		policy_format_path(&rec.eval, NULL, 0, path, sizeof path);
+		fprintf(log, "policy %s: %s\n", rec.policy, path);
 	} else {
-		fprintf(log, "policy %s gives no recommendation (missing %s): starting in the middle\n", st.name,
-			st.eval.missing >= 0 ? workload_feature_name((enum wl_feature)st.eval.missing) : "a feature");
+		fprintf(log, "policy %s gives no recommendation (missing %s): starting in the middle\n", rec.policy,
+			rec.eval.missing >= 0 ? workload_feature_name((enum wl_feature)rec.eval.missing) : "a feature");
 	}
 	return start;
 }
@@ -441,6 +402,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 
 	struct session s;
+	struct recommend rec = { 0 };
 	char err[1024];
 	rc = 1;
 	guard_signals_install(true);   /* before the simulator and control open */
@@ -462,27 +424,30 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	c.n_levels = sweep_even_levels(c.level_hz, c.n_levels, a.count);
+	/* The recommender reads the warm-up's utilisation (adaptive only). */
+	if (c.mode == SWEEP_ADAPTIVE) {
+		int rr = recommend_open(&rec, o.policy, &s, err, sizeof err);
+		if (rr != 0)
+			fprintf(stderr, "dvfstop sweep: %s%s\n", rr > 0 ? "note: " : "", err);
+		if (rr < 0)
+			goto out;
+	}
 	/* Warm up at the board's own settings: the utilisation the policy
 	 * reads, and a fine-tune that is past its first steps. */
-	double usum = 0;
-	int un = 0;
 	int64_t warm_ns = c.settle_ns > 0 ? c.settle_ns : DVF_NS_PER_S;
 	while (!stop_requested()) {
 		clock_sleep_until(&s.clock, session_due(&s));
 		if (session_sample(&s) < 0)
 			break;
-		if (s.cur.gpu_load_pm.ok) {
-			usum += (double)s.cur.gpu_load_pm.v / 10.0;
-			un++;
-		}
+		struct recommend_sample x;
+		recommend_sample_of(&s, &x);
+		recommend_feed(&rec, &x);
 		if (s.cur.t_ns - s.t_start >= warm_ns)
 			break;
 	}
 	if (c.dwell_steps > 0 && wait_first_step(&s, a.wait_steps_s) < 0)
 		goto out;
-	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&o, &c, un ? usum / un : -1, stdout) : -1;
-	if (c.start == -2)
-		goto out;
+	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&rec, &c, stdout) : -1;
 	if (sweep_validate(&c, err, sizeof err) < 0) {
 		fprintf(stderr, "dvfstop sweep: %s\n", err);
 		rc = 2;
@@ -564,6 +529,7 @@ out:
 	job_after(&s, a.stop_job_after);
 	if (ctl)
 		control_close(ctl);
+	recommend_close(&rec);
 	session_close(&s);
 	free(mv);
 	opts_free(&o);

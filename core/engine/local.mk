@@ -5,4 +5,6 @@ noinst_LIBRARIES += core/engine/libengine.a
 core_engine_libengine_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(DVF_DEFS)
 core_engine_libengine_a_SOURCES = \
 	core/engine/options.c core/engine/options.h core/engine/session.c core/engine/session.h \
-	core/engine/sweep.c core/engine/sweep.h core/engine/player.c
+	core/engine/sweep.c core/engine/sweep.h core/engine/player.c \
+	core/engine/workload_resolve.c core/engine/workload_resolve.h \
+	core/engine/recommend.c core/engine/recommend.h
