@@ -13,8 +13,10 @@
 #include "builtin.h"
 #include "catalog.h"
 #include "eval.h"
+#include "recommend.h"
 #include "tree.h"
 #include "workload.h"
+#include "workload_resolve.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
@@ -82,70 +84,6 @@ static const char *feature_hint(int f)
 	}
 }
 
-static json_object *json_num(double v)
-{
-	if (v == floor(v) && fabs(v) < 9e15)
-		return json_object_new_int64((int64_t)v);
-	char num[40];
-	policy_format_number(v, num, sizeof num);
-	return json_object_new_double_s(v, num);
-}
-
-static json_object *json_value(enum wl_feature f, double v)
-{
-	if (f == WL_MODEL_TYPE)
-		return json_object_new_string(model_type_name((enum model_type)(int)v));
-	return json_num(v);
-}
-
-static void print_json(const char *spec, const struct policy_tree *t, const struct workload *w,
-		       const struct policy_eval *e, const struct level_map *map, const char *table,
-		       const char *path)
-{
-	json_object *root = json_object_new_object();
-	json_object_object_add(root, "policy", json_object_new_string(t->name));
-	json_object_object_add(root, "spec", json_object_new_string(spec));
-	json_object_object_add(root, "model", w->model[0] ? json_object_new_string(w->model) : NULL);
-
-	json_object *feat = json_object_new_object();
-	for (int f = 0; f < WL_NFEAT; f++) {
-		json_object *o = NULL;
-		if (w->f[f].src != WL_SRC_NONE) {
-			o = json_object_new_object();
-			json_object_object_add(o, "value", json_value((enum wl_feature)f, w->f[f].v));
-			json_object_object_add(o, "source", json_object_new_string(workload_source_name(w->f[f].src)));
-		}
-		json_object_object_add(feat, workload_feature_name((enum wl_feature)f), o);
-	}
-	json_object_object_add(root, "features", feat);
-
-	json_object *arr = json_object_new_array();
-	for (int i = 0; i < e->n_steps; i++) {
-		const struct policy_step *s = &e->step[i];
-		bool cat = s->feature == WL_MODEL_TYPE;
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "feature", json_object_new_string(workload_feature_name(s->feature)));
-		json_object_object_add(o, "value", s->value.src == WL_SRC_NONE ? NULL : json_value(s->feature, s->value.v));
-		json_object_object_add(o, "source", json_object_new_string(workload_source_name(s->value.src)));
-		json_object_object_add(o, "op", json_object_new_string(cat ? "==" : "<="));
-		json_object_object_add(o, "threshold", json_value(s->feature, s->threshold));
-		json_object_object_add(o, "branch", s->value.src == WL_SRC_NONE ? NULL
-					: json_object_new_string(s->taken_true ? "true" : "false"));
-		json_object_array_add(arr, o);
-	}
-	json_object_object_add(root, "path", arr);
-	json_object_object_add(root, "path_text", json_object_new_string(path));
-	json_object_object_add(root, "recommended", json_object_new_boolean(e->ok));
-	json_object_object_add(root, "missing", e->missing >= 0
-				? json_object_new_string(workload_feature_name((enum wl_feature)e->missing)) : NULL);
-	json_object_object_add(root, "leaf_mhz", e->ok ? json_num(e->mhz) : NULL);
-	json_object_object_add(root, "clock_hz", e->ok ? json_object_new_int64(map->hz) : NULL);
-	json_object_object_add(root, "mapped", json_object_new_boolean(e->ok && map->differs));
-	json_object_object_add(root, "levels", json_object_new_string(table));
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-}
-
 static void list_models(void)
 {
 	printf("%-20s %-8s %6s %6s %8s\n", "name", "type", "layers", "hidden", "params");
@@ -156,120 +94,127 @@ static void list_models(void)
 	}
 }
 
+struct recommend_args {
+	const char *model, *config, *spec, *levels;
+	bool json;
+	struct workload decl;      /* the values given here */
+};
+
+/* One option of `recommend`'s: -1 to go on, else the exit status. */
+static int recommend_option(int c, struct recommend_args *a, char **argv)
+{
+	double v;
+	switch (c) {
+	case 'm': a->model = optarg; return -1;
+	case 'c': a->config = optarg; return -1;
+	case 'p': a->spec = optarg; return -1;
+	case 'L': a->levels = optarg; return -1;
+	case 'j': a->json = true; return -1;
+	case 'M': list_models(); return EXIT_OK;
+	case 'h': fputs(recommend_usage, stdout); return EXIT_OK;
+	case 't':
+		v = model_type_parse(optarg);
+		if (v == MODEL_UNKNOWN) {
+			fprintf(stderr, "dvfstop recommend: --model-type '%s': expected encoder or decoder\n", optarg);
+			return EXIT_INPUT;
+		}
+		workload_offer(&a->decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
+		return -1;
+	case 'l':
+	case 'H':
+		if (!parse_count(optarg, &v)) {
+			fprintf(stderr, "dvfstop recommend: --%s '%s': expected a whole number from 1 to 1000000\n",
+				c == 'l' ? "layers" : "hidden", optarg);
+			return EXIT_INPUT;
+		}
+		workload_offer(&a->decl, c == 'l' ? WL_LAYERS : WL_HIDDEN, v, WL_SRC_DECLARED);
+		return -1;
+	case 's':
+		if (!parse_real(optarg, 0, 1e9, &v) || v <= 0) {
+			fprintf(stderr, "dvfstop recommend: --seq-len '%s': expected a positive number of tokens\n", optarg);
+			return EXIT_INPUT;
+		}
+		workload_offer(&a->decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
+		return -1;
+	case 'u':
+		if (!parse_real(optarg, 0, 100, &v)) {
+			fprintf(stderr, "dvfstop recommend: --util '%s': expected a percentage from 0 to 100\n", optarg);
+			return EXIT_INPUT;
+		}
+		workload_offer(&a->decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
+		return -1;
+	case ':':
+		fprintf(stderr, "dvfstop recommend: %s needs a value (see dvfstop recommend --help)\n", argv[optind - 1]);
+		return EXIT_USAGE;
+	default:
+		fprintf(stderr, "dvfstop recommend: unknown option '%s' (see dvfstop recommend --help)\n", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+}
+
+/* The workload: the engine's resolver on the model and config.json, then
+ * the values given here.  0, or the exit status. */
+static int recommend_workload(const struct recommend_args *a, struct workload *w)
+{
+	if (a->model && !catalog_find(a->model)) {
+		fprintf(stderr, "dvfstop recommend: unknown model '%s' (see dvfstop recommend --list-models, "
+			"or give --model-config or --layers/--hidden/--model-type)\n", a->model);
+		return EXIT_INPUT;
+	}
+	struct wl_inputs in = { .model = a->model, .model_config = a->config };
+	char err[512];
+	int rc = workload_resolve(&in, w, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "dvfstop recommend: %s%s\n", rc > 0 ? "note: " : "", err);
+	if (rc < 0)
+		return EXIT_INPUT;
+	for (int f = 0; f < WL_NFEAT; f++)
+		if (a->decl.f[f].src != WL_SRC_NONE)
+			workload_offer(w, (enum wl_feature)f, a->decl.f[f].v, a->decl.f[f].src);
+	return 0;
+}
+
 int cmd_recommend(int argc, char **argv)
 {
-	enum { O_MODEL = 256, O_CONFIG, O_TYPE, O_LAYERS, O_HIDDEN, O_SEQ, O_UTIL, O_POLICY, O_LEVELS, O_JSON, O_LIST };
 	static const struct option opts[] = {
-		{ "model", required_argument, NULL, O_MODEL },
-		{ "model-config", required_argument, NULL, O_CONFIG },
-		{ "model-type", required_argument, NULL, O_TYPE },
-		{ "layers", required_argument, NULL, O_LAYERS },
-		{ "hidden", required_argument, NULL, O_HIDDEN },
-		{ "seq-len", required_argument, NULL, O_SEQ },
-		{ "util", required_argument, NULL, O_UTIL },
-		{ "policy", required_argument, NULL, O_POLICY },
-		{ "levels", required_argument, NULL, O_LEVELS },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "list-models", no_argument, NULL, O_LIST },
+		{ "model", required_argument, NULL, 'm' },
+		{ "model-config", required_argument, NULL, 'c' },
+		{ "model-type", required_argument, NULL, 't' },
+		{ "layers", required_argument, NULL, 'l' },
+		{ "hidden", required_argument, NULL, 'H' },
+		{ "seq-len", required_argument, NULL, 's' },
+		{ "util", required_argument, NULL, 'u' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "levels", required_argument, NULL, 'L' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "list-models", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *model = NULL, *config = NULL, *spec = POLICY_DEFAULT_SPEC, *levels = NULL;
-	bool json = false;
-	/* Command-line values, applied after the catalog and config so that
-	 * the messages about those come first; ranks decide anyway. */
-	struct workload decl;
-	workload_init(&decl);
-
+	struct recommend_args a = { .spec = POLICY_DEFAULT_SPEC };
+	workload_init(&a.decl);
 	optind = 1;
 	opterr = 0;
-	int c;
-	double v;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case O_MODEL: model = optarg; break;
-		case O_CONFIG: config = optarg; break;
-		case O_POLICY: spec = optarg; break;
-		case O_LEVELS: levels = optarg; break;
-		case O_JSON: json = true; break;
-		case O_LIST: list_models(); return EXIT_OK;
-		case 'h': fputs(recommend_usage, stdout); return EXIT_OK;
-		case O_TYPE:
-			v = model_type_parse(optarg);
-			if (v == MODEL_UNKNOWN) {
-				fprintf(stderr, "dvfstop recommend: --model-type '%s': expected encoder or decoder\n", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
-			break;
-		case O_LAYERS:
-		case O_HIDDEN:
-			if (!parse_count(optarg, &v)) {
-				fprintf(stderr, "dvfstop recommend: --%s '%s': expected a whole number from 1 to 1000000\n",
-					c == O_LAYERS ? "layers" : "hidden", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, c == O_LAYERS ? WL_LAYERS : WL_HIDDEN, v, WL_SRC_DECLARED);
-			break;
-		case O_SEQ:
-			if (!parse_real(optarg, 0, 1e9, &v) || v <= 0) {
-				fprintf(stderr, "dvfstop recommend: --seq-len '%s': expected a positive number of tokens\n", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
-			break;
-		case O_UTIL:
-			if (!parse_real(optarg, 0, 100, &v)) {
-				fprintf(stderr, "dvfstop recommend: --util '%s': expected a percentage from 0 to 100\n", optarg);
-				return EXIT_INPUT;
-			}
-			workload_offer(&decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
-			break;
-		case ':':
-			fprintf(stderr, "dvfstop recommend: %s needs a value (see dvfstop recommend --help)\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "dvfstop recommend: unknown option '%s' (see dvfstop recommend --help)\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
+	/* -h and long options: the other letters are refused as unknown */
+	for (int c, rc; (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1;)
+		if ((rc = recommend_option(c, &a, argv)) >= 0)
+			return rc;
 	if (optind < argc) {
 		fprintf(stderr, "dvfstop recommend: unexpected argument '%s' (see dvfstop recommend --help)\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-
 	struct workload w;
-	workload_init(&w);
-	if (model) {
-		const struct catalog_model *m = catalog_find(model);
-		if (!m) {
-			fprintf(stderr, "dvfstop recommend: unknown model '%s' (see dvfstop recommend --list-models, "
-				"or give --model-config or --layers/--hidden/--model-type)\n", model);
-			return EXIT_INPUT;
-		}
-		workload_from_catalog(&w, m);
-	}
-	if (config) {
-		char err[512];
-		int rc = workload_load_config(&w, config, err, sizeof err);
-		if (rc < 0) {
-			fprintf(stderr, "dvfstop recommend: %s\n", err);
-			return EXIT_INPUT;
-		}
-		if (rc > 0)
-			fprintf(stderr, "dvfstop recommend: note: %s\n", err);
-	}
-	for (int f = 0; f < WL_NFEAT; f++)
-		if (decl.f[f].src != WL_SRC_NONE)
-			workload_offer(&w, (enum wl_feature)f, decl.f[f].v, decl.f[f].src);
+	int rc = recommend_workload(&a, &w);
+	if (rc)
+		return rc;
 
 	struct dvf_info info;
 	memset(&info, 0, sizeof info);
 	/* The table's name in JSON and in words. */
 	const char *table = "agx-orin", *table_text = "the Jetson AGX Orin table (no board given)";
-	if (levels) {
-		char err[256];
-		if (policy_levels_parse(levels, &info, err, sizeof err)) {
+	char err[POLICY_ERR_LEN];
+	if (a.levels) {
+		if (policy_levels_parse(a.levels, &info, err, sizeof err)) {
 			fprintf(stderr, "dvfstop recommend: %s\n", err);
 			return EXIT_INPUT;
 		}
@@ -278,45 +223,27 @@ int cmd_recommend(int argc, char **argv)
 	} else {
 		policy_levels_agx_orin(&info);
 	}
-
 	struct policy_tree t;
-	char err[POLICY_ERR_LEN];
-	if (policy_load_spec(spec, &t, err, sizeof err)) {
+	if (policy_load_spec(a.spec, &t, err, sizeof err)) {
 		fprintf(stderr, "dvfstop recommend: %s\n", err);
 		return EXIT_INPUT;
 	}
-	struct policy_eval e;
-	policy_eval(&t, &w, &e);
-	struct level_map map;
-	memset(&map, 0, sizeof map);
-	if (e.ok)
-		policy_map_level(&info, e.mhz, &map);
-	char path[4096];
-	policy_format_path(&e, &map, 0, path, sizeof path);
-
-	if (json) {
-		print_json(spec, &t, &w, &e, &map, table, path);
+	/* The engine's recommender, once, on the values given. */
+	struct recommend r;
+	struct recommendation rec;
+	recommend_init(&r, &t, a.spec, &w, &info);
+	recommend_now(&r, &rec);
+	if (a.json) {
+		json_object *root = recommend_json(&rec);
+		json_object_object_add(root, "levels", json_object_new_string(table));
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
 	} else {
-		printf("policy:    %s (%s)\n", t.name, spec);
-		if (w.model[0])
-			printf("model:     %s\n", w.model);
-		printf("path:      %s\n", path);
-		if (e.ok) {
-			char want[40], got[40];
-			policy_format_number(e.mhz, want, sizeof want);
-			policy_format_number((double)map.hz / 1e6, got, sizeof got);
-			if (map.differs)
-				printf("recommend: %s MHz (the policy says %s MHz; the nearest level in %s)\n",
-				       got, want, table_text);
-			else
-				printf("recommend: %s MHz\n", got);
-		} else {
-			printf("recommend: none: %s is missing (%s)\n",
-			       workload_feature_name((enum wl_feature)e.missing), feature_hint(e.missing));
-		}
+		recommend_print(&rec, "", table_text, feature_hint, stdout);
 	}
+	recommend_close(&r);
 	policy_tree_free(&t);
-	return e.ok ? EXIT_OK : EXIT_INPUT;
+	return rec.eval.ok ? EXIT_OK : EXIT_INPUT;
 }
 
 static int policy_check(const char *spec)
