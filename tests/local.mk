@@ -25,6 +25,9 @@ endif
 
 TESTS += tests/integration/batch-fixtures.sh
 EXTRA_DIST += tests/integration/batch-fixtures.sh
+# --batch --policy recommends: the text and JSON summaries (core/engine/recommend.c).
+TESTS += tests/integration/batch-recommend.sh
+EXTRA_DIST += tests/integration/batch-recommend.sh
 # A board's files are never opened through a link, nor a value cut (issue 25).
 TESTS += tests/integration/sysfs-links.sh
 EXTRA_DIST += tests/integration/sysfs-links.sh
@@ -72,6 +75,13 @@ TESTS += tests/unit/test_session_msg
 tests_unit_test_session_msg_SOURCES = tests/unit/test_session_msg.c
 tests_unit_test_session_msg_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_session_msg_LDADD = $(TEST_LDADD)
+# The workload resolver and the recommender (core/engine/workload_resolve.c,
+# recommend.c): origins, the utilisation window, hysteresis.
+check_PROGRAMS += tests/unit/test_recommend
+TESTS += tests/unit/test_recommend
+tests_unit_test_recommend_SOURCES = tests/unit/test_recommend.c
+tests_unit_test_recommend_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_recommend_LDADD = $(TEST_LDADD)
 endif
 
 if HAVE_CMOCKA

@@ -8,74 +8,15 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "catalog.h"
 #include "cellbuf.h"
 #include "control.h"
 #include "ctl_keys.h"
 #include "layout.h"
-#include "replay.h"
-#include "player.h"
+#include "recommend.h"
 #include "session.h"
 #include "theme.h"
 #include "workload.h"
-
-/* ---- the utilisation window ------------------------------------------------ */
-
-void util_window_init(struct util_window *w, int64_t bucket_ns, int n)
-{
-	memset(w, 0, sizeof *w);
-	w->bucket_ns = bucket_ns > 0 ? bucket_ns : DVF_NS_PER_S;
-	w->n = n < 1 ? 1 : n > UTIL_WINDOW_MAX ? UTIL_WINDOW_MAX : n;
-	for (int i = 0; i < UTIL_WINDOW_MAX; i++)
-		w->idx[i] = -1;
-}
-
-void util_window_add(struct util_window *w, int64_t t_ns, struct dvf_m load_pm)
-{
-	if (t_ns < 0)
-		return;
-	int64_t b = t_ns / w->bucket_ns;
-	if (!w->any) {
-		w->any = true;
-		w->first_b = w->last_b = b;
-	} else if (b > w->last_b) {
-		w->last_b = b;
-	}
-	/* A sample older than the window (the clock does not go back) adds
-	 * nothing. */
-	if (b <= w->last_b - w->n)
-		return;
-	int slot = (int)(b % w->n);
-	if (w->idx[slot] != b) {
-		w->idx[slot] = b;
-		w->sum[slot] = 0;
-		w->cnt[slot] = 0;
-	}
-	if (load_pm.ok) {
-		w->sum[slot] += (double)load_pm.v / 10.0;
-		w->cnt[slot]++;
-	}
-}
-
-bool util_window_mean(const struct util_window *w, double *pct, double *span_s)
-{
-	double sum = 0;
-	int cnt = 0;
-	if (!w->any)
-		return false;
-	for (int i = 0; i < w->n; i++) {
-		if (w->idx[i] < 0 || w->idx[i] <= w->last_b - w->n)
-			continue;
-		sum += w->sum[i];
-		cnt += w->cnt[i];
-	}
-	int64_t span = w->last_b - w->first_b + 1;
-	*span_s = (double)(span < w->n ? span : w->n) * ((double)w->bucket_ns / 1e9);
-	if (cnt == 0)
-		return false;
-	*pct = sum / cnt;
-	return true;
-}
+#include "workload_resolve.h"
 
 /* ---- the panel -------------------------------------------------------------- */
 
@@ -255,25 +196,47 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 
 enum { MAX_POLICIES = 3 };
 
+/* The loaded policies (P cycles them) and the engine's recommender
+ * (core/engine/recommend.h), which the panel only shows. */
 struct tui_policy {
 	int n, idx;
 	char spec[MAX_POLICIES][512];
 	struct policy_tree tree[MAX_POLICIES];
-	struct workload base;         /* catalog, config, declared: fixed */
-	struct util_window uw;
-	struct policy_hyst hyst;
-	bool sampled;
-	int64_t next_eval;            /* session clock */
-	struct policy_view pv;
+	struct recommend rec;
+	char name[96];
 };
 
 static void set_name(struct tui_policy *p)
 {
 	const char *s = p->spec[p->idx];
 	const char *base = strrchr(s, '/');
-	snprintf(p->pv.name, sizeof p->pv.name, "%s", base ? base + 1 : s);
-	p->pv.index = p->idx;
-	p->pv.count = p->n;
+	snprintf(p->name, sizeof p->name, "%s", base ? base + 1 : s);
+}
+
+/* builtin:mlg, builtin:ffg and --policy (when another); -1 when one does
+ * not load (message on stderr). */
+static int load_policies(struct tui_policy *p, const char *want)
+{
+	char err[POLICY_ERR_LEN];
+	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:mlg");
+	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:ffg");
+	p->idx = -1;
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->spec[i], want) == 0)
+			p->idx = i;
+	if (p->idx < 0) {
+		p->idx = p->n;
+		snprintf(p->spec[p->n++], sizeof p->spec[0], "%s", want);
+	}
+	for (int i = 0; i < p->n; i++)
+		policy_tree_init(&p->tree[i]);
+	for (int i = 0; i < p->n; i++) {
+		if (policy_load_spec(p->spec[i], &p->tree[i], err, sizeof err)) {
+			fprintf(stderr, "dvfstop: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int tui_policy_open(struct tui *t)
@@ -286,93 +249,23 @@ int tui_policy_open(struct tui *t)
 		return -1;
 	}
 	t->pol = p;
-	const char *want = o->policy && o->policy[0] ? o->policy : POLICY_DEFAULT_SPEC;
-	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:mlg");
-	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:ffg");
-	p->idx = -1;
-	for (int i = 0; i < p->n; i++)
-		if (strcmp(p->spec[i], want) == 0)
-			p->idx = i;
-	if (p->idx < 0) {
-		p->idx = p->n;
-		snprintf(p->spec[p->n++], sizeof p->spec[0], "%s", want);
-	}
-	for (int i = 0; i < p->n; i++) {
-		policy_tree_init(&p->tree[i]);
-		if (policy_load_spec(p->spec[i], &p->tree[i], err, sizeof err)) {
-			fprintf(stderr, "dvfstop: %s\n", err);
-			return -1;
-		}
-	}
-
-	/* The workload's fixed features; the command line wins. */
-	workload_init(&p->base);
-	const char *model = o->model ? o->model : o->demo ? o->sim_model : NULL;
-	const char *rec_model = NULL;
-	int64_t rec_seq_len = 0;
-	if (player_active(t->s))   /* what the recording's policy was told */
-		replay_workload(t->s->src, &rec_model, &rec_seq_len);
-	if (!model && !o->model_config && rec_model && catalog_find(rec_model))
-		model = rec_model;
-	if (model && model[0]) {
-		const struct catalog_model *m = catalog_find(model);
-		if (!m) {
-			fprintf(stderr, "dvfstop: --model %s: not a model of the catalog "
-				"(dvfstop recommend --list-models lists them; --model-config reads a config.json)\n",
-				model);
-			return -1;
-		}
-		workload_from_catalog(&p->base, m);
-		if (!o->model && o->demo)
-			workload_mark_simulated(&p->base);
-		snprintf(p->base.model, sizeof p->base.model, "%s", m->name);
-	}
-	if (o->model_config && workload_load_config(&p->base, o->model_config, err, sizeof err)) {
+	if (load_policies(p, o->policy && o->policy[0] ? o->policy : POLICY_DEFAULT_SPEC) < 0)
+		return -1;
+	/* The workload's fixed features (workload_resolve.h). */
+	struct wl_inputs in;
+	struct workload w;
+	workload_resolve_inputs(t->s, &in);
+	in.run_seq_len.src = WL_SRC_NONE;
+	int rc = workload_resolve(&in, &w, err, sizeof err);
+	if (rc < 0) {
 		fprintf(stderr, "dvfstop: %s\n", err);
 		return -1;
 	}
-	if (o->seq_len > 0)
-		workload_offer(&p->base, WL_SEQ_LEN, (double)o->seq_len, WL_SRC_DECLARED);
-	else if (o->demo && o->sim_seq_len > 0)
-		/* The simulated fine-tune's, not measured from a real one. */
-		workload_offer(&p->base, WL_SEQ_LEN, (double)o->sim_seq_len, WL_SRC_SIMULATOR);
-	else if (rec_seq_len > 0)
-		workload_offer(&p->base, WL_SEQ_LEN, (double)rec_seq_len, WL_SRC_DECLARED);
-
-	util_window_init(&p->uw, DVF_NS_PER_S, UTIL_WINDOW_S);
-	policy_hyst_init(&p->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
-	p->pv.active = true;
-	p->pv.util_window_s = UTIL_WINDOW_S;
-	p->pv.util_min_s = UTIL_MIN_S;
-	p->pv.hold = POLICY_HYST_HOLD;
+	if (rc > 0)   /* a config.json without some figure: the rest is used */
+		tui_msg(t, "note: %s", err);
+	recommend_init(&p->rec, &p->tree[p->idx], p->spec[p->idx], &w, t->s->info);
 	set_name(p);
 	return 0;
-}
-
-static void evaluate(struct tui *t)
-{
-	struct tui_policy *p = t->pol;
-	struct session *s = t->s;
-	struct workload w = p->base;
-	struct job_stats js;
-	/* the simulator's own fine-tune (--demo alone) is no measurement */
-	if (session_job_stats(s, &js) && js.st.seq_len.ok && js.st.seq_len.v > 0)
-		workload_offer(&w, WL_SEQ_LEN, js.st.seq_len.v, s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED);
-	double pct, span;
-	p->pv.util_ok = util_window_mean(&p->uw, &pct, &span);
-	p->pv.util_span_s = p->uw.any ? span : 0;
-	if (p->pv.util_ok) {
-		p->pv.util_pct = pct;
-		if (span >= UTIL_MIN_S)
-			workload_offer(&w, WL_GPU_UTIL, pct, WL_SRC_MEASURED);
-	}
-	const struct policy_eval *e = policy_hyst_update(&p->hyst, &p->tree[p->idx], &w);
-	p->pv.eval = *e;
-	p->pv.have_eval = true;
-	p->pv.have_map = e->ok && policy_map_level(s->info, e->mhz, &p->pv.map) == 0;
-	p->pv.pending = p->hyst.cand_count;
-	p->pv.pending_ok = p->hyst.cand_leaf >= 0;
-	p->pv.pending_mhz = p->pv.pending_ok ? p->tree[p->idx].node[p->hyst.cand_leaf].mhz : 0;
 }
 
 void tui_policy_sample(struct tui *t)
@@ -380,13 +273,34 @@ void tui_policy_sample(struct tui *t)
 	struct tui_policy *p = t->pol;
 	if (!p)
 		return;
-	const struct dvf_sample *s = &t->s->cur;
-	util_window_add(&p->uw, s->t_ns, s->gpu_load_pm);
-	if (!p->sampled || s->t_ns >= p->next_eval) {
-		p->sampled = true;
-		p->next_eval = s->t_ns + DVF_NS_PER_S;
-		evaluate(t);
-	}
+	struct recommend_sample x;
+	recommend_sample_of(t->s, &x);
+	recommend_feed(&p->rec, &x);
+}
+
+/* The panel's content from the recommender's adopted recommendation. */
+static void fill_view(const struct tui_policy *p, struct policy_view *pv)
+{
+	struct recommendation r;
+	recommend_result(&p->rec, &r);
+	memset(pv, 0, sizeof *pv);
+	pv->active = true;
+	snprintf(pv->name, sizeof pv->name, "%s", p->name);
+	pv->index = p->idx;
+	pv->count = p->n;
+	pv->have_eval = r.have;
+	pv->eval = r.eval;
+	pv->have_map = r.have_map;
+	pv->map = r.map;
+	pv->pending = r.pending;
+	pv->hold = r.hold;
+	pv->pending_ok = r.pending_ok;
+	pv->pending_mhz = r.pending_mhz;
+	pv->util_ok = r.util_ok;
+	pv->util_pct = r.util_pct;
+	pv->util_span_s = r.util_span_s;
+	pv->util_window_s = r.window_s;
+	pv->util_min_s = r.min_s;
 }
 
 void tui_policy_view(struct tui *t)
@@ -396,8 +310,22 @@ void tui_policy_view(struct tui *t)
 		t->view.policy.active = false;
 		return;
 	}
-	t->view.policy = p->pv;
+	fill_view(p, &t->view.policy);
 	t->view.policy.board_hz = t->view.have_cur ? t->view.cur.gpu_freq_hz : dvf_m_na();
+}
+
+int tui_policy_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz)
+{
+	struct tui_policy *p = t->pol;
+	*hz = 0;
+	if (!p)
+		return -1;
+	struct recommendation r;
+	recommend_now(&p->rec, &r);
+	int i = recommend_level(&r, level_hz, n);
+	if (i >= 0)
+		*hz = level_hz[i];
+	return i;
 }
 
 void tui_policy_close(struct tui *t)
@@ -405,6 +333,7 @@ void tui_policy_close(struct tui *t)
 	struct tui_policy *p = t->pol;
 	if (!p)
 		return;
+	recommend_close(&p->rec);
 	for (int i = 0; i < p->n; i++)
 		policy_tree_free(&p->tree[i]);
 	free(p);
@@ -419,7 +348,9 @@ int policy_key_accept(struct tui *t)
 		tui_msg(t, "no policy loaded");
 		return KR_NONE;
 	}
-	const struct policy_view *pv = &p->pv;
+	struct policy_view view;
+	const struct policy_view *pv = &view;
+	fill_view(p, &view);
 	if (!pv->have_eval) {
 		tui_msg(t, "no recommendation yet: waiting for the first sample");
 		return KR_NONE;
@@ -458,10 +389,7 @@ int policy_key_next(struct tui *t)
 	p->idx = (p->idx + 1) % p->n;
 	set_name(p);
 	/* A new tree starts afresh: its own first outcome is adopted. */
-	policy_hyst_init(&p->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
-	p->pv.have_eval = false;
-	if (p->sampled)
-		evaluate(t);
+	recommend_use(&p->rec, &p->tree[p->idx], p->spec[p->idx]);
 	tui_msg(t, "policy %s (%d of %d; P for the next)", p->spec[p->idx], p->idx + 1, p->n);
 	return KR_NONE;
 }

@@ -1,16 +1,13 @@
 /* policy_panel: the policy's recommendation on the dashboard.
  *
- * The workload's features come from --model, --model-config and --seq-len
- * (under --demo from the simulator's model and sequence length), the
- * fine-tune's measured seq_len when its progress gives tokens and samples,
- * and the GPU utilisation measured on the board, averaged over a sliding
- * window (30 s).  The policy is evaluated once a second on those with
- * hysteresis (policy_hyst_update), so the recommendation does not flap.
- * `a` pins the recommended clock (control_pin, by policy); `P` cycles the
+ * The engine's recommender (core/engine/recommend.h: the workload's
+ * features with their origins, the 30 s utilisation window, hysteresis)
+ * decides; the panel shows its adopted recommendation and the path.  `a`
+ * pins the recommended clock (control_pin, by policy); `P` cycles the
  * loaded policies (builtin:mlg, builtin:ffg, --policy FILE).
  *
- * The window, the view and the panel's drawing are pure (tested without a
- * terminal); the rest hooks into the loop. */
+ * The view and the panel's drawing are pure (tested without a terminal);
+ * the rest hooks into the loop. */
 #ifndef DVF_POLICY_PANEL_H
 #define DVF_POLICY_PANEL_H
 
@@ -23,34 +20,6 @@
 
 struct tui;
 struct cellbuf;
-
-/* ---- the utilisation window ------------------------------------------------ */
-
-enum { UTIL_WINDOW_MAX = 120 };
-#define UTIL_WINDOW_S 30
-/* The measured gpu_util is offered to the policy only once its window
- * covers this many seconds: a recommendation from the first fraction of
- * a second (often a pause between steps, or the start) would be adopted
- * at once and then corrected. */
-#define UTIL_MIN_S 5
-
-/* The mean of valid gpu_util samples over the last n buckets (1 s each) of
- * the session clock.  Invalid samples count for nothing. */
-struct util_window {
-	int64_t bucket_ns;
-	int n;
-	bool any;                     /* a sample (valid or not) was added */
-	int64_t first_b, last_b;      /* bucket numbers of the first and latest */
-	int64_t idx[UTIL_WINDOW_MAX]; /* bucket number each slot holds */
-	double sum[UTIL_WINDOW_MAX];  /* percent */
-	int cnt[UTIL_WINDOW_MAX];
-};
-
-void util_window_init(struct util_window *w, int64_t bucket_ns, int n);
-void util_window_add(struct util_window *w, int64_t t_ns, struct dvf_m load_pm);
-/* Mean percent over the window; span_s: the seconds it covers so far
- * (less than the window at the start).  False when no valid sample. */
-bool util_window_mean(const struct util_window *w, double *pct, double *span_s);
 
 /* ---- what the panel shows ---------------------------------------------------- */
 
@@ -70,7 +39,7 @@ struct policy_view {
 	bool util_ok;
 	double util_pct, util_span_s;
 	int util_window_s;
-	int util_min_s;               /* span before gpu_util is offered (UTIL_MIN_S) */
+	int util_min_s;               /* span before gpu_util is offered (RECOMMEND_MIN_S) */
 	struct dvf_m board_hz;        /* the clock the board runs at */
 };
 
@@ -92,6 +61,10 @@ void tui_policy_sample(struct tui *t);
 /* Copy the panel's content into the view. */
 void tui_policy_view(struct tui *t);
 void tui_policy_close(struct tui *t);
+/* Where a sweep starts: the level of level_hz[0..n) nearest to the shown
+ * policy's recommendation for the window as it is (recommend_now), its
+ * clock in *hz; -1 when the policy cannot say. */
+int tui_policy_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz);
 
 /* Key handlers (rows of tui_keys[]). */
 int policy_key_accept(struct tui *t);

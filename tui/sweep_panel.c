@@ -14,9 +14,9 @@
 #include "options.h"
 #include "render.h"
 #include "player.h"
+#include "policy_panel.h"
 #include "session.h"
 #include "sweep_driver.h"
-#include "sweep_policy.h"
 #include "workload.h"
 
 /* ---- clock control ------------------------------------------------------ */
@@ -44,33 +44,13 @@ void tui_control_close(struct tui *t)
 
 /* ---- starting and ending a sweep ---------------------------------------- */
 
-/* Mean GPU utilisation over the last few seconds of history, for the
- * policy's gpu_util feature; -1 when there is none. */
-static double recent_util(const struct session *s)
-{
-	double sum = 0, v;
-	int n = 0;
-	for (int i = s->hist.len - 1; i >= 0 && i >= s->hist.len - 5; i--)
-		if (history_get(&s->hist, HS_GPU_LOAD, i, &v)) {
-			sum += v;
-			n++;
-		}
-	if (n == 0 && s->cur.gpu_load_pm.ok)
-		return (double)s->cur.gpu_load_pm.v / 10.0;
-	return n ? sum / n : -1;
-}
-
-/* The policy's recommendation for this workload, as the level of the sweep
- * nearest to it (the adaptive search starts there), or -1 when the policy
- * cannot say (the search then starts in the middle). */
+/* The policy's recommendation for this workload (the policy panel's, for
+ * the window as it is), as the level of the sweep nearest to it (the
+ * adaptive search starts there), or -1 when the policy cannot say (the
+ * search then starts in the middle). */
 static int policy_level(struct tui *t, const struct sweep_cfg *c, int64_t *hz)
 {
-	struct sweep_start st;
-	int best = sweep_policy_level(t->o, c, recent_util(t->s), &st);
-	if (st.err[0])
-		tui_msg(t, "%s", st.err);
-	*hz = best >= 0 ? st.hz : 0;
-	return best >= 0 ? best : -1;
+	return tui_policy_level(t, c->level_hz, c->n_levels, hz);
 }
 
 /* The sweep is over: the clocks as they were before it, and say how it
@@ -272,7 +252,6 @@ int tui_key_sweep_apply(struct tui *t)
 int tui_key_sweep_csv(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
-	const struct dvf_opts *o = t->o;
 	const struct session *s = t->s;
 	if (!ts->have || ts->run.sw.windows == 0) {
 		tui_msg(t, "no sweep measured yet: s starts one");
@@ -283,25 +262,9 @@ int tui_key_sweep_csv(struct tui *t)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(path, sizeof path, "dvfstop-sweep-%Y%m%d-%H%M%S.csv", &tm);
-	const char *model = o->model ? o->model : (o->demo ? o->sim_model : "");
-	const struct catalog_model *cm = catalog_find(model);
-	int64_t seq = o->seq_len > 0 ? o->seq_len : (o->demo ? o->sim_seq_len : 0);
-	char label[256];
-	snprintf(label, sizeof label, "%s/seq%lld", model[0] ? model : "unknown", (long long)seq);
-	struct sweep_workload w = {
-		.name = label,
-		.model = model,
-		.model_type = cm ? model_type_name(cm->type) : "",
-		.layers = cm ? cm->layers : 0,
-		.hidden = cm ? cm->hidden : 0,
-		.params_m = cm ? (double)cm->params / 1e6 : 0,
-		.seq_len = (int)seq,
-		.batch = o->demo ? (int)o->sim_batch : 0,
-		.board = s->info->board_name,
-		.source = s->info->mode,
-		.seed = o->demo ? (long long)o->seed : -1,
-	};
-	char err[600];
+	char label[256], err[600];
+	struct sweep_workload w;
+	sweep_driver_workload(s, NULL, &w, label, sizeof label);
 	if (sweep_driver_write_csv(path, &ts->run.sw, &w, false, err, sizeof err) != 0)
 		tui_msg(t, "%s", err);
 	else

@@ -351,6 +351,7 @@ const char *workload_source_name(enum wl_source s)
 	case WL_SRC_CONFIG: return "config";
 	case WL_SRC_SIMULATOR: return "simulator";
 	case WL_SRC_MEASURED: return "measured";
+	case WL_SRC_RECORDING: return "recording";
 	case WL_SRC_DECLARED: return "declared";
 	default: return "missing";
 	}

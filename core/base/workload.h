@@ -4,9 +4,12 @@
  * several places (the model catalog, a Hugging Face config.json, the command
  * line, live measurement); a value replaces another only when its source
  * ranks at least as high, so the order in which they are offered does not
- * matter:  default < catalog < config < measured < declared.
- * Declared (the command line) ranks above measured because an operator who
- * types --util means it, e.g. to ask "what if". */
+ * matter:  default < catalog < config < simulator < measured < recording
+ * < declared.  Declared (the command line) ranks above measured because an
+ * operator who types --util means it, e.g. to ask "what if"; a replayed
+ * recording's sidecar says what was declared (or simulated) when it was
+ * recorded, so it too ranks above what the replay measures.
+ * core/engine/workload_resolve.c decides which values are offered. */
 #ifndef DVF_WORKLOAD_H
 #define DVF_WORKLOAD_H
 
@@ -33,6 +36,7 @@ enum wl_source {
 	WL_SRC_CONFIG,   /* --model-config config.json */
 	WL_SRC_SIMULATOR, /* --demo's simulated fine-tune (--sim-model, --sim-seq-len) */
 	WL_SRC_MEASURED, /* read from the board while running */
+	WL_SRC_RECORDING, /* a replayed recording's sidecar (summary.workload) */
 	WL_SRC_DECLARED, /* given on the command line */
 };
 

@@ -2,6 +2,7 @@
 #include "batch.h"
 #include "control.h"
 #include "job.h"
+#include "recommend.h"
 #include "stopsig.h"
 #include "recorder.h"
 #include "sim.h"
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 /* Stop signals follow the guard's one policy (core/control/guard.h); SIGPIPE is
  * ignored there, so a write to a closed stdout or stderr (`| head -n 1`)
@@ -78,6 +81,65 @@ static void say(const char *msg)
 	fprintf(stderr, "dvfstop: %s\n", msg);
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* What gives a feature the recommendation lacks, under --batch. */
+static const char *feature_hint(int f)
+{
+	switch (f) {
+	case WL_MODEL_TYPE:
+	case WL_LAYERS:
+	case WL_HIDDEN: return "give --model NAME or --model-config config.json";
+	case WL_PARAMS_M: return "give --model with a catalog model";
+	case WL_SEQ_LEN: return "give --seq-len, or follow the fine-tune (its progress gives tokens and samples)";
+	case WL_GPU_UTIL: return "no valid GPU utilisation over " STR(RECOMMEND_MIN_S) " s yet (a longer --duration)";
+	default: return "";
+	}
+}
+
+/* The summary, with the recommendation when there is a recommender. */
+static void summary(const struct session *s, const struct recommend *r, bool json)
+{
+	struct recommendation rec;
+	if (!r) {
+		session_summary(s, stdout, json);
+		return;
+	}
+	recommend_result(r, &rec);
+	if (!json) {
+		session_summary(s, stdout, false);
+		printf("recommendation (gpu_util: the mean over the last %d s):\n", rec.window_s);
+		recommend_print(&rec, "  ", "the board's table", feature_hint, stdout);
+		return;
+	}
+	json_object *j = session_summary_json(s), *o = recommend_json(&rec);
+	json_object_object_add(o, "gpu_util_window_s", json_object_new_int(rec.window_s));
+	json_object_object_add(j, "recommendation", o);
+	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+	json_object_put(j);
+}
+
+/* --policy on the command line: a recommender for the summary.  0 (r
+ * open or not asked for), -1 with a message (the policy or the workload
+ * cannot be used). */
+static int recommender_open(struct session *s, const struct dvf_opts *o, struct recommend *r, bool *on)
+{
+	char err[600];
+	*on = opts_cli_set(o, "policy");
+	if (!*on)
+		return 0;
+	int rc = recommend_open(r, o->policy, s, err, sizeof err);
+	if (rc > 0)
+		fprintf(stderr, "dvfstop: note: %s\n", err);
+	if (rc < 0) {
+		fprintf(stderr, "dvfstop: %s\n", err);
+		*on = false;
+		return -1;
+	}
+	return 0;
+}
+
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
 	stopsig_install(true);
@@ -86,14 +148,17 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	if (s->msg[0])
 		say(s->msg);
 	s->msg_sink = say;
-	if (opts_cli_set(o, "policy"))
-		say("--policy is for the dashboard's recommendation; --batch records and does not recommend "
-		    "(`dvfstop recommend` gives the clock, --set-clock pins one)");
+	struct recommend rec;
+	bool recommending;
+	if (recommender_open(s, o, &rec, &recommending) < 0)
+		return 1;
 	/* The stop signals end the loop (guard's policy, installed above,
 	 * graceful), and the clocks are given back on the way out. */
 	struct control *ctl = session_control_open(s, o->readonly, false);
 	if (!ctl) {
 		fprintf(stderr, "dvfstop: out of memory\n");
+		if (recommending)
+			recommend_close(&rec);
 		return 1;
 	}
 	bool want_clock = o->set_clock_mhz || o->cap_mhz;
@@ -105,6 +170,8 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			if (!control_readonly(ctl) || err != EPERM)
 				fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 			control_close(ctl);
+			if (recommending)
+				recommend_close(&rec);
 			return 1;
 		}
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
@@ -119,6 +186,11 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			break;
 		if (session_sample(s) < 0)
 			break;
+		if (recommending) {
+			struct recommend_sample x;
+			recommend_sample_of(s, &x);
+			recommend_feed(&rec, &x);
+		}
 		if (control_observe(ctl, &s->cur))
 			fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
@@ -152,8 +224,9 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 	control_close(ctl);
 	session_record_stop(s);
-	bool json = strcmp(o->summary_format, "json") == 0;
-	session_summary(s, stdout, json);
+	summary(s, recommending ? &rec : NULL, strcmp(o->summary_format, "json") == 0);
+	if (recommending)
+		recommend_close(&rec);
 	s->msg_sink = NULL;
 	/* A summary that could not be written (EPIPE, EFBIG) is a failure. */
 	return fflush(stdout) != 0 || ferror(stdout) ? 1 : 0;

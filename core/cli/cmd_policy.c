@@ -12,12 +12,10 @@
 #include "builtin.h"
 #include "catalog.h"
 #include "eval.h"
+#include "recommend.h"
 #include "tree.h"
 #include "workload.h"
-
-/* The exit codes are commands.h's; these names stay for recommend's body
- * (being rewritten on another branch) until it uses those. */
-enum { EXIT_OK = CMD_OK, EXIT_INPUT = CMD_FAIL };
+#include "workload_resolve.h"
 
 static bool parse_count(const char *s, double *out)
 {
@@ -54,70 +52,6 @@ static const char *feature_hint(int f)
 	}
 }
 
-static json_object *json_num(double v)
-{
-	if (v == floor(v) && fabs(v) < 9e15)
-		return json_object_new_int64((int64_t)v);
-	char num[40];
-	policy_format_number(v, num, sizeof num);
-	return json_object_new_double_s(v, num);
-}
-
-static json_object *json_value(enum wl_feature f, double v)
-{
-	if (f == WL_MODEL_TYPE)
-		return json_object_new_string(model_type_name((enum model_type)(int)v));
-	return json_num(v);
-}
-
-static void print_json(const char *spec, const struct policy_tree *t, const struct workload *w,
-		       const struct policy_eval *e, const struct level_map *map, const char *table,
-		       const char *path)
-{
-	json_object *root = json_object_new_object();
-	json_object_object_add(root, "policy", json_object_new_string(t->name));
-	json_object_object_add(root, "spec", json_object_new_string(spec));
-	json_object_object_add(root, "model", w->model[0] ? json_object_new_string(w->model) : NULL);
-
-	json_object *feat = json_object_new_object();
-	for (int f = 0; f < WL_NFEAT; f++) {
-		json_object *o = NULL;
-		if (w->f[f].src != WL_SRC_NONE) {
-			o = json_object_new_object();
-			json_object_object_add(o, "value", json_value((enum wl_feature)f, w->f[f].v));
-			json_object_object_add(o, "source", json_object_new_string(workload_source_name(w->f[f].src)));
-		}
-		json_object_object_add(feat, workload_feature_name((enum wl_feature)f), o);
-	}
-	json_object_object_add(root, "features", feat);
-
-	json_object *arr = json_object_new_array();
-	for (int i = 0; i < e->n_steps; i++) {
-		const struct policy_step *s = &e->step[i];
-		bool cat = s->feature == WL_MODEL_TYPE;
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "feature", json_object_new_string(workload_feature_name(s->feature)));
-		json_object_object_add(o, "value", s->value.src == WL_SRC_NONE ? NULL : json_value(s->feature, s->value.v));
-		json_object_object_add(o, "source", json_object_new_string(workload_source_name(s->value.src)));
-		json_object_object_add(o, "op", json_object_new_string(cat ? "==" : "<="));
-		json_object_object_add(o, "threshold", json_value(s->feature, s->threshold));
-		json_object_object_add(o, "branch", s->value.src == WL_SRC_NONE ? NULL
-					: json_object_new_string(s->taken_true ? "true" : "false"));
-		json_object_array_add(arr, o);
-	}
-	json_object_object_add(root, "path", arr);
-	json_object_object_add(root, "path_text", json_object_new_string(path));
-	json_object_object_add(root, "recommended", json_object_new_boolean(e->ok));
-	json_object_object_add(root, "missing", e->missing >= 0
-				? json_object_new_string(workload_feature_name((enum wl_feature)e->missing)) : NULL);
-	json_object_object_add(root, "leaf_mhz", e->ok ? json_num(e->mhz) : NULL);
-	json_object_object_add(root, "clock_hz", e->ok ? json_object_new_int64(map->hz) : NULL);
-	json_object_object_add(root, "mapped", json_object_new_boolean(e->ok && map->differs));
-	json_object_object_add(root, "levels", json_object_new_string(table));
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-}
-
 static void list_models(void)
 {
 	printf("%-20s %-8s %6s %6s %8s\n", "name", "type", "layers", "hidden", "params");
@@ -128,22 +62,27 @@ static void list_models(void)
 	}
 }
 
+struct recommend_args {
+	const char *model, *config, *spec, *levels;
+	bool json;
+	struct workload decl;      /* the values given here */
+};
+
 /* recommend's options, parsed by the command table (commands.c), into
  * what the command uses.  -1: go on; else the exit status. */
-static int recommend_args(const struct cmd_args *a, const char **model, const char **config, const char **spec,
-			  const char **levels, bool *json, struct workload *decl)
+static int recommend_args(const struct cmd_args *ca, struct recommend_args *a)
 {
 	static const enum wl_feature count_feat[] = { [REC_LAYERS] = WL_LAYERS, [REC_HIDDEN] = WL_HIDDEN };
 	double v;
-	for (int k = 0; k < a->opt.n_hit; k++) {
-		int o = a->opt.hit[k].opt;
-		const char *val = a->opt.hit[k].val;
+	for (int k = 0; k < ca->opt.n_hit; k++) {
+		int o = ca->opt.hit[k].opt;
+		const char *val = ca->opt.hit[k].val;
 		switch (o) {
-		case REC_MODEL: *model = val; break;
-		case REC_CONFIG: *config = val; break;
-		case REC_POLICY: *spec = val; break;
-		case REC_LEVELS: *levels = val; break;
-		case REC_JSON: *json = true; break;
+		case REC_MODEL: a->model = val; break;
+		case REC_CONFIG: a->config = val; break;
+		case REC_POLICY: a->spec = val; break;
+		case REC_LEVELS: a->levels = val; break;
+		case REC_JSON: a->json = true; break;
 		case REC_LIST: list_models(); return CMD_OK;
 		case REC_TYPE:
 			v = model_type_parse(val);
@@ -151,7 +90,7 @@ static int recommend_args(const struct cmd_args *a, const char **model, const ch
 				command_error("--model-type '%s': expected encoder or decoder\n", val);
 				return CMD_FAIL;
 			}
-			workload_offer(decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
+			workload_offer(&a->decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
 			break;
 		case REC_LAYERS:
 		case REC_HIDDEN:
@@ -160,122 +99,101 @@ static int recommend_args(const struct cmd_args *a, const char **model, const ch
 					      o == REC_LAYERS ? "layers" : "hidden", val);
 				return CMD_FAIL;
 			}
-			workload_offer(decl, count_feat[o], v, WL_SRC_DECLARED);
+			workload_offer(&a->decl, count_feat[o], v, WL_SRC_DECLARED);
 			break;
 		case REC_SEQ:
 			if (!parse_real(val, 0, 1e9, &v) || v <= 0) {
 				command_error("--seq-len '%s': expected a positive number of tokens\n", val);
 				return CMD_FAIL;
 			}
-			workload_offer(decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
+			workload_offer(&a->decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
 			break;
 		case REC_UTIL:
 			if (!parse_real(val, 0, 100, &v)) {
 				command_error("--util '%s': expected a percentage from 0 to 100\n", val);
 				return CMD_FAIL;
 			}
-			workload_offer(decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
+			workload_offer(&a->decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
 			break;
 		}
 	}
-	if (a->opt.n_pos > 0) {
-		command_error("unexpected argument '%s' (see %s --help)\n", a->opt.pos[0], a->prog);
+	if (ca->opt.n_pos > 0) {
+		command_error("unexpected argument '%s' (see %s --help)\n", ca->opt.pos[0], ca->prog);
 		return CMD_USAGE;
 	}
 	return -1;
 }
 
-int cmd_recommend(const struct cmd_args *a)
+/* The workload: the engine's resolver on the model and config.json, then
+ * the values given here.  0, or the exit status. */
+static int recommend_workload(const struct recommend_args *a, struct workload *w)
 {
-	const char *model = NULL, *config = NULL, *spec = POLICY_DEFAULT_SPEC, *levels = NULL;
-	bool json = false;
-	/* Command-line values, applied after the catalog and config so that
-	 * the messages about those come first; ranks decide anyway. */
-	struct workload decl;
-	workload_init(&decl);
-	int parsed = recommend_args(a, &model, &config, &spec, &levels, &json, &decl);
+	if (a->model && !catalog_find(a->model)) {
+		command_error("unknown model '%s' (see dvfstop recommend --list-models, "
+			      "or give --model-config or --layers/--hidden/--model-type)\n", a->model);
+		return CMD_FAIL;
+	}
+	struct wl_inputs in = { .model = a->model, .model_config = a->config };
+	char err[512];
+	int rc = workload_resolve(&in, w, err, sizeof err);
+	if (rc)
+		command_error("%s%s\n", rc > 0 ? "note: " : "", err);
+	if (rc < 0)
+		return CMD_FAIL;
+	for (int f = 0; f < WL_NFEAT; f++)
+		if (a->decl.f[f].src != WL_SRC_NONE)
+			workload_offer(w, (enum wl_feature)f, a->decl.f[f].v, a->decl.f[f].src);
+	return 0;
+}
+
+int cmd_recommend(const struct cmd_args *ca)
+{
+	struct recommend_args a = { .spec = POLICY_DEFAULT_SPEC };
+	workload_init(&a.decl);
+	int parsed = recommend_args(ca, &a);
 	if (parsed >= 0)
 		return parsed;
-
 	struct workload w;
-	workload_init(&w);
-	if (model) {
-		const struct catalog_model *m = catalog_find(model);
-		if (!m) {
-			fprintf(stderr, "dvfstop recommend: unknown model '%s' (see dvfstop recommend --list-models, "
-				"or give --model-config or --layers/--hidden/--model-type)\n", model);
-			return EXIT_INPUT;
-		}
-		workload_from_catalog(&w, m);
-	}
-	if (config) {
-		char err[512];
-		int rc = workload_load_config(&w, config, err, sizeof err);
-		if (rc < 0) {
-			fprintf(stderr, "dvfstop recommend: %s\n", err);
-			return EXIT_INPUT;
-		}
-		if (rc > 0)
-			fprintf(stderr, "dvfstop recommend: note: %s\n", err);
-	}
-	for (int f = 0; f < WL_NFEAT; f++)
-		if (decl.f[f].src != WL_SRC_NONE)
-			workload_offer(&w, (enum wl_feature)f, decl.f[f].v, decl.f[f].src);
+	int rc = recommend_workload(&a, &w);
+	if (rc)
+		return rc;
 
 	struct dvf_info info;
 	memset(&info, 0, sizeof info);
 	/* The table's name in JSON and in words. */
 	const char *table = "agx-orin", *table_text = "the Jetson AGX Orin table (no board given)";
-	if (levels) {
-		char err[256];
-		if (policy_levels_parse(levels, &info, err, sizeof err)) {
-			fprintf(stderr, "dvfstop recommend: %s\n", err);
-			return EXIT_INPUT;
+	char err[POLICY_ERR_LEN];
+	if (a.levels) {
+		if (policy_levels_parse(a.levels, &info, err, sizeof err)) {
+			command_error("%s\n", err);
+			return CMD_FAIL;
 		}
 		table = "given";
 		table_text = "the --levels table";
 	} else {
 		policy_levels_agx_orin(&info);
 	}
-
 	struct policy_tree t;
-	char err[POLICY_ERR_LEN];
-	if (policy_load_spec(spec, &t, err, sizeof err)) {
-		fprintf(stderr, "dvfstop recommend: %s\n", err);
-		return EXIT_INPUT;
+	if (policy_load_spec(a.spec, &t, err, sizeof err)) {
+		command_error("%s\n", err);
+		return CMD_FAIL;
 	}
-	struct policy_eval e;
-	policy_eval(&t, &w, &e);
-	struct level_map map;
-	memset(&map, 0, sizeof map);
-	if (e.ok)
-		policy_map_level(&info, e.mhz, &map);
-	char path[4096];
-	policy_format_path(&e, &map, 0, path, sizeof path);
-
-	if (json) {
-		print_json(spec, &t, &w, &e, &map, table, path);
+	/* The engine's recommender, once, on the values given. */
+	struct recommend r;
+	struct recommendation rec;
+	recommend_init(&r, &t, a.spec, &w, &info);
+	recommend_now(&r, &rec);
+	if (a.json) {
+		json_object *root = recommend_json(&rec);
+		json_object_object_add(root, "levels", json_object_new_string(table));
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
 	} else {
-		printf("policy:    %s (%s)\n", t.name, spec);
-		if (w.model[0])
-			printf("model:     %s\n", w.model);
-		printf("path:      %s\n", path);
-		if (e.ok) {
-			char want[40], got[40];
-			policy_format_number(e.mhz, want, sizeof want);
-			policy_format_number((double)map.hz / 1e6, got, sizeof got);
-			if (map.differs)
-				printf("recommend: %s MHz (the policy says %s MHz; the nearest level in %s)\n",
-				       got, want, table_text);
-			else
-				printf("recommend: %s MHz\n", got);
-		} else {
-			printf("recommend: none: %s is missing (%s)\n",
-			       workload_feature_name((enum wl_feature)e.missing), feature_hint(e.missing));
-		}
+		recommend_print(&rec, "", table_text, feature_hint, stdout);
 	}
+	recommend_close(&r);
 	policy_tree_free(&t);
-	return e.ok ? EXIT_OK : EXIT_INPUT;
+	return rec.eval.ok ? CMD_OK : CMD_FAIL;
 }
 
 static int policy_check(const char *spec)

@@ -9,9 +9,9 @@
 #include "eval.h"
 #include "stopsig.h"
 #include "options.h"
+#include "recommend.h"
 #include "session.h"
 #include "sweep_driver.h"
-#include "sweep_policy.h"
 #include "workload.h"
 
 struct sweep_args {
@@ -115,22 +115,21 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 	return 0;
 }
 
-/* The headless sweep says where it starts and why. */
-static int policy_start(const struct dvf_opts *o, const struct sweep_cfg *c, double util, FILE *log)
+/* Where an adaptive sweep starts: the recommender's level for the window
+ * as it is (recommend_now), said with the path; -1 (the middle) when the
+ * policy cannot say. */
+static int policy_start(const struct recommend *r, const struct sweep_cfg *c, FILE *log)
 {
-	struct sweep_start st;
-	int start = sweep_policy_level(o, c, util, &st);
-	if (st.err[0])
-		command_error("%s\n", st.err);
-	if (start == -2)
-		return -2;
+	struct recommendation rec;
+	recommend_now(r, &rec);
+	int start = recommend_level(&rec, c->level_hz, c->n_levels);
 	if (start >= 0) {
 		char path[512];
-		policy_format_path(&st.eval, NULL, 0, path, sizeof path);
-		fprintf(log, "policy %s: %s\n", st.name, path);
+		policy_format_path(&rec.eval, NULL, 0, path, sizeof path);
+		fprintf(log, "policy %s: %s\n", rec.policy, path);
 	} else {
-		fprintf(log, "policy %s gives no recommendation (missing %s): starting in the middle\n", st.name,
-			st.eval.missing >= 0 ? workload_feature_name((enum wl_feature)st.eval.missing) : "a feature");
+		fprintf(log, "policy %s gives no recommendation (missing %s): starting in the middle\n", rec.policy,
+			rec.eval.missing >= 0 ? workload_feature_name((enum wl_feature)rec.eval.missing) : "a feature");
 	}
 	return start;
 }
@@ -192,25 +191,21 @@ static void job_after(struct session *s, bool stop)
 		command_error("%s\n", s->msg);
 }
 
-/* Warm up at the board's own settings: the utilisation the policy reads
- * (returned, -1 none), and a fine-tune that is past its first steps. */
-static double warm_up(struct session *s, int64_t settle_ns)
+/* Warm up at the board's own settings: the utilisation the recommender
+ * reads (R: fed when open), and a fine-tune that is past its first steps. */
+static void warm_up(struct session *s, int64_t settle_ns, struct recommend *r)
 {
-	double usum = 0;
-	int un = 0;
 	int64_t warm_ns = settle_ns > 0 ? settle_ns : DVF_NS_PER_S;
 	while (!stop_requested()) {
 		clock_sleep_until(&s->clock, session_due(s));
 		if (session_sample(s) < 0)
 			break;
-		if (s->cur.gpu_load_pm.ok) {
-			usum += (double)s->cur.gpu_load_pm.v / 10.0;
-			un++;
-		}
+		struct recommend_sample x;
+		recommend_sample_of(s, &x);
+		recommend_feed(r, &x);
 		if (s->cur.t_ns - s->t_start >= warm_ns)
 			break;
 	}
-	return un ? usum / un : -1;
 }
 
 /* Sample until the sweep ends, then give the clocks back. */
@@ -246,27 +241,11 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 }
 
 /* --out: the sweep CSV, with the workload the options describe. */
-static void write_out(const struct sweep_args *a, const struct dvf_opts *o, const struct session *s,
-		      const struct sweep *sw)
+static void write_out(const struct sweep_args *a, const struct session *s, const struct sweep *sw)
 {
-	const char *model = o->model ? o->model : (o->demo ? o->sim_model : "");
-	const struct catalog_model *cm = catalog_find(model);
 	char label[256], err[1024];
-	snprintf(label, sizeof label, "%s/seq%lld", model[0] ? model : "unknown",
-		 (long long)(o->seq_len > 0 ? o->seq_len : (o->demo ? o->sim_seq_len : 0)));
-	struct sweep_workload w = {
-		.name = a->workload ? a->workload : label,
-		.model = model,
-		.model_type = cm ? model_type_name(cm->type) : "",
-		.layers = cm ? cm->layers : 0,
-		.hidden = cm ? cm->hidden : 0,
-		.params_m = cm ? (double)cm->params / 1e6 : 0,
-		.seq_len = (int)(o->seq_len > 0 ? o->seq_len : (o->demo ? o->sim_seq_len : 0)),
-		.batch = o->demo ? (int)o->sim_batch : 0,
-		.board = s->info->board_name,
-		.source = s->info->mode,
-		.seed = o->demo ? (long long)o->seed : -1,
-	};
+	struct sweep_workload w;
+	sweep_driver_workload(s, a->workload, &w, label, sizeof label);
 	if (sweep_driver_write_csv(a->out, sw, &w, a->append, err, sizeof err) != 0)
 		command_error("%s\n", err);
 	else
@@ -275,7 +254,7 @@ static void write_out(const struct sweep_args *a, const struct dvf_opts *o, cons
 
 /* The table, how it ended (a failure is an error, and errors go to
  * stderr), the best level and the CSV; the exit status. */
-static int report(const struct sweep_args *a, const struct dvf_opts *o, const struct session *s,
+static int report(const struct sweep_args *a, const struct session *s,
 		  const struct sweep *sw)
 {
 	sweep_driver_print_table(sw, stdout);
@@ -287,7 +266,7 @@ static int report(const struct sweep_args *a, const struct dvf_opts *o, const st
 		       sw->cfg.level_hz[sw->best] * 1e-6, sw->windows, (long long)sw->steps_used,
 		       (long long)(sw->cfg.level_hz[sw->best] / 1000000));
 	if (a->out && sw->windows > 0)
-		write_out(a, o, s, sw);
+		write_out(a, s, sw);
 	return sw->state == SW_DONE ? CMD_OK : CMD_FAIL;
 }
 
@@ -328,6 +307,7 @@ int cmd_sweep(const struct cmd_args *ca)
 	}
 
 	struct session s;
+	struct recommend rec = { 0 };
 	rc = CMD_FAIL;
 	stopsig_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
@@ -347,12 +327,18 @@ int cmd_sweep(const struct cmd_args *ca)
 		rc = CMD_USAGE;
 		goto out;
 	}
-	double util = warm_up(&s, c.settle_ns);
+	/* The recommender reads the warm-up's utilisation (adaptive only). */
+	if (c.mode == SWEEP_ADAPTIVE) {
+		int rr = recommend_open(&rec, o.policy, &s, err, sizeof err);
+		if (rr != 0)
+			command_error("%s%s\n", rr > 0 ? "note: " : "", err);
+		if (rr < 0)
+			goto out;
+	}
+	warm_up(&s, c.settle_ns, &rec);
 	if (c.dwell_steps > 0 && wait_first_step(&s, a.wait_steps_s) < 0)
 		goto out;
-	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&o, &c, util, stdout) : -1;
-	if (c.start == -2)
-		goto out;
+	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&rec, &c, stdout) : -1;
 	if (sweep_validate(&c, err, sizeof err) < 0) {
 		command_error("%s\n", err);
 		rc = CMD_USAGE;
@@ -364,12 +350,13 @@ int cmd_sweep(const struct cmd_args *ca)
 	       a.dwell, a.settle_s, sweep_select_name(c.select));
 	fflush(stdout);
 	run(&d, &s, ctl);
-	rc = report(&a, &o, &s, &d.sw);
+	rc = report(&a, &s, &d.sw);
 out:
 	fflush(stdout);
 	job_after(&s, a.stop_job_after);
 	if (ctl)
 		control_close(ctl);
+	recommend_close(&rec);
 	session_close(&s);
 	free(mv);
 	opts_free(&o);

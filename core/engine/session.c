@@ -9,6 +9,7 @@
 #include "replay.h"
 #include "sim.h"
 #include "source.h"
+#include "workload_resolve.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -713,22 +714,6 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 
 /* ---- summary -------------------------------------------------------------- */
 
-void session_workload(const struct session *s, const char **model, int64_t *seq_len)
-{
-	const struct dvf_opts *o = s->opts;
-	*model = o->model && o->model[0] ? o->model : o->demo && o->sim_model ? o->sim_model : NULL;
-	*seq_len = o->seq_len > 0 ? o->seq_len : o->demo && o->sim_seq_len > 0 ? o->sim_seq_len : 0;
-	if (player_active(s)) {
-		const char *rm;
-		int64_t rs;
-		replay_workload(s->src, &rm, &rs);
-		if (!*model)
-			*model = rm;
-		if (*seq_len <= 0)
-			*seq_len = rs;
-	}
-}
-
 /* The job's pid, exit_code, signal and exit_status (128+N for signal N),
  * null where not known. */
 static void add_exit_json(const struct session *s, json_object *j)
@@ -769,11 +754,17 @@ static json_object *summary_json(const struct session *s)
 	}
 	json_object_object_add(o, "rails", rails);
 	json_object_object_add(o, "total_rule", json_object_new_string(in->total_rule));
-	const char *model;
-	int64_t seq_len;
-	session_workload(s, &model, &seq_len);
+	/* what the policy was told (workload_resolve.h), so that a replay can
+	 * tell it again */
+	struct wl_inputs wi;
+	struct workload wl;
+	char werr[512];
+	workload_resolve_inputs(s, &wi);
+	wi.run_seq_len.src = WL_SRC_NONE;
+	workload_resolve(&wi, &wl, werr, sizeof werr);
+	const char *model = workload_resolve_model(&wi);
+	int64_t seq_len = workload_has(&wl, WL_SEQ_LEN) ? (int64_t)wl.f[WL_SEQ_LEN].v : 0;
 	if (model || seq_len > 0) {
-		/* what the policy was told, so that a replay can tell it again */
 		json_object *w = json_object_new_object();
 		json_object_object_add(w, "model", model ? json_object_new_string(model) : NULL);
 		json_object_object_add(w, "seq_len", seq_len > 0 ? json_object_new_int64(seq_len) : NULL);
@@ -833,6 +824,11 @@ static void print_exit(const struct session *s, FILE *fp)
 			strsignal(job_signal(s->job)));
 	else if (st == JOB_DETACHED)
 		fprintf(fp, "  %-18s pid %d goes on (not stopped by dvfstop)\n", "left running", (int)job_pid(s->job));
+}
+
+json_object *session_summary_json(const struct session *s)
+{
+	return summary_json(s);
 }
 
 void session_summary(const struct session *s, FILE *fp, bool json)

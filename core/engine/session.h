@@ -151,11 +151,6 @@ struct job_stats {
 	char state[96];              /* "running", "exited with code 0", ... */
 };
 bool session_job_stats(const struct session *s, struct job_stats *js);
-/* The workload the session was told of: --model (a catalog name) and
- * --seq-len, else --demo's simulated model and sequence length, else, in a
- * replay, what the recording's sidecar says.  *model NULL and *seq_len 0
- * when not known.  Written to the summary as "workload". */
-void session_workload(const struct session *s, const char **model, int64_t *seq_len);
 /* Ask a child fine-tune to stop (SIGTERM, then SIGKILL after the grace). */
 void session_job_stop(struct session *s);
 /* A fine-tune dvfstop started that still runs (quitting asks about it). */
@@ -177,5 +172,9 @@ enum { SESSION_STEPS_HINT_S = 5 };
 /* Print the end-of-session summary (duration, energy per rail and total,
  * mean power, last readings) as text or JSON. */
 void session_summary(const struct session *s, FILE *fp, bool json);
+/* The JSON summary as an object (the caller puts it), for a front end
+ * that adds to it (--batch --policy: "recommendation"). */
+struct json_object;
+struct json_object *session_summary_json(const struct session *s);
 
 #endif

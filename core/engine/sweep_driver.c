@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "options.h"
+#include "session.h"
 #include "sweepdata.h"
+#include "workload_resolve.h"
 
 /* ---- configuration -------------------------------------------------------- */
 
@@ -264,4 +267,34 @@ int sweep_driver_write_csv(const char *path, const struct sweep *sw, const struc
 	if (err)
 		snprintf(msg, len, "writing %s: %s", path, strerror(err));
 	return err;
+}
+
+void sweep_driver_workload(const struct session *s, const char *name, struct sweep_workload *w, char *label,
+			   size_t len)
+{
+	const struct dvf_opts *o = s->opts;
+	struct wl_inputs in;
+	struct workload wl;
+	char err[600];
+	workload_resolve_inputs(s, &in);
+	in.run_seq_len.src = WL_SRC_NONE;
+	workload_resolve(&in, &wl, err, sizeof err); /* its messages were said when the session opened */
+	const char *model = workload_resolve_model(&in);
+	model = model ? model : "";
+	int64_t seq = workload_has(&wl, WL_SEQ_LEN) ? (int64_t)wl.f[WL_SEQ_LEN].v : 0;
+	snprintf(label, len, "%s/seq%lld", model[0] ? model : "unknown", (long long)seq);
+	*w = (struct sweep_workload){
+		.name = name ? name : label,
+		.model = model,
+		.model_type = workload_has(&wl, WL_MODEL_TYPE)
+			? model_type_name((enum model_type)(int)wl.f[WL_MODEL_TYPE].v) : "",
+		.layers = workload_has(&wl, WL_LAYERS) ? (int)wl.f[WL_LAYERS].v : 0,
+		.hidden = workload_has(&wl, WL_HIDDEN) ? (int)wl.f[WL_HIDDEN].v : 0,
+		.params_m = workload_has(&wl, WL_PARAMS_M) ? wl.f[WL_PARAMS_M].v : 0,
+		.seq_len = (int)seq,
+		.batch = o->demo ? (int)o->sim_batch : 0,
+		.board = s->info->board_name,
+		.source = s->info->mode,
+		.seed = o->demo ? (long long)o->seed : -1,
+	};
 }

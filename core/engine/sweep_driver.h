@@ -89,6 +89,14 @@ struct sweep_workload {
 	const char *source;     /* "simulated" or "live" */
 	long long seed;         /* -1 live */
 };
+/* The workload of a session's sweep, as the policy sees it (the one
+ * resolver, workload_resolve.h; the declared and simulated sequence length,
+ * not the one measured while the sweep changed the clock), labelled NAME or,
+ * when NAME is NULL, "MODEL/seqN" in LABEL (LEN bytes).  The strings point
+ * into the session's options, LABEL and static tables. */
+struct session;
+void sweep_driver_workload(const struct session *s, const char *name, struct sweep_workload *w, char *label,
+			   size_t len);
 /* Write the sweep CSV (one row per measured level; README, "Sweeping the clock levels"), the
  * header unless appending to a file that exists.  0 or an errno, with a
  * message. */

@@ -33,7 +33,7 @@ keys P
 expect_screen "P: builtin:mlg, first of three" 'builtin:mlg  \[1/3 P\]' 3
 expect_screen "mlg path: the simulator's layers and seq_len say so" 'layers=12 \(simulator\) > 7 -> seq_len=128 \(simulator\) > 53' 5
 expect_screen "mlg path: measured utilisation, the leaf" '-> gpu_util=[0-9.]+% \(measured\) > 22 -> 816 MHz' 10
-# The measured utilisation reaches the policy only after UTIL_MIN_S (5 s)
+# The measured utilisation reaches the policy only after RECOMMEND_MIN_S (5 s)
 # of samples: the window the panel names is at least that old by now.
 so_far=$(screen | sed -n 's/.*util 30 s mean [0-9.]*% (\([0-9]*\) s so far).*/\1/p' | head -n1)
 if [ -z "$so_far" ] || [ "$so_far" -ge 5 ]; then ok "recommendation from >= 5 s of utilisation (${so_far:-30} s)"

@@ -66,7 +66,7 @@ expect_screen "the GPU panel: the clocks as recorded" '│set +as recorded \(a r
 # The key line offers what works in a replay: pause and seek, no clock key.
 expect_screen "key line: pause and seek" '^ q quit  \? help  space pause  \[ -10s  \] \+10s  r record' 2
 if screen | grep '^ q quit' | grep -q 'a accept'; then fail "key line offers accept in a replay"; else ok "key line has no clock key in a replay"; fi
-expect_screen "the policy: the recording's model and sequence length" 'layers=12 \(catalog\) > 7 -> seq_len=128 \(declared\)' 3
+expect_screen "the policy: the recording's model and sequence length" 'layers=12 \(catalog\) > 7 -> seq_len=128 \(recording\)' 3
 
 # Seeks while paused: each moves the position by exactly its amount.
 keys Space

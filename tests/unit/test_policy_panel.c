@@ -1,5 +1,4 @@
-/* The policy panel without a terminal: the utilisation window's mean (a
- * sliding 30 s of valid samples), and the panel drawn from hand-made
+/* The policy panel without a terminal: the panel drawn from hand-made
  * evaluations of builtin:mlg: the recommendation, the path with each
  * value's source on one or two lines (the leaf always in view), whether the
  * board runs at it, and a missing feature named with no recommendation. */
@@ -17,52 +16,9 @@
 #include "clock.h"
 #include "cellbuf.h"
 #include "policy_panel.h"
+#include "recommend.h"
 
 #define S DVF_NS_PER_S
-
-static void test_window_mean(void **state)
-{
-	(void)state;
-	struct util_window w;
-	double pct = -1, span = -1;
-	util_window_init(&w, S, 30);
-	assert_false(util_window_mean(&w, &pct, &span));
-
-	/* 10 samples a second: 40% for 10 s, then 80% for 20 s. */
-	for (int64_t t = 0; t < 30 * S; t += S / 10)
-		util_window_add(&w, 5 * S + t, dvf_m_val(t < 10 * S ? 400 : 800));
-	assert_true(util_window_mean(&w, &pct, &span));
-	assert_float_equal(pct, (10 * 40.0 + 20 * 80.0) / 30, 1e-9);
-	assert_float_equal(span, 30, 1e-9);
-
-	/* 10 s later the 40% seconds have left the window. */
-	for (int64_t t = 30 * S; t < 40 * S; t += S / 10)
-		util_window_add(&w, 5 * S + t, dvf_m_val(800));
-	assert_true(util_window_mean(&w, &pct, &span));
-	assert_float_equal(pct, 80.0, 1e-9);
-
-	/* Invalid samples count for nothing: not as zero. */
-	util_window_init(&w, S, 30);
-	util_window_add(&w, 0, dvf_m_val(500));
-	util_window_add(&w, S, dvf_m_na());
-	util_window_add(&w, 2 * S, dvf_m_na());
-	assert_true(util_window_mean(&w, &pct, &span));
-	assert_float_equal(pct, 50.0, 1e-9);
-	assert_float_equal(span, 3, 1e-9);   /* three seconds so far */
-
-	/* Only invalid samples in the window: no mean. */
-	for (int64_t t = 3 * S; t < 40 * S; t += S)
-		util_window_add(&w, t, dvf_m_na());
-	assert_false(util_window_mean(&w, &pct, &span));
-	assert_float_equal(span, 30, 1e-9);
-
-	/* A gap longer than the window leaves only what came after it. */
-	util_window_init(&w, S, 30);
-	util_window_add(&w, 0, dvf_m_val(100));
-	util_window_add(&w, 100 * S, dvf_m_val(900));
-	assert_true(util_window_mean(&w, &pct, &span));
-	assert_float_equal(pct, 90.0, 1e-9);
-}
 
 static struct dvf_info info;
 static struct policy_tree mlg;
@@ -103,7 +59,7 @@ static void make_view(struct policy_view *pv, double util, bool with_seq)
 	pv->index = 0;
 	pv->count = 2;
 	pv->util_window_s = 30;
-	pv->util_min_s = UTIL_MIN_S;
+	pv->util_min_s = RECOMMEND_MIN_S;
 	pv->util_ok = util >= 0;
 	pv->util_pct = util;
 	pv->util_span_s = 30;
@@ -192,7 +148,7 @@ static void test_panel_missing(void **state)
 	assert_non_null(strstr(r, "util 30 s mean n/a"));
 	cb_free(&cb);
 
-	/* Measured, but for less than UTIL_MIN_S: not offered to the policy
+	/* Measured, but for less than RECOMMEND_MIN_S: not offered to the policy
 	 * yet, and the panel says how far the measurement is. */
 	make_view(&pv, -1, true);
 	pv.util_ok = true;
@@ -248,7 +204,6 @@ static void test_panel_missing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_window_mean),
 		cmocka_unit_test(test_panel_recommendation),
 		cmocka_unit_test(test_panel_missing),
 	};
