@@ -38,7 +38,7 @@ enum control_by tui_ctl_by(const struct tui *t)
 	return t->ctlk ? t->ctlk->by : CTL_BY_USER;
 }
 
-void ctl_who(enum control_mode m, int64_t hz, enum control_by by, const char *governor,
+void ctl_keys_who(enum control_mode m, int64_t hz, enum control_by by, const char *governor,
 	     char *buf, size_t len)
 {
 	char f[32];
@@ -62,7 +62,7 @@ static int level_or_nearest(const struct dvf_info *in, int64_t hz)
 	return i;
 }
 
-void ctl_dialog_init(struct ctl_dialog *d, const struct dvf_info *in, enum control_mode mode,
+void ctl_keys_dialog_init(struct ctl_dialog *d, const struct dvf_info *in, enum control_mode mode,
 		     int64_t target_hz, int64_t cur_hz)
 {
 	memset(d, 0, sizeof *d);
@@ -77,7 +77,7 @@ void ctl_dialog_init(struct ctl_dialog *d, const struct dvf_info *in, enum contr
 		d->sel = 0;
 }
 
-enum ctl_dialog_act ctl_dialog_input(struct ctl_dialog *d, const struct dvf_info *in, int ch,
+enum ctl_dialog_act ctl_keys_dialog_input(struct ctl_dialog *d, const struct dvf_info *in, int ch,
 				     int64_t *hz)
 {
 	int n = in ? in->n_levels : 0;
@@ -161,7 +161,7 @@ static const char *hint_text(bool utf8)
  * the typed value, the hints. */
 enum { DLG_FIXED_ROWS = 5, DLG_ERR_ROWS = 2, DLG_MIN_W = 40, DLG_MAX_W = 64 };
 
-void ctl_dialog_size(const struct ctl_dialog *d, const struct dvf_info *in, int max_w, int max_h,
+void ctl_keys_dialog_size(const struct ctl_dialog *d, const struct dvf_info *in, int max_w, int max_h,
 		     int *w, int *h)
 {
 	(void)d;
@@ -210,7 +210,7 @@ static int wrap(struct cellbuf *cb, int x, int y, int w, int rows, int role, con
 	return used;
 }
 
-void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct cellbuf *cb)
+void ctl_keys_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct cellbuf *cb)
 {
 	int n = in ? in->n_levels : 0;
 	int W = cb->w - 4, x = 2;
@@ -266,7 +266,7 @@ void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct c
 static const char stale_q1[] = "a previous dvfstop left the GPU clock changed:";
 static const char stale_q2[] = "restore it? y/n";
 
-void ctl_stale_size(const char *detail, int max_w, int *w, int *h)
+void ctl_keys_stale_size(const char *detail, int max_w, int *w, int *h)
 {
 	(void)detail;
 	int want_w = DLG_MAX_W + 8;
@@ -274,7 +274,7 @@ void ctl_stale_size(const char *detail, int max_w, int *w, int *h)
 	*h = 2 + 2 + 1 + 4;
 }
 
-void ctl_stale_render(const char *detail, struct cellbuf *cb)
+void ctl_keys_stale_render(const char *detail, struct cellbuf *cb)
 {
 	int W = cb->w - 4;
 	cb_clear(cb, ROLE_HELP);
@@ -300,7 +300,7 @@ static void on_event(const struct control_event *ev, void *ctx)
 		recorder_event(t->s->rec, text);
 }
 
-int tui_ctl_open(struct tui *t)
+int ctl_keys_open(struct tui *t)
 {
 	struct session *s = t->s;
 	const struct dvf_opts *o = t->o;
@@ -321,7 +321,7 @@ int tui_ctl_open(struct tui *t)
 	control_on_event(k->c, on_event, t);
 	bool ro = control_readonly(k->c);
 	if (ro)
-		ctl_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
+		ctl_keys_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 
 	if (want) {
 		int err = control_apply_opts(k->c, o->set_clock_mhz, o->cap_mhz);
@@ -357,7 +357,7 @@ static bool runs_as_told(struct control *c, const struct dvf_sample *s)
 	return m == CTL_PIN ? s->gpu_freq_hz.v == hz : s->gpu_freq_hz.v <= hz;
 }
 
-void tui_ctl_sample(struct tui *t)
+void ctl_keys_sample(struct tui *t)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k || !k->c)
@@ -370,7 +370,7 @@ void tui_ctl_sample(struct tui *t)
 	}
 }
 
-void tui_ctl_view(struct tui *t)
+void ctl_keys_view(struct tui *t)
 {
 	struct tui_ctl *k = t->ctlk;
 	struct tui_view *v = &t->view;
@@ -388,7 +388,7 @@ void tui_ctl_view(struct tui *t)
 	if (k->ro_reason[0])
 		snprintf(v->ctl_who, sizeof v->ctl_who, "not set by this dvfstop (read-only)");
 	else
-		ctl_who(control_mode(k->c), control_target_hz(k->c), k->by, v->cur.gpu_governor,
+		ctl_keys_who(control_mode(k->c), control_target_hz(k->c), k->by, v->cur.gpu_governor,
 			v->ctl_who, sizeof v->ctl_who);
 	snprintf(v->ctl_note, sizeof v->ctl_note, "%s", k->ro_reason[0] ? k->ro_reason : k->note);
 }
@@ -413,7 +413,7 @@ static bool devfreq_file(const char *p, const char *end, const char **base)
 	return false;
 }
 
-void ctl_short_msg(const char *msg, char *buf, size_t len)
+void ctl_keys_short_msg(const char *msg, char *buf, size_t len)
 {
 	size_t o = 0;
 	if (!len)
@@ -440,7 +440,7 @@ static void ctl_msg(struct tui *t, const char *msg)
 void tui_ctl_msg(struct tui *t, const char *prefix, const char *msg)
 {
 	char m[sizeof t->s->msg];
-	ctl_short_msg(msg, m, sizeof m);
+	ctl_keys_short_msg(msg, m, sizeof m);
 	tui_msg(t, "%s%s", prefix, m);
 }
 
@@ -456,7 +456,7 @@ void tui_ctl_report(struct tui *t, int err)
 		k->note[0] = '\0';
 	/* A first write refused for want of permission makes us read-only. */
 	if (err && control_readonly(k->c) && !k->ro_reason[0])
-		ctl_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
+		ctl_keys_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 }
 
 static void dialog_close(struct tui *t)
@@ -487,19 +487,19 @@ static struct control *usable(struct tui *t)
 	return c;
 }
 
-int ctl_key_override(struct tui *t)
+int ctl_keys_key_override(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (!c)
 		return KR_NONE;
 	const struct dvf_sample *s = &t->s->cur;
-	ctl_dialog_init(&t->ctlk->d, t->s->info, control_mode(c), control_target_hz(c),
+	ctl_keys_dialog_init(&t->ctlk->d, t->s->info, control_mode(c), control_target_hz(c),
 			s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : 0);
 	t->ctlk->dlg = DLG_OVERRIDE;
 	return KR_NONE;
 }
 
-int ctl_key_up(struct tui *t)
+int ctl_keys_key_up(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -507,7 +507,7 @@ int ctl_key_up(struct tui *t)
 	return KR_NONE;
 }
 
-int ctl_key_down(struct tui *t)
+int ctl_keys_key_down(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -515,7 +515,7 @@ int ctl_key_down(struct tui *t)
 	return KR_NONE;
 }
 
-int ctl_key_switch(struct tui *t)
+int ctl_keys_key_switch(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -523,7 +523,7 @@ int ctl_key_switch(struct tui *t)
 	return KR_NONE;
 }
 
-int ctl_key_default(struct tui *t)
+int ctl_keys_key_default(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -552,7 +552,7 @@ static void stale_key(struct tui *t, int ch)
 	}
 }
 
-bool tui_ctl_key(struct tui *t, int ch)
+bool ctl_keys_key(struct tui *t, int ch)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k || k->dlg == DLG_NONE)
@@ -563,7 +563,7 @@ bool tui_ctl_key(struct tui *t, int ch)
 		return true;
 	}
 	int64_t hz = 0;
-	switch (ctl_dialog_input(&k->d, t->s->info, ch, &hz)) {
+	switch (ctl_keys_dialog_input(&k->d, t->s->info, ch, &hz)) {
 	case CTL_DLG_CLOSE:
 		dialog_close(t);
 		break;
@@ -575,7 +575,7 @@ bool tui_ctl_key(struct tui *t, int ch)
 					       : control_pin(k->c, hz, CTL_BY_USER);
 		tui_ctl_report(t, err);
 		if (err)
-			ctl_short_msg(control_msg(k->c), k->d.err, sizeof k->d.err);
+			ctl_keys_short_msg(control_msg(k->c), k->d.err, sizeof k->d.err);
 		else
 			dialog_close(t);
 		break;
@@ -587,16 +587,16 @@ bool tui_ctl_key(struct tui *t, int ch)
 	return true;
 }
 
-bool tui_ctl_frame(struct tui *t, bool under)
+bool ctl_keys_frame(struct tui *t, bool under)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k || k->dlg == DLG_NONE)
 		return false;
 	int w, h;
 	if (k->dlg == DLG_STALE)
-		ctl_stale_size(k->stale, t->cols, &w, &h);
+		ctl_keys_stale_size(k->stale, t->cols, &w, &h);
 	else
-		ctl_dialog_size(&k->d, t->s->info, t->cols, t->rows, &w, &h);
+		ctl_keys_dialog_size(&k->d, t->s->info, t->cols, t->rows, &w, &h);
 	struct tui_rect a = layout_center(t->cols, t->rows, w, h);
 	if (k->win && memcmp(&a, &k->at, sizeof a) != 0) {
 		delwin(k->win);
@@ -619,9 +619,9 @@ bool tui_ctl_frame(struct tui *t, bool under)
 		k->hash = 0;
 	}
 	if (k->dlg == DLG_STALE)
-		ctl_stale_render(k->stale, &k->cb);
+		ctl_keys_stale_render(k->stale, &k->cb);
 	else
-		ctl_dialog_render(&k->d, t->s->info, &k->cb);
+		ctl_keys_dialog_render(&k->d, t->s->info, &k->cb);
 	/* On top of whatever region was repainted below it. */
 	bool was = t->force;
 	t->force = t->force || under;
@@ -630,7 +630,7 @@ bool tui_ctl_frame(struct tui *t, bool under)
 	return painted;
 }
 
-void tui_ctl_close(struct tui *t)
+void ctl_keys_close(struct tui *t)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k)

@@ -13,7 +13,8 @@
 
 #include "cellbuf.h"
 #include "layout.h"
-#include "panels.h"
+#include "panel.h"
+#include "panel_table.h"
 #include "theme.h"
 
 static struct dvf_info info;
@@ -87,7 +88,7 @@ static void make_view_na(struct tui_view *v)
 static void render(const struct tui_view *v, int region, int w, int h, bool utf8, struct cellbuf *cb)
 {
 	assert_int_equal(cb_init(cb, w, h, utf8), 0);
-	panel_render(v, region, cb);
+	panel_table_render(v, region, cb);
 }
 
 /* Does row text of the buffer contain s anywhere? */

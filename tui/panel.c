@@ -1,5 +1,5 @@
 #include "config.h"
-#include "panels.h"
+#include "panel.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,14 +12,6 @@
 
 /* Widest graph row we render (a 300-column terminal is well inside). */
 enum { MAX_W = 512 };
-
-const struct tui_key *keys_find(const struct tui_key *tab, int key)
-{
-	for (const struct tui_key *k = tab; k && k->fn; k++)
-		if (k->key == key)
-			return k;
-	return NULL;
-}
 
 /* A pen writes left to right along one row, clipped at x1. */
 struct pen {
@@ -170,7 +162,7 @@ static void frame(const struct tui_view *v, int region, struct cellbuf *cb, cons
 	cb_box(cb, f ? ROLE_BORDER_FOCUS : ROLE_BORDER, title, f ? ROLE_TITLE_FOCUS : ROLE_TITLE);
 }
 
-static void render_header(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
 	char clock[16] = "--:--:--";
@@ -247,7 +239,7 @@ static void render_header(const struct tui_view *v, struct cellbuf *cb)
 	put_right(&p, ROLE_HEADER, right);
 }
 
-static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
 	const struct dvf_sample *s = &v->cur;
@@ -390,7 +382,7 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 	}
 }
 
-static void render_power(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
 	const struct dvf_sample *s = &v->cur;
@@ -465,7 +457,7 @@ static void render_power(const struct tui_view *v, struct cellbuf *cb)
 	}
 }
 
-static void render_energy(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct energy_chan *c = &v->energy.ch[ENERGY_TOTAL];
 	int W = cb->w - 2, H = cb->h - 2, x0 = 1, y = 1;
@@ -514,7 +506,7 @@ static void render_energy(const struct tui_view *v, struct cellbuf *cb)
 	job_panel_tail(&v->job, cb, x0, y, x0 + W, H);
 }
 
-static void render_cpu(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
 	const struct dvf_sample *s = &v->cur;
@@ -593,7 +585,7 @@ static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int
 	}
 }
 
-static void render_keys(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 {
 	cb_clear(cb, ROLE_KEYLINE);
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
@@ -616,26 +608,21 @@ static void render_keys(const struct tui_view *v, struct cellbuf *cb)
 	put_right(&p, ROLE_KEYLINE, focus);
 }
 
-void panel_render(const struct tui_view *v, int region, struct cellbuf *cb)
+/* The policy region: the policy panel, or a placeholder while none is
+ * loaded. */
+void panel_render_policy(const struct tui_view *v, struct cellbuf *cb)
 {
-	switch (region) {
-	case TR_HEADER: render_header(v, cb); break;
-	case TR_GPU: render_gpu(v, cb); break;
-	case TR_POWER: render_power(v, cb); break;
-	case TR_ENERGY: render_energy(v, cb); break;
-	case TR_CPU: render_cpu(v, cb); break;
-	case TR_POLICY:
-		if (v->policy.active) {
-			policy_panel_render(&v->policy, v->focus == TR_POLICY, cb);
-			break;
-		}
-		render_placeholder(v, cb, region, "policy", "policy", "none loaded (not active)",
-				   "will show: clock, decision path");
-		break;
-	case TR_SWEEP: sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb); break;
-	case TR_KEYS: render_keys(v, cb); break;
-	default: cb_clear(cb, ROLE_NORMAL); break;
+	if (v->policy.active) {
+		policy_panel_render(&v->policy, v->focus == TR_POLICY, cb);
+		return;
 	}
+	render_placeholder(v, cb, TR_POLICY, "policy", "policy", "none loaded (not active)",
+			   "will show: clock, decision path");
+}
+
+void panel_render_sweep(const struct tui_view *v, struct cellbuf *cb)
+{
+	sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb);
 }
 
 enum { HELP_KEY_W = 8 };
