@@ -45,16 +45,16 @@ static void test_who(void **state)
 {
 	(void)state;
 	char b[128];
-	ctl_keys_who(CTL_PIN, 714000000, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
+	ctl_dialog_who(CTL_PIN, 714000000, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
 	assert_string_equal(b, "pinned by you at 714 MHz");
-	ctl_keys_who(CTL_CAP, 816000000, CTL_BY_POLICY, "nvhost_podgov", b, sizeof b);
+	ctl_dialog_who(CTL_CAP, 816000000, CTL_BY_POLICY, "nvhost_podgov", b, sizeof b);
 	assert_string_equal(b, "capped at 816 MHz (policy)");
-	ctl_keys_who(CTL_PIN, 1300500000, CTL_BY_SWEEP, "", b, sizeof b);
+	ctl_dialog_who(CTL_PIN, 1300500000, CTL_BY_SWEEP, "", b, sizeof b);
 	assert_string_equal(b, "pinned at 1300.5 MHz (sweep)");
-	ctl_keys_who(CTL_DEFAULT, 0, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
+	ctl_dialog_who(CTL_DEFAULT, 0, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
 	assert_string_equal(b, "board default (nvhost_podgov)");
 	/* A governor that cannot be read is not made up. */
-	ctl_keys_who(CTL_DEFAULT, 0, CTL_BY_USER, "", b, sizeof b);
+	ctl_dialog_who(CTL_DEFAULT, 0, CTL_BY_USER, "", b, sizeof b);
 	assert_string_equal(b, "board default (governor n/a)");
 }
 
@@ -63,15 +63,15 @@ static void test_open_on_the_clock(void **state)
 	(void)state;
 	struct ctl_dialog d;
 	/* Default mode: the level the board runs at, and Enter pins. */
-	ctl_keys_dialog_init(&d, &info, CTL_DEFAULT, 0, 918000000);
+	ctl_dialog_init(&d, &info, CTL_DEFAULT, 0, 918000000);
 	assert_int_equal(d.sel, 6);
 	assert_int_equal(d.mode, CTL_PIN);
 	/* A cap in force: its level, and Enter caps. */
-	ctl_keys_dialog_init(&d, &info, CTL_CAP, 510000000, 306000000);
+	ctl_dialog_init(&d, &info, CTL_CAP, 510000000, 306000000);
 	assert_int_equal(d.sel, 2);
 	assert_int_equal(d.mode, CTL_CAP);
 	/* Nothing known: the highest. */
-	ctl_keys_dialog_init(&d, &info, CTL_DEFAULT, 0, 0);
+	ctl_dialog_init(&d, &info, CTL_DEFAULT, 0, 0);
 	assert_int_equal(d.sel, 10);
 }
 
@@ -80,7 +80,7 @@ static void test_arrows_and_enter(void **state)
 	(void)state;
 	struct ctl_dialog d;
 	int64_t hz = 0;
-	ctl_keys_dialog_init(&d, &info, CTL_DEFAULT, 0, 714000000);
+	ctl_dialog_init(&d, &info, CTL_DEFAULT, 0, 714000000);
 	/* Up is the next higher level (the list runs from the top down). */
 	assert_int_equal(ctl_keys_dialog_input(&d, &info, KEY_UP, &hz), CTL_DLG_NONE);
 	assert_int_equal(ctl_keys_dialog_input(&d, &info, KEY_UP, &hz), CTL_DLG_NONE);
@@ -107,7 +107,7 @@ static void test_typed_values(void **state)
 	(void)state;
 	struct ctl_dialog d;
 	int64_t hz = 0;
-	ctl_keys_dialog_init(&d, &info, CTL_DEFAULT, 0, 306000000);
+	ctl_dialog_init(&d, &info, CTL_DEFAULT, 0, 306000000);
 	assert_int_equal(type(&d, "714\n", &hz), CTL_DLG_SET);
 	assert_int_equal(hz, 714000000);
 	assert_int_equal(d.sel, 4);
@@ -165,17 +165,17 @@ static void test_render(void **state)
 	struct cellbuf cb;
 	int64_t hz;
 	int w, h;
-	ctl_keys_dialog_init(&d, &info, CTL_DEFAULT, 0, 816000000);
-	ctl_keys_dialog_size(&d, &info, 120, 40, &w, &h);
+	ctl_dialog_init(&d, &info, CTL_DEFAULT, 0, 816000000);
+	ctl_dialog_size(&d, &info, 120, 40, &w, &h);
 	/* Every level fits on a 40-row screen. */
 	assert_int_equal(cb_init(&cb, w, h, false), 0);
-	ctl_keys_dialog_render(&d, &info, &cb);
+	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, "1300.5 MHz"));
 	assert_true(cb_has(&cb, "306 MHz"));
 	assert_true(cb_has(&cb, ">  6  816 MHz      (runs now)"));
 	assert_true(cb_has(&cb, "Esc close"));
 	type(&d, "700\n", &hz);
-	ctl_keys_dialog_render(&d, &info, &cb);
+	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, "700 MHz is not a GPU clock level"));
 	/* wrapped at a word: the two levels may sit on different rows */
 	assert_true(cb_has(&cb, "612 MHz,"));
@@ -184,22 +184,22 @@ static void test_render(void **state)
 	cb_free(&cb);
 
 	/* A short screen scrolls the list so the selection stays in view. */
-	ctl_keys_dialog_size(&d, &info, 120, 10, &w, &h);
+	ctl_dialog_size(&d, &info, 120, 10, &w, &h);
 	assert_int_equal(h, 10);
 	assert_int_equal(cb_init(&cb, w, h, true), 0);
 	ctl_keys_dialog_input(&d, &info, KEY_END, &hz);
-	ctl_keys_dialog_render(&d, &info, &cb);
+	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, ">  1  306 MHz"));
 	assert_false(cb_has(&cb, "1300.5"));
 	ctl_keys_dialog_input(&d, &info, KEY_HOME, &hz);
-	ctl_keys_dialog_render(&d, &info, &cb);
+	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, "> 11  1300.5 MHz"));
 	cb_free(&cb);
 
 	/* The stale prompt asks, and says what was found. */
-	ctl_keys_stale_size("x", 100, &w, &h);
+	ctl_dialog_stale_size("x", 100, &w, &h);
 	assert_int_equal(cb_init(&cb, w, h, false), 0);
-	ctl_keys_stale_render("process 42 (no longer running) left the GPU clocks changed", &cb);
+	ctl_dialog_stale_render("process 42 (no longer running) left the GPU clocks changed", &cb);
 	assert_true(cb_has(&cb, "a previous dvfstop left the GPU clock changed:"));
 	assert_true(cb_has(&cb, "restore it? y/n"));
 	assert_true(cb_has(&cb, "process 42"));
