@@ -1,8 +1,8 @@
 /* ctl_dialog: the clock control's words and dialogs, pure (no curses, no
  * session): the override dialog's state and drawing (the board's levels or
- * a typed MHz value; its keys, in curses codes, are ctl_keys.c's), the y/n prompt for a state a killed run left, "who set
- * the clock" in words, and control messages cut to fit the screen.
- * ctl_keys.c drives them from the loop. */
+ * a typed MHz value; its keys, in curses codes, are ctl_keys.c's), the y/n
+ * prompt for a state a killed run left, "who set the clock" in words, and
+ * control messages cut to fit the screen.  ctl_keys.c drives them. */
 #ifndef DVF_CTL_DIALOG_H
 #define DVF_CTL_DIALOG_H
 
