@@ -32,6 +32,14 @@ static void panel_table_control_finish(struct tui *t, bool ran)
 	tui_control_close(t);
 }
 
+/* No level pinned yet, none from the policy. */
+static int panel_table_sweep_open(struct tui *t)
+{
+	t->sweep.level = -1;
+	t->sweep.policy_start = -1;
+	return 0;
+}
+
 static void panel_table_sweep_view(struct tui *t)
 {
 	sweep_view_fill(t, &t->view.sweep);
@@ -85,7 +93,8 @@ static const struct panel_ops clock_keys = { .name = "clock", .region = -1, .liv
 	.open = ctl_keys_open, .sample = ctl_keys_sample, .key = ctl_keys_key, .view = ctl_keys_view,
 	.overlay = ctl_keys_frame, .close = ctl_keys_close };
 static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .live = true,
-	.sample = tui_sweep_sample, .ended = panel_table_sweep_ended, .key = tui_sweep_key_filter,
+	.open = panel_table_sweep_open, .sample = tui_sweep_sample, .ended = panel_table_sweep_ended,
+	.key = tui_sweep_key_filter,
 	.view = panel_table_sweep_view, .render = panel_render_sweep, .close = panel_table_sweep_close };
 static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
 	.open = tui_policy_open, .sample = tui_policy_sample, .view = tui_policy_view,

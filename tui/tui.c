@@ -645,8 +645,6 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	 * we restore the terminal ourselves. */
 	guard_signals_install(true);
 
-	t->sweep.level = -1;
-	t->sweep.policy_start = -1;
 	/* The clock control, then the clock and the policies asked for: one
 	 * that cannot be had stops us before the terminal is taken. */
 	if (panel_table_open(t) < 0) {
