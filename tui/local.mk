@@ -27,6 +27,7 @@ tui_libtui_a_SOURCES = \
 	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h \
 	tui/tui.c tui/tui.h tui/tui_int.h
 tui_libtui_a_LIBADD = $(tui_libtuiview_a_OBJECTS)
+tui_libtui_a_DEPENDENCIES = $(tui_libtuiview_a_OBJECTS)
 DVF_LIB_FILES += $(tui_libtuiview_a_SOURCES)
 # TEMPORARY exception to the layers, listed in tests/integration/layers.sh
 # too: the sweep panel calls the headless sweep's helpers.

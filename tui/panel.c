@@ -626,21 +626,12 @@ void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 	put_right(&p, ROLE_KEYLINE, focus);
 }
 
-/* The policy region: the policy panel, or a placeholder while none is
- * loaded. */
-void panel_render_policy(const struct tui_view *v, struct cellbuf *cb)
+/* The policy region while no policy is loaded (policy_panel.c draws it
+ * when one is). */
+void panel_render_no_policy(const struct tui_view *v, struct cellbuf *cb)
 {
-	if (v->policy.active) {
-		policy_panel_render(&v->policy, v->focus == TR_POLICY, cb);
-		return;
-	}
 	render_placeholder(v, cb, TR_POLICY, "policy", "policy", "none loaded (not active)",
 			   "will show: clock, decision path");
-}
-
-void panel_render_sweep(const struct tui_view *v, struct cellbuf *cb)
-{
-	sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb);
 }
 
 enum { HELP_KEY_W = 8 };

@@ -77,15 +77,16 @@ struct tui_view {
 };
 
 /* The regions' renderers (the panel table's .render, panel_table.c): each
- * draws its region of the view into cb, sized to the region. */
+ * draws its region of the view into cb, sized to the region.  The sweep's
+ * and the policy's are sweep_panel_render and policy_panel_render. */
 void panel_render_header(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_power(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_energy(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb);
-void panel_render_policy(const struct tui_view *v, struct cellbuf *cb);
-void panel_render_sweep(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_keys(const struct tui_view *v, struct cellbuf *cb);
+/* The policy region while no policy is loaded. */
+void panel_render_no_policy(const struct tui_view *v, struct cellbuf *cb);
 /* Size the help window wants for a key table. */
 void panel_help_size(const struct tui_key *tab, int *w, int *h);
 /* The help window, its list starting at key number top (clamped).  Where

@@ -55,6 +55,19 @@ static void panel_table_sweep_close(struct tui *t)
 	tui_sweep_abort(t, "quit");
 }
 
+static void panel_table_sweep_render(const struct tui_view *v, struct cellbuf *cb)
+{
+	sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb);
+}
+
+static void panel_table_policy_render(const struct tui_view *v, struct cellbuf *cb)
+{
+	if (v->policy.active)
+		policy_panel_render(&v->policy, v->focus == TR_POLICY, cb);
+	else
+		panel_render_no_policy(v, cb);
+}
+
 static void panel_table_replay_view(struct tui *t)
 {
 	replay_view_fill(t->s, &t->view.replay);
@@ -95,10 +108,10 @@ static const struct panel_ops clock_keys = { .name = "clock", .region = -1, .liv
 static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .live = true,
 	.open = panel_table_sweep_open, .sample = tui_sweep_sample, .ended = panel_table_sweep_ended,
 	.key = tui_sweep_key_filter,
-	.view = panel_table_sweep_view, .render = panel_render_sweep, .close = panel_table_sweep_close };
+	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .close = panel_table_sweep_close };
 static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
 	.open = tui_policy_open, .sample = tui_policy_sample, .view = tui_policy_view,
-	.render = panel_render_policy, .close = tui_policy_close };
+	.render = panel_table_policy_render, .close = tui_policy_close };
 static const struct panel_ops replay = { .name = "replay", .region = -1, .live = true,
 	.key = replay_keys_filter, .view = panel_table_replay_view };
 static const struct panel_ops job = { .name = "job", .region = -1, .view = panel_table_job_view,
