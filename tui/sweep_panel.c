@@ -488,46 +488,47 @@ static void mhz_text(char *buf, size_t len, int64_t hz)
 	snprintf(buf, len, "%.*f", hz % 1000000 ? 1 : 0, (double)hz * 1e-6);
 }
 
-/* One or two lines of state at the top. */
-static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+/* The chooser: "start a sweep:" then the keys on the next row; on a narrow
+ * panel the keys take both rows, Enter and Esc on the second. */
+static int status_choosing(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
 {
-	const struct sweep *sw = &v->sw;
 	int x = x0;
-	char a[32];
-	if (v->choosing) {
-		/* "start a sweep:" then the keys on the next row; on a narrow
-		 * panel the keys take both rows, Enter and Esc on the second. */
-		const char *dflt = v->default_exhaustive ? "exhaustive" : "adaptive";
-		int wide = (int)strlen("e exhaustive  a adaptive  Enter   Esc cancel") + (int)strlen(dflt);
-		bool two = x1 - x0 < wide && y + 1 <= ymax;
-		int yy = y;
-		if (two) {
-			put_text(cb, &x, y, x1, ROLE_WARN, "sweep: ");
-		} else {
-			put_text(cb, &x, y, x1, ROLE_WARN, "start a sweep:");
-			if (y + 1 <= ymax) {
-				yy = y + 1;
-				x = x0;
-			} else {
-				put_text(cb, &x, y, x1, ROLE_LABEL, " ");
-			}
-		}
-		put_text(cb, &x, yy, x1, ROLE_KEY, "e");
-		put_text(cb, &x, yy, x1, ROLE_LABEL, " exhaustive  ");
-		put_text(cb, &x, yy, x1, ROLE_KEY, "a");
-		put_text(cb, &x, yy, x1, ROLE_LABEL, " adaptive  ");
-		if (two) {
-			yy++;
+	const char *dflt = v->default_exhaustive ? "exhaustive" : "adaptive";
+	int wide = (int)strlen("e exhaustive  a adaptive  Enter   Esc cancel") + (int)strlen(dflt);
+	bool two = x1 - x0 < wide && y + 1 <= ymax;
+	int yy = y;
+	if (two) {
+		put_text(cb, &x, y, x1, ROLE_WARN, "sweep: ");
+	} else {
+		put_text(cb, &x, y, x1, ROLE_WARN, "start a sweep:");
+		if (y + 1 <= ymax) {
+			yy = y + 1;
 			x = x0;
+		} else {
+			put_text(cb, &x, y, x1, ROLE_LABEL, " ");
 		}
-		put_text(cb, &x, yy, x1, ROLE_KEY, "Enter");
-		put_fmt(cb, &x, yy, x1, ROLE_LABEL, " %s  ", dflt);
-		put_text(cb, &x, yy, x1, ROLE_KEY, "Esc");
-		put_text(cb, &x, yy, x1, ROLE_LABEL, " cancel");
-		return yy + 1;
 	}
-	if (!v->have && v->idle[0]) {
-		/* why none can start, wrapped over the rows there are */
+	put_text(cb, &x, yy, x1, ROLE_KEY, "e");
+	put_text(cb, &x, yy, x1, ROLE_LABEL, " exhaustive  ");
+	put_text(cb, &x, yy, x1, ROLE_KEY, "a");
+	put_text(cb, &x, yy, x1, ROLE_LABEL, " adaptive  ");
+	if (two) {
+		yy++;
+		x = x0;
+	}
+	put_text(cb, &x, yy, x1, ROLE_KEY, "Enter");
+	put_fmt(cb, &x, yy, x1, ROLE_LABEL, " %s  ", dflt);
+	put_text(cb, &x, yy, x1, ROLE_KEY, "Esc");
+	put_text(cb, &x, yy, x1, ROLE_LABEL, " cancel");
+	return yy + 1;
+}
+
+/* No sweep yet: why none can start (wrapped over the rows there are), or
+ * how to start one. */
+static int status_idle(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	int x = x0;
+	if (v->idle[0]) {
 		put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
 		const char *p = v->idle;
 		char line[sizeof v->idle];
@@ -545,64 +546,76 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		}
 		return y + 1;
 	}
-	if (!v->have) {
-		static const char none[] = "none yet; s starts one", why[] = " (J/step at each clock level)";
-		put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
-		put_text(cb, &x, y, x1, ROLE_INACTIVE, none);
-		/* the explanation on its own row when it does not fit */
-		if (x + (int)strlen(why) > x1 && y + 1 <= ymax) {
-			x = x0;
-			put_text(cb, &x, ++y, x1, ROLE_INACTIVE, why + 1);
-		} else {
-			put_text(cb, &x, y, x1, ROLE_INACTIVE, why);
-		}
-		return y + 1;
+	static const char none[] = "none yet; s starts one", why[] = " (J/step at each clock level)";
+	put_text(cb, &x, y, x1, ROLE_LABEL, "sweep: ");
+	put_text(cb, &x, y, x1, ROLE_INACTIVE, none);
+	/* the explanation on its own row when it does not fit */
+	if (x + (int)strlen(why) > x1 && y + 1 <= ymax) {
+		x = x0;
+		put_text(cb, &x, ++y, x1, ROLE_INACTIVE, why + 1);
+	} else {
+		put_text(cb, &x, y, x1, ROLE_INACTIVE, why);
 	}
-	int n = sw->cfg.n_levels, measured = 0;
-	for (int i = 0; i < n; i++)
-		measured += sweep_point_measured(&sw->pts[i]);
-	if (v->running) {
-		int cur = sw->cur;
-		mhz_text(a, sizeof a, cur >= 0 ? sw->cfg.level_hz[cur] : 0);
-		/* Narrow (80 columns): the level, the window and the time left
-		 * first; what was measured so far and Esc on a third row. */
-		bool short1 = x1 - x0 < 56, narrow = x1 - x0 < 68;
-		put_fmt(cb, &x, y, x1, ROLE_WARN, short1 ? "%s" : "%s sweep", sweep_mode_name(sw->cfg.mode));
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, short1 ? "  %d/%d " : "  level %d of %d ", cur + 1, n);
-		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s MHz", a);
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  %s", sw->state == SW_SETTLE ? "settling" : "measuring");
+	return y + 1;
+}
+
+/* A sweep running: the level, the window, the time left, what was
+ * measured so far. */
+static int status_running(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax,
+			  int measured)
+{
+	const struct sweep *sw = &v->sw;
+	int x = x0, n = sw->cfg.n_levels;
+	char a[32];
+	int cur = sw->cur;
+	mhz_text(a, sizeof a, cur >= 0 ? sw->cfg.level_hz[cur] : 0);
+	/* Narrow (80 columns): the level, the window and the time left
+	 * first; what was measured so far and Esc on a third row. */
+	bool short1 = x1 - x0 < 56, narrow = x1 - x0 < 68;
+	put_fmt(cb, &x, y, x1, ROLE_WARN, short1 ? "%s" : "%s sweep", sweep_mode_name(sw->cfg.mode));
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, short1 ? "  %d/%d " : "  level %d of %d ", cur + 1, n);
+	put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s MHz", a);
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, "  %s", sw->state == SW_SETTLE ? "settling" : "measuring");
+	if (y + 1 > ymax)
+		return y + 1;
+	y++;
+	x = x0;
+	put_fmt(cb, &x, y, x1, ROLE_LABEL, "window %d ", sw->windows + 1);
+	if (sw->state == SW_MEASURE && sw->cfg.dwell_steps > 0)
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%lld/%lld steps", (long long)v->window_steps,
+			(long long)sw->cfg.dwell_steps);
+	else
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s", v->dwell);
+	if (!narrow)
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "  measured %d lvl, %lld steps", measured,
+			(long long)sw->steps_used);
+	put_text(cb, &x, y, x1, ROLE_LABEL, "  left ");
+	if (v->left_s >= 0) {
+		char d[32];
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s%s", v->left_at_most ? "<=" : "~",
+			fmt_duration(d, sizeof d, v->left_s));
+	} else {
+		put_text(cb, &x, y, x1, ROLE_NA, "n/a");
+	}
+	if (narrow) {
 		if (y + 1 > ymax)
 			return y + 1;
 		y++;
 		x = x0;
-		put_fmt(cb, &x, y, x1, ROLE_LABEL, "window %d ", sw->windows + 1);
-		if (sw->state == SW_MEASURE && sw->cfg.dwell_steps > 0)
-			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%lld/%lld steps", (long long)v->window_steps,
-				(long long)sw->cfg.dwell_steps);
-		else
-			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s", v->dwell);
-		if (!narrow)
-			put_fmt(cb, &x, y, x1, ROLE_LABEL, "  measured %d lvl, %lld steps", measured,
-				(long long)sw->steps_used);
-		put_text(cb, &x, y, x1, ROLE_LABEL, "  left ");
-		if (v->left_s >= 0) {
-			char d[32];
-			put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s%s", v->left_at_most ? "<=" : "~",
-				fmt_duration(d, sizeof d, v->left_s));
-		} else {
-			put_text(cb, &x, y, x1, ROLE_NA, "n/a");
-		}
-		if (narrow) {
-			if (y + 1 > ymax)
-				return y + 1;
-			y++;
-			x = x0;
-			put_fmt(cb, &x, y, x1, ROLE_LABEL, "measured %d lvl, %lld steps", measured,
-				(long long)sw->steps_used);
-		}
-		put_text(cb, &x, y, x1, ROLE_LABEL, "  Esc aborts");
-		return y + 1;
+		put_fmt(cb, &x, y, x1, ROLE_LABEL, "measured %d lvl, %lld steps", measured,
+			(long long)sw->steps_used);
 	}
+	put_text(cb, &x, y, x1, ROLE_LABEL, "  Esc aborts");
+	return y + 1;
+}
+
+/* A sweep ended: its best level (or why none), then what it cost. */
+static int status_done(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax,
+		       int measured)
+{
+	const struct sweep *sw = &v->sw;
+	int x = x0, n = sw->cfg.n_levels;
+	char a[32];
 	/* Against the top level when it was measured (MAXN's clock): on the
 	 * first row when it fits beside "A pins it", else on the second. */
 	char vs[32] = "";
@@ -666,6 +679,22 @@ static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	}
 	put_text(cb, &x, y, x1, ROLE_LABEL, line);
 	return y + 1;
+}
+
+/* One or two lines of state at the top. */
+static int render_status(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
+{
+	const struct sweep *sw = &v->sw;
+	if (v->choosing)
+		return status_choosing(v, cb, x0, y, x1, ymax);
+	if (!v->have)
+		return status_idle(v, cb, x0, y, x1, ymax);
+	int n = sw->cfg.n_levels, measured = 0;
+	for (int i = 0; i < n; i++)
+		measured += sweep_point_measured(&sw->pts[i]);
+	if (v->running)
+		return status_running(v, cb, x0, y, x1, ymax, measured);
+	return status_done(v, cb, x0, y, x1, ymax, measured);
 }
 
 /* Bars of a per-level quantity: one column group per level, on the span of
