@@ -393,15 +393,18 @@ EXTRA_DIST += tests/integration/fit.sh tests/integration/fit-characterisation.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
 TESTS += tests/unit/test_layout tests/unit/test_spark tests/unit/test_theme
+# The dashboard's pure library, compiled and linked without curses.
+TUI_VIEW_TEST_CFLAGS = $(WARN_CFLAGS) $(SAN_CFLAGS) $(CMOCKA_CFLAGS)
+TUI_VIEW_TEST_LDADD = tui/libtuiview.a $(TEST_LDADD)
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
-tests_unit_test_layout_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_layout_LDADD = $(TUI_TEST_LDADD)
+tests_unit_test_layout_CFLAGS = $(TUI_VIEW_TEST_CFLAGS)
+tests_unit_test_layout_LDADD = $(TUI_VIEW_TEST_LDADD)
 tests_unit_test_spark_SOURCES = tests/unit/test_spark.c
-tests_unit_test_spark_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_spark_LDADD = $(TUI_TEST_LDADD)
+tests_unit_test_spark_CFLAGS = $(TUI_VIEW_TEST_CFLAGS)
+tests_unit_test_spark_LDADD = $(TUI_VIEW_TEST_LDADD)
 tests_unit_test_theme_SOURCES = tests/unit/test_theme.c
-tests_unit_test_theme_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_theme_LDADD = $(TUI_TEST_LDADD)
+tests_unit_test_theme_CFLAGS = $(TUI_VIEW_TEST_CFLAGS)
+tests_unit_test_theme_LDADD = $(TUI_VIEW_TEST_LDADD)
 endif
 
 if HAVE_CMOCKA

@@ -31,53 +31,13 @@ struct tui_ctl {
 	struct tui_rect at;
 };
 
-/* ---- pure: words and the dialog ------------------------------------------ */
-
 enum control_by tui_ctl_by(const struct tui *t)
 {
 	return t->ctlk ? t->ctlk->by : CTL_BY_USER;
 }
 
-void ctl_who(enum control_mode m, int64_t hz, enum control_by by, const char *governor,
-	     char *buf, size_t len)
-{
-	char f[32];
-	if (m == CTL_DEFAULT) {
-		snprintf(buf, len, "board default (%s)", governor && governor[0] ? governor : "governor n/a");
-		return;
-	}
-	control_fmt_mhz(hz, f, sizeof f);
-	const char *verb = m == CTL_PIN ? "pinned" : "capped";
-	if (by == CTL_BY_USER)
-		snprintf(buf, len, "%s by you at %s", verb, f);
-	else
-		snprintf(buf, len, "%s at %s (%s)", verb, f, control_by_name(by));
-}
-
-static int level_or_nearest(const struct dvf_info *in, int64_t hz)
-{
-	int i = hz > 0 ? info_level_index(in, hz) : -1;
-	if (i < 0 && hz > 0)
-		i = info_level_nearest(in, hz);
-	return i;
-}
-
-void ctl_dialog_init(struct ctl_dialog *d, const struct dvf_info *in, enum control_mode mode,
-		     int64_t target_hz, int64_t cur_hz)
-{
-	memset(d, 0, sizeof *d);
-	d->mode = mode == CTL_CAP ? CTL_CAP : CTL_PIN;
-	d->cur_hz = cur_hz;
-	int n = in ? in->n_levels : 0;
-	int i = mode != CTL_DEFAULT ? level_or_nearest(in, target_hz) : -1;
-	if (i < 0)
-		i = level_or_nearest(in, cur_hz);
-	d->sel = i >= 0 ? i : n - 1;
-	if (d->sel < 0)
-		d->sel = 0;
-}
-
-enum ctl_dialog_act ctl_dialog_input(struct ctl_dialog *d, const struct dvf_info *in, int ch,
+/* The override dialog's keys (curses codes). */
+enum ctl_dialog_act ctl_keys_dialog_input(struct ctl_dialog *d, const struct dvf_info *in, int ch,
 				     int64_t *hz)
 {
 	int n = in ? in->n_levels : 0;
@@ -150,143 +110,6 @@ enum ctl_dialog_act ctl_dialog_input(struct ctl_dialog *d, const struct dvf_info
 	}
 }
 
-/* Text of the dialog, fixed lines around the level list. */
-static const char *hint_text(bool utf8)
-{
-	return utf8 ? "↑↓ level  0-9 MHz  Enter set  c pin/cap  Esc close"
-		    : "Up/Down level  0-9 MHz  Enter set  c pin/cap  Esc close";
-}
-
-/* Rows besides the list and the error lines: two borders, the mode line,
- * the typed value, the hints. */
-enum { DLG_FIXED_ROWS = 5, DLG_ERR_ROWS = 2, DLG_MIN_W = 40, DLG_MAX_W = 64 };
-
-void ctl_dialog_size(const struct ctl_dialog *d, const struct dvf_info *in, int max_w, int max_h,
-		     int *w, int *h)
-{
-	(void)d;
-	int n = in ? in->n_levels : 0;
-	int want_w = cb_strcols(hint_text(false)) + 4;
-	if (want_w < DLG_MIN_W)
-		want_w = DLG_MIN_W;
-	if (want_w > DLG_MAX_W)
-		want_w = DLG_MAX_W;
-	int want_h = DLG_FIXED_ROWS + DLG_ERR_ROWS + (n > 0 ? n : 1);
-	*w = want_w < max_w ? want_w : max_w;
-	*h = want_h < max_h ? want_h : max_h;
-}
-
-/* Write text over up to rows lines of width w from (x, y), breaking at
- * spaces.  Returns the lines used. */
-static int wrap(struct cellbuf *cb, int x, int y, int w, int rows, int role, const char *text)
-{
-	int used = 0;
-	const char *p = text;
-	while (*p && used < rows && w > 0) {
-		while (*p == ' ')
-			p++;
-		int len = (int)strlen(p);
-		int take = len;
-		if (cb_strcols(p) > w) {
-			/* Cut at the last space that fits (byte offsets: messages
-			 * are ASCII but for the degree sign, which cb counts). */
-			take = 0;
-			int cols = 0;
-			for (int i = 0; p[i] && cols <= w; i++) {
-				if ((p[i] & 0xc0) != 0x80)
-					cols++;
-				if (p[i] == ' ' && cols <= w + 1)
-					take = i;
-			}
-			if (take == 0 || used == rows - 1)
-				take = len;   /* clipped by cb_putn */
-		}
-		char line[512];
-		snprintf(line, sizeof line, "%.*s", take, p);
-		cb_putn(cb, x, y + used, role, line, w);
-		p += take;
-		used++;
-	}
-	return used;
-}
-
-void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct cellbuf *cb)
-{
-	int n = in ? in->n_levels : 0;
-	int W = cb->w - 4, x = 2;
-	cb_clear(cb, ROLE_HELP);
-	cb_box(cb, ROLE_BORDER_FOCUS, "set the GPU clock", ROLE_TITLE_FOCUS);
-	if (W <= 0 || cb->h < 3)
-		return;
-	int y = 1;
-	cb_printf(cb, x, y++, ROLE_HELP, "Enter %s (c: %s instead)",
-		  d->mode == CTL_PIN ? "pins: min = max" : "caps: max only",
-		  d->mode == CTL_PIN ? "cap" : "pin");
-	/* Rows left for the list after the typed line, errors and hints. */
-	int list = cb->h - DLG_FIXED_ROWS - DLG_ERR_ROWS;
-	if (list < 1)
-		list = 1;
-	if (list > n)
-		list = n > 0 ? n : 1;
-	/* Row r shows level n-1-(top+r): the highest first. */
-	int row_of_sel = n - 1 - d->sel;
-	if (row_of_sel < d->top)
-		d->top = row_of_sel;
-	if (row_of_sel >= d->top + list)
-		d->top = row_of_sel - list + 1;
-	if (d->top > n - list)
-		d->top = n - list;
-	if (d->top < 0)
-		d->top = 0;
-	if (n == 0)
-		cb_putn(cb, x, y, ROLE_NA, "clock table n/a", W);
-	for (int r = 0; r < list && n > 0; r++) {
-		int i = n - 1 - (d->top + r);
-		if (i < 0)
-			break;
-		char f[32], line[96];
-		control_fmt_mhz(in->level_hz[i], f, sizeof f);
-		bool now = d->cur_hz > 0 && in->level_hz[i] == d->cur_hz;
-		snprintf(line, sizeof line, "%s %2d  %-12s%s", i == d->sel ? ">" : " ", i + 1, f,
-			 now ? " (runs now)" : "");
-		cb_putn(cb, x, y + r, i == d->sel ? ROLE_SCALE_CUR : ROLE_HELP, line, W);
-		if (i == d->sel)
-			cb_role(cb, x, y + r, W, ROLE_SCALE_CUR);
-	}
-	y += list;
-	cb_printf(cb, x, y, ROLE_HELP, "MHz: ");
-	cb_printf(cb, x + 5, y++, ROLE_VALUE, "%s_", d->typed);
-	if (d->err[0])
-		wrap(cb, x, y, W, DLG_ERR_ROWS, ROLE_ERROR, d->err);
-	y += DLG_ERR_ROWS;
-	if (y < cb->h - 1)
-		cb_putn(cb, x, y, ROLE_INACTIVE, hint_text(cb->utf8), W);
-}
-
-static const char stale_q1[] = "a previous dvfstop left the GPU clock changed:";
-static const char stale_q2[] = "restore it? y/n";
-
-void ctl_stale_size(const char *detail, int max_w, int *w, int *h)
-{
-	(void)detail;
-	int want_w = DLG_MAX_W + 8;
-	*w = want_w < max_w ? want_w : max_w;
-	*h = 2 + 2 + 1 + 4;
-}
-
-void ctl_stale_render(const char *detail, struct cellbuf *cb)
-{
-	int W = cb->w - 4;
-	cb_clear(cb, ROLE_HELP);
-	cb_box(cb, ROLE_BORDER_FOCUS, "GPU clock", ROLE_TITLE_FOCUS);
-	if (W <= 0 || cb->h < 4)
-		return;
-	cb_putn(cb, 2, 1, ROLE_WARN, stale_q1, W);
-	cb_putn(cb, 2, 2, ROLE_KEY, stale_q2, W);
-	if (cb->h > 5)
-		wrap(cb, 2, 4, W, cb->h - 5, ROLE_HELP, detail);
-}
-
 /* ---- the control in the loop --------------------------------------------- */
 
 /* Clock changes go to the recording's event column, as in --batch. */
@@ -300,7 +123,7 @@ static void on_event(const struct control_event *ev, void *ctx)
 		recorder_event(t->s->rec, text);
 }
 
-int tui_ctl_open(struct tui *t)
+int ctl_keys_open(struct tui *t)
 {
 	struct session *s = t->s;
 	const struct dvf_opts *o = t->o;
@@ -321,7 +144,7 @@ int tui_ctl_open(struct tui *t)
 	control_on_event(k->c, on_event, t);
 	bool ro = control_readonly(k->c);
 	if (ro)
-		ctl_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
+		ctl_dialog_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 
 	if (want) {
 		int err = control_apply_opts(k->c, o->set_clock_mhz, o->cap_mhz);
@@ -357,7 +180,7 @@ static bool runs_as_told(struct control *c, const struct dvf_sample *s)
 	return m == CTL_PIN ? s->gpu_freq_hz.v == hz : s->gpu_freq_hz.v <= hz;
 }
 
-void tui_ctl_sample(struct tui *t)
+void ctl_keys_sample(struct tui *t)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k || !k->c)
@@ -370,7 +193,7 @@ void tui_ctl_sample(struct tui *t)
 	}
 }
 
-void tui_ctl_view(struct tui *t)
+void ctl_keys_view(struct tui *t)
 {
 	struct tui_ctl *k = t->ctlk;
 	struct tui_view *v = &t->view;
@@ -388,46 +211,9 @@ void tui_ctl_view(struct tui *t)
 	if (k->ro_reason[0])
 		snprintf(v->ctl_who, sizeof v->ctl_who, "not set by this dvfstop (read-only)");
 	else
-		ctl_who(control_mode(k->c), control_target_hz(k->c), k->by, v->cur.gpu_governor,
+		ctl_dialog_who(control_mode(k->c), control_target_hz(k->c), k->by, v->cur.gpu_governor,
 			v->ctl_who, sizeof v->ctl_who);
 	snprintf(v->ctl_note, sizeof v->ctl_note, "%s", k->ro_reason[0] ? k->ro_reason : k->note);
-}
-
-/* Is the path at p..end a devfreq control file (governor, min_freq,
- * max_freq; a '.' may end the sentence)? */
-static bool devfreq_file(const char *p, const char *end, const char **base)
-{
-	static const char *const names[] = { "governor", "min_freq", "max_freq" };
-	const char *b = p;
-	for (const char *q = p; q < end; q++)
-		if (*q == '/')
-			b = q + 1;
-	size_t n = (size_t)(end - b);
-	if (n > 0 && b[n - 1] == '.')
-		n--;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (n == strlen(names[i]) && memcmp(b, names[i], n) == 0) {
-			*base = b;
-			return true;
-		}
-	return false;
-}
-
-void ctl_short_msg(const char *msg, char *buf, size_t len)
-{
-	size_t o = 0;
-	if (!len)
-		return;
-	for (const char *p = msg; *p && o + 1 < len;) {
-		const char *base;
-		if (*p == '/' && (p == msg || p[-1] == ' ')) {
-			const char *end = p + strcspn(p, " :;,");
-			if (devfreq_file(p, end, &base))
-				p = base;
-		}
-		buf[o++] = *p++;
-	}
-	buf[o] = '\0';
 }
 
 /* A control message for the screen: the devfreq files by name, so the
@@ -440,7 +226,7 @@ static void ctl_msg(struct tui *t, const char *msg)
 void tui_ctl_msg(struct tui *t, const char *prefix, const char *msg)
 {
 	char m[sizeof t->s->msg];
-	ctl_short_msg(msg, m, sizeof m);
+	ctl_dialog_short_msg(msg, m, sizeof m);
 	tui_msg(t, "%s%s", prefix, m);
 }
 
@@ -456,7 +242,7 @@ void tui_ctl_report(struct tui *t, int err)
 		k->note[0] = '\0';
 	/* A first write refused for want of permission makes us read-only. */
 	if (err && control_readonly(k->c) && !k->ro_reason[0])
-		ctl_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
+		ctl_dialog_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 }
 
 static void dialog_close(struct tui *t)
@@ -487,7 +273,7 @@ static struct control *usable(struct tui *t)
 	return c;
 }
 
-int ctl_key_override(struct tui *t)
+int ctl_keys_key_override(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (!c)
@@ -499,7 +285,7 @@ int ctl_key_override(struct tui *t)
 	return KR_NONE;
 }
 
-int ctl_key_up(struct tui *t)
+int ctl_keys_key_up(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -507,7 +293,7 @@ int ctl_key_up(struct tui *t)
 	return KR_NONE;
 }
 
-int ctl_key_down(struct tui *t)
+int ctl_keys_key_down(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -515,7 +301,7 @@ int ctl_key_down(struct tui *t)
 	return KR_NONE;
 }
 
-int ctl_key_switch(struct tui *t)
+int ctl_keys_key_switch(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -523,7 +309,7 @@ int ctl_key_switch(struct tui *t)
 	return KR_NONE;
 }
 
-int ctl_key_default(struct tui *t)
+int ctl_keys_key_default(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
@@ -552,7 +338,7 @@ static void stale_key(struct tui *t, int ch)
 	}
 }
 
-bool tui_ctl_key(struct tui *t, int ch)
+bool ctl_keys_key(struct tui *t, int ch)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k || k->dlg == DLG_NONE)
@@ -563,7 +349,7 @@ bool tui_ctl_key(struct tui *t, int ch)
 		return true;
 	}
 	int64_t hz = 0;
-	switch (ctl_dialog_input(&k->d, t->s->info, ch, &hz)) {
+	switch (ctl_keys_dialog_input(&k->d, t->s->info, ch, &hz)) {
 	case CTL_DLG_CLOSE:
 		dialog_close(t);
 		break;
@@ -575,7 +361,7 @@ bool tui_ctl_key(struct tui *t, int ch)
 					       : control_pin(k->c, hz, CTL_BY_USER);
 		tui_ctl_report(t, err);
 		if (err)
-			ctl_short_msg(control_msg(k->c), k->d.err, sizeof k->d.err);
+			ctl_dialog_short_msg(control_msg(k->c), k->d.err, sizeof k->d.err);
 		else
 			dialog_close(t);
 		break;
@@ -587,14 +373,14 @@ bool tui_ctl_key(struct tui *t, int ch)
 	return true;
 }
 
-bool tui_ctl_frame(struct tui *t, bool under)
+bool ctl_keys_frame(struct tui *t, bool under)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k || k->dlg == DLG_NONE)
 		return false;
 	int w, h;
 	if (k->dlg == DLG_STALE)
-		ctl_stale_size(k->stale, t->cols, &w, &h);
+		ctl_dialog_stale_size(k->stale, t->cols, &w, &h);
 	else
 		ctl_dialog_size(&k->d, t->s->info, t->cols, t->rows, &w, &h);
 	struct tui_rect a = layout_center(t->cols, t->rows, w, h);
@@ -619,7 +405,7 @@ bool tui_ctl_frame(struct tui *t, bool under)
 		k->hash = 0;
 	}
 	if (k->dlg == DLG_STALE)
-		ctl_stale_render(k->stale, &k->cb);
+		ctl_dialog_stale_render(k->stale, &k->cb);
 	else
 		ctl_dialog_render(&k->d, t->s->info, &k->cb);
 	/* On top of whatever region was repainted below it. */
@@ -630,7 +416,7 @@ bool tui_ctl_frame(struct tui *t, bool under)
 	return painted;
 }
 
-void tui_ctl_close(struct tui *t)
+void ctl_keys_close(struct tui *t)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k)

@@ -6,14 +6,10 @@
 #ifndef DVF_JOB_PANEL_H
 #define DVF_JOB_PANEL_H
 
-#include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "cellbuf.h"
 #include "session.h"
-
-struct tui;
 
 /* The log ring's default size (job.h), and up to 1023 bytes of a line:
  * the full lines are in the log file. */
@@ -38,7 +34,7 @@ struct job_view {
 };
 
 /* Take the session's job figures and the last lines of its output. */
-void job_view_fill(const struct session *s, struct job_view *v);
+void job_panel_fill(const struct session *s, struct job_view *v);
 
 /* The energy panel's job rows from row y (at most up to row ymax) between
  * columns x0 and x1; returns the next free row.  With no job they read
@@ -56,23 +52,5 @@ int job_panel_tail(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 void job_panel_log(const struct job_view *v, struct cellbuf *cb, struct job_log_pos *pos);
 /* Where the log pane goes on a cols x rows screen (above the key line). */
 void job_panel_log_rect(int cols, int rows, int *x, int *y, int *w, int *h);
-
-/* l: open/close the log pane. */
-int tui_key_log(struct tui *t);
-/* The log pane's keys: PgUp/PgDn a page, Home the oldest line, End the
- * newest (and follow), W wrap or cut long lines, Left/Right pan. */
-int tui_key_log_pgup(struct tui *t);
-int tui_key_log_pgdn(struct tui *t);
-int tui_key_log_home(struct tui *t);
-int tui_key_log_end(struct tui *t);
-int tui_key_log_wrap(struct tui *t);
-int tui_key_log_left(struct tui *t);
-int tui_key_log_right(struct tui *t);
-/* After the terminal is restored: a followed child still running is asked
- * to stop and waited for (its grace period, sampling on, so its totals are
- * complete; a signal in *stop ends the wait); then, when a job was
- * followed (or the simulated or replayed one ran to its end), the
- * session's summary goes to out. */
-void tui_job_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out);
 
 #endif

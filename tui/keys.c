@@ -8,19 +8,27 @@
 #include "tui_int.h"
 
 #include "ctl_keys.h"
-#include "job_panel.h"
+#include "job_keys.h"
 #include "policy_panel.h"
 #include "replay_keys.h"
 #include "session.h"
 #include "sweep_panel.h"
 
-static int key_quit(struct tui *t)
+const struct tui_key *keys_find(const struct tui_key *tab, int key)
+{
+	for (const struct tui_key *k = tab; k && k->fn; k++)
+		if (k->key == key)
+			return k;
+	return NULL;
+}
+
+static int keys_key_quit(struct tui *t)
 {
 	tui_quit(t);
 	return KR_NONE;
 }
 
-static int key_record(struct tui *t)
+static int keys_key_record(struct tui *t)
 {
 	if (t->s->rec)
 		session_record_stop(t->s);
@@ -30,81 +38,81 @@ static int key_record(struct tui *t)
 	return KR_NONE;
 }
 
-static int key_freeze(struct tui *t)
+static int keys_key_freeze(struct tui *t)
 {
 	tui_freeze(t, !t->frozen);
 	return KR_NONE;
 }
 
-static int key_theme(struct tui *t)
+static int keys_key_theme(struct tui *t)
 {
 	tui_theme_next(t);
 	return KR_REDRAW;
 }
 
-static int key_focus_next(struct tui *t)
+static int keys_key_focus_next(struct tui *t)
 {
 	tui_focus_step(t, 1);
 	return KR_NONE;
 }
 
-static int key_focus_prev(struct tui *t)
+static int keys_key_focus_prev(struct tui *t)
 {
 	tui_focus_step(t, -1);
 	return KR_NONE;
 }
 
-static int key_help(struct tui *t)
+static int keys_key_help(struct tui *t)
 {
 	t->help_open = true;
 	t->help_top = 0;
 	return KR_NONE;
 }
 
-static int key_redraw(struct tui *t)
+static int keys_key_redraw(struct tui *t)
 {
 	(void)t;
 	return KR_RELAYOUT | KR_REDRAW;
 }
 
 const struct tui_key tui_keys[] = {
-	{ 'q', "q", "quit", KEY_ALWAYS, "quit; while a fine-tune runs, asks: k stop it, d leave it running", key_quit },
-	{ '?', "?", "help", KEY_ALWAYS, "this help (any key closes it)", key_help },
-	{ KEY_F(1), "F1", NULL, KEY_ALWAYS, "this help", key_help },
+	{ 'q', "q", "quit", KEY_ALWAYS, "quit; while a fine-tune runs, asks: k stop it, d leave it running", keys_key_quit },
+	{ '?', "?", "help", KEY_ALWAYS, "this help (any key closes it)", keys_key_help },
+	{ KEY_F(1), "F1", NULL, KEY_ALWAYS, "this help", keys_key_help },
 	{ 'a', "a", "accept", KEY_CLOCK, "accept the policy's recommendation: pin its clock", policy_key_accept },
-	{ 'o', "o", "clock", KEY_CLOCK, "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_key_override },
+	{ 'o', "o", "clock", KEY_CLOCK, "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_keys_key_override },
 	{ 's', "s", "sweep", KEY_CLOCK, "sweep the clock levels: e exhaustive, a adaptive (Esc cancels)", tui_key_sweep },
 	{ 'A', "A", "apply", KEY_CLOCK, "pin the last sweep's best level", tui_key_sweep_apply },
-	{ ' ', "space", "pause", KEY_REPLAY, "replay: pause/resume", tui_key_replay_pause },
-	{ '[', "[", "-10s", KEY_REPLAY, "replay: back 10 s", tui_key_replay_back10 },
-	{ ']', "]", "+10s", KEY_REPLAY, "replay: forward 10 s", tui_key_replay_fwd10 },
-	{ '1', "1", NULL, KEY_REPLAY, "replay at 1x", tui_key_replay_1x },
-	{ '2', "2", NULL, KEY_REPLAY, "replay at 2x", tui_key_replay_2x },
-	{ '0', "0", NULL, KEY_REPLAY, "replay at 10x", tui_key_replay_10x },
-	{ 'f', "f", NULL, KEY_REPLAY, "replay as fast as possible", tui_key_replay_max },
-	{ '{', "{", NULL, KEY_REPLAY, "replay: back 60 s", tui_key_replay_back60 },
-	{ '}', "}", NULL, KEY_REPLAY, "replay: forward 60 s", tui_key_replay_fwd60 },
-	{ 'r', "r", "record", KEY_ALWAYS, "start/stop recording to a time-stamped CSV", key_record },
-	{ 'd', "d", "default", KEY_CLOCK, "GPU clock back to the board's default (governor, min, max)", ctl_key_default },
-	{ 'l', "l", "log", KEY_ALWAYS, "the fine-tune's log pane (its output and exit status)", tui_key_log },
-	{ 'p', "p", "freeze", KEY_ALWAYS, "freeze/unfreeze the display (sampling and recording go on)", key_freeze },
-	{ 't', "t", "theme", KEY_ALWAYS, "next theme: default, light, high-contrast, mono", key_theme },
-	{ '\t', "Tab", "focus", KEY_ALWAYS, "move the focus to the next panel", key_focus_next },
-	{ KEY_BTAB, "S-Tab", NULL, KEY_ALWAYS, "move the focus to the previous panel", key_focus_prev },
-	{ 'L' & 0x1f, "^L", NULL, KEY_ALWAYS, "redraw the whole screen", key_redraw },
-	{ '+', "+", NULL, KEY_CLOCK, "GPU clock one level up (keeps pin or cap; pins from default)", ctl_key_up },
-	{ '-', "-", NULL, KEY_CLOCK, "GPU clock one level down", ctl_key_down },
-	{ 'c', "c", NULL, KEY_CLOCK, "switch pin (min = max) <-> cap (max only) at the same clock", ctl_key_switch },
+	{ ' ', "space", "pause", KEY_REPLAY, "replay: pause/resume", replay_keys_key_pause },
+	{ '[', "[", "-10s", KEY_REPLAY, "replay: back 10 s", replay_keys_key_back10 },
+	{ ']', "]", "+10s", KEY_REPLAY, "replay: forward 10 s", replay_keys_key_fwd10 },
+	{ '1', "1", NULL, KEY_REPLAY, "replay at 1x", replay_keys_key_1x },
+	{ '2', "2", NULL, KEY_REPLAY, "replay at 2x", replay_keys_key_2x },
+	{ '0', "0", NULL, KEY_REPLAY, "replay at 10x", replay_keys_key_10x },
+	{ 'f', "f", NULL, KEY_REPLAY, "replay as fast as possible", replay_keys_key_max },
+	{ '{', "{", NULL, KEY_REPLAY, "replay: back 60 s", replay_keys_key_back60 },
+	{ '}', "}", NULL, KEY_REPLAY, "replay: forward 60 s", replay_keys_key_fwd60 },
+	{ 'r', "r", "record", KEY_ALWAYS, "start/stop recording to a time-stamped CSV", keys_key_record },
+	{ 'd', "d", "default", KEY_CLOCK, "GPU clock back to the board's default (governor, min, max)", ctl_keys_key_default },
+	{ 'l', "l", "log", KEY_ALWAYS, "the fine-tune's log pane (its output and exit status)", job_keys_key_log },
+	{ 'p', "p", "freeze", KEY_ALWAYS, "freeze/unfreeze the display (sampling and recording go on)", keys_key_freeze },
+	{ 't', "t", "theme", KEY_ALWAYS, "next theme: default, light, high-contrast, mono", keys_key_theme },
+	{ '\t', "Tab", "focus", KEY_ALWAYS, "move the focus to the next panel", keys_key_focus_next },
+	{ KEY_BTAB, "S-Tab", NULL, KEY_ALWAYS, "move the focus to the previous panel", keys_key_focus_prev },
+	{ 'L' & 0x1f, "^L", NULL, KEY_ALWAYS, "redraw the whole screen", keys_key_redraw },
+	{ '+', "+", NULL, KEY_CLOCK, "GPU clock one level up (keeps pin or cap; pins from default)", ctl_keys_key_up },
+	{ '-', "-", NULL, KEY_CLOCK, "GPU clock one level down", ctl_keys_key_down },
+	{ 'c', "c", NULL, KEY_CLOCK, "switch pin (min = max) <-> cap (max only) at the same clock", ctl_keys_key_switch },
 	{ 'P', "P", NULL, KEY_ALWAYS, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_key_next },
 	{ 'v', "v", NULL, KEY_ALWAYS, "sweep panel: chart or table", tui_key_sweep_table },
 	{ 'w', "w", NULL, KEY_ALWAYS, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", tui_key_sweep_csv },
-	{ KEY_PPAGE, "PgUp", NULL, KEY_ALWAYS, "log pane: a page back in the output", tui_key_log_pgup },
-	{ KEY_NPAGE, "PgDn", NULL, KEY_ALWAYS, "log pane: a page forward", tui_key_log_pgdn },
-	{ KEY_HOME, "Home", NULL, KEY_ALWAYS, "log pane: the oldest line kept", tui_key_log_home },
-	{ KEY_END, "End", NULL, KEY_ALWAYS, "log pane: the newest line, following the output", tui_key_log_end },
-	{ 'W', "W", NULL, KEY_ALWAYS, "log pane: wrap long lines, or cut them (Left/Right pan)", tui_key_log_wrap },
-	{ KEY_LEFT, "Left", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns left", tui_key_log_left },
-	{ KEY_RIGHT, "Right", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns right", tui_key_log_right },
+	{ KEY_PPAGE, "PgUp", NULL, KEY_ALWAYS, "log pane: a page back in the output", job_keys_key_pgup },
+	{ KEY_NPAGE, "PgDn", NULL, KEY_ALWAYS, "log pane: a page forward", job_keys_key_pgdn },
+	{ KEY_HOME, "Home", NULL, KEY_ALWAYS, "log pane: the oldest line kept", job_keys_key_home },
+	{ KEY_END, "End", NULL, KEY_ALWAYS, "log pane: the newest line, following the output", job_keys_key_end },
+	{ 'W', "W", NULL, KEY_ALWAYS, "log pane: wrap long lines, or cut them (Left/Right pan)", job_keys_key_wrap },
+	{ KEY_LEFT, "Left", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns left", job_keys_key_left },
+	{ KEY_RIGHT, "Right", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns right", job_keys_key_right },
 	{ 27, "Esc", NULL, KEY_ALWAYS, "close the log pane, or abort a running sweep (clocks as before)", tui_key_escape },
 	{ 0, NULL, NULL, KEY_ALWAYS, NULL, NULL },
 };

@@ -1,14 +1,31 @@
-# tui/: The dashboard (ncurses).  Layout, cell buffers, renderers, themes and panels
-# are pure (no curses) and unit-tested; tui.c and keys.c drive curses.
-# Compiled with the include paths of its own folder and the layers below only
-# (Makefile.am, "Layers"): an include from a layer above does not build.
-noinst_LIBRARIES += tui/libtui.a
+# tui/: The dashboard (ncurses).  Two libraries:
+# - libtuiview.a, the pure part: layout, cell buffers, renderers, themes
+#   and the panels' renderers turn a view (a copy of the session's figures)
+#   into cells.  Compiled without $(CURSES_CFLAGS), and none of its files
+#   includes curses or a header that does (tests/integration/layers.sh), so
+#   every size and view is unit-tested without a terminal.
+# - libtui.a, the part that drives curses: the loop (tui.c), the panel
+#   table (panel_table.c), the key table (keys.c) and the key handlers.  It
+#   holds libtuiview's objects too, so linking it is enough.
+# Both are compiled with the include paths of their own folder and the
+# layers below only (Makefile.am, "Layers"): an include from a layer above
+# does not build.
+noinst_LIBRARIES += tui/libtuiview.a tui/libtui.a
+tui_libtuiview_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(I_TUI) $(DVF_DEFS)
+tui_libtuiview_a_CFLAGS = $(WARN_CFLAGS) $(SAN_CFLAGS)
+tui_libtuiview_a_SOURCES = \
+	tui/cellbuf.c tui/cellbuf.h tui/ctl_dialog.c tui/ctl_dialog.h \
+	tui/job_panel.c tui/job_panel.h \
+	tui/layout.c tui/layout.h tui/panel.c tui/panel.h \
+	tui/render.c tui/render.h tui/replay_view.c tui/replay_view.h \
+	tui/sweep_chart.c tui/sweep_chart.h tui/theme.c tui/theme.h
 tui_libtui_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(I_TUI) $(DVF_DEFS)
 tui_libtui_a_SOURCES = \
-	tui/cellbuf.c tui/cellbuf.h tui/ctl_keys.c tui/ctl_keys.h \
-	tui/job_panel.c tui/job_panel.h tui/keys.c tui/layout.c \
-	tui/layout.h tui/panels.c tui/panels.h tui/policy_panel.c \
-	tui/policy_panel.h tui/render.c tui/render.h tui/replay_keys.c \
-	tui/replay_keys.h tui/sweep_chart.c tui/sweep_chart.h tui/sweep_panel.c \
-	tui/sweep_panel.h tui/theme.c \
-	tui/theme.h tui/tui.c tui/tui.h tui/tui_int.h
+	tui/ctl_keys.c tui/ctl_keys.h tui/job_keys.c tui/job_keys.h \
+	tui/keys.c tui/panel_table.c tui/panel_table.h \
+	tui/policy_panel.c tui/policy_panel.h tui/replay_keys.c \
+	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h \
+	tui/tui.c tui/tui.h tui/tui_int.h
+tui_libtui_a_LIBADD = $(tui_libtuiview_a_OBJECTS)
+tui_libtui_a_DEPENDENCIES = $(tui_libtuiview_a_OBJECTS)
+DVF_LIB_FILES += $(tui_libtuiview_a_SOURCES)

@@ -9,39 +9,6 @@
 #include "player.h"
 #include "session.h"
 
-void replay_view_fill(const struct session *s, struct replay_view *v)
-{
-	memset(v, 0, sizeof *v);
-	v->on = player_active(s);
-	if (!v->on)
-		return;
-	v->speed = player_speed(s);
-	v->paused = player_paused(s);
-	v->ended = player_ended(s);
-	v->have_pos = player_position(s, &v->pos_s, &v->len_s);
-}
-
-void replay_view_text(const struct replay_view *v, char *buf, size_t len)
-{
-	char sp[32], a[32], b[32];
-	if (!v->on) {
-		if (len)
-			buf[0] = '\0';
-		return;
-	}
-	if (v->paused)
-		snprintf(sp, sizeof sp, "paused");
-	else if (v->speed <= 0)
-		snprintf(sp, sizeof sp, "max speed");
-	else
-		snprintf(sp, sizeof sp, "%gx", v->speed);
-	if (v->have_pos)
-		snprintf(buf, len, "REPLAY %s %s/%s%s", sp, fmt_duration(a, sizeof a, v->pos_s),
-			 fmt_duration(b, sizeof b, v->len_s), v->ended ? " end" : "");
-	else
-		snprintf(buf, len, "REPLAY %s", sp);
-}
-
 bool replay_keys_filter(struct tui *t, int ch)
 {
 	if (!player_active(t->s) || ch <= 0 || ch >= 256 || !strchr("o+-=cdaAs", ch))
@@ -71,12 +38,12 @@ static int speed(struct tui *t, double x)
 	return KR_NONE;
 }
 
-int tui_key_replay_1x(struct tui *t) { return speed(t, 1); }
-int tui_key_replay_2x(struct tui *t) { return speed(t, 2); }
-int tui_key_replay_10x(struct tui *t) { return speed(t, 10); }
-int tui_key_replay_max(struct tui *t) { return speed(t, 0); }
+int replay_keys_key_1x(struct tui *t) { return speed(t, 1); }
+int replay_keys_key_2x(struct tui *t) { return speed(t, 2); }
+int replay_keys_key_10x(struct tui *t) { return speed(t, 10); }
+int replay_keys_key_max(struct tui *t) { return speed(t, 0); }
 
-int tui_key_replay_pause(struct tui *t)
+int replay_keys_key_pause(struct tui *t)
 {
 	if (!need_replay(t))
 		return KR_NONE;
@@ -104,7 +71,7 @@ static int seek(struct tui *t, double d)
 	return KR_NONE;
 }
 
-int tui_key_replay_back10(struct tui *t) { return seek(t, -10); }
-int tui_key_replay_fwd10(struct tui *t) { return seek(t, 10); }
-int tui_key_replay_back60(struct tui *t) { return seek(t, -60); }
-int tui_key_replay_fwd60(struct tui *t) { return seek(t, 60); }
+int replay_keys_key_back10(struct tui *t) { return seek(t, -10); }
+int replay_keys_key_fwd10(struct tui *t) { return seek(t, 10); }
+int replay_keys_key_back60(struct tui *t) { return seek(t, -60); }
+int replay_keys_key_fwd60(struct tui *t) { return seek(t, 60); }

@@ -19,16 +19,13 @@
 
 #include "clock.h"
 #include "control.h"
-#include "ctl_keys.h"
 #include "job_panel.h"
 #include "options.h"
-#include "policy_panel.h"
+#include "panel_table.h"
 #include "prom.h"
-#include "replay_keys.h"
 #include "player.h"
 #include "session.h"
 #include "stopsig.h"
-#include "sweep_panel.h"
 
 /* How long a status message stays on screen. */
 #define MSG_SHOW_NS (8 * DVF_NS_PER_S)
@@ -318,10 +315,9 @@ static void view_status(struct tui *t)
 	v->ended = t->ended;
 	v->focus = t->focus;
 	v->keys = tui_keys;
-	/* The sweep and the replay are control state: live even when frozen. */
-	sweep_view_fill(t, &v->sweep);
-	replay_view_fill(s, &v->replay);
-	tui_ctl_view(t);
+	/* The clock, the sweep and the replay are control state: live even
+	 * when frozen. */
+	panel_table_view(t, true);
 }
 
 static void view_data(struct tui *t)
@@ -336,8 +332,7 @@ static void view_data(struct tui *t)
 	v->hist = &s->hist;
 	v->elapsed_s = session_elapsed_s(s);
 	v->wall = time(NULL);
-	job_view_fill(s, &v->job);
-	tui_policy_view(t);
+	panel_table_view(t, false);
 }
 
 static bool history_copy(struct history *dst, const struct history *src)
@@ -439,7 +434,7 @@ static void frame(struct tui *t)
 		for (int r = 0; r < TR_COUNT; r++) {
 			if (!t->win[r])
 				continue;
-			panel_render(&t->view, r, &t->cb[r]);
+			panel_table_render(&t->view, r, &t->cb[r]);
 			any |= paint_if_changed(t, t->win[r], &t->cb[r], &t->hash[r]);
 		}
 		if (t->log_open)
@@ -465,7 +460,7 @@ static void frame(struct tui *t)
 				t->force = was;
 			}
 		}
-		any |= tui_ctl_frame(t, any);
+		any |= panel_table_overlay(t, any);
 	}
 	t->force = false;
 	if (any)
@@ -532,8 +527,8 @@ static void key(struct tui *t, int ch)
 		return;
 	}
 	/* Modal keys first (the clock dialogs, the sweep's chooser), then
-	 * keys refused now. */
-	if (tui_ctl_key(t, ch) || tui_sweep_key_filter(t, ch) || replay_keys_filter(t, ch))
+	 * keys refused now: the panels', in the table's order. */
+	if (panel_table_key(t, ch))
 		return;
 	const struct tui_key *k = keys_find(tui_keys, ch);
 	if (!k) {
@@ -597,13 +592,11 @@ static bool sample_due(struct tui *t)
 	for (int i = 0; i < SAMPLE_BURST && !t->ended && session_wait_real_ns(s) == 0; i++) {
 		if (session_sample(s) < 0) {
 			t->ended = true;
-			tui_sweep_abort(t, "the source ended");
+			panel_table_ended(t);
 			tui_msg(t, "the source has ended; q quits");
 			break;
 		}
-		tui_ctl_sample(t);
-		tui_sweep_sample(t);
-		tui_policy_sample(t);
+		panel_table_sample(t);
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			return false;
 		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
@@ -646,29 +639,24 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	t->o = o;
 	t->focus = TR_GPU;
 	t->theme_idx = -1;
-	/* The guard's one stop-signal policy (core/control/guard.h), graceful: a stop
+	/* The one stop-signal policy (core/control/stopsig.h), graceful: a stop
 	 * signal ends the loop below, the clocks go back on the way out.
 	 * Installed before ncurses starts, so it keeps its hands off them and
 	 * we restore the terminal ourselves. */
 	stopsig_install(true);
 
-	t->sweep.run.level = -1;
-	t->sweep.policy_start = -1;
-	tui_control_open(t);
-	/* Then the clock and the policies asked for: one that cannot be had
-	 * stops us before the terminal is taken. */
-	if (tui_ctl_open(t) < 0 || tui_policy_open(t) < 0) {
-		tui_policy_close(t);
-		tui_ctl_close(t);
-		tui_control_close(t);
+	/* The clock control, then the clock and the policies asked for: one
+	 * that cannot be had stops us before the terminal is taken. */
+	if (panel_table_open(t) < 0) {
+		panel_table_close(t);
+		panel_table_finish(t, false);
 		fputs(t->exit_msg, stderr);
 		free(t);
 		return 1;
 	}
 	if (term_start(t) < 0) {
-		tui_policy_close(t);
-		tui_ctl_close(t);
-		tui_control_close(t);
+		panel_table_close(t);
+		panel_table_finish(t, false);
 		free(t);
 		return 1;
 	}
@@ -724,23 +712,19 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	if (stop == SIGTERM || stop == SIGHUP)
 		rc = 128 + stop;
 	/* A hang-up (the SSH link dropped) leaves the fine-tune running; the
-	 * clocks are given back below.  INT and TERM stop it (tui_job_finish). */
+	 * clocks are given back below.  INT and TERM stop it (job_keys_finish). */
 	if (stop == SIGHUP && session_job_detach(s) == 0) {
 		size_t l = strlen(t->exit_msg);
 		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: hang-up: %s\n", s->msg);
 	}
-	tui_sweep_abort(t, "quit");
-	tui_ctl_close(t);
-	tui_policy_close(t);
+	panel_table_close(t);
 	if (t->frozen)
 		history_free(&t->frozen_hist);
 	windows_free(t);
 	endwin();
 	delscreen(t->scr);
 	/* The fine-tune's end and totals, then the clocks back. */
-	tui_job_finish(t, stopsig_flag(), stdout);
-	*stopsig_flag() = stop;
-	tui_control_close(t);
+	panel_table_finish(t, true);
 	if (t->exit_msg[0])
 		fputs(t->exit_msg, stderr);
 	free(t);

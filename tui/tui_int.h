@@ -9,7 +9,7 @@
 
 #include "cellbuf.h"
 #include "layout.h"
-#include "panels.h"
+#include "panel.h"
 #include "sweep_panel.h"
 #include "theme.h"
 
@@ -78,6 +78,8 @@ struct tui {
 
 /* The key table (keys.c). */
 extern const struct tui_key tui_keys[];
+/* The row for key, or NULL.  Tables end with a row whose fn is NULL. */
+const struct tui_key *keys_find(const struct tui_key *tab, int key);
 
 /* Actions the key handlers use (tui.c). */
 void tui_freeze(struct tui *t, bool on);

@@ -3,8 +3,10 @@
 # #include "x.h" of the product goes down a layer or stays in its folder;
 # none goes up or sideways, none names a path (which would reach round the
 # build's include paths), none closes a cycle between folders, and curses is
-# included in tui/ only.  The build enforces the same with each library's
-# include paths; this check says which line broke it.
+# included in tui/ only, and not in the dashboard's pure part
+# (tui/libtuiview.a: layout, cells, renderers, themes), directly or through
+# a header of tui/.  The build enforces the same with each library's
+# include paths and flags; this check says which line broke it.
 . "$top_srcdir/tests/lib.sh"
 
 # folder rank: 1 plain data, 2 parts, 3 engine, 4 front ends, 5 main
@@ -100,8 +102,54 @@ layers() (
 
 )
 
+# The files of the dashboard's pure library, as tui/local.mk lists them.
+pure_files() {
+	sed -n '/^tui_libtuiview_a_SOURCES/,/[^\\]$/p' "$1/tui/local.mk" | tr ' \t\\' '\n\n\n' |
+		grep '^tui/.*\.[ch]$'
+}
+
+# curses_path ROOT FILE SEEN: the chain of includes from FILE to curses
+# ("tui/panel.c -> tui/job_panel.h -> tui/tui_int.h"), or nothing.  Headers
+# are followed in tui/ (the only folder where curses may be); SEEN are the
+# files on the way, so a cycle of headers ends.
+curses_path() (
+	f=$2
+	if grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(curses\.h|ncurses\.h|ncursesw/|term\.h)' "$1/$f"; then
+		echo "$f"
+		exit 0
+	fi
+	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1/$f"); do
+		[ -f "$1/tui/$h" ] || continue
+		case " $3 $f " in *" tui/$h "*) continue;; esac
+		p=$(curses_path "$1" "tui/$h" "$3 $f")
+		if [ -n "$p" ]; then
+			echo "$f -> $p"
+			exit 0
+		fi
+	done
+)
+
+# pure ROOT W: the pure library's files that reach curses, to W/curses
+pure() {
+	: >"$2/curses"
+	for f in $(pure_files "$1"); do
+		p=$(curses_path "$1" "$f" "")
+		[ -z "$p" ] || echo "$p" >>"$2/curses"
+	done
+}
+
 mkdir -p "$T/real"
 layers "$top_srcdir" "$T/real"
+pure "$top_srcdir" "$T/real"
+n=$(pure_files "$top_srcdir" | wc -l)
+if [ "$n" -lt 10 ]; then
+	fail "tui/local.mk lists $n files in tui_libtuiview_a_SOURCES: the pure library is not found"
+elif [ -s "$T/real/curses" ]; then
+	fail "the dashboard's pure library includes curses:"
+	sed 's/^/    /' "$T/real/curses"
+else
+	ok "the dashboard's pure library ($n files) includes no curses"
+fi
 if [ -s "$T/real/bad" ]; then
 	fail "includes that break the layers:"
 	sed 's/^/    /' "$T/real/bad"
@@ -121,7 +169,16 @@ printf '#include "session.h"\n' >>"$T/broken/tree/core/base/energy.c"
 printf '#include "guard.h"\n' >>"$T/broken/tree/core/sim/sim_model.c"
 printf '#include "core/engine/sweep.h"\n' >>"$T/broken/tree/core/base/io.c"
 printf '#include <curses.h>\n' >>"$T/broken/tree/core/engine/sweep.c"
+# and curses in the dashboard's pure part: directly, and through headers
+printf '#include <curses.h>\n' >>"$T/broken/tree/tui/render.c"
+printf '#include "tui_int.h"\n' >>"$T/broken/tree/tui/theme.h"
 layers "$T/broken/tree" "$T/broken/w"
+pure "$T/broken/tree" "$T/broken/w"
+for want in "^tui/render.c$" "^tui/theme.c -> tui/theme.h -> tui/tui_int.h$" \
+	"^tui/panel.c -> .*tui/tui_int.h$"; do
+	grep -q "$want" "$T/broken/w/curses" && ok "curses in the pure library is caught: $want" ||
+		{ fail "curses in the pure library is not caught: $want"; sed 's/^/    /' "$T/broken/w/curses"; }
+done
 for want in "core/base/energy.c:.*core/base (layer 1) includes from core/engine" \
 	"core/sim/sim_model.c:.*core/sim (layer 2) includes from core/control" \
 	"core/base/io.c:.*include by path" "core/engine/sweep.c:.*curses outside tui/"; do

@@ -17,7 +17,7 @@
 #include "cellbuf.h"
 #include "ctl_keys.h"
 #include "layout.h"
-#include "panels.h"
+#include "panel.h"
 
 /* The AGX Orin 64GB table (JetPack 6), as the simulator has it. */
 static const int64_t orin[] = { 306000000, 408000000, 510000000, 612000000, 714000000, 816000000,
@@ -37,7 +37,7 @@ static enum ctl_dialog_act type(struct ctl_dialog *d, const char *keys, int64_t 
 {
 	enum ctl_dialog_act a = CTL_DLG_NONE;
 	for (const char *k = keys; *k; k++)
-		a = ctl_dialog_input(d, &info, *k == '\n' ? '\r' : *k, hz);
+		a = ctl_keys_dialog_input(d, &info, *k == '\n' ? '\r' : *k, hz);
 	return a;
 }
 
@@ -45,16 +45,16 @@ static void test_who(void **state)
 {
 	(void)state;
 	char b[128];
-	ctl_who(CTL_PIN, 714000000, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
+	ctl_dialog_who(CTL_PIN, 714000000, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
 	assert_string_equal(b, "pinned by you at 714 MHz");
-	ctl_who(CTL_CAP, 816000000, CTL_BY_POLICY, "nvhost_podgov", b, sizeof b);
+	ctl_dialog_who(CTL_CAP, 816000000, CTL_BY_POLICY, "nvhost_podgov", b, sizeof b);
 	assert_string_equal(b, "capped at 816 MHz (policy)");
-	ctl_who(CTL_PIN, 1300500000, CTL_BY_SWEEP, "", b, sizeof b);
+	ctl_dialog_who(CTL_PIN, 1300500000, CTL_BY_SWEEP, "", b, sizeof b);
 	assert_string_equal(b, "pinned at 1300.5 MHz (sweep)");
-	ctl_who(CTL_DEFAULT, 0, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
+	ctl_dialog_who(CTL_DEFAULT, 0, CTL_BY_USER, "nvhost_podgov", b, sizeof b);
 	assert_string_equal(b, "board default (nvhost_podgov)");
 	/* A governor that cannot be read is not made up. */
-	ctl_who(CTL_DEFAULT, 0, CTL_BY_USER, "", b, sizeof b);
+	ctl_dialog_who(CTL_DEFAULT, 0, CTL_BY_USER, "", b, sizeof b);
 	assert_string_equal(b, "board default (governor n/a)");
 }
 
@@ -82,24 +82,24 @@ static void test_arrows_and_enter(void **state)
 	int64_t hz = 0;
 	ctl_dialog_init(&d, &info, CTL_DEFAULT, 0, 714000000);
 	/* Up is the next higher level (the list runs from the top down). */
-	assert_int_equal(ctl_dialog_input(&d, &info, KEY_UP, &hz), CTL_DLG_NONE);
-	assert_int_equal(ctl_dialog_input(&d, &info, KEY_UP, &hz), CTL_DLG_NONE);
-	assert_int_equal(ctl_dialog_input(&d, &info, KEY_DOWN, &hz), CTL_DLG_NONE);
-	assert_int_equal(ctl_dialog_input(&d, &info, KEY_ENTER, &hz), CTL_DLG_SET);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, KEY_UP, &hz), CTL_DLG_NONE);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, KEY_UP, &hz), CTL_DLG_NONE);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, KEY_DOWN, &hz), CTL_DLG_NONE);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, KEY_ENTER, &hz), CTL_DLG_SET);
 	assert_int_equal(hz, 816000000);
 	/* Clamped at both ends. */
 	for (int i = 0; i < 20; i++)
-		ctl_dialog_input(&d, &info, KEY_DOWN, &hz);
-	assert_int_equal(ctl_dialog_input(&d, &info, '\r', &hz), CTL_DLG_SET);
+		ctl_keys_dialog_input(&d, &info, KEY_DOWN, &hz);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, '\r', &hz), CTL_DLG_SET);
 	assert_int_equal(hz, 306000000);
-	ctl_dialog_input(&d, &info, KEY_HOME, &hz);
-	assert_int_equal(ctl_dialog_input(&d, &info, '\n', &hz), CTL_DLG_SET);
+	ctl_keys_dialog_input(&d, &info, KEY_HOME, &hz);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, '\n', &hz), CTL_DLG_SET);
 	assert_int_equal(hz, 1300500000);
 	/* c switches what Enter does; Esc closes; other keys are not ours. */
-	assert_int_equal(ctl_dialog_input(&d, &info, 'c', &hz), CTL_DLG_NONE);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, 'c', &hz), CTL_DLG_NONE);
 	assert_int_equal(d.mode, CTL_CAP);
-	assert_int_equal(ctl_dialog_input(&d, &info, 'x', &hz), CTL_DLG_IGNORED);
-	assert_int_equal(ctl_dialog_input(&d, &info, 27, &hz), CTL_DLG_CLOSE);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, 'x', &hz), CTL_DLG_IGNORED);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, 27, &hz), CTL_DLG_CLOSE);
 }
 
 static void test_typed_values(void **state)
@@ -125,7 +125,7 @@ static void test_typed_values(void **state)
 	assert_int_equal(d.sel, 4);   /* 714 is nearer 700 than 612 */
 	assert_string_equal(d.typed, "");
 	/* Enter now takes the offered level. */
-	assert_int_equal(ctl_dialog_input(&d, &info, '\r', &hz), CTL_DLG_SET);
+	assert_int_equal(ctl_keys_dialog_input(&d, &info, '\r', &hz), CTL_DLG_SET);
 	assert_int_equal(hz, 714000000);
 
 	assert_int_equal(type(&d, "5000\n", &hz), CTL_DLG_REFUSED);
@@ -138,12 +138,12 @@ static void test_typed_values(void **state)
 	 * an arrow drops what was typed. */
 	type(&d, "0819", &hz);
 	assert_string_equal(d.typed, "819");
-	ctl_dialog_input(&d, &info, KEY_BACKSPACE, &hz);
-	ctl_dialog_input(&d, &info, '6', &hz);
+	ctl_keys_dialog_input(&d, &info, KEY_BACKSPACE, &hz);
+	ctl_keys_dialog_input(&d, &info, '6', &hz);
 	assert_string_equal(d.typed, "816");
 	type(&d, "99999", &hz);
 	assert_int_equal(strlen(d.typed), CTL_TYPED_MAX);
-	ctl_dialog_input(&d, &info, KEY_UP, &hz);
+	ctl_keys_dialog_input(&d, &info, KEY_UP, &hz);
 	assert_string_equal(d.typed, "");
 }
 
@@ -187,19 +187,19 @@ static void test_render(void **state)
 	ctl_dialog_size(&d, &info, 120, 10, &w, &h);
 	assert_int_equal(h, 10);
 	assert_int_equal(cb_init(&cb, w, h, true), 0);
-	ctl_dialog_input(&d, &info, KEY_END, &hz);
+	ctl_keys_dialog_input(&d, &info, KEY_END, &hz);
 	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, ">  1  306 MHz"));
 	assert_false(cb_has(&cb, "1300.5"));
-	ctl_dialog_input(&d, &info, KEY_HOME, &hz);
+	ctl_keys_dialog_input(&d, &info, KEY_HOME, &hz);
 	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, "> 11  1300.5 MHz"));
 	cb_free(&cb);
 
 	/* The stale prompt asks, and says what was found. */
-	ctl_stale_size("x", 100, &w, &h);
+	ctl_dialog_stale_size("x", 100, &w, &h);
 	assert_int_equal(cb_init(&cb, w, h, false), 0);
-	ctl_stale_render("process 42 (no longer running) left the GPU clocks changed", &cb);
+	ctl_dialog_stale_render("process 42 (no longer running) left the GPU clocks changed", &cb);
 	assert_true(cb_has(&cb, "a previous dvfstop left the GPU clock changed:"));
 	assert_true(cb_has(&cb, "restore it? y/n"));
 	assert_true(cb_has(&cb, "process 42"));
@@ -237,7 +237,7 @@ static void test_gpu_panel_rows(void **state)
 	snprintf(v.ctl_note, sizeof v.ctl_note, "pinned at 714 MHz, but the GPU runs at 612 MHz: thermal");
 
 	assert_int_equal(cb_init(&cb, 70, 12, false), 0);
-	panel_render(&v, TR_GPU, &cb);
+	panel_render_gpu(&v, &cb);
 	cb_row_text(&cb, 4, r, sizeof r);
 	assert_non_null(strstr(r, "util"));
 	cb_row_text(&cb, 5, r, sizeof r);
@@ -251,7 +251,7 @@ static void test_gpu_panel_rows(void **state)
 
 	/* Narrow but tall: the note wraps at a space onto a second row. */
 	assert_int_equal(cb_init(&cb, 40, 14, false), 0);
-	panel_render(&v, TR_GPU, &cb);
+	panel_render_gpu(&v, &cb);
 	cb_row_text(&cb, 6, r, sizeof r);
 	/* 38 columns inside the border: the first row is 38 long */
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
@@ -264,7 +264,7 @@ static void test_gpu_panel_rows(void **state)
 	/* 80x24's GPU panel (40x12, 10 rows inside): the note still wraps,
 	 * the graphs keep three rows. */
 	assert_int_equal(cb_init(&cb, 40, 12, false), 0);
-	panel_render(&v, TR_GPU, &cb);
+	panel_render_gpu(&v, &cb);
 	cb_row_text(&cb, 6, r, sizeof r);
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
 	cb_row_text(&cb, 7, r, sizeof r);
@@ -277,14 +277,14 @@ static void test_gpu_panel_rows(void **state)
 
 	/* Less room: the note follows on the set row. */
 	assert_int_equal(cb_init(&cb, 70, 9, false), 0);
-	panel_render(&v, TR_GPU, &cb);
+	panel_render_gpu(&v, &cb);
 	cb_row_text(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "|set   pinned by you at 714 MHz  pinned at 714"));
 	cb_free(&cb);
 
 	/* The minimum: the two graphs keep their rows. */
 	assert_int_equal(cb_init(&cb, 70, 8, false), 0);
-	panel_render(&v, TR_GPU, &cb);
+	panel_render_gpu(&v, &cb);
 	cb_row_text(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
 	cb_row_text(&cb, 6, r, sizeof r);

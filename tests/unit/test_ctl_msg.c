@@ -15,7 +15,7 @@
 static void check(const char *in, const char *want)
 {
 	char buf[512];
-	ctl_short_msg(in, buf, sizeof buf);
+	ctl_dialog_short_msg(in, buf, sizeof buf);
 	assert_string_equal(buf, want);
 }
 
@@ -46,10 +46,10 @@ static void test_truncated(void **state)
 {
 	(void)state;
 	char buf[12];
-	ctl_short_msg("writing /a/b/min_freq: Invalid argument", buf, sizeof buf);
+	ctl_dialog_short_msg("writing /a/b/min_freq: Invalid argument", buf, sizeof buf);
 	assert_string_equal(buf, "writing min");
 	buf[0] = 'z';
-	ctl_short_msg("abc", buf, 0);
+	ctl_dialog_short_msg("abc", buf, 0);
 	assert_int_equal(buf[0], 'z');
 }
 

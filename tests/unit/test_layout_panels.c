@@ -13,7 +13,8 @@
 
 #include "cellbuf.h"
 #include "layout.h"
-#include "panels.h"
+#include "panel.h"
+#include "panel_table.h"
 #include "theme.h"
 
 static struct dvf_info info;
@@ -87,7 +88,7 @@ static void make_view_na(struct tui_view *v)
 static void render(const struct tui_view *v, int region, int w, int h, bool utf8, struct cellbuf *cb)
 {
 	assert_int_equal(cb_init(cb, w, h, utf8), 0);
-	panel_render(v, region, cb);
+	panel_table_render(v, region, cb);
 }
 
 /* Does row text of the buffer contain s anywhere? */
@@ -431,6 +432,29 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* The panel table: every region has exactly one renderer, every row a
+ * name of its own, and a row that renders says which region. */
+static void test_panel_table(void **state)
+{
+	(void)state;
+	int renders[TR_COUNT] = { 0 };
+	for (int i = 0; panel_table[i]; i++) {
+		const struct panel_ops *p = panel_table[i];
+		assert_non_null(p->name);
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(p->name, panel_table[j]->name);
+		if (p->render) {
+			assert_true(p->region >= 0 && p->region < TR_COUNT);
+			renders[p->region]++;
+		}
+	}
+	for (int r = 0; r < TR_COUNT; r++) {
+		assert_int_equal(renders[r], 1);
+		assert_int_equal(panel_table_region(r)->region, r);
+	}
+	assert_null(panel_table_region(TR_COUNT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_focus_border),
 		cmocka_unit_test(test_too_small_message),
 		cmocka_unit_test(test_render_every_size),
+		cmocka_unit_test(test_panel_table),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "panels.h"
+#include "panel.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,14 +12,6 @@
 
 /* Widest graph row we render (a 300-column terminal is well inside). */
 enum { MAX_W = 512 };
-
-const struct tui_key *keys_find(const struct tui_key *tab, int key)
-{
-	for (const struct tui_key *k = tab; k && k->fn; k++)
-		if (k->key == key)
-			return k;
-	return NULL;
-}
 
 /* A pen writes left to right along one row, clipped at x1. */
 struct pen {
@@ -170,7 +162,7 @@ static void frame(const struct tui_view *v, int region, struct cellbuf *cb, cons
 	cb_box(cb, f ? ROLE_BORDER_FOCUS : ROLE_BORDER, title, f ? ROLE_TITLE_FOCUS : ROLE_TITLE);
 }
 
-static void render_header(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
 	char clock[16] = "--:--:--";
@@ -247,100 +239,56 @@ static void render_header(const struct tui_view *v, struct cellbuf *cb)
 	put_right(&p, ROLE_HEADER, right);
 }
 
-static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
+/* The GPU panel's second row: the scale of levels with the limits and the
+ * clock marked, each cell coloured by what it shows. */
+static void gpu_scale(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0,
+		      int W)
 {
-	const struct dvf_info *in = v->info;
-	const struct dvf_sample *s = &v->cur;
-	int W = cb->w - 2, H = cb->h - 2, x0 = 1;
-	struct pen p;
-	char buf[4 * MAX_W + 1];
-
-	frame(v, TR_GPU, cb, "GPU");
-	if (W <= 0 || H <= 0)
-		return;
+	struct pen p = pen_at(cb, x0, 2, x0 + W);
 	int n = in ? in->n_levels : 0;
-
-	/* Row 0: the clock and its level on the board's table. */
-	p = pen_at(cb, x0, 1, x0 + W);
-	put(&p, ROLE_LABEL, "clock ");
-	put_mhz(&p, s->gpu_freq_hz, "MHz");
-	put(&p, ROLE_LABEL, "  level ");
-	if (n > 0 && s->gpu_freq_hz.ok) {
-		int i = info_level_index(in, s->gpu_freq_hz.v);
-		const char *approx = "";
-		if (i < 0) {
-			/* Not a table entry: say which level it is nearest to. */
-			i = info_level_nearest(in, s->gpu_freq_hz.v);
-			approx = "~";
-		}
-		putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
-	} else {
-		put(&p, ROLE_NA, "n/a");
+	char buf[4 * MAX_W + 1];
+	if (n == 0) {
+		put(&p, ROLE_NA, "clock table n/a");
+		return;
 	}
-
-	/* Row 1: the scale of levels with the limits and the clock marked. */
-	if (H > 1) {
-		p = pen_at(cb, x0, 2, x0 + W);
-		if (n == 0) {
-			put(&p, ROLE_NA, "clock table n/a");
-		} else {
-			char lo[16], hi[16];
-			snprintf(lo, sizeof lo, "%.*f", mhz_prec(in->level_hz[0]), (double)in->level_hz[0] * 1e-6);
-			snprintf(hi, sizeof hi, "%.*f", mhz_prec(in->level_hz[n - 1]), (double)in->level_hz[n - 1] * 1e-6);
-			int sw = W - (int)strlen(lo) - (int)strlen(hi) - 2;
-			if (sw > MAX_W)
-				sw = MAX_W;
-			if (sw >= 3) {
-				put(&p, ROLE_LABEL, lo);
-				put(&p, ROLE_LABEL, " ");
-				scale_render(in->level_hz, n, s->gpu_min_hz, s->gpu_max_hz, s->gpu_freq_hz,
-					     sw, cb->utf8, buf, sizeof buf);
-				int sx = p.x;
-				put(&p, ROLE_SCALE, buf);
-				/* Colour each cell by what it shows. */
-				int pmin = -1, pmax = -1, pcur = -1;
-				if (s->gpu_min_hz.ok)
-					pmin = scale_pos(info_level_nearest(in, s->gpu_min_hz.v), n, sw);
-				if (s->gpu_max_hz.ok)
-					pmax = scale_pos(info_level_nearest(in, s->gpu_max_hz.v), n, sw);
-				if (s->gpu_freq_hz.ok)
-					pcur = scale_pos(info_level_nearest(in, s->gpu_freq_hz.v), n, sw);
-				int a = pmin >= 0 ? pmin : 0, b = pmax >= 0 ? pmax : sw - 1;
-				if (a <= b)
-					cb_role(cb, sx + a, 2, b - a + 1, ROLE_SCALE_RANGE);
-				if (pcur >= 0)
-					cb_role(cb, sx + pcur, 2, 1, ROLE_SCALE_CUR);
-				put(&p, ROLE_LABEL, " ");
-				put(&p, ROLE_LABEL, hi);
-			} else {
-				put(&p, ROLE_LABEL, "levels ");
-				putf(&p, ROLE_VALUE, "%d", n);
-			}
-		}
+	char lo[16], hi[16];
+	snprintf(lo, sizeof lo, "%.*f", mhz_prec(in->level_hz[0]), (double)in->level_hz[0] * 1e-6);
+	snprintf(hi, sizeof hi, "%.*f", mhz_prec(in->level_hz[n - 1]), (double)in->level_hz[n - 1] * 1e-6);
+	int sw = W - (int)strlen(lo) - (int)strlen(hi) - 2;
+	if (sw > MAX_W)
+		sw = MAX_W;
+	if (sw < 3) {
+		put(&p, ROLE_LABEL, "levels ");
+		putf(&p, ROLE_VALUE, "%d", n);
+		return;
 	}
+	put(&p, ROLE_LABEL, lo);
+	put(&p, ROLE_LABEL, " ");
+	scale_render(in->level_hz, n, s->gpu_min_hz, s->gpu_max_hz, s->gpu_freq_hz, sw, cb->utf8, buf, sizeof buf);
+	int sx = p.x;
+	put(&p, ROLE_SCALE, buf);
+	int pmin = -1, pmax = -1, pcur = -1;
+	if (s->gpu_min_hz.ok)
+		pmin = scale_pos(info_level_nearest(in, s->gpu_min_hz.v), n, sw);
+	if (s->gpu_max_hz.ok)
+		pmax = scale_pos(info_level_nearest(in, s->gpu_max_hz.v), n, sw);
+	if (s->gpu_freq_hz.ok)
+		pcur = scale_pos(info_level_nearest(in, s->gpu_freq_hz.v), n, sw);
+	int a = pmin >= 0 ? pmin : 0, b = pmax >= 0 ? pmax : sw - 1;
+	if (a <= b)
+		cb_role(cb, sx + a, 2, b - a + 1, ROLE_SCALE_RANGE);
+	if (pcur >= 0)
+		cb_role(cb, sx + pcur, 2, 1, ROLE_SCALE_CUR);
+	put(&p, ROLE_LABEL, " ");
+	put(&p, ROLE_LABEL, hi);
+}
 
-	/* Row 2: limits and governor. */
-	if (H > 2) {
-		p = pen_at(cb, x0, 3, x0 + W);
-		put(&p, ROLE_LABEL, "lim ");
-		put_mhz(&p, s->gpu_min_hz, NULL);
-		put(&p, ROLE_LABEL, "..");
-		put_mhz(&p, s->gpu_max_hz, "MHz");
-		put(&p, ROLE_LABEL, "  gov ");
-		if (s->gpu_governor[0])
-			put(&p, ROLE_VALUE, s->gpu_governor);
-		else
-			put(&p, ROLE_NA, "n/a");
-	}
-
-	/* Row 3: utilisation, a number and a bar. */
-	if (H > 3) {
-		put_util(cb, x0, 4, W, s->gpu_load_pm);
-	}
-
-	/* Who set the clock, and why the board runs elsewhere, when there
-	 * is room beyond the two graphs. */
-	int gy = 5;
+/* Who set the clock, and why the board runs elsewhere, from row gy when
+ * there is room beyond the two graphs (H rows inside the frame).  Returns
+ * the next free row. */
+static int gpu_setting(const struct tui_view *v, struct cellbuf *cb, int x0, int gy, int W, int H)
+{
+	struct pen p;
 	if (H >= 7 && v->ctl_who[0]) {
 		p = pen_at(cb, x0, gy++, x0 + W);
 		put(&p, ROLE_LABEL, "set   ");
@@ -367,30 +315,92 @@ static void render_gpu(const struct tui_view *v, struct cellbuf *cb)
 			put(&p, ROLE_WARN, rest);
 		}
 	}
+	return gy;
+}
 
-	/* The rest: clock history over utilisation history. */
-	int g = H - (gy - 1);
-	if (g > 0) {
-		int gc = g > 1 ? (g + 1) / 2 : 1, gu = g - gc;
-		int gx = x0 + 5, gw = W - 5;
-		cb_put(cb, x0, gy, ROLE_LABEL, "MHz");
-		if (n > 0) {
-			/* The clock's own axis: the board's lowest to highest level
-			 * (the lowest level still shows one step). */
-			double bottom = (double)in->level_hz[0] / 1e6, top = (double)in->level_hz[n - 1] / 1e6;
-			double step = (top - bottom) / (gc * SPARK_STEPS);
-			graph(v, cb, HS_GPU_FREQ, gx, gy, gw, gc, ROLE_SPARK, bottom - step, top, SCALE_FIXED, 0);
-		} else {
-			graph(v, cb, HS_GPU_FREQ, gx, gy, gw, gc, ROLE_SPARK, 0, 0, SCALE_ZERO, 1);
-		}
-		if (gu > 0) {
-			cb_put(cb, x0, gy + gc, ROLE_LABEL, "util");
-			graph(v, cb, HS_GPU_LOAD, gx, gy + gc, gw, gu, ROLE_BAR, 0, 100, SCALE_FIXED, 0);
-		}
+/* g rows from row gy: the clock's history over the utilisation's. */
+static void gpu_graphs(const struct tui_view *v, struct cellbuf *cb, int x0, int gy, int W, int g)
+{
+	const struct dvf_info *in = v->info;
+	int n = in ? in->n_levels : 0;
+	int gc = g > 1 ? (g + 1) / 2 : 1, gu = g - gc;
+	int gx = x0 + 5, gw = W - 5;
+	cb_put(cb, x0, gy, ROLE_LABEL, "MHz");
+	if (n > 0) {
+		/* The clock's own axis: the board's lowest to highest level
+		 * (the lowest level still shows one step). */
+		double bottom = (double)in->level_hz[0] / 1e6, top = (double)in->level_hz[n - 1] / 1e6;
+		double step = (top - bottom) / (gc * SPARK_STEPS);
+		graph(v, cb, HS_GPU_FREQ, gx, gy, gw, gc, ROLE_SPARK, bottom - step, top, SCALE_FIXED, 0);
+	} else {
+		graph(v, cb, HS_GPU_FREQ, gx, gy, gw, gc, ROLE_SPARK, 0, 0, SCALE_ZERO, 1);
+	}
+	if (gu > 0) {
+		cb_put(cb, x0, gy + gc, ROLE_LABEL, "util");
+		graph(v, cb, HS_GPU_LOAD, gx, gy + gc, gw, gu, ROLE_BAR, 0, 100, SCALE_FIXED, 0);
 	}
 }
 
-static void render_power(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
+{
+	const struct dvf_info *in = v->info;
+	const struct dvf_sample *s = &v->cur;
+	int W = cb->w - 2, H = cb->h - 2, x0 = 1;
+	struct pen p;
+
+	frame(v, TR_GPU, cb, "GPU");
+	if (W <= 0 || H <= 0)
+		return;
+	int n = in ? in->n_levels : 0;
+
+	/* Row 0: the clock and its level on the board's table. */
+	p = pen_at(cb, x0, 1, x0 + W);
+	put(&p, ROLE_LABEL, "clock ");
+	put_mhz(&p, s->gpu_freq_hz, "MHz");
+	put(&p, ROLE_LABEL, "  level ");
+	if (n > 0 && s->gpu_freq_hz.ok) {
+		int i = info_level_index(in, s->gpu_freq_hz.v);
+		const char *approx = "";
+		if (i < 0) {
+			/* Not a table entry: say which level it is nearest to. */
+			i = info_level_nearest(in, s->gpu_freq_hz.v);
+			approx = "~";
+		}
+		putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
+	} else {
+		put(&p, ROLE_NA, "n/a");
+	}
+
+	/* Row 1: the scale of levels. */
+	if (H > 1)
+		gpu_scale(in, s, cb, x0, W);
+
+	/* Row 2: limits and governor. */
+	if (H > 2) {
+		p = pen_at(cb, x0, 3, x0 + W);
+		put(&p, ROLE_LABEL, "lim ");
+		put_mhz(&p, s->gpu_min_hz, NULL);
+		put(&p, ROLE_LABEL, "..");
+		put_mhz(&p, s->gpu_max_hz, "MHz");
+		put(&p, ROLE_LABEL, "  gov ");
+		if (s->gpu_governor[0])
+			put(&p, ROLE_VALUE, s->gpu_governor);
+		else
+			put(&p, ROLE_NA, "n/a");
+	}
+
+	/* Row 3: utilisation, a number and a bar. */
+	if (H > 3)
+		put_util(cb, x0, 4, W, s->gpu_load_pm);
+
+	int gy = gpu_setting(v, cb, x0, 5, W, H);
+	/* The rest: clock history over utilisation history. */
+	int g = H - (gy - 1);
+	if (g > 0)
+		gpu_graphs(v, cb, x0, gy, W, g);
+}
+
+void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
 	const struct dvf_sample *s = &v->cur;
@@ -465,7 +475,7 @@ static void render_power(const struct tui_view *v, struct cellbuf *cb)
 	}
 }
 
-static void render_energy(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct energy_chan *c = &v->energy.ch[ENERGY_TOTAL];
 	int W = cb->w - 2, H = cb->h - 2, x0 = 1, y = 1;
@@ -514,7 +524,7 @@ static void render_energy(const struct tui_view *v, struct cellbuf *cb)
 	job_panel_tail(&v->job, cb, x0, y, x0 + W, H);
 }
 
-static void render_cpu(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
 	const struct dvf_sample *s = &v->cur;
@@ -593,7 +603,7 @@ static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int
 	}
 }
 
-static void render_keys(const struct tui_view *v, struct cellbuf *cb)
+void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 {
 	cb_clear(cb, ROLE_KEYLINE);
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
@@ -616,26 +626,12 @@ static void render_keys(const struct tui_view *v, struct cellbuf *cb)
 	put_right(&p, ROLE_KEYLINE, focus);
 }
 
-void panel_render(const struct tui_view *v, int region, struct cellbuf *cb)
+/* The policy region while no policy is loaded (policy_panel.c draws it
+ * when one is). */
+void panel_render_no_policy(const struct tui_view *v, struct cellbuf *cb)
 {
-	switch (region) {
-	case TR_HEADER: render_header(v, cb); break;
-	case TR_GPU: render_gpu(v, cb); break;
-	case TR_POWER: render_power(v, cb); break;
-	case TR_ENERGY: render_energy(v, cb); break;
-	case TR_CPU: render_cpu(v, cb); break;
-	case TR_POLICY:
-		if (v->policy.active) {
-			policy_panel_render(&v->policy, v->focus == TR_POLICY, cb);
-			break;
-		}
-		render_placeholder(v, cb, region, "policy", "policy", "none loaded (not active)",
-				   "will show: clock, decision path");
-		break;
-	case TR_SWEEP: sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb); break;
-	case TR_KEYS: render_keys(v, cb); break;
-	default: cb_clear(cb, ROLE_NORMAL); break;
-	}
+	render_placeholder(v, cb, TR_POLICY, "policy", "policy", "none loaded (not active)",
+			   "will show: clock, decision path");
 }
 
 enum { HELP_KEY_W = 8 };

@@ -1,8 +1,8 @@
-/* panels: what each region shows, rendered from a view (a copy of the
+/* panel: what each region shows, rendered from a view (a copy of the
  * session's numbers) into a cell buffer.  Pure: no curses and no session
  * calls, so the panels are tested on hand-made views. */
-#ifndef DVF_PANELS_H
-#define DVF_PANELS_H
+#ifndef DVF_PANEL_H
+#define DVF_PANEL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include "history.h"
 #include "job_panel.h"
 #include "policy_panel.h"
-#include "replay_keys.h"
+#include "replay_view.h"
 #include "sample.h"
 #include "sweep_panel.h"
 
@@ -46,9 +46,6 @@ struct tui_key {
 	int (*fn)(struct tui *t);  /* returns KR_* flags */
 };
 
-/* The row for key, or NULL.  Tables end with a row whose fn is NULL. */
-const struct tui_key *keys_find(const struct tui_key *tab, int key);
-
 /* The numbers a frame shows.  While the display is frozen the TUI keeps
  * one of these (with its own copy of the history) and stops refreshing it. */
 struct tui_view {
@@ -79,8 +76,17 @@ struct tui_view {
 	struct policy_view policy;  /* the policy panel; inactive: a placeholder */
 };
 
-/* Render a region (TR_*) of the view into cb, sized to the region. */
-void panel_render(const struct tui_view *v, int region, struct cellbuf *cb);
+/* The regions' renderers (the panel table's .render, panel_table.c): each
+ * draws its region of the view into cb, sized to the region.  The sweep's
+ * and the policy's are sweep_panel_render and policy_panel_render. */
+void panel_render_header(const struct tui_view *v, struct cellbuf *cb);
+void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb);
+void panel_render_power(const struct tui_view *v, struct cellbuf *cb);
+void panel_render_energy(const struct tui_view *v, struct cellbuf *cb);
+void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb);
+void panel_render_keys(const struct tui_view *v, struct cellbuf *cb);
+/* The policy region while no policy is loaded. */
+void panel_render_no_policy(const struct tui_view *v, struct cellbuf *cb);
 /* Size the help window wants for a key table. */
 void panel_help_size(const struct tui_key *tab, int *w, int *h);
 /* The help window, its list starting at key number top (clamped).  Where

@@ -1,0 +1,213 @@
+/* panel_table: the dashboard's panels in one table (panel_table.h).  The
+ * sweep and policy panels keep their own entry points; the small adapters
+ * below give them the table's shape. */
+#include "config.h"
+#include "panel_table.h"
+#include "tui_int.h"
+
+#include <stdio.h>
+
+#include "ctl_keys.h"
+#include "stopsig.h"
+#include "job_keys.h"
+#include "job_panel.h"
+#include "policy_panel.h"
+#include "replay_keys.h"
+#include "replay_view.h"
+#include "sweep_panel.h"
+
+/* ---- adapters ------------------------------------------------------------ */
+
+static int panel_table_control_open(struct tui *t)
+{
+	tui_control_open(t);
+	return 0;
+}
+
+/* The clocks go back last, after the job's end: its totals are taken at
+ * the clock it ran at. */
+static void panel_table_control_finish(struct tui *t, bool ran)
+{
+	(void)ran;
+	tui_control_close(t);
+}
+
+/* No level pinned yet, none from the policy. */
+static int panel_table_sweep_open(struct tui *t)
+{
+	t->sweep.run.level = -1;
+	t->sweep.policy_start = -1;
+	return 0;
+}
+
+static void panel_table_sweep_view(struct tui *t)
+{
+	sweep_view_fill(t, &t->view.sweep);
+}
+
+static void panel_table_sweep_ended(struct tui *t)
+{
+	tui_sweep_abort(t, "the source ended");
+}
+
+static void panel_table_sweep_close(struct tui *t)
+{
+	tui_sweep_abort(t, "quit");
+}
+
+static void panel_table_sweep_render(const struct tui_view *v, struct cellbuf *cb)
+{
+	sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb);
+}
+
+static void panel_table_policy_render(const struct tui_view *v, struct cellbuf *cb)
+{
+	if (v->policy.active)
+		policy_panel_render(&v->policy, v->focus == TR_POLICY, cb);
+	else
+		panel_render_no_policy(v, cb);
+}
+
+static void panel_table_replay_view(struct tui *t)
+{
+	replay_view_fill(t->s, &t->view.replay);
+}
+
+static void panel_table_job_view(struct tui *t)
+{
+	job_panel_fill(t->s, &t->view.job);
+}
+
+/* A followed fine-tune is stopped and waited for; a second stop signal
+ * ends that wait, and the first one stays the run's exit reason. */
+static void panel_table_job_finish(struct tui *t, bool ran)
+{
+	if (!ran)
+		return;
+	int stop = stopsig_signal();
+	job_keys_finish(t, stopsig_flag(), stdout);
+	*stopsig_flag() = stop;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+static const struct panel_ops header = { .name = "header", .region = TR_HEADER,
+	.render = panel_render_header };
+static const struct panel_ops gpu = { .name = "GPU", .region = TR_GPU, .render = panel_render_gpu };
+static const struct panel_ops power = { .name = "power", .region = TR_POWER, .render = panel_render_power };
+static const struct panel_ops energy = { .name = "energy", .region = TR_ENERGY,
+	.render = panel_render_energy };
+static const struct panel_ops cpu = { .name = "CPU", .region = TR_CPU, .render = panel_render_cpu };
+/* The clock control (t->ctl): opened first, given back last. */
+static const struct panel_ops control = { .name = "control", .region = -1,
+	.open = panel_table_control_open, .finish = panel_table_control_finish };
+/* Its keys and dialogs (ctl_keys.c). */
+static const struct panel_ops clock_keys = { .name = "clock", .region = -1, .live = true,
+	.open = ctl_keys_open, .sample = ctl_keys_sample, .key = ctl_keys_key, .view = ctl_keys_view,
+	.overlay = ctl_keys_frame, .close = ctl_keys_close };
+static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .live = true,
+	.open = panel_table_sweep_open, .sample = tui_sweep_sample, .ended = panel_table_sweep_ended,
+	.key = tui_sweep_key_filter,
+	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .close = panel_table_sweep_close };
+static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
+	.open = tui_policy_open, .sample = tui_policy_sample, .view = tui_policy_view,
+	.render = panel_table_policy_render, .close = tui_policy_close };
+static const struct panel_ops replay = { .name = "replay", .region = -1, .live = true,
+	.key = replay_keys_filter, .view = panel_table_replay_view };
+static const struct panel_ops job = { .name = "job", .region = -1, .view = panel_table_job_view,
+	.finish = panel_table_job_finish };
+static const struct panel_ops keys = { .name = "keys", .region = TR_KEYS, .render = panel_render_keys };
+
+/* The order is the order of the hooks: the control opens before its keys
+ * and the policy; the clock's readback comes before the sweep and the
+ * policy look at a sample; a dialog takes a key before the sweep's chooser,
+ * which takes it before a replay refuses it. */
+const struct panel_ops *const panel_table[] = {
+	&header, &gpu, &power, &energy, &cpu, &control, &clock_keys, &sweep, &policy, &replay, &job,
+	&keys, NULL,
+};
+
+static int panel_table_count(void)
+{
+	int n = 0;
+	while (panel_table[n])
+		n++;
+	return n;
+}
+
+const struct panel_ops *panel_table_region(int region)
+{
+	for (int i = 0; panel_table[i]; i++)
+		if (panel_table[i]->region == region && panel_table[i]->render)
+			return panel_table[i];
+	return NULL;
+}
+
+int panel_table_open(struct tui *t)
+{
+	for (int i = 0; panel_table[i]; i++)
+		if (panel_table[i]->open && panel_table[i]->open(t) < 0)
+			return -1;
+	return 0;
+}
+
+void panel_table_sample(struct tui *t)
+{
+	for (int i = 0; panel_table[i]; i++)
+		if (panel_table[i]->sample)
+			panel_table[i]->sample(t);
+}
+
+void panel_table_ended(struct tui *t)
+{
+	for (int i = 0; panel_table[i]; i++)
+		if (panel_table[i]->ended)
+			panel_table[i]->ended(t);
+}
+
+bool panel_table_key(struct tui *t, int ch)
+{
+	for (int i = 0; panel_table[i]; i++)
+		if (panel_table[i]->key && panel_table[i]->key(t, ch))
+			return true;
+	return false;
+}
+
+void panel_table_view(struct tui *t, bool live)
+{
+	for (int i = 0; panel_table[i]; i++)
+		if (panel_table[i]->view && panel_table[i]->live == live)
+			panel_table[i]->view(t);
+}
+
+void panel_table_render(const struct tui_view *v, int region, struct cellbuf *cb)
+{
+	const struct panel_ops *p = panel_table_region(region);
+	if (p)
+		p->render(v, cb);
+	else
+		cb_clear(cb, ROLE_NORMAL);
+}
+
+bool panel_table_overlay(struct tui *t, bool under)
+{
+	bool any = false;
+	for (int i = 0; panel_table[i]; i++)
+		if (panel_table[i]->overlay)
+			any |= panel_table[i]->overlay(t, under || any);
+	return any;
+}
+
+void panel_table_close(struct tui *t)
+{
+	for (int i = panel_table_count() - 1; i >= 0; i--)
+		if (panel_table[i]->close)
+			panel_table[i]->close(t);
+}
+
+void panel_table_finish(struct tui *t, bool ran)
+{
+	for (int i = panel_table_count() - 1; i >= 0; i--)
+		if (panel_table[i]->finish)
+			panel_table[i]->finish(t, ran);
+}

@@ -1,0 +1,67 @@
+/* panel_table: the dashboard's panels, one table, as the sources and the
+ * keys have theirs.  A row is one panel (or one part of the dashboard that
+ * hooks into the loop the same way: the clock control, a replay's keys, the
+ * job's log): what it opens before the terminal starts, what it does after
+ * each sample, the keys it takes before the key table, what it copies into
+ * the view, how it renders its region, and what it closes.  tui.c calls
+ * the hooks through the table only; a new panel is a new row here.
+ *
+ * The renderers are pure (panel.c and the panels' own files): a view in,
+ * cells out. */
+#ifndef DVF_PANEL_TABLE_H
+#define DVF_PANEL_TABLE_H
+
+#include <stdbool.h>
+
+struct tui;
+struct tui_view;
+struct cellbuf;
+
+struct panel_ops {
+	const char *name;
+	int region;                   /* the region (TR_*) it renders; -1: none */
+	bool live;                    /* its view is control state: filled while
+	                                 the display is frozen too */
+	/* Before the terminal starts, in table order.  -1: the dashboard must
+	 * not start (the message is on stderr or in t->exit_msg). */
+	int (*open)(struct tui *t);
+	/* After each sample. */
+	void (*sample)(struct tui *t);
+	/* The source has ended. */
+	void (*ended)(struct tui *t);
+	/* A key before the key table (a dialog, a chooser, a refusal): true
+	 * when taken. */
+	bool (*key)(struct tui *t, int ch);
+	/* Copy its figures into t->view. */
+	void (*view)(struct tui *t);
+	/* Its region of the view into cb (pure). */
+	void (*render)(const struct tui_view *v, struct cellbuf *cb);
+	/* Paint over the regions (a dialog); under: something below was
+	 * repainted in this frame.  True when it painted. */
+	bool (*overlay)(struct tui *t, bool under);
+	/* Before the terminal is restored, in reverse table order. */
+	void (*close)(struct tui *t);
+	/* After the terminal is restored (ran), or after a start that failed,
+	 * in reverse table order. */
+	void (*finish)(struct tui *t, bool ran);
+};
+
+/* Every panel, ended by NULL. */
+extern const struct panel_ops *const panel_table[];
+
+/* The row that renders region, or NULL. */
+const struct panel_ops *panel_table_region(int region);
+/* Each hook of the table in turn (see struct panel_ops). */
+int panel_table_open(struct tui *t);
+void panel_table_sample(struct tui *t);
+void panel_table_ended(struct tui *t);
+bool panel_table_key(struct tui *t, int ch);
+/* live: the rows whose view is filled while frozen; else the others. */
+void panel_table_view(struct tui *t, bool live);
+/* Render region of v into cb (cleared when no row renders it). */
+void panel_table_render(const struct tui_view *v, int region, struct cellbuf *cb);
+bool panel_table_overlay(struct tui *t, bool under);
+void panel_table_close(struct tui *t);
+void panel_table_finish(struct tui *t, bool ran);
+
+#endif
