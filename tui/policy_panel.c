@@ -369,6 +369,7 @@ static void evaluate(struct tui *t)
 	p->pv.eval = *e;
 	p->pv.have_eval = true;
 	p->pv.have_map = e->ok && policy_map_level(s->info, e->mhz, &p->pv.map) == 0;
+	s->recommend_hz = p->pv.have_map ? dvf_m_val(p->pv.map.hz) : dvf_m_na();   /* for /metrics */
 	p->pv.pending = p->hyst.cand_count;
 	p->pv.pending_ok = p->hyst.cand_leaf >= 0;
 	p->pv.pending_mhz = p->pv.pending_ok ? p->tree[p->idx].node[p->hyst.cand_leaf].mhz : 0;
@@ -459,6 +460,7 @@ int policy_key_next(struct tui *t)
 	/* A new tree starts afresh: its own first outcome is adopted. */
 	policy_hyst_init(&p->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
 	p->pv.have_eval = false;
+	t->s->recommend_hz = dvf_m_na();
 	if (p->sampled)
 		evaluate(t);
 	tui_msg(t, "policy %s (%d of %d; P for the next)", p->spec[p->idx], p->idx + 1, p->n);
