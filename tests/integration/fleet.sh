@@ -42,6 +42,18 @@ else
 	echo "systemd-analyze not installed: the unit is not verified"
 fi
 
+# ---- run_id: the same in the series and in the recording's sidecar -----------
+"$DVFSTOP" --batch --no-config --demo --duration 2 --record "$T/r.csv" --prom-textfile "$T/r.prom" \
+	--job-name 'lora "7b"' >/dev/null 2>"$T/r.err"
+rid=$(sed -n 's/^dvfstop_info{.*run_id="\([^"]*\)".*/\1/p' "$T/r.prom")
+mid=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["run_id"])' "$T/r.csv.meta.json" 2>&1)
+case $rid in
+[0-9]*T[0-9]*Z-[0-9]*) expect_eq "run_id in the sidecar" "$mid" "$rid";;
+*) fail "run_id on /metrics: '$rid'";;
+esac
+expect_grep "--job-name in job_name, escaped" 'job_name="lora \\"7b\\""' "$T/r.prom"
+if promtool check metrics <"$T/r.prom" >"$T/pm" 2>&1; then ok "promtool check metrics"; else fail "promtool check metrics:"; sed 's/^/    /' "$T/pm"; fi
+
 # ---- the fleet ------------------------------------------------------------------
 set -- $("$PY" -c '
 import socket
