@@ -105,23 +105,33 @@ dash, port, have_dash, dead, pinned = sys.argv[1], sys.argv[2], sys.argv[3] == "
 d = json.load(open(dash))
 base = "http://127.0.0.1:%s/api/v1/" % port
 fails = 0
+deadline = time.time() + 30
 def say(ok, what):
     global fails
     print(("ok: " if ok else "FAIL: ") + what)
     fails += not ok
-def get(path, **q):
+def get1(path, q):
     try:
         with urllib.request.urlopen(base + path + "?" + urllib.parse.urlencode(q, doseq=True), timeout=5) as r:
             return json.load(r)
     except urllib.error.HTTPError as e:
-        return json.load(e)
-    except OSError as e:
-        return {"status": "error", "error": str(e)}
+        try:
+            return json.load(e)      # a query error: Prometheus says why
+        except ValueError:
+            return {"status": "unavailable", "error": "HTTP %d" % e.code}
+    except (OSError, ValueError) as e:
+        return {"status": "unavailable", "error": str(e)}
+def get(path, **q):
+    # Prometheus starting (connection refused, 503) is waited for.
+    while True:
+        r = get1(path, q)
+        if r.get("status") != "unavailable" or time.time() > deadline:
+            return r
+        time.sleep(0.3)
 def subst(e):
     for k, v in (("$__rate_interval", "10s"), ("$__range", "1m"), ("$instance", ".*"), ("$board", ".*")):
         e = e.replace(k, v)
     return e
-deadline = time.time() + 30
 def query(expr, want_data=True):
     while True:
         r = get("query", query=expr)
