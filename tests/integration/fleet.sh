@@ -192,8 +192,9 @@ for x in rs:
         say(not err, "rule %s evaluates%s" % (x["name"], ": " + err if err else ""))
 sys.exit(1 if fails else 0)
 EOF
-[ $? -eq 0 ] || { fail "queries above"; echo "    prometheus log:"; sed 's/^/    /' "$T/prom.log" | tail -20; }
-for x in a b; do
-	[ -s "$T/$x.err" ] && { echo "    dvfstop $x stderr:"; sed 's/^/    /' "$T/$x.err"; }
-done
+if [ $? -ne 0 ]; then
+	fail "queries above"
+	echo "    prometheus log:"; sed 's/^/    /' "$T/prom.log" | tail -20
+	for x in a b; do echo "    dvfstop $x stderr:"; sed 's/^/    /' "$T/$x.err"; done
+fi
 finish
