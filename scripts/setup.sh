@@ -17,7 +17,7 @@ shift 2>/dev/null || true
 
 # Build dependencies (what configure needs) and test tools.
 BUILD_PKGS="build-essential autoconf automake pkg-config libncurses-dev libcsv-dev libjson-c-dev libmicrohttpd-dev"
-TEST_PKGS="libcmocka-dev tmux clang valgrind python3 python3-tqdm"
+TEST_PKGS="libcmocka-dev tmux clang valgrind python3 python3-tqdm prometheus"
 
 deps() {
 	pkgs=$BUILD_PKGS

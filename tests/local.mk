@@ -467,3 +467,11 @@ EXTRA_DIST += tests/integration/layers.sh
 # The paths README, the man page and docs/ name exist.
 TESTS += tests/integration/docs-paths.sh
 EXTRA_DIST += tests/integration/docs-paths.sh docs/architecture.md
+
+# The fleet: Debian's Prometheus scrapes two exporters and the dashboard,
+# every panel of the shipped Grafana dashboard answers, the shipped config,
+# rules and systemd unit check (issue 24).
+TESTS += tests/integration/fleet.sh
+EXTRA_DIST += tests/integration/fleet.sh contrib/grafana/dvfstop.json \
+	contrib/prometheus/prometheus.yml contrib/prometheus/dvfstop.rules.yml \
+	contrib/systemd/dvfstop-exporter.service docs/fleet.md

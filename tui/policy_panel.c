@@ -276,6 +276,7 @@ void tui_policy_sample(struct tui *t)
 	struct recommend_sample x;
 	recommend_sample_of(t->s, &x);
 	recommend_feed(&p->rec, &x);
+	t->s->recommend_hz = recommend_clock(&p->rec);   /* for /metrics */
 }
 
 /* The panel's content from the recommender's adopted recommendation. */
@@ -390,6 +391,7 @@ int policy_key_next(struct tui *t)
 	set_name(p);
 	/* A new tree starts afresh: its own first outcome is adopted. */
 	recommend_use(&p->rec, &p->tree[p->idx], p->spec[p->idx]);
+	t->s->recommend_hz = recommend_clock(&p->rec);
 	tui_msg(t, "policy %s (%d of %d; P for the next)", p->spec[p->idx], p->idx + 1, p->n);
 	return KR_NONE;
 }

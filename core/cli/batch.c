@@ -190,6 +190,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			struct recommend_sample x;
 			recommend_sample_of(s, &x);
 			recommend_feed(&rec, &x);
+			s->recommend_hz = recommend_clock(&rec);   /* for /metrics */
 		}
 		if (control_observe(ctl, &s->cur))
 			fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));

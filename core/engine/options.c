@@ -53,6 +53,7 @@ static const struct opt_def opt_table[] = {
 	{ "replay", 0, K_STR, OFF(replay), "FILE", "play a recorded session CSV (or a tegrastats log) instead of a board", 0, 0, true },
 	{ "prom-textfile", 0, K_STR, OFF(prom_textfile), "PATH", "write Prometheus metrics to PATH for node_exporter's textfile collector", 0, 0, false },
 	{ "prom-listen", 0, K_STR, OFF(prom_listen), "[ADDR]:PORT", "serve Prometheus metrics on http://ADDR:PORT/metrics (default address 127.0.0.1)", 0, 0, false },
+	{ "job-name", 0, K_STR, OFF(job_name), "NAME", "the fine-tune's name in the Prometheus job_name label (default: its command)", 0, 0, false },
 	{ "policy", 0, K_STR, OFF(policy), "P", "policy: builtin:mlg (default), builtin:ffg or a tree file", 0, 0, false },
 	{ "model", 0, K_STR, OFF(model), "NAME", "the model being fine-tuned (catalog name)", 0, 0, false },
 	{ "model-config", 0, K_STR, OFF(model_config), "PATH", "the model's Hugging Face config.json", 0, 0, false },

@@ -40,6 +40,7 @@ struct dvf_opts {
 	const char *replay;        /* session CSV or tegrastats log to play; NULL none */
 	const char *prom_textfile; /* Prometheus textfile collector file; NULL none */
 	const char *prom_listen;   /* [ADDR]:PORT to serve /metrics on; NULL none */
+	const char *job_name;      /* --job-name: the fine-tune's job_name label; NULL: its command */
 	/* workload and policy */
 	const char *policy;
 	const char *model;

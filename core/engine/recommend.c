@@ -334,3 +334,8 @@ void recommend_print(const struct recommendation *rec, const char *indent, const
 		fprintf(fp, "%srecommend: none: no sample yet\n", indent);
 	}
 }
+
+struct dvf_m recommend_clock(const struct recommend *r)
+{
+	return r->tree && r->rec.have_map ? dvf_m_val(r->rec.map.hz) : dvf_m_na();
+}

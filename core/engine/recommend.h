@@ -117,6 +117,10 @@ void recommend_close(struct recommend *r);
 void recommend_feed(struct recommend *r, const struct recommend_sample *x);
 /* The adopted recommendation. */
 void recommend_result(const struct recommend *r, struct recommendation *out);
+/* The clock the adopted recommendation names on the board's table (what
+ * /metrics exports as dvfstop_gpu_recommended_frequency_hertz); n/a while
+ * there is none. */
+struct dvf_m recommend_clock(const struct recommend *r);
 /* The window as it is, evaluated without hysteresis or RECOMMEND_MIN_S. */
 void recommend_now(const struct recommend *r, struct recommendation *out);
 /* The level of level_hz[0..n) nearest to the recommendation; -1 when it

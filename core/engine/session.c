@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* History: one point per second, ten minutes kept (what a sparkline of a
  * wide terminal can show). */
@@ -299,10 +300,37 @@ static void source_messages(struct session *s, int64_t now)
 	s->msg_t = now;
 }
 
+/* What the Prometheus exporter is made from, now. */
+static void prom_view_fill(const struct session *s, struct prom_view *pv)
+{
+	struct job_stats js;
+	bool job = s->have_cur && session_job_stats(s, &js);
+	*pv = (struct prom_view){ .info = s->info, .n_samples = s->n_samples, .run_id = s->run_id,
+				  .recommended_hz = s->recommend_hz, .ctl_mode = s->ctl_mode, .ctl_by = s->ctl_by,
+				  .ctl_hz = s->ctl_hz };
+	if (s->have_cur) {
+		pv->cur = &s->cur;
+		pv->energy = &s->energy;
+	}
+	pv->job_name = s->opts && s->opts->job_name ? s->opts->job_name : s->job_name;
+	pv->job_followed = job;
+	pv->job_running = job && js.running;
+	pv->jps_ok = job && js.jps_ok;
+	pv->j_per_step = job ? js.j_per_step : 0;
+}
+
 int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	s->opts = o;
+	{
+		time_t t0 = time(NULL);
+		struct tm tm;
+		char ts[24] = "";
+		if (gmtime_r(&t0, &tm))
+			strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(s->run_id, sizeof s->run_id, "%s-%ld", ts, (long)getpid());
+	}
 	s->interval_ns = o->interval_ms * DVF_NS_PER_MS;
 	const char *mode = "live";
 
@@ -388,7 +416,8 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		return -1;
 	}
 	if (o->prom_textfile || o->prom_listen) {
-		struct prom_view pv = { .info = s->info };
+		struct prom_view pv;
+		prom_view_fill(s, &pv);
 		s->prom = prom_open(o->prom_textfile, o->prom_listen, &pv, err, errlen);
 		if (!s->prom) {
 			session_close(s);
@@ -502,7 +531,8 @@ int session_sample(struct session *s)
 			s->rec = NULL;
 		}
 	}
-	struct prom_view pv = { s->info, &s->cur, &s->energy, s->n_samples };
+	struct prom_view pv;
+	prom_view_fill(s, &pv);
 	const char *pm = prom_update(s->prom, &pv);
 	if (pm)
 		session_msg(s, "%s", pm);
@@ -587,6 +617,7 @@ void session_record_stop(struct session *s)
 	if (!s->rec)
 		return;
 	json_object *j = summary_json(s);
+	json_object_object_add(j, "run_id", json_object_new_string(s->run_id));
 	recorder_meta_summary(s->rec, json_object_to_json_string(j));
 	json_object_put(j);
 	uint64_t rows = recorder_rows(s->rec);
@@ -604,7 +635,9 @@ void session_close(struct session *s)
 {
 	session_record_stop(s);
 	if (s->prom) {
-		struct prom_view pv = { s->info, s->have_cur ? &s->cur : NULL, s->have_cur ? &s->energy : NULL, s->n_samples };
+		struct prom_view pv;
+		s->ctl_mode = NULL;   /* the front end has given the clocks back by now */
+		prom_view_fill(s, &pv);
 		prom_update(s->prom, &pv);
 		prom_close(s->prom);
 		s->prom = NULL;
@@ -911,6 +944,10 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 static void on_control_event(const struct control_event *ev, void *ctx)
 {
 	struct session *s = ctx;
+	/* what /metrics says dvfstop holds set */
+	s->ctl_mode = ev->new_mode == CTL_DEFAULT ? NULL : control_mode_name(ev->new_mode);
+	s->ctl_by = control_by_name(ev->by);
+	s->ctl_hz = ev->new_hz;
 	char t[160];
 	snprintf(t, sizeof t, "%s: %s", control_by_name(ev->by), ev->text);
 	if (s->rec)

@@ -79,6 +79,11 @@ struct session {
 
 	struct recorder *rec;        /* NULL when not recording */
 	struct prom *prom;           /* Prometheus exporter; NULL when off */
+	char run_id[48];             /* this run: start time (UTC) and pid, "20261205T083000Z-4242" */
+	struct dvf_m recommend_hz;   /* the dashboard's policy recommends this clock (not ok: nothing) */
+	const char *ctl_mode;        /* "pin"/"cap" while a clock change by dvfstop holds; NULL: none */
+	const char *ctl_by;
+	int64_t ctl_hz;
 	char rec_path[512];
 	char msg[256];               /* last message for the status line */
 	int64_t msg_t;               /* when it was set (clock time) */

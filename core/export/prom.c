@@ -25,6 +25,7 @@ struct fam {
 struct emit {
 	FILE *fp;
 	const char *board;
+	const char *run_id, *job_name;  /* NULL or "": no label */
 };
 
 /* A label value with the three escapes the format has. */
@@ -42,23 +43,49 @@ static void put_label(FILE *fp, const char *v)
 	}
 }
 
-/* One series; the family's HELP and TYPE go first, once, so a family with
- * no valid series is left out entirely. */
-static void series(struct emit *e, struct fam *f, const char *lname, const char *lval, const char *value)
+/* ,NAME="VALUE" when the value is known. */
+static void put_pair(FILE *fp, const char *name, const char *v)
+{
+	if (!name || !v || !*v)
+		return;
+	fprintf(fp, ",%s=\"", name);
+	put_label(fp, v);
+	fputc('"', fp);
+}
+
+/* board="..." and the run's labels, which every series carries. */
+static void put_common(struct emit *e)
+{
+	fputs("board=\"", e->fp);
+	put_label(e->fp, e->board);
+	fputc('"', e->fp);
+	put_pair(e->fp, "run_id", e->run_id);
+	put_pair(e->fp, "job_name", e->job_name);
+}
+
+/* One series with up to two labels of its own; the family's HELP and TYPE
+ * go first, once, so a family with no valid series is left out entirely. */
+static void series2(struct emit *e, struct fam *f, const char *lname, const char *lval,
+		    const char *lname2, const char *lval2, const char *value)
 {
 	if (!f->started) {
 		fprintf(e->fp, "# HELP %s %s\n# TYPE %s %s\n", f->name, f->help, f->name, f->type);
 		f->started = true;
 	}
-	fprintf(e->fp, "%s{board=\"", f->name);
-	put_label(e->fp, e->board);
-	fputc('"', e->fp);
+	fprintf(e->fp, "%s{", f->name);
+	put_common(e);
 	if (lname) {
 		fprintf(e->fp, ",%s=\"", lname);
 		put_label(e->fp, lval);
 		fputc('"', e->fp);
 	}
+	put_pair(e->fp, lname2, lval2);
 	fprintf(e->fp, "} %s\n", value);
+}
+
+static void series(struct emit *e, struct fam *f, const char *lname, const char *lval, const char *value)
+{
+	series2(e, f, lname, lval, NULL, NULL, value);
 }
 
 static void series_d(struct emit *e, struct fam *f, const char *lname, const char *lval, double v)
@@ -82,6 +109,36 @@ static void series_m(struct emit *e, struct fam *f, const char *lname, const cha
 		series_d(e, f, lname, lval, (double)m.v * scale);
 }
 
+/* The clocks dvfstop chose: the one it set (absent while the board's clock
+ * is as dvfstop found it) and the one its policy recommends (absent while
+ * nothing is recommended). */
+static void fleet_clocks(struct emit *e, const struct prom_view *v)
+{
+	struct fam f_set = { "dvfstop_gpu_clock_set_hertz", "gauge",
+			     "The GPU clock dvfstop holds set (mode pin or cap, by user, policy or sweep); absent while the clock is as dvfstop found it.", false };
+	if (v->ctl_mode && v->ctl_hz > 0) {
+		char b[32];
+		snprintf(b, sizeof b, "%lld", (long long)v->ctl_hz);
+		series2(e, &f_set, "mode", v->ctl_mode, "by", v->ctl_by, b);
+	}
+	struct fam f_rec = { "dvfstop_gpu_recommended_frequency_hertz", "gauge",
+			     "The GPU clock the dashboard's policy recommends; absent while nothing is recommended.", false };
+	series_m(e, &f_rec, NULL, NULL, v->recommended_hz, 1);
+}
+
+/* The followed fine-tune: whether it runs, and its energy per step. */
+static void fleet_job(struct emit *e, const struct prom_view *v)
+{
+	struct fam f_run = { "dvfstop_training_running", "gauge",
+			     "1 while the followed fine-tune runs, 0 once it has ended; absent when none is followed.", false };
+	if (v->job_followed)
+		series_i(e, &f_run, NULL, NULL, v->job_running ? 1 : 0);
+	struct fam f_jps = { "dvfstop_training_energy_per_step_joules", "gauge",
+			     "Board energy per training step of the followed fine-tune, since it started.", false };
+	if (v->jps_ok)
+		series_d(e, &f_jps, NULL, NULL, v->j_per_step);
+}
+
 char *prom_render(const struct prom_view *v, size_t *len)
 {
 	char *buf = NULL;
@@ -90,13 +147,14 @@ char *prom_render(const struct prom_view *v, size_t *len)
 	if (!fp)
 		return NULL;
 	const struct dvf_info *in = v->info;
-	struct emit e = { fp, in->board_name[0] ? in->board_name : "unknown" };
+	struct emit e = { fp, in->board_name[0] ? in->board_name : "unknown", v->run_id,
+			  v->job_followed ? v->job_name : NULL };
 
 	struct fam info = { "dvfstop_info", "gauge", "Board, software and telemetry source of this dvfstop (always 1)." , false };
 	fprintf(fp, "# HELP %s %s\n# TYPE %s %s\n", info.name, info.help, info.name, info.type);
-	fputs("dvfstop_info{board=\"", fp);
-	put_label(fp, e.board);
-	fputs("\",l4t=\"", fp);
+	fputs("dvfstop_info{", fp);
+	put_common(&e);
+	fputs(",l4t=\"", fp);
 	put_label(fp, in->l4t);
 	fputs("\",power_mode=\"", fp);
 	put_label(fp, in->power_mode);
@@ -124,6 +182,7 @@ char *prom_render(const struct prom_view *v, size_t *len)
 		series_m(&e, &f_util, NULL, NULL, c->gpu_load_pm, 1e-3);
 		if (c->gpu_governor[0])
 			series(&e, &f_gov, "governor", c->gpu_governor, "1");
+		fleet_clocks(&e, v);
 
 		struct fam f_w = { "dvfstop_rail_power_watts", "gauge", "Power of each INA3221 rail.", false };
 		struct fam f_v = { "dvfstop_rail_voltage_volts", "gauge", "Bus voltage of each rail.", false };
@@ -162,6 +221,7 @@ char *prom_render(const struct prom_view *v, size_t *len)
 		if (c->tokens.ok)
 			series_i(&e, &f_tk, NULL, NULL, c->tokens.v);
 	}
+	fleet_job(&e, v);
 	if (fclose(fp) != 0) {
 		free(buf);
 		return NULL;

@@ -6,7 +6,10 @@
  * at exit), and a tiny HTTP endpoint (--prom-listen [ADDR]:PORT, GET
  * /metrics).  Metric names, units and types follow Prometheus conventions
  * (base units, _total for counters); a metric that is n/a is left out, never
- * written as 0.  Every series has a `board` label.
+ * written as 0.  Every series has a `board` label, a `run_id` label (this
+ * run of dvfstop) and, while a fine-tune is followed, a `job_name` label
+ * (not `job`: Prometheus sets `job` to the scrape job's name and would
+ * rename ours to exported_job).
  *
  * The HTTP side is libmicrohttpd's server with its own thread, so scrapes
  * are answered while the caller sleeps between samples, however long the
@@ -41,6 +44,18 @@ struct prom_view {
 	const struct dvf_sample *cur;   /* NULL before the first sample */
 	const struct energy *energy;    /* NULL before the first sample */
 	uint64_t n_samples;
+	/* Fleet labels and gauges; NULL / not ok when unknown (left out). */
+	const char *job_name;           /* the followed fine-tune (--job-name or its command) */
+	const char *run_id;             /* this run of dvfstop ("20261205T083000Z-4242") */
+	struct dvf_m recommended_hz;    /* the dashboard's policy recommends this clock */
+	bool jps_ok;
+	double j_per_step;              /* the fine-tune's energy per step */
+	bool job_followed;              /* a fine-tune is followed (a child, --pid, --progress, the simulator's) */
+	bool job_running;               /* ... and it still runs */
+	const char *ctl_mode;           /* "pin" or "cap" while dvfstop holds the GPU clock changed; NULL while
+	                                   the clock is as dvfstop found it */
+	const char *ctl_by;             /* who set it: "user", "policy", "sweep" */
+	int64_t ctl_hz;                 /* the clock set */
 };
 
 /* The exposition text for v (malloc'd, NUL-terminated; *len its length).

@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&s, 0, sizeof s);
 		for (int i = 0; i < info.n_rails; i++)
 			s.rail[i].mw = (struct dvf_m){ .v = 1000 * i, .ok = true };
-		struct prom_view v = { &info, &s, NULL, (uint64_t)size };
+		struct prom_view v = { .info = &info, .cur = &s, .energy = NULL, .n_samples = (uint64_t)size };
 		size_t len = 0;
 		char *t = prom_render(&v, &len);
 		if (t)

@@ -10,7 +10,9 @@ mkdir "$T/tf"
 expect_eq "exit status" "$?" 0
 P="$T/tf/dvfstop.prom"
 expect_eq "only the file in its folder" "$(ls -A "$T/tf")" "dvfstop.prom"
-B='board="NVIDIA Jetson AGX Orin Developer Kit"'
+# Every series: the board, this run's id (start time and pid) and the
+# replayed fine-tune's name.
+B='board="NVIDIA Jetson AGX Orin Developer Kit",run_id="[0-9]\{8\}T[0-9]\{6\}Z-[0-9]*",job_name="recorded fine-tune"'
 # The fixture's last row: 816 MHz, GPU rail 6 W, total 12 W, tj 50 C, 10 steps;
 # energies 50 J (GPU) and 110 J (total) over its 10 s ramp.
 expect_grep "gpu clock" "^dvfstop_gpu_frequency_hertz{$B} 816000000\$" "$P"

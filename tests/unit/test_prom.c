@@ -355,7 +355,7 @@ static void metrics_in_base_units(void **st)
 	energy_add(&e, &a);
 	a.t_ns = 2 * DVF_NS_PER_S;
 	energy_add(&e, &a);
-	struct prom_view v = { &in, &s, &e, 21 };
+	struct prom_view v = { .info = &in, .cur = &s, .energy = &e, .n_samples = 21 };
 	char *t = render(&v);
 	has(t, "dvfstop_info{" B ",l4t=\"R36.4.4\",power_mode=\"MAXN\",source=\"jetson\",mode=\"live\",version=\"" PACKAGE_VERSION "\"} 1");
 	has(t, "dvfstop_samples_total{" B "} 21");
@@ -393,7 +393,7 @@ static void before_first_sample_and_escaping(void **st)
 	struct dvf_info in = orin_info();
 	snprintf(in.board_name, sizeof in.board_name, "Odd \"board\" \\ name\nline2");
 	in.l4t[0] = '\0';
-	struct prom_view v = { &in, NULL, NULL, 0 };
+	struct prom_view v = { .info = &in, .cur = NULL, .energy = NULL, .n_samples = 0 };
 	char *t = render(&v);
 	has(t, "dvfstop_samples_total{board=\"Odd \\\"board\\\" \\\\ name\\nline2\"} 0");
 	lacks(t, "hertz");
@@ -418,13 +418,81 @@ static void total_and_energy_when_valid(void **st)
 		s.t_ns = i * 100 * DVF_NS_PER_MS;
 		energy_add(&e, &s);
 	}
-	struct prom_view v = { &in, &s, &e, 11 };
+	struct prom_view v = { .info = &in, .cur = &s, .energy = &e, .n_samples = 11 };
 	char *t = render(&v);
 	has(t, "dvfstop_power_watts{" B "} 36.252");
 	has(t, "dvfstop_energy_joules_total{" B "} 36.252");
 	has(t, "dvfstop_training_tokens_total{" B "} 2457600");
 	has(t, "dvfstop_rail_power_watts{" B ",rail=\"VIN_SYS_5V0\"} 6.32");
 	free(t);
+}
+
+/* The fleet's labels and gauges: run_id and job_name on every series
+ * (job_name only while a fine-tune is followed, never the label `job`,
+ * which Prometheus owns), the clock dvfstop holds set, the recommendation,
+ * whether the fine-tune runs, its J/step; each absent while it has no
+ * value. */
+static void fleet_labels_and_gauges(void **st)
+{
+	(void)st;
+	struct dvf_info in = orin_info();
+	struct dvf_sample s = loaded();
+	struct energy e;
+	energy_init(&e, DVF_NS_PER_S);
+	energy_add(&e, &s);
+	struct prom_view v = { .info = &in, .cur = &s, .energy = &e, .n_samples = 7 };
+	v.run_id = "20261205T083000Z-4242";
+	v.job_name = "python3 train.py --tag \"a\"";
+	v.job_followed = true;
+	v.job_running = true;
+	v.jps_ok = true;
+	v.j_per_step = 12.5;
+	v.recommended_hz = dvf_m_val(816000000);
+	v.ctl_mode = "pin";
+	v.ctl_by = "policy";
+	v.ctl_hz = 714000000;
+	char *t = render(&v);
+#define R B ",run_id=\"20261205T083000Z-4242\",job_name=\"python3 train.py --tag \\\"a\\\"\""
+	has(t, "dvfstop_info{" R ",l4t=\"R36.4.4\",power_mode=\"MAXN\",source=\"jetson\",mode=\"live\",version=\"" PACKAGE_VERSION "\"} 1");
+	has(t, "dvfstop_samples_total{" R "} 7");
+	has(t, "dvfstop_gpu_frequency_hertz{" R "} 1300500000");
+	has(t, "dvfstop_rail_power_watts{" R ",rail=\"VDD_GPU_SOC\"} 24.812");
+	has(t, "dvfstop_gpu_clock_set_hertz{" R ",mode=\"pin\",by=\"policy\"} 714000000");
+	has(t, "# TYPE dvfstop_gpu_clock_set_hertz gauge");
+	has(t, "dvfstop_gpu_recommended_frequency_hertz{" R "} 816000000");
+	has(t, "# TYPE dvfstop_gpu_recommended_frequency_hertz gauge");
+	has(t, "dvfstop_training_running{" R "} 1");
+	has(t, "dvfstop_training_energy_per_step_joules{" R "} 12.5");
+	has(t, "# TYPE dvfstop_training_energy_per_step_joules gauge");
+	lacks(t, ",job=");
+	lacks(t, "{job=");
+	free(t);
+
+	/* The fine-tune ended: 0, its J/step stays; a cap by the user. */
+	v.job_running = false;
+	v.ctl_mode = "cap";
+	v.ctl_by = "user";
+	t = render(&v);
+	has(t, "dvfstop_training_running{" R "} 0");
+	has(t, "dvfstop_training_energy_per_step_joules{" R "} 12.5");
+	has(t, "dvfstop_gpu_clock_set_hertz{" R ",mode=\"cap\",by=\"user\"} 714000000");
+	free(t);
+
+	/* Nothing followed, nothing recommended, the clock as found, no J/step:
+	 * the families are left out, job_name too (run_id stays). */
+	v.job_followed = false;
+	v.jps_ok = false;
+	v.recommended_hz = dvf_m_na();
+	v.ctl_mode = NULL;
+	t = render(&v);
+	has(t, "dvfstop_samples_total{" B ",run_id=\"20261205T083000Z-4242\"} 7");
+	lacks(t, "job_name");
+	lacks(t, "dvfstop_training_running");
+	lacks(t, "dvfstop_training_energy_per_step_joules");
+	lacks(t, "dvfstop_gpu_recommended_frequency_hertz");
+	lacks(t, "dvfstop_gpu_clock_set_hertz");
+	free(t);
+#undef R
 }
 
 /* ---- the textfile -------------------------------------------------------------- */
@@ -462,7 +530,7 @@ static void textfile_atomic(void **st)
 	char path[128];
 	snprintf(path, sizeof path, "%s/dvfstop.prom", dir);
 	struct dvf_info in = orin_info();
-	struct prom_view v0 = { &in, NULL, NULL, 0 };
+	struct prom_view v0 = { .info = &in, .cur = NULL, .energy = NULL, .n_samples = 0 };
 	char err[256];
 	struct prom *p = prom_open(path, NULL, &v0, err, sizeof err);
 	assert_non_null(p);
@@ -479,7 +547,7 @@ static void textfile_atomic(void **st)
 
 	/* Within the second: not rewritten.  At close: the last values. */
 	struct dvf_sample s = loaded();
-	struct prom_view v1 = { &in, &s, NULL, 1 };
+	struct prom_view v1 = { .info = &in, .cur = &s, .energy = NULL, .n_samples = 1 };
 	assert_null(prom_update(p, &v1));
 	t = slurp(path);
 	assert_null(strstr(t, "hertz"));
@@ -547,6 +615,7 @@ int main(void)
 		cmocka_unit_test(metrics_in_base_units),
 		cmocka_unit_test(before_first_sample_and_escaping),
 		cmocka_unit_test(total_and_energy_when_valid),
+		cmocka_unit_test(fleet_labels_and_gauges),
 		cmocka_unit_test(textfile_atomic),
 		cmocka_unit_test(listen_spec),
 	};

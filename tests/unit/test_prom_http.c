@@ -37,7 +37,7 @@ static int start(void **st)
 	snprintf(info.board_name, sizeof info.board_name, "test board");
 	snprintf(info.source, sizeof info.source, "jetson");
 	snprintf(info.mode, sizeof info.mode, "live");
-	struct prom_view v = { &info, NULL, NULL, 7 };
+	struct prom_view v = { .info = &info, .cur = NULL, .energy = NULL, .n_samples = 7 };
 	char err[256];
 	server = prom_open(NULL, "127.0.0.1:0", &v, err, sizeof err);
 	if (!server) {
@@ -184,7 +184,7 @@ static void get_metrics(void **st)
 static void serves_the_last_snapshot(void **st)
 {
 	(void)st;
-	struct prom_view v = { &info, NULL, NULL, 12345 };
+	struct prom_view v = { .info = &info, .cur = NULL, .energy = NULL, .n_samples = 12345 };
 	assert_null(prom_update(server, &v));
 	char *r = exchange(scrape, sizeof scrape - 1);
 	assert_non_null(strstr(r, "\ndvfstop_samples_total{board=\"test board\"} 12345\n"));

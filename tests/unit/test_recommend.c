@@ -217,7 +217,10 @@ static void test_recommend_min_span(void **state)
 	open_bert(&r);
 	recommend_result(&r, &rec);
 	assert_false(rec.have);
+	assert_false(recommend_clock(&r).ok);
 	feed(&r, &t, 3, 30, true);
+	/* nothing adopted yet: /metrics has no recommended clock */
+	assert_false(recommend_clock(&r).ok);
 	/* 3 s: measured, not yet offered; the path stops at gpu_util. */
 	recommend_result(&r, &rec);
 	assert_true(rec.have);
@@ -240,6 +243,8 @@ static void test_recommend_min_span(void **state)
 	recommend_result(&r, &rec);
 	assert_true(rec.have_map);
 	assert_int_equal(rec.map.hz, 816000000);
+	assert_true(recommend_clock(&r).ok);
+	assert_int_equal(recommend_clock(&r).v, 816000000);
 	assert_string_equal(rec.policy, "mlg");
 	assert_string_equal(rec.spec, "builtin:mlg");
 	recommend_close(&r);
