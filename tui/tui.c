@@ -665,7 +665,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
 	int64_t next_frame = 0;
-	while (!t->quit && !stopsig_signal()) {
+	while (!t->quit && !stopsig_asked()) {
 		if (!sample_due(t))
 			break;
 		int64_t now = clock_mono_ns();

@@ -10,6 +10,7 @@
 #include "sim.h"
 #include "source.h"
 #include "workload_resolve.h"
+#include "session_priv.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -168,7 +169,7 @@ static void sim_progress(struct session *s, int64_t now)
 	progress_tracker_add(&s->trk, &ev, now);
 }
 
-static const struct progress_tracker *tracker(const struct session *s)
+const struct progress_tracker *session_tracker(const struct session *s)
 {
 	if (s->job)
 		return job_tracker(s->job);
@@ -472,7 +473,7 @@ int session_sample(struct session *s)
 	} else if (s->replay_job) {
 		recorded_progress(s, &smp);
 	}
-	const struct progress_tracker *t = tracker(s);
+	const struct progress_tracker *t = session_tracker(s);
 	if (t) {
 		struct progress_status st;
 		progress_tracker_status(t, now, &st);
@@ -610,13 +611,12 @@ int session_record_start(struct session *s, const char *path)
 	return 0;
 }
 
-static json_object *summary_json(const struct session *s);
 
 void session_record_stop(struct session *s)
 {
 	if (!s->rec)
 		return;
-	json_object *j = summary_json(s);
+	json_object *j = session_summary_json(s);
 	json_object_object_add(j, "run_id", json_object_new_string(s->run_id));
 	recorder_meta_summary(s->rec, json_object_to_json_string(j));
 	json_object_put(j);
@@ -654,40 +654,6 @@ void session_close(struct session *s)
 	history_free(&s->hist);
 }
 
-void session_job_stop(struct session *s)
-{
-	if (s->job && job_state(s->job) == JOB_RUNNING && job_is_child(s->job))
-		job_stop(s->job, clock_now(&s->clock));
-}
-
-bool session_job_running_child(const struct session *s)
-{
-	return s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING;
-}
-
-int session_job_detach(struct session *s)
-{
-	if (!session_job_running_child(s))
-		return -1;
-	int64_t now = clock_now(&s->clock);
-	job_poll(s->job, now);
-	if (job_detach(s->job) < 0)
-		return -1;   /* it ended just now: the next sample says so */
-	/* its totals end here: from now on it is not ours to measure */
-	const struct progress_tracker *t = tracker(s);
-	struct progress_status st;
-	progress_tracker_status(t, now, &st);
-	s->job_over = true;
-	s->job_e1 = s->energy;
-	s->job_t1 = s->have_cur ? s->cur.t_ns : now;
-	s->job_steps1 = st.steps.ok ? st.steps.v : -1;
-	session_msg(s, "%s left running (pid %d); its output goes on to %s", s->job_name, (int)job_pid(s->job),
-		    s->job_log[0] ? s->job_log : "its log");
-	if (s->rec)
-		recorder_event(s->rec, s->msg);
-	return 0;
-}
-
 int session_exit_status(const struct session *s)
 {
 	if (!s->job || !job_is_child(s->job))
@@ -698,244 +664,6 @@ int session_exit_status(const struct session *s)
 bool session_follows_process(const struct dvf_opts *o)
 {
 	return (o->cmd && o->cmd_argc > 0) || o->pid > 0 || o->progress;
-}
-
-bool session_job_stats(const struct session *s, struct job_stats *js)
-{
-	memset(js, 0, sizeof *js);
-	const struct progress_tracker *t = tracker(s);
-	if (!t || !s->have_cur)
-		return false;
-	int64_t now = s->cur.t_ns;
-	progress_tracker_status(t, now, &js->st);
-	bool over = s->job_over || s->trk_over;
-	const struct energy *end = over ? &s->job_e1 : &s->energy;
-	int64_t t_end = over ? s->job_t1 : now;
-	js->energy_j = energy_between(&s->job_e0, end, ENERGY_TOTAL) * 1e-3;
-	js->elapsed_s = (double)(t_end - s->job_t0) * 1e-9;
-	js->running = !over;
-	if (s->job) {
-		job_describe(s->job, js->state, sizeof js->state);
-		js->running = job_state(s->job) == JOB_RUNNING;
-	} else {
-		snprintf(js->state, sizeof js->state, "%s",
-			 over || (js->st.total.ok && js->st.steps.ok && js->st.steps.v >= js->st.total.v) ? "finished" : "running");
-	}
-	int64_t steps = over && s->job_steps1 >= 0 ? s->job_steps1 : (js->st.steps.ok ? js->st.steps.v : -1);
-	if (steps >= 0)
-		js->steps = dvf_m_val(steps);
-	/* The steps made inside the window the energy was measured over. */
-	int64_t done = steps >= 0 ? steps - s->job_steps0 : -1;
-	if (done > 0 && js->energy_j > 0) {
-		js->jps_ok = true;
-		js->j_per_step = js->energy_j / (double)done;
-		if (js->st.total.ok && js->st.total.v >= steps) {
-			/* steps before the window and those left, at the measured rate */
-			js->proj_ok = true;
-			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps + s->job_steps0);
-		}
-	}
-	if (over) {
-		/* Ended: the rate over the job's own span, frozen at its end (the
-		 * window rate would fall towards 0 the longer one waits). */
-		js->st.steps_per_s.ok = done >= 0 && js->elapsed_s > 0;
-		js->st.steps_per_s.v = js->st.steps_per_s.ok ? (double)done / js->elapsed_s : 0;
-		js->st.eta_ns = js->st.total.ok ? dvf_m_val(0) : dvf_m_na();
-	}
-	return true;
-}
-
-/* ---- summary -------------------------------------------------------------- */
-
-/* The job's pid, exit_code, signal and exit_status (128+N for signal N),
- * null where not known. */
-static void add_exit_json(const struct session *s, json_object *j)
-{
-	enum job_state st = s->job ? job_state(s->job) : JOB_GONE;
-	pid_t pid = s->job ? job_pid(s->job) : 0;
-	json_object_object_add(j, "pid", pid > 0 ? json_object_new_int64(pid) : NULL);
-	json_object_object_add(j, "exit_code", st == JOB_EXITED ? json_object_new_int(job_exit_code(s->job)) : NULL);
-	json_object_object_add(j, "signal", st == JOB_SIGNALED ? json_object_new_int(job_signal(s->job)) : NULL);
-	int es = s->job ? job_exit_status(s->job) : -1;
-	json_object_object_add(j, "exit_status", es >= 0 ? json_object_new_int(es) : NULL);
-	json_object_object_add(j, "left_running", json_object_new_boolean(st == JOB_DETACHED));
-}
-
-static json_object *summary_json(const struct session *s)
-{
-	const struct dvf_info *in = s->info;
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "duration_s", json_object_new_double(session_elapsed_s(s)));
-	json_object_object_add(o, "samples", json_object_new_int64((int64_t)s->n_samples));
-	json_object *rails = json_object_new_array();
-	for (int i = 0; i <= in->n_rails; i++) {
-		int ch = i == in->n_rails ? ENERGY_TOTAL : i;
-		const struct energy_chan *c = &s->energy.ch[ch];
-		json_object *r = json_object_new_object();
-		json_object_object_add(r, "name", json_object_new_string(ch == ENERGY_TOTAL ? "total" : in->rail_name[i]));
-		json_object_object_add(r, "energy_j", json_object_new_double(c->mj * 1e-3));
-		double mw;
-		if (energy_mean_mw(&s->energy, ch, &mw))
-			json_object_object_add(r, "mean_w", json_object_new_double(mw * 1e-3));
-		else
-			json_object_object_add(r, "mean_w", NULL);
-		const struct dvf_m *last = ch == ENERGY_TOTAL ? &s->cur.total_mw : &s->cur.rail[i].mw;
-		json_object_object_add(r, "last_mw", last->ok ? json_object_new_int64(last->v) : NULL);
-		json_object_object_add(r, "bridged_s", json_object_new_double((double)c->bridged_ns * 1e-9));
-		json_object_object_add(r, "lost_s", json_object_new_double((double)c->lost_ns * 1e-9));
-		json_object_array_add(rails, r);
-	}
-	json_object_object_add(o, "rails", rails);
-	json_object_object_add(o, "total_rule", json_object_new_string(in->total_rule));
-	/* what the policy was told (workload_resolve.h), so that a replay can
-	 * tell it again */
-	struct wl_inputs wi;
-	struct workload wl;
-	char werr[512];
-	workload_resolve_inputs(s, &wi);
-	wi.run_seq_len.src = WL_SRC_NONE;
-	workload_resolve(&wi, &wl, werr, sizeof werr);
-	const char *model = workload_resolve_model(&wi);
-	int64_t seq_len = workload_has(&wl, WL_SEQ_LEN) ? (int64_t)wl.f[WL_SEQ_LEN].v : 0;
-	if (model || seq_len > 0) {
-		json_object *w = json_object_new_object();
-		json_object_object_add(w, "model", model ? json_object_new_string(model) : NULL);
-		json_object_object_add(w, "seq_len", seq_len > 0 ? json_object_new_int64(seq_len) : NULL);
-		json_object_object_add(o, "workload", w);
-	}
-	const struct dvf_sample *c = &s->cur;
-	json_object_object_add(o, "gpu_freq_hz", c->gpu_freq_hz.ok ? json_object_new_int64(c->gpu_freq_hz.v) : NULL);
-	json_object_object_add(o, "gpu_util_pct", c->gpu_load_pm.ok ? json_object_new_double((double)c->gpu_load_pm.v / 10) : NULL);
-	if (s->hw_have) {
-		double hw = (double)(s->hw_last_mj - s->hw_first_mj + s->hw_rebased_mj) * 1e-3;
-		double integ = s->energy.ch[ENERGY_TOTAL].mj * 1e-3;
-		json_object_object_add(o, "hw_energy_j", json_object_new_double(hw));
-		json_object_object_add(o, "hw_vs_integrated_pct",
-				       hw > 0 ? json_object_new_double((integ - hw) / hw * 100) : NULL);
-	} else {
-		json_object_object_add(o, "hw_energy_j", NULL);
-		json_object_object_add(o, "hw_vs_integrated_pct", NULL);
-	}
-	struct job_stats js;
-	if (session_job_stats(s, &js)) {
-		json_object *j = json_object_new_object();
-		json_object_object_add(j, "name", json_object_new_string(s->job_name));
-		json_object_object_add(j, "state", json_object_new_string(js.state));
-		if (s->job_log[0])
-			json_object_object_add(j, "log", json_object_new_string(s->job_log));
-		add_exit_json(s, j);
-		json_object_object_add(j, "steps", js.steps.ok ? json_object_new_int64(js.steps.v) : NULL);
-		json_object_object_add(j, "total_steps", js.st.total.ok ? json_object_new_int64(js.st.total.v) : NULL);
-		json_object_object_add(j, "energy_j", json_object_new_double(js.energy_j));
-		json_object_object_add(j, "duration_s", json_object_new_double(js.elapsed_s));
-		json_object_object_add(j, "j_per_step", js.jps_ok ? json_object_new_double(js.j_per_step) : NULL);
-		json_object_object_add(j, "steps_per_s", js.st.steps_per_s.ok ? json_object_new_double(js.st.steps_per_s.v) : NULL);
-		json_object_object_add(j, "projected_energy_j", js.proj_ok ? json_object_new_double(js.projected_j) : NULL);
-		json_object_object_add(o, "job", j);
-	}
-	return o;
-}
-
-static void print_w(FILE *fp, const char *label, bool ok, double mw)
-{
-	if (ok)
-		fprintf(fp, "  %-18s %9.3f W\n", label, mw * 1e-3);
-	else
-		fprintf(fp, "  %-18s %9s\n", label, "n/a");
-}
-
-/* The exit status as a shell would give it, or that the job goes on. */
-static void print_exit(const struct session *s, FILE *fp)
-{
-	if (!s->job)
-		return;
-	enum job_state st = job_state(s->job);
-	if (st == JOB_EXITED)
-		fprintf(fp, "  %-18s %d (exit code %d)\n", "exit status", job_exit_status(s->job), job_exit_code(s->job));
-	else if (st == JOB_SIGNALED)
-		fprintf(fp, "  %-18s %d (signal %d, %s)\n", "exit status", job_exit_status(s->job), job_signal(s->job),
-			strsignal(job_signal(s->job)));
-	else if (st == JOB_DETACHED)
-		fprintf(fp, "  %-18s pid %d goes on (not stopped by dvfstop)\n", "left running", (int)job_pid(s->job));
-}
-
-json_object *session_summary_json(const struct session *s)
-{
-	return summary_json(s);
-}
-
-void session_summary(const struct session *s, FILE *fp, bool json)
-{
-	if (json) {
-		json_object *j = summary_json(s);
-		fprintf(fp, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
-		json_object_put(j);
-		return;
-	}
-	const struct dvf_info *in = s->info;
-	const struct dvf_sample *c = &s->cur;
-	fprintf(fp, "dvfstop summary: %s (%s)\n", in->board_name[0] ? in->board_name : "unknown board", in->mode);
-	fprintf(fp, "  duration          %10.3f s, %llu samples\n", session_elapsed_s(s), (unsigned long long)s->n_samples);
-	fprintf(fp, "energy (J) and mean power (W):\n");
-	for (int i = 0; i <= in->n_rails; i++) {
-		int ch = i == in->n_rails ? ENERGY_TOTAL : i;
-		double mw = 0;
-		bool ok = energy_mean_mw(&s->energy, ch, &mw);
-		const char *name = ch == ENERGY_TOTAL ? "total" : in->rail_name[i];
-		const struct energy_chan *e = &s->energy.ch[ch];
-		if (ok)
-			fprintf(fp, "  %-18s %12.3f J  %9.3f W mean%s\n", name, e->mj * 1e-3, mw * 1e-3,
-				ch != ENERGY_TOTAL && !in->rail_in_total[i] ? "  (not in total)" : "");
-		else
-			fprintf(fp, "  %-18s %12s    %9s\n", name, "n/a", "n/a");
-		if (e->lost_ns > 0 || e->bridged_ns > 0)
-			fprintf(fp, "  %-18s gaps: %.3f s bridged, %.3f s not integrated\n", "", e->bridged_ns * 1e-9, e->lost_ns * 1e-9);
-	}
-	fprintf(fp, "  %-18s %.3f Wh\n", "total", s->energy.ch[ENERGY_TOTAL].mj / 3.6e6);
-	if (s->hw_have) {
-		/* The counter is the better figure where it exists; the difference
-		 * says how well sampled power stood for it. */
-		double hw = (double)(s->hw_last_mj - s->hw_first_mj + s->hw_rebased_mj) * 1e-3;
-		double integ = s->energy.ch[ENERGY_TOTAL].mj * 1e-3;
-		fprintf(fp, "  %-18s %12.3f J  (integrated %.3f J, diff %+.2f %%)\n", "hw counter", hw, integ,
-			hw > 0 ? (integ - hw) / hw * 100 : 0.0);
-	}
-	fprintf(fp, "  total rule: %s\n", in->total_rule);
-	fprintf(fp, "last sample:\n");
-	if (c->gpu_freq_hz.ok)
-		fprintf(fp, "  %-18s %9.1f MHz\n", "gpu clock", c->gpu_freq_hz.v * 1e-6);
-	else
-		fprintf(fp, "  %-18s %9s\n", "gpu clock", "n/a");
-	if (c->gpu_load_pm.ok)
-		fprintf(fp, "  %-18s %9.1f %%\n", "gpu utilisation", c->gpu_load_pm.v / 10.0);
-	else
-		fprintf(fp, "  %-18s %9s\n", "gpu utilisation", "n/a");
-	for (int i = 0; i < in->n_rails; i++)
-		print_w(fp, in->rail_name[i], c->rail[i].mw.ok, (double)c->rail[i].mw.v);
-	print_w(fp, "total", c->total_mw.ok, (double)c->total_mw.v);
-	struct job_stats js;
-	if (session_job_stats(s, &js)) {
-		fprintf(fp, "fine-tune: %s (%s)\n", s->job_name, js.state);
-		if (s->job_log[0])
-			fprintf(fp, "  %-18s %s\n", "log", s->job_log);
-		print_exit(s, fp);
-		if (js.steps.ok && js.st.total.ok)
-			fprintf(fp, "  %-18s %lld of %lld\n", "steps", (long long)js.steps.v, (long long)js.st.total.v);
-		else if (js.steps.ok)
-			fprintf(fp, "  %-18s %lld\n", "steps", (long long)js.steps.v);
-		else if (s->job && !job_is_child(s->job))
-			fprintf(fp, "  %-18s %s (%s)\n", "steps", "n/a", session_steps_hint(s));
-		else
-			fprintf(fp, "  %-18s %s\n", "steps", "n/a");
-		fprintf(fp, "  %-18s %12.3f J over %.1f s\n", "energy", js.energy_j, js.elapsed_s);
-		if (js.jps_ok)
-			fprintf(fp, "  %-18s %12.4f J/step\n", "per step", js.j_per_step);
-		if (js.st.steps_per_s.ok)
-			fprintf(fp, "  %-18s %12.3f steps/s\n", "rate", js.st.steps_per_s.v);
-		if (js.proj_ok)
-			fprintf(fp, "  %-18s %12.1f J (%.4f Wh) at step %lld\n", "projected", js.projected_j,
-				js.projected_j / 3600.0, (long long)js.st.total.v);
-	}
 }
 
 /* ---- clock control --------------------------------------------------------- */

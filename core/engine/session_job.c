@@ -1,0 +1,91 @@
+/* session_job: the followed fine-tune as the session sees it: its figures
+ * (energy, steps, J/step, projection; frozen at its end), and stopping it
+ * or leaving it running. */
+#include "config.h"
+#include "session.h"
+#include "session_priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "job.h"
+#include "recorder.h"
+
+void session_job_stop(struct session *s)
+{
+	if (s->job && job_state(s->job) == JOB_RUNNING && job_is_child(s->job))
+		job_stop(s->job, clock_now(&s->clock));
+}
+
+bool session_job_running_child(const struct session *s)
+{
+	return s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING;
+}
+
+int session_job_detach(struct session *s)
+{
+	if (!session_job_running_child(s))
+		return -1;
+	int64_t now = clock_now(&s->clock);
+	job_poll(s->job, now);
+	if (job_detach(s->job) < 0)
+		return -1;   /* it ended just now: the next sample says so */
+	/* its totals end here: from now on it is not ours to measure */
+	const struct progress_tracker *t = session_tracker(s);
+	struct progress_status st;
+	progress_tracker_status(t, now, &st);
+	s->job_over = true;
+	s->job_e1 = s->energy;
+	s->job_t1 = s->have_cur ? s->cur.t_ns : now;
+	s->job_steps1 = st.steps.ok ? st.steps.v : -1;
+	session_msg(s, "%s left running (pid %d); its output goes on to %s", s->job_name, (int)job_pid(s->job),
+		    s->job_log[0] ? s->job_log : "its log");
+	if (s->rec)
+		recorder_event(s->rec, s->msg);
+	return 0;
+}
+
+bool session_job_stats(const struct session *s, struct job_stats *js)
+{
+	memset(js, 0, sizeof *js);
+	const struct progress_tracker *t = session_tracker(s);
+	if (!t || !s->have_cur)
+		return false;
+	int64_t now = s->cur.t_ns;
+	progress_tracker_status(t, now, &js->st);
+	bool over = s->job_over || s->trk_over;
+	const struct energy *end = over ? &s->job_e1 : &s->energy;
+	int64_t t_end = over ? s->job_t1 : now;
+	js->energy_j = energy_between(&s->job_e0, end, ENERGY_TOTAL) * 1e-3;
+	js->elapsed_s = (double)(t_end - s->job_t0) * 1e-9;
+	js->running = !over;
+	if (s->job) {
+		job_describe(s->job, js->state, sizeof js->state);
+		js->running = job_state(s->job) == JOB_RUNNING;
+	} else {
+		snprintf(js->state, sizeof js->state, "%s",
+			 over || (js->st.total.ok && js->st.steps.ok && js->st.steps.v >= js->st.total.v) ? "finished" : "running");
+	}
+	int64_t steps = over && s->job_steps1 >= 0 ? s->job_steps1 : (js->st.steps.ok ? js->st.steps.v : -1);
+	if (steps >= 0)
+		js->steps = dvf_m_val(steps);
+	/* The steps made inside the window the energy was measured over. */
+	int64_t done = steps >= 0 ? steps - s->job_steps0 : -1;
+	if (done > 0 && js->energy_j > 0) {
+		js->jps_ok = true;
+		js->j_per_step = js->energy_j / (double)done;
+		if (js->st.total.ok && js->st.total.v >= steps) {
+			/* steps before the window and those left, at the measured rate */
+			js->proj_ok = true;
+			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps + s->job_steps0);
+		}
+	}
+	if (over) {
+		/* Ended: the rate over the job's own span, frozen at its end (the
+		 * window rate would fall towards 0 the longer one waits). */
+		js->st.steps_per_s.ok = done >= 0 && js->elapsed_s > 0;
+		js->st.steps_per_s.v = js->st.steps_per_s.ok ? (double)done / js->elapsed_s : 0;
+		js->st.eta_ns = js->st.total.ok ? dvf_m_val(0) : dvf_m_na();
+	}
+	return true;
+}
