@@ -14,6 +14,7 @@
 
 enum { VAL_LEN = STATEFILE_VAL_LEN };
 
+static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
 static void fmt(char *buf, size_t len, const char *f, ...)
 {
 	va_list ap;
