@@ -15,7 +15,7 @@
 #include "session.h"
 #include "tui.h"
 
-static void commands_usage(FILE *fp)
+static void help_commands(FILE *fp)
 {
 	commands_list(fp);
 	fprintf(fp,
@@ -30,26 +30,26 @@ int monitor_main(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			opts_usage(stdout);
-			commands_usage(stdout);
+			options_usage(stdout);
+			help_commands(stdout);
 			return CMD_OK;
 		}
 	struct dvf_opts o;
-	enum opt_result r = opts_load(&o, argc, argv);
+	enum opt_result r = options_load(&o, argc, argv);
 	if (r != OPT_OK) {
-		opts_free(&o);
+		options_free(&o);
 		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
 	}
 	if (strcmp(o.summary_format, "text") != 0 && strcmp(o.summary_format, "json") != 0) {
 		fprintf(stderr, "dvfstop: --summary-format: '%s' is not text or json\n", o.summary_format);
-		opts_free(&o);
+		options_free(&o);
 		return CMD_USAGE;
 	}
 	struct session s;
 	char err[1024];
 	if (session_open(&s, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "dvfstop: %s\n", err);
-		opts_free(&o);
+		options_free(&o);
 		return CMD_FAIL;
 	}
 	int rc;
@@ -68,7 +68,7 @@ int monitor_main(int argc, char **argv)
 	if (js >= 0 && (rc == 0 || rc >= 128))
 		rc = js;
 	session_close(&s);
-	opts_free(&o);
+	options_free(&o);
 	/* Ended by a stop signal other than INT, TERM, HUP: the clocks are
 	 * back and the files closed; die of it, for an honest status. */
 	fflush(NULL);
@@ -98,7 +98,7 @@ static bool is_program(const char *word)
 /* A first word that is no command: say what was probably meant. */
 static int unknown_command(const char *word)
 {
-	if (opts_is_key(word))
+	if (options_is_key(word))
 		fprintf(stderr, "dvfstop: unknown command '%s'; did you mean the option --%s? (see dvfstop --help)\n",
 			word, word);
 	else if (is_program(word))
@@ -112,9 +112,9 @@ static int unknown_command(const char *word)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && argv[1][0] != '-') {
-		const struct command *c = command_find(argv[1]);
+		const struct command *c = commands_find(argv[1]);
 		if (c)
-			return command_run(c, argc - 1, argv + 1);
+			return commands_run(c, argc - 1, argv + 1);
 		return unknown_command(argv[1]);
 	}
 	return monitor_main(argc, argv);

@@ -24,7 +24,7 @@ static int run(const char *model, int64_t interval_ms, uint64_t seed, double sec
 	       double *measured, double *truth, uint64_t *samples)
 {
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	o.demo = true;
 	o.batch = true;
 	o.sim_speed = 0;
@@ -49,7 +49,7 @@ static int run(const char *model, int64_t interval_ms, uint64_t seed, double sec
 	*truth = sim_true_energy_mj(s.sim, -1);
 	*samples = s.n_samples;
 	session_close(&s);
-	opts_free(&o);
+	options_free(&o);
 	return 0;
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
+#include "policy_eval.h"
 
 #define CART_EPS 1e-9
 
@@ -435,13 +435,13 @@ void cart_format_confusion(const struct cart_data *d, const struct cart_cv *cv, 
 	} while (0)
 	OUT("%-14s", "true \\ pred");
 	for (int c = 0; c < d->k; c++) {
-		policy_format_number(d->class_mhz[c], num, sizeof num);
+		policy_tree_format_number(d->class_mhz[c], num, sizeof num);
 		OUT(" %7s", num);
 	}
 	OUT("\n");
 	for (int r = 0; r < d->k; r++) {
 		char lab[48];
-		policy_format_number(d->class_mhz[r], num, sizeof num);
+		policy_tree_format_number(d->class_mhz[r], num, sizeof num);
 		snprintf(lab, sizeof lab, "%s MHz", num);
 		OUT("%-14s", lab);
 		for (int c = 0; c < d->k; c++)

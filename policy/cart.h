@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "tree.h"
+#include "policy_tree.h"
 #include "workload.h"
 
 struct cart_data {

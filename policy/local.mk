@@ -4,9 +4,9 @@
 noinst_LIBRARIES += policy/libpolicy.a
 policy_libpolicy_a_CPPFLAGS = $(I_BASE) $(I_POLICY) $(DVF_DEFS)
 policy_libpolicy_a_SOURCES = \
-	policy/builtin.c policy/builtin.h policy/cart.c policy/cart.h \
-	policy/eval.c policy/eval.h policy/sweepdata.c policy/sweepdata.h \
-	policy/tree.c policy/tree.h
+	policy/policy_builtin.c policy/policy_builtin.h policy/cart.c policy/cart.h \
+	policy/policy_eval.c policy/policy_eval.h policy/sweepdata.c policy/sweepdata.h \
+	policy/policy_tree.c policy/policy_tree.h
 
 # The simulated characterisation dataset (docs/method.md).  The CSVs are
 # committed; `make data` rebuilds them (same seeds, same files).

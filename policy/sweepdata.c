@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "tree.h"
+#include "policy_tree.h"
 
 #define SD_MAX_FILE (64L << 20)
 
@@ -240,9 +240,9 @@ static void describe(int col, double v, char *buf, size_t len)
 	if (isnan(v))
 		snprintf(buf, len, "missing");
 	else if (col == SD_MODEL_TYPE)
-		snprintf(buf, len, "%s", model_type_name((enum model_type)(int)v));
+		snprintf(buf, len, "%s", catalog_model_type_name((enum model_type)(int)v));
 	else
-		policy_format_number(v, buf, len);
+		policy_tree_format_number(v, buf, len);
 }
 
 static struct sd_workload *find_or_add(struct ctx *c, const char *name, bool *added)
@@ -285,7 +285,7 @@ static void read_row(struct ctx *c)
 		v[k] = NAN;
 	const char *mt = c->field[c->col[SD_MODEL_TYPE]];
 	if (*mt && strcmp(mt, "unknown") != 0) {
-		enum model_type t = model_type_parse(mt);
+		enum model_type t = catalog_model_type_parse(mt);
 		if (t == MODEL_UNKNOWN) {
 			fail(c, c->row_line, "model_type: '%s' is not encoder or decoder", mt);
 			return;
@@ -494,7 +494,7 @@ int sweepdata_finish(struct sweepdata *d, char *err, size_t errlen)
 		if (w->n_levels < 2) {
 			char where[300], mhz[40];
 			sweepdata_where(d, i, where, sizeof where);
-			policy_format_number(w->level[0].mhz, mhz, sizeof mhz);
+			policy_tree_format_number(w->level[0].mhz, mhz, sizeof mhz);
 			snprintf(err, errlen, "%s: workload '%s' has one level only (%s MHz): an optimum needs at least two "
 				 "measured levels (sweep it with --mode exhaustive, or leave it out)", where, w->name, mhz);
 			return -1;

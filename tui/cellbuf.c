@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cb_init(struct cellbuf *b, int w, int h, bool utf8)
+int cellbuf_init(struct cellbuf *b, int w, int h, bool utf8)
 {
 	b->w = b->h = 0;
 	b->utf8 = utf8;
@@ -18,18 +18,18 @@ int cb_init(struct cellbuf *b, int w, int h, bool utf8)
 		return -1;
 	b->w = w;
 	b->h = h;
-	cb_clear(b, 0);
+	cellbuf_clear(b, 0);
 	return 0;
 }
 
-void cb_free(struct cellbuf *b)
+void cellbuf_free(struct cellbuf *b)
 {
 	free(b->c);
 	b->c = NULL;
 	b->w = b->h = 0;
 }
 
-void cb_clear(struct cellbuf *b, int role)
+void cellbuf_clear(struct cellbuf *b, int role)
 {
 	for (int i = 0; i < b->w * b->h; i++) {
 		memset(b->c[i].ch, 0, sizeof b->c[i].ch);
@@ -58,7 +58,7 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-int cb_strcols(const char *s)
+int cellbuf_strcols(const char *s)
 {
 	int cols = 0;
 	const unsigned char *p = (const unsigned char *)s;
@@ -70,7 +70,7 @@ int cb_strcols(const char *s)
 	return cols;
 }
 
-const char *cb_skip_cols(const char *s, int cols)
+const char *cellbuf_skip_cols(const char *s, int cols)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	for (; *p && cols > 0; cols--) {
@@ -80,7 +80,7 @@ const char *cb_skip_cols(const char *s, int cols)
 	return (const char *)p;
 }
 
-int cb_putn(struct cellbuf *b, int x, int y, int role, const char *s, int maxcols)
+int cellbuf_putn(struct cellbuf *b, int x, int y, int role, const char *s, int maxcols)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int written = 0;
@@ -110,22 +110,22 @@ int cb_putn(struct cellbuf *b, int x, int y, int role, const char *s, int maxcol
 	return written;
 }
 
-int cb_put(struct cellbuf *b, int x, int y, int role, const char *s)
+int cellbuf_put(struct cellbuf *b, int x, int y, int role, const char *s)
 {
-	return cb_putn(b, x, y, role, s, b->w);
+	return cellbuf_putn(b, x, y, role, s, b->w);
 }
 
-int cb_printf(struct cellbuf *b, int x, int y, int role, const char *fmt, ...)
+int cellbuf_printf(struct cellbuf *b, int x, int y, int role, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	return cb_put(b, x, y, role, buf);
+	return cellbuf_put(b, x, y, role, buf);
 }
 
-void cb_role(struct cellbuf *b, int x, int y, int n, int role)
+void cellbuf_role(struct cellbuf *b, int x, int y, int n, int role)
 {
 	if (y < 0 || y >= b->h)
 		return;
@@ -134,7 +134,7 @@ void cb_role(struct cellbuf *b, int x, int y, int n, int role)
 			b->c[y * b->w + i].role = (uint8_t)role;
 }
 
-void cb_box(struct cellbuf *b, int role, const char *title, int title_role)
+void cellbuf_box(struct cellbuf *b, int role, const char *title, int title_role)
 {
 	const char *hz = b->utf8 ? "─" : "-";
 	const char *vt = b->utf8 ? "│" : "|";
@@ -144,25 +144,25 @@ void cb_box(struct cellbuf *b, int role, const char *title, int title_role)
 	if (b->w < 2 || b->h < 2)
 		return;
 	for (int x = 1; x < b->w - 1; x++) {
-		cb_put(b, x, 0, role, hz);
-		cb_put(b, x, b->h - 1, role, hz);
+		cellbuf_put(b, x, 0, role, hz);
+		cellbuf_put(b, x, b->h - 1, role, hz);
 	}
 	for (int y = 1; y < b->h - 1; y++) {
-		cb_put(b, 0, y, role, vt);
-		cb_put(b, b->w - 1, y, role, vt);
+		cellbuf_put(b, 0, y, role, vt);
+		cellbuf_put(b, b->w - 1, y, role, vt);
 	}
-	cb_put(b, 0, 0, role, tl);
-	cb_put(b, b->w - 1, 0, role, tr);
-	cb_put(b, 0, b->h - 1, role, bl);
-	cb_put(b, b->w - 1, b->h - 1, role, br);
+	cellbuf_put(b, 0, 0, role, tl);
+	cellbuf_put(b, b->w - 1, 0, role, tr);
+	cellbuf_put(b, 0, b->h - 1, role, bl);
+	cellbuf_put(b, b->w - 1, b->h - 1, role, br);
 	if (title && *title && b->w > 4) {
 		char t[128];
 		snprintf(t, sizeof t, " %s ", title);
-		cb_putn(b, 1, 0, title_role, t, b->w - 2);
+		cellbuf_putn(b, 1, 0, title_role, t, b->w - 2);
 	}
 }
 
-uint64_t cb_hash(const struct cellbuf *b)
+uint64_t cellbuf_hash(const struct cellbuf *b)
 {
 	/* FNV-1a: cheap, and a collision only costs one skipped repaint. */
 	uint64_t h = 1469598103934665603ULL;
@@ -177,7 +177,7 @@ uint64_t cb_hash(const struct cellbuf *b)
 	return h;
 }
 
-void cb_row_text(const struct cellbuf *b, int y, char *out, size_t len)
+void cellbuf_row_text(const struct cellbuf *b, int y, char *out, size_t len)
 {
 	size_t o = 0;
 	if (len == 0)

@@ -21,29 +21,29 @@ struct cellbuf {
 };
 
 /* Returns 0, or -1 when out of memory (the buffer is then 0x0). */
-int cb_init(struct cellbuf *b, int w, int h, bool utf8);
-void cb_free(struct cellbuf *b);
+int cellbuf_init(struct cellbuf *b, int w, int h, bool utf8);
+void cellbuf_free(struct cellbuf *b);
 /* Blank every cell with role. */
-void cb_clear(struct cellbuf *b, int role);
+void cellbuf_clear(struct cellbuf *b, int role);
 /* Write s at (x, y), clipped to the row and the buffer.  Control characters
  * and invalid UTF-8 become '?', and so does any non-ASCII character when
  * the buffer is ASCII.  Returns the columns written. */
-int cb_put(struct cellbuf *b, int x, int y, int role, const char *s);
-int cb_putn(struct cellbuf *b, int x, int y, int role, const char *s, int maxcols);
-int cb_printf(struct cellbuf *b, int x, int y, int role, const char *fmt, ...)
+int cellbuf_put(struct cellbuf *b, int x, int y, int role, const char *s);
+int cellbuf_putn(struct cellbuf *b, int x, int y, int role, const char *s, int maxcols);
+int cellbuf_printf(struct cellbuf *b, int x, int y, int role, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Set the role of n cells from (x, y) without changing their characters. */
-void cb_role(struct cellbuf *b, int x, int y, int n, int role);
+void cellbuf_role(struct cellbuf *b, int x, int y, int n, int role);
 /* A frame around the whole buffer with a title in its top edge. */
-void cb_box(struct cellbuf *b, int role, const char *title, int title_role);
+void cellbuf_box(struct cellbuf *b, int role, const char *title, int title_role);
 /* Hash of the size, characters and roles. */
-uint64_t cb_hash(const struct cellbuf *b);
+uint64_t cellbuf_hash(const struct cellbuf *b);
 /* Row y as a string (UTF-8), for tests and messages. */
-void cb_row_text(const struct cellbuf *b, int y, char *out, size_t len);
+void cellbuf_row_text(const struct cellbuf *b, int y, char *out, size_t len);
 /* Number of columns a UTF-8 string takes (every character is one column). */
-int cb_strcols(const char *s);
-/* s after its first cols columns (counted as cb_strcols counts them), or
+int cellbuf_strcols(const char *s);
+/* s after its first cols columns (counted as cellbuf_strcols counts them), or
  * at its end. */
-const char *cb_skip_cols(const char *s, int cols);
+const char *cellbuf_skip_cols(const char *s, int cols);
 
 #endif

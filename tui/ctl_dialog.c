@@ -27,9 +27,9 @@ void ctl_dialog_who(enum control_mode m, int64_t hz, enum control_by by, const c
 
 static int level_or_nearest(const struct dvf_info *in, int64_t hz)
 {
-	int i = hz > 0 ? info_level_index(in, hz) : -1;
+	int i = hz > 0 ? sample_level_index(in, hz) : -1;
 	if (i < 0 && hz > 0)
-		i = info_level_nearest(in, hz);
+		i = sample_level_nearest(in, hz);
 	return i;
 }
 
@@ -64,7 +64,7 @@ void ctl_dialog_size(const struct ctl_dialog *d, const struct dvf_info *in, int 
 {
 	(void)d;
 	int n = in ? in->n_levels : 0;
-	int want_w = cb_strcols(hint_text(false)) + 4;
+	int want_w = cellbuf_strcols(hint_text(false)) + 4;
 	if (want_w < DLG_MIN_W)
 		want_w = DLG_MIN_W;
 	if (want_w > DLG_MAX_W)
@@ -85,7 +85,7 @@ static int wrap(struct cellbuf *cb, int x, int y, int w, int rows, int role, con
 			p++;
 		int len = (int)strlen(p);
 		int take = len;
-		if (cb_strcols(p) > w) {
+		if (cellbuf_strcols(p) > w) {
 			/* Cut at the last space that fits (byte offsets: messages
 			 * are ASCII but for the degree sign, which cb counts). */
 			take = 0;
@@ -97,11 +97,11 @@ static int wrap(struct cellbuf *cb, int x, int y, int w, int rows, int role, con
 					take = i;
 			}
 			if (take == 0 || used == rows - 1)
-				take = len;   /* clipped by cb_putn */
+				take = len;   /* clipped by cellbuf_putn */
 		}
 		char line[512];
 		snprintf(line, sizeof line, "%.*s", take, p);
-		cb_putn(cb, x, y + used, role, line, w);
+		cellbuf_putn(cb, x, y + used, role, line, w);
 		p += take;
 		used++;
 	}
@@ -112,12 +112,12 @@ void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct c
 {
 	int n = in ? in->n_levels : 0;
 	int W = cb->w - 4, x = 2;
-	cb_clear(cb, ROLE_HELP);
-	cb_box(cb, ROLE_BORDER_FOCUS, "set the GPU clock", ROLE_TITLE_FOCUS);
+	cellbuf_clear(cb, ROLE_HELP);
+	cellbuf_box(cb, ROLE_BORDER_FOCUS, "set the GPU clock", ROLE_TITLE_FOCUS);
 	if (W <= 0 || cb->h < 3)
 		return;
 	int y = 1;
-	cb_printf(cb, x, y++, ROLE_HELP, "Enter %s (c: %s instead)",
+	cellbuf_printf(cb, x, y++, ROLE_HELP, "Enter %s (c: %s instead)",
 		  d->mode == CTL_PIN ? "pins: min = max" : "caps: max only",
 		  d->mode == CTL_PIN ? "cap" : "pin");
 	/* Rows left for the list after the typed line, errors and hints. */
@@ -137,7 +137,7 @@ void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct c
 	if (d->top < 0)
 		d->top = 0;
 	if (n == 0)
-		cb_putn(cb, x, y, ROLE_NA, "clock table n/a", W);
+		cellbuf_putn(cb, x, y, ROLE_NA, "clock table n/a", W);
 	for (int r = 0; r < list && n > 0; r++) {
 		int i = n - 1 - (d->top + r);
 		if (i < 0)
@@ -147,18 +147,18 @@ void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct c
 		bool now = d->cur_hz > 0 && in->level_hz[i] == d->cur_hz;
 		snprintf(line, sizeof line, "%s %2d  %-12s%s", i == d->sel ? ">" : " ", i + 1, f,
 			 now ? " (runs now)" : "");
-		cb_putn(cb, x, y + r, i == d->sel ? ROLE_SCALE_CUR : ROLE_HELP, line, W);
+		cellbuf_putn(cb, x, y + r, i == d->sel ? ROLE_SCALE_CUR : ROLE_HELP, line, W);
 		if (i == d->sel)
-			cb_role(cb, x, y + r, W, ROLE_SCALE_CUR);
+			cellbuf_role(cb, x, y + r, W, ROLE_SCALE_CUR);
 	}
 	y += list;
-	cb_printf(cb, x, y, ROLE_HELP, "MHz: ");
-	cb_printf(cb, x + 5, y++, ROLE_VALUE, "%s_", d->typed);
+	cellbuf_printf(cb, x, y, ROLE_HELP, "MHz: ");
+	cellbuf_printf(cb, x + 5, y++, ROLE_VALUE, "%s_", d->typed);
 	if (d->err[0])
 		wrap(cb, x, y, W, DLG_ERR_ROWS, ROLE_ERROR, d->err);
 	y += DLG_ERR_ROWS;
 	if (y < cb->h - 1)
-		cb_putn(cb, x, y, ROLE_INACTIVE, hint_text(cb->utf8), W);
+		cellbuf_putn(cb, x, y, ROLE_INACTIVE, hint_text(cb->utf8), W);
 }
 
 static const char stale_q1[] = "a previous dvfstop left the GPU clock changed:";
@@ -175,12 +175,12 @@ void ctl_dialog_stale_size(const char *detail, int max_w, int *w, int *h)
 void ctl_dialog_stale_render(const char *detail, struct cellbuf *cb)
 {
 	int W = cb->w - 4;
-	cb_clear(cb, ROLE_HELP);
-	cb_box(cb, ROLE_BORDER_FOCUS, "GPU clock", ROLE_TITLE_FOCUS);
+	cellbuf_clear(cb, ROLE_HELP);
+	cellbuf_box(cb, ROLE_BORDER_FOCUS, "GPU clock", ROLE_TITLE_FOCUS);
 	if (W <= 0 || cb->h < 4)
 		return;
-	cb_putn(cb, 2, 1, ROLE_WARN, stale_q1, W);
-	cb_putn(cb, 2, 2, ROLE_KEY, stale_q2, W);
+	cellbuf_putn(cb, 2, 1, ROLE_WARN, stale_q1, W);
+	cellbuf_putn(cb, 2, 2, ROLE_KEY, stale_q2, W);
 	if (cb->h > 5)
 		wrap(cb, 2, 4, W, cb->h - 5, ROLE_HELP, detail);
 }

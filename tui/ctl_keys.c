@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cellbuf.h"
+#include "control.h"
 #include "layout.h"
 #include "recorder.h"
 #include "player.h"
@@ -17,7 +18,7 @@
 enum ctl_dlg_kind { DLG_NONE = 0, DLG_OVERRIDE, DLG_STALE };
 
 struct tui_ctl {
-	struct control *c;        /* t->ctl (tui_control_open) */
+	struct control *c;        /* t->ctl (ctl_keys_control_open) */
 	enum control_by by;       /* who made the setting in force */
 	char note[256];           /* readback verdict, while it holds */
 	char ro_reason[256];      /* why we are read-only, "" when we control */
@@ -31,7 +32,7 @@ struct tui_ctl {
 	struct tui_rect at;
 };
 
-enum control_by tui_ctl_by(const struct tui *t)
+enum control_by ctl_keys_by(const struct tui *t)
 {
 	return t->ctlk ? t->ctlk->by : CTL_BY_USER;
 }
@@ -85,12 +86,12 @@ enum ctl_dialog_act ctl_keys_dialog_input(struct ctl_dialog *d, const struct dvf
 			if (control_level_mhz(in, mhz, &want, d->err, sizeof d->err)) {
 				/* Offer the nearest level: the cursor goes there. */
 				int i = mhz > 0 && mhz < INT64_MAX / 1000000 ?
-					info_level_nearest(in, (int64_t)mhz * 1000000) : -1;
+					sample_level_nearest(in, (int64_t)mhz * 1000000) : -1;
 				if (i >= 0)
 					d->sel = i;
 				return CTL_DLG_REFUSED;
 			}
-			d->sel = info_level_index(in, want);
+			d->sel = sample_level_index(in, want);
 			*hz = want;
 		} else {
 			*hz = in->level_hz[d->sel];
@@ -108,6 +109,29 @@ enum ctl_dialog_act ctl_keys_dialog_input(struct ctl_dialog *d, const struct dvf
 		}
 		return CTL_DLG_IGNORED;
 	}
+}
+
+/* ---- the session's control ------------------------------------------------ */
+
+void ctl_keys_control_open(struct tui *t)
+{
+	t->ctl = session_control_open(t->s, t->o->readonly, true);
+	if (!t->ctl)
+		return;
+	if (control_stale(t->ctl))
+		ctl_keys_msg(t, "", control_msg(t->ctl));
+}
+
+void ctl_keys_control_close(struct tui *t)
+{
+	if (!t->ctl)
+		return;
+	if (control_release(t->ctl) != 0) {
+		size_t l = strlen(t->exit_msg);
+		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", control_msg(t->ctl));
+	}
+	control_close(t->ctl);
+	t->ctl = NULL;
 }
 
 /* ---- the control in the loop --------------------------------------------- */
@@ -139,7 +163,7 @@ int ctl_keys_open(struct tui *t)
 	}
 	t->ctlk = k;
 	k->c = t->ctl;
-	/* Ours records the event as tui_control_open's does, and keeps who
+	/* Ours records the event as ctl_keys_control_open's does, and keeps who
 	 * made the change for the GPU panel. */
 	control_on_event(k->c, on_event, t);
 	bool ro = control_readonly(k->c);
@@ -164,7 +188,7 @@ int ctl_keys_open(struct tui *t)
 	return 0;
 }
 
-struct control *tui_ctl_control(struct tui *t)
+struct control *ctl_keys_control(struct tui *t)
 {
 	return t->ctl;
 }
@@ -220,17 +244,17 @@ void ctl_keys_view(struct tui *t)
  * reason after the path stays on the status line. */
 static void ctl_msg(struct tui *t, const char *msg)
 {
-	tui_ctl_msg(t, "", msg);
+	ctl_keys_msg(t, "", msg);
 }
 
-void tui_ctl_msg(struct tui *t, const char *prefix, const char *msg)
+void ctl_keys_msg(struct tui *t, const char *prefix, const char *msg)
 {
 	char m[sizeof t->s->msg];
 	ctl_dialog_short_msg(msg, m, sizeof m);
 	tui_msg(t, "%s%s", prefix, m);
 }
 
-void tui_ctl_report(struct tui *t, int err)
+void ctl_keys_report(struct tui *t, int err)
 {
 	struct tui_ctl *k = t->ctlk;
 	if (!k || !k->c) {
@@ -252,7 +276,7 @@ static void dialog_close(struct tui *t)
 	if (k->win)
 		delwin(k->win);
 	k->win = NULL;
-	cb_free(&k->cb);
+	cellbuf_free(&k->cb);
 	/* Bring back what the window covered. */
 	t->force = true;
 	t->dirty = true;
@@ -261,9 +285,9 @@ static void dialog_close(struct tui *t)
 /* The control, or NULL with the reason on the status line. */
 static struct control *usable(struct tui *t)
 {
-	struct control *c = tui_ctl_control(t);
+	struct control *c = ctl_keys_control(t);
 	if (!c) {
-		tui_ctl_report(t, 0);
+		ctl_keys_report(t, 0);
 		return NULL;
 	}
 	if (control_readonly(c)) {
@@ -289,7 +313,7 @@ int ctl_keys_key_up(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
-		tui_ctl_report(t, control_step(c, +1, CTL_BY_USER));
+		ctl_keys_report(t, control_step(c, +1, CTL_BY_USER));
 	return KR_NONE;
 }
 
@@ -297,7 +321,7 @@ int ctl_keys_key_down(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
-		tui_ctl_report(t, control_step(c, -1, CTL_BY_USER));
+		ctl_keys_report(t, control_step(c, -1, CTL_BY_USER));
 	return KR_NONE;
 }
 
@@ -305,7 +329,7 @@ int ctl_keys_key_switch(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
-		tui_ctl_report(t, control_switch(c, CTL_BY_USER));
+		ctl_keys_report(t, control_switch(c, CTL_BY_USER));
 	return KR_NONE;
 }
 
@@ -313,7 +337,7 @@ int ctl_keys_key_default(struct tui *t)
 {
 	struct control *c = usable(t);
 	if (c)
-		tui_ctl_report(t, control_default(c, CTL_BY_USER));
+		ctl_keys_report(t, control_default(c, CTL_BY_USER));
 	return KR_NONE;
 }
 
@@ -323,7 +347,7 @@ static void stale_key(struct tui *t, int ch)
 	switch (ch) {
 	case 'y': case 'Y':
 		dialog_close(t);
-		tui_ctl_report(t, control_restore_stale(k->c));
+		ctl_keys_report(t, control_restore_stale(k->c));
 		break;
 	case 'n': case 'N': case 27: case 'q':
 		dialog_close(t);
@@ -359,7 +383,7 @@ bool ctl_keys_key(struct tui *t, int ch)
 	case CTL_DLG_SET: {
 		int err = k->d.mode == CTL_CAP ? control_cap(k->c, hz, CTL_BY_USER)
 					       : control_pin(k->c, hz, CTL_BY_USER);
-		tui_ctl_report(t, err);
+		ctl_keys_report(t, err);
 		if (err)
 			ctl_dialog_short_msg(control_msg(k->c), k->d.err, sizeof k->d.err);
 		else
@@ -387,7 +411,7 @@ bool ctl_keys_frame(struct tui *t, bool under)
 	if (k->win && memcmp(&a, &k->at, sizeof a) != 0) {
 		delwin(k->win);
 		k->win = NULL;
-		cb_free(&k->cb);
+		cellbuf_free(&k->cb);
 	}
 	if (!k->win) {
 		if (a.w <= 0 || a.h <= 0)
@@ -396,7 +420,7 @@ bool ctl_keys_frame(struct tui *t, bool under)
 		if (!k->win)
 			return false;
 		leaveok(k->win, TRUE);
-		if (cb_init(&k->cb, a.w, a.h, t->utf8) < 0) {
+		if (cellbuf_init(&k->cb, a.w, a.h, t->utf8) < 0) {
 			delwin(k->win);
 			k->win = NULL;
 			return false;
@@ -421,10 +445,10 @@ void ctl_keys_close(struct tui *t)
 	struct tui_ctl *k = t->ctlk;
 	if (!k)
 		return;
-	/* The clocks go back in tui_control_close, after the fine-tune. */
+	/* The clocks go back in ctl_keys_control_close, after the fine-tune. */
 	if (k->win)
 		delwin(k->win);
-	cb_free(&k->cb);
+	cellbuf_free(&k->cb);
 	free(k);
 	t->ctlk = NULL;
 }

@@ -1,5 +1,5 @@
 /* ctl_keys: the dashboard's clock control, on core/control/control.h.  The control
- * (t->ctl) is opened as --batch opens it (tui_control_open: the session's
+ * (t->ctl) is opened as --batch opens it (ctl_keys_control_open: the session's
  * source, info, clock and root; --readonly) and released when the
  * dashboard exits; its changes go to the recording's event column.  Keys: o (the override
  * dialog: the board's levels, or a typed MHz value), + and - (one level),
@@ -24,7 +24,11 @@ struct cellbuf;
 
 /* ---- the loop's hooks (tui.c) -------------------------------------------- */
 
-/* After tui_control_open (t->ctl): take the control's events (the
+/* Clock control for the dashboard: opened as core/cli/batch.c does, events
+ * to the recording; released and closed at exit. */
+void ctl_keys_control_open(struct tui *t);
+void ctl_keys_control_close(struct tui *t);
+/* After ctl_keys_control_open (t->ctl): take the control's events (the
  * recording, and who set the clock), apply --set-clock/--cap, offer a
  * stale state back.  Before the terminal starts.  -1: the dashboard must
  * not start (the message is on stderr; exit 1). */
@@ -34,20 +38,20 @@ void ctl_keys_sample(struct tui *t);
 /* Fill the view's control lines (who set the clock, the note). */
 void ctl_keys_view(struct tui *t);
 /* Who made the clock setting in force (you, the policy, a sweep). */
-enum control_by tui_ctl_by(const struct tui *t);
+enum control_by ctl_keys_by(const struct tui *t);
 /* A dialog is open: it takes the key (true). */
 bool ctl_keys_key(struct tui *t, int ch);
 /* Paint the open dialog over the panels; under: something below was
  * repainted in this frame.  True when it painted. */
 bool ctl_keys_frame(struct tui *t, bool under);
-/* Free the dialogs (the clocks go back in tui_control_close). */
+/* Free the dialogs (the clocks go back in ctl_keys_control_close). */
 void ctl_keys_close(struct tui *t);
 
 /* The control (t->ctl), for the policy panel's accept key; NULL out of
  * memory. */
-struct control *tui_ctl_control(struct tui *t);
+struct control *ctl_keys_control(struct tui *t);
 /* Report an action's result on the status line and in the panel. */
-void tui_ctl_report(struct tui *t, int err);
+void ctl_keys_report(struct tui *t, int err);
 
 /* The override dialog (ctl_dialog.h): one key (curses codes for arrows, Enter, Backspace).  Enter sets the
  * typed value when there is one (whole MHz, looked up with
@@ -67,6 +71,6 @@ int ctl_keys_key_default(struct tui *t);
 
 /* The status line's message: prefix, then msg shortened by
  * ctl_dialog_short_msg. */
-void tui_ctl_msg(struct tui *t, const char *prefix, const char *msg);
+void ctl_keys_msg(struct tui *t, const char *prefix, const char *msg);
 
 #endif

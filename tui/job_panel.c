@@ -29,7 +29,7 @@ void job_panel_fill(const struct session *s, struct job_view *v)
 static void put_text(struct cellbuf *cb, int *x, int y, int x1, int role, const char *s)
 {
 	if (*x < x1)
-		*x += cb_putn(cb, *x, y, role, s, x1 - *x);
+		*x += cellbuf_putn(cb, *x, y, role, s, x1 - *x);
 }
 
 static void put_fmt(struct cellbuf *cb, int *x, int y, int x1, int role, const char *fmt, ...)
@@ -109,7 +109,7 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	}
 	put_text(cb, &x, y, x1, ROLE_LABEL, "   ETA ");
 	if (v->have && js->running && js->st.eta_ns.ok)
-		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
+		put_text(cb, &x, y, x1, ROLE_VALUE, render_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
 	else if (v->have && !js->running)
 		put_text(cb, &x, y, x1, ROLE_LABEL, "ended");
 	else
@@ -126,7 +126,7 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	if (v->have && js->running && js->proj_ok)
 		put_energy(cb, &x, y, x1, js->projected_j);
 	else if (v->have && !js->running)
-		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, js->elapsed_s));
+		put_text(cb, &x, y, x1, ROLE_VALUE, render_duration(d, sizeof d, js->elapsed_s));
 	else
 		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
 	return y + 1;
@@ -156,7 +156,7 @@ int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int 
 	}
 	if (js->running && js->st.eta_ns.ok) {
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  ETA ");
-		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
+		put_text(cb, &x, y, x1, ROLE_VALUE, render_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
 	} else if (!js->running) {
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
 		put_text(cb, &x, y, x1, state_role(v), "ended");
@@ -175,7 +175,7 @@ int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int 
 			put_text(cb, &x, y, x1, ROLE_NA, "n/a");
 	} else {
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  over ");
-		put_text(cb, &x, y, x1, ROLE_VALUE, fmt_duration(d, sizeof d, js->elapsed_s));
+		put_text(cb, &x, y, x1, ROLE_VALUE, render_duration(d, sizeof d, js->elapsed_s));
 	}
 	return y + 1;
 }
@@ -187,7 +187,7 @@ int job_panel_tail(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 		return y;
 	int first = v->n_lines > rows ? v->n_lines - rows : 0;
 	for (int i = first; i < v->n_lines; i++, y++)
-		cb_putn(cb, x0, y, ROLE_INACTIVE, v->line[i], x1 - x0);
+		cellbuf_putn(cb, x0, y, ROLE_INACTIVE, v->line[i], x1 - x0);
 	return y;
 }
 
@@ -210,7 +210,7 @@ void job_panel_log_rect(int cols, int rows, int *x, int *y, int *w, int *h)
 /* Rows a line takes in the pane: wrapped, one per w columns. */
 static int log_line_rows(const char *line, int w, bool nowrap)
 {
-	int cols = cb_strcols(line);
+	int cols = cellbuf_strcols(line);
 	return nowrap || cols <= w ? 1 : (cols + w - 1) / w;
 }
 
@@ -234,15 +234,15 @@ static void log_lines(const struct job_view *v, struct cellbuf *cb, int x0, int 
 			if (skip > 0)
 				skip--;
 			else
-				cb_putn(cb, x0, y++, ROLE_INACTIVE, cb_skip_cols(l, pos->x), w);
+				cellbuf_putn(cb, x0, y++, ROLE_INACTIVE, cellbuf_skip_cols(l, pos->x), w);
 			continue;
 		}
 		int n = log_line_rows(l, w, false);
-		for (int k = 0; k < n && y <= y1; k++, l = cb_skip_cols(l, w)) {
+		for (int k = 0; k < n && y <= y1; k++, l = cellbuf_skip_cols(l, w)) {
 			if (skip > 0)
 				skip--;
 			else
-				cb_putn(cb, x0, y++, ROLE_INACTIVE, l, w);
+				cellbuf_putn(cb, x0, y++, ROLE_INACTIVE, l, w);
 		}
 	}
 }
@@ -250,7 +250,7 @@ static void log_lines(const struct job_view *v, struct cellbuf *cb, int x0, int 
 void job_panel_log(const struct job_view *v, struct cellbuf *cb, struct job_log_pos *pos)
 {
 	char title[256];
-	cb_clear(cb, ROLE_HELP);
+	cellbuf_clear(cb, ROLE_HELP);
 	/* the title says where the pane is when it does not follow the end */
 	char where[64] = "";
 	if (pos->back > 0 || pos->nowrap) {
@@ -263,7 +263,7 @@ void job_panel_log(const struct job_view *v, struct cellbuf *cb, struct job_log_
 			snprintf(where + n, sizeof where - (size_t)n, ")");
 	}
 	snprintf(title, sizeof title, "log: %s%s", v->have ? v->name : "no job", where);
-	cb_box(cb, ROLE_BORDER_FOCUS, title, ROLE_TITLE_FOCUS);
+	cellbuf_box(cb, ROLE_BORDER_FOCUS, title, ROLE_TITLE_FOCUS);
 	int x0 = 2, x1 = cb->w - 2, ymax = cb->h - 2;
 	if (x1 <= x0 || ymax < 1)
 		return;
@@ -278,13 +278,13 @@ void job_panel_log(const struct job_view *v, struct cellbuf *cb, struct job_log_
 	if (ymax - 1 < 1)
 		return;
 	if (!v->child) {
-		cb_putn(cb, x0, 1, ROLE_INACTIVE,
+		cellbuf_putn(cb, x0, 1, ROLE_INACTIVE,
 			v->have ? "no output to show: the fine-tune is not a child of dvfstop (run it as -- CMD)"
 				: "no fine-tune followed: run dvfstop [options] -- CMD ARGS", x1 - x0);
 		return;
 	}
 	if (v->n_lines == 0) {
-		cb_putn(cb, x0, 1, ROLE_INACTIVE, "no output yet", x1 - x0);
+		cellbuf_putn(cb, x0, 1, ROLE_INACTIVE, "no output yet", x1 - x0);
 		return;
 	}
 	log_lines(v, cb, x0, 1, x1, ymax - 1, pos);

@@ -28,7 +28,7 @@ static void put(struct pen *p, int role, const char *s)
 {
 	if (p->x >= p->x1)
 		return;
-	p->x += cb_putn(p->cb, p->x, p->y, role, s, p->x1 - p->x);
+	p->x += cellbuf_putn(p->cb, p->x, p->y, role, s, p->x1 - p->x);
 }
 
 static void putf(struct pen *p, int role, const char *fmt, ...)
@@ -47,7 +47,7 @@ static void putf(struct pen *p, int role, const char *fmt, ...)
 static void put_m(struct pen *p, struct dvf_m m, double scale, int prec, const char *unit)
 {
 	char buf[64];
-	fmt_m(buf, sizeof buf, m, scale, prec, unit);
+	render_fmt_m(buf, sizeof buf, m, scale, prec, unit);
 	put(p, m.ok ? ROLE_VALUE : ROLE_NA, buf);
 }
 
@@ -65,7 +65,7 @@ static void put_util(struct cellbuf *cb, int x0, int y, int W, struct dvf_m pm)
 	char num[16], buf[4 * MAX_W + 1];
 	struct pen p = pen_at(cb, x0, y, x0 + W);
 	put(&p, ROLE_LABEL, "util  ");
-	fmt_m(num, sizeof num, pm, 0.1, 1, NULL);
+	render_fmt_m(num, sizeof num, pm, 0.1, 1, NULL);
 	if (pm.ok)
 		strncat(num, "%", sizeof num - strlen(num) - 1);
 	putf(&p, pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
@@ -74,7 +74,7 @@ static void put_util(struct cellbuf *cb, int x0, int y, int W, struct dvf_m pm)
 		bw = MAX_W;
 	if (bw >= 3) {
 		put(&p, ROLE_LABEL, " [");
-		bar_render(pm.v / 1000.0, pm.ok, bw, cb->utf8, buf, sizeof buf);
+		render_bar(pm.v / 1000.0, pm.ok, bw, cb->utf8, buf, sizeof buf);
 		put(&p, pm.ok ? ROLE_BAR : ROLE_NA, buf);
 		put(&p, ROLE_LABEL, "]");
 	}
@@ -88,9 +88,9 @@ static void put_mhz(struct pen *p, struct dvf_m hz, const char *unit)
 /* Right-align s so it ends at the pen's limit (if it fits after p->x). */
 static void put_right(struct pen *p, int role, const char *s)
 {
-	int n = cb_strcols(s);
+	int n = cellbuf_strcols(s);
 	if (p->x1 - n >= p->x)
-		cb_putn(p->cb, p->x1 - n, p->y, role, s, n);
+		cellbuf_putn(p->cb, p->x1 - n, p->y, role, s, n);
 }
 
 int panel_series(const struct history *h, int series, int width, double *v, bool *ok)
@@ -126,7 +126,7 @@ static void graph(const struct tui_view *v, struct cellbuf *cb, int series, int 
 		w = MAX_W;
 	int n = panel_series(v->hist, series, w, val, ok);
 	if (mode == SCALE_ZERO)
-		spark_range(val, ok, n, w, min_hi, &lo, &hi);
+		render_spark_range(val, ok, n, w, min_hi, &lo, &hi);
 	if (mode == SCALE_SPAN) {
 		bool any = false;
 		for (int i = 0; i < n; i++)
@@ -145,21 +145,21 @@ static void graph(const struct tui_view *v, struct cellbuf *cb, int series, int 
 		if (rows >= 2 && x >= 4) {
 			char t[16];
 			snprintf(t, sizeof t, "%4.*f", hi < 100 ? 1 : 0, hi);
-			cb_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
+			cellbuf_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
 			snprintf(t, sizeof t, "%4.*f", lo < 100 ? 1 : 0, lo);
-			cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
+			cellbuf_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
 		}
 	}
 	for (int r = 0; r < rows; r++)
-		if (spark_render(val, ok, n, lo, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
-			cb_putn(cb, x, y + r, role, out, w);
+		if (render_spark(val, ok, n, lo, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
+			cellbuf_putn(cb, x, y + r, role, out, w);
 }
 
 static void frame(const struct tui_view *v, int region, struct cellbuf *cb, const char *title)
 {
 	bool f = v->focus == region;
-	cb_clear(cb, ROLE_NORMAL);
-	cb_box(cb, f ? ROLE_BORDER_FOCUS : ROLE_BORDER, title, f ? ROLE_TITLE_FOCUS : ROLE_TITLE);
+	cellbuf_clear(cb, ROLE_NORMAL);
+	cellbuf_box(cb, f ? ROLE_BORDER_FOCUS : ROLE_BORDER, title, f ? ROLE_TITLE_FOCUS : ROLE_TITLE);
 }
 
 void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
@@ -167,7 +167,7 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	const struct dvf_info *in = v->info;
 	char clock[16] = "--:--:--";
 	struct tm tm;
-	cb_clear(cb, ROLE_HEADER);
+	cellbuf_clear(cb, ROLE_HEADER);
 	if (localtime_r(&v->wall, &tm))
 		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
 
@@ -193,21 +193,21 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	/* Second row: what the operator must not miss first. */
 	char up[32], right[128];
 	p = pen_at(cb, 1, 1, cb->w - 1);
-	fmt_duration(up, sizeof up, v->elapsed_s);
+	render_duration(up, sizeof up, v->elapsed_s);
 	snprintf(right, sizeof right, "theme %s  up %s", v->theme_name, up);
 	/* A message (it lasts seconds) takes the room of the theme, then of
 	 * "not recording", before it is cut; the uptime stays (it shows the
 	 * dashboard is alive). */
-	int msg_cols = v->msg[0] ? 2 + cb_strcols(v->msg) : 0;
+	int msg_cols = v->msg[0] ? 2 + cellbuf_strcols(v->msg) : 0;
 	int badges = (v->frozen ? 14 : 0) + (v->ended ? 16 : 0) + (v->replay.on ? 40 : 0);
 	int idle = v->recording ? 0 : 13, avail = cb->w - 2;
 	bool show_idle = true;
-	if (msg_cols && idle + badges + msg_cols > avail - cb_strcols(right) - 2) {
+	if (msg_cols && idle + badges + msg_cols > avail - cellbuf_strcols(right) - 2) {
 		snprintf(right, sizeof right, "up %s", up);
-		if (idle + badges + msg_cols > avail - cb_strcols(right) - 2)
+		if (idle + badges + msg_cols > avail - cellbuf_strcols(right) - 2)
 			show_idle = false;
 	}
-	p.x1 = cb->w - 1 - cb_strcols(right) - 2;
+	p.x1 = cb->w - 1 - cellbuf_strcols(right) - 2;
 	if (p.x1 < p.x)
 		p.x1 = cb->w - 1;
 	if (v->recording) {
@@ -264,21 +264,21 @@ static void gpu_scale(const struct dvf_info *in, const struct dvf_sample *s, str
 	}
 	put(&p, ROLE_LABEL, lo);
 	put(&p, ROLE_LABEL, " ");
-	scale_render(in->level_hz, n, s->gpu_min_hz, s->gpu_max_hz, s->gpu_freq_hz, sw, cb->utf8, buf, sizeof buf);
+	render_scale(in->level_hz, n, s->gpu_min_hz, s->gpu_max_hz, s->gpu_freq_hz, sw, cb->utf8, buf, sizeof buf);
 	int sx = p.x;
 	put(&p, ROLE_SCALE, buf);
 	int pmin = -1, pmax = -1, pcur = -1;
 	if (s->gpu_min_hz.ok)
-		pmin = scale_pos(info_level_nearest(in, s->gpu_min_hz.v), n, sw);
+		pmin = render_scale_pos(sample_level_nearest(in, s->gpu_min_hz.v), n, sw);
 	if (s->gpu_max_hz.ok)
-		pmax = scale_pos(info_level_nearest(in, s->gpu_max_hz.v), n, sw);
+		pmax = render_scale_pos(sample_level_nearest(in, s->gpu_max_hz.v), n, sw);
 	if (s->gpu_freq_hz.ok)
-		pcur = scale_pos(info_level_nearest(in, s->gpu_freq_hz.v), n, sw);
+		pcur = render_scale_pos(sample_level_nearest(in, s->gpu_freq_hz.v), n, sw);
 	int a = pmin >= 0 ? pmin : 0, b = pmax >= 0 ? pmax : sw - 1;
 	if (a <= b)
-		cb_role(cb, sx + a, 2, b - a + 1, ROLE_SCALE_RANGE);
+		cellbuf_role(cb, sx + a, 2, b - a + 1, ROLE_SCALE_RANGE);
 	if (pcur >= 0)
-		cb_role(cb, sx + pcur, 2, 1, ROLE_SCALE_CUR);
+		cellbuf_role(cb, sx + pcur, 2, 1, ROLE_SCALE_CUR);
 	put(&p, ROLE_LABEL, " ");
 	put(&p, ROLE_LABEL, hi);
 }
@@ -325,7 +325,7 @@ static void gpu_graphs(const struct tui_view *v, struct cellbuf *cb, int x0, int
 	int n = in ? in->n_levels : 0;
 	int gc = g > 1 ? (g + 1) / 2 : 1, gu = g - gc;
 	int gx = x0 + 5, gw = W - 5;
-	cb_put(cb, x0, gy, ROLE_LABEL, "MHz");
+	cellbuf_put(cb, x0, gy, ROLE_LABEL, "MHz");
 	if (n > 0) {
 		/* The clock's own axis: the board's lowest to highest level
 		 * (the lowest level still shows one step). */
@@ -336,7 +336,7 @@ static void gpu_graphs(const struct tui_view *v, struct cellbuf *cb, int x0, int
 		graph(v, cb, HS_GPU_FREQ, gx, gy, gw, gc, ROLE_SPARK, 0, 0, SCALE_ZERO, 1);
 	}
 	if (gu > 0) {
-		cb_put(cb, x0, gy + gc, ROLE_LABEL, "util");
+		cellbuf_put(cb, x0, gy + gc, ROLE_LABEL, "util");
 		graph(v, cb, HS_GPU_LOAD, gx, gy + gc, gw, gu, ROLE_BAR, 0, 100, SCALE_FIXED, 0);
 	}
 }
@@ -359,11 +359,11 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 	put_mhz(&p, s->gpu_freq_hz, "MHz");
 	put(&p, ROLE_LABEL, "  level ");
 	if (n > 0 && s->gpu_freq_hz.ok) {
-		int i = info_level_index(in, s->gpu_freq_hz.v);
+		int i = sample_level_index(in, s->gpu_freq_hz.v);
 		const char *approx = "";
 		if (i < 0) {
 			/* Not a table entry: say which level it is nearest to. */
-			i = info_level_nearest(in, s->gpu_freq_hz.v);
+			i = sample_level_nearest(in, s->gpu_freq_hz.v);
 			approx = "~";
 		}
 		putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
@@ -434,7 +434,7 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 		     total ? (in && !in->total_known ? "sum" : "total") : in->rail_name[i]);
 		put(&p, ROLE_LABEL, " ");
 		put(&p, ROLE_LABEL, !total && in->rail_in_total[i] ? mark : " ");
-		fmt_m(val, sizeof val, m, 1e-3, 2, "W");
+		render_fmt_m(val, sizeof val, m, 1e-3, 2, "W");
 		putf(&p, m.ok ? ROLE_VALUE : ROLE_NA, " %8s ", val);
 		graph(v, cb, total ? HS_TOTAL_W : HS_RAIL0 + i, p.x, y, x0 + W - p.x, 1,
 		      total ? ROLE_SPARK_TOTAL : ROLE_SPARK, 0, 0, SCALE_ZERO, 0.1);
@@ -448,7 +448,7 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
 		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
 		char d[32];
-		putf(&p, ROLE_LABEL, " over %s", fmt_duration(d, sizeof d, v->elapsed_s));
+		putf(&p, ROLE_LABEL, " over %s", render_duration(d, sizeof d, v->elapsed_s));
 	}
 	/* How the total is made, when there is room. */
 	if (y <= H) {
@@ -467,10 +467,10 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 	int g = H - y + 1;
 	if (g >= 3) {
 		/* Tall: the total's own span, labelled, so its swings show. */
-		cb_put(cb, x0, y + g / 2, ROLE_LABEL, "W");
+		cellbuf_put(cb, x0, y + g / 2, ROLE_LABEL, "W");
 		graph(v, cb, HS_TOTAL_W, x0 + 5, y, W - 5, g, ROLE_SPARK_TOTAL, 0, 0, SCALE_SPAN, 0.1);
 	} else if (g == 2) {
-		cb_put(cb, x0, y, ROLE_LABEL, "W");
+		cellbuf_put(cb, x0, y, ROLE_LABEL, "W");
 		graph(v, cb, HS_TOTAL_W, x0 + 5, y, W - 5, g, ROLE_SPARK_TOTAL, 0, 0, SCALE_ZERO, 0.1);
 	}
 }
@@ -508,7 +508,7 @@ void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 		put(&p, ROLE_LABEL, "mean    ");
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
 		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
-		putf(&p, ROLE_LABEL, "  time %s", fmt_duration(d, sizeof d, v->elapsed_s));
+		putf(&p, ROLE_LABEL, "  time %s", render_duration(d, sizeof d, v->elapsed_s));
 	}
 	/* The fine-tune: its figures, and its last output lines below. */
 	if (!compact)
@@ -576,7 +576,7 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 		p = pen_at(cb, x0, y, x0 + W);
 		while (i < nz) {
 			char t[64];
-			fmt_m(t, sizeof t, s->temp_mc[i], 1e-3, 1, NULL);
+			render_fmt_m(t, sizeof t, s->temp_mc[i], 1e-3, 1, NULL);
 			int need = (int)strlen(in->zone_name[i]) + 1 + (int)strlen(t) + 2 + 2;
 			if (p.x > x0 && p.x + need > x0 + W)
 				break;
@@ -605,7 +605,7 @@ static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int
 
 void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 {
-	cb_clear(cb, ROLE_KEYLINE);
+	cellbuf_clear(cb, ROLE_KEYLINE);
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
 	char focus[64];
 	snprintf(focus, sizeof focus, "focus: %s", v->focus >= 0 ? layout_region_name(v->focus) : "none");
@@ -614,7 +614,7 @@ void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 		if (!k->label || (k->when == KEY_CLOCK && v->clocks_fixed) ||
 		    (k->when == KEY_REPLAY && !v->replay.on))
 			continue;
-		int need = cb_strcols(k->name) + 1 + cb_strcols(k->label);
+		int need = cellbuf_strcols(k->name) + 1 + cellbuf_strcols(k->label);
 		if (p.x + need > p.x1)
 			break;
 		put(&p, ROLE_KEY, k->name);
@@ -640,7 +640,7 @@ void panel_help_size(const struct tui_key *tab, int *w, int *h)
 {
 	int lines = 0, wide = (int)strlen("any key closes this window");
 	for (const struct tui_key *k = tab; k && k->fn; k++, lines++) {
-		int l = HELP_KEY_W + cb_strcols(k->help);
+		int l = HELP_KEY_W + cellbuf_strcols(k->help);
 		if (l > wide)
 			wide = l;
 	}
@@ -670,8 +670,8 @@ int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top)
 		n++;
 	int rows = help_rows(n, cb->h);
 	top = panel_help_scroll(n, cb->h, top, 0);
-	cb_clear(cb, ROLE_HELP);
-	cb_box(cb, ROLE_BORDER_FOCUS, "help: keys", ROLE_TITLE_FOCUS);
+	cellbuf_clear(cb, ROLE_HELP);
+	cellbuf_box(cb, ROLE_BORDER_FOCUS, "help: keys", ROLE_TITLE_FOCUS);
 	for (int i = 0; i < rows; i++) {
 		const struct tui_key *k = &tab[top + i];
 		struct pen p = pen_at(cb, 2, 1 + i, cb->w - 2);
@@ -682,12 +682,12 @@ int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top)
 	if (cb->h < 3)
 		return top;
 	if (rows >= n) {
-		cb_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, "any key closes this window", cb->w - 4);
+		cellbuf_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, "any key closes this window", cb->w - 4);
 	} else {
 		char f[96];
 		snprintf(f, sizeof f, "%d-%d of %d: Down/PgDn more, Up/PgUp back, other keys close",
 			 top + 1, top + rows, n);
-		cb_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, f, cb->w - 4);
+		cellbuf_putn(cb, 2, cb->h - 2, ROLE_INACTIVE, f, cb->w - 4);
 	}
 	return top;
 }
@@ -695,7 +695,7 @@ int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top)
 size_t panel_wrap(const char *s, int cols)
 {
 	size_t n = strlen(s), best = 0;
-	if (cb_strcols(s) <= cols)
+	if (cellbuf_strcols(s) <= cols)
 		return n;
 	char buf[1024];
 	for (size_t i = 0; i < n && i < sizeof buf; i++) {
@@ -703,7 +703,7 @@ size_t panel_wrap(const char *s, int cols)
 			continue;
 		memcpy(buf, s, i);
 		buf[i] = '\0';
-		if (cb_strcols(buf) > cols)
+		if (cellbuf_strcols(buf) > cols)
 			break;
 		best = i;
 	}
@@ -718,7 +718,7 @@ size_t panel_wrap(const char *s, int cols)
 			j++;
 		memcpy(buf, s, j);
 		buf[j] = '\0';
-		if (cb_strcols(buf) > cols)
+		if (cellbuf_strcols(buf) > cols)
 			break;
 		i = j;
 	}
@@ -728,7 +728,7 @@ size_t panel_wrap(const char *s, int cols)
 void panel_too_small(int need_cols, int need_rows, bool quit_ask, struct cellbuf *cb)
 {
 	char a[64], b[64];
-	cb_clear(cb, ROLE_NORMAL);
+	cellbuf_clear(cb, ROLE_NORMAL);
 	snprintf(a, sizeof a, "terminal too small (need %dx%d)", need_cols, need_rows);
 	snprintf(b, sizeof b, "now %dx%d; q quits, other keys wait", cb->w, cb->h);
 	const char *line[3] = { a, b, NULL };
@@ -741,6 +741,6 @@ void panel_too_small(int need_cols, int need_rows, bool quit_ask, struct cellbuf
 	int y = cb->h / 2 - 1 >= 0 ? cb->h / 2 - 1 : 0;
 	for (int i = 0; i < 3 && line[i]; i++) {
 		int x = (cb->w - (int)strlen(line[i])) / 2;
-		cb_put(cb, x > 0 ? x : 0, y + i, role[i], line[i]);
+		cellbuf_put(cb, x > 0 ? x : 0, y + i, role[i], line[i]);
 	}
 }

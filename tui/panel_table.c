@@ -20,7 +20,7 @@
 
 static int panel_table_control_open(struct tui *t)
 {
-	tui_control_open(t);
+	ctl_keys_control_open(t);
 	return 0;
 }
 
@@ -29,7 +29,7 @@ static int panel_table_control_open(struct tui *t)
 static void panel_table_control_finish(struct tui *t, bool ran)
 {
 	(void)ran;
-	tui_control_close(t);
+	ctl_keys_control_close(t);
 }
 
 /* No level pinned yet, none from the policy. */
@@ -42,17 +42,17 @@ static int panel_table_sweep_open(struct tui *t)
 
 static void panel_table_sweep_view(struct tui *t)
 {
-	sweep_view_fill(t, &t->view.sweep);
+	sweep_panel_view_fill(t, &t->view.sweep);
 }
 
 static void panel_table_sweep_ended(struct tui *t)
 {
-	tui_sweep_abort(t, "the source ended");
+	sweep_panel_abort(t, "the source ended");
 }
 
 static void panel_table_sweep_close(struct tui *t)
 {
-	tui_sweep_abort(t, "quit");
+	sweep_panel_abort(t, "quit");
 }
 
 static void panel_table_sweep_render(const struct tui_view *v, struct cellbuf *cb)
@@ -106,12 +106,12 @@ static const struct panel_ops clock_keys = { .name = "clock", .region = -1, .liv
 	.open = ctl_keys_open, .sample = ctl_keys_sample, .key = ctl_keys_key, .view = ctl_keys_view,
 	.overlay = ctl_keys_frame, .close = ctl_keys_close };
 static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .live = true,
-	.open = panel_table_sweep_open, .sample = tui_sweep_sample, .ended = panel_table_sweep_ended,
-	.key = tui_sweep_key_filter,
+	.open = panel_table_sweep_open, .sample = sweep_panel_sample, .ended = panel_table_sweep_ended,
+	.key = sweep_panel_key_filter,
 	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .close = panel_table_sweep_close };
 static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
-	.open = tui_policy_open, .sample = tui_policy_sample, .view = tui_policy_view,
-	.render = panel_table_policy_render, .close = tui_policy_close };
+	.open = policy_panel_open, .sample = policy_panel_sample, .view = policy_panel_view,
+	.render = panel_table_policy_render, .close = policy_panel_close };
 static const struct panel_ops replay = { .name = "replay", .region = -1, .live = true,
 	.key = replay_keys_filter, .view = panel_table_replay_view };
 static const struct panel_ops job = { .name = "job", .region = -1, .view = panel_table_job_view,
@@ -186,7 +186,7 @@ void panel_table_render(const struct tui_view *v, int region, struct cellbuf *cb
 	if (p)
 		p->render(v, cb);
 	else
-		cb_clear(cb, ROLE_NORMAL);
+		cellbuf_clear(cb, ROLE_NORMAL);
 }
 
 bool panel_table_overlay(struct tui *t, bool under)

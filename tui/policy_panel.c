@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "policy_builtin.h"
 #include "cellbuf.h"
 #include "control.h"
 #include "ctl_keys.h"
@@ -20,7 +20,7 @@
 
 /* ---- the panel -------------------------------------------------------------- */
 
-const char *policy_feature_hint(int feature)
+const char *policy_panel_feature_hint(int feature)
 {
 	switch (feature) {
 	case WL_MODEL_TYPE:
@@ -39,12 +39,12 @@ static bool util_measuring(const struct policy_view *pv, int feature)
 	return feature == WL_GPU_UTIL && pv->util_ok && pv->util_span_s < pv->util_min_s;
 }
 
-void policy_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len)
+void policy_panel_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len)
 {
 	if (util_measuring(pv, feature))
 		snprintf(buf, len, "measuring GPU utilisation: %.0f s of %d s", pv->util_span_s, pv->util_min_s);
 	else
-		snprintf(buf, len, "%s", policy_feature_hint(feature));
+		snprintf(buf, len, "%s", policy_panel_feature_hint(feature));
 }
 
 /* The path over at most max_lines lines of width w, broken before an
@@ -57,8 +57,8 @@ static int path_lines(const struct policy_view *pv, int w, int max_lines, char o
 		/* Shrink until it splits into two lines that fit: the format
 		 * drops the sources, then elides the start, as it must. */
 		for (int width = 2 * w; width > w; width -= 2) {
-			policy_format_path(&pv->eval, m, width, buf, sizeof buf);
-			if (cb_strcols(buf) <= w) {
+			policy_eval_format_path(&pv->eval, m, width, buf, sizeof buf);
+			if (cellbuf_strcols(buf) <= w) {
 				snprintf(out[0], 512, "%s", buf);
 				return 1;
 			}
@@ -66,18 +66,18 @@ static int path_lines(const struct policy_view *pv, int w, int max_lines, char o
 			for (const char *p = strstr(buf, " -> "); p; p = strstr(p + 1, " -> ")) {
 				char head[512];
 				snprintf(head, sizeof head, "%.*s", (int)(p - buf), buf);
-				if (cb_strcols(head) > w)
+				if (cellbuf_strcols(head) > w)
 					break;
 				cut = p;
 			}
-			if (cut && cb_strcols(cut + 1) <= w) {
+			if (cut && cellbuf_strcols(cut + 1) <= w) {
 				snprintf(out[0], 512, "%.*s", (int)(cut - buf), buf);
 				snprintf(out[1], 512, "%s", cut + 1);
 				return 2;
 			}
 		}
 	}
-	policy_format_path(&pv->eval, m, w, out[0], 512);
+	policy_eval_format_path(&pv->eval, m, w, out[0], 512);
 	return 1;
 }
 
@@ -85,8 +85,8 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 {
 	int W = cb->w - 2, H = cb->h - 2, x = 1, y = 1;
 	char buf[512];
-	cb_clear(cb, ROLE_NORMAL);
-	cb_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, "policy", focus ? ROLE_TITLE_FOCUS : ROLE_TITLE);
+	cellbuf_clear(cb, ROLE_NORMAL);
+	cellbuf_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, "policy", focus ? ROLE_TITLE_FOCUS : ROLE_TITLE);
 	if (W <= 0 || H <= 0)
 		return;
 
@@ -96,20 +96,20 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 	char which[32];
 	snprintf(which, sizeof which, "  [%d/%d P]", pv->index + 1, pv->count);
 	if (pv->error[0]) {
-		cb_putn(cb, x, y, ROLE_ERROR, pv->error, W);
+		cellbuf_putn(cb, x, y, ROLE_ERROR, pv->error, W);
 		return;
 	}
 	int px = x;
 	if (!pv->have_eval) {
-		px += cb_putn(cb, px, y, ROLE_INACTIVE, "waiting for the first sample", W);
+		px += cellbuf_putn(cb, px, y, ROLE_INACTIVE, "waiting for the first sample", W);
 	} else if (pv->eval.ok && pv->have_map) {
 		control_fmt_mhz(pv->map.hz, buf, sizeof buf);
-		px += cb_putn(cb, px, y, ROLE_VALUE, buf, W);
+		px += cellbuf_putn(cb, px, y, ROLE_VALUE, buf, W);
 	} else {
-		px += cb_putn(cb, px, y, ROLE_WARN, "no recommendation", W);
+		px += cellbuf_putn(cb, px, y, ROLE_WARN, "no recommendation", W);
 	}
-	px += cb_putn(cb, px, y, ROLE_LABEL, "  ", x + W - px);
-	px += cb_putn(cb, px, y, ROLE_LABEL, pv->name, x + W - px);
+	px += cellbuf_putn(cb, px, y, ROLE_LABEL, "  ", x + W - px);
+	px += cellbuf_putn(cb, px, y, ROLE_LABEL, pv->name, x + W - px);
 	/* The board's clock against it, right-aligned; which policy of how
 	 * many only when there is room for both. */
 	char st[96] = "";
@@ -127,11 +127,11 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 			role = ROLE_WARN;
 		}
 	}
-	int sl = cb_strcols(st);
-	if (px + cb_strcols(which) + (sl ? sl + 2 : 0) <= x + W)
-		px += cb_putn(cb, px, y, ROLE_INACTIVE, which, x + W - px);
+	int sl = cellbuf_strcols(st);
+	if (px + cellbuf_strcols(which) + (sl ? sl + 2 : 0) <= x + W)
+		px += cellbuf_putn(cb, px, y, ROLE_INACTIVE, which, x + W - px);
 	if (sl && x + W - sl >= px + 2)
-		cb_putn(cb, x + W - sl, y, role, st, sl);
+		cellbuf_putn(cb, x + W - sl, y, role, st, sl);
 	y++;
 
 	/* The path, on one or two lines. */
@@ -139,12 +139,12 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 		char lines[2][512];
 		int rows = last - y >= 2 ? 2 : 1, k;
 		int miss = pv->eval.ok ? -1 : pv->eval.missing;
-		policy_format_path(&pv->eval, pv->have_map ? &pv->map : NULL, (int)sizeof buf - 1, buf, sizeof buf);
-		if (miss >= 0 && rows == 1 && cb_strcols(buf) > W) {
+		policy_eval_format_path(&pv->eval, pv->have_map ? &pv->map : NULL, (int)sizeof buf - 1, buf, sizeof buf);
+		if (miss >= 0 && rows == 1 && cellbuf_strcols(buf) > W) {
 			/* One row and a path that would lose its start, and with it
 			 * the feature's name: the name and what gives it say more. */
 			char hint[160];
-			policy_view_hint(pv, miss, hint, sizeof hint);
+			policy_panel_view_hint(pv, miss, hint, sizeof hint);
 			if (util_measuring(pv, miss))
 				snprintf(lines[0], sizeof lines[0], "gpu_util: measuring, %.0f of %d s",
 					 pv->util_span_s, pv->util_min_s);
@@ -156,11 +156,11 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 			k = path_lines(pv, W, rows, lines);
 		}
 		for (int i = 0; i < k; i++)
-			cb_putn(cb, x, y++, ROLE_VALUE, lines[i], W);
+			cellbuf_putn(cb, x, y++, ROLE_VALUE, lines[i], W);
 		/* A missing feature: what gives it, when a row is free. */
 		if (!pv->eval.ok && pv->eval.missing >= 0 && y < last) {
-			policy_view_hint(pv, pv->eval.missing, buf, sizeof buf);
-			cb_putn(cb, x, y++, ROLE_INACTIVE, buf, W);
+			policy_panel_view_hint(pv, pv->eval.missing, buf, sizeof buf);
+			cellbuf_putn(cb, x, y++, ROLE_INACTIVE, buf, W);
 		}
 	}
 
@@ -169,16 +169,16 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 		y = H;
 		int ux = x;
 		snprintf(buf, sizeof buf, "util %d s mean ", pv->util_window_s);
-		ux += cb_putn(cb, ux, y, ROLE_LABEL, buf, W);
+		ux += cellbuf_putn(cb, ux, y, ROLE_LABEL, buf, W);
 		if (pv->util_ok) {
 			snprintf(buf, sizeof buf, "%.1f%%", pv->util_pct);
-			ux += cb_putn(cb, ux, y, ROLE_VALUE, buf, x + W - ux);
+			ux += cellbuf_putn(cb, ux, y, ROLE_VALUE, buf, x + W - ux);
 		} else {
-			ux += cb_putn(cb, ux, y, ROLE_NA, "n/a", x + W - ux);
+			ux += cellbuf_putn(cb, ux, y, ROLE_NA, "n/a", x + W - ux);
 		}
 		if (pv->util_span_s + 0.5 < pv->util_window_s) {
 			snprintf(buf, sizeof buf, " (%.0f s so far)", pv->util_span_s);
-			ux += cb_putn(cb, ux, y, ROLE_INACTIVE, buf, x + W - ux);
+			ux += cellbuf_putn(cb, ux, y, ROLE_INACTIVE, buf, x + W - ux);
 		}
 		if (pv->pending > 0) {
 			char f[32];
@@ -187,7 +187,7 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 			else
 				snprintf(f, sizeof f, "none");
 			snprintf(buf, sizeof buf, "  next %s? %d/%d", f, pv->pending, pv->hold);
-			cb_putn(cb, ux, y, ROLE_WARN, buf, x + W - ux);
+			cellbuf_putn(cb, ux, y, ROLE_WARN, buf, x + W - ux);
 		}
 	}
 }
@@ -231,7 +231,7 @@ static int load_policies(struct tui_policy *p, const char *want)
 	for (int i = 0; i < p->n; i++)
 		policy_tree_init(&p->tree[i]);
 	for (int i = 0; i < p->n; i++) {
-		if (policy_load_spec(p->spec[i], &p->tree[i], err, sizeof err)) {
+		if (policy_builtin_load_spec(p->spec[i], &p->tree[i], err, sizeof err)) {
 			fprintf(stderr, "dvfstop: %s\n", err);
 			return -1;
 		}
@@ -239,7 +239,7 @@ static int load_policies(struct tui_policy *p, const char *want)
 	return 0;
 }
 
-int tui_policy_open(struct tui *t)
+int policy_panel_open(struct tui *t)
 {
 	const struct dvf_opts *o = t->o;
 	char err[POLICY_ERR_LEN];
@@ -268,7 +268,7 @@ int tui_policy_open(struct tui *t)
 	return 0;
 }
 
-void tui_policy_sample(struct tui *t)
+void policy_panel_sample(struct tui *t)
 {
 	struct tui_policy *p = t->pol;
 	if (!p)
@@ -304,7 +304,7 @@ static void fill_view(const struct tui_policy *p, struct policy_view *pv)
 	pv->util_min_s = r.min_s;
 }
 
-void tui_policy_view(struct tui *t)
+void policy_panel_view(struct tui *t)
 {
 	struct tui_policy *p = t->pol;
 	if (!p) {
@@ -315,7 +315,7 @@ void tui_policy_view(struct tui *t)
 	t->view.policy.board_hz = t->view.have_cur ? t->view.cur.gpu_freq_hz : dvf_m_na();
 }
 
-int tui_policy_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz)
+int policy_panel_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz)
 {
 	struct tui_policy *p = t->pol;
 	*hz = 0;
@@ -329,7 +329,7 @@ int tui_policy_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz)
 	return i;
 }
 
-void tui_policy_close(struct tui *t)
+void policy_panel_close(struct tui *t)
 {
 	struct tui_policy *p = t->pol;
 	if (!p)
@@ -342,7 +342,7 @@ void tui_policy_close(struct tui *t)
 }
 
 
-int policy_key_accept(struct tui *t)
+int policy_panel_key_accept(struct tui *t)
 {
 	struct tui_policy *p = t->pol;
 	if (!p) {
@@ -359,7 +359,7 @@ int policy_key_accept(struct tui *t)
 	if (!pv->eval.ok) {
 		int f = pv->eval.missing;
 		char hint[128];
-		policy_view_hint(pv, f, hint, sizeof hint);
+		policy_panel_view_hint(pv, f, hint, sizeof hint);
 		if (util_measuring(pv, f))
 			tui_msg(t, "no recommendation yet: %s", hint);
 		else
@@ -371,16 +371,16 @@ int policy_key_accept(struct tui *t)
 		tui_msg(t, "no recommendation to accept: the board's GPU clock table is unknown");
 		return KR_NONE;
 	}
-	struct control *c = tui_ctl_control(t);
+	struct control *c = ctl_keys_control(t);
 	if (c && control_readonly(c)) {
-		tui_ctl_msg(t, "", control_msg(c));
+		ctl_keys_msg(t, "", control_msg(c));
 		return KR_NONE;
 	}
-	tui_ctl_report(t, c ? control_pin(c, pv->map.hz, CTL_BY_POLICY) : 0);
+	ctl_keys_report(t, c ? control_pin(c, pv->map.hz, CTL_BY_POLICY) : 0);
 	return KR_NONE;
 }
 
-int policy_key_next(struct tui *t)
+int policy_panel_key_next(struct tui *t)
 {
 	struct tui_policy *p = t->pol;
 	if (!p) {

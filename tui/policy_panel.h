@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "eval.h"
+#include "policy_eval.h"
 #include "sample.h"
 
 struct tui;
@@ -46,28 +46,28 @@ struct policy_view {
 /* Draw the panel (title, frame, focus) into cb. */
 void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbuf *cb);
 /* Why a missing feature is missing, and what gives it. */
-const char *policy_feature_hint(int feature);
+const char *policy_panel_feature_hint(int feature);
 /* The same for the view: a gpu_util still being measured says how far. */
-void policy_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len);
+void policy_panel_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len);
 
 /* ---- the loop's hooks (tui.c) ------------------------------------------------ */
 
 /* Load the policies and the workload before the terminal starts.  -1: a
  * --policy, --model or --model-config that cannot be used (message on
  * stderr; exit 1). */
-int tui_policy_open(struct tui *t);
+int policy_panel_open(struct tui *t);
 /* After each sample: the window, and an evaluation once a second. */
-void tui_policy_sample(struct tui *t);
+void policy_panel_sample(struct tui *t);
 /* Copy the panel's content into the view. */
-void tui_policy_view(struct tui *t);
-void tui_policy_close(struct tui *t);
+void policy_panel_view(struct tui *t);
+void policy_panel_close(struct tui *t);
 /* Where a sweep starts: the level of level_hz[0..n) nearest to the shown
  * policy's recommendation for the window as it is (recommend_now), its
  * clock in *hz; -1 when the policy cannot say. */
-int tui_policy_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz);
+int policy_panel_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz);
 
 /* Key handlers (rows of tui_keys[]). */
-int policy_key_accept(struct tui *t);
-int policy_key_next(struct tui *t);
+int policy_panel_key_accept(struct tui *t);
+int policy_panel_key_next(struct tui *t);
 
 #endif

@@ -25,7 +25,7 @@ static bool put(char *out, size_t outlen, size_t *o, const char *s)
 	return true;
 }
 
-int spark_units(double v, bool ok, double lo, double hi, int rows)
+int render_spark_units(double v, bool ok, double lo, double hi, int rows)
 {
 	if (!ok || isnan(v) || rows < 1)
 		return 0;
@@ -38,7 +38,7 @@ int spark_units(double v, bool ok, double lo, double hi, int rows)
 	return 1 + (int)lround(frac * (total - 1));
 }
 
-void spark_range(const double *v, const bool *ok, int n, int width, double min_hi,
+void render_spark_range(const double *v, const bool *ok, int n, int width, double min_hi,
 		 double *lo, double *hi)
 {
 	*lo = 0;
@@ -48,7 +48,7 @@ void spark_range(const double *v, const bool *ok, int n, int width, double min_h
 			*hi = v[i];
 }
 
-int spark_render(const double *v, const bool *ok, int n, double lo, double hi,
+int render_spark(const double *v, const bool *ok, int n, double lo, double hi,
 		 int width, int rows, int row, bool utf8, char *out, size_t outlen)
 {
 	size_t o = 0;
@@ -63,7 +63,7 @@ int spark_render(const double *v, const bool *ok, int n, double lo, double hi,
 		int i = first + x;
 		int u = 0;
 		if (i >= 0 && i < n)
-			u = spark_units(v[i], ok[i], lo, hi, rows) - from_bottom * SPARK_STEPS;
+			u = render_spark_units(v[i], ok[i], lo, hi, rows) - from_bottom * SPARK_STEPS;
 		if (u < 0)
 			u = 0;
 		if (u > SPARK_STEPS)
@@ -75,7 +75,7 @@ int spark_render(const double *v, const bool *ok, int n, double lo, double hi,
 	return (int)o;
 }
 
-int bar_render(double frac, bool ok, int width, bool utf8, char *out, size_t outlen)
+int render_bar(double frac, bool ok, int width, bool utf8, char *out, size_t outlen)
 {
 	size_t o = 0;
 	if (outlen == 0)
@@ -114,7 +114,7 @@ int bar_render(double frac, bool ok, int width, bool utf8, char *out, size_t out
 	return (int)o;
 }
 
-int scale_pos(int i, int n, int width)
+int render_scale_pos(int i, int n, int width)
 {
 	if (n <= 1 || width <= 1)
 		return 0;
@@ -136,7 +136,7 @@ static int nearest(const int64_t *lv, int n, int64_t hz)
 	return best;
 }
 
-int scale_render(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf_m max_hz,
+int render_scale(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf_m max_hz,
 		 struct dvf_m cur_hz, int width, bool utf8, char *out, size_t outlen)
 {
 	enum { LINE, RANGE, TICK, RTICK, LMIN, LMAX, CUR };
@@ -152,17 +152,17 @@ int scale_render(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf
 	int lo = 0, hi = width - 1;  /* range cells; all of it when limits are unknown */
 	int pmin = -1, pmax = -1, pcur = -1;
 	if (n > 0 && min_hz.ok)
-		lo = pmin = scale_pos(nearest(level_hz, n, min_hz.v), n, width);
+		lo = pmin = render_scale_pos(nearest(level_hz, n, min_hz.v), n, width);
 	if (n > 0 && max_hz.ok)
-		hi = pmax = scale_pos(nearest(level_hz, n, max_hz.v), n, width);
+		hi = pmax = render_scale_pos(nearest(level_hz, n, max_hz.v), n, width);
 	if (n > 0 && cur_hz.ok)
-		pcur = scale_pos(nearest(level_hz, n, cur_hz.v), n, width);
+		pcur = render_scale_pos(nearest(level_hz, n, cur_hz.v), n, width);
 
 	for (int x = 0; x < width; x++) {
 		bool in = x >= lo && x <= hi;
 		bool tick = false;
 		for (int i = 0; i < n && !tick; i++)
-			tick = scale_pos(i, n, width) == x;
+			tick = render_scale_pos(i, n, width) == x;
 		int k = in ? (tick ? RTICK : RANGE) : (tick ? TICK : LINE);
 		if (n == 0)
 			k = -1;
@@ -178,7 +178,7 @@ int scale_render(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf
 	return (int)o;
 }
 
-char *fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const char *unit)
+char *render_fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const char *unit)
 {
 	if (!m.ok)
 		snprintf(buf, len, "n/a");
@@ -189,7 +189,7 @@ char *fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const
 	return buf;
 }
 
-char *fmt_duration(char *buf, size_t len, double s)
+char *render_duration(char *buf, size_t len, double s)
 {
 	if (!(s >= 0)) {
 		snprintf(buf, len, "n/a");

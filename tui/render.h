@@ -23,31 +23,31 @@ enum { SPARK_STEPS = 8 };
  * step, so a gap and a zero look different.  With fewer values than width,
  * the graph is right-aligned (no data yet = blank).  Returns bytes written
  * (excluding NUL), or -1 if out is too small (4 * width + 1 always does). */
-int spark_render(const double *v, const bool *ok, int n, double lo, double hi,
+int render_spark(const double *v, const bool *ok, int n, double lo, double hi,
 		 int width, int rows, int row, bool utf8, char *out, size_t outlen);
 /* Steps (0..rows*SPARK_STEPS) a value gets: 0 only for a gap. */
-int spark_units(double v, bool ok, double lo, double hi, int rows);
+int render_spark_units(double v, bool ok, double lo, double hi, int rows);
 /* lo = 0 and hi = the largest valid value of the last `width` values (at
  * least min_hi), the usual scale for power and clock graphs. */
-void spark_range(const double *v, const bool *ok, int n, int width, double min_hi,
+void render_spark_range(const double *v, const bool *ok, int n, int width, double min_hi,
 		 double *lo, double *hi);
 
 /* A bar of `width` cells filled to frac (0..1, clamped), in eighths with
  * UTF-8; with ok false the bar is blank with "n/a" in its middle. */
-int bar_render(double frac, bool ok, int width, bool utf8, char *out, size_t outlen);
+int render_bar(double frac, bool ok, int width, bool utf8, char *out, size_t outlen);
 
 /* The GPU clock scale: the board's levels spread over `width` cells, the
  * range between the min and max limits drawn heavier with '[' and ']' at the
  * limits, and the current clock marked (●, ASCII 'O').  Invalid limits or
  * clock are simply not marked.  n == 0 gives a blank scale. */
-int scale_render(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf_m max_hz,
+int render_scale(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf_m max_hz,
 		 struct dvf_m cur_hz, int width, bool utf8, char *out, size_t outlen);
 /* Cell of level i on such a scale. */
-int scale_pos(int i, int n, int width);
+int render_scale_pos(int i, int n, int width);
 
 /* Number with unit: v * scale with prec decimals and " unit", or "n/a". */
-char *fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const char *unit);
+char *render_fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const char *unit);
 /* Seconds as H:MM:SS (or M:SS under an hour); "n/a" when negative. */
-char *fmt_duration(char *buf, size_t len, double s);
+char *render_duration(char *buf, size_t len, double s);
 
 #endif

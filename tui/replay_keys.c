@@ -65,7 +65,7 @@ static int seek(struct tui *t, double d)
 		double pos, len;
 		char a[32];
 		if (player_position(t->s, &pos, &len))
-			tui_msg(t, "replay: %+g s, at %s", d, fmt_duration(a, sizeof a, pos));
+			tui_msg(t, "replay: %+g s, at %s", d, render_duration(a, sizeof a, pos));
 	}
 	t->dirty = true;
 	return KR_NONE;

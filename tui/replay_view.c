@@ -37,8 +37,8 @@ void replay_view_text(const struct replay_view *v, char *buf, size_t len)
 	else
 		snprintf(sp, sizeof sp, "%gx", v->speed);
 	if (v->have_pos)
-		snprintf(buf, len, "REPLAY %s %s/%s%s", sp, fmt_duration(a, sizeof a, v->pos_s),
-			 fmt_duration(b, sizeof b, v->len_s), v->ended ? " end" : "");
+		snprintf(buf, len, "REPLAY %s %s/%s%s", sp, render_duration(a, sizeof a, v->pos_s),
+			 render_duration(b, sizeof b, v->len_s), v->ended ? " end" : "");
 	else
 		snprintf(buf, len, "REPLAY %s", sp);
 }

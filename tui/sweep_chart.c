@@ -40,7 +40,7 @@ static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, i
 	/* The unit in the middle, the span's ends above and below it (as the
 	 * power chart does): the bars start above zero, so the bottom's value
 	 * is what tells a 2 % dip from a 50 % one. */
-	cb_putn(cb, x - 5, y + (rows >= 3 ? rows / 2 : rows - 1), ROLE_LABEL, unit, 4);
+	cellbuf_putn(cb, x - 5, y + (rows >= 3 ? rows / 2 : rows - 1), ROLE_LABEL, unit, 4);
 	if (!any)
 		return;
 	double pad = (hi - lo) * 0.25;
@@ -51,15 +51,15 @@ static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, i
 	char t[16];
 	if (rows >= 2) {
 		snprintf(t, sizeof t, "%4.*f", prec, hi);
-		cb_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
+		cellbuf_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
 	}
 	if (rows >= 3) {
 		snprintf(t, sizeof t, "%4.*f", prec, bottom);
-		cb_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
+		cellbuf_putn(cb, x - 5, y + rows - 1, ROLE_LABEL, t, 4);
 	}
 	for (int r = 0; r < rows; r++)
-		if (spark_render(val, ok, w, bottom, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
-			cb_putn(cb, x, y + r, jps ? ROLE_SPARK_TOTAL : ROLE_SPARK, out, w);
+		if (render_spark(val, ok, w, bottom, hi, w, rows, r, cb->utf8, out, sizeof out) >= 0)
+			cellbuf_putn(cb, x, y + r, jps ? ROLE_SPARK_TOTAL : ROLE_SPARK, out, w);
 	/* The minimum in the good colour. */
 	int m = -1;
 	for (int i = 0; i < n; i++)
@@ -71,7 +71,7 @@ static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, i
 		}
 	if (m >= 0)
 		for (int r = 0; r < rows; r++)
-			cb_role(cb, x + m * cw, y + r, cw > 1 ? cw - 1 : 1, ROLE_GOOD);
+			cellbuf_role(cb, x + m * cw, y + r, cw > 1 ? cw - 1 : 1, ROLE_GOOD);
 }
 
 /* The marks under the columns: * the least J/step (the best once done),
@@ -94,10 +94,10 @@ static void render_marks(const struct sweep_view *v, struct cellbuf *cb, int x, 
 			role = ROLE_WARN;
 		}
 		if (mk)
-			cb_put(cb, x + i * cw, y, role, mk);
+			cellbuf_put(cb, x + i * cw, y, role, mk);
 		/* P under a column that shows another mark goes next to it. */
 		if (i == v->policy_start && mk && mk[0] != 'P' && cw >= 3)
-			cb_put(cb, x + i * cw + 1, y, ROLE_WARN, "P");
+			cellbuf_put(cb, x + i * cw + 1, y, ROLE_WARN, "P");
 	}
 }
 

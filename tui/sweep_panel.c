@@ -19,29 +19,6 @@
 #include "sweep_driver.h"
 #include "workload.h"
 
-/* ---- clock control ------------------------------------------------------ */
-
-void tui_control_open(struct tui *t)
-{
-	t->ctl = session_control_open(t->s, t->o->readonly, true);
-	if (!t->ctl)
-		return;
-	if (control_stale(t->ctl))
-		tui_ctl_msg(t, "", control_msg(t->ctl));
-}
-
-void tui_control_close(struct tui *t)
-{
-	if (!t->ctl)
-		return;
-	if (control_release(t->ctl) != 0) {
-		size_t l = strlen(t->exit_msg);
-		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", control_msg(t->ctl));
-	}
-	control_close(t->ctl);
-	t->ctl = NULL;
-}
-
 /* ---- starting and ending a sweep ---------------------------------------- */
 
 /* The policy's recommendation for this workload (the policy panel's, for
@@ -50,7 +27,7 @@ void tui_control_close(struct tui *t)
  * search then starts in the middle). */
 static int policy_level(struct tui *t, const struct sweep_cfg *c, int64_t *hz)
 {
-	return tui_policy_level(t, c->level_hz, c->n_levels, hz);
+	return policy_panel_level(t, c->level_hz, c->n_levels, hz);
 }
 
 /* The sweep is over: the clocks as they were before it, and say how it
@@ -59,7 +36,7 @@ static void sweep_finish(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	if (sweep_driver_finish(&ts->run, t->s->have_cur ? t->s->cur.t_ns : ts->run.t_start) != 0)
-		tui_ctl_msg(t, "restoring the clocks after the sweep: ", ts->run.err);
+		ctl_keys_msg(t, "restoring the clocks after the sweep: ", ts->run.err);
 	const struct sweep *sw = &ts->run.sw;
 	if (sw->state == SW_DONE && sw->best >= 0)
 		tui_msg(t, "%s; clocks as before, A pins it", sw->msg);
@@ -68,7 +45,7 @@ static void sweep_finish(struct tui *t)
 	t->dirty = true;
 }
 
-void tui_sweep_abort(struct tui *t, const char *why)
+void sweep_panel_abort(struct tui *t, const char *why)
 {
 	struct tui_sweep *ts = &t->sweep;
 	if (!ts->run.running)
@@ -126,7 +103,7 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		tui_msg(t, "sweep: %s", err);
 		return;
 	}
-	sweep_driver_start(&ts->run, &c, t->ctl, tui_ctl_by(t), false, t->s->cur.t_ns);
+	sweep_driver_start(&ts->run, &c, t->ctl, ctl_keys_by(t), false, t->s->cur.t_ns);
 	ts->policy_start = pl;
 	ts->policy_hz = phz;
 	ts->have = true;
@@ -135,10 +112,10 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 	tui_msg(t, "sweep started: %s, %d levels, dwell %s, settle %.1f s; Esc aborts", sweep_mode_name(mode),
 		c.n_levels, dwell, o->sweep_settle_s);
 	/* Pin the first level now rather than at the next sample. */
-	tui_sweep_sample(t);
+	sweep_panel_sample(t);
 }
 
-void tui_sweep_sample(struct tui *t)
+void sweep_panel_sample(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	struct sweep_driver *d = &ts->run;
@@ -156,7 +133,7 @@ void tui_sweep_sample(struct tui *t)
 	if (sweep_driver_pin(d) != 0) {
 		char why[sizeof d->err];
 		snprintf(why, sizeof why, "%s", d->err);
-		tui_sweep_abort(t, why);
+		sweep_panel_abort(t, why);
 		return;
 	}
 	if (d->level != prev)
@@ -170,7 +147,7 @@ static bool is_clock_key(int ch)
 	return ch && strchr("o+-=cdaA", ch) != NULL;
 }
 
-bool tui_sweep_key_filter(struct tui *t, int ch)
+bool sweep_panel_key_filter(struct tui *t, int ch)
 {
 	struct tui_sweep *ts = &t->sweep;
 	if (ts->choosing) {
@@ -205,7 +182,7 @@ bool tui_sweep_key_filter(struct tui *t, int ch)
 	return false;
 }
 
-int tui_key_sweep(struct tui *t)
+int sweep_panel_key_sweep(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	char err[512];
@@ -226,7 +203,7 @@ int tui_key_sweep(struct tui *t)
 	return KR_NONE;
 }
 
-int tui_key_sweep_apply(struct tui *t)
+int sweep_panel_key_apply(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	if (ts->run.running) {
@@ -243,13 +220,13 @@ int tui_key_sweep_apply(struct tui *t)
 	}
 	int64_t hz = ts->run.sw.pts[ts->run.sw.best].hz;
 	if (control_pin(t->ctl, hz, CTL_BY_USER) != 0)
-		tui_ctl_msg(t, "", control_msg(t->ctl));
+		ctl_keys_msg(t, "", control_msg(t->ctl));
 	else
-		tui_ctl_msg(t, "sweep's best applied: ", control_msg(t->ctl));
+		ctl_keys_msg(t, "sweep's best applied: ", control_msg(t->ctl));
 	return KR_NONE;
 }
 
-int tui_key_sweep_csv(struct tui *t)
+int sweep_panel_key_csv(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	const struct session *s = t->s;
@@ -272,13 +249,13 @@ int tui_key_sweep_csv(struct tui *t)
 	return KR_NONE;
 }
 
-int tui_key_sweep_table(struct tui *t)
+int sweep_panel_key_table(struct tui *t)
 {
 	t->sweep.table = !t->sweep.table;
 	return KR_NONE;
 }
 
-int tui_key_escape(struct tui *t)
+int sweep_panel_key_escape(struct tui *t)
 {
 	/* The log pane first: closing it costs nothing, an abort a sweep. */
 	if (t->log_open) {
@@ -286,7 +263,7 @@ int tui_key_escape(struct tui *t)
 		return KR_REDRAW;
 	}
 	if (t->sweep.run.running) {
-		tui_sweep_abort(t, "Esc");
+		sweep_panel_abort(t, "Esc");
 		return KR_NONE;
 	}
 	tui_msg(t, "Esc: nothing to cancel");
@@ -295,7 +272,7 @@ int tui_key_escape(struct tui *t)
 
 /* ---- the view ------------------------------------------------------------- */
 
-void sweep_view_fill(struct tui *t, struct sweep_view *v)
+void sweep_panel_view_fill(struct tui *t, struct sweep_view *v)
 {
 	const struct tui_sweep *ts = &t->sweep;
 	const struct session *s = t->s;
@@ -343,7 +320,7 @@ void sweep_view_fill(struct tui *t, struct sweep_view *v)
 static void put_text(struct cellbuf *cb, int *x, int y, int x1, int role, const char *s)
 {
 	if (*x < x1)
-		*x += cb_putn(cb, *x, y, role, s, x1 - *x);
+		*x += cellbuf_putn(cb, *x, y, role, s, x1 - *x);
 }
 
 static void put_fmt(struct cellbuf *cb, int *x, int y, int x1, int role, const char *fmt, ...)
@@ -466,7 +443,7 @@ static int render_running(const struct sweep_view *v, struct cellbuf *cb, int x0
 	if (v->left_s >= 0) {
 		char d[32];
 		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%s%s", v->left_at_most ? "<=" : "~",
-			fmt_duration(d, sizeof d, v->left_s));
+			render_duration(d, sizeof d, v->left_s));
 	} else {
 		put_text(cb, &x, y, x1, ROLE_NA, "n/a");
 	}
@@ -525,7 +502,7 @@ static int render_done(const struct sweep_view *v, struct cellbuf *cb, int x0, i
 	char d[32], line[160];
 	const char *mode = sweep_mode_name(sw->cfg.mode), *pre = vs[0] && !vs_first ? vs : "", *sep = pre[0] ? ", " : "";
 	long long steps = (long long)sw->steps_used;
-	fmt_duration(d, sizeof d, v->elapsed_s);
+	render_duration(d, sizeof d, v->elapsed_s);
 	for (int form = 0; form < 5; form++) {
 		switch (form) {
 		case 0:
@@ -597,7 +574,7 @@ static void render_chart(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		render_legend(v, cb, x0, ymax, x1);
 }
 
-int sweep_table_rows(int n, int room, int keep, int *out)
+int sweep_panel_table_rows(int n, int room, int keep, int *out)
 {
 	if (n <= 0 || room <= 0)
 		return 0;
@@ -652,7 +629,7 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	int n = sw->cfg.n_levels, room = ymax - y + 1;
 	int keep = v->running && sw->cur >= 0 ? sw->cur : best;
 	int rows[DVF_MAX_LEVELS];
-	int nr = sweep_table_rows(n, room < DVF_MAX_LEVELS ? room : DVF_MAX_LEVELS, keep, rows);
+	int nr = sweep_panel_table_rows(n, room < DVF_MAX_LEVELS ? room : DVF_MAX_LEVELS, keep, rows);
 	for (int r = 0; r < nr && y <= ymax; r++, y++) {
 		int i = rows[r];
 		x = x0;
@@ -682,8 +659,8 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 
 void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb)
 {
-	cb_clear(cb, ROLE_NORMAL);
-	cb_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, v->table ? "sweep (table, v: chart)" : "sweep",
+	cellbuf_clear(cb, ROLE_NORMAL);
+	cellbuf_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, v->table ? "sweep (table, v: chart)" : "sweep",
 	       focus ? ROLE_TITLE_FOCUS : ROLE_TITLE);
 	int x0 = 1, x1 = cb->w - 1, ymax = cb->h - 2;
 	if (x1 <= x0 || ymax < 1)

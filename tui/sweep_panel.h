@@ -53,7 +53,7 @@ struct sweep_view {
 };
 
 /* Fill v from the TUI's state and session. */
-void sweep_view_fill(struct tui *t, struct sweep_view *v);
+void sweep_panel_view_fill(struct tui *t, struct sweep_view *v);
 /* Render the sweep region (focus: draw the focused frame). */
 void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb);
 
@@ -63,26 +63,22 @@ void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *
  * window around keep, and a row "... N more" for each run left out.  Fills
  * out[] (room entries at most) with level indices, or -N for a run of N
  * levels not shown; returns how many rows. */
-int sweep_table_rows(int n, int room, int keep, int *out);
+int sweep_panel_table_rows(int n, int room, int keep, int *out);
 /* Loop hooks (tui.c). */
 /* After each sample: feed the engine, pin what it asks, finish. */
-void tui_sweep_sample(struct tui *t);
+void sweep_panel_sample(struct tui *t);
 /* Keys while the chooser is open (and clock keys refused while a sweep
  * runs).  True when the key was taken. */
-bool tui_sweep_key_filter(struct tui *t, int ch);
+bool sweep_panel_key_filter(struct tui *t, int ch);
 /* Stop a running sweep and give the clocks back (quit, source ended). */
-void tui_sweep_abort(struct tui *t, const char *why);
+void sweep_panel_abort(struct tui *t, const char *why);
 
-/* Clock control for the dashboard: opened as core/cli/batch.c does, events
- * to the recording; released and closed at exit. */
-void tui_control_open(struct tui *t);
-void tui_control_close(struct tui *t);
 
 /* Key handlers (keys.c's table). */
-int tui_key_sweep(struct tui *t);       /* s: the chooser */
-int tui_key_sweep_apply(struct tui *t); /* A: pin the best level */
-int tui_key_sweep_csv(struct tui *t);   /* w: write the sweep CSV */
-int tui_key_sweep_table(struct tui *t); /* v: chart <-> table */
-int tui_key_escape(struct tui *t);      /* Esc: abort the sweep, close the log */
+int sweep_panel_key_sweep(struct tui *t);       /* s: the chooser */
+int sweep_panel_key_apply(struct tui *t); /* A: pin the best level */
+int sweep_panel_key_csv(struct tui *t);   /* w: write the sweep CSV */
+int sweep_panel_key_table(struct tui *t); /* v: chart <-> table */
+int sweep_panel_key_escape(struct tui *t);      /* Esc: abort the sweep, close the log */
 
 #endif

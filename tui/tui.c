@@ -128,20 +128,20 @@ static void windows_free(struct tui *t)
 		if (t->win[r])
 			delwin(t->win[r]);
 		t->win[r] = NULL;
-		cb_free(&t->cb[r]);
+		cellbuf_free(&t->cb[r]);
 	}
 	if (t->small_win)
 		delwin(t->small_win);
 	t->small_win = NULL;
-	cb_free(&t->small_cb);
+	cellbuf_free(&t->small_cb);
 	if (t->help_win)
 		delwin(t->help_win);
 	t->help_win = NULL;
-	cb_free(&t->help_cb);
+	cellbuf_free(&t->help_cb);
 	if (t->log_win)
 		delwin(t->log_win);
 	t->log_win = NULL;
-	cb_free(&t->log_cb);
+	cellbuf_free(&t->log_cb);
 	if (t->in)
 		delwin(t->in);
 	t->in = NULL;
@@ -196,7 +196,7 @@ static void layout_do(struct tui *t)
 	if (t->lay.too_small) {
 		t->small_win = window_new(t->rows, t->cols, 0, 0);
 		if (t->small_win)
-			cb_init(&t->small_cb, t->cols, t->rows, t->utf8);
+			cellbuf_init(&t->small_cb, t->cols, t->rows, t->utf8);
 	} else {
 		for (int r = 0; r < TR_COUNT; r++) {
 			if (!t->lay.shown[r])
@@ -204,7 +204,7 @@ static void layout_do(struct tui *t)
 			struct tui_rect a = t->lay.r[r];
 			t->win[r] = window_new(a.h, a.w, a.y, a.x);
 			if (t->win[r])
-				cb_init(&t->cb[r], a.w, a.h, t->utf8);
+				cellbuf_init(&t->cb[r], a.w, a.h, t->utf8);
 		}
 	}
 	focus_fix(t);
@@ -244,7 +244,7 @@ static void paint(struct tui *t, WINDOW *w, const struct cellbuf *cb)
 /* Paint cb into w if its content changed (or everything is forced). */
 static bool paint_if_changed(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last)
 {
-	uint64_t h = cb_hash(cb);
+	uint64_t h = cellbuf_hash(cb);
 	if (!w || (h == *last && !t->force))
 		return false;
 	paint(t, w, cb);
@@ -390,7 +390,7 @@ static void log_pane_close(struct tui *t)
 	if (t->log_win)
 		delwin(t->log_win);
 	t->log_win = NULL;
-	cb_free(&t->log_cb);
+	cellbuf_free(&t->log_cb);
 	/* Bring back what the window covered. */
 	t->force = true;
 }
@@ -405,7 +405,7 @@ static bool log_pane(struct tui *t, bool below_changed)
 		t->log_win = window_new(h, w, y, x);
 		if (!t->log_win)
 			return false;
-		cb_init(&t->log_cb, w, h, t->utf8);
+		cellbuf_init(&t->log_cb, w, h, t->utf8);
 		t->log_hash = 0;
 	}
 	job_panel_log(&t->view.job, &t->log_cb, &t->log_pos);
@@ -448,7 +448,7 @@ static void frame(struct tui *t)
 			if (!t->help_win) {
 				t->help_win = window_new(a.h, a.w, a.y, a.x);
 				if (t->help_win)
-					cb_init(&t->help_cb, a.w, a.h, t->utf8);
+					cellbuf_init(&t->help_cb, a.w, a.h, t->utf8);
 				t->help_hash = 0;
 			}
 			if (t->help_win) {
@@ -473,7 +473,7 @@ static void help_close(struct tui *t)
 	if (t->help_win)
 		delwin(t->help_win);
 	t->help_win = NULL;
-	cb_free(&t->help_cb);
+	cellbuf_free(&t->help_cb);
 	/* Bring back what the window covered. */
 	t->force = true;
 }

@@ -57,7 +57,7 @@ const struct catalog_model *catalog_find(const char *name)
 	return NULL;
 }
 
-const char *model_type_name(enum model_type t)
+const char *catalog_model_type_name(enum model_type t)
 {
 	switch (t) {
 	case MODEL_ENCODER: return "encoder";
@@ -66,7 +66,7 @@ const char *model_type_name(enum model_type t)
 	}
 }
 
-enum model_type model_type_parse(const char *s)
+enum model_type catalog_model_type_parse(const char *s)
 {
 	if (!s)
 		return MODEL_UNKNOWN;

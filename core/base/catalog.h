@@ -23,8 +23,8 @@ extern const int catalog_count;
 
 /* Find by name or alias, case-insensitive; NULL if none. */
 const struct catalog_model *catalog_find(const char *name);
-const char *model_type_name(enum model_type t);
+const char *catalog_model_type_name(enum model_type t);
 /* "encoder"/"decoder" (also "enc"/"dec") -> type; MODEL_UNKNOWN otherwise. */
-enum model_type model_type_parse(const char *s);
+enum model_type catalog_model_type_parse(const char *s);
 
 #endif

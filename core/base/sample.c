@@ -1,7 +1,7 @@
 #include "config.h"
 #include "sample.h"
 
-int info_level_index(const struct dvf_info *in, int64_t hz)
+int sample_level_index(const struct dvf_info *in, int64_t hz)
 {
 	for (int i = 0; i < in->n_levels; i++)
 		if (in->level_hz[i] == hz)
@@ -9,7 +9,7 @@ int info_level_index(const struct dvf_info *in, int64_t hz)
 	return -1;
 }
 
-int info_level_nearest(const struct dvf_info *in, int64_t hz)
+int sample_level_nearest(const struct dvf_info *in, int64_t hz)
 {
 	int best = -1;
 	int64_t best_d = 0;

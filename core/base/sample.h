@@ -92,8 +92,8 @@ struct dvf_info {
 };
 
 /* Index of the level equal to hz, or -1. */
-int info_level_index(const struct dvf_info *in, int64_t hz);
+int sample_level_index(const struct dvf_info *in, int64_t hz);
 /* Index of the level nearest to hz (ties go to the lower level), or -1 if none. */
-int info_level_nearest(const struct dvf_info *in, int64_t hz);
+int sample_level_nearest(const struct dvf_info *in, int64_t hz);
 
 #endif

@@ -360,7 +360,7 @@ const char *workload_source_name(enum wl_source s)
 void workload_format_value(enum wl_feature f, double v, char *buf, size_t len)
 {
 	if (f == WL_MODEL_TYPE) {
-		snprintf(buf, len, "%s", model_type_name((enum model_type)(int)v));
+		snprintf(buf, len, "%s", catalog_model_type_name((enum model_type)(int)v));
 		return;
 	}
 	/* Shortest form that reads back: 12, 32.5, 0.1 */

@@ -126,7 +126,7 @@ static void summary(const struct session *s, const struct recommend *r, bool jso
 static int recommender_open(struct session *s, const struct dvf_opts *o, struct recommend *r, bool *on)
 {
 	char err[600];
-	*on = opts_cli_set(o, "policy");
+	*on = options_cli_set(o, "policy");
 	if (!*on)
 		return 0;
 	int rc = recommend_open(r, o->policy, s, err, sizeof err);

@@ -14,7 +14,7 @@
  * its own line, prefixed as the command's other messages. */
 static void convert_say(const char *msg)
 {
-	command_error("%s\n", msg);
+	commands_error("%s\n", msg);
 }
 
 /* The options, parsed by the command table (commands.c). */
@@ -30,18 +30,18 @@ static int convert_args(const struct cmd_args *a, const char **in, const char **
 		errno = 0;
 		long long ms = strtoll(v, &end, 10);
 		if (end == v || *end || errno || ms < 1 || ms > 3600000) {
-			command_error("--interval: '%s' is not a number of ms (1 to 3600000)\n", v);
+			commands_error("--interval: '%s' is not a number of ms (1 to 3600000)\n", v);
 			return CMD_USAGE;
 		}
 		*interval_ms = ms;
 	}
 	if (a->opt.n_pos > 1) {
-		command_error("one input only ('%s')\n", a->opt.pos[1]);
+		commands_error("one input only ('%s')\n", a->opt.pos[1]);
 		return CMD_USAGE;
 	}
 	*in = a->opt.n_pos ? a->opt.pos[0] : NULL;
 	if (!*in || !*out) {
-		command_error("%s (see %s --help)\n",
+		commands_error("%s (see %s --help)\n",
 			      !*in ? "which log? (a tegrastats log or a session CSV)" : "where to? (-o SESSION.csv)", a->prog);
 		return CMD_USAGE;
 	}
@@ -56,7 +56,7 @@ int cmd_convert(const struct cmd_args *a)
 	if (rc != CMD_OK)
 		return rc;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	o.batch = true;
 	o.sim_speed = 0;
 	o.replay = in;
@@ -66,7 +66,7 @@ int cmd_convert(const struct cmd_args *a)
 	struct session s;
 	char err[1024];
 	if (session_open(&s, &o, err, sizeof err) < 0) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		return CMD_FAIL;
 	}
 	s.msg_sink = convert_say;
@@ -88,7 +88,7 @@ int cmd_convert(const struct cmd_args *a)
 		failed = strncmp(s.msg, "recorded ", 9) != 0;
 	}
 	if (failed)
-		command_error("%s\n", s.msg);
+		commands_error("%s\n", s.msg);
 	else if (total)
 		printf("%s: %llu rows (%llu skipped), %.3f J, to %s\n", in, (unsigned long long)st.rows,
 		       (unsigned long long)st.bad_rows, j, out);

@@ -11,9 +11,9 @@
 
 #include <json-c/json.h>
 
-#include "builtin.h"
+#include "policy_builtin.h"
 #include "catalog.h"
-#include "eval.h"
+#include "policy_eval.h"
 
 enum { EV_MAX_POLICIES = 16 };
 
@@ -22,7 +22,7 @@ static json_object *jnum(double v)
 	if (isnan(v))
 		return NULL;
 	char num[40];
-	policy_format_number(v, num, sizeof num);
+	policy_tree_format_number(v, num, sizeof num);
 	return json_object_new_double_s(v, num);
 }
 
@@ -37,10 +37,10 @@ static json_object *jround(double v, int digits)
 
 static void fmt_mhz(double mhz, char *buf, size_t len)
 {
-	policy_format_number(mhz, buf, len);
+	policy_tree_format_number(mhz, buf, len);
 }
 
-int evaluate_maxn_level(const struct sweepdata *d, int i, double maxn_mhz)
+int cmd_evaluate_maxn_level(const struct sweepdata *d, int i, double maxn_mhz)
 {
 	const struct sd_workload *w = &d->w[i];
 	for (int l = 0; l < w->n_levels; l++)
@@ -49,7 +49,7 @@ int evaluate_maxn_level(const struct sweepdata *d, int i, double maxn_mhz)
 	return -1;
 }
 
-void evaluate_cell(const struct sweepdata *d, int i, int maxn, const struct policy_tree *t, struct ev_cell *out)
+void cmd_evaluate_cell(const struct sweepdata *d, int i, int maxn, const struct policy_tree *t, struct ev_cell *out)
 {
 	const struct sd_workload *w = &d->w[i];
 	struct workload wl;
@@ -70,7 +70,7 @@ void evaluate_cell(const struct sweepdata *d, int i, int maxn, const struct poli
 	out->regret = out->jps / w->level[w->best].jps - 1;
 }
 
-int evaluate_size_group(const struct sweepdata *d, int i, double size_split)
+int cmd_evaluate_size_group(const struct sweepdata *d, int i, double size_split)
 {
 	double p = d->w[i].f[WL_PARAMS_M];
 	if (isnan(p))
@@ -78,7 +78,7 @@ int evaluate_size_group(const struct sweepdata *d, int i, double size_split)
 	return round(p) <= size_split ? 0 : 1;
 }
 
-void evaluate_summary(const struct sweepdata *d, const struct ev_cell *cells, double size_split,
+void cmd_evaluate_summary(const struct sweepdata *d, const struct ev_cell *cells, double size_split,
 		      struct ev_summary *s)
 {
 	memset(s, 0, sizeof *s);
@@ -92,7 +92,7 @@ void evaluate_summary(const struct sweepdata *d, const struct ev_cell *cells, do
 		sum += c->saving;
 		regret += c->regret;
 		s->optimal += c->level == d->w[i].best;
-		int g = evaluate_size_group(d, i, size_split);
+		int g = cmd_evaluate_size_group(d, i, size_split);
 		if (g == 0) {
 			s->n_small++;
 			small += c->saving;
@@ -257,7 +257,7 @@ static void print_csv(const struct ev_run *r)
 			putchar(',');
 			csv_field(w->model);
 			csv_num(w->f[WL_PARAMS_M], 3);
-			int g = evaluate_size_group(d, i, r->size_split);
+			int g = cmd_evaluate_size_group(d, i, r->size_split);
 			printf(",%s,", g < 0 ? "" : g == 0 ? "small" : "large");
 			csv_field(p < r->np ? r->label[p] : "optimum");
 			putchar(',');
@@ -324,12 +324,12 @@ static void print_json(const struct ev_run *r)
 		for (int f = 0; f < WL_NFEAT; f++) {
 			json_object *v = NULL;
 			if (!isnan(w->f[f]))
-				v = f == WL_MODEL_TYPE ? json_object_new_string(model_type_name((enum model_type)(int)w->f[f]))
+				v = f == WL_MODEL_TYPE ? json_object_new_string(catalog_model_type_name((enum model_type)(int)w->f[f]))
 						       : jnum(w->f[f]);
 			json_object_object_add(feat, workload_feature_name((enum wl_feature)f), v);
 		}
 		json_object_object_add(o, "features", feat);
-		int g = evaluate_size_group(d, i, r->size_split);
+		int g = cmd_evaluate_size_group(d, i, r->size_split);
 		json_object_object_add(o, "size", g < 0 ? NULL : json_object_new_string(g == 0 ? "small" : "large"));
 		json_object_object_add(o, "levels", json_object_new_int(w->n_levels));
 		json_object_object_add(o, "maxn_j_per_step", jnum(w->level[r->maxn[i]].jps));
@@ -379,18 +379,18 @@ static int find_maxn(struct ev_run *r, double want)
 	char m[40];
 	fmt_mhz(r->maxn_mhz, m, sizeof m);
 	for (int i = 0; i < d->n; i++) {
-		r->maxn[i] = evaluate_maxn_level(d, i, r->maxn_mhz);
+		r->maxn[i] = cmd_evaluate_maxn_level(d, i, r->maxn_mhz);
 		if (r->maxn[i] >= 0)
 			continue;
 		char where[300], top[40];
 		sweepdata_where(d, i, where, sizeof where);
 		fmt_mhz(d->w[i].level[d->w[i].n_levels - 1].mhz, top, sizeof top);
 		if (bad++ < 10)
-			command_error("%s: workload '%s' was not swept at the MAXN level %s MHz "
+			commands_error("%s: workload '%s' was not swept at the MAXN level %s MHz "
 				"(its top is %s MHz)\n", where, d->w[i].name, m, top);
 	}
 	if (bad) {
-		command_error("%d workload%s lack%s the MAXN level: savings against MAXN need "
+		commands_error("%d workload%s lack%s the MAXN level: savings against MAXN need "
 			"every sweep to include the top level (dvfstop sweep --mode exhaustive, or --levels with the "
 			"top level; --maxn MHZ names another level)\n", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
 		return -1;
@@ -407,13 +407,13 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	struct policy_tree t[EV_MAX_POLICIES];
 	int loaded = 0;
 	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		goto out;
 	}
 	r->d = &sd;
 	for (; loaded < r->np; loaded++)
-		if (policy_load_spec(r->spec[loaded], &t[loaded], err, sizeof err)) {
-			command_error("%s\n", err);
+		if (policy_builtin_load_spec(r->spec[loaded], &t[loaded], err, sizeof err)) {
+			commands_error("%s\n", err);
 			goto out;
 		}
 	for (int p = 0; p < r->np; p++) {
@@ -425,7 +425,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	r->maxn = malloc(sizeof(int) * (size_t)sd.n);
 	r->cell = malloc(sizeof *r->cell * (size_t)sd.n * (size_t)(r->np + 1));
 	if (!r->maxn || !r->cell) {
-		command_error("out of memory\n");
+		commands_error("out of memory\n");
 		goto out;
 	}
 	if (find_maxn(r, maxn))
@@ -434,11 +434,11 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	for (int i = 0; i < sd.n; i++) {
 		for (int p = 0; p < r->np; p++) {
 			struct ev_cell *c = cell_at(r, i, p);
-			evaluate_cell(&sd, i, r->maxn[i], &t[p], c);
+			cmd_evaluate_cell(&sd, i, r->maxn[i], &t[p], c);
 			if (!c->ok && missing++ < 10) {
 				char where[300];
 				sweepdata_where(&sd, i, where, sizeof where);
-				command_error("%s: policy %s needs %s, which workload '%s' lacks in the "
+				commands_error("%s: policy %s needs %s, which workload '%s' lacks in the "
 					"data\n", where, r->label[p], workload_feature_name((enum wl_feature)c->missing),
 					sd.w[i].name);
 			}
@@ -452,13 +452,13 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	}
 	struct ev_cell *col = malloc(sizeof *col * (size_t)sd.n);
 	if (!col) {
-		command_error("out of memory\n");
+		commands_error("out of memory\n");
 		goto out;
 	}
 	for (int p = 0; p <= r->np; p++) {
 		for (int i = 0; i < sd.n; i++)
 			col[i] = *cell_at(r, i, p);
-		evaluate_summary(&sd, col, r->size_split, &r->sum[p]);
+		cmd_evaluate_summary(&sd, col, r->size_split, &r->sum[p]);
 	}
 	free(col);
 	if (json)
@@ -468,7 +468,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	else
 		print_text(r);
 	if (missing)
-		command_error("%d workload-polic%s without a clock (a feature missing from the data); "
+		commands_error("%d workload-polic%s without a clock (a feature missing from the data); "
 			"the averages leave them out\n", missing, missing == 1 ? "y" : "ies");
 	rc = missing ? CMD_FAIL : CMD_OK;
 out:
@@ -490,7 +490,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 		switch (a->opt.hit[k].opt) {
 		case EV_POLICY:
 			if (r->np == EV_MAX_POLICIES) {
-				command_error("at most %d policies\n", EV_MAX_POLICIES);
+				commands_error("at most %d policies\n", EV_MAX_POLICIES);
 				return CMD_USAGE;
 			}
 			r->spec[r->np++] = val;
@@ -499,7 +499,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 			errno = 0;
 			*maxn = strtod(val, &end);
 			if (end == val || *end || errno || !(*maxn > 0 && *maxn <= POLICY_MAX_MHZ)) {
-				command_error("--maxn '%s': expected a clock in MHz\n", val);
+				commands_error("--maxn '%s': expected a clock in MHz\n", val);
 				return CMD_USAGE;
 			}
 			break;
@@ -507,7 +507,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 			errno = 0;
 			r->size_split = strtod(val, &end);
 			if (end == val || *end || errno || !(r->size_split > 0 && r->size_split < 1e9)) {
-				command_error("--size-split '%s': expected millions of parameters\n", val);
+				commands_error("--size-split '%s': expected millions of parameters\n", val);
 				return CMD_USAGE;
 			}
 			break;
@@ -516,11 +516,11 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 		}
 	}
 	if (*csv && *json) {
-		command_error("--csv and --json: choose one\n");
+		commands_error("--csv and --json: choose one\n");
 		return CMD_USAGE;
 	}
 	if (a->opt.n_pos == 0) {
-		command_error("no sweep CSV given (see %s --help)\n", a->prog);
+		commands_error("no sweep CSV given (see %s --help)\n", a->prog);
 		return CMD_USAGE;
 	}
 	return -1;

@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "sweepdata.h"
-#include "tree.h"
+#include "policy_tree.h"
 
 int cmd_evaluate(const struct cmd_args *a);
 
@@ -37,13 +37,13 @@ struct ev_summary {
 
 /* The MAXN level of workload i (its level at maxn_mhz), or -1 when its
  * sweep does not have that level. */
-int evaluate_maxn_level(const struct sweepdata *d, int i, double maxn_mhz);
+int cmd_evaluate_maxn_level(const struct sweepdata *d, int i, double maxn_mhz);
 /* Policy t on workload i of d (maxn: its MAXN level index). */
-void evaluate_cell(const struct sweepdata *d, int i, int maxn, const struct policy_tree *t, struct ev_cell *out);
+void cmd_evaluate_cell(const struct sweepdata *d, int i, int maxn, const struct policy_tree *t, struct ev_cell *out);
 /* Summarise n cells (cells[i] for workload i); size_split in millions. */
-void evaluate_summary(const struct sweepdata *d, const struct ev_cell *cells, double size_split,
+void cmd_evaluate_summary(const struct sweepdata *d, const struct ev_cell *cells, double size_split,
 		      struct ev_summary *out);
 /* Size group of workload i: 0 small, 1 large, -1 unknown (no params_m). */
-int evaluate_size_group(const struct sweepdata *d, int i, double size_split);
+int cmd_evaluate_size_group(const struct sweepdata *d, int i, double size_split);
 
 #endif

@@ -9,16 +9,16 @@
 
 #include <json-c/json.h>
 
-#include "builtin.h"
+#include "policy_builtin.h"
 #include "cart.h"
 #include "catalog.h"
-#include "eval.h"
+#include "policy_eval.h"
 
 enum { GRID_MAX = 32 };
 
 static void fmt_mhz(double mhz, char *buf, size_t len)
 {
-	policy_format_number(mhz, buf, len);
+	policy_tree_format_number(mhz, buf, len);
 }
 
 /* "1,2,3" -> ints in [lo, hi]. */
@@ -31,28 +31,28 @@ static int parse_grid(const char *opt, const char *s, int lo, int hi, int *out, 
 		errno = 0;
 		long v = strtol(p, &end, 10);
 		if (end == p || errno || v < lo || v > hi || (*end && *end != ',')) {
-			command_error("%s '%s': expected whole numbers from %d to %d separated by commas\n",
+			commands_error("%s '%s': expected whole numbers from %d to %d separated by commas\n",
 				opt, s, lo, hi);
 			return -1;
 		}
 		for (int i = 0; i < *n; i++)
 			if (out[i] == v) {
-				command_error("%s '%s': %ld is listed twice\n", opt, s, v);
+				commands_error("%s '%s': %ld is listed twice\n", opt, s, v);
 				return -1;
 			}
 		if (*n == GRID_MAX) {
-			command_error("%s '%s': at most %d values\n", opt, s, GRID_MAX);
+			commands_error("%s '%s': at most %d values\n", opt, s, GRID_MAX);
 			return -1;
 		}
 		out[(*n)++] = (int)v;
 		p = *end ? end + 1 : end;
 		if (*end && !*p) {
-			command_error("%s '%s': a trailing comma\n", opt, s);
+			commands_error("%s '%s': a trailing comma\n", opt, s);
 			return -1;
 		}
 	}
 	if (*n == 0) {
-		command_error("%s: an empty list\n", opt);
+		commands_error("%s: an empty list\n", opt);
 		return -1;
 	}
 	return 0;
@@ -69,7 +69,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int f = workload_feature_parse(tok);
 		if (f < 0) {
-			command_error("--features: unknown feature '%s' (expected model_type, layers, "
+			commands_error("--features: unknown feature '%s' (expected model_type, layers, "
 				"hidden, params_m, seq_len, gpu_util)\n", tok);
 			rc = -1;
 			break;
@@ -79,7 +79,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	}
 	free(copy);
 	if (!rc && !count) {
-		command_error("--features: an empty list\n");
+		commands_error("--features: an empty list\n");
 		rc = -1;
 	}
 	return rc;
@@ -143,13 +143,13 @@ static int write_text(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");
 	if (!fp) {
-		command_error("cannot write %s: %s\n", path, strerror(errno));
+		commands_error("cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	fputs(text, fp);
 	int err = ferror(fp);
 	if (fclose(fp) != 0 || err) {
-		command_error("writing %s failed\n", path);
+		commands_error("writing %s failed\n", path);
 		return -1;
 	}
 	return 0;
@@ -161,16 +161,16 @@ static int check_written(const char *path, const struct policy_tree *t, const st
 {
 	struct policy_tree back;
 	char err[POLICY_ERR_LEN];
-	if (policy_load_file(path, &back, err, sizeof err)) {
-		command_error("the written policy does not read back: %s\n", err);
+	if (policy_tree_load_file(path, &back, err, sizeof err)) {
+		commands_error("the written policy does not read back: %s\n", err);
 		return -1;
 	}
 	int rc = policy_tree_equal(t, &back) ? 0 : -1;
 	if (rc)
-		command_error("%s reads back as a different tree\n", path);
+		commands_error("%s reads back as a different tree\n", path);
 	for (int i = 0; i < sc->d.n && !rc; i++)
 		if (cart_predict(&sc->d, &back, i) < 0) {
-			command_error("%s gives no clock for workload %d\n", path, i + 1);
+			commands_error("%s gives no clock for workload %d\n", path, i + 1);
 			rc = -1;
 		}
 	policy_tree_free(&back);
@@ -214,14 +214,14 @@ static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const cha
 			struct cart_params p = { f->depths[i], f->mins[j] };
 			struct cart_cv cv;
 			if (cart_loocv(d, &p, &cv, err, sizeof err)) {
-				command_error("%s\n", err);
+				commands_error("%s\n", err);
 				return -1;
 			}
 			printf("  %9d %8d %9.3f %12.2f%%\n", p.max_depth, p.min_leaf, cv.accuracy, 100 * cv.mean_regret);
 			cart_cv_free(&cv);
 		}
 	if (cart_grid(d, f->depths, f->nd, f->mins, f->nm, best, err, sizeof err)) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		return -1;
 	}
 	char conf[8192];
@@ -242,7 +242,7 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	sweepdata_init(&sd);
 	char err[SD_ERR_LEN + 300];
 	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		sweepdata_free(&sd);
 		return CMD_FAIL;
 	}
@@ -256,7 +256,7 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	}
 	struct sd_cart sc;
 	if (sweepdata_to_cart(&sd, use, &sc, err, sizeof err)) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		sweepdata_free(&sd);
 		return CMD_FAIL;
 	}
@@ -303,7 +303,7 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	}
 
 	if (cart_fit(d, &chosen, NULL, fo->name, &t, err, sizeof err)) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		goto out;
 	}
 	int correct;
@@ -312,12 +312,12 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	printf("fitted on all %d: accuracy %.3f, mean regret %.2f%% (in-sample, optimistic)\n", d->n,
 	       (double)correct / d->n, 100 * regret);
 	if (fit_header(&sd, &sc, have_cv ? &best : NULL, dg, mg, &t)) {
-		command_error("out of memory\n");
+		commands_error("out of memory\n");
 		goto out;
 	}
-	char *text = policy_print(&t);
+	char *text = policy_tree_print(&t);
 	if (!text) {
-		command_error("out of memory\n");
+		commands_error("out of memory\n");
 		goto out;
 	}
 	if (write_text(fo->out, text) == 0 && check_written(fo->out, &t, &sc) == 0) {
@@ -360,8 +360,8 @@ static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 			char text[256], err[POLICY_ERR_LEN];
 			snprintf(text, sizeof text, "dvfstop-policy 1\nname %s\nleaf 714\n", val);
 			if (strlen(val) >= POLICY_NAME_LEN ||
-			    policy_parse(text, strlen(text), "--name", &probe, err, sizeof err)) {
-				command_error("--name '%s': letters, digits and _ . : - only, at most %d\n", val,
+			    policy_tree_parse(text, strlen(text), "--name", &probe, err, sizeof err)) {
+				commands_error("--name '%s': letters, digits and _ . : - only, at most %d\n", val,
 					      POLICY_NAME_LEN - 1);
 				return CMD_USAGE;
 			}
@@ -372,11 +372,11 @@ static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 		}
 	}
 	if (!f->out) {
-		command_error("-o POLICY is required (where to write the tree)\n");
+		commands_error("-o POLICY is required (where to write the tree)\n");
 		return CMD_USAGE;
 	}
 	if (a->opt.n_pos == 0) {
-		command_error("no sweep CSV given (see %s --help)\n", a->prog);
+		commands_error("no sweep CSV given (see %s --help)\n", a->prog);
 		return CMD_USAGE;
 	}
 	return -1;

@@ -1,206 +1,21 @@
+/* cmd_policy: `dvfstop policy check|show SPEC`, a policy validated or
+ * printed in the canonical format. */
 #include "config.h"
 #include "cmd_policy.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
-#include "builtin.h"
-#include "catalog.h"
-#include "eval.h"
-#include "recommend.h"
-#include "tree.h"
-#include "workload.h"
-#include "workload_resolve.h"
-
-static bool parse_count(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (*s == '\0' || *end || errno || v < 1 || v > 1000000)
-		return false;
-	*out = (double)v;
-	return true;
-}
-
-static bool parse_real(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (*s == '\0' || *end || errno || !isfinite(v) || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
-static const char *feature_hint(int f)
-{
-	switch (f) {
-	case WL_MODEL_TYPE: return "give --model-type, --model or --model-config";
-	case WL_LAYERS: return "give --layers, --model or --model-config";
-	case WL_HIDDEN: return "give --hidden, --model or --model-config";
-	case WL_PARAMS_M: return "give --model with a catalog model";
-	case WL_SEQ_LEN: return "give --seq-len (average tokens per sample)";
-	case WL_GPU_UTIL: return "give --util PCT, or run the monitor on the board to measure it";
-	default: return "";
-	}
-}
-
-static void list_models(void)
-{
-	printf("%-20s %-8s %6s %6s %8s\n", "name", "type", "layers", "hidden", "params");
-	for (int i = 0; i < catalog_count; i++) {
-		const struct catalog_model *m = &catalog_table[i];
-		printf("%-20s %-8s %6d %6d %7.1fM\n", m->name, model_type_name(m->type), m->layers, m->hidden,
-		       (double)m->params / 1e6);
-	}
-}
-
-struct recommend_args {
-	const char *model, *config, *spec, *levels;
-	bool json;
-	struct workload decl;      /* the values given here */
-};
-
-/* recommend's options, parsed by the command table (commands.c), into
- * what the command uses.  -1: go on; else the exit status. */
-static int recommend_args(const struct cmd_args *ca, struct recommend_args *a)
-{
-	static const enum wl_feature count_feat[] = { [REC_LAYERS] = WL_LAYERS, [REC_HIDDEN] = WL_HIDDEN };
-	double v;
-	for (int k = 0; k < ca->opt.n_hit; k++) {
-		int o = ca->opt.hit[k].opt;
-		const char *val = ca->opt.hit[k].val;
-		switch (o) {
-		case REC_MODEL: a->model = val; break;
-		case REC_CONFIG: a->config = val; break;
-		case REC_POLICY: a->spec = val; break;
-		case REC_LEVELS: a->levels = val; break;
-		case REC_JSON: a->json = true; break;
-		case REC_LIST: list_models(); return CMD_OK;
-		case REC_TYPE:
-			v = model_type_parse(val);
-			if (v == MODEL_UNKNOWN) {
-				command_error("--model-type '%s': expected encoder or decoder\n", val);
-				return CMD_FAIL;
-			}
-			workload_offer(&a->decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
-			break;
-		case REC_LAYERS:
-		case REC_HIDDEN:
-			if (!parse_count(val, &v)) {
-				command_error("--%s '%s': expected a whole number from 1 to 1000000\n",
-					      o == REC_LAYERS ? "layers" : "hidden", val);
-				return CMD_FAIL;
-			}
-			workload_offer(&a->decl, count_feat[o], v, WL_SRC_DECLARED);
-			break;
-		case REC_SEQ:
-			if (!parse_real(val, 0, 1e9, &v) || v <= 0) {
-				command_error("--seq-len '%s': expected a positive number of tokens\n", val);
-				return CMD_FAIL;
-			}
-			workload_offer(&a->decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
-			break;
-		case REC_UTIL:
-			if (!parse_real(val, 0, 100, &v)) {
-				command_error("--util '%s': expected a percentage from 0 to 100\n", val);
-				return CMD_FAIL;
-			}
-			workload_offer(&a->decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
-			break;
-		}
-	}
-	if (ca->opt.n_pos > 0) {
-		command_error("unexpected argument '%s' (see %s --help)\n", ca->opt.pos[0], ca->prog);
-		return CMD_USAGE;
-	}
-	return -1;
-}
-
-/* The workload: the engine's resolver on the model and config.json, then
- * the values given here.  0, or the exit status. */
-static int recommend_workload(const struct recommend_args *a, struct workload *w)
-{
-	if (a->model && !catalog_find(a->model)) {
-		command_error("unknown model '%s' (see dvfstop recommend --list-models, "
-			      "or give --model-config or --layers/--hidden/--model-type)\n", a->model);
-		return CMD_FAIL;
-	}
-	struct wl_inputs in = { .model = a->model, .model_config = a->config };
-	char err[512];
-	int rc = workload_resolve(&in, w, err, sizeof err);
-	if (rc)
-		command_error("%s%s\n", rc > 0 ? "note: " : "", err);
-	if (rc < 0)
-		return CMD_FAIL;
-	for (int f = 0; f < WL_NFEAT; f++)
-		if (a->decl.f[f].src != WL_SRC_NONE)
-			workload_offer(w, (enum wl_feature)f, a->decl.f[f].v, a->decl.f[f].src);
-	return 0;
-}
-
-int cmd_recommend(const struct cmd_args *ca)
-{
-	struct recommend_args a = { .spec = POLICY_DEFAULT_SPEC };
-	workload_init(&a.decl);
-	int parsed = recommend_args(ca, &a);
-	if (parsed >= 0)
-		return parsed;
-	struct workload w;
-	int rc = recommend_workload(&a, &w);
-	if (rc)
-		return rc;
-
-	struct dvf_info info;
-	memset(&info, 0, sizeof info);
-	/* The table's name in JSON and in words. */
-	const char *table = "agx-orin", *table_text = "the Jetson AGX Orin table (no board given)";
-	char err[POLICY_ERR_LEN];
-	if (a.levels) {
-		if (policy_levels_parse(a.levels, &info, err, sizeof err)) {
-			command_error("%s\n", err);
-			return CMD_FAIL;
-		}
-		table = "given";
-		table_text = "the --levels table";
-	} else {
-		policy_levels_agx_orin(&info);
-	}
-	struct policy_tree t;
-	if (policy_load_spec(a.spec, &t, err, sizeof err)) {
-		command_error("%s\n", err);
-		return CMD_FAIL;
-	}
-	/* The engine's recommender, once, on the values given. */
-	struct recommend r;
-	struct recommendation rec;
-	recommend_init(&r, &t, a.spec, &w, &info);
-	recommend_now(&r, &rec);
-	if (a.json) {
-		json_object *root = recommend_json(&rec);
-		json_object_object_add(root, "levels", json_object_new_string(table));
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	} else {
-		recommend_print(&rec, "", table_text, feature_hint, stdout);
-	}
-	recommend_close(&r);
-	policy_tree_free(&t);
-	return rec.eval.ok ? CMD_OK : CMD_FAIL;
-}
+#include "policy_builtin.h"
+#include "policy_eval.h"
+#include "policy_tree.h"
 
 static int policy_check(const char *spec)
 {
 	struct policy_tree t;
 	char err[POLICY_ERR_LEN];
-	if (policy_load_spec(spec, &t, err, sizeof err)) {
+	if (policy_builtin_load_spec(spec, &t, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
 		return CMD_FAIL;
 	}
@@ -211,14 +26,14 @@ static int policy_check(const char *spec)
 	 * level), but worth a word. */
 	struct dvf_info info;
 	memset(&info, 0, sizeof info);
-	policy_levels_agx_orin(&info);
+	policy_eval_levels_agx_orin(&info);
 	for (int i = 0; i < t.n; i++) {
 		struct level_map map;
-		if (!t.node[i].leaf || policy_map_level(&info, t.node[i].mhz, &map) || !map.differs)
+		if (!t.node[i].leaf || policy_eval_map_level(&info, t.node[i].mhz, &map) || !map.differs)
 			continue;
 		char want[40], got[40];
-		policy_format_number(t.node[i].mhz, want, sizeof want);
-		policy_format_number((double)map.hz / 1e6, got, sizeof got);
+		policy_tree_format_number(t.node[i].mhz, want, sizeof want);
+		policy_tree_format_number((double)map.hz / 1e6, got, sizeof got);
 		printf("%s:%d: note: leaf %s MHz is not an AGX Orin level; it maps to %s MHz there\n",
 		       spec, t.node[i].line, want, got);
 	}
@@ -230,11 +45,11 @@ static int policy_show(const char *spec)
 {
 	struct policy_tree t;
 	char err[POLICY_ERR_LEN];
-	if (policy_load_spec(spec, &t, err, sizeof err)) {
+	if (policy_builtin_load_spec(spec, &t, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
 		return CMD_FAIL;
 	}
-	char *text = policy_print(&t);
+	char *text = policy_tree_print(&t);
 	policy_tree_free(&t);
 	if (!text) {
 		fprintf(stderr, "dvfstop policy show: out of memory\n");
@@ -260,7 +75,7 @@ int cmd_policy(const struct cmd_args *a)
 	else if (n > 2)
 		snprintf(buf, sizeof buf, "%s takes one policy ('%.100s' is one too many)", arg[0], arg[2]), why = buf;
 	if (why) {
-		command_error("%s (see %s --help)\n", why, a->prog);
+		commands_error("%s (see %s --help)\n", why, a->prog);
 		return CMD_USAGE;
 	}
 	return strcmp(arg[0], "check") == 0 ? policy_check(arg[1]) : policy_show(arg[1]);

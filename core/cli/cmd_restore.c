@@ -99,7 +99,7 @@ int cmd_restore(const struct cmd_args *a)
 		if (a->opt.hit[k].opt == RST_ROOT)
 			root = a->opt.hit[k].val;
 	if (a->opt.n_pos) {
-		command_error("unexpected argument '%s' (see dvfstop restore --help)\n", a->opt.pos[0]);
+		commands_error("unexpected argument '%s' (see dvfstop restore --help)\n", a->opt.pos[0]);
 		return CMD_USAGE;
 	}
 	bool did = false;

@@ -6,7 +6,7 @@
 
 #include "catalog.h"
 #include "control.h"
-#include "eval.h"
+#include "policy_eval.h"
 #include "stopsig.h"
 #include "options.h"
 #include "recommend.h"
@@ -56,7 +56,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 			} else if (strcmp(val, "adaptive") == 0) {
 				a->mode = SWEEP_ADAPTIVE;
 			} else {
-				command_error("--mode: '%s' is not exhaustive or adaptive\n", val);
+				commands_error("--mode: '%s' is not exhaustive or adaptive\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_DWELL) {
@@ -64,7 +64,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 		} else if (opt == SWO_SETTLE) {
 			a->settle_s = strtod(val, &end);
 			if (end == val || *end || !(a->settle_s >= 0) || a->settle_s > 3600) {
-				command_error("--settle: '%s' is not a number of seconds\n", val);
+				commands_error("--settle: '%s' is not a number of seconds\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_LEVELS) {
@@ -72,7 +72,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 		} else if (opt == SWO_COUNT) {
 			long v = strtol(val, &end, 10);
 			if (end == val || *end || v < 2 || v > DVF_MAX_LEVELS) {
-				command_error("--count: '%s' is not a number of levels "
+				commands_error("--count: '%s' is not a number of levels "
 					"(2 to %d)\n", val, DVF_MAX_LEVELS);
 				return CMD_USAGE;
 			}
@@ -85,13 +85,13 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 			else if (strcmp(val, "edp") == 0)
 				a->select = SEL_EDP;
 			else {
-				command_error("--select: '%s' is not energy, slowdown or edp\n", val);
+				commands_error("--select: '%s' is not energy, slowdown or edp\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_MAX_SLOWDOWN) {
 			double v = strtod(val, &end);
 			if (end == val || (*end && strcmp(end, "%") != 0) || !(v > 0) || v > 1000) {
-				command_error("--max-slowdown: '%s' is not a percentage like 10%%\n", val);
+				commands_error("--max-slowdown: '%s' is not a percentage like 10%%\n", val);
 				return CMD_USAGE;
 			}
 			a->max_slowdown = v / 100.0;
@@ -103,13 +103,13 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 		} else if (opt == SWO_WAIT_STEPS) {
 			a->wait_steps_s = strtod(val, &end);
 			if (end == val || *end || !(a->wait_steps_s >= 0) || a->wait_steps_s > 86400) {
-				command_error("--wait-steps: '%s' is not a number of seconds\n", val);
+				commands_error("--wait-steps: '%s' is not a number of seconds\n", val);
 				return CMD_USAGE;
 			}
 		}
 	}
 	if (a->select == SEL_SLOWDOWN && a->max_slowdown <= 0) {
-		command_error("--select slowdown needs --max-slowdown PCT\n");
+		commands_error("--select slowdown needs --max-slowdown PCT\n");
 		return CMD_USAGE;
 	}
 	return 0;
@@ -125,7 +125,7 @@ static int policy_start(const struct recommend *r, const struct sweep_cfg *c, FI
 	int start = recommend_level(&rec, c->level_hz, c->n_levels);
 	if (start >= 0) {
 		char path[512];
-		policy_format_path(&rec.eval, NULL, 0, path, sizeof path);
+		policy_eval_format_path(&rec.eval, NULL, 0, path, sizeof path);
 		fprintf(log, "policy %s: %s\n", rec.policy, path);
 	} else {
 		fprintf(log, "policy %s gives no recommendation (missing %s): starting in the middle\n", rec.policy,
@@ -149,7 +149,7 @@ static int wait_first_step(struct session *s, double wait_s)
 	if (!s->job || s->have_progress)
 		return 0;
 	int64_t t0 = s->cur.t_ns, limit = (int64_t)(wait_s * 1e9);
-	command_error("waiting up to %.0f s for the first training step of %s\n", wait_s,
+	commands_error("waiting up to %.0f s for the first training step of %s\n", wait_s,
 		s->job_name);
 	while (!stop_requested() && !s->have_progress && !s->job_over && s->cur.t_ns - t0 < limit) {
 		clock_sleep_until(&s->clock, session_due(s));
@@ -161,9 +161,9 @@ static int wait_first_step(struct session *s, double wait_s)
 	if (stop_requested())
 		return -1;
 	if (s->job_over)
-		command_error("%s before its first training step\n", s->msg);
+		commands_error("%s before its first training step\n", s->msg);
 	else
-		command_error("no training-step counter from %s after %.0f s: dvfstop reads tqdm "
+		commands_error("no training-step counter from %s after %.0f s: dvfstop reads tqdm "
 			"N/M bars, Hugging Face Trainer log lines, or 'step N' lines written to $DVFSTOP_PROGRESS "
 			"(contrib/dvfstop_callback.py; --progress FILE for a --pid); --wait-steps S waits longer\n",
 			s->job_name, wait_s);
@@ -177,10 +177,10 @@ static void job_after(struct session *s, bool stop)
 		return;
 	if (!stop) {
 		if (session_job_detach(s) == 0)
-			command_error("%s\n", s->msg);
+			commands_error("%s\n", s->msg);
 		return;
 	}
-	command_error("stopping %s (--stop-job-after)\n", s->job_name);
+	commands_error("stopping %s (--stop-job-after)\n", s->job_name);
 	session_job_stop(s);
 	while (!s->job_over) {
 		clock_sleep_until(&s->clock, session_due(s));
@@ -188,7 +188,7 @@ static void job_after(struct session *s, bool stop)
 			break;
 	}
 	if (s->job_over)
-		command_error("%s\n", s->msg);
+		commands_error("%s\n", s->msg);
 }
 
 /* Warm up at the board's own settings: the utilisation the recommender
@@ -215,7 +215,7 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 		if (sweep_level(&d->sw) < 0)
 			break;
 		if (sweep_driver_pin(d) != 0) {
-			command_error("%s\n", d->err);
+			commands_error("%s\n", d->err);
 			break;
 		}
 		clock_sleep_until(&s->clock, session_due(s));
@@ -224,10 +224,10 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 			break;
 		}
 		if (control_observe(ctl, &s->cur))
-			command_error("%s\n", control_msg(ctl));
+			commands_error("%s\n", control_msg(ctl));
 		if (s->job_over) {
 			/* The fine-tune ended (or crashed) under the sweep. */
-			command_error("%s\n", s->msg);
+			commands_error("%s\n", s->msg);
 			sweep_driver_abort(d, NULL);
 			break;
 		}
@@ -237,7 +237,7 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 		sweep_driver_abort(d, NULL);
 	/* The end of a sweep gives the clocks back; the operator applies. */
 	if (sweep_driver_finish(d, s->cur.t_ns) != 0)
-		command_error("%s\n", d->err);
+		commands_error("%s\n", d->err);
 }
 
 /* --out: the sweep CSV, with the workload the options describe. */
@@ -247,7 +247,7 @@ static void write_out(const struct sweep_args *a, const struct session *s, const
 	struct sweep_workload w;
 	sweep_driver_workload(s, a->workload, &w, label, sizeof label);
 	if (sweep_driver_write_csv(a->out, sw, &w, a->append, err, sizeof err) != 0)
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 	else
 		printf("sweep written to %s\n", a->out);
 }
@@ -283,10 +283,10 @@ int cmd_sweep(const struct cmd_args *ca)
 	}
 	mv[mc] = NULL;
 	struct dvf_opts o;
-	enum opt_result r = opts_load(&o, mc, mv);
+	enum opt_result r = options_load(&o, mc, mv);
 	if (r != OPT_OK) {
 		free(mv);
-		opts_free(&o);
+		options_free(&o);
 		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
 	}
 	if (o.demo && o.sim_steps == 2000)
@@ -300,9 +300,9 @@ int cmd_sweep(const struct cmd_args *ca)
 	struct sweep_cfg c;
 	char err[1024];
 	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		free(mv);
-		opts_free(&o);
+		options_free(&o);
 		return CMD_USAGE;
 	}
 
@@ -311,19 +311,19 @@ int cmd_sweep(const struct cmd_args *ca)
 	rc = CMD_FAIL;
 	stopsig_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		free(mv);
-		opts_free(&o);
+		options_free(&o);
 		return CMD_FAIL;
 	}
 	struct control *ctl = session_control_open(&s, o.readonly, true);
 	if (!ctl || control_readonly(ctl)) {
-		command_error("a sweep needs control of the GPU clock: %s\n",
+		commands_error("a sweep needs control of the GPU clock: %s\n",
 			ctl ? control_msg(ctl) : "out of memory");
 		goto out;
 	}
 	if (sweep_driver_levels(&rq, s.info, &c, err, sizeof err) < 0) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		rc = CMD_USAGE;
 		goto out;
 	}
@@ -331,7 +331,7 @@ int cmd_sweep(const struct cmd_args *ca)
 	if (c.mode == SWEEP_ADAPTIVE) {
 		int rr = recommend_open(&rec, o.policy, &s, err, sizeof err);
 		if (rr != 0)
-			command_error("%s%s\n", rr > 0 ? "note: " : "", err);
+			commands_error("%s%s\n", rr > 0 ? "note: " : "", err);
 		if (rr < 0)
 			goto out;
 	}
@@ -340,7 +340,7 @@ int cmd_sweep(const struct cmd_args *ca)
 		goto out;
 	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&rec, &c, stdout) : -1;
 	if (sweep_validate(&c, err, sizeof err) < 0) {
-		command_error("%s\n", err);
+		commands_error("%s\n", err);
 		rc = CMD_USAGE;
 		goto out;
 	}
@@ -359,7 +359,7 @@ out:
 	recommend_close(&rec);
 	session_close(&s);
 	free(mv);
-	opts_free(&o);
+	options_free(&o);
 	fflush(stdout);
 	stopsig_raise_pending();
 	return rc;

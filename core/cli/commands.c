@@ -9,6 +9,7 @@
 #include "cmd_convert.h"
 #include "cmd_fit.h"
 #include "cmd_policy.h"
+#include "cmd_recommend.h"
 #include "cmd_restore.h"
 #include "cmd_sweep.h"
 #include "guard.h"
@@ -160,7 +161,7 @@ const struct command command_table[] = {
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
 
-const struct command *command_find(const char *name)
+const struct command *commands_find(const char *name)
 {
 	for (const struct command *c = command_table; c->name; c++)
 		if (strcmp(c->name, name) == 0)
@@ -168,13 +169,13 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
-void command_usage(const struct command *c, FILE *fp)
+void commands_usage(const struct command *c, FILE *fp)
 {
 	if (c->usage)
 		fputs(c->usage, fp);
 	if (c->opts) {
 		fprintf(fp, "\n%s:\n", c->flags & CMD_PASS_UNKNOWN ? "Sweep options" : "Options");
-		opts_table_usage(fp, c->opts);
+		options_table_usage(fp, c->opts);
 	} else {
 		fprintf(fp, "  -h, --help   this help\n");
 	}
@@ -189,10 +190,10 @@ void commands_list(FILE *fp)
 		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
 }
 
-/* "dvfstop CMD" of the command being run, for command_error. */
+/* "dvfstop CMD" of the command being run, for commands_error. */
 static char running[64] = "dvfstop";
 
-void command_error(const char *fmt, ...)
+void commands_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -201,21 +202,21 @@ void command_error(const char *fmt, ...)
 	va_end(ap);
 }
 
-int command_run(const struct command *c, int argc, char **argv)
+int commands_run(const struct command *c, int argc, char **argv)
 {
 	char *prog = running;
 	snprintf(running, sizeof running, "dvfstop %s", c->name);
 	struct cmd_args a = { prog, argc, argv, { 0 } };
-	enum opt_result r = opts_parse_table(prog, c->opts, c->flags & CMD_PASS_UNKNOWN, argc, argv, &a.opt);
+	enum opt_result r = options_parse_table(prog, c->opts, c->flags & CMD_PASS_UNKNOWN, argc, argv, &a.opt);
 	int rc;
 	if (r == OPT_EXIT_OK) {
-		command_usage(c, stdout);
+		commands_usage(c, stdout);
 		rc = CMD_OK;
 	} else if (r == OPT_ERROR) {
 		rc = CMD_USAGE;
 	} else {
 		rc = c->run(&a);
 	}
-	opts_args_free(&a.opt);
+	options_args_free(&a.opt);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /* commands: the sub-command table (dvfstop restore, recommend, policy, ...).
  * Each entry has its name, a line for `dvfstop --help`, its usage, its
  * options (an opt_spec table, options.h) and a run function that gets the
- * options parsed by the one parser (opts_parse_table), whose messages all
+ * options parsed by the one parser (options_parse_table), whose messages all
  * begin "dvfstop CMD: ". */
 #ifndef DVF_COMMANDS_H
 #define DVF_COMMANDS_H
@@ -40,15 +40,15 @@ struct command {
 };
 
 extern const struct command command_table[];
-const struct command *command_find(const char *name);
+const struct command *commands_find(const char *name);
 /* Parse ARGV (argv[0] the command's name) with C's options and run it;
  * --help prints its usage.  Returns an enum cmd_exit. */
-int command_run(const struct command *c, int argc, char **argv);
+int commands_run(const struct command *c, int argc, char **argv);
 /* A message of the command being run, on stderr: "dvfstop CMD: " and
  * printf's FMT (the one place the prefix is written). */
-void command_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void commands_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The usage of C, from the table. */
-void command_usage(const struct command *c, FILE *fp);
+void commands_usage(const struct command *c, FILE *fp);
 /* "Commands:" and a line for each. */
 void commands_list(FILE *fp);
 

@@ -108,7 +108,7 @@ int control_check_level(const struct dvf_info *in, int64_t hz, char *msg, size_t
 		fmt(msg, len, "the GPU clock table of this board is unknown; nothing written");
 		return EINVAL;
 	}
-	if (info_level_index(in, hz) >= 0)
+	if (sample_level_index(in, hz) >= 0)
 		return 0;
 	char v[32], lo[32], hi[32];
 	control_fmt_mhz(hz, v, sizeof v);
@@ -450,7 +450,7 @@ static int apply(struct control *c, enum control_mode mode, int64_t hz, enum con
 	} else {
 		/* A cap lets the governor go as low as it could before. */
 		int64_t m0 = guard_saved_hz(c->g, GUARD_MIN);
-		want.min_hz = m0 > 0 && m0 <= hz && info_level_index(c->cfg.info, m0) >= 0 ?
+		want.min_hz = m0 > 0 && m0 <= hz && sample_level_index(c->cfg.info, m0) >= 0 ?
 			      m0 : c->cfg.info->level_hz[0];
 	}
 	struct ctl_state steps[3];
@@ -521,7 +521,7 @@ static int current_level(struct control *c)
 		struct ctl_state st;
 		hz = c->cfg.ops->ctl_read(c->cfg.src, &st) == 0 ? st.max_hz : in->level_hz[in->n_levels - 1];
 	}
-	return info_level_nearest(in, hz);
+	return sample_level_nearest(in, hz);
 }
 
 int control_step(struct control *c, int dir, enum control_by by)
@@ -530,7 +530,7 @@ int control_step(struct control *c, int dir, enum control_by by)
 		return EPERM;
 	const struct dvf_info *in = c->cfg.info;
 	enum control_mode mode = c->mode == CTL_DEFAULT ? CTL_PIN : c->mode;
-	int i = c->mode == CTL_DEFAULT ? current_level(c) : info_level_index(in, c->hz);
+	int i = c->mode == CTL_DEFAULT ? current_level(c) : sample_level_index(in, c->hz);
 	if (i < 0)
 		i = 0;
 	int j = i + (dir > 0 ? 1 : -1);

@@ -73,7 +73,7 @@ static const struct opt_def opt_table[] = {
 #define N_OPTS (int)(sizeof opt_table / sizeof opt_table[0])
 _Static_assert(sizeof opt_table / sizeof opt_table[0] <= 64, "dvf_opts.cli_set has a bit per option");
 
-void opts_defaults(struct dvf_opts *o)
+void options_defaults(struct dvf_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->source = "auto";
@@ -96,7 +96,7 @@ void opts_defaults(struct dvf_opts *o)
 	o->sweep_settle_s = 2.0;
 }
 
-/* Strings we strdup live in this list so opts_free can release them.  It
+/* Strings we strdup live in this list so options_free can release them.  It
  * grows: a config file may set string options any number of times (the
  * fuzzer found the leak of a fixed list of 64). */
 static char **owned;
@@ -118,7 +118,7 @@ static const char *keep(const char *s)
 	return d;
 }
 
-void opts_free(struct dvf_opts *o)
+void options_free(struct dvf_opts *o)
 {
 	(void)o;
 	for (size_t i = 0; i < n_owned; i++)
@@ -213,18 +213,18 @@ static const struct opt_def *opt_find(const char *key)
 	return NULL;
 }
 
-bool opts_cli_set(const struct dvf_opts *o, const char *key)
+bool options_cli_set(const struct dvf_opts *o, const char *key)
 {
 	const struct opt_def *d = opt_find(key);
 	return d && (o->cli_set >> (d - opt_table) & 1);
 }
 
-bool opts_is_key(const char *name)
+bool options_is_key(const char *name)
 {
 	return opt_find(name) != NULL || strcmp(name, "help") == 0 || strcmp(name, "version") == 0;
 }
 
-void opts_usage(FILE *fp)
+void options_usage(FILE *fp)
 {
 	fprintf(fp,
 		"Usage: dvfstop [OPTIONS] [-- CMD ARGS]\n"
@@ -250,12 +250,12 @@ void opts_usage(FILE *fp)
 		"-h, --help", "show this help", "-V, --version", "show the version");
 }
 
-void opts_say_missing(const char *prog, const char *name, const char *value_name)
+void options_say_missing(const char *prog, const char *name, const char *value_name)
 {
 	fprintf(stderr, "%s: option --%s needs a value: %s\n", prog, name, value_name ? value_name : "");
 }
 
-void opts_say_no_value(const char *prog, const char *name)
+void options_say_no_value(const char *prog, const char *name)
 {
 	fprintf(stderr, "%s: option --%s takes no value (see %s --help)\n", prog, name, prog);
 }
@@ -286,7 +286,7 @@ static int opt_distance(const char *a, size_t na, const char *b)
 	return row[nb] > 9 ? 9 : row[nb];
 }
 
-void opts_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n)
+void options_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n)
 {
 	if (arg[0] == '-' && arg[1] && arg[1] != '-') {
 		fprintf(stderr, "%s: option -%c is unknown (see %s --help)\n", prog, arg[1], prog);
@@ -324,19 +324,19 @@ static void opt_complain(bool missing, int optopt_, const char *arg)
 			d = &opt_table[i];
 	if (d) {
 		if (missing)
-			opts_say_missing("dvfstop", d->key, d->arg);
+			options_say_missing("dvfstop", d->key, d->arg);
 		else   /* a flag given a value: --demo=1 */
-			opts_say_no_value("dvfstop", d->key);
+			options_say_no_value("dvfstop", d->key);
 	} else if (optopt_ > 0 && optopt_ < 256) {
 		char s[3] = { '-', (char)optopt_, 0 };
-		opts_say_unknown("dvfstop", s, NULL, 0);
+		options_say_unknown("dvfstop", s, NULL, 0);
 	} else {
 		const char *names[N_OPTS + 2];
 		for (int i = 0; i < N_OPTS; i++)
 			names[i] = opt_table[i].key;
 		names[N_OPTS] = "help";
 		names[N_OPTS + 1] = "version";
-		opts_say_unknown("dvfstop", arg, names, N_OPTS + 2);
+		options_say_unknown("dvfstop", arg, names, N_OPTS + 2);
 	}
 }
 
@@ -363,7 +363,7 @@ static bool args_push_pos(struct opt_args *a, char *arg)
 	return true;
 }
 
-void opts_args_free(struct opt_args *a)
+void options_args_free(struct opt_args *a)
 {
 	free(a->hit);
 	free(a->pos);
@@ -393,7 +393,7 @@ static void table_unknown(const char *prog, const struct opt_spec *t, const char
 	for (int i = 0; t[i].name && n < 63; i++)
 		names[n++] = t[i].name;
 	names[n++] = "help";
-	opts_say_unknown(prog, arg, names, n);
+	options_say_unknown(prog, arg, names, n);
 }
 
 /* One long option, argv[*i] = "--NAME[=VALUE]".  1 taken, 0 not in the
@@ -416,7 +416,7 @@ static int table_long(const char *prog, const struct opt_spec *t, bool pass_unkn
 	}
 	const struct opt_spec *d = &t[k];
 	if (!d->takes_value && eq) {
-		opts_say_no_value(prog, d->name);
+		options_say_no_value(prog, d->name);
 		return -1;
 	}
 	const char *val = NULL;
@@ -426,7 +426,7 @@ static int table_long(const char *prog, const struct opt_spec *t, bool pass_unkn
 		} else if (*i + 1 < argc) {
 			val = argv[++*i];
 		} else {
-			opts_say_missing(prog, d->name, d->value_name);
+			options_say_missing(prog, d->name, d->value_name);
 			return -1;
 		}
 	}
@@ -451,7 +451,7 @@ static int table_short(const char *prog, const struct opt_spec *t, bool pass_unk
 			if (pass_unknown && j == 1)
 				return 0;
 			char s[3] = { '-', arg[j], 0 };
-			opts_say_unknown(prog, s, NULL, 0);
+			options_say_unknown(prog, s, NULL, 0);
 			return -1;
 		}
 		const char *val = NULL;
@@ -461,7 +461,7 @@ static int table_short(const char *prog, const struct opt_spec *t, bool pass_unk
 			} else if (*i + 1 < argc) {
 				val = argv[++*i];
 			} else {
-				opts_say_missing(prog, t[k].name, t[k].value_name);
+				options_say_missing(prog, t[k].name, t[k].value_name);
 				return -1;
 			}
 		}
@@ -473,7 +473,7 @@ static int table_short(const char *prog, const struct opt_spec *t, bool pass_unk
 	return 1;
 }
 
-enum opt_result opts_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
+enum opt_result options_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
 				 int argc, char **argv, struct opt_args *out)
 {
 	*out = (struct opt_args){ 0 };
@@ -508,7 +508,7 @@ enum opt_result opts_parse_table(const char *prog, const struct opt_spec *table,
 	return OPT_OK;
 }
 
-void opts_table_usage(FILE *fp, const struct opt_spec *t)
+void options_table_usage(FILE *fp, const struct opt_spec *t)
 {
 	for (int i = 0; t && t[i].name; i++) {
 		char left[64];
@@ -533,7 +533,7 @@ void opts_table_usage(FILE *fp, const struct opt_spec *t)
 	fprintf(fp, "  %-28s %s\n", "-h, --help", "this help");
 }
 
-enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)
+enum opt_result options_parse_argv(struct dvf_opts *o, int argc, char **argv)
 {
 	struct option lopts[N_OPTS + 3];
 	char shorts[3 * N_OPTS + 8];
@@ -561,7 +561,7 @@ enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)
 	int c, li;
 	while ((c = getopt_long(argc, argv, spec, lopts, &li)) != -1) {
 		if (c == 'h') {
-			opts_usage(stdout);
+			options_usage(stdout);
 			return OPT_EXIT_OK;
 		}
 		if (c == 'V') {
@@ -598,7 +598,7 @@ enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv)
 	return OPT_OK;
 }
 
-bool opts_config_path(char *buf, size_t len)
+bool options_config_path(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_CONFIG_HOME");
 	int n;
@@ -649,7 +649,7 @@ static bool config_trusted(FILE *fp, const char *path)
 	return true;
 }
 
-enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_exist)
+enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool must_exist)
 {
 	FILE *fp = fopen(path, "r");
 	if (!fp) {
@@ -714,45 +714,45 @@ enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_
 /* Options that name another board than the one the command line asks
  * for would be ignored without a word.  Only those given on the command
  * line: a config file's usual board must not stop a --demo. */
-static enum opt_result opts_check(const struct dvf_opts *o)
+static enum opt_result options_check(const struct dvf_opts *o)
 {
 	const char *board = o->demo ? "--demo simulates its own board" : o->replay ? "--replay plays a recording" : NULL;
 	if (!board)
 		return OPT_OK;
-	if (opts_cli_set(o, "sysfs-root")) {
+	if (options_cli_set(o, "sysfs-root")) {
 		fprintf(stderr, "dvfstop: %s; --sysfs-root %s names a board's tree (use one or the other)\n",
 			board, o->sysfs_root);
 		return OPT_ERROR;
 	}
 	const char *own = o->demo ? "jetson" : "replay";
-	if (opts_cli_set(o, "source") && strcmp(o->source, "auto") != 0 && strcmp(o->source, own) != 0) {
+	if (options_cli_set(o, "source") && strcmp(o->source, "auto") != 0 && strcmp(o->source, own) != 0) {
 		fprintf(stderr, "dvfstop: %s; --source %s reads another (use one or the other)\n", board, o->source);
 		return OPT_ERROR;
 	}
 	return OPT_OK;
 }
 
-enum opt_result opts_load(struct dvf_opts *o, int argc, char **argv)
+enum opt_result options_load(struct dvf_opts *o, int argc, char **argv)
 {
-	opts_defaults(o);
+	options_defaults(o);
 	/* A first pass finds --config/--no-config/--help; the file is read,
 	 * then argv again so the command line wins. */
 	struct dvf_opts pre;
-	opts_defaults(&pre);
-	enum opt_result r = opts_parse_argv(&pre, argc, argv);
+	options_defaults(&pre);
+	enum opt_result r = options_parse_argv(&pre, argc, argv);
 	if (r != OPT_OK)
 		return r;
 	if (pre.config) {
-		r = opts_parse_file(o, pre.config, true);
+		r = options_parse_file(o, pre.config, true);
 	} else if (!pre.no_config) {
 		char path[1024];
-		if (opts_config_path(path, sizeof path))
-			r = opts_parse_file(o, path, false);
+		if (options_config_path(path, sizeof path))
+			r = options_parse_file(o, path, false);
 	}
 	if (r != OPT_OK)
 		return r;
-	r = opts_parse_argv(o, argc, argv);
+	r = options_parse_argv(o, argc, argv);
 	if (r == OPT_OK && o->batch && !o->sim_speed_set)
 		o->sim_speed = 0;
-	return r == OPT_OK ? opts_check(o) : r;
+	return r == OPT_OK ? options_check(o) : r;
 }

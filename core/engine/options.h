@@ -68,28 +68,28 @@ struct dvf_opts {
 
 enum opt_result { OPT_OK = 0, OPT_EXIT_OK = 1, OPT_ERROR = 2 };
 
-void opts_defaults(struct dvf_opts *o);
+void options_defaults(struct dvf_opts *o);
 /* Parse argv (argv[0] is the program).  Prints --help/--version itself
  * (OPT_EXIT_OK) and messages for bad input (OPT_ERROR). */
-enum opt_result opts_parse_argv(struct dvf_opts *o, int argc, char **argv);
+enum opt_result options_parse_argv(struct dvf_opts *o, int argc, char **argv);
 /* Parse a config file: `key = value` lines, `#` comments, keys are long
  * option names.  Unknown keys and bad values: "FILE:LINE: ..." on stderr and
  * OPT_ERROR.  A missing file is fine when !must_exist. */
-enum opt_result opts_parse_file(struct dvf_opts *o, const char *path, bool must_exist);
+enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool must_exist);
 /* Where the config file is: $XDG_CONFIG_HOME/dvfstop/config or
  * ~/.config/dvfstop/config.  False when neither can be formed. */
-bool opts_config_path(char *buf, size_t len);
+bool options_config_path(char *buf, size_t len);
 /* Load defaults, then the config file, then argv (argv wins). */
-enum opt_result opts_load(struct dvf_opts *o, int argc, char **argv);
+enum opt_result options_load(struct dvf_opts *o, int argc, char **argv);
 /* Free strings the parser allocated. */
-void opts_free(struct dvf_opts *o);
-void opts_usage(FILE *fp);
+void options_free(struct dvf_opts *o);
+void options_usage(FILE *fp);
 /* Whether NAME (no dashes) is a long option: for the hint when one is
  * typed as a command ("dvfstop replay x.csv"). */
-bool opts_is_key(const char *name);
+bool options_is_key(const char *name);
 /* Whether the option KEY was given on the command line (not only in the
  * config file or by default). */
-bool opts_cli_set(const struct dvf_opts *o, const char *key);
+bool options_cli_set(const struct dvf_opts *o, const char *key);
 
 
 /* ---- the sub-commands' option tables (commands.c) ----
@@ -119,17 +119,17 @@ struct opt_args {
  * go to pos for another parser, instead of being refused; otherwise a
  * unique prefix of a long option is that option, as with getopt_long, and
  * what follows `--` is arguments.  -h/--help: OPT_EXIT_OK with help set.
- * OPT_ERROR after a message on stderr.  Free with opts_args_free. */
-enum opt_result opts_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
+ * OPT_ERROR after a message on stderr.  Free with options_args_free. */
+enum opt_result options_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
 				 int argc, char **argv, struct opt_args *out);
-void opts_args_free(struct opt_args *a);
+void options_args_free(struct opt_args *a);
 /* The options of TABLE, one a line, for a --help. */
-void opts_table_usage(FILE *fp, const struct opt_spec *table);
+void options_table_usage(FILE *fp, const struct opt_spec *table);
 /* The one wording of a refused option.  PROG: "dvfstop" or "dvfstop CMD".
  * A long option's NAME that is unknown gets the nearest of CANDIDATES
  * (n of them) as a "did you mean". */
-void opts_say_missing(const char *prog, const char *name, const char *value_name);
-void opts_say_no_value(const char *prog, const char *name);
-void opts_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n);
+void options_say_missing(const char *prog, const char *name, const char *value_name);
+void options_say_no_value(const char *prog, const char *name);
+void options_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n);
 
 #endif

@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "builtin.h"
+#include "policy_builtin.h"
 #include "catalog.h"
 #include "clock.h"
 #include "session.h"
@@ -95,7 +95,7 @@ void recommend_init(struct recommend *r, const struct policy_tree *t, const char
 	r->base = *base;
 	r->info = info;
 	recommend_window_init(&r->uw, DVF_NS_PER_S, RECOMMEND_WINDOW_S);
-	policy_hyst_init(&r->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
+	policy_eval_hyst_init(&r->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
 }
 
 int recommend_open(struct recommend *r, const char *spec, const struct session *s, char *err, size_t errlen)
@@ -111,7 +111,7 @@ int recommend_open(struct recommend *r, const char *spec, const struct session *
 	struct policy_tree t;
 	char perr[POLICY_ERR_LEN];
 	policy_tree_init(&t);
-	if (policy_load_spec(spec, &t, perr, sizeof perr)) {
+	if (policy_builtin_load_spec(spec, &t, perr, sizeof perr)) {
 		snprintf(err, errlen, "%s", perr);
 		return -1;
 	}
@@ -130,7 +130,7 @@ void recommend_use(struct recommend *r, const struct policy_tree *t, const char 
 	}
 	r->tree = t;
 	snprintf(r->spec, sizeof r->spec, "%s", spec ? spec : "");
-	policy_hyst_init(&r->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
+	policy_eval_hyst_init(&r->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
 	r->rec.have = false;
 	if (r->sampled && t)   /* at once, on the window as it is */
 		evaluate(r);
@@ -167,14 +167,14 @@ static void features(const struct recommend *r, double min_s, struct recommendat
 static void map_leaf(const struct recommend *r, struct recommendation *out)
 {
 	memset(&out->map, 0, sizeof out->map);
-	out->have_map = out->eval.ok && r->info && policy_map_level(r->info, out->eval.mhz, &out->map) == 0;
+	out->have_map = out->eval.ok && r->info && policy_eval_map_level(r->info, out->eval.mhz, &out->map) == 0;
 }
 
 static void evaluate(struct recommend *r)
 {
 	struct recommendation *o = &r->rec;
 	features(r, RECOMMEND_MIN_S, o);
-	o->eval = *policy_hyst_update(&r->hyst, r->tree, &o->w);
+	o->eval = *policy_eval_hyst_update(&r->hyst, r->tree, &o->w);
 	o->have = true;
 	map_leaf(r, o);
 	o->pending = r->hyst.cand_count;
@@ -238,14 +238,14 @@ static json_object *json_num(double v)
 	if (v == floor(v) && fabs(v) < 9e15)
 		return json_object_new_int64((int64_t)v);
 	char num[40];
-	policy_format_number(v, num, sizeof num);
+	policy_tree_format_number(v, num, sizeof num);
 	return json_object_new_double_s(v, num);
 }
 
 static json_object *json_value(enum wl_feature f, double v)
 {
 	if (f == WL_MODEL_TYPE)
-		return json_object_new_string(model_type_name((enum model_type)(int)v));
+		return json_object_new_string(catalog_model_type_name((enum model_type)(int)v));
 	return json_num(v);
 }
 
@@ -288,7 +288,7 @@ json_object *recommend_json(const struct recommendation *rec)
 	const struct policy_eval *e = &rec->eval;
 	bool ok = rec->have && e->ok;
 	char path[4096];
-	policy_format_path(e, rec->have_map ? &rec->map : NULL, 0, path, sizeof path);
+	policy_eval_format_path(e, rec->have_map ? &rec->map : NULL, 0, path, sizeof path);
 	json_object *root = json_object_new_object();
 	json_object_object_add(root, "policy", json_object_new_string(rec->policy));
 	json_object_object_add(root, "spec", json_object_new_string(rec->spec));
@@ -310,7 +310,7 @@ void recommend_print(const struct recommendation *rec, const char *indent, const
 {
 	const struct policy_eval *e = &rec->eval;
 	char path[4096];
-	policy_format_path(e, rec->have_map ? &rec->map : NULL, 0, path, sizeof path);
+	policy_eval_format_path(e, rec->have_map ? &rec->map : NULL, 0, path, sizeof path);
 	fprintf(fp, "%spolicy:    %s (%s)\n", indent, rec->policy, rec->spec);
 	if (rec->w.model[0])
 		fprintf(fp, "%smodel:     %s\n", indent, rec->w.model);
@@ -318,8 +318,8 @@ void recommend_print(const struct recommendation *rec, const char *indent, const
 		fprintf(fp, "%spath:      %s\n", indent, path);
 	if (rec->have && e->ok && rec->have_map) {
 		char want[40], got[40];
-		policy_format_number(e->mhz, want, sizeof want);
-		policy_format_number((double)rec->map.hz / 1e6, got, sizeof got);
+		policy_tree_format_number(e->mhz, want, sizeof want);
+		policy_tree_format_number((double)rec->map.hz / 1e6, got, sizeof got);
 		if (rec->map.differs)
 			fprintf(fp, "%srecommend: %s MHz (the policy says %s MHz; the nearest level in %s)\n", indent,
 				got, want, table);

@@ -12,7 +12,7 @@
  *
  * The policy is evaluated on the first sample and then once a second, on
  * the features workload_resolve gives (each with its origin), with
- * hysteresis (policy_hyst_update: a margin at a measured feature's
+ * hysteresis (policy_eval_hyst_update: a margin at a measured feature's
  * threshold, a hold of 3 windows before another leaf is adopted), so the
  * recommendation does not flap.  recommend_result gives that adopted
  * recommendation; recommend_now evaluates the window as it is, without the
@@ -25,9 +25,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "eval.h"
+#include "policy_eval.h"
 #include "sample.h"
-#include "tree.h"
+#include "policy_tree.h"
 #include "workload.h"
 #include "workload_resolve.h"
 

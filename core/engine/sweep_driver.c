@@ -287,7 +287,7 @@ void sweep_driver_workload(const struct session *s, const char *name, struct swe
 		.name = name ? name : label,
 		.model = model,
 		.model_type = workload_has(&wl, WL_MODEL_TYPE)
-			? model_type_name((enum model_type)(int)wl.f[WL_MODEL_TYPE].v) : "",
+			? catalog_model_type_name((enum model_type)(int)wl.f[WL_MODEL_TYPE].v) : "",
 		.layers = workload_has(&wl, WL_LAYERS) ? (int)wl.f[WL_LAYERS].v : 0,
 		.hidden = workload_has(&wl, WL_HIDDEN) ? (int)wl.f[WL_HIDDEN].v : 0,
 		.params_m = workload_has(&wl, WL_PARAMS_M) ? wl.f[WL_PARAMS_M].v : 0,

@@ -4,7 +4,7 @@
 noinst_LIBRARIES += core/sim/libsim.a
 core_sim_libsim_a_CPPFLAGS = $(I_BASE) $(I_SIM) $(DVF_DEFS)
 core_sim_libsim_a_SOURCES = \
-	core/sim/sim.c core/sim/sim.h core/sim/sim_model.c core/sim/sim_model.h \
+	core/sim/sim.c core/sim/sim.h core/sim/sim_model.c core/sim/sim_model.h core/sim/sim_rng.c core/sim/sim_rng.h \
 	core/sim/sim_priv.h core/sim/sim_tree.c
 # the tree's pieces (sim_priv.h)
 core_sim_libsim_a_SOURCES += core/sim/sim_file.c core/sim/sim_rm.c core/sim/sim_tree_board.c \

@@ -8,6 +8,8 @@
 #ifndef DVF_SIM_MODEL_H
 #define DVF_SIM_MODEL_H
 
+#include "sim_rng.h"
+
 #include <stdint.h>
 
 #include "catalog.h"
@@ -69,14 +71,5 @@ int64_t sim_model_optimum_hz(const struct sim_model *m, const int64_t *levels, i
  * main thread, cores 1-3 the data-loader workers, the rest background. */
 double sim_model_core_busy(enum sim_phase ph, int core);
 
-/* A small seeded PRNG (splitmix64 seeding xoshiro256**), so runs do not
- * depend on the C library. */
-struct sim_rng {
-	uint64_t s[4];
-};
-void sim_rng_seed(struct sim_rng *r, uint64_t seed);
-uint64_t sim_rng_next(struct sim_rng *r);
-double sim_rng_uniform(struct sim_rng *r);   /* [0, 1) */
-double sim_rng_normal(struct sim_rng *r);    /* mean 0, sd 1 */
 
 #endif

@@ -241,7 +241,7 @@ static void levels_from_rows(struct replay_table *r)
 		if (!(v > 0 && v < 1e9))
 			continue;   /* n/a, or no clock (MHz) any GPU has */
 		int64_t hz = llround(v * 1e6);
-		if (info_level_index(in, hz) >= 0)
+		if (sample_level_index(in, hz) >= 0)
 			continue;
 		if (in->n_levels >= DVF_MAX_LEVELS)
 			break;

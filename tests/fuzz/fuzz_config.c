@@ -1,4 +1,4 @@
-/* Config files (opts_parse_file): strict `key = value` lines. */
+/* Config files (options_parse_file): strict `key = value` lines. */
 #include "config.h"
 #include "fuzz.h"
 
@@ -10,8 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!path)
 		return 0;
 	struct dvf_opts o;
-	opts_defaults(&o);
-	(void)opts_parse_file(&o, path, true);
-	opts_free(&o);
+	options_defaults(&o);
+	(void)options_parse_file(&o, path, true);
+	options_free(&o);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* Policy files (policy_parse): any text either parses into a tree that
+/* Policy files (policy_tree_parse): any text either parses into a tree that
  * validates, prints, and parses back to the same tree, or is refused with
  * a message that names the file and line. */
 #include "config.h"
@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "tree.h"
+#include "policy_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	policy_tree_init(&t);
 	err[0] = '\0';
-	if (policy_parse((const char *)data, size, "fuzz.policy", &t, err, sizeof err) < 0) {
+	if (policy_tree_parse((const char *)data, size, "fuzz.policy", &t, err, sizeof err) < 0) {
 		if (strncmp(err, "fuzz.policy", 11) != 0) {
 			fprintf(stderr, "refusal does not name the file: '%s'\n", err);
 			abort();
@@ -26,10 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "parsed tree does not validate: %s\n", err);
 		abort();
 	}
-	char *text = policy_print(&t);
+	char *text = policy_tree_print(&t);
 	if (text) {
 		policy_tree_init(&back);
-		if (policy_parse(text, strlen(text), "printed", &back, err, sizeof err) < 0) {
+		if (policy_tree_parse(text, strlen(text), "printed", &back, err, sizeof err) < 0) {
 			fprintf(stderr, "printed tree does not parse: %s\n%s", err, text);
 			abort();
 		}

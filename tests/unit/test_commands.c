@@ -28,7 +28,7 @@ static void slurp(FILE *t, char *buf, size_t len)
  * land in out_buf and err_buf. */
 static int run_cmd(int argc, char **argv)
 {
-	const struct command *c = command_find(argv[0]);
+	const struct command *c = commands_find(argv[0]);
 	assert_non_null(c);
 	fflush(stdout);
 	fflush(stderr);
@@ -36,7 +36,7 @@ static int run_cmd(int argc, char **argv)
 	FILE *t1 = tmpfile(), *t2 = tmpfile();
 	dup2(fileno(t1), 1);
 	dup2(fileno(t2), 2);
-	int rc = command_run(c, argc, argv);
+	int rc = commands_run(c, argc, argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(o1, 1);
@@ -129,7 +129,7 @@ static void valid_parse(void **state)
 	(void)state;
 	char *argv[] = { "cmd", "a.csv", "-oP", "--name=n1", "-j", "b.csv", "--na", "n2", "--", "--json", NULL };
 	struct opt_args a;
-	assert_int_equal(opts_parse_table("dvfstop cmd", table, false, 10, argv, &a), OPT_OK);
+	assert_int_equal(options_parse_table("dvfstop cmd", table, false, 10, argv, &a), OPT_OK);
 	assert_int_equal(a.n_hit, 4);
 	assert_int_equal(a.hit[0].opt, 0);
 	assert_string_equal(a.hit[0].val, "P");
@@ -144,7 +144,7 @@ static void valid_parse(void **state)
 	assert_string_equal(a.pos[1], "b.csv");
 	assert_string_equal(a.pos[2], "--json");
 	assert_false(a.help);
-	opts_args_free(&a);
+	options_args_free(&a);
 }
 
 /* sweep: its own options are taken, the monitor's go on, in order, and
@@ -154,9 +154,9 @@ static void pass_unknown(void **state)
 	(void)state;
 	char *argv[] = { "sweep", "--demo", "--mode", "exhaustive", "-i", "50", "--append", "--sim-model=x",
 			 "--", "train", "--mode", NULL };
-	const struct command *c = command_find("sweep");
+	const struct command *c = commands_find("sweep");
 	struct opt_args a;
-	assert_int_equal(opts_parse_table("dvfstop sweep", c->opts, true, 11, argv, &a), OPT_OK);
+	assert_int_equal(options_parse_table("dvfstop sweep", c->opts, true, 11, argv, &a), OPT_OK);
 	assert_int_equal(a.n_hit, 2);
 	assert_int_equal(a.hit[0].opt, SWO_MODE);
 	assert_string_equal(a.hit[0].val, "exhaustive");
@@ -165,7 +165,7 @@ static void pass_unknown(void **state)
 	assert_int_equal(a.n_pos, 7);
 	for (int i = 0; i < 7; i++)
 		assert_string_equal(a.pos[i], want[i]);
-	opts_args_free(&a);
+	options_args_free(&a);
 	/* a sweep option without its value */
 	assert_int_equal(RUN("sweep", "--demo", "--dwell"), CMD_USAGE);
 	assert_string_equal(err_buf, "dvfstop sweep: option --dwell needs a value: N[steps]|Ns|Nms\n");
@@ -174,9 +174,9 @@ static void pass_unknown(void **state)
 static void unknown_command_name(void **state)
 {
 	(void)state;
-	assert_null(command_find("nosuch"));
-	assert_non_null(command_find("restore"));
-	assert_null(command_find("restor"));
+	assert_null(commands_find("nosuch"));
+	assert_non_null(commands_find("restore"));
+	assert_null(commands_find("restor"));
 }
 
 int main(void)

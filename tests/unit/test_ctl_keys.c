@@ -151,7 +151,7 @@ static bool cb_has(const struct cellbuf *cb, const char *s)
 {
 	char row[1024];
 	for (int y = 0; y < cb->h; y++) {
-		cb_row_text(cb, y, row, sizeof row);
+		cellbuf_row_text(cb, y, row, sizeof row);
 		if (strstr(row, s))
 			return true;
 	}
@@ -168,7 +168,7 @@ static void test_render(void **state)
 	ctl_dialog_init(&d, &info, CTL_DEFAULT, 0, 816000000);
 	ctl_dialog_size(&d, &info, 120, 40, &w, &h);
 	/* Every level fits on a 40-row screen. */
-	assert_int_equal(cb_init(&cb, w, h, false), 0);
+	assert_int_equal(cellbuf_init(&cb, w, h, false), 0);
 	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, "1300.5 MHz"));
 	assert_true(cb_has(&cb, "306 MHz"));
@@ -181,12 +181,12 @@ static void test_render(void **state)
 	assert_true(cb_has(&cb, "612 MHz,"));
 	assert_true(cb_has(&cb, "714"));
 	assert_true(cb_has(&cb, "nothing written"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* A short screen scrolls the list so the selection stays in view. */
 	ctl_dialog_size(&d, &info, 120, 10, &w, &h);
 	assert_int_equal(h, 10);
-	assert_int_equal(cb_init(&cb, w, h, true), 0);
+	assert_int_equal(cellbuf_init(&cb, w, h, true), 0);
 	ctl_keys_dialog_input(&d, &info, KEY_END, &hz);
 	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, ">  1  306 MHz"));
@@ -194,16 +194,16 @@ static void test_render(void **state)
 	ctl_keys_dialog_input(&d, &info, KEY_HOME, &hz);
 	ctl_dialog_render(&d, &info, &cb);
 	assert_true(cb_has(&cb, "> 11  1300.5 MHz"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* The stale prompt asks, and says what was found. */
 	ctl_dialog_stale_size("x", 100, &w, &h);
-	assert_int_equal(cb_init(&cb, w, h, false), 0);
+	assert_int_equal(cellbuf_init(&cb, w, h, false), 0);
 	ctl_dialog_stale_render("process 42 (no longer running) left the GPU clocks changed", &cb);
 	assert_true(cb_has(&cb, "a previous dvfstop left the GPU clock changed:"));
 	assert_true(cb_has(&cb, "restore it? y/n"));
 	assert_true(cb_has(&cb, "process 42"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 /* The GPU panel's set row and the readback note, as room allows. */
@@ -236,60 +236,60 @@ static void test_gpu_panel_rows(void **state)
 	snprintf(v.ctl_who, sizeof v.ctl_who, "pinned by you at 714 MHz");
 	snprintf(v.ctl_note, sizeof v.ctl_note, "pinned at 714 MHz, but the GPU runs at 612 MHz: thermal");
 
-	assert_int_equal(cb_init(&cb, 70, 12, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 70, 12, false), 0);
 	panel_render_gpu(&v, &cb);
-	cb_row_text(&cb, 4, r, sizeof r);
+	cellbuf_row_text(&cb, 4, r, sizeof r);
 	assert_non_null(strstr(r, "util"));
-	cb_row_text(&cb, 5, r, sizeof r);
+	cellbuf_row_text(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "|set   pinned by you at 714 MHz"));
 	assert_null(strstr(r, "thermal"));
-	cb_row_text(&cb, 6, r, sizeof r);
+	cellbuf_row_text(&cb, 6, r, sizeof r);
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at 612 MHz: thermal"));
-	cb_row_text(&cb, 7, r, sizeof r);
+	cellbuf_row_text(&cb, 7, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* Narrow but tall: the note wraps at a space onto a second row. */
-	assert_int_equal(cb_init(&cb, 40, 14, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 14, false), 0);
 	panel_render_gpu(&v, &cb);
-	cb_row_text(&cb, 6, r, sizeof r);
+	cellbuf_row_text(&cb, 6, r, sizeof r);
 	/* 38 columns inside the border: the first row is 38 long */
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
-	cb_row_text(&cb, 7, r, sizeof r);
+	cellbuf_row_text(&cb, 7, r, sizeof r);
 	assert_non_null(strstr(r, "|612 MHz: thermal "));
-	cb_row_text(&cb, 8, r, sizeof r);
+	cellbuf_row_text(&cb, 8, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* 80x24's GPU panel (40x12, 10 rows inside): the note still wraps,
 	 * the graphs keep three rows. */
-	assert_int_equal(cb_init(&cb, 40, 12, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 12, false), 0);
 	panel_render_gpu(&v, &cb);
-	cb_row_text(&cb, 6, r, sizeof r);
+	cellbuf_row_text(&cb, 6, r, sizeof r);
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
-	cb_row_text(&cb, 7, r, sizeof r);
+	cellbuf_row_text(&cb, 7, r, sizeof r);
 	assert_non_null(strstr(r, "|612 MHz: thermal "));
-	cb_row_text(&cb, 8, r, sizeof r);
+	cellbuf_row_text(&cb, 8, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
-	cb_row_text(&cb, 10, r, sizeof r);
+	cellbuf_row_text(&cb, 10, r, sizeof r);
 	assert_non_null(strstr(r, "|util"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* Less room: the note follows on the set row. */
-	assert_int_equal(cb_init(&cb, 70, 9, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 70, 9, false), 0);
 	panel_render_gpu(&v, &cb);
-	cb_row_text(&cb, 5, r, sizeof r);
+	cellbuf_row_text(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "|set   pinned by you at 714 MHz  pinned at 714"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* The minimum: the two graphs keep their rows. */
-	assert_int_equal(cb_init(&cb, 70, 8, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 70, 8, false), 0);
 	panel_render_gpu(&v, &cb);
-	cb_row_text(&cb, 5, r, sizeof r);
+	cellbuf_row_text(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
-	cb_row_text(&cb, 6, r, sizeof r);
+	cellbuf_row_text(&cb, 6, r, sizeof r);
 	assert_non_null(strstr(r, "|util"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 int main(void)

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "builtin.h"
+#include "policy_builtin.h"
 #include "cmd_fit.h"
 #include "sweepdata.h"
 
@@ -50,9 +50,9 @@ static void check_fit(const char *fixture, const char *tree_text, int want_depth
 	assert_int_equal(cart_fit(&c.d, &cv.p, NULL, "t", &got, err, sizeof err), 0);
 	char text[1024];
 	snprintf(text, sizeof text, "dvfstop-policy 1\nname t\n%s", tree_text);
-	assert_int_equal(policy_parse(text, strlen(text), "want", &want, err, sizeof err), 0);
+	assert_int_equal(policy_tree_parse(text, strlen(text), "want", &want, err, sizeof err), 0);
 	if (!policy_tree_equal(&got, &want)) {
-		char *p = policy_print(&got);
+		char *p = policy_tree_print(&got);
 		fail_msg("%s: got\n%s", fixture, p);
 	}
 	policy_tree_free(&got);
@@ -159,14 +159,14 @@ static void test_evaluate_by_hand(void **state)
 	struct sweepdata d;
 	load(&d, "one-split.csv");
 	struct policy_tree t;
-	assert_int_equal(policy_load_spec("builtin:mlg", &t, err, sizeof err), 0);
+	assert_int_equal(policy_builtin_load_spec("builtin:mlg", &t, err, sizeof err), 0);
 	struct ev_cell cells[4];
 	const double leaf[] = { 510, 612, 816, 714 }, lvl[] = { 612, 612, 816, 612 };
 	const double save[] = { 0.5, 0.5, 0.2, 0.12 }, regret[] = { 0, 0, 0, 0.1 };
 	for (int i = 0; i < 4; i++) {
-		int maxn = evaluate_maxn_level(&d, i, 1300.5);
+		int maxn = cmd_evaluate_maxn_level(&d, i, 1300.5);
 		assert_int_equal(maxn, 2);
-		evaluate_cell(&d, i, maxn, &t, &cells[i]);
+		cmd_evaluate_cell(&d, i, maxn, &t, &cells[i]);
 		assert_true(cells[i].ok);
 		assert_true(cells[i].leaf_mhz == leaf[i]);
 		assert_true(d.w[i].level[cells[i].level].mhz == lvl[i]);
@@ -174,7 +174,7 @@ static void test_evaluate_by_hand(void **state)
 		assert_float_equal(cells[i].regret, regret[i], 1e-12);
 	}
 	struct ev_summary s;
-	evaluate_summary(&d, cells, 70, &s);
+	cmd_evaluate_summary(&d, cells, 70, &s);
 	assert_int_equal(s.n, 4);
 	assert_int_equal(s.n_small, 2);
 	assert_int_equal(s.n_large, 2);
@@ -186,7 +186,7 @@ static void test_evaluate_by_hand(void **state)
 	assert_float_equal(s.mean_regret, 0.025, 1e-12);
 	assert_int_equal(s.optimal, 3);
 	/* A split at 20M puts all four in the large group. */
-	evaluate_summary(&d, cells, 20, &s);
+	cmd_evaluate_summary(&d, cells, 20, &s);
 	assert_int_equal(s.n_small, 0);
 	assert_true(isnan(s.mean_small));
 	policy_tree_free(&t);
@@ -201,19 +201,19 @@ static void test_evaluate_missing(void **state)
 	struct sweepdata d;
 	load(&d, "no-util.csv");
 	struct policy_tree t;
-	assert_int_equal(policy_load_spec("builtin:mlg", &t, err, sizeof err), 0);
+	assert_int_equal(policy_builtin_load_spec("builtin:mlg", &t, err, sizeof err), 0);
 	struct ev_cell c;
-	evaluate_cell(&d, 0, evaluate_maxn_level(&d, 0, 1300.5), &t, &c);
+	cmd_evaluate_cell(&d, 0, cmd_evaluate_maxn_level(&d, 0, 1300.5), &t, &c);
 	assert_false(c.ok);
 	assert_int_equal(c.missing, WL_GPU_UTIL);
 	assert_true(isnan(c.saving));
-	evaluate_cell(&d, 1, evaluate_maxn_level(&d, 1, 1300.5), &t, &c);
+	cmd_evaluate_cell(&d, 1, cmd_evaluate_maxn_level(&d, 1, 1300.5), &t, &c);
 	assert_true(c.ok);
 	policy_tree_free(&t);
 	sweepdata_free(&d);
 	load(&d, "no-maxn.csv");
-	assert_int_equal(evaluate_maxn_level(&d, 0, 1300.5), 1);
-	assert_int_equal(evaluate_maxn_level(&d, 1, 1300.5), -1);
+	assert_int_equal(cmd_evaluate_maxn_level(&d, 0, 1300.5), 1);
+	assert_int_equal(cmd_evaluate_maxn_level(&d, 1, 1300.5), -1);
 	sweepdata_free(&d);
 }
 
@@ -229,9 +229,9 @@ static void test_size_group_rounds_to_millions(void **state)
 			   "none,decoder,6,512,,32,90,612,1\nnone,decoder,6,512,,32,90,816,2\n";
 	assert_int_equal(sweepdata_parse(&d, text, strlen(text), "s.csv", err, sizeof err), 0);
 	assert_int_equal(sweepdata_finish(&d, err, sizeof err), 0);
-	assert_int_equal(evaluate_size_group(&d, 0, 70), 0);
-	assert_int_equal(evaluate_size_group(&d, 1, 70), 1);
-	assert_int_equal(evaluate_size_group(&d, 2, 70), -1);
+	assert_int_equal(cmd_evaluate_size_group(&d, 0, 70), 0);
+	assert_int_equal(cmd_evaluate_size_group(&d, 1, 70), 1);
+	assert_int_equal(cmd_evaluate_size_group(&d, 2, 70), -1);
 	sweepdata_free(&d);
 }
 

@@ -16,7 +16,7 @@
 static double run(const char *model, int64_t interval_ms, uint64_t seed, double *truth)
 {
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	o.demo = true;
 	o.batch = true;
 	o.sim_speed = 0;

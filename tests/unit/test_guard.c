@@ -427,7 +427,7 @@ static int run_restore(struct fake_board *b)
 {
 	setenv("DVFSTOP_STATE_DIR", b->state_dir, 1);
 	char *argv[] = { (char *)"restore", (char *)"--sysfs-root", b->root, NULL };
-	int rc = command_run(command_find("restore"), 3, argv);
+	int rc = commands_run(commands_find("restore"), 3, argv);
 	unsetenv("DVFSTOP_STATE_DIR");
 	return rc;
 }

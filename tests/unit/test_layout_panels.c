@@ -87,7 +87,7 @@ static void make_view_na(struct tui_view *v)
 
 static void render(const struct tui_view *v, int region, int w, int h, bool utf8, struct cellbuf *cb)
 {
-	assert_int_equal(cb_init(cb, w, h, utf8), 0);
+	assert_int_equal(cellbuf_init(cb, w, h, utf8), 0);
 	panel_table_render(v, region, cb);
 }
 
@@ -96,7 +96,7 @@ static bool contains(const struct cellbuf *cb, const char *s)
 {
 	char row[4096];
 	for (int y = 0; y < cb->h; y++) {
-		cb_row_text(cb, y, row, sizeof row);
+		cellbuf_row_text(cb, y, row, sizeof row);
 		if (strstr(row, s))
 			return true;
 	}
@@ -106,7 +106,7 @@ static bool contains(const struct cellbuf *cb, const char *s)
 static bool row_contains(const struct cellbuf *cb, int y, const char *s)
 {
 	char row[4096];
-	cb_row_text(cb, y, row, sizeof row);
+	cellbuf_row_text(cb, y, row, sizeof row);
 	return strstr(row, s) != NULL;
 }
 
@@ -126,7 +126,7 @@ static void test_invalid_is_na_never_zero(void **state)
 	/* The stale number behind an invalid metric never shows. */
 	assert_false(contains(&cb, "1234"));
 	assert_false(contains(&cb, "0 MHz"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	render(&v, TR_POWER, 40, 10, true, &cb);
 	assert_true(row_contains(&cb, 1, "VDD_GPU_SOC"));
@@ -136,18 +136,18 @@ static void test_invalid_is_na_never_zero(void **state)
 	assert_true(row_contains(&cb, 4, "mean n/a"));
 	assert_false(contains(&cb, "0.00 W"));
 	assert_false(contains(&cb, "1.23"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	render(&v, TR_ENERGY, 40, 5, true, &cb);
 	assert_true(row_contains(&cb, 1, "session n/a"));
 	assert_true(row_contains(&cb, 3, "no job"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	render(&v, TR_CPU, 40, 6, false, &cb);
 	assert_true(row_contains(&cb, 1, "n/a"));
 	assert_true(row_contains(&cb, 2, "clock n/a n/a MHz"));
 	assert_true(row_contains(&cb, 3, "hottest n/a"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 static void test_values_and_marks(void **state)
@@ -175,13 +175,13 @@ static void test_values_and_marks(void **state)
 	assert_true(row_contains(&cb, 2, "] 1020"));
 	assert_true(row_contains(&cb, 3, "lim 306..1020 MHz  gov nvhost_podgov"));
 	assert_true(row_contains(&cb, 4, "50.0%"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* A clock that is not a table entry is marked as near one. */
 	s->gpu_freq_hz = dvf_m_val(600000000);
 	render(&v, TR_GPU, 40, 8, false, &cb);
 	assert_true(row_contains(&cb, 1, "level ~2/3"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	render(&v, TR_POWER, 40, 8, true, &cb);
 	/* Rails in the total carry the mark; the others do not. */
@@ -189,11 +189,11 @@ static void test_values_and_marks(void **state)
 	assert_false(row_contains(&cb, 2, "Σ"));
 	assert_true(row_contains(&cb, 3, "total"));
 	assert_true(row_contains(&cb, 3, "5.25 W"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	render(&v, TR_CPU, 40, 6, true, &cb);
 	assert_true(row_contains(&cb, 3, "hottest 52.5°C gpu-thermal"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 /* History gaps are blank in the sparkline; valid zeros are not. */
@@ -223,12 +223,12 @@ static void test_gap_in_sparkline(void **state)
 
 	render(&v, TR_POWER, 40, 8, false, &cb);
 	char row[256];
-	cb_row_text(&cb, 3, row, sizeof row);   /* the total row */
+	cellbuf_row_text(&cb, 3, row, sizeof row);   /* the total row */
 	/* Ends with: lowest step (0 W), gap, full (the 2 W maximum), border. */
 	size_t n = strlen(row);
 	assert_true(n >= 4);
 	assert_string_equal(row + n - 4, "_ #|");
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	history_free(&hist);
 	assert_int_equal(history_init(&hist, 16, 1000), 0);
 }
@@ -253,14 +253,14 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 1, "FROZEN"));
 	assert_true(row_contains(&cb, 1, "hello"));
 	assert_true(row_contains(&cb, 1, "theme default"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	info.l4t[0] = '\0';
 	v.recording = false;
 	render(&v, TR_HEADER, 120, 2, false, &cb);
 	assert_true(row_contains(&cb, 0, "L4T n/a"));
 	assert_true(row_contains(&cb, 1, "not recording"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* At 80 columns a long message takes the theme's room, then that of
 	 * "not recording", before it is cut; the uptime stays. */
@@ -270,24 +270,24 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 1, "not recording  no finished sweep to apply: s starts one"));
 	assert_false(row_contains(&cb, 1, "theme"));
 	assert_true(row_contains(&cb, 1, "up "));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	snprintf(v.msg, sizeof v.msg, "%s", "slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms");
 	render(&v, TR_HEADER, 80, 2, false, &cb);
 	assert_true(row_contains(&cb, 1, " slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms"));
 	assert_false(row_contains(&cb, 1, "not recording"));
 	assert_true(row_contains(&cb, 1, "up "));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	snprintf(v.msg, sizeof v.msg, "%s", "slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms; backing off 1 s");
 	render(&v, TR_HEADER, 80, 2, false, &cb);
 	assert_true(row_contains(&cb, 1, " slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120"));
 	assert_false(row_contains(&cb, 1, "backing off"));
 	assert_true(row_contains(&cb, 1, "up "));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	snprintf(v.msg, sizeof v.msg, "ok");
 	render(&v, TR_HEADER, 80, 2, false, &cb);
 	assert_true(row_contains(&cb, 1, "not recording  ok"));
 	assert_true(row_contains(&cb, 1, "theme default"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	make_info();
 
 	render(&v, TR_KEYS, 80, 1, false, &cb);
@@ -295,38 +295,38 @@ static void test_header_and_keys(void **state)
 	assert_false(row_contains(&cb, 0, "x "));       /* help-only row */
 	assert_false(row_contains(&cb, 0, "pause"));    /* not a replay */
 	assert_true(row_contains(&cb, 0, "focus: GPU"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	/* A replay (its clocks fixed): pause, not the clock key it refuses. */
 	v.clocks_fixed = true;
 	v.replay.on = true;
 	render(&v, TR_KEYS, 80, 1, false, &cb);
 	assert_true(row_contains(&cb, 0, "q quit  z pause  Tab focus"));
 	assert_false(row_contains(&cb, 0, "clock"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	/* Read-only live: no clock key, no replay key. */
 	v.replay.on = false;
 	render(&v, TR_KEYS, 80, 1, false, &cb);
 	assert_true(row_contains(&cb, 0, "q quit  Tab focus"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	v.clocks_fixed = false;
 
 	int w, h;
 	panel_help_size(keys, &w, &h);
-	assert_int_equal(cb_init(&cb, w, h, true), 0);
+	assert_int_equal(cellbuf_init(&cb, w, h, true), 0);
 	assert_int_equal(panel_help(keys, &cb, 0), 0);
 	/* Every key of the table is listed, help-only ones included. */
 	assert_true(contains(&cb, "q       quit"));
 	assert_true(contains(&cb, "x       help-only key"));
 	assert_true(contains(&cb, "Tab     next panel"));
 	assert_true(contains(&cb, "any key closes this window"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* Too short for every key: it scrolls, and says so. */
 	int n = 0;
 	while (keys[n].fn)
 		n++;
 	assert_true(n >= 3);
-	assert_int_equal(cb_init(&cb, w, 5, true), 0);   /* room for 2 keys */
+	assert_int_equal(cellbuf_init(&cb, w, 5, true), 0);   /* room for 2 keys */
 	assert_int_equal(panel_help(keys, &cb, 0), 0);
 	assert_true(contains(&cb, "q       quit"));
 	assert_false(contains(&cb, "Tab     next panel"));
@@ -336,7 +336,7 @@ static void test_header_and_keys(void **state)
 	/* the last page is full: asking past the end stops at n - 2 */
 	assert_int_equal(panel_help(keys, &cb, 99), n - 2);
 	assert_false(contains(&cb, "q       quit"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	assert_int_equal(panel_help_scroll(n, 5, 0, -1), 0);
 	assert_int_equal(panel_help_scroll(n, 5, 0, 1), 1);
 	assert_int_equal(panel_help_scroll(n, 5, n - 2, 1), n - 2);
@@ -351,8 +351,8 @@ static void test_help_fits_80(void **state)
 	int w, h;
 	panel_help_size(tui_keys, &w, &h);
 	for (const struct tui_key *k = tui_keys; k->fn; k++)
-		if (8 + cb_strcols(k->help) + 4 > 80)
-			fail_msg("help for key %s is %d columns: '%s'", k->name, cb_strcols(k->help), k->help);
+		if (8 + cellbuf_strcols(k->help) + 4 > 80)
+			fail_msg("help for key %s is %d columns: '%s'", k->name, cellbuf_strcols(k->help), k->help);
 	assert_true(w <= 80);
 	assert_true(h > 20);   /* the table is all there */
 }
@@ -366,17 +366,17 @@ static void test_focus_border(void **state)
 	v.focus = TR_POWER;
 	render(&v, TR_POWER, 40, 8, true, &cb);
 	assert_int_equal(cb.c[0].role, ROLE_BORDER_FOCUS);
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	render(&v, TR_GPU, 40, 8, true, &cb);
 	assert_int_equal(cb.c[0].role, ROLE_BORDER);
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 static void test_too_small_message(void **state)
 {
 	(void)state;
 	struct cellbuf cb;
-	assert_int_equal(cb_init(&cb, 40, 12, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 12, false), 0);
 	panel_too_small(80, 20, false, &cb);
 	assert_true(contains(&cb, "terminal too small (need 80x20)"));
 	assert_true(contains(&cb, "q quits, other keys wait"));
@@ -385,11 +385,11 @@ static void test_too_small_message(void **state)
 	assert_true(contains(&cb, "the fine-tune is running:"));
 	assert_true(contains(&cb, "k stop it, d leave it running, Esc back"));
 	assert_false(contains(&cb, "other keys wait"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	/* Narrower than the message: clipped, no crash. */
-	assert_int_equal(cb_init(&cb, 5, 1, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 5, 1, false), 0);
 	panel_too_small(80, 20, true, &cb);
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 /* Every region of every layout renders within its buffer (ASan watches),
@@ -410,10 +410,10 @@ static void test_render_every_size(void **state)
 				render(&v, r, l.r[r].w, l.r[r].h, true, &cb);
 				char row[8192];
 				for (int y = 0; y < cb.h; y++) {
-					cb_row_text(&cb, y, row, sizeof row);
-					assert_int_equal(cb_strcols(row), cb.w);
+					cellbuf_row_text(&cb, y, row, sizeof row);
+					assert_int_equal(cellbuf_strcols(row), cb.w);
 				}
-				cb_free(&cb);
+				cellbuf_free(&cb);
 			}
 		}
 }

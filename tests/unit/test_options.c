@@ -34,7 +34,7 @@ static const char *run_file(struct dvf_opts *o, const char *path, enum opt_resul
 	int old = dup(2);
 	FILE *t = tmpfile();
 	dup2(fileno(t), 2);
-	*r = opts_parse_file(o, path, true);
+	*r = options_parse_file(o, path, true);
 	fflush(stderr);
 	dup2(old, 2);
 	close(old);
@@ -49,9 +49,9 @@ static void argv_basic(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	char *argv[] = { "dvfstop", "--batch", "--demo", "-i", "50", "--duration", "2.5", "--record", "x.csv", NULL };
-	assert_int_equal(opts_parse_argv(&o, 9, argv), OPT_OK);
+	assert_int_equal(options_parse_argv(&o, 9, argv), OPT_OK);
 	assert_true(o.batch);
 	assert_true(o.demo);
 	assert_int_equal(o.interval_ms, 50);
@@ -64,23 +64,23 @@ static void argv_errors(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	char *a1[] = { "dvfstop", "--interval", "abc", NULL };
-	assert_int_equal(opts_parse_argv(&o, 3, a1), OPT_ERROR);
+	assert_int_equal(options_parse_argv(&o, 3, a1), OPT_ERROR);
 	char *a2[] = { "dvfstop", "--interval", "0", NULL };
-	assert_int_equal(opts_parse_argv(&o, 3, a2), OPT_ERROR);
+	assert_int_equal(options_parse_argv(&o, 3, a2), OPT_ERROR);
 	char *a3[] = { "dvfstop", "--bogus", NULL };
-	assert_int_equal(opts_parse_argv(&o, 2, a3), OPT_ERROR);
+	assert_int_equal(options_parse_argv(&o, 2, a3), OPT_ERROR);
 	char *a4[] = { "dvfstop", "stray", NULL };
-	assert_int_equal(opts_parse_argv(&o, 2, a4), OPT_ERROR);
+	assert_int_equal(options_parse_argv(&o, 2, a4), OPT_ERROR);
 	/* real numbers are finite, 0 to 1e9: seconds that become int64 ns */
 	static const char *const bad[] = { "inf", "nan", "1e300", "1e10", "-1", "" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char *a[] = { "dvfstop", "--duration", (char *)bad[i], NULL };
-		assert_int_equal(opts_parse_argv(&o, 3, a), OPT_ERROR);
+		assert_int_equal(options_parse_argv(&o, 3, a), OPT_ERROR);
 	}
 	char *a5[] = { "dvfstop", "--duration", "1e9", "--noise", "0", NULL };
-	assert_int_equal(opts_parse_argv(&o, 5, a5), OPT_OK);
+	assert_int_equal(options_parse_argv(&o, 5, a5), OPT_OK);
 	assert_float_equal(o.duration_s, 1e9, 0);
 }
 
@@ -90,7 +90,7 @@ static const char *run_argv(struct dvf_opts *o, int argc, char **argv, enum opt_
 	int old = dup(2);
 	FILE *t = tmpfile();
 	dup2(fileno(t), 2);
-	*r = opts_parse_argv(o, argc, argv);
+	*r = options_parse_argv(o, argc, argv);
 	fflush(stderr);
 	dup2(old, 2);
 	close(old);
@@ -101,13 +101,13 @@ static const char *run_argv(struct dvf_opts *o, int argc, char **argv, enum opt_
 	return errbuf;
 }
 
-/* The monitor's messages are the sub-commands' (opts_say_*): a typo gets
+/* The monitor's messages are the sub-commands' (options_say_*): a typo gets
  * the nearest option, a word far from all gets none. */
 static void argv_messages(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	enum opt_result r;
 	char *a1[] = { "dvfstop", "--intervall", "5", NULL };
 	assert_string_equal(run_argv(&o, 3, a1, &r), "dvfstop: option '--intervall' is unknown or ambiguous; "
@@ -126,9 +126,9 @@ static void argv_command(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	char *argv[] = { "dvfstop", "--demo", "--", "python3", "-v", "train.py", NULL };
-	assert_int_equal(opts_parse_argv(&o, 6, argv), OPT_OK);
+	assert_int_equal(options_parse_argv(&o, 6, argv), OPT_OK);
 	assert_int_equal(o.cmd_argc, 3);
 	assert_string_equal(o.cmd[0], "python3");
 	assert_string_equal(o.cmd[1], "-v"); /* not taken as our option */
@@ -138,7 +138,7 @@ static void config_file(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	enum opt_result r;
 	const char *p = write_file("good", "# comment\n\ninterval = 250\n  theme = light  \nbatch = yes\nnoise=0.5\n");
 	run_file(&o, p, &r);
@@ -147,7 +147,7 @@ static void config_file(void **st)
 	assert_string_equal(o.theme, "light");
 	assert_true(o.batch);
 	assert_float_equal(o.noise, 0.5, 0);
-	opts_free(&o);
+	options_free(&o);
 }
 
 /* A file may set string options any number of times: the last wins, and
@@ -163,25 +163,25 @@ static void config_file_many_strings(void **st)
 		strcat(text, line);
 	}
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	enum opt_result r;
 	run_file(&o, write_file("many", text), &r);
 	assert_int_equal(r, OPT_OK);
 	assert_string_equal(o.theme, "t199");
-	opts_free(&o);
-	/* and again after opts_free */
-	opts_defaults(&o);
+	options_free(&o);
+	/* and again after options_free */
+	options_defaults(&o);
 	run_file(&o, write_file("many", "theme = light\n"), &r);
 	assert_int_equal(r, OPT_OK);
 	assert_string_equal(o.theme, "light");
-	opts_free(&o);
+	options_free(&o);
 }
 
 static void config_errors_name_file_and_line(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	enum opt_result r;
 	const char *p = write_file("bad", "interval = 100\ncolour = red\nrefresh = fast\nno equals here\nrecord = x.csv\n");
 	const char *err = run_file(&o, p, &r);
@@ -195,7 +195,7 @@ static void config_errors_name_file_and_line(void **st)
 	assert_non_null(strstr(err, want));
 	snprintf(want, sizeof want, "%s:5: 'record' names a file: command line only", p);
 	assert_non_null(strstr(err, want));
-	opts_free(&o);
+	options_free(&o);
 }
 
 /* Keys whose value names a file are command line only (README): a config
@@ -205,7 +205,7 @@ static void config_refuses_file_keys(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	enum opt_result r;
 	const char *p = write_file("files", "theme = light\npolicy = builtin:ffg\nsysfs-root = /x\nprom-textfile = /y.prom\n"
 				   "model-config = /z.json\ntheme = /t/a.theme\npolicy = my.policy\nsim-dir = /s\n"
@@ -225,7 +225,7 @@ static void config_refuses_file_keys(void **st)
 	assert_string_equal(o.policy, "builtin:ffg");
 	assert_string_equal(o.sysfs_root, "/");
 	assert_null(o.prom_textfile);
-	opts_free(&o);
+	options_free(&o);
 }
 
 /* Only a config of the user's (or root's) that others cannot write is read. */
@@ -233,7 +233,7 @@ static void config_trust(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	enum opt_result r;
 	const char *p = write_file("gw", "interval = 250\n");
 	chmod(p, 0664);
@@ -258,7 +258,7 @@ static void config_trust(void **st)
 	} else {
 		fprintf(stderr, "skip: a config of another user's needs root to make\n");
 	}
-	opts_free(&o);
+	options_free(&o);
 }
 
 static void command_line_wins(void **st)
@@ -269,23 +269,23 @@ static void command_line_wins(void **st)
 	char cfg[600];
 	snprintf(cfg, sizeof cfg, "%s", p);
 	char *argv[] = { "dvfstop", "--config", cfg, "--interval", "20", NULL };
-	assert_int_equal(opts_load(&o, 5, argv), OPT_OK);
+	assert_int_equal(options_load(&o, 5, argv), OPT_OK);
 	assert_int_equal(o.interval_ms, 20);
 	assert_int_equal(o.refresh_ms, 1000);
-	opts_free(&o);
+	options_free(&o);
 }
 
 static void is_key(void **st)
 {
 	(void)st;
-	assert_true(opts_is_key("replay"));
-	assert_true(opts_is_key("demo"));
-	assert_true(opts_is_key("sim-seq-len"));
-	assert_true(opts_is_key("help"));
-	assert_false(opts_is_key("--replay"));   /* the name, not what is typed */
-	assert_false(opts_is_key("repla"));
-	assert_false(opts_is_key("python3"));
-	assert_false(opts_is_key(""));
+	assert_true(options_is_key("replay"));
+	assert_true(options_is_key("demo"));
+	assert_true(options_is_key("sim-seq-len"));
+	assert_true(options_is_key("help"));
+	assert_false(options_is_key("--replay"));   /* the name, not what is typed */
+	assert_false(options_is_key("repla"));
+	assert_false(options_is_key("python3"));
+	assert_false(options_is_key(""));
 }
 
 static void cli_set_only_from_argv(void **st)
@@ -298,17 +298,17 @@ static void cli_set_only_from_argv(void **st)
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	struct dvf_opts o;
-	opts_defaults(&o);
-	assert_int_equal(opts_parse_file(&o, path, true), OPT_OK);
+	options_defaults(&o);
+	assert_int_equal(options_parse_file(&o, path, true), OPT_OK);
 	char *argv[] = { "dvfstop", "--demo", "-i", "20", NULL };
-	assert_int_equal(opts_parse_argv(&o, 4, argv), OPT_OK);
-	assert_true(opts_cli_set(&o, "demo"));
-	assert_true(opts_cli_set(&o, "interval"));   /* by its short name */
-	assert_false(opts_cli_set(&o, "policy"));    /* the file's only */
+	assert_int_equal(options_parse_argv(&o, 4, argv), OPT_OK);
+	assert_true(options_cli_set(&o, "demo"));
+	assert_true(options_cli_set(&o, "interval"));   /* by its short name */
+	assert_false(options_cli_set(&o, "policy"));    /* the file's only */
 	assert_string_equal(o.policy, "builtin:ffg");
-	assert_false(opts_cli_set(&o, "record"));
-	assert_false(opts_cli_set(&o, "no-such-key"));
-	opts_free(&o);
+	assert_false(options_cli_set(&o, "record"));
+	assert_false(options_cli_set(&o, "no-such-key"));
+	options_free(&o);
 	unlink(path);
 }
 
@@ -317,11 +317,11 @@ static void xdg_path(void **st)
 	(void)st;
 	char buf[256];
 	setenv("XDG_CONFIG_HOME", "/x/y", 1);
-	assert_true(opts_config_path(buf, sizeof buf));
+	assert_true(options_config_path(buf, sizeof buf));
 	assert_string_equal(buf, "/x/y/dvfstop/config");
 	setenv("XDG_CONFIG_HOME", "relative", 1); /* not absolute: ignored */
 	setenv("HOME", "/home/u", 1);
-	assert_true(opts_config_path(buf, sizeof buf));
+	assert_true(options_config_path(buf, sizeof buf));
 	assert_string_equal(buf, "/home/u/.config/dvfstop/config");
 }
 

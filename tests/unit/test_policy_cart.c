@@ -60,7 +60,7 @@ static void fit_is(struct ds *s, int depth, int min_leaf, const char *want)
 	struct cart_params p = { depth, min_leaf };
 	if (cart_fit(&s->d, &p, NULL, "t", &t, err, sizeof err))
 		fail_msg("%s", err);
-	char *text = policy_print(&t);
+	char *text = policy_tree_print(&t);
 	char full[2048];
 	snprintf(full, sizeof full, "dvfstop-policy 1\nname t\n%s", want);
 	assert_string_equal(text, full);
@@ -342,12 +342,12 @@ static void test_grid_and_header(void **state)
 	assert_contains(hdr, "Features: layers.");
 	assert_contains(hdr, "LOOCV accuracy 0.800 (4/5); mean energy regret 2.00%.");
 	assert_int_equal(policy_tree_set_header(&t, hdr), 0);
-	char *text = policy_print(&t);
+	char *text = policy_tree_print(&t);
 	assert_non_null(text);
 	assert_contains(text, "# Fitted by dvfstop: CART");
 	/* On all 5 rows the classes change between 4 and 6: threshold 5. */
 	assert_contains(text, "name fitted-tiny\nnode layers <= 5\n  leaf 510\n  leaf 612\n");
-	assert_int_equal(policy_parse(text, strlen(text), "fitted", &u, err, sizeof err), 0);
+	assert_int_equal(policy_tree_parse(text, strlen(text), "fitted", &u, err, sizeof err), 0);
 	assert_true(policy_tree_equal(&t, &u));
 	free(text);
 	policy_tree_free(&t);

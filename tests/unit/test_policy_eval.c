@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "builtin.h"
-#include "eval.h"
+#include "policy_builtin.h"
+#include "policy_eval.h"
 
 #define FIX DVF_SRCDIR "/tests/fixtures/policy/"
 
@@ -27,7 +27,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[POLICY_ERR_LEN];
-	return policy_load_spec("builtin:mlg", &mlg, err, sizeof err);
+	return policy_builtin_load_spec("builtin:mlg", &mlg, err, sizeof err);
 }
 
 static int teardown(void **state)
@@ -101,14 +101,14 @@ static void test_path_and_sources(void **state)
 	assert_int_equal(e.step[1].value.src, WL_SRC_DECLARED);
 	assert_int_equal(e.step[2].feature, WL_GPU_UTIL);
 	/* The example line of the issue. */
-	policy_format_path(&e, NULL, 0, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, 0, buf, sizeof buf);
 	assert_string_equal(buf, "layers=12 (catalog) > 7 -> seq_len=128 (declared) > 53 -> "
 				 "gpu_util=87% (declared) > 22 -> 816 MHz");
 
 	/* A measured value says so. */
 	wl(&w, "bert-base", 128, 10, WL_SRC_MEASURED);
 	policy_eval(&mlg, &w, &e);
-	policy_format_path(&e, NULL, 0, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, 0, buf, sizeof buf);
 	assert_contains(buf, "gpu_util=10% (measured) <= 22 -> 1020 MHz");
 }
 
@@ -127,7 +127,7 @@ static void test_missing(void **state)
 	assert_int_equal(e.missing, WL_GPU_UTIL);
 	assert_int_equal(e.n_steps, 3);
 	assert_int_equal(e.step[2].value.src, WL_SRC_NONE);
-	policy_format_path(&e, NULL, 0, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, 0, buf, sizeof buf);
 	assert_string_equal(buf, "layers=12 (catalog) > 7 -> seq_len=128 (declared) > 53 -> "
 				 "gpu_util=n/a (missing) -> no recommendation");
 
@@ -157,14 +157,14 @@ static void test_defaults_and_categories(void **state)
 	struct workload w;
 	struct policy_eval e;
 	char err[POLICY_ERR_LEN], buf[512];
-	assert_int_equal(policy_load_file(FIX "handmade.policy", &t, err, sizeof err), 0);
+	assert_int_equal(policy_tree_load_file(FIX "handmade.policy", &t, err, sizeof err), 0);
 
 	/* Decoder, nothing measured: the policy's default 50% (> 30.5) is used and shown. */
 	wl(&w, "pythia-160m", 0, -1, WL_SRC_DECLARED);
 	policy_eval(&t, &w, &e);
 	assert_true(e.ok && e.mhz == 816);
 	assert_int_equal(e.step[1].value.src, WL_SRC_DEFAULT);
-	policy_format_path(&e, NULL, 0, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, 0, buf, sizeof buf);
 	assert_string_equal(buf, "model_type=decoder (catalog) != encoder -> gpu_util=50% (default) > 30.5 -> 816 MHz");
 
 	/* A measurement replaces the default. */
@@ -177,7 +177,7 @@ static void test_defaults_and_categories(void **state)
 	policy_eval(&t, &w, &e);
 	assert_true(e.ok && e.mhz == 510);
 	assert_true(e.step[0].taken_true);
-	policy_format_path(&e, NULL, 0, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, 0, buf, sizeof buf);
 	assert_contains(buf, "model_type=encoder (catalog) == encoder -> layers=4 (catalog) <= 7");
 	policy_tree_free(&t);
 }
@@ -199,30 +199,30 @@ static void test_level_mapping(void **state)
 	struct level_map m;
 	orin_nx(&nx);
 	memset(&agx, 0, sizeof agx);
-	policy_levels_agx_orin(&agx);
+	policy_eval_levels_agx_orin(&agx);
 	assert_int_equal(agx.n_levels, 11);
 	assert_true(agx.level_hz[10] == 1300500000);
 
-	assert_int_equal(policy_map_level(&nx, 1020, &m), 0);
+	assert_int_equal(policy_eval_map_level(&nx, 1020, &m), 0);
 	assert_true(m.want_hz == 1020000000 && m.hz == 918000000 && m.differs);
 	assert_int_equal(m.index, 6);
-	assert_int_equal(policy_map_level(&nx, 714, &m), 0);
+	assert_int_equal(policy_eval_map_level(&nx, 714, &m), 0);
 	assert_true(m.hz == 714000000 && !m.differs);
-	assert_int_equal(policy_map_level(&agx, 1020, &m), 0);
+	assert_int_equal(policy_eval_map_level(&agx, 1020, &m), 0);
 	assert_false(m.differs);
-	assert_int_equal(policy_map_level(&agx, 1300.5, &m), 0);
+	assert_int_equal(policy_eval_map_level(&agx, 1300.5, &m), 0);
 	assert_true(m.hz == 1300500000 && !m.differs);
 	/* 650 is 38 MHz above 612 and 64 below 714; 663 is halfway: the lower. */
-	policy_map_level(&nx, 650, &m);
+	policy_eval_map_level(&nx, 650, &m);
 	assert_true(m.hz == 612000000);
-	policy_map_level(&nx, 663, &m);
+	policy_eval_map_level(&nx, 663, &m);
 	assert_true(m.hz == 612000000);
-	policy_map_level(&nx, 100, &m);
+	policy_eval_map_level(&nx, 100, &m);
 	assert_true(m.hz == 306000000);
 
 	struct dvf_info none;
 	memset(&none, 0, sizeof none);
-	assert_int_equal(policy_map_level(&none, 714, &m), -1);
+	assert_int_equal(policy_eval_map_level(&none, 714, &m), -1);
 	assert_int_equal(m.index, -1);
 
 	/* The mapping is shown on the path. */
@@ -231,8 +231,8 @@ static void test_level_mapping(void **state)
 	char buf[512];
 	wl(&w, "gpt2", 128, 15, WL_SRC_DECLARED);
 	policy_eval(&mlg, &w, &e);
-	policy_map_level(&nx, e.mhz, &m);
-	policy_format_path(&e, &m, 0, buf, sizeof buf);
+	policy_eval_map_level(&nx, e.mhz, &m);
+	policy_eval_format_path(&e, &m, 0, buf, sizeof buf);
 	assert_contains(buf, "-> 1020 MHz (board: 918 MHz)");
 }
 
@@ -242,17 +242,17 @@ static void test_levels_parse(void **state)
 	struct dvf_info in;
 	char err[256];
 	memset(&in, 0, sizeof in);
-	assert_int_equal(policy_levels_parse("918000000,306000000,918000000,612000000", &in, err, sizeof err), 0);
+	assert_int_equal(policy_eval_levels_parse("918000000,306000000,918000000,612000000", &in, err, sizeof err), 0);
 	assert_int_equal(in.n_levels, 3);
 	assert_true(in.level_hz[0] == 306000000 && in.level_hz[2] == 918000000);
-	assert_int_equal(policy_levels_parse("306000000,,918000000", &in, err, sizeof err), -1);
+	assert_int_equal(policy_eval_levels_parse("306000000,,918000000", &in, err, sizeof err), -1);
 	assert_contains(err, "--levels");
-	assert_int_equal(policy_levels_parse("306000000,9e8", &in, err, sizeof err), -1);
+	assert_int_equal(policy_eval_levels_parse("306000000,9e8", &in, err, sizeof err), -1);
 	assert_contains(err, "'9e8' is not a clock in Hz");
-	assert_int_equal(policy_levels_parse("918", &in, err, sizeof err), -1);
+	assert_int_equal(policy_eval_levels_parse("918", &in, err, sizeof err), -1);
 	assert_contains(err, "looks like MHz");
-	assert_int_equal(policy_levels_parse("-306000000", &in, err, sizeof err), -1);
-	assert_int_equal(policy_levels_parse("", &in, err, sizeof err), -1);
+	assert_int_equal(policy_eval_levels_parse("-306000000", &in, err, sizeof err), -1);
+	assert_int_equal(policy_eval_levels_parse("", &in, err, sizeof err), -1);
 }
 
 static void test_format_width(void **state)
@@ -263,24 +263,24 @@ static void test_format_width(void **state)
 	char full[512], buf[512];
 	wl(&w, "bert-base", 128, 87, WL_SRC_DECLARED);
 	policy_eval(&mlg, &w, &e);
-	int n = policy_format_path(&e, NULL, 0, full, sizeof full);
+	int n = policy_eval_format_path(&e, NULL, 0, full, sizeof full);
 	assert_int_equal(n, (int)strlen(full));
 	/* Wide enough: unchanged. */
-	policy_format_path(&e, NULL, n, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, n, buf, sizeof buf);
 	assert_string_equal(buf, full);
 	/* One short: the sources go first. */
-	policy_format_path(&e, NULL, n - 1, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, n - 1, buf, sizeof buf);
 	assert_string_equal(buf, "layers=12 > 7 -> seq_len=128 > 53 -> gpu_util=87% > 22 -> 816 MHz");
 	/* Narrow: the start is elided, the clock stays. */
-	n = policy_format_path(&e, NULL, 20, buf, sizeof buf);
+	n = policy_eval_format_path(&e, NULL, 20, buf, sizeof buf);
 	assert_int_equal(n, 20);
 	assert_int_equal((int)strlen(buf), 20);
 	assert_string_equal(buf, "...% > 22 -> 816 MHz");
-	policy_format_path(&e, NULL, 2, buf, sizeof buf);
+	policy_eval_format_path(&e, NULL, 2, buf, sizeof buf);
 	assert_string_equal(buf, "Hz");
 	/* A small buffer is never overrun. */
 	char tiny[8];
-	policy_format_path(&e, NULL, 0, tiny, sizeof tiny);
+	policy_eval_format_path(&e, NULL, 0, tiny, sizeof tiny);
 	assert_string_equal(tiny, "layers=");
 }
 
@@ -289,7 +289,7 @@ static double step_util(struct policy_hyst *h, double util, enum wl_source src)
 {
 	struct workload w;
 	wl(&w, "pythia-410m", 128, util, src);
-	const struct policy_eval *e = policy_hyst_update(h, &mlg, &w);
+	const struct policy_eval *e = policy_eval_hyst_update(h, &mlg, &w);
 	return e->ok ? e->mhz : -1;
 }
 
@@ -297,7 +297,7 @@ static void test_hysteresis(void **state)
 {
 	(void)state;
 	struct policy_hyst h;
-	policy_hyst_init(&h, 2.0, 3);
+	policy_eval_hyst_init(&h, 2.0, 3);
 
 	assert_true(step_util(&h, 30, WL_SRC_MEASURED) == 816);   /* first window: adopted at once */
 	assert_true(step_util(&h, 21, WL_SRC_MEASURED) == 816);   /* below 22 but within the margin */
@@ -316,7 +316,7 @@ static void test_hysteresis(void **state)
 	assert_true(step_util(&h, 25, WL_SRC_MEASURED) == 816);
 
 	/* Flapping across the threshold every window never changes it ... */
-	policy_hyst_init(&h, 2.0, 3);
+	policy_eval_hyst_init(&h, 2.0, 3);
 	int changes = 0;
 	double last = step_util(&h, 30, WL_SRC_MEASURED);
 	for (int i = 0; i < 20; i++) {
@@ -326,7 +326,7 @@ static void test_hysteresis(void **state)
 	}
 	assert_int_equal(changes, 0);
 	/* ... while without hysteresis it follows every window. */
-	policy_hyst_init(&h, 0, 1);
+	policy_eval_hyst_init(&h, 0, 1);
 	changes = 0;
 	last = step_util(&h, 30, WL_SRC_MEASURED);
 	for (int i = 0; i < 20; i++) {
@@ -337,13 +337,13 @@ static void test_hysteresis(void **state)
 	assert_int_equal(changes, 20);
 
 	/* The margin is for measurements: a declared 21% is taken as it is. */
-	policy_hyst_init(&h, 2.0, 1);
+	policy_eval_hyst_init(&h, 2.0, 1);
 	assert_true(step_util(&h, 30, WL_SRC_DECLARED) == 816);
 	assert_true(step_util(&h, 21, WL_SRC_DECLARED) == 1020);
 
 	/* A measurement that disappears withholds the recommendation only
 	 * after the hold. */
-	policy_hyst_init(&h, 2.0, 2);
+	policy_eval_hyst_init(&h, 2.0, 2);
 	assert_true(step_util(&h, 30, WL_SRC_MEASURED) == 816);
 	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == 816);
 	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == -1);
@@ -354,7 +354,7 @@ static void test_hysteresis(void **state)
 
 	/* Starting without the measurement (the dashboard's first seconds):
 	 * no clock, then the first measured window's clock at once. */
-	policy_hyst_init(&h, 2.0, 3);
+	policy_eval_hyst_init(&h, 2.0, 3);
 	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == -1);
 	assert_true(step_util(&h, -1, WL_SRC_MEASURED) == -1);
 	assert_true(step_util(&h, 10, WL_SRC_MEASURED) == 1020);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "builtin.h"
+#include "policy_builtin.h"
 #include "clock.h"
 #include "cellbuf.h"
 #include "policy_panel.h"
@@ -27,9 +27,9 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[POLICY_ERR_LEN];
-	policy_levels_agx_orin(&info);
+	policy_eval_levels_agx_orin(&info);
 	policy_tree_init(&mlg);
-	return policy_load_spec("builtin:mlg", &mlg, err, sizeof err);
+	return policy_builtin_load_spec("builtin:mlg", &mlg, err, sizeof err);
 }
 
 static int teardown(void **state)
@@ -54,7 +54,7 @@ static void make_view(struct policy_view *pv, double util, bool with_seq)
 	policy_eval(&mlg, &w, &pv->eval);
 	pv->active = true;
 	pv->have_eval = true;
-	pv->have_map = pv->eval.ok && policy_map_level(&info, pv->eval.mhz, &pv->map) == 0;
+	pv->have_map = pv->eval.ok && policy_eval_map_level(&info, pv->eval.mhz, &pv->map) == 0;
 	snprintf(pv->name, sizeof pv->name, "builtin:mlg");
 	pv->index = 0;
 	pv->count = 2;
@@ -68,7 +68,7 @@ static void make_view(struct policy_view *pv, double util, bool with_seq)
 
 static void row(const struct cellbuf *cb, int y, char *out, size_t len)
 {
-	cb_row_text(cb, y, out, len);
+	cellbuf_row_text(cb, y, out, len);
 }
 
 static void test_panel_recommendation(void **state)
@@ -79,7 +79,7 @@ static void test_panel_recommendation(void **state)
 	char r[1024];
 	make_view(&pv, 87, true);
 	pv.board_hz = dvf_m_val(816000000);
-	assert_int_equal(cb_init(&cb, 60, 6, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 60, 6, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 1, r, sizeof r);
 	assert_non_null(strstr(r, "816 MHz  builtin:mlg"));
@@ -104,15 +104,15 @@ static void test_panel_recommendation(void **state)
 	assert_non_null(strstr(r, "board at 1300.5 MHz"));
 	row(&cb, 4, r, sizeof r);
 	assert_non_null(strstr(r, "util 30 s mean 87.0% (12 s so far)  next 1020 MHz? 2/3"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* Narrow and short: one line, the leaf in view. */
 	pv.board_hz = dvf_m_val(816000000);
-	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 2, r, sizeof r);
 	assert_non_null(strstr(r, "-> 816 MHz|"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 static void test_panel_missing(void **state)
@@ -125,7 +125,7 @@ static void test_panel_missing(void **state)
 	make_view(&pv, 87, false);
 	pv.board_hz = dvf_m_val(816000000);
 	assert_false(pv.eval.ok);
-	assert_int_equal(cb_init(&cb, 80, 6, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 80, 6, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 1, r, sizeof r);
 	assert_non_null(strstr(r, "no recommendation  builtin:mlg"));
@@ -134,11 +134,11 @@ static void test_panel_missing(void **state)
 	assert_non_null(strstr(r, "seq_len=n/a (missing) -> no recommendation"));
 	row(&cb, 3, r, sizeof r);
 	assert_non_null(strstr(r, "give --seq-len"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* Utilisation not measured yet. */
 	make_view(&pv, -1, true);
-	assert_int_equal(cb_init(&cb, 80, 6, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 80, 6, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 2, r, sizeof r);
 	assert_non_null(strstr(r, "|layers=12 (catalog) > 7 -> seq_len=128 (measured) > 53"));
@@ -146,7 +146,7 @@ static void test_panel_missing(void **state)
 	assert_non_null(strstr(r, "|-> gpu_util=n/a (missing) -> no recommendation"));
 	row(&cb, 4, r, sizeof r);
 	assert_non_null(strstr(r, "util 30 s mean n/a"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* Measured, but for less than RECOMMEND_MIN_S: not offered to the policy
 	 * yet, and the panel says how far the measurement is. */
@@ -156,7 +156,7 @@ static void test_panel_missing(void **state)
 	pv.util_span_s = 2;
 	assert_false(pv.eval.ok);
 	assert_int_equal(pv.eval.missing, WL_GPU_UTIL);
-	assert_int_equal(cb_init(&cb, 80, 7, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 80, 7, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 3, r, sizeof r);
 	assert_non_null(strstr(r, "|-> gpu_util=n/a (missing) -> no recommendation"));
@@ -164,41 +164,41 @@ static void test_panel_missing(void **state)
 	assert_non_null(strstr(r, "measuring GPU utilisation: 2 s of 5 s"));
 	row(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "util 30 s mean 3.5% (2 s so far)"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	char h[128];
-	policy_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
+	policy_panel_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
 	assert_string_equal(h, "measuring GPU utilisation: 2 s of 5 s");
 	/* The 80x24 dashboard's panel: one row for the path, which would lose
 	 * its start (and the feature's name): the name and the state instead. */
-	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 2, r, sizeof r);
 	assert_non_null(strstr(r, "|gpu_util: measuring, 2 of 5 s"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	make_view(&pv, 87, false);   /* no seq_len: the name and what gives it */
-	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 2, r, sizeof r);
 	assert_non_null(strstr(r, "|seq_len=n/a: give --seq-len"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	make_view(&pv, -1, true);
 	pv.util_ok = true;
 	pv.util_pct = 3.5;
 	pv.util_span_s = 5;   /* long enough: a missing value is then the sensor's */
-	policy_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
-	assert_string_equal(h, policy_feature_hint(WL_GPU_UTIL));
-	policy_view_hint(&pv, WL_SEQ_LEN, h, sizeof h);
-	assert_string_equal(h, policy_feature_hint(WL_SEQ_LEN));
+	policy_panel_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
+	assert_string_equal(h, policy_panel_feature_hint(WL_GPU_UTIL));
+	policy_panel_view_hint(&pv, WL_SEQ_LEN, h, sizeof h);
+	assert_string_equal(h, policy_panel_feature_hint(WL_SEQ_LEN));
 
 	/* A policy that cannot be used says why, and nothing else. */
 	memset(&pv, 0, sizeof pv);
 	pv.active = true;
 	snprintf(pv.error, sizeof pv.error, "x.policy:3: bad");
-	assert_int_equal(cb_init(&cb, 40, 4, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 1, r, sizeof r);
 	assert_non_null(strstr(r, "x.policy:3: bad"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 int main(void)

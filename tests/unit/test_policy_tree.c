@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "builtin.h"
-#include "tree.h"
+#include "policy_builtin.h"
+#include "policy_tree.h"
 
 #define FIX DVF_SRCDIR "/tests/fixtures/policy/"
 
@@ -24,7 +24,7 @@
 
 static int parse_str(const char *text, struct policy_tree *t, char *err)
 {
-	return policy_parse(text, strlen(text), "t.policy", t, err, POLICY_ERR_LEN);
+	return policy_tree_parse(text, strlen(text), "t.policy", t, err, POLICY_ERR_LEN);
 }
 
 static void test_builtin_mlg_shape(void **state)
@@ -32,7 +32,7 @@ static void test_builtin_mlg_shape(void **state)
 	(void)state;
 	struct policy_tree t;
 	char err[POLICY_ERR_LEN];
-	assert_int_equal(policy_load_spec("builtin:mlg", &t, err, sizeof err), 0);
+	assert_int_equal(policy_builtin_load_spec("builtin:mlg", &t, err, sizeof err), 0);
 	assert_string_equal(t.name, "mlg");
 	/* DESIGN.md's sketch: 4 splits, 5 leaves, 3 splits deep. */
 	assert_int_equal(t.n, 9);
@@ -60,12 +60,12 @@ static void test_builtin_mlg_shape(void **state)
 	assert_contains(t.header, "Our reading");
 	policy_tree_free(&t);
 
-	assert_int_equal(policy_load_spec("builtin:ffg", &t, err, sizeof err), 0);
+	assert_int_equal(policy_builtin_load_spec("builtin:ffg", &t, err, sizeof err), 0);
 	assert_int_equal(t.n, 1);
 	assert_true(t.node[0].leaf && t.node[0].mhz == 714);
 	policy_tree_free(&t);
 
-	assert_int_equal(policy_load_spec("builtin:nope", &t, err, sizeof err), -1);
+	assert_int_equal(policy_builtin_load_spec("builtin:nope", &t, err, sizeof err), -1);
 	assert_contains(err, "unknown built-in policy 'builtin:nope'");
 }
 
@@ -74,7 +74,7 @@ static void test_handmade_file(void **state)
 	(void)state;
 	struct policy_tree t;
 	char err[POLICY_ERR_LEN];
-	if (policy_load_file(FIX "handmade.policy", &t, err, sizeof err))
+	if (policy_tree_load_file(FIX "handmade.policy", &t, err, sizeof err))
 		fail_msg("%s", err);
 	assert_string_equal(t.name, "handmade-1");
 	/* Full-line comments before the tree, in order; inline and in-tree ones are not kept. */
@@ -97,13 +97,13 @@ static void test_handmade_file(void **state)
 static void round_trip(const struct policy_tree *t)
 {
 	char err[POLICY_ERR_LEN];
-	char *text = policy_print(t);
+	char *text = policy_tree_print(t);
 	assert_non_null(text);
 	struct policy_tree u;
 	if (parse_str(text, &u, err))
 		fail_msg("%s\n%s", err, text);
 	assert_true(policy_tree_equal(t, &u));
-	char *again = policy_print(&u);
+	char *again = policy_tree_print(&u);
 	assert_string_equal(text, again);
 	free(again);
 	free(text);
@@ -117,7 +117,7 @@ static void test_round_trip(void **state)
 	char err[POLICY_ERR_LEN];
 	const char *specs[] = { "builtin:mlg", "builtin:ffg", FIX "handmade.policy" };
 	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-		assert_int_equal(policy_load_spec(specs[i], &t, err, sizeof err), 0);
+		assert_int_equal(policy_builtin_load_spec(specs[i], &t, err, sizeof err), 0);
 		round_trip(&t);
 		policy_tree_free(&t);
 	}
@@ -176,7 +176,7 @@ static void test_canonical(void **state)
 	char err[POLICY_ERR_LEN];
 	if (parse_str(messy, &t, err))
 		fail_msg("%s", err);
-	char *text = policy_print(&t);
+	char *text = policy_tree_print(&t);
 	assert_string_equal(text, canon);
 	free(text);
 	policy_tree_free(&t);
@@ -235,7 +235,7 @@ static void test_errors_inline(void **state)
 		size_t len = strlen(bad[i].text);
 		if (strstr(bad[i].what, "NUL"))
 			len += 2;
-		if (policy_parse(bad[i].text, len, "t.policy", &t, err, sizeof err) != -1)
+		if (policy_tree_parse(bad[i].text, len, "t.policy", &t, err, sizeof err) != -1)
 			fail_msg("case %zu parsed: %s", i, bad[i].text);
 		if (strncmp(err, bad[i].where, strlen(bad[i].where)) != 0)
 			fail_msg("case %zu: '%s' does not start with '%s'", i, err, bad[i].where);
@@ -262,7 +262,7 @@ static void test_errors_files(void **state)
 		char path[512], err[POLICY_ERR_LEN];
 		struct policy_tree t;
 		snprintf(path, sizeof path, FIX "%s", bad[i].text);
-		assert_int_equal(policy_load_file(path, &t, err, sizeof err), -1);
+		assert_int_equal(policy_tree_load_file(path, &t, err, sizeof err), -1);
 		if (strncmp(err, bad[i].where, strlen(bad[i].where)) != 0)
 			fail_msg("'%s' does not start with '%s'", err, bad[i].where);
 		assert_contains(err, bad[i].what);
@@ -338,7 +338,7 @@ static void test_limits(void **state)
 		fprintf(fp, "# %61s\n", "padding");
 	fputs("leaf 510\n", fp);
 	fclose(fp);
-	assert_int_equal(policy_load_file(path, &t, err, sizeof err), -1);
+	assert_int_equal(policy_tree_load_file(path, &t, err, sizeof err), -1);
 	assert_contains(err, path);
 	assert_contains(err, "larger than 1048576 bytes");
 	unlink(path);
@@ -357,7 +357,7 @@ static void test_validate_built(void **state)
 	policy_tree_set_child(&t, s, 0, l);
 	assert_int_equal(policy_tree_validate(&t, err, sizeof err), -1);   /* no false child */
 	assert_contains(err, "out of range");
-	assert_null(policy_print(&t));
+	assert_null(policy_tree_print(&t));
 	policy_tree_set_child(&t, s, 1, l);                                 /* shared child */
 	assert_int_equal(policy_tree_validate(&t, err, sizeof err), -1);
 	assert_contains(err, "reached twice");
@@ -373,15 +373,15 @@ static void test_format_number(void **state)
 {
 	(void)state;
 	char buf[40];
-	policy_format_number(510, buf, sizeof buf);
+	policy_tree_format_number(510, buf, sizeof buf);
 	assert_string_equal(buf, "510");
-	policy_format_number(32.5, buf, sizeof buf);
+	policy_tree_format_number(32.5, buf, sizeof buf);
 	assert_string_equal(buf, "32.5");
-	policy_format_number(1300.5, buf, sizeof buf);
+	policy_tree_format_number(1300.5, buf, sizeof buf);
 	assert_string_equal(buf, "1300.5");
-	policy_format_number(0.1, buf, sizeof buf);
+	policy_tree_format_number(0.1, buf, sizeof buf);
 	assert_string_equal(buf, "0.1");
-	policy_format_number(1.0 / 3.0, buf, sizeof buf);
+	policy_tree_format_number(1.0 / 3.0, buf, sizeof buf);
 	assert_true(strtod(buf, NULL) == 1.0 / 3.0);
 }
 

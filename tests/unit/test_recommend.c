@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "builtin.h"
+#include "policy_builtin.h"
 #include "clock.h"
 #include "recommend.h"
 #include "workload_resolve.h"
@@ -168,9 +168,9 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[POLICY_ERR_LEN];
-	policy_levels_agx_orin(&info);
+	policy_eval_levels_agx_orin(&info);
 	policy_tree_init(&mlg);
-	return policy_load_spec("builtin:mlg", &mlg, err, sizeof err);
+	return policy_builtin_load_spec("builtin:mlg", &mlg, err, sizeof err);
 }
 
 static int teardown(void **state)
@@ -307,7 +307,7 @@ static void test_recommend_first_step(void **state)
 	struct policy_tree ffg;
 	char err[POLICY_ERR_LEN];
 	policy_tree_init(&ffg);
-	assert_int_equal(policy_load_spec("builtin:ffg", &ffg, err, sizeof err), 0);
+	assert_int_equal(policy_builtin_load_spec("builtin:ffg", &ffg, err, sizeof err), 0);
 	recommend_use(&r, &ffg, "builtin:ffg");
 	recommend_result(&r, &rec);
 	assert_true(rec.have);

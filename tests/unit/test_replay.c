@@ -245,7 +245,7 @@ static void damaged_rows_to_status_line(void **st)
 {
 	(void)st;
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	o.replay = FIX "damaged.csv";
 	o.sim_speed = 0;
 	struct session s;
@@ -317,7 +317,7 @@ static void line_numbers_after_quoted_newline(void **st)
 
 static struct session *open_fixture(struct dvf_opts *o, struct session *s)
 {
-	opts_defaults(o);
+	options_defaults(o);
 	o->replay = FIX "agx-orin-10s.csv";
 	o->sim_speed = 0;
 	char err[512] = "";
@@ -489,7 +489,7 @@ static void mid_session_recording_jps(void **st)
 	char path[128], err[512] = "";
 	snprintf(path, sizeof path, "%s/mid.csv", dir);
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	o.demo = true;
 	o.sim_speed = 0;
 	o.sim_steps = 0;   /* endless: the live figure is never frozen */
@@ -514,7 +514,7 @@ static void mid_session_recording_jps(void **st)
 	session_close(&s);
 
 	struct dvf_opts r;
-	opts_defaults(&r);
+	options_defaults(&r);
 	r.replay = path;
 	r.sim_speed = 0;
 	assert_int_equal(session_open(&s, &r, err, sizeof err), 0);

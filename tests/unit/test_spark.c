@@ -25,7 +25,7 @@ static void test_spark_ascii_levels(void **state)
 		v[i] = i;
 		ok[i] = true;
 	}
-	assert_int_equal(spark_render(v, ok, 9, 0, 8, 9, 1, 0, false, out, sizeof out), 9);
+	assert_int_equal(render_spark(v, ok, 9, 0, 8, 9, 1, 0, false, out, sizeof out), 9);
 	/* 9 values over 8 steps: v=0 -> step 1, v=8 -> step 8, rounding between. */
 	assert_int_equal(out[0], '_');
 	assert_int_equal(out[8], '#');
@@ -39,11 +39,11 @@ static void test_spark_gap_is_blank_not_zero(void **state)
 	(void)state;
 	double v[5] = { 0, 0, 3, 0, 0 };
 	bool ok[5] = { true, false, true, false, true };
-	spark_render(v, ok, 5, 0, 3, 5, 1, 0, false, out, sizeof out);
+	render_spark(v, ok, 5, 0, 3, 5, 1, 0, false, out, sizeof out);
 	assert_string_equal(out, "_ # _");
-	spark_render(v, ok, 5, 0, 3, 5, 1, 0, true, out, sizeof out);
+	render_spark(v, ok, 5, 0, 3, 5, 1, 0, true, out, sizeof out);
 	assert_string_equal(out, "▁ █ ▁");
-	assert_int_equal(cb_strcols(out), 5);
+	assert_int_equal(cellbuf_strcols(out), 5);
 }
 
 static void test_spark_right_aligned_and_clipped(void **state)
@@ -52,12 +52,12 @@ static void test_spark_right_aligned_and_clipped(void **state)
 	double v[3] = { 1, 1, 1 };
 	bool ok[3] = { true, true, true };
 	/* Fewer values than cells: the newest at the right, blanks before. */
-	spark_render(v, ok, 3, 0, 1, 6, 1, 0, false, out, sizeof out);
+	render_spark(v, ok, 3, 0, 1, 6, 1, 0, false, out, sizeof out);
 	assert_string_equal(out, "   ###");
 	/* More values than cells: only the newest are shown. */
 	double w[6] = { 1, 1, 1, 0, 0, 0 };
 	bool okw[6] = { true, true, true, true, true, true };
-	spark_render(w, okw, 6, 0, 1, 3, 1, 0, false, out, sizeof out);
+	render_spark(w, okw, 6, 0, 1, 3, 1, 0, false, out, sizeof out);
 	assert_string_equal(out, "___");
 }
 
@@ -69,8 +69,8 @@ static void test_spark_rows(void **state)
 	double v[3] = { 1, 0.5, 0 };
 	bool ok[3] = { true, true, true };
 	char top[64], bottom[64];
-	spark_render(v, ok, 3, 0, 1, 3, 2, 0, true, top, sizeof top);
-	spark_render(v, ok, 3, 0, 1, 3, 2, 1, true, bottom, sizeof bottom);
+	render_spark(v, ok, 3, 0, 1, 3, 2, 0, true, top, sizeof top);
+	render_spark(v, ok, 3, 0, 1, 3, 2, 1, true, bottom, sizeof bottom);
 	assert_string_equal(bottom, "██▁");
 	/* 0.5 of 16 steps rounds to 9 (1 + round(0.5 * 15)): one step in the top row. */
 	assert_string_equal(top, "█▁ ");
@@ -79,14 +79,14 @@ static void test_spark_rows(void **state)
 static void test_spark_units(void **state)
 {
 	(void)state;
-	assert_int_equal(spark_units(5, false, 0, 10, 1), 0);
-	assert_int_equal(spark_units(0, true, 0, 10, 1), 1);
-	assert_int_equal(spark_units(10, true, 0, 10, 1), 8);
-	assert_int_equal(spark_units(99, true, 0, 10, 1), 8);   /* clamped */
-	assert_int_equal(spark_units(-5, true, 0, 10, 1), 1);
-	assert_int_equal(spark_units(10, true, 0, 10, 3), 24);
+	assert_int_equal(render_spark_units(5, false, 0, 10, 1), 0);
+	assert_int_equal(render_spark_units(0, true, 0, 10, 1), 1);
+	assert_int_equal(render_spark_units(10, true, 0, 10, 1), 8);
+	assert_int_equal(render_spark_units(99, true, 0, 10, 1), 8);   /* clamped */
+	assert_int_equal(render_spark_units(-5, true, 0, 10, 1), 1);
+	assert_int_equal(render_spark_units(10, true, 0, 10, 3), 24);
 	/* A flat scale (hi == lo) shows values as full rather than dividing by 0. */
-	assert_int_equal(spark_units(2, true, 2, 2, 1), 8);
+	assert_int_equal(render_spark_units(2, true, 2, 2, 1), 8);
 }
 
 static void test_spark_range(void **state)
@@ -96,10 +96,10 @@ static void test_spark_range(void **state)
 	bool ok[4] = { true, true, false, true };
 	double lo, hi;
 	/* Only the shown (last 3) valid values count; the gap's 3 is ignored. */
-	spark_range(v, ok, 4, 3, 0.1, &lo, &hi);
+	render_spark_range(v, ok, 4, 3, 0.1, &lo, &hi);
 	assert_true(lo == 0);
 	assert_true(hi == 2);
-	spark_range(v, ok, 4, 3, 10, &lo, &hi);
+	render_spark_range(v, ok, 4, 3, 10, &lo, &hi);
 	assert_true(hi == 10);
 }
 
@@ -110,25 +110,25 @@ static void test_spark_small_buffer(void **state)
 	bool ok[4] = { true, true, true, true };
 	char tiny[5];
 	/* 4 UTF-8 blocks need 12 bytes: refused, not overflowed. */
-	assert_int_equal(spark_render(v, ok, 4, 0, 4, 4, 1, 0, true, tiny, sizeof tiny), -1);
+	assert_int_equal(render_spark(v, ok, 4, 0, 4, 4, 1, 0, true, tiny, sizeof tiny), -1);
 }
 
 static void test_bar(void **state)
 {
 	(void)state;
-	bar_render(0.5, true, 10, false, out, sizeof out);
+	render_bar(0.5, true, 10, false, out, sizeof out);
 	assert_string_equal(out, "#####     ");
-	bar_render(1.7, true, 4, false, out, sizeof out);
+	render_bar(1.7, true, 4, false, out, sizeof out);
 	assert_string_equal(out, "####");
-	bar_render(-1, true, 4, false, out, sizeof out);
+	render_bar(-1, true, 4, false, out, sizeof out);
 	assert_string_equal(out, "    ");
 	/* 0.3 of 2 cells = 4.8 eighths -> 5: one cell at five eighths. */
-	bar_render(0.3, true, 2, true, out, sizeof out);
+	render_bar(0.3, true, 2, true, out, sizeof out);
 	assert_string_equal(out, "▋ ");
 	/* Invalid is n/a, never an empty (zero) bar. */
-	bar_render(0, false, 9, true, out, sizeof out);
+	render_bar(0, false, 9, true, out, sizeof out);
 	assert_string_equal(out, "   n/a   ");
-	bar_render(0, false, 2, false, out, sizeof out);
+	render_bar(0, false, 2, false, out, sizeof out);
 	assert_string_equal(out, "  ");
 }
 
@@ -140,8 +140,8 @@ static void test_scale(void **state)
 		lv[i] = (int64_t)(i + 1) * 100000000;   /* 100..1100 MHz */
 	/* 11 levels on 21 cells: level i at cell 2i. */
 	for (int i = 0; i < 11; i++)
-		assert_int_equal(scale_pos(i, 11, 21), 2 * i);
-	scale_render(lv, 11, dvf_m_val(300000000), dvf_m_val(900000000), dvf_m_val(600000000),
+		assert_int_equal(render_scale_pos(i, 11, 21), 2 * i);
+	render_scale(lv, 11, dvf_m_val(300000000), dvf_m_val(900000000), dvf_m_val(600000000),
 		     21, false, out, sizeof out);
 	/* min 300 = level 2 (cell 4), max 900 = level 8 (cell 16), clock 600
 	 * = level 5 (cell 10); levels inside are '#', outside '+', the line
@@ -149,17 +149,17 @@ static void test_scale(void **state)
 	assert_string_equal(out, "+-+-[=#=#=O=#=#=]-+-+");
 
 	/* Unknown limits: the whole scale is the range; unknown clock: no mark. */
-	scale_render(lv, 11, dvf_m_na(), dvf_m_na(), dvf_m_na(), 21, false, out, sizeof out);
+	render_scale(lv, 11, dvf_m_na(), dvf_m_na(), dvf_m_na(), 21, false, out, sizeof out);
 	assert_string_equal(out, "#=#=#=#=#=#=#=#=#=#=#");
 
 	/* A clock between levels is marked at the nearest one. */
-	scale_render(lv, 11, dvf_m_na(), dvf_m_na(), dvf_m_val(1090000000), 21, true, out, sizeof out);
-	assert_int_equal(cb_strcols(out), 21);
+	render_scale(lv, 11, dvf_m_na(), dvf_m_na(), dvf_m_val(1090000000), 21, true, out, sizeof out);
+	assert_int_equal(cellbuf_strcols(out), 21);
 	assert_non_null(strstr(out, "●"));
 	assert_string_equal(out + strlen(out) - strlen("●"), "●");
 
 	/* No table: blank, no crash. */
-	scale_render(lv, 0, dvf_m_na(), dvf_m_na(), dvf_m_val(1), 5, false, out, sizeof out);
+	render_scale(lv, 0, dvf_m_na(), dvf_m_na(), dvf_m_val(1), 5, false, out, sizeof out);
 	assert_string_equal(out, "     ");
 }
 
@@ -167,15 +167,15 @@ static void test_fmt(void **state)
 {
 	(void)state;
 	char b[32];
-	assert_string_equal(fmt_m(b, sizeof b, dvf_m_val(1020000000), 1e-6, 0, "MHz"), "1020 MHz");
-	assert_string_equal(fmt_m(b, sizeof b, dvf_m_val(12346), 1e-3, 2, "W"), "12.35 W");
+	assert_string_equal(render_fmt_m(b, sizeof b, dvf_m_val(1020000000), 1e-6, 0, "MHz"), "1020 MHz");
+	assert_string_equal(render_fmt_m(b, sizeof b, dvf_m_val(12346), 1e-3, 2, "W"), "12.35 W");
 	/* n/a, never 0, even when the stored value happens to be set. */
 	struct dvf_m bad = { 777, false };
-	assert_string_equal(fmt_m(b, sizeof b, bad, 1, 0, "W"), "n/a");
-	assert_string_equal(fmt_m(b, sizeof b, dvf_m_val(0), 1, 0, "W"), "0 W");
-	assert_string_equal(fmt_duration(b, sizeof b, 59.9), "0:59");
-	assert_string_equal(fmt_duration(b, sizeof b, 3723), "1:02:03");
-	assert_string_equal(fmt_duration(b, sizeof b, -1), "n/a");
+	assert_string_equal(render_fmt_m(b, sizeof b, bad, 1, 0, "W"), "n/a");
+	assert_string_equal(render_fmt_m(b, sizeof b, dvf_m_val(0), 1, 0, "W"), "0 W");
+	assert_string_equal(render_duration(b, sizeof b, 59.9), "0:59");
+	assert_string_equal(render_duration(b, sizeof b, 3723), "1:02:03");
+	assert_string_equal(render_duration(b, sizeof b, -1), "n/a");
 }
 
 static void test_cellbuf(void **state)
@@ -183,29 +183,29 @@ static void test_cellbuf(void **state)
 	(void)state;
 	struct cellbuf cb;
 	char row[128];
-	assert_int_equal(cb_init(&cb, 6, 2, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 6, 2, false), 0);
 	/* Clipped at the edge; non-ASCII in an ASCII buffer is '?'. */
-	assert_int_equal(cb_put(&cb, 3, 0, 1, "abcdef"), 3);
-	cb_put(&cb, 0, 1, 1, "é\tx");
-	cb_row_text(&cb, 0, row, sizeof row);
+	assert_int_equal(cellbuf_put(&cb, 3, 0, 1, "abcdef"), 3);
+	cellbuf_put(&cb, 0, 1, 1, "é\tx");
+	cellbuf_row_text(&cb, 0, row, sizeof row);
 	assert_string_equal(row, "   abc");
-	cb_row_text(&cb, 1, row, sizeof row);
+	cellbuf_row_text(&cb, 1, row, sizeof row);
 	assert_string_equal(row, "??x   ");
-	uint64_t h = cb_hash(&cb);
-	cb_role(&cb, 0, 0, 1, 2);
-	assert_true(cb_hash(&cb) != h);     /* a role change is a change */
-	cb_free(&cb);
+	uint64_t h = cellbuf_hash(&cb);
+	cellbuf_role(&cb, 0, 0, 1, 2);
+	assert_true(cellbuf_hash(&cb) != h);     /* a role change is a change */
+	cellbuf_free(&cb);
 
-	assert_int_equal(cb_init(&cb, 5, 3, true), 0);
-	cb_box(&cb, 0, "GPU", 1);
-	cb_row_text(&cb, 0, row, sizeof row);
+	assert_int_equal(cellbuf_init(&cb, 5, 3, true), 0);
+	cellbuf_box(&cb, 0, "GPU", 1);
+	cellbuf_row_text(&cb, 0, row, sizeof row);
 	assert_string_equal(row, "┌ GP┐");
-	cb_put(&cb, 1, 1, 0, "é\xff");      /* invalid UTF-8 -> '?' */
-	cb_row_text(&cb, 1, row, sizeof row);
+	cellbuf_put(&cb, 1, 1, 0, "é\xff");      /* invalid UTF-8 -> '?' */
+	cellbuf_row_text(&cb, 1, row, sizeof row);
 	assert_string_equal(row, "│é? │");
 	/* Writes outside are ignored. */
-	assert_int_equal(cb_put(&cb, 0, 7, 0, "x"), 0);
-	cb_free(&cb);
+	assert_int_equal(cellbuf_put(&cb, 0, 7, 0, "x"), 0);
+	cellbuf_free(&cb);
 }
 
 int main(void)

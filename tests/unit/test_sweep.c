@@ -232,7 +232,7 @@ static void pin(struct session *s, int64_t hz)
 static struct run sweep_sim(const char *model, int seq, uint64_t seed, enum sweep_mode mode, int start, int64_t dwell)
 {
 	struct dvf_opts o;
-	opts_defaults(&o);
+	options_defaults(&o);
 	o.demo = true;
 	o.batch = true;
 	o.sim_speed = 0;
@@ -283,7 +283,7 @@ static void drv_open(struct drv_fix *f)
 	snprintf(f->dir, sizeof f->dir, "/tmp/test_sweep.XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
 	setenv("DVFSTOP_STATE_DIR", f->dir, 1);
-	opts_defaults(&f->o);
+	options_defaults(&f->o);
 	f->o.demo = true;
 	f->o.batch = true;
 	f->o.sim_speed = 0;

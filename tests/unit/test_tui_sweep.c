@@ -24,7 +24,7 @@ static bool contains(const struct cellbuf *cb, const char *s)
 {
 	char row[4096];
 	for (int y = 0; y < cb->h; y++) {
-		cb_row_text(cb, y, row, sizeof row);
+		cellbuf_row_text(cb, y, row, sizeof row);
 		if (strstr(row, s))
 			return true;
 	}
@@ -35,7 +35,7 @@ static bool contains(const struct cellbuf *cb, const char *s)
 static int col_of(const struct cellbuf *cb, int y, const char *s)
 {
 	char row[4096];
-	cb_row_text(cb, y, row, sizeof row);
+	cellbuf_row_text(cb, y, row, sizeof row);
 	const char *p = strstr(row, s);
 	if (!p)
 		return -1;
@@ -127,7 +127,7 @@ static void test_chart(void **state)
 	struct sweep_view v;
 	struct cellbuf cb;
 	make_done(&v);
-	assert_int_equal(cb_init(&cb, 60, 14, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 60, 14, false), 0);
 	sweep_panel_render(&v, false, &cb);
 	assert_true(contains(&cb, "best 612 MHz 1.5000 J/step"));
 	/* Against the top level: 1.5 / 2 - 1 = -25 %. */
@@ -146,7 +146,7 @@ static void test_chart(void **state)
 	assert_int_equal(col_of(&cb, y, "P"), x0 + 1 * cw);
 	/* The cheapest level's bar is the shortest: its top row is blank. */
 	char row[512];
-	cb_row_text(&cb, 3, row, sizeof row);
+	cellbuf_row_text(&cb, 3, row, sizeof row);
 	assert_int_equal(row[x0 + 2 * cw], ' ');
 	assert_true(row[x0 + 0 * cw] != ' ');
 	/* The J/step axis: its top (3.00) on the first bar row, the unit
@@ -154,7 +154,7 @@ static void test_chart(void **state)
 	 * zero (the span is padded by a quarter), so the bottom is said. */
 	int top = -1, unit = -1, bot = -1;
 	for (int r = 0; r < cb.h; r++) {
-		cb_row_text(&cb, r, row, sizeof row);
+		cellbuf_row_text(&cb, r, row, sizeof row);
 		if (top < 0 && strncmp(row + 1, "3.00", 4) == 0)
 			top = r;
 		if (unit < 0 && strncmp(row + 1, "J/st", 4) == 0)
@@ -162,15 +162,15 @@ static void test_chart(void **state)
 	}
 	assert_true(top > 0 && unit > top);
 	for (int r = unit + 1; r < y && bot < 0; r++) {
-		cb_row_text(&cb, r, row, sizeof row);
+		cellbuf_row_text(&cb, r, row, sizeof row);
 		if (row[1] != ' ')
 			bot = r;
 	}
 	assert_int_equal(bot, y - 1);     /* the last J/step row, over the marks */
-	cb_row_text(&cb, bot, row, sizeof row);
+	cellbuf_row_text(&cb, bot, row, sizeof row);
 	double b = strtod(row + 1, NULL);
 	assert_true(b > 1.1 && b < 1.15); /* 1.5 less a quarter of 3 - 1.5 */
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 /* A done sweep on a narrow panel (80 columns: 38 inside) keeps "A pins
@@ -183,38 +183,38 @@ static void test_done_narrow(void **state)
 	struct cellbuf cb;
 	make_done(&v);
 	v.elapsed_s = 78;
-	assert_int_equal(cb_init(&cb, 40, 14, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 14, false), 0);
 	sweep_panel_render(&v, false, &cb);
 	char row[512];
-	cb_row_text(&cb, 1, row, sizeof row);
+	cellbuf_row_text(&cb, 1, row, sizeof row);
 	assert_non_null(strstr(row, "best 612 MHz 1.5000 J/step  A pins it"));
 	assert_null(strstr(row, "vs top"));
-	cb_row_text(&cb, 2, row, sizeof row);
+	cellbuf_row_text(&cb, 2, row, sizeof row);
 	assert_non_null(strstr(row, "-25.0% vs top, 4/4 levels, 1:18"));
-	cb_free(&cb);
-	assert_int_equal(cb_init(&cb, 60, 14, false), 0);
+	cellbuf_free(&cb);
+	assert_int_equal(cellbuf_init(&cb, 60, 14, false), 0);
 	sweep_panel_render(&v, false, &cb);
-	cb_row_text(&cb, 1, row, sizeof row);
+	cellbuf_row_text(&cb, 1, row, sizeof row);
 	assert_non_null(strstr(row, "best 612 MHz 1.5000 J/step (-25.0% vs top)  A pins it"));
-	cb_row_text(&cb, 2, row, sizeof row);
+	cellbuf_row_text(&cb, 2, row, sizeof row);
 	assert_non_null(strstr(row, "exhaustive, 4 of 4 levels, 4 windows, 40 steps, 1:18"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	/* 51 inside (160 columns): the mode comes back before the steps. */
-	assert_int_equal(cb_init(&cb, 53, 14, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 53, 14, false), 0);
 	sweep_panel_render(&v, false, &cb);
-	cb_row_text(&cb, 2, row, sizeof row);
+	cellbuf_row_text(&cb, 2, row, sizeof row);
 	assert_non_null(strstr(row, "-25.0% vs top, exhaustive 4/4 levels, 1:18"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 	/* Adaptive, top not measured, at 38 inside: the windows give way. */
 	v.sw.cfg.mode = SWEEP_ADAPTIVE;
 	v.sw.pts[3].windows = 0;
 	v.sw.windows = 3;
 	v.sw.steps_used = 120;
-	assert_int_equal(cb_init(&cb, 40, 14, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 40, 14, false), 0);
 	sweep_panel_render(&v, false, &cb);
-	cb_row_text(&cb, 2, row, sizeof row);
+	cellbuf_row_text(&cb, 2, row, sizeof row);
 	assert_non_null(strstr(row, "adaptive 3/4 levels, 120 steps, 1:18"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 static void test_table(void **state)
@@ -224,7 +224,7 @@ static void test_table(void **state)
 	struct cellbuf cb;
 	make_done(&v);
 	v.table = true;
-	assert_int_equal(cb_init(&cb, 60, 12, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 60, 12, false), 0);
 	sweep_panel_render(&v, true, &cb);
 	assert_true(contains(&cb, "J/step"));
 	assert_true(contains(&cb, "*  612 "));
@@ -234,14 +234,14 @@ static void test_table(void **state)
 	char row[512];
 	int y1020 = -1, y306 = -1;
 	for (int r = 0; r < cb.h; r++) {
-		cb_row_text(&cb, r, row, sizeof row);
+		cellbuf_row_text(&cb, r, row, sizeof row);
 		if (strstr(row, "1020 "))
 			y1020 = r;
 		if (strstr(row, "306 "))
 			y306 = r;
 	}
 	assert_true(y1020 > 0 && y306 > y1020);
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 static void test_running_and_chooser(void **state)
@@ -256,7 +256,7 @@ static void test_running_and_chooser(void **state)
 	v.window_steps = 4;
 	v.left_s = 75;
 	v.left_at_most = true;
-	assert_int_equal(cb_init(&cb, 80, 14, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 80, 14, false), 0);
 	sweep_panel_render(&v, false, &cb);
 	assert_true(contains(&cb, "level 4 of 4 1020 MHz"));
 	assert_true(contains(&cb, "4/10 steps"));
@@ -266,16 +266,16 @@ static void test_running_and_chooser(void **state)
 	 * rows; what was measured and Esc on a third when there is one. */
 	{
 		struct cellbuf nb;
-		assert_int_equal(cb_init(&nb, 40, 4, false), 0);
+		assert_int_equal(cellbuf_init(&nb, 40, 4, false), 0);
 		sweep_panel_render(&v, false, &nb);
 		assert_true(contains(&nb, "exhaustive  4/4 1020 MHz  measuring"));
 		assert_true(contains(&nb, "window 5 4/10 steps  left <=1:15"));
 		assert_false(contains(&nb, "Esc aborts"));
-		cb_free(&nb);
-		assert_int_equal(cb_init(&nb, 40, 5, false), 0);
+		cellbuf_free(&nb);
+		assert_int_equal(cellbuf_init(&nb, 40, 5, false), 0);
 		sweep_panel_render(&v, false, &nb);
 		assert_true(contains(&nb, "measured 4 lvl, 40 steps  Esc aborts"));
-		cb_free(&nb);
+		cellbuf_free(&nb);
 	}
 	memset(&v, 0, sizeof v);
 	v.choosing = true;
@@ -290,38 +290,38 @@ static void test_running_and_chooser(void **state)
 	 * the hint wraps, nothing is cut. */
 	{
 		struct cellbuf nb;
-		assert_int_equal(cb_init(&nb, 40, 4, true), 0);
+		assert_int_equal(cellbuf_init(&nb, 40, 4, true), 0);
 		sweep_panel_render(&v, false, &nb);
 		assert_true(contains(&nb, "sweep: none yet; s starts one"));
 		assert_true(contains(&nb, "(J/step at each clock level)"));
 		/* None can start (a replay, no control, no fine-tune): the panel
 		 * says why, wrapped, instead of inviting s. */
 		snprintf(v.idle, sizeof v.idle, "none: a sweep needs a fine-tune to follow (-- CMD, --pid, --progress)");
-		cb_clear(&nb, ROLE_NORMAL);
+		cellbuf_clear(&nb, ROLE_NORMAL);
 		sweep_panel_render(&v, false, &nb);
 		assert_false(contains(&nb, "s starts one"));
 		assert_true(contains(&nb, "sweep: none: a sweep needs a fine-tune"));
 		assert_true(contains(&nb, "to follow (-- CMD, --pid, --progress)"));
 		v.idle[0] = '\0';
 		v.choosing = true;
-		cb_clear(&nb, ROLE_NORMAL);
+		cellbuf_clear(&nb, ROLE_NORMAL);
 		sweep_panel_render(&v, true, &nb);
 		assert_true(contains(&nb, "sweep: e exhaustive  a adaptive"));
 		assert_true(contains(&nb, "Enter adaptive  Esc cancel"));
 		v.choosing = false;
-		cb_free(&nb);
+		cellbuf_free(&nb);
 	}
 	/* Every small size renders without going wrong. */
 	make_done(&v);
 	for (int w = 1; w < 70; w += 3)
 		for (int h = 1; h < 16; h++) {
 			struct cellbuf c2;
-			assert_int_equal(cb_init(&c2, w, h, true), 0);
+			assert_int_equal(cellbuf_init(&c2, w, h, true), 0);
 			v.table = h % 2;
 			sweep_panel_render(&v, false, &c2);
-			cb_free(&c2);
+			cellbuf_free(&c2);
 		}
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 static void test_job_rows(void **state)
@@ -330,8 +330,8 @@ static void test_job_rows(void **state)
 	static struct job_view v;
 	struct cellbuf cb;
 	memset(&v, 0, sizeof v);
-	assert_int_equal(cb_init(&cb, 60, 8, false), 0);
-	cb_clear(&cb, ROLE_NORMAL);
+	assert_int_equal(cellbuf_init(&cb, 60, 8, false), 0);
+	cellbuf_clear(&cb, ROLE_NORMAL);
 	assert_int_equal(job_panel_rows(&v, &cb, 1, 1, 59, 6), 5);
 	assert_true(contains(&cb, "job     no job"));
 	assert_true(contains(&cb, "J/step  --"));
@@ -348,7 +348,7 @@ static void test_job_rows(void **state)
 	v.js.energy_j = 100;
 	v.js.elapsed_s = 25;
 	v.js.st.steps_per_s = (struct progress_num){ 2.0, true };   /* frozen at the end */
-	cb_clear(&cb, ROLE_NORMAL);
+	cellbuf_clear(&cb, ROLE_NORMAL);
 	job_panel_rows(&v, &cb, 1, 1, 59, 6);
 	assert_true(contains(&cb, "exited with code 3  train.py"));
 	assert_true(contains(&cb, "J/step  2.0000"));
@@ -357,7 +357,7 @@ static void test_job_rows(void **state)
 	assert_true(contains(&cb, "total over 0:25"));
 
 	/* Compact (a short energy panel): two rows, nothing without a job. */
-	cb_clear(&cb, ROLE_NORMAL);
+	cellbuf_clear(&cb, ROLE_NORMAL);
 	assert_int_equal(job_panel_compact(&v, &cb, 1, 1, 39, 6), 3);
 	assert_true(contains(&cb, "J/step 2.0000  50/50  ended"));
 	assert_true(contains(&cb, "job E 100.0 J  over 0:25"));
@@ -366,37 +366,37 @@ static void test_job_rows(void **state)
 	v.js.st.eta_ns = dvf_m_val(125 * 1000000000LL);
 	v.js.proj_ok = true;
 	v.js.projected_j = 40000;
-	cb_clear(&cb, ROLE_NORMAL);
+	cellbuf_clear(&cb, ROLE_NORMAL);
 	/* one row left: only the first */
 	assert_int_equal(job_panel_compact(&v, &cb, 1, 6, 39, 6), 7);
 	assert_true(contains(&cb, "J/step 2.0000  10/50  ETA 2:05"));
 	assert_false(contains(&cb, "projected"));
-	cb_clear(&cb, ROLE_NORMAL);
+	cellbuf_clear(&cb, ROLE_NORMAL);
 	job_panel_compact(&v, &cb, 1, 1, 39, 6);
 	assert_true(contains(&cb, "job E 100.0 J  projected 11.111 Wh"));
 	v.js.proj_ok = false;
-	cb_clear(&cb, ROLE_NORMAL);
+	cellbuf_clear(&cb, ROLE_NORMAL);
 	job_panel_compact(&v, &cb, 1, 1, 39, 6);
 	assert_true(contains(&cb, "projected n/a"));
 	v.js.running = false;
 	v.have = false;
-	cb_clear(&cb, ROLE_NORMAL);
+	cellbuf_clear(&cb, ROLE_NORMAL);
 	assert_int_equal(job_panel_compact(&v, &cb, 1, 1, 39, 6), 1);
 	assert_false(contains(&cb, "J/step"));
 	v.have = true;
-	cb_free(&cb);
+	cellbuf_free(&cb);
 
 	/* The log pane: the newest lines, and the state at the bottom. */
 	for (int i = 0; i < 30; i++)
 		snprintf(v.line[i], JOB_VIEW_LINE_LEN, "line %d", i + 1);
 	v.n_lines = 30;
-	assert_int_equal(cb_init(&cb, 50, 10, false), 0);
+	assert_int_equal(cellbuf_init(&cb, 50, 10, false), 0);
 	job_panel_log(&v, &cb, &(struct job_log_pos){ 0 });
 	assert_true(contains(&cb, "line 30"));
 	assert_true(contains(&cb, "line 24"));
 	assert_false(contains(&cb, "line 23 "));
 	char row[256];
-	cb_row_text(&cb, 8, row, sizeof row);
+	cellbuf_row_text(&cb, 8, row, sizeof row);
 	assert_non_null(strstr(row, "exited with code 3"));
 
 	/* A line of 100 columns wraps over three rows of 46; scrolled back
@@ -420,7 +420,7 @@ static void test_job_rows(void **state)
 	assert_true(contains(&cb, "xxxxTAIL"));
 	assert_false(contains(&cb, "line 25"));   /* panned past the short lines */
 	assert_true(contains(&cb, "lines cut"));
-	cb_free(&cb);
+	cellbuf_free(&cb);
 }
 
 static void test_replay_text(void **state)
@@ -451,28 +451,28 @@ static void test_table_rows(void **st)
 	(void)st;
 	int out[DVF_MAX_LEVELS];
 	/* everything fits: highest first */
-	assert_int_equal(sweep_table_rows(11, 20, 3, out), 11);
+	assert_int_equal(sweep_panel_table_rows(11, 20, 3, out), 11);
 	assert_int_equal(out[0], 10);
 	assert_int_equal(out[10], 0);
 	/* 7 rows for 11 levels, the best at index 3 */
 	int want[] = { 10, -4, 5, 4, 3, 2, -2 };
-	assert_int_equal(sweep_table_rows(11, 7, 3, out), 7);
+	assert_int_equal(sweep_panel_table_rows(11, 7, 3, out), 7);
 	for (int i = 0; i < 7; i++)
 		assert_int_equal(out[i], want[i]);
 	/* the best is the top level: no top row of its own */
 	int want_top[] = { 10, 9, 8, 7, -7 };
-	assert_int_equal(sweep_table_rows(11, 5, 10, out), 5);
+	assert_int_equal(sweep_panel_table_rows(11, 5, 10, out), 5);
 	for (int i = 0; i < 5; i++)
 		assert_int_equal(out[i], want_top[i]);
 	/* one row: the kept level alone, no room for marks */
-	assert_int_equal(sweep_table_rows(11, 1, 3, out), 1);
+	assert_int_equal(sweep_panel_table_rows(11, 1, 3, out), 1);
 	assert_int_equal(out[0], 3);
 	/* every row count from 1 to 12, every kept level: never more rows
 	 * than room, the kept and (with room for marks) the top level shown,
 	 * and the levels shown plus the runs marked add up to n */
 	for (int room = 1; room <= 12; room++)
 		for (int keep = 0; keep < 11; keep++) {
-			int k = sweep_table_rows(11, room, keep, out);
+			int k = sweep_panel_table_rows(11, room, keep, out);
 			assert_true(k >= 1 && k <= room);
 			bool seen_keep = false, seen_top = false, marked = false;
 			int total = 0;

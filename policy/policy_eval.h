@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "sample.h"
-#include "tree.h"
+#include "policy_tree.h"
 #include "workload.h"
 
 struct policy_step {
@@ -46,20 +46,20 @@ struct level_map {
 };
 
 /* Returns 0, or -1 when the table has no levels. */
-int policy_map_level(const struct dvf_info *in, double mhz, struct level_map *out);
+int policy_eval_map_level(const struct dvf_info *in, double mhz, struct level_map *out);
 /* Fill in->level_hz with the Jetson AGX Orin 64GB table (JetPack 5.1+/6),
  * used when no board is at hand. */
-void policy_levels_agx_orin(struct dvf_info *in);
+void policy_eval_levels_agx_orin(struct dvf_info *in);
 /* Parse "HZ,HZ,..." (ascending after sorting, duplicates removed) into in.
  * Returns 0, or -1 with a message naming the bad value. */
-int policy_levels_parse(const char *s, struct dvf_info *in, char *err, size_t errlen);
+int policy_eval_levels_parse(const char *s, struct dvf_info *in, char *err, size_t errlen);
 
 /* The path on one line, e.g.
  *   layers=12 (catalog) > 7 -> seq_len=128 (declared) > 53 -> 816 MHz
  * map may be NULL.  width <= 0: no limit; otherwise the text is made to fit
  * (sources dropped first, then the start elided with "..."), keeping the
  * leaf in view.  Returns the length written. */
-int policy_format_path(const struct policy_eval *e, const struct level_map *map, int width,
+int policy_eval_format_path(const struct policy_eval *e, const struct level_map *map, int width,
 		       char *buf, size_t len);
 
 /* Hysteresis, so the recommendation does not flap between two leaves when
@@ -83,10 +83,10 @@ struct policy_hyst {
 	int cand_count;           /* consecutive windows it came out */
 };
 
-void policy_hyst_init(struct policy_hyst *h, double margin, int hold);
+void policy_eval_hyst_init(struct policy_hyst *h, double margin, int hold);
 /* One window's features; returns the adopted evaluation (which may lag the
  * instantaneous one; cand_count/hold tell how far a change is). */
-const struct policy_eval *policy_hyst_update(struct policy_hyst *h, const struct policy_tree *t,
+const struct policy_eval *policy_eval_hyst_update(struct policy_hyst *h, const struct policy_tree *t,
 					     const struct workload *w);
 /* Evaluate keeping prev's branches within margin (see above); prev may be NULL. */
 void policy_eval_hyst(const struct policy_tree *t, const struct workload *w, const struct policy_eval *prev,

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "eval.h"
+#include "policy_eval.h"
 
 #include <errno.h>
 #include <math.h>
@@ -77,11 +77,11 @@ void policy_eval(const struct policy_tree *t, const struct workload *w, struct p
 
 /* ---- levels ---- */
 
-int policy_map_level(const struct dvf_info *in, double mhz, struct level_map *out)
+int policy_eval_map_level(const struct dvf_info *in, double mhz, struct level_map *out)
 {
 	memset(out, 0, sizeof *out);
 	out->want_hz = llround(mhz * 1e6);
-	out->index = info_level_nearest(in, out->want_hz);
+	out->index = sample_level_nearest(in, out->want_hz);
 	if (out->index < 0) {
 		out->hz = out->want_hz;
 		return -1;
@@ -91,7 +91,7 @@ int policy_map_level(const struct dvf_info *in, double mhz, struct level_map *ou
 	return 0;
 }
 
-void policy_levels_agx_orin(struct dvf_info *in)
+void policy_eval_levels_agx_orin(struct dvf_info *in)
 {
 	static const int64_t orin[] = {
 		306000000, 408000000, 510000000, 612000000, 714000000, 816000000,
@@ -107,7 +107,7 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int policy_levels_parse(const char *s, struct dvf_info *in, char *err, size_t errlen)
+int policy_eval_levels_parse(const char *s, struct dvf_info *in, char *err, size_t errlen)
 {
 	int n = 0;
 	const char *p = s;
@@ -172,7 +172,7 @@ static void put(struct out *o, const char *fmt, ...)
 static void mhz_text(double mhz, char *buf, size_t len)
 {
 	char num[40];
-	policy_format_number(mhz, num, sizeof num);
+	policy_tree_format_number(mhz, num, sizeof num);
 	snprintf(buf, len, "%s MHz", num);
 }
 
@@ -189,9 +189,9 @@ static void build_path(const struct policy_eval *e, const struct level_map *map,
 		workload_format_value(s->feature, s->value.v, val, sizeof val);
 		bool cat = s->feature == WL_MODEL_TYPE;
 		if (cat)
-			snprintf(thr, sizeof thr, "%s", model_type_name((enum model_type)(int)s->threshold));
+			snprintf(thr, sizeof thr, "%s", catalog_model_type_name((enum model_type)(int)s->threshold));
 		else
-			policy_format_number(s->threshold, thr, sizeof thr);
+			policy_tree_format_number(s->threshold, thr, sizeof thr);
 		const char *op = cat ? (s->taken_true ? "==" : "!=") : (s->taken_true ? "<=" : ">");
 		put(o, "%s=%s", name, val);
 		if (sources)
@@ -212,7 +212,7 @@ static void build_path(const struct policy_eval *e, const struct level_map *map,
 	}
 }
 
-int policy_format_path(const struct policy_eval *e, const struct level_map *map, int width,
+int policy_eval_format_path(const struct policy_eval *e, const struct level_map *map, int width,
 		       char *buf, size_t len)
 {
 	char tmp[4096];
@@ -243,7 +243,7 @@ int policy_format_path(const struct policy_eval *e, const struct level_map *map,
 
 /* ---- hysteresis ---- */
 
-void policy_hyst_init(struct policy_hyst *h, double margin, int hold)
+void policy_eval_hyst_init(struct policy_hyst *h, double margin, int hold)
 {
 	memset(h, 0, sizeof *h);
 	h->margin = margin > 0 ? margin : 0;
@@ -251,7 +251,7 @@ void policy_hyst_init(struct policy_hyst *h, double margin, int hold)
 	h->cand_leaf = -1;
 }
 
-const struct policy_eval *policy_hyst_update(struct policy_hyst *h, const struct policy_tree *t,
+const struct policy_eval *policy_eval_hyst_update(struct policy_hyst *h, const struct policy_tree *t,
 					     const struct workload *w)
 {
 	struct policy_eval now;

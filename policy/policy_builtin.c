@@ -1,5 +1,5 @@
 #include "config.h"
-#include "builtin.h"
+#include "policy_builtin.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +52,7 @@ const char *policy_builtin_text(const char *name)
 	return NULL;
 }
 
-int policy_load_spec(const char *spec, struct policy_tree *t, char *err, size_t errlen)
+int policy_builtin_load_spec(const char *spec, struct policy_tree *t, char *err, size_t errlen)
 {
 	policy_tree_init(t);
 	if (strncmp(spec, "builtin:", 8) == 0) {
@@ -61,7 +61,7 @@ int policy_load_spec(const char *spec, struct policy_tree *t, char *err, size_t 
 			snprintf(err, errlen, "unknown built-in policy '%s' (built in: builtin:mlg, builtin:ffg)", spec);
 			return -1;
 		}
-		return policy_parse(text, strlen(text), spec, t, err, errlen);
+		return policy_tree_parse(text, strlen(text), spec, t, err, errlen);
 	}
-	return policy_load_file(spec, t, err, errlen);
+	return policy_tree_load_file(spec, t, err, errlen);
 }

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "tree.h"
+#include "policy_tree.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -65,7 +65,7 @@ int policy_tree_set_header(struct policy_tree *t, const char *text)
 	return t->header ? 0 : -1;
 }
 
-void policy_format_number(double v, char *buf, size_t len)
+void policy_tree_format_number(double v, char *buf, size_t len)
 {
 	/* Whole numbers without an exponent: "510", not "5.1e+02". */
 	if (v == floor(v) && fabs(v) < 1e15) {
@@ -165,10 +165,10 @@ static void node_desc(const struct policy_tree *t, int i, char *buf, size_t len)
 	const struct policy_node *nd = &t->node[i];
 	char num[40];
 	if (nd->feature == WL_MODEL_TYPE) {
-		snprintf(buf, len, "model_type == %s", model_type_name((enum model_type)(int)nd->threshold));
+		snprintf(buf, len, "model_type == %s", catalog_model_type_name((enum model_type)(int)nd->threshold));
 		return;
 	}
-	policy_format_number(nd->threshold, num, sizeof num);
+	policy_tree_format_number(nd->threshold, num, sizeof num);
 	snprintf(buf, len, "%s <= %s", workload_feature_name(nd->feature), num);
 }
 
@@ -203,7 +203,7 @@ static int parse_header_line(struct parser *p, int line, char **tok, int ntok)
 			return perr(p, line, "unknown feature '%.64s' (expected one of %s)", tok[1], feature_list());
 		double v;
 		if (f == WL_MODEL_TYPE) {
-			v = model_type_parse(tok[2]);
+			v = catalog_model_type_parse(tok[2]);
 			if (v == MODEL_UNKNOWN)
 				return perr(p, line, "bad model_type '%.64s' (expected encoder or decoder)", tok[2]);
 		} else if (!parse_number(tok[2], &v)) {
@@ -264,7 +264,7 @@ static int parse_tree_line(struct parser *p, int line, int indent, char **tok, i
 		if (f == WL_MODEL_TYPE) {
 			if (strcmp(tok[2], "==") != 0)
 				return perr(p, line, "expected '==' after model_type (it is categorical), found '%.16s'", tok[2]);
-			nd.threshold = model_type_parse(tok[3]);
+			nd.threshold = catalog_model_type_parse(tok[3]);
 			if (nd.threshold == MODEL_UNKNOWN)
 				return perr(p, line, "bad model_type '%.64s' (expected encoder or decoder)", tok[3]);
 		} else {
@@ -362,7 +362,7 @@ static int parse_line(struct parser *p, int line, char *s)
 	return parse_tree_line(p, line, indent, tok, ntok);
 }
 
-int policy_parse(const char *text, size_t len, const char *file, struct policy_tree *t,
+int policy_tree_parse(const char *text, size_t len, const char *file, struct policy_tree *t,
 		 char *err, size_t errlen)
 {
 	struct parser p = { .file = file, .err = err, .errlen = errlen, .t = t };
@@ -408,7 +408,7 @@ int policy_parse(const char *text, size_t len, const char *file, struct policy_t
 	return rc;
 }
 
-int policy_load_file(const char *path, struct policy_tree *t, char *err, size_t errlen)
+int policy_tree_load_file(const char *path, struct policy_tree *t, char *err, size_t errlen)
 {
 	policy_tree_init(t);
 	FILE *fp = fopen(path, "rb");
@@ -431,7 +431,7 @@ int policy_load_file(const char *path, struct policy_tree *t, char *err, size_t 
 	else if (n > (size_t)POLICY_MAX_BYTES)
 		snprintf(err, errlen, "%s: larger than %d bytes; a policy file is small text", path, POLICY_MAX_BYTES);
 	else
-		rc = policy_parse(buf, n, path, t, err, errlen);
+		rc = policy_tree_parse(buf, n, path, t, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -563,7 +563,7 @@ static void print_node(struct sbuf *b, const struct policy_tree *t, int i, int d
 	char num[96];
 	sb_printf(b, "%*s", 2 * depth, "");
 	if (nd->leaf) {
-		policy_format_number(nd->mhz, num, sizeof num);
+		policy_tree_format_number(nd->mhz, num, sizeof num);
 		sb_printf(b, "leaf %s\n", num);
 		return;
 	}
@@ -573,7 +573,7 @@ static void print_node(struct sbuf *b, const struct policy_tree *t, int i, int d
 	print_node(b, t, nd->child[1], depth + 1);
 }
 
-char *policy_print(const struct policy_tree *t)
+char *policy_tree_print(const struct policy_tree *t)
 {
 	char err[POLICY_ERR_LEN];
 	if (policy_tree_validate(t, err, sizeof err))
@@ -596,9 +596,9 @@ char *policy_print(const struct policy_tree *t)
 			continue;
 		char num[40];
 		if (f == WL_MODEL_TYPE)
-			snprintf(num, sizeof num, "%s", model_type_name((enum model_type)(int)t->defaults[f].v));
+			snprintf(num, sizeof num, "%s", catalog_model_type_name((enum model_type)(int)t->defaults[f].v));
 		else
-			policy_format_number(t->defaults[f].v, num, sizeof num);
+			policy_tree_format_number(t->defaults[f].v, num, sizeof num);
 		sb_printf(&b, "default %s %s\n", workload_feature_name((enum wl_feature)f), num);
 	}
 	print_node(&b, t, 0, 0);

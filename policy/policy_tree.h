@@ -67,17 +67,17 @@ int policy_tree_set_header(struct policy_tree *t, const char *text);
 
 /* Parse text of len bytes; file is used in messages.  Returns 0, or -1 with
  * "file:line: message" in err (and *t left empty). */
-int policy_parse(const char *text, size_t len, const char *file, struct policy_tree *t,
+int policy_tree_parse(const char *text, size_t len, const char *file, struct policy_tree *t,
 		 char *err, size_t errlen);
 /* Read and parse a file (at most POLICY_MAX_BYTES). */
-int policy_load_file(const char *path, struct policy_tree *t, char *err, size_t errlen);
+int policy_tree_load_file(const char *path, struct policy_tree *t, char *err, size_t errlen);
 
 /* Check structure (children in range, prefix order, depth, leaves in range).
  * Returns 0 or -1 with a message. */
 int policy_tree_validate(const struct policy_tree *t, char *err, size_t errlen);
 
 /* Canonical text; malloc'd, NULL on out of memory. */
-char *policy_print(const struct policy_tree *t);
+char *policy_tree_print(const struct policy_tree *t);
 
 /* Same name, header, defaults and nodes (source lines ignored). */
 bool policy_tree_equal(const struct policy_tree *a, const struct policy_tree *b);
@@ -87,6 +87,6 @@ int policy_tree_depth(const struct policy_tree *t);
 int policy_tree_leaves(const struct policy_tree *t);
 
 /* Shortest decimal that reads back as v exactly ("32.5", "7", "0.1"). */
-void policy_format_number(double v, char *buf, size_t len);
+void policy_tree_format_number(double v, char *buf, size_t len);
 
 #endif

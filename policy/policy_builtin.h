@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "tree.h"
+#include "policy_tree.h"
 
 #define POLICY_DEFAULT_SPEC "builtin:mlg"
 
@@ -16,6 +16,6 @@ extern const char *const policy_builtin_names[];
 
 /* Load "builtin:NAME" or a file path.  Returns 0, or -1 with a message
  * ("file:line: ..." for parse errors) in err. */
-int policy_load_spec(const char *spec, struct policy_tree *t, char *err, size_t errlen);
+int policy_builtin_load_spec(const char *spec, struct policy_tree *t, char *err, size_t errlen);
 
 #endif
