@@ -52,26 +52,24 @@ static int restore_one(const char *root, const char *api_source, bool *did)
 				 .lock = true, .api = api_source != NULL };
 	struct guard *g = guard_open(&cfg, msg, sizeof msg);
 	if (!g) {
-		fprintf(stderr, "dvfstop restore: %s\n", msg);
-		return 1;
+		commands_error("%s\n", msg);
+		return CMD_FAIL;
 	}
 	int rc = 0;
 	if (!guard_owner(g)) {
 		*did = true;
 		if (guard_holder(g))
-			fprintf(stderr, "dvfstop restore: dvfstop (pid %ld) controls the GPU clock now "
-				"and gives it back when it quits; nothing done\n", (long)guard_holder(g));
+			commands_error("dvfstop (pid %ld) controls the GPU clock now "
+				       "and gives it back when it quits; nothing done\n", (long)guard_holder(g));
 		else
-			fprintf(stderr, "dvfstop restore: cannot take the lock %s; nothing done\n",
-				guard_lock_path(g));
+			commands_error("cannot take the lock %s; nothing done\n", guard_lock_path(g));
 		rc = 1;
 	} else if (guard_stale(g)) {
 		*did = true;
 		struct reopened r = { NULL, NULL };
 		if (guard_stale_api_source(g)) {
 			if (!reopen(&r, g, msg, sizeof msg)) {
-				fprintf(stderr, "dvfstop restore: %s (state kept in %s)\n", msg,
-					guard_stale_path(g));
+				commands_error("%s (state kept in %s)\n", msg, guard_stale_path(g));
 				guard_close(g);
 				return 1;
 			}

@@ -258,11 +258,13 @@ static int report(const struct sweep_args *a, const struct session *s,
 		  const struct sweep *sw)
 {
 	sweep_driver_print_table(sw, stdout);
-	fprintf(sw->state == SW_DONE ? stdout : stderr, "%s%s\n", sw->state == SW_DONE ? "" : "dvfstop sweep: ",
-		sw->msg);
+	if (sw->state == SW_DONE)
+		printf("%s\n", sw->msg);
+	else
+		commands_error("%s\n", sw->msg);
 	if (sw->state == SW_DONE && sw->best >= 0)
 		printf("best: %.1f MHz (%d windows, %lld training steps measured); apply with "
-		       "`dvfstop --set-clock %lld` or the TUI's `a`\n",
+		       "`dvfstop --set-clock %lld` or the dashboard's `A`\n",
 		       sw->cfg.level_hz[sw->best] * 1e-6, sw->windows, (long long)sw->steps_used,
 		       (long long)(sw->cfg.level_hz[sw->best] / 1000000));
 	if (a->out && sw->windows > 0)

@@ -19,6 +19,7 @@ snap "$T/before"
 expect_eq "exhaustive sweep: exit status" "$?" 0
 expect_grep "table printed" "J/step" "$T/out"
 expect_grep "best level named" "^best: [0-9.]* MHz" "$T/out"
+expect_grep "the dashboard key that pins the best level named (A; a pins the policy's clock)" "the dashboard.s .A.\$" "$T/out"
 # The closing line names the level as the board's table does (816 MHz,
 # 1300.5 MHz: no ".0"), its J/step and the windows spent.
 expect_grep "closing line: level, J/step, windows" "^sweep done: [0-9]*\(\.[1-9][0-9]*\)\? MHz is best ([0-9.]* J/step, 11 windows)$" "$T/out"
