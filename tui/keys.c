@@ -7,6 +7,8 @@
 #include "config.h"
 #include "tui_int.h"
 
+#include <stdlib.h>
+
 #include "ctl_keys.h"
 #include "job_keys.h"
 #include "policy_panel.h"
@@ -46,6 +48,12 @@ static int keys_key_freeze(struct tui *t)
 
 static int keys_key_theme(struct tui *t)
 {
+	/* Without colour the themes differ in nothing that shows. */
+	if (!t->color) {
+		const char *nc = getenv("NO_COLOR");
+		tui_msg(t, "themes are off: %s", nc && nc[0] ? "NO_COLOR is set" : "the terminal has no colours");
+		return KR_NONE;
+	}
 	tui_theme_next(t);
 	return KR_REDRAW;
 }

@@ -563,6 +563,19 @@ static int term_start(struct tui *t)
 		return -1;
 	}
 	set_term(t->scr);
+	/* A terminal that cannot address the cursor (TERM=dumb, a printing
+	 * terminal) would get the frames as a stream of text: refuse it
+	 * before anything is drawn. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		const char *term = getenv("TERM");
+		endwin();
+		delscreen(t->scr);
+		t->scr = NULL;
+		fprintf(stderr, "dvfstop: the terminal (TERM=%s) cannot move the cursor, which the dashboard needs; "
+			"use --batch for headless output, or set TERM (e.g. xterm-256color)\n", term ? term : "unset");
+		return -1;
+	}
 	cbreak();
 	noecho();
 	nonl();

@@ -48,7 +48,21 @@ if screen_e | grep -Eq "${esc}\[([0-9;]*;)?(3[0-7]|38;5|4[0-7]|48;5)"; then
 else
 	ok "NO_COLOR: no colours"
 fi
+# t cycles nothing that shows without colour: it says so
+keys t
+expect_screen "NO_COLOR: t says themes are off" 'themes are off: NO_COLOR is set' 5
 quit_ok "NO_COLOR"
+
+# A terminal that cannot move the cursor is refused, pointing at --batch
+if infocmp dumb >/dev/null 2>&1; then
+	clear_screen
+	run "TERM=dumb \"$DVFSTOP\" --no-config --demo; echo DVFSTOP-EXIT=\$?"
+	expect_screen "TERM=dumb: refused" 'TERM=dumb. cannot move the cursor' 10
+	expect_screen "TERM=dumb: points to --batch" 'use --batch for headless' 2
+	expect_screen "TERM=dumb: exit 1" 'DVFSTOP-EXIT=1' 5
+else
+	echo "no terminfo for dumb: skipped"
+fi
 
 if [ -n "$utf8" ]; then
 	clear_screen
