@@ -57,6 +57,13 @@ expect_eq "live summary: the workload's seq_len" "$(wf "$T/live.json" seq_len)" 
 expect_eq "replay: the workload's model" "$(wf "$T/replay.json" model)" "bert-base"
 expect_eq "replay: the workload's seq_len" "$(wf "$T/replay.json" seq_len)" "128"
 
+# JSON numbers as a person reads them: no binary noise (85.36914999999999),
+# at most 10 significant digits, in the sidecar and in the summaries.
+for f in "$T/s.csv.meta.json" "$T/live.json" "$T/replay.json"; do
+	long=$(grep -oE '[-0-9][0-9.]*([eE][-+]?[0-9]+)?' "$f" | awk '{ m = $1; sub(/^-/, "", m); sub(/[eE].*/, "", m); gsub(/\./, "", m); sub(/^0+/, "", m); if (length(m) > 10 && $1 ~ /\./) print $1 }' | head -n 3)
+	if [ -z "$long" ]; then ok "$(basename "$f"): numbers rounded"; else fail "$(basename "$f"): unrounded numbers: $long"; fi
+done
+
 # The text summary says it is a replay and names the board from the sidecar.
 "$DVFSTOP" --batch --no-config --replay "$T/s.csv" >"$T/replay.txt" 2>&1
 expect_grep "text summary: replay of the board" "AGX Orin.*(replay)" "$T/replay.txt"
