@@ -35,7 +35,8 @@ static const struct opt_def opt_table[] = {
 	{ "gpu", 0, K_INT, OFF(gpu), "N", "NVML source: the GPU to watch, by NVML index (default 0)", 0, 63, false },
 	{ "interval", 'i', K_INT, OFF(interval_ms), "MS", "sampling interval in ms (default 100)", 1, 60000, false },
 	{ "refresh", 0, K_INT, OFF(refresh_ms), "MS", "screen refresh in ms (default 500)", 50, 60000, false },
-	{ "duration", 'd', K_DOUBLE, OFF(duration_s), "S", "stop after S seconds (0: run until stopped)", 0, 0, false },
+	{ "delay", 'd', K_INT, OFF(delay_ds), "TENTHS", "screen refresh in tenths of a second, as in top and htop (default 5)", 1, 600, false },
+	{ "duration", 0, K_DOUBLE, OFF(duration_s), "S", "stop after S seconds (0: run until stopped)", 0, 0, false },
 	{ "samples", 'n', K_INT, OFF(samples), "N", "stop after N samples (0: no limit)", 0, INT64_MAX, false },
 	{ "record", 'r', K_STR, OFF(record), "FILE", "record every sample to a CSV file", 0, 0, true },
 	{ "summary-format", 0, K_STR, OFF(summary_format), "FMT", "--batch summary as text (default) or json", 0, 0, false },
@@ -714,8 +715,15 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 /* Options that name another board than the one the command line asks
  * for would be ignored without a word.  Only those given on the command
  * line: a config file's usual board must not stop a --demo. */
-static enum opt_result options_check(const struct dvf_opts *o)
+static enum opt_result options_check(struct dvf_opts *o)
 {
+	/* -d is the refresh delay as top and htop read it, in tenths. */
+	if (options_cli_set(o, "delay") && options_cli_set(o, "refresh")) {
+		fprintf(stderr, "dvfstop: --delay (-d) and --refresh both set the screen refresh (give one)\n");
+		return OPT_ERROR;
+	}
+	if (o->delay_ds > 0 && !options_cli_set(o, "refresh"))
+		o->refresh_ms = o->delay_ds * 100;
 	const char *board = o->demo ? "--demo simulates its own board" : o->replay ? "--replay plays a recording" : NULL;
 	if (!board)
 		return OPT_OK;

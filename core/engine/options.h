@@ -19,6 +19,7 @@ struct dvf_opts {
 	int64_t gpu;               /* NVML source: GPU index, default 0 */
 	int64_t interval_ms;       /* sampling, default 100 */
 	int64_t refresh_ms;        /* TUI redraw, default 500 */
+	int64_t delay_ds;          /* -d/--delay: the redraw in tenths of a second (0: --refresh's) */
 	double duration_s;         /* --batch: stop after; 0 = until Ctrl-C / job end */
 	int64_t samples;           /* stop after this many samples; 0 = no limit */
 	const char *record;        /* CSV path; NULL none */

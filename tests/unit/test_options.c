@@ -275,6 +275,53 @@ static void command_line_wins(void **st)
 	options_free(&o);
 }
 
+/* -d is the refresh delay in tenths of a second, as in top and htop; the
+ * duration is --duration only. */
+static void delay_is_the_refresh(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	char *a1[] = { "dvfstop", "--no-config", "-d", "3", NULL };
+	assert_int_equal(options_load(&o, 4, a1), OPT_OK);
+	assert_int_equal(o.refresh_ms, 300);
+	assert_float_equal(o.duration_s, 0, 0);
+	options_free(&o);
+	char *a2[] = { "dvfstop", "--no-config", "--delay=15", "--duration", "3", NULL };
+	assert_int_equal(options_load(&o, 5, a2), OPT_OK);
+	assert_int_equal(o.refresh_ms, 1500);
+	assert_float_equal(o.duration_s, 3, 0);
+	options_free(&o);
+	/* the config file's refresh gives way to -d, and -d to nothing */
+	const char *p = write_file("delay", "refresh = 1000\n");
+	char cfg[600];
+	snprintf(cfg, sizeof cfg, "%s", p);
+	char *a3[] = { "dvfstop", "--config", cfg, "-d", "2", NULL };
+	assert_int_equal(options_load(&o, 5, a3), OPT_OK);
+	assert_int_equal(o.refresh_ms, 200);
+	options_free(&o);
+	/* both on the command line: refused; out of range: refused */
+	int old = dup(2);
+	FILE *t = tmpfile();
+	dup2(fileno(t), 2);
+	char *a4[] = { "dvfstop", "--no-config", "-d", "3", "--refresh", "200", NULL };
+	enum opt_result r4 = options_load(&o, 6, a4);
+	options_free(&o);
+	char *a5[] = { "dvfstop", "--no-config", "-d", "0", NULL };
+	enum opt_result r5 = options_load(&o, 4, a5);
+	options_free(&o);
+	fflush(stderr);
+	dup2(old, 2);
+	close(old);
+	rewind(t);
+	size_t n = fread(errbuf, 1, sizeof errbuf - 1, t);
+	errbuf[n] = '\0';
+	fclose(t);
+	assert_int_equal(r4, OPT_ERROR);
+	assert_int_equal(r5, OPT_ERROR);
+	assert_non_null(strstr(errbuf, "--delay (-d) and --refresh both set the screen refresh"));
+	assert_non_null(strstr(errbuf, "-d"));
+}
+
 static void is_key(void **st)
 {
 	(void)st;
@@ -353,6 +400,7 @@ int main(void)
 		cmocka_unit_test(config_trust),
 		cmocka_unit_test(command_line_wins),
 		cmocka_unit_test(xdg_path),
+		cmocka_unit_test(delay_is_the_refresh),
 		cmocka_unit_test(is_key),
 		cmocka_unit_test(cli_set_only_from_argv),
 	};
