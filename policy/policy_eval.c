@@ -115,23 +115,26 @@ int policy_eval_levels_parse(const char *s, struct dvf_info *in, char *err, size
 		size_t len = strcspn(p, ",");
 		char tok[32];
 		if (len == 0 || len >= sizeof tok) {
-			snprintf(err, errlen, "--levels: expected Hz values separated by commas, found '%.*s'",
+			snprintf(err, errlen, "--levels: expected MHz values separated by commas, found '%.*s'",
 				 (int)(len < 40 ? len : 40), p);
 			return -1;
 		}
 		memcpy(tok, p, len);
 		tok[len] = '\0';
+		/* MHz as people type them and as dvfstop sweep --levels takes
+		 * them, decimals allowed (1300.5); digits and one point only. */
 		char *end;
 		errno = 0;
-		long long v = strtoll(tok, &end, 10);
-		if (*end || errno || v <= 0 || tok[0] == '+' || tok[0] == '-') {
-			snprintf(err, errlen, "--levels: '%s' is not a clock in Hz", tok);
+		double mhz = strtod(tok, &end);
+		if (*end || errno || !(mhz > 0) || strspn(tok, "0123456789.") != len) {
+			snprintf(err, errlen, "--levels: '%s' is not a clock in MHz", tok);
 			return -1;
 		}
-		if (v < 1000000) {
-			snprintf(err, errlen, "--levels: '%s' looks like MHz; give Hz (%lld000000)", tok, v);
+		if (mhz >= 1e5) {
+			snprintf(err, errlen, "--levels: '%s' looks like Hz; give MHz (%g)", tok, mhz / 1e6);
 			return -1;
 		}
+		long long v = llround(mhz * 1e6);
 		if (n >= DVF_MAX_LEVELS) {
 			snprintf(err, errlen, "--levels: more than %d levels", DVF_MAX_LEVELS);
 			return -1;

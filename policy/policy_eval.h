@@ -50,7 +50,7 @@ int policy_eval_map_level(const struct dvf_info *in, double mhz, struct level_ma
 /* Fill in->level_hz with the Jetson AGX Orin 64GB table (JetPack 5.1+/6),
  * used when no board is at hand. */
 void policy_eval_levels_agx_orin(struct dvf_info *in);
-/* Parse "HZ,HZ,..." (ascending after sorting, duplicates removed) into in.
+/* Parse "MHZ,MHZ,..." (decimals allowed: 1300.5; ascending after sorting, duplicates removed) into in.
  * Returns 0, or -1 with a message naming the bad value. */
 int policy_eval_levels_parse(const char *s, struct dvf_info *in, char *err, size_t errlen);
 

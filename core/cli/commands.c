@@ -25,7 +25,7 @@ static const struct opt_spec recommend_opts[] = {
 	[REC_SEQ] = { "seq-len", 0, true, "N", "average tokens per training sample" },
 	[REC_UTIL] = { "util", 0, true, "PCT", "GPU utilisation, percent (0-100)" },
 	[REC_POLICY] = { "policy", 0, true, "P", "builtin:mlg (default), builtin:ffg or a policy file" },
-	[REC_LEVELS] = { "levels", 0, true, "HZ,HZ,...", "the board's GPU clock table (default: Jetson AGX Orin)" },
+	[REC_LEVELS] = { "levels", 0, true, "MHZ,MHZ,...", "the board's GPU clock table (default: Jetson AGX Orin)" },
 	[REC_JSON] = { "json", 0, false, NULL, "machine-readable output" },
 	[REC_LIST] = { "list-models", 0, false, NULL, "print the model catalog and exit" },
 	{ NULL, 0, false, NULL, NULL },

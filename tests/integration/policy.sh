@@ -41,7 +41,7 @@ has out "recommend: none: gpu_util is missing (give --util"
 
 # Orin NX table (306-918 MHz): 1020 maps to 918.
 run 0 "$DVFSTOP" recommend --model gpt2 --seq-len 128 --util 10 \
-	--levels 306000000,408000000,510000000,612000000,714000000,816000000,918000000
+	--levels 306,408,510,612,714,816,918
 has out "-> 1020 MHz (board: 918 MHz)"
 has out "recommend: 918 MHz (the policy says 1020 MHz"
 
@@ -85,8 +85,8 @@ run 1 "$DVFSTOP" recommend --layers 0
 run 1 "$DVFSTOP" recommend --model-type seq2seq
 run 1 "$DVFSTOP" recommend --model no-such-model
 has err "unknown model 'no-such-model'"
-run 1 "$DVFSTOP" recommend --levels 918
-has err "looks like MHz"
+run 1 "$DVFSTOP" recommend --levels 918000000
+has err "looks like Hz; give MHz (918)"
 run 2 "$DVFSTOP" recommend --frobnicate
 run 2 "$DVFSTOP" recommend --layers
 run 2 "$DVFSTOP" recommend stray

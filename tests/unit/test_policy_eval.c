@@ -242,16 +242,19 @@ static void test_levels_parse(void **state)
 	struct dvf_info in;
 	char err[256];
 	memset(&in, 0, sizeof in);
-	assert_int_equal(policy_eval_levels_parse("918000000,306000000,918000000,612000000", &in, err, sizeof err), 0);
-	assert_int_equal(in.n_levels, 3);
+	/* MHz, as dvfstop sweep --levels takes them; decimals allowed */
+	assert_int_equal(policy_eval_levels_parse("918,306,918,612,1300.5", &in, err, sizeof err), 0);
+	assert_int_equal(in.n_levels, 4);
 	assert_true(in.level_hz[0] == 306000000 && in.level_hz[2] == 918000000);
-	assert_int_equal(policy_eval_levels_parse("306000000,,918000000", &in, err, sizeof err), -1);
+	assert_true(in.level_hz[3] == 1300500000);
+	assert_int_equal(policy_eval_levels_parse("306,,918", &in, err, sizeof err), -1);
 	assert_contains(err, "--levels");
-	assert_int_equal(policy_eval_levels_parse("306000000,9e8", &in, err, sizeof err), -1);
-	assert_contains(err, "'9e8' is not a clock in Hz");
-	assert_int_equal(policy_eval_levels_parse("918", &in, err, sizeof err), -1);
-	assert_contains(err, "looks like MHz");
-	assert_int_equal(policy_eval_levels_parse("-306000000", &in, err, sizeof err), -1);
+	assert_int_equal(policy_eval_levels_parse("306,9e2", &in, err, sizeof err), -1);
+	assert_contains(err, "'9e2' is not a clock in MHz");
+	assert_int_equal(policy_eval_levels_parse("918000000", &in, err, sizeof err), -1);
+	assert_contains(err, "looks like Hz; give MHz (918)");
+	assert_int_equal(policy_eval_levels_parse("-306", &in, err, sizeof err), -1);
+	assert_int_equal(policy_eval_levels_parse("nan", &in, err, sizeof err), -1);
 	assert_int_equal(policy_eval_levels_parse("", &in, err, sizeof err), -1);
 }
 
