@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "control.h"
@@ -208,9 +209,34 @@ static void warm_up(struct session *s, int64_t settle_ns, struct recommend *r)
 	}
 }
 
+/* A line on stderr each time a window is measured (the level, its J/step,
+ * windows so far, the time left), so that minutes of sweeping are not
+ * silent; on a terminal one line that updates in place. */
+static void progress(const struct sweep *sw, int level, const struct session *s, bool tty)
+{
+	const struct sweep_point *p = level >= 0 ? &sw->pts[level] : NULL;
+	struct job_stats js;
+	double hint = session_job_stats(s, &js) && js.st.steps_per_s.ok ? js.st.steps_per_s.v : -1;
+	double left = sweep_left_s(sw, 0, hint);
+	int measured = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++)
+		measured += sweep_point_measured(&sw->pts[i]);
+	char l[48] = "";
+	if (sw->state != SW_DONE && left >= 0)
+		snprintf(l, sizeof l, ", %s%.0f s left", sw->cfg.mode == SWEEP_ADAPTIVE ? "at most " : "", left);
+	char jps[32] = "";
+	if (p && sweep_point_measured(p))
+		snprintf(jps, sizeof jps, " %.4f J/step,", sweep_jps(p));
+	fprintf(stderr, "%ssweep: window %d at %.1f MHz:%s %d of %d levels measured%s%s", tty ? "\r\033[K" : "",
+		sw->windows, p ? (double)p->hz * 1e-6 : 0.0, jps, measured, sw->cfg.n_levels, l, tty ? "" : "\n");
+	fflush(stderr);
+}
+
 /* Sample until the sweep ends, then give the clocks back. */
 static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 {
+	bool tty = isatty(STDERR_FILENO);
+	int shown = 0;
 	while (!stop_requested()) {
 		if (sweep_level(&d->sw) < 0)
 			break;
@@ -231,8 +257,15 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 			sweep_driver_abort(d, NULL);
 			break;
 		}
+		int level = d->sw.cur;   /* the window the sample may close is this level's */
 		sweep_driver_feed(d, &s->cur, &s->energy);
+		if (d->sw.windows != shown) {
+			shown = d->sw.windows;
+			progress(&d->sw, level, s, tty);
+		}
 	}
+	if (tty && shown)
+		fputc('\n', stderr);   /* the table starts on a line of its own */
 	if (stop_requested())
 		sweep_driver_abort(d, NULL);
 	/* The end of a sweep gives the clocks back; the operator applies. */
