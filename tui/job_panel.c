@@ -107,9 +107,9 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	} else {
 		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
 	}
-	put_text(cb, &x, y, x1, ROLE_LABEL, "   ETA ");
+	put_text(cb, &x, y, x1, ROLE_LABEL, "   left ");
 	if (v->have && js->running && js->st.eta_ns.ok)
-		put_text(cb, &x, y, x1, ROLE_VALUE, render_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
+		put_text(cb, &x, y, x1, ROLE_VALUE, render_time_left(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
 	else if (v->have && !js->running)
 		put_text(cb, &x, y, x1, ROLE_LABEL, "ended");
 	else
@@ -117,7 +117,7 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	if (++y > ymax)
 		return y;
 	x = x0;
-	put_text(cb, &x, y, x1, ROLE_LABEL, "job E   ");
+	put_text(cb, &x, y, x1, ROLE_LABEL, "energy  ");
 	if (v->have)
 		put_energy(cb, &x, y, x1, js->energy_j);
 	else
@@ -155,8 +155,8 @@ int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int 
 		put_text(cb, &x, y, x1, ROLE_NA, "n/a");
 	}
 	if (js->running && js->st.eta_ns.ok) {
-		put_text(cb, &x, y, x1, ROLE_LABEL, "  ETA ");
-		put_text(cb, &x, y, x1, ROLE_VALUE, render_duration(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
+		put_text(cb, &x, y, x1, ROLE_LABEL, "  left ");
+		put_text(cb, &x, y, x1, ROLE_VALUE, render_time_left(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
 	} else if (!js->running) {
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
 		put_text(cb, &x, y, x1, state_role(v), "ended");
@@ -165,7 +165,7 @@ int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int 
 		return y;
 	/* The job's energy and where it is heading. */
 	x = x0;
-	put_text(cb, &x, y, x1, ROLE_LABEL, "job E ");
+	put_text(cb, &x, y, x1, ROLE_LABEL, "energy ");
 	put_energy(cb, &x, y, x1, js->energy_j);
 	if (js->running) {
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  projected ");

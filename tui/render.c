@@ -202,3 +202,19 @@ char *render_duration(char *buf, size_t len, double s)
 		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 	return buf;
 }
+
+char *render_time_left(char *buf, size_t len, double s)
+{
+	if (!(s >= 0) || s > 1e9) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	long t = (long)s;
+	if (t >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lds", t);
+	return buf;
+}

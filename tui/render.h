@@ -49,5 +49,9 @@ int render_scale_pos(int i, int n, int width);
 char *render_fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const char *unit);
 /* Seconds as H:MM:SS (or M:SS under an hour); "n/a" when negative. */
 char *render_duration(char *buf, size_t len, double s);
+/* A time still to come, with its units so it cannot be read as a time of
+ * day: "45s", "14m52s", "2h05m" (no seconds from an hour up); "n/a" when
+ * s is negative or not a number. */
+char *render_time_left(char *buf, size_t len, double s);
 
 #endif

@@ -12,7 +12,7 @@ expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
 expect_screen "running: the state and the command" 'job +running +sh -c' 5
 expect_screen "running: steps of the total" 'steps +[0-9]+ of 50' 5
 expect_screen "running: J/step and steps/s" 'J/step +[0-9]+\.[0-9]+ +steps/s +[0-9]+\.[0-9]+' 5
-expect_screen "running: ETA and projected energy" 'ETA [0-9:]+' 5
+expect_screen "running: the time left, with its units" 'left ([0-9]+h)?([0-9]+m)?[0-9]+[sm]' 5
 expect_screen "ended: exit code on the energy panel" 'job +exited with code 3' 15
 expect_screen "ended: all 50 steps" 'steps +50 of 50' 2
 expect_screen "ended: the status line says so" 'exited with code 3' 2

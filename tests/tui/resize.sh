@@ -17,10 +17,10 @@ if screen | grep -q 'pinned at\|sweeping'; then fail "a key pressed below the mi
 expect_screen "80x24: the key line" 'q quit' 2
 # The key line's first words are the clock actions: they are what the tool is for.
 expect_screen "80x24: the key line names accept, clock and sweep" '^ q quit  \? help  a accept  o clock  s sweep' 2
-# The energy panel has 3 rows here: the job's J/step, progress, ETA and
+# The energy panel has 3 rows here: the job's J/step, progress, time left and
 # projection come before the mean and the job's name.
-expect_screen "80x24: J/step, steps of total and ETA" 'J/step [0-9]+\.[0-9]+ +[0-9]+/2000 +ETA [0-9:]+' 5
-expect_screen "80x24: the job's energy and its projection" 'job E [0-9.]+ (J|Wh) +projected [0-9.]+ (J|Wh)' 2
+expect_screen "80x24: J/step, steps of total and the time left" 'J/step [0-9]+\.[0-9]+ +[0-9]+/2000 +left ([0-9]+h)?([0-9]+m)?[0-9]+[sm]' 5
+expect_screen "80x24: the job's energy and its projection" 'energy [0-9.]+ (J|Wh) +projected [0-9.]+ (J|Wh)' 2
 expect_screen "80x24: the power panel says what makes the total" 'marked rails make the total' 2
 expect_screen "80x24: the sweep hint wraps instead of being cut" '│\(J/step at each clock level\) +│$' 2
 

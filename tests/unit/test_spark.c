@@ -176,6 +176,11 @@ static void test_fmt(void **state)
 	assert_string_equal(render_duration(b, sizeof b, 59.9), "0:59");
 	assert_string_equal(render_duration(b, sizeof b, 3723), "1:02:03");
 	assert_string_equal(render_duration(b, sizeof b, -1), "n/a");
+	/* a time to come carries its units: never read as a time of day */
+	assert_string_equal(render_time_left(b, sizeof b, 45.7), "45s");
+	assert_string_equal(render_time_left(b, sizeof b, 892), "14m52s");
+	assert_string_equal(render_time_left(b, sizeof b, 7530), "2h05m");
+	assert_string_equal(render_time_left(b, sizeof b, -1), "n/a");
 }
 
 static void test_cellbuf(void **state)

@@ -360,7 +360,7 @@ static void test_job_rows(void **state)
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	assert_int_equal(job_panel_compact(&v, &cb, 1, 1, 39, 6), 3);
 	assert_true(contains(&cb, "J/step 2.0000  50/50  ended"));
-	assert_true(contains(&cb, "job E 100.0 J  over 0:25"));
+	assert_true(contains(&cb, "energy 100.0 J  over 0:25"));
 	v.js.running = true;
 	v.js.steps = dvf_m_val(10);
 	v.js.st.eta_ns = dvf_m_val(125 * 1000000000LL);
@@ -369,11 +369,11 @@ static void test_job_rows(void **state)
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	/* one row left: only the first */
 	assert_int_equal(job_panel_compact(&v, &cb, 1, 6, 39, 6), 7);
-	assert_true(contains(&cb, "J/step 2.0000  10/50  ETA 2:05"));
+	assert_true(contains(&cb, "J/step 2.0000  10/50  left 2m05s"));
 	assert_false(contains(&cb, "projected"));
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	job_panel_compact(&v, &cb, 1, 1, 39, 6);
-	assert_true(contains(&cb, "job E 100.0 J  projected 11.111 Wh"));
+	assert_true(contains(&cb, "energy 100.0 J  projected 11.111 Wh"));
 	v.js.proj_ok = false;
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	job_panel_compact(&v, &cb, 1, 1, 39, 6);
