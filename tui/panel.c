@@ -577,7 +577,9 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 		while (i < nz) {
 			char t[64];
 			render_fmt_m(t, sizeof t, s->temp_mc[i], 1e-3, 1, NULL);
-			int need = (int)strlen(in->zone_name[i]) + 1 + (int)strlen(t) + 2 + 2;
+			if (s->temp_mc[i].ok)   /* each value with its unit */
+				snprintf(t + strlen(t), sizeof t - strlen(t), "%s", deg);
+			int need = cellbuf_strcols(in->zone_name[i]) + 1 + cellbuf_strcols(t);
 			if (p.x > x0 && p.x + need > x0 + W)
 				break;
 			putf(&p, ROLE_LABEL, "%s ", in->zone_name[i]);

@@ -193,6 +193,12 @@ static void test_values_and_marks(void **state)
 
 	render(&v, TR_CPU, 40, 6, true, &cb);
 	assert_true(row_contains(&cb, 3, "hottest 52.5°C gpu-thermal"));
+	/* every zone with its unit (UTF-8, then plain ASCII) */
+	assert_true(row_contains(&cb, 4, "cpu-thermal 45.0°C"));
+	assert_true(row_contains(&cb, 4, "gpu-thermal 52.5°C"));
+	cellbuf_free(&cb);
+	render(&v, TR_CPU, 40, 6, false, &cb);
+	assert_true(row_contains(&cb, 4, "cpu-thermal 45.0C"));
 	cellbuf_free(&cb);
 }
 
