@@ -363,10 +363,13 @@ void workload_format_value(enum wl_feature f, double v, char *buf, size_t len)
 		snprintf(buf, len, "%s", catalog_model_type_name((enum model_type)(int)v));
 		return;
 	}
-	/* Shortest form that reads back: 12, 32.5, 0.1 */
+	/* Shortest form that reads back: 12, 32.5, 0.1; a utilisation always
+	 * with one decimal when it has any (89.5%, not 89.48% beside 100.5%). */
 	char num[40];
 	if (v == floor(v) && fabs(v) < 1e15)
 		snprintf(num, sizeof num, "%.0f", v);
+	else if (f == WL_GPU_UTIL)
+		snprintf(num, sizeof num, "%.1f", v);
 	else
 		snprintf(num, sizeof num, "%.4g", v);
 	snprintf(buf, len, "%s%s", num, f == WL_GPU_UTIL ? "%" : "");

@@ -203,6 +203,13 @@ static void test_names_and_format(void **state)
 	assert_int_equal(workload_feature_parse("batch_size"), -1);
 	workload_format_value(WL_GPU_UTIL, 87, buf, sizeof buf);
 	assert_string_equal(buf, "87%");
+	/* a measured utilisation: one decimal, whatever its size */
+	workload_format_value(WL_GPU_UTIL, 89.48, buf, sizeof buf);
+	assert_string_equal(buf, "89.5%");
+	workload_format_value(WL_GPU_UTIL, 100.25, buf, sizeof buf);
+	assert_string_equal(buf, "100.2%");
+	workload_format_value(WL_GPU_UTIL, 5.04, buf, sizeof buf);
+	assert_string_equal(buf, "5.0%");
 	workload_format_value(WL_SEQ_LEN, 32.5, buf, sizeof buf);
 	assert_string_equal(buf, "32.5");
 	workload_format_value(WL_MODEL_TYPE, MODEL_ENCODER, buf, sizeof buf);
