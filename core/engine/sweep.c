@@ -263,7 +263,7 @@ static void end_window(struct sweep *sw, const struct dvf_sample *s, const struc
 		if (sw->best >= 0) {
 			char mhz[32];
 			control_fmt_mhz(sw->pts[sw->best].hz, mhz, sizeof mhz);
-			snprintf(sw->msg, sizeof sw->msg, "sweep done: %s is best (%.3f J/step, %d windows)",
+			snprintf(sw->msg, sizeof sw->msg, "sweep done: %s is best (%.4f J/step, %d windows)",
 				 mhz, sweep_jps(&sw->pts[sw->best]), sw->windows);
 		} else
 			snprintf(sw->msg, sizeof sw->msg, "sweep done: no level measured");

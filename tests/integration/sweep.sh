@@ -22,7 +22,7 @@ expect_grep "best level named" "^best: [0-9.]* MHz" "$T/out"
 expect_grep "the dashboard key that pins the best level named (A; a pins the policy's clock)" "the dashboard.s .A.\$" "$T/out"
 # The closing line names the level as the board's table does (816 MHz,
 # 1300.5 MHz: no ".0"), its J/step and the windows spent.
-expect_grep "closing line: level, J/step, windows" "^sweep done: [0-9]*\(\.[1-9][0-9]*\)\? MHz is best ([0-9.]* J/step, 11 windows)$" "$T/out"
+expect_grep "closing line: level, J/step, windows" "^sweep done: [0-9]*\(\.[1-9][0-9]*\)\? MHz is best ([0-9]*\.[0-9]\{4\} J/step, 11 windows)$" "$T/out"
 # Progress on stderr (not a terminal here: a line each): one per window
 # measured, each with its level and J/step, the last with all 11 levels.
 expect_eq "progress: a line per window" "$(grep -c '^sweep: window [0-9]* at [0-9.]* MHz: [0-9.]* J/step, ' "$T/err")" 11
