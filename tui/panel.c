@@ -694,6 +694,23 @@ int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top)
 	return top;
 }
 
+static bool key_acts(const struct tui_key *k, bool clocks_fixed, bool replay)
+{
+	return !((k->when == KEY_CLOCK && clocks_fixed) || (k->when == KEY_REPLAY && !replay));
+}
+
+int panel_help_order(const struct tui_key *tab, bool clocks_fixed, bool replay, struct tui_key *out, int max)
+{
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct tui_key *k = tab; k && k->fn && n < max - 1; k++)
+			if (key_acts(k, clocks_fixed, replay) == (pass == 0))
+				out[n++] = *k;
+	if (max > 0)
+		out[n] = (struct tui_key){ 0 };
+	return n;
+}
+
 size_t panel_wrap(const char *s, int cols)
 {
 	size_t n = strlen(s), best = 0;

@@ -93,6 +93,12 @@ void panel_help_size(const struct tui_key *tab, int *w, int *h);
  * the window is too short for every key it scrolls: the footer says which
  * keys are shown and how to see the rest.  Returns the top used. */
 int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top);
+/* The help's order for the session at hand: the keys that act in it first
+ * (table order), then those that do not (a replay's keys in a live session,
+ * the clock keys where the clocks cannot be set), so the first page is the
+ * one a user needs.  Copies into out (max rows, the terminator included)
+ * and returns the count of keys. */
+int panel_help_order(const struct tui_key *tab, bool clocks_fixed, bool replay, struct tui_key *out, int max);
 /* The top after scrolling by delta keys, in a window of h rows holding a
  * table of n keys: clamped so the last page is full. */
 int panel_help_scroll(int n, int h, int top, int delta);

@@ -416,6 +416,14 @@ static bool log_pane(struct tui *t, bool below_changed)
 	return r;
 }
 
+
+/* The key table as the help lists it: what acts in this session first. */
+static const struct tui_key *help_keys(struct tui *t)
+{
+	panel_help_order(tui_keys, t->view.clocks_fixed, t->view.replay.on, t->help_keys,
+			 (int)(sizeof t->help_keys / sizeof t->help_keys[0]));
+	return t->help_keys;
+}
 static void frame(struct tui *t)
 {
 	bool any = false;
@@ -443,7 +451,7 @@ static void frame(struct tui *t)
 			log_pane_close(t);
 		if (t->help_open) {
 			int w, h;
-			panel_help_size(tui_keys, &w, &h);
+			panel_help_size(help_keys(t), &w, &h);
 			struct tui_rect a = layout_center(t->cols, t->rows, w, h);
 			if (!t->help_win) {
 				t->help_win = window_new(a.h, a.w, a.y, a.x);
@@ -452,7 +460,7 @@ static void frame(struct tui *t)
 				t->help_hash = 0;
 			}
 			if (t->help_win) {
-				t->help_top = panel_help(tui_keys, &t->help_cb, t->help_top);
+				t->help_top = panel_help(t->help_keys, &t->help_cb, t->help_top);
 				/* On top of whatever region was repainted below it. */
 				bool was = t->force;
 				t->force = t->force || any;
@@ -490,11 +498,12 @@ static bool help_scroll(struct tui *t, int ch)
 	case KEY_PPAGE: delta = -page; break;
 	default: return false;
 	}
+	const struct tui_key *keys = help_keys(t);
 	int n = 0;
-	while (tui_keys[n].fn)
+	while (keys[n].fn)
 		n++;
 	int h;
-	panel_help_size(tui_keys, &(int){ 0 }, &h);
+	panel_help_size(keys, &(int){ 0 }, &h);
 	if (h <= t->help_cb.h)
 		return false;       /* everything is shown: the key closes */
 	t->help_top = panel_help_scroll(n, t->help_cb.h, t->help_top, delta);

@@ -37,6 +37,7 @@ struct tui {
 	uint64_t hash[TR_COUNT];
 	WINDOW *help_win, *small_win;
 	struct cellbuf help_cb, small_cb;
+	struct tui_key help_keys[96]; /* the key table in the help's order (panel_help_order) */
 	uint64_t help_hash, small_hash;
 	struct layout lay;
 

@@ -12,11 +12,14 @@ keys '?'
 expect_screen "?: help window" 'help: keys' 5
 expect_screen "first keys listed" 'q +quit' 1
 expect_screen "footer says it scrolls" '1-[0-9]+ of [0-9]+: Down/PgDn more' 1
-if screen | grep -q 'abort a running sweep'; then fail "last key already on a 24-row screen"; else ok "last key below the fold"; fi
+if screen | grep -q 'replay at 1x'; then fail "a replay's key on the first page of a live session"; else ok "the replay's keys below the fold"; fi
+# The first page is the session's own: the clock keys that act here come
+# before the replay's, which do nothing in a live session.
+expect_screen "first page: + (a clock key of this session)" 'GPU clock one level up' 1
 
 keys NPage
 keys NPage
-expect_screen "PgDn: the last key" 'abort a running sweep' 5
+expect_screen "PgDn: the replay's keys last, still listed" 'replay: forward 60 s' 5
 if screen | grep -q 'q  *quit: restore'; then fail "first key still shown after paging"; else ok "first key scrolled away"; fi
 keys Up
 expect_screen "Up: still the help window" 'help: keys' 2

@@ -347,6 +347,21 @@ static void test_header_and_keys(void **state)
 	assert_int_equal(panel_help_scroll(n, 5, 0, 1), 1);
 	assert_int_equal(panel_help_scroll(n, 5, n - 2, 1), n - 2);
 	assert_int_equal(panel_help_scroll(n, h, 3, 1), 0);   /* all fit: no scrolling */
+
+	/* The help's order: what acts in the session first, every key kept. */
+	struct tui_key o[8];
+	char seq[16] = "";
+	assert_int_equal(panel_help_order(keys, false, false, o, 8), n);   /* live, with control */
+	for (int i = 0; o[i].fn; i++)
+		seq[i] = (char)(o[i].key == '\t' ? 'T' : o[i].key);
+	assert_string_equal(seq, "qxkTz");   /* the replay's key last */
+	memset(seq, 0, sizeof seq);
+	assert_int_equal(panel_help_order(keys, true, true, o, 8), n);     /* a replay */
+	for (int i = 0; o[i].fn; i++)
+		seq[i] = (char)(o[i].key == '\t' ? 'T' : o[i].key);
+	assert_string_equal(seq, "qxzTk");   /* the clock key last */
+	assert_int_equal(panel_help_order(keys, false, false, o, 3), 2);   /* bounded */
+	assert_null(o[2].fn);
 }
 
 /* Every line of the real help window fits an 80-column terminal: a line
