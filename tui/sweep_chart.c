@@ -40,7 +40,17 @@ static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, i
 	/* The unit in the middle, the span's ends above and below it (as the
 	 * power chart does): the bars start above zero, so the bottom's value
 	 * is what tells a 2 % dip from a 50 % one. */
-	cellbuf_putn(cb, x - 5, y + (rows >= 3 ? rows / 2 : rows - 1), ROLE_LABEL, unit, 4);
+	if (rows >= 4) {
+		/* "J/" over "step": the whole unit in the 4 columns there are */
+		char a[8];
+		snprintf(a, sizeof a, "%s/", unit);
+		cellbuf_putn(cb, x - 5, y + 1, ROLE_LABEL, a, 4);
+		cellbuf_putn(cb, x - 5, y + 2, ROLE_LABEL, "step", 4);
+	} else {
+		char a[8];
+		snprintf(a, sizeof a, "%s/st", unit);   /* no room for more */
+		cellbuf_putn(cb, x - 5, y + (rows >= 3 ? rows / 2 : rows - 1), ROLE_LABEL, a, 4);
+	}
 	if (!any)
 		return;
 	double pad = (hi - lo) * 0.25;
@@ -118,9 +128,9 @@ bool sweep_chart_render(const struct sweep_view *v, struct cellbuf *cb, int x0, 
 	int bars = rows - 2;
 	int gj = bars >= 3 ? (bars * 2 + 2) / 3 : bars;
 	int gs = bars - gj;
-	render_bars(v, cb, gx, y, cw, gj, true, "J/st");
+	render_bars(v, cb, gx, y, cw, gj, true, "J");
 	render_marks(v, cb, gx, y + gj, cw);
 	if (gs > 0)
-		render_bars(v, cb, gx, y + gj + 1, cw, gs, false, "s/st");
+		render_bars(v, cb, gx, y + gj + 1, cw, gs, false, "s");
 	return true;
 }

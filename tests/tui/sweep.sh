@@ -45,7 +45,8 @@ expect_screen "e: an exhaustive sweep runs, level i of n" 'exhaustive sweep  lev
 expect_screen "progress: window, steps, time left" 'window [0-9]+ .*left (~[0-9:]+|n/a)' 5
 pinned "during the sweep the clock is pinned"
 expect_screen "the sweep ends with the best level" 'best [0-9.]+ MHz [0-9.]+ J/step' 40
-expect_screen "chart: J/step bars" 'J/st [^ ]'
+expect_screen "chart: J/step bars, the unit whole ('J/' over 'step')" 'J/ +[^ ]'
+expect_screen "chart: the unit's second row" 'step [^ ]' 1
 expect_screen "chart: s/step bars" 's/st [^ ]'
 expect_screen "chart: the best and the policy's level marked" '\* best [0-9.]+ +P policy [0-9.]+' 2
 expect_screen "status: the clocks are as before, A pins the best" 'is best \([0-9.]+ J/step, [0-9]+ windows\); clocks as before, A pins it' 2

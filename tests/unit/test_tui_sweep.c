@@ -157,11 +157,14 @@ static void test_chart(void **state)
 		cellbuf_row_text(&cb, r, row, sizeof row);
 		if (top < 0 && strncmp(row + 1, "3.00", 4) == 0)
 			top = r;
-		if (unit < 0 && strncmp(row + 1, "J/st", 4) == 0)
+		if (unit < 0 && strncmp(row + 1, "J/  ", 4) == 0)
 			unit = r;
 	}
-	assert_true(top > 0 && unit > top);
-	for (int r = unit + 1; r < y && bot < 0; r++) {
+	/* the whole unit, "J/" over "step", right under the top */
+	assert_true(top > 0 && unit == top + 1);
+	cellbuf_row_text(&cb, unit + 1, row, sizeof row);
+	assert_int_equal(strncmp(row + 1, "step", 4), 0);
+	for (int r = unit + 2; r < y && bot < 0; r++) {
 		cellbuf_row_text(&cb, r, row, sizeof row);
 		if (row[1] != ' ')
 			bot = r;
