@@ -8,8 +8,12 @@
 #include "tui_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ctl_keys.h"
+#include "theme.h"
+#include "options_save.h"
+#include "options.h"
 #include "job_keys.h"
 #include "policy_panel.h"
 #include "replay_keys.h"
@@ -56,6 +60,40 @@ static int keys_key_theme(struct tui *t)
 	}
 	tui_theme_next(t);
 	return KR_REDRAW;
+}
+
+/* S: the theme and the policy chosen with t and P kept in the config, for
+ * the next start (a file's name stays on the command line: the config
+ * names no file). */
+static int keys_key_save(struct tui *t)
+{
+	char path[1024], said[600] = "", msg[600];
+	if (t->o->config)
+		snprintf(path, sizeof path, "%s", t->o->config);
+	else if (!options_config_path(path, sizeof path)) {
+		tui_msg(t, "no config to save to: HOME and XDG_CONFIG_HOME are unset");
+		return KR_NONE;
+	}
+	const char *pol = policy_panel_spec(t);
+	struct { const char *key, *val; } set[] = {
+		{ "theme", t->theme_idx >= 0 ? theme_cycle_names[t->theme_idx] : NULL },
+		{ "policy", pol && strncmp(pol, "builtin:", 8) == 0 ? pol : NULL },
+	};
+	for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+		if (!set[i].val)
+			continue;
+		if (options_save(path, set[i].key, set[i].val, msg, sizeof msg) != 0) {
+			tui_msg(t, "not saved: %s", msg);
+			return KR_NONE;
+		}
+		size_t l = strlen(said);
+		snprintf(said + l, sizeof said - l, "%s%s", l ? ", " : "", msg);
+	}
+	if (said[0])
+		tui_msg(t, "saved %s to %s", said, path);
+	else
+		tui_msg(t, "nothing to save: a theme or policy from a file stays on the command line");
+	return KR_NONE;
 }
 
 static int keys_key_focus_next(struct tui *t)
@@ -105,6 +143,7 @@ const struct tui_key tui_keys[] = {
 	{ 'l', "l", "log", KEY_ALWAYS, "the fine-tune's log pane (its output and exit status)", job_keys_key_log },
 	{ 'p', "p", "freeze", KEY_ALWAYS, "freeze/unfreeze the display (sampling and recording go on)", keys_key_freeze },
 	{ 't', "t", "theme", KEY_ALWAYS, "next theme: default, light, high-contrast, mono", keys_key_theme },
+	{ 'S', "S", NULL, KEY_ALWAYS, "save the theme and policy chosen (t, P) to the config file", keys_key_save },
 	{ '\t', "Tab", "focus", KEY_ALWAYS, "move the focus to the next panel", keys_key_focus_next },
 	{ KEY_BTAB, "S-Tab", NULL, KEY_ALWAYS, "move the focus to the previous panel", keys_key_focus_prev },
 	{ 'L' & 0x1f, "^L", NULL, KEY_ALWAYS, "redraw the whole screen", keys_key_redraw },

@@ -395,3 +395,8 @@ int policy_panel_key_next(struct tui *t)
 	tui_msg(t, "policy %s (%d of %d; P for the next)", p->spec[p->idx], p->idx + 1, p->n);
 	return KR_NONE;
 }
+
+const char *policy_panel_spec(const struct tui *t)
+{
+	return t->pol ? t->pol->spec[t->pol->idx] : NULL;
+}

@@ -61,6 +61,8 @@ void policy_panel_sample(struct tui *t);
 /* Copy the panel's content into the view. */
 void policy_panel_view(struct tui *t);
 void policy_panel_close(struct tui *t);
+/* The spec of the policy in use ("builtin:ffg", a file); NULL when none. */
+const char *policy_panel_spec(const struct tui *t);
 /* Where a sweep starts: the level of level_hz[0..n) nearest to the shown
  * policy's recommendation for the window as it is (recommend_now), its
  * clock in *hz; -1 when the policy cannot say. */

@@ -220,6 +220,12 @@ bool options_cli_set(const struct dvf_opts *o, const char *key)
 	return d && (o->cli_set >> (d - opt_table) & 1);
 }
 
+bool options_names_file(const char *key, const char *val)
+{
+	const struct opt_def *d = opt_find(key);
+	return d && (d->cli_only || opt_names_file(d, val));
+}
+
 bool options_is_key(const char *name)
 {
 	return opt_find(name) != NULL || strcmp(name, "help") == 0 || strcmp(name, "version") == 0;

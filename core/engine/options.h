@@ -88,6 +88,9 @@ void options_usage(FILE *fp);
 /* Whether NAME (no dashes) is a long option: for the hint when one is
  * typed as a command ("dvfstop replay x.csv"). */
 bool options_is_key(const char *name);
+/* A value of KEY that the config file refuses (a file's name, a key of the
+ * command line only): the config names no file (docs/security.md). */
+bool options_names_file(const char *key, const char *val);
 /* Whether the option KEY was given on the command line (not only in the
  * config file or by default). */
 bool options_cli_set(const struct dvf_opts *o, const char *key);

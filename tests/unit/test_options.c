@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "options_save.h"
 
 static char tmpdir[] = "/tmp/dvfstop-opts-XXXXXX";
 
@@ -322,6 +323,49 @@ static void delay_is_the_refresh(void **st)
 	assert_non_null(strstr(errbuf, "-d"));
 }
 
+/* S in the dashboard: a choice written back, the rest of the file kept,
+ * and read back by the strict parser. */
+static void save_to_config(void **st)
+{
+	(void)st;
+	char msg[600], path[600], text[1024];
+	const char *p = write_file("saved", "# mine\ninterval = 250\ntheme = mono\ntheme=light\n");
+	snprintf(path, sizeof path, "%s", p);
+	assert_int_equal(options_save(path, "theme", "high-contrast", msg, sizeof msg), 0);
+	assert_string_equal(msg, "theme = high-contrast");
+	assert_int_equal(options_save(path, "policy", "builtin:ffg", msg, sizeof msg), 0);
+	FILE *fp = fopen(path, "r");
+	size_t n = fread(text, 1, sizeof text - 1, fp);
+	text[n] = '\0';
+	fclose(fp);
+	assert_string_equal(text, "# mine\ninterval = 250\ntheme = high-contrast\npolicy = builtin:ffg\n");
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0644);
+	struct dvf_opts o;
+	options_defaults(&o);
+	enum opt_result r;
+	run_file(&o, path, &r);
+	assert_int_equal(r, OPT_OK);
+	assert_string_equal(o.theme, "high-contrast");
+	assert_string_equal(o.policy, "builtin:ffg");
+	assert_int_equal(o.interval_ms, 250);
+	options_free(&o);
+	/* a file's name is refused: the config names no file */
+	assert_int_equal(options_save(path, "theme", "/tmp/x.theme", msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "names a file"));
+	assert_int_equal(options_save(path, "policy", "my.tree", msg, sizeof msg), -1);
+	/* a new file in folders that do not exist yet */
+	snprintf(path, sizeof path, "%s/xdg/dvfstop/config", tmpdir);
+	assert_int_equal(options_save(path, "theme", "light", msg, sizeof msg), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	n = fread(text, 1, sizeof text - 1, fp);
+	text[n] = '\0';
+	fclose(fp);
+	assert_string_equal(text, "theme = light\n");
+}
+
 static void is_key(void **st)
 {
 	(void)st;
@@ -401,6 +445,7 @@ int main(void)
 		cmocka_unit_test(command_line_wins),
 		cmocka_unit_test(xdg_path),
 		cmocka_unit_test(delay_is_the_refresh),
+		cmocka_unit_test(save_to_config),
 		cmocka_unit_test(is_key),
 		cmocka_unit_test(cli_set_only_from_argv),
 	};
