@@ -300,6 +300,8 @@ void sweep_panel_view_fill(struct tui *t, struct sweep_view *v)
 			snprintf(v->idle, sizeof v->idle, "none: no control of the GPU clock (s says why)");
 		else if (!session_job_stats(s, &js))
 			snprintf(v->idle, sizeof v->idle, "none: a sweep needs a fine-tune to follow (-- CMD, --pid, --progress)");
+		else if (!js.running)
+			snprintf(v->idle, sizeof v->idle, "none: the fine-tune has ended, nothing left to measure");
 		return;
 	}
 	v->sw = ts->run.sw;

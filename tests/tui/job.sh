@@ -16,6 +16,7 @@ expect_screen "running: the time left, with its units" 'left ([0-9]+h)?([0-9]+m)
 expect_screen "ended: exit code on the energy panel" 'job +exited with code 3' 15
 expect_screen "ended: all 50 steps" 'steps +50 of 50' 2
 expect_screen "ended: the status line says so" 'exited with code 3' 2
+expect_screen "ended: the sweep panel no longer invites s" 'sweep: none: the fine-tune has ended' 3
 sleep 1
 if screen | grep -q DVFSTOP-EXIT; then fail "dvfstop quit when the job ended"; else ok "dvfstop stays open after the job ended"; fi
 keys l
