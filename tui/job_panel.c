@@ -107,13 +107,16 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	} else {
 		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
 	}
-	put_text(cb, &x, y, x1, ROLE_LABEL, "   left ");
-	if (v->have && js->running && js->st.eta_ns.ok)
-		put_text(cb, &x, y, x1, ROLE_VALUE, render_time_left(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
-	else if (v->have && !js->running)
-		put_text(cb, &x, y, x1, ROLE_LABEL, "ended");
-	else
-		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
+	if (v->have && !js->running) {
+		put_text(cb, &x, y, x1, ROLE_LABEL, "   ended");
+	} else {
+		put_text(cb, &x, y, x1, ROLE_LABEL, "   left ");
+		if (v->have && js->st.eta_ns.ok)
+			put_text(cb, &x, y, x1, ROLE_VALUE,
+				 render_time_left(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
+		else
+			put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
+	}
 	if (++y > ymax)
 		return y;
 	x = x0;

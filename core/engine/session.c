@@ -249,6 +249,7 @@ int session_restart(struct session *s)
 	if (s->src_timed && s->ops->timeline(s->src, &tl))
 		s->job_t0 = tl.first_ns;   /* as at open: the recording's start */
 	s->trk_over = false;
+	s->trk_cut = false;
 	s->hw_have = false;
 	s->hw_rebased_mj = 0;
 	return 0;
@@ -269,6 +270,21 @@ static void session_track_end(struct session *s, int64_t now)
 	s->job_e1 = s->energy;
 	s->job_t1 = now;
 	s->job_steps1 = st.steps.v;
+}
+
+/* A recording that ends before its fine-tune did: the recorded job's
+ * figures stop where the rows do (no time left counted, no "running"). */
+static void session_track_cut(struct session *s)
+{
+	if (!s->replay_job || s->trk_over || !s->have_cur)
+		return;
+	struct progress_status st;
+	progress_tracker_status(&s->trk, s->cur.t_ns, &st);
+	s->trk_over = true;
+	s->trk_cut = true;
+	s->job_e1 = s->energy;
+	s->job_t1 = s->cur.t_ns;
+	s->job_steps1 = st.steps.ok ? st.steps.v : -1;
 }
 
 /* What the source has to say since the last sample (a sensor file backed
@@ -456,6 +472,7 @@ int session_sample(struct session *s)
 		s->source_broken = true;   /* said by source_messages; the exit status says it too */
 	if (rc < 0) {
 		source_messages(s, now);   /* what the source said on its way out */
+		session_track_cut(s);
 		return -1;
 	}
 	if (s->src_timed)

@@ -67,6 +67,7 @@ struct session {
 	bool source_broken;          /* the source lost the board (a lost GPU): exit 1 */
 	bool trk_over;               /* the simulated or replayed fine-tune reached
 	                                its total: its figures frozen the same way */
+	bool trk_cut;                /* ... or the recording ended before it did */
 	struct energy job_e1;
 	int64_t job_t1;
 	int64_t job_steps1;

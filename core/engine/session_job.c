@@ -64,7 +64,9 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 		js->running = job_state(s->job) == JOB_RUNNING;
 	} else {
 		snprintf(js->state, sizeof js->state, "%s",
-			 over || (js->st.total.ok && js->st.steps.ok && js->st.steps.v >= js->st.total.v) ? "finished" : "running");
+			 s->trk_cut ? "recording ended"
+			 : over || (js->st.total.ok && js->st.steps.ok && js->st.steps.v >= js->st.total.v) ? "finished"
+													  : "running");
 	}
 	int64_t steps = over && s->job_steps1 >= 0 ? s->job_steps1 : (js->st.steps.ok ? js->st.steps.v : -1);
 	if (steps >= 0)

@@ -50,6 +50,10 @@ else fail "replay: the job's energy: live $(jf "$T/live.json" energy_j), replay 
 if same "$(jf "$T/live.json" j_per_step)" "$(jf "$T/replay.json" j_per_step)"; then ok "replay: J/step"
 else fail "replay: J/step: live $(jf "$T/live.json" j_per_step), replay $(jf "$T/replay.json" j_per_step)"; fi
 
+# The recording ends before its fine-tune did (60 s of 2000 steps): the
+# replayed job is not "running" past the last row, and has no time left.
+expect_eq "replay: a job cut by the recording's end" "$(jf "$T/replay.json" state)" "recording ended"
+
 # The workload the policy was told travels with the recording.
 wf() { tr -d '\n' <"$1" | sed 's/^.*"workload": *{//; s/}.*//' | tr ',' '\n' | sed -n "s/^ *\"$2\": *\"*\([^\"]*\)\"* *$/\1/p" | sed 's/ *$//'; }
 expect_eq "live summary: the workload's model" "$(wf "$T/live.json" model)" "bert-base"
