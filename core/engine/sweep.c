@@ -383,10 +383,10 @@ double sweep_left_s(const struct sweep *sw, int64_t window_steps, double sps_hin
 		window = (double)sw->cfg.dwell_ns * 1e-9;
 	}
 	double per_level = (double)sw->cfg.settle_ns * 1e-9 + window;
-	int todo = 0;
+	int unmeasured = 0;   /* levels still to measure, the current one apart */
 	for (int i = 0; i < sw->cfg.n_levels; i++)
 		if (!sweep_point_measured(&sw->pts[i]) && i != sw->cur)
-			todo++;
+			unmeasured++;
 	double cur;
 	if (sw->state == SW_SETTLE) {
 		cur = per_level;
@@ -397,5 +397,5 @@ double sweep_left_s(const struct sweep *sw, int64_t window_steps, double sps_hin
 			done = 1;
 		cur = window * (1 - done);
 	}
-	return cur + per_level * todo;
+	return cur + per_level * unmeasured;
 }

@@ -30,12 +30,18 @@ static const char *write_file(const char *name, const char *text)
 
 static char errbuf[4096];
 
-static const char *run_file(struct dvf_opts *o, const char *path, enum opt_result *r)
+/* stderr into a temporary file until stderr_end, which reads it into
+ * errbuf. */
+static int stderr_begin(FILE **t)
 {
 	int old = dup(2);
-	FILE *t = tmpfile();
-	dup2(fileno(t), 2);
-	*r = options_parse_file(o, path, true);
+	*t = tmpfile();
+	dup2(fileno(*t), 2);
+	return old;
+}
+
+static const char *stderr_end(int old, FILE *t)
+{
 	fflush(stderr);
 	dup2(old, 2);
 	close(old);
@@ -44,6 +50,14 @@ static const char *run_file(struct dvf_opts *o, const char *path, enum opt_resul
 	errbuf[n] = '\0';
 	fclose(t);
 	return errbuf;
+}
+
+static const char *run_file(struct dvf_opts *o, const char *path, enum opt_result *r)
+{
+	FILE *t;
+	int old = stderr_begin(&t);
+	*r = options_parse_file(o, path, true);
+	return stderr_end(old, t);
 }
 
 static void argv_basic(void **st)
@@ -88,18 +102,10 @@ static void argv_errors(void **st)
 static const char *run_argv(struct dvf_opts *o, int argc, char **argv, enum opt_result *r)
 {
 	fflush(stderr);
-	int old = dup(2);
-	FILE *t = tmpfile();
-	dup2(fileno(t), 2);
+	FILE *t;
+	int old = stderr_begin(&t);
 	*r = options_parse_argv(o, argc, argv);
-	fflush(stderr);
-	dup2(old, 2);
-	close(old);
-	rewind(t);
-	size_t n = fread(errbuf, 1, sizeof errbuf - 1, t);
-	errbuf[n] = '\0';
-	fclose(t);
-	return errbuf;
+	return stderr_end(old, t);
 }
 
 /* The monitor's messages are the sub-commands' (options_say_*): a typo gets
@@ -301,22 +307,15 @@ static void delay_is_the_refresh(void **st)
 	assert_int_equal(o.refresh_ms, 200);
 	options_free(&o);
 	/* both on the command line: refused; out of range: refused */
-	int old = dup(2);
-	FILE *t = tmpfile();
-	dup2(fileno(t), 2);
+	FILE *t;
+	int old = stderr_begin(&t);
 	char *a4[] = { "dvfstop", "--no-config", "-d", "3", "--refresh", "200", NULL };
 	enum opt_result r4 = options_load(&o, 6, a4);
 	options_free(&o);
 	char *a5[] = { "dvfstop", "--no-config", "-d", "0", NULL };
 	enum opt_result r5 = options_load(&o, 4, a5);
 	options_free(&o);
-	fflush(stderr);
-	dup2(old, 2);
-	close(old);
-	rewind(t);
-	size_t n = fread(errbuf, 1, sizeof errbuf - 1, t);
-	errbuf[n] = '\0';
-	fclose(t);
+	stderr_end(old, t);
 	assert_int_equal(r4, OPT_ERROR);
 	assert_int_equal(r5, OPT_ERROR);
 	assert_non_null(strstr(errbuf, "--delay (-d) and --refresh both set the screen refresh"));
