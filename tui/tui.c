@@ -687,7 +687,11 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
 	int64_t next_frame = 0;
-	while (!t->quit && !stopsig_asked()) {
+	/* A stop signal ends the loop; a failed write to stdout or stderr does
+	 * not (stopsig_asked would say stop): the dashboard's stdout is the
+	 * terminal, whose loss comes as SIGHUP (detach), and ending here would
+	 * stop the user's fine-tune over a log write that failed. */
+	while (!t->quit && !stopsig_signal()) {
 		if (!sample_due(t))
 			break;
 		int64_t now = clock_mono_ns();

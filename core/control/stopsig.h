@@ -12,8 +12,9 @@
  * A signal other than a fault that is ignored when this is installed
  * (nohup, background jobs) stays ignored.  Every front end installs it at
  * its start (a graceful stop sticks once asked for), before initscr() so
- * ncurses keeps its hands off these signals, and every loop asks
- * stopsig_asked() whether to stop. */
+ * ncurses keeps its hands off these signals, and every loop asks it
+ * whether to stop: stopsig_asked() the headless ones, stopsig_signal() the
+ * dashboard (a failed log write must not stop the user's fine-tune). */
 #ifndef DVF_STOPSIG_H
 #define DVF_STOPSIG_H
 
