@@ -77,8 +77,21 @@ static int sim_devfreq_control_read(struct sim_file *f, char *buf, size_t len)
 	size_t was_len = f->len;
 	if (had)
 		memcpy(was, f->cur, f->len + 1);
-	if (sim_file_read(f, buf, len) < 0)
+	int n = sim_file_read(f, buf, len);
+	if (n < 0)
 		return 0;
+	/* A writer with O_TRUNC empties the file before its bytes land (a
+	 * sysfs store is one step; a plain file is two).  The first empty read
+	 * is taken as a write under way: the cache stays, so nothing is put
+	 * back over it.  Still empty a poll later, it was an empty write. */
+	if (n == 0 && had && was_len > 0 && !f->empty_seen) {
+		f->empty_seen = true;
+		f->len = was_len;
+		f->cached = true;
+		memcpy(f->cur, was, was_len + 1);
+		return 0;
+	}
+	f->empty_seen = false;
 	bool same = had && f->len == was_len && memcmp(buf, was, was_len) == 0;
 	sim_devfreq_trim(buf);
 	return !same;

@@ -27,6 +27,7 @@ struct sim_file {
 	char cur[64];       /* what it holds (when it fits) */
 	size_t len;
 	bool cached;        /* cur is valid */
+	bool empty_seen;    /* read empty once: a writer may be mid-way */
 };
 
 /* One INA3221 channel the simulator drives. */

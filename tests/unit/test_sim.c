@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
@@ -531,6 +532,36 @@ static void test_governors(void **state)
 	sim_destroy(s);
 }
 
+/* A shell's `echo performance > governor` truncates, then writes: a poll
+ * between the two must not put the old value back under the writer (its
+ * bytes would land over it, torn), as a one-step sysfs store never allows. */
+static void test_truncate_then_write(void **state)
+{
+	(void)state;
+	struct sim *s = mk("bert-base", SIM_JP6, 1, 0);
+	run_to(s, 100 * MS);
+	char p[600], b[64];
+	path(s, DF6 "/governor", p, sizeof p);
+	int fd = open(p, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	sim_advance(s, sim_now_ns(s) + 100 * MS);       /* a poll in between */
+	assert_int_equal(rd(s, DF6 "/governor", b, sizeof b), 0);
+	assert_int_equal(write(fd, "performance\n", 12), 12);
+	close(fd);
+	run_to(s, sim_now_ns(s) + 100 * MS);
+	assert_true(rd(s, DF6 "/governor", b, sizeof b) > 0);
+	assert_string_equal(b, "performance");
+	assert_int_equal(rd_i64(s, DF6 "/cur_freq"), 1300500000);
+	/* an empty write that stays empty is refused: the value comes back */
+	fd = open(p, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	close(fd);
+	run_to(s, sim_now_ns(s) + 300 * MS);
+	assert_true(rd(s, DF6 "/governor", b, sizeof b) > 0);
+	assert_string_equal(b, "performance");
+	sim_destroy(s);
+}
+
 static void test_restore_is_byte_identical(void **state)
 {
 	(void)state;
@@ -756,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_min_above_max_reads_max),
 		cmocka_unit_test(test_pinned_clock_stays),
 		cmocka_unit_test(test_governors),
+		cmocka_unit_test(test_truncate_then_write),
 		cmocka_unit_test(test_restore_is_byte_identical),
 		cmocka_unit_test(test_determinism_and_noise),
 		cmocka_unit_test(test_ground_truth_vs_rail_files),
