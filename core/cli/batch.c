@@ -2,6 +2,7 @@
 #include "batch.h"
 #include "control.h"
 #include "job.h"
+#include "govern_driver.h"
 #include "recommend.h"
 #include "stopsig.h"
 #include "recorder.h"
@@ -176,6 +177,17 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		}
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 	}
+	struct govern_driver gov = { 0 };
+	if (o->govern) {
+		char err[512];
+		if (govern_driver_start(&gov, s, ctl, err, sizeof err) != 0) {
+			fprintf(stderr, "dvfstop: --govern: %s\n", err);
+			control_close(ctl);
+			if (recommending)
+				recommend_close(&rec);
+			return 1;
+		}
+	}
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
 	/* A simulated fine-tune with no other limit ends the run when it ends,
 	 * so `--batch --demo` does not spin forever at full speed. */
@@ -192,6 +204,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 			recommend_feed(&rec, &x);
 			s->recommend_hz = recommend_clock(&rec);   /* for /metrics */
 		}
+		govern_driver_feed(&gov, s);
 		if (control_observe(ctl, &s->cur))
 			fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
@@ -221,6 +234,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 				break;
 		}
 	}
+	govern_driver_close(&gov, s);
 	if (control_release(ctl))
 		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
 	control_close(ctl);

@@ -81,6 +81,7 @@ const char *control_by_name(enum control_by b)
 	switch (b) {
 	case CTL_BY_POLICY: return "policy";
 	case CTL_BY_SWEEP: return "sweep";
+	case CTL_BY_GOVERNOR: return "governor";
 	case CTL_BY_USER: break;
 	}
 	return "user";
@@ -339,7 +340,7 @@ static void emit(struct control *c, enum control_mode mode, int64_t hz, enum con
 
 static const char *by_prefix(enum control_by by)
 {
-	return by == CTL_BY_POLICY ? "policy: " : by == CTL_BY_SWEEP ? "sweep: " : "";
+	return by == CTL_BY_USER ? "" : by == CTL_BY_POLICY ? "policy: " : by == CTL_BY_SWEEP ? "sweep: " : "governor: ";
 }
 
 /* Save the originals before the first write; nothing is written without. */

@@ -19,7 +19,7 @@
 #include "source_ops.h"
 
 enum control_mode { CTL_DEFAULT = 0, CTL_PIN, CTL_CAP };
-enum control_by { CTL_BY_USER = 0, CTL_BY_POLICY, CTL_BY_SWEEP };
+enum control_by { CTL_BY_USER = 0, CTL_BY_POLICY, CTL_BY_SWEEP, CTL_BY_GOVERNOR };
 
 /* One clock change, for the recording's event column. */
 struct control_event {

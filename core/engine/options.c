@@ -65,6 +65,10 @@ static const struct opt_def opt_table[] = {
 	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
 	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
 	{ "log-dir", 0, K_STR, OFF(log_dir), "DIR", "the folder of the default log (default $DVFSTOP_LOG_DIR, else the current folder)", 0, 0, true },
+	{ "govern", 0, K_FLAG, OFF(govern), NULL, "governor: find the cheapest clock by itself, hold it, re-tune when the job changes", 0, 0, false },
+	{ "select", 0, K_STR, OFF(select), "energy|slowdown|edp", "what the governor minimises: energy per step (default), energy within --max-slowdown, or energy x delay", 0, 0, false },
+	{ "max-slowdown", 0, K_STR, OFF(max_slowdown_text), "PCT", "the governor: least energy at most PCT slower than the top level (e.g. 10%; implies --select slowdown)", 0, 0, false },
+	{ "learn", 0, K_STR, OFF(learn), "FILE", "the governor: append each profile's measured levels to FILE, a sweep CSV for `dvfstop fit`", 0, 0, true },
 	{ "sweep-mode", 0, K_STR, OFF(sweep_mode), "MODE", "the dashboard's sweep (s): adaptive (default) or exhaustive first in its chooser", 0, 0, false },
 	{ "sweep-dwell", 0, K_STR, OFF(sweep_dwell), "N[steps]|Ns", "the dashboard's sweep: measuring window per level (default 40steps)", 0, 0, false },
 	{ "sweep-settle", 0, K_DOUBLE, OFF(sweep_settle_s), "S", "the dashboard's sweep: seconds to wait after each clock change (default 2)", 0, 0, false },
@@ -92,6 +96,7 @@ void options_defaults(struct dvf_opts *o)
 	o->noise = 1.0;
 	o->sim_speed = 1.0;
 	o->policy = "builtin:mlg";
+	o->select = "energy";
 	o->sweep_mode = "adaptive";
 	o->sweep_dwell = "40steps";
 	o->sweep_settle_s = 2.0;
@@ -718,6 +723,43 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 	return r;
 }
 
+/* The governor's options: a selection it knows, a slowdown bound that is a
+ * percentage, and a board whose clocks it may change. */
+static enum opt_result options_governor(struct dvf_opts *o)
+{
+	if (strcmp(o->select, "energy") != 0 && strcmp(o->select, "slowdown") != 0 && strcmp(o->select, "edp") != 0) {
+		fprintf(stderr, "dvfstop: --select: '%s' is not energy, slowdown or edp\n", o->select);
+		return OPT_ERROR;
+	}
+	if (o->max_slowdown_text) {
+		char *end;
+		double v = strtod(o->max_slowdown_text, &end);
+		if (end == o->max_slowdown_text || (*end && strcmp(end, "%") != 0) || !(v > 0) || v > 1000) {
+			fprintf(stderr, "dvfstop: --max-slowdown: '%s' is not a percentage like 10%%\n", o->max_slowdown_text);
+			return OPT_ERROR;
+		}
+		o->max_slowdown = v / 100.0;
+		o->select = "slowdown";
+	} else if (strcmp(o->select, "slowdown") == 0) {
+		fprintf(stderr, "dvfstop: --select slowdown needs --max-slowdown PCT\n");
+		return OPT_ERROR;
+	}
+	if (!o->govern) {
+		if (o->learn) {
+			fprintf(stderr, "dvfstop: --learn %s records the governor's profiles: give --govern too\n", o->learn);
+			return OPT_ERROR;
+		}
+		return OPT_OK;
+	}
+	const char *why = o->replay ? "--replay plays a recording, whose clocks cannot be changed"
+		: o->readonly ? "--readonly never writes a clock" : NULL;
+	if (why) {
+		fprintf(stderr, "dvfstop: --govern changes the GPU clock; %s\n", why);
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
 /* Options that name another board than the one the command line asks
  * for would be ignored without a word.  Only those given on the command
  * line: a config file's usual board must not stop a --demo. */
@@ -730,6 +772,8 @@ static enum opt_result options_check(struct dvf_opts *o)
 	}
 	if (o->delay_ds > 0 && !options_cli_set(o, "refresh"))
 		o->refresh_ms = o->delay_ds * 100;
+	if (options_governor(o) != OPT_OK)
+		return OPT_ERROR;
 	const char *board = o->demo ? "--demo simulates its own board" : o->replay ? "--replay plays a recording" : NULL;
 	if (!board)
 		return OPT_OK;

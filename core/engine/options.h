@@ -50,6 +50,12 @@ struct dvf_opts {
 	/* clock control */
 	int64_t set_clock_mhz;     /* 0 none */
 	int64_t cap_mhz;           /* 0 none */
+	/* the governor */
+	bool govern;               /* --govern: profile, hold and re-tune unattended */
+	const char *select;        /* "energy" (default), "slowdown", "edp" */
+	const char *max_slowdown_text; /* --max-slowdown PCT as given */
+	double max_slowdown;       /* its fraction (0.10 for 10 %); 0 none */
+	const char *learn;         /* --learn FILE: each profile's levels appended as sweep CSV rows */
 	/* the dashboard's sweep (s) */
 	const char *sweep_mode;    /* "adaptive" (default) or "exhaustive" */
 	const char *sweep_dwell;   /* "40steps", "10s", "500ms" */

@@ -2,6 +2,7 @@
 #include "session.h"
 #include "io.h"
 #include "control.h"
+#include "govern.h"
 #include "job.h"
 #include "prom.h"
 #include "recorder.h"
@@ -332,6 +333,14 @@ static void prom_view_fill(const struct session *s, struct prom_view *pv)
 	pv->job_name = s->opts && s->opts->job_name ? s->opts->job_name : s->job_name;
 	pv->job_followed = job;
 	pv->job_running = job && js.running;
+	if (s->gov) {
+		pv->gov_state = govern_state_name(s->gov->state);
+		pv->governed_hz = s->governed_hz;
+		pv->saved_ok = s->gov->base_ok;
+		pv->saved_j = s->gov->saved_j;
+		pv->baseline_j = s->gov->base_j;
+		pv->governed_j = s->gov->used_j;
+	}
 	pv->jps_ok = job && js.jps_ok;
 	pv->j_per_step = job ? js.j_per_step : 0;
 }

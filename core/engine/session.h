@@ -22,6 +22,7 @@ struct sim;
 struct recorder;
 struct job;
 struct prom;
+struct govern;
 
 struct session {
 	const struct dvf_opts *opts;
@@ -82,6 +83,8 @@ struct session {
 	struct prom *prom;           /* Prometheus exporter; NULL when off */
 	char run_id[48];             /* this run: start time (UTC) and pid, "20261205T083000Z-4242" */
 	struct dvf_m recommend_hz;   /* the dashboard's policy recommends this clock (not ok: nothing) */
+	const struct govern *gov;    /* the governor while one was started (govern_driver); NULL none */
+	struct dvf_m governed_hz;    /* the level it pins now (not ok: none) */
 	const char *ctl_mode;        /* "pin"/"cap" while a clock change by dvfstop holds; NULL: none */
 	const char *ctl_by;
 	int64_t ctl_hz;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "govern.h"
 #include "job.h"
 #include "source.h"
 #include "workload_resolve.h"
@@ -25,6 +26,45 @@ static void add_exit_json(const struct session *s, json_object *j)
 	int es = s->job ? job_exit_status(s->job) : -1;
 	json_object_object_add(j, "exit_status", es >= 0 ? json_object_new_int(es) : NULL);
 	json_object_object_add(j, "left_running", json_object_new_boolean(st == JOB_DETACHED));
+}
+
+/* The governor: where it stands, what it held, what it saved. */
+static json_object *governor_json(const struct govern *g)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "state", json_object_new_string(govern_state_name(g->state)));
+	json_object_object_add(o, "held_hz", g->held >= 0 ? json_object_new_int64(g->cfg.level_hz[g->held]) : NULL);
+	json_object_object_add(o, "select", json_object_new_string(sweep_select_name(g->cfg.select)));
+	json_object_object_add(o, "profiles", json_object_new_int(g->profiles));
+	json_object_object_add(o, "first_profile_steps",
+			       g->first_profile_steps >= 0 ? json_object_new_int64(g->first_profile_steps) : NULL);
+	json_object_object_add(o, "baseline_j_per_step", g->base_ok ? json_object_new_double(g->base_jps) : NULL);
+	json_object_object_add(o, "baseline", json_object_new_string("measured at the user's clocks"));
+	json_object_object_add(o, "energy_saved_j", g->base_ok ? json_object_new_double(g->saved_j) : NULL);
+	json_object_object_add(o, "saved_steps", json_object_new_int64(g->save_steps));
+	json_object_object_add(o, "last_decision", json_object_new_string(govern_last(g)));
+	return o;
+}
+
+static void print_governor(const struct govern *g, FILE *fp)
+{
+	char d[200];
+	govern_describe(g, d, sizeof d);
+	fprintf(fp, "governor: %s (%s)\n", govern_state_name(g->state), d);
+	if (g->held >= 0)
+		fprintf(fp, "  %-18s %9.1f MHz\n", "held", g->cfg.level_hz[g->held] * 1e-6);
+	fprintf(fp, "  %-18s %d", "profiles", g->profiles);
+	if (g->first_profile_steps >= 0)
+		fprintf(fp, " (the first took %lld steps)", (long long)g->first_profile_steps);
+	fputc('\n', fp);
+	if (!g->base_ok) {
+		fprintf(fp, "  %-18s n/a (no baseline measured yet)\n", "energy saved");
+		return;
+	}
+	fprintf(fp, "  %-18s %12.4f J/step at the user's clocks (measured)\n", "baseline", g->base_jps);
+	double spent = (double)g->save_steps * g->base_jps;
+	fprintf(fp, "  %-18s %12.3f J over %lld steps (%.1f %%)\n", "energy saved", g->saved_j,
+		(long long)g->save_steps, spent > 0 ? g->saved_j / spent * 100 : 0.0);
 }
 
 static json_object *summary_json(const struct session *s)
@@ -99,6 +139,8 @@ static json_object *summary_json(const struct session *s)
 		json_object_object_add(j, "projected_energy_j", js.proj_ok ? json_object_new_double(js.projected_j) : NULL);
 		json_object_object_add(o, "job", j);
 	}
+	if (s->gov)
+		json_object_object_add(o, "governor", governor_json(s->gov));
 	return o;
 }
 
@@ -202,4 +244,6 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 			fprintf(fp, "  %-18s %12.1f J (%.4f Wh) at step %lld\n", "projected", js.projected_j,
 				js.projected_j / 3600.0, (long long)js.st.total.v);
 	}
+	if (s->gov)
+		print_governor(s->gov, fp);
 }

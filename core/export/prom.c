@@ -109,6 +109,33 @@ static void series_m(struct emit *e, struct fam *f, const char *lname, const cha
 		series_d(e, f, lname, lval, (double)m.v * scale);
 }
 
+/* The governor: its state, the level it pins, and the energy it saved.
+ * The saving is net (the baseline's cost of the governed steps less what
+ * they used), so it falls while a profile measures dearer levels; the two
+ * counters beside it only rise, for rate(). */
+static void fleet_governor(struct emit *e, const struct prom_view *v)
+{
+	if (!v->gov_state)
+		return;
+	struct fam f_on = { "dvfstop_governor_state", "gauge",
+			    "1 for the governor's current state (warm-up, baseline, profile, hold, suspended, ended, off).", false };
+	series_i(e, &f_on, "state", v->gov_state, 1);
+	struct fam f_hz = { "dvfstop_gpu_governed_frequency_hertz", "gauge",
+			    "The GPU clock the governor pins now; absent while it pins none.", false };
+	series_m(e, &f_hz, NULL, NULL, v->governed_hz, 1);
+	if (!v->saved_ok)
+		return;
+	struct fam f_saved = { "dvfstop_energy_saved_joules_total", "counter",
+			       "Energy the governor saved against the baseline J/step measured at the user's clocks (net: a profile's dearer levels count against it).", false };
+	series_d(e, &f_saved, NULL, NULL, v->saved_j);
+	struct fam f_base = { "dvfstop_governed_baseline_joules_total", "counter",
+			      "What the governed training steps would have used at the baseline J/step.", false };
+	series_d(e, &f_base, NULL, NULL, v->baseline_j);
+	struct fam f_used = { "dvfstop_governed_energy_joules_total", "counter",
+			      "What the governed training steps used.", false };
+	series_d(e, &f_used, NULL, NULL, v->governed_j);
+}
+
 /* The clocks dvfstop chose: the one it set (absent while the board's clock
  * is as dvfstop found it) and the one its policy recommends (absent while
  * nothing is recommended). */
@@ -124,6 +151,7 @@ static void fleet_clocks(struct emit *e, const struct prom_view *v)
 	struct fam f_rec = { "dvfstop_gpu_recommended_frequency_hertz", "gauge",
 			     "The GPU clock the dashboard's policy recommends; absent while nothing is recommended.", false };
 	series_m(e, &f_rec, NULL, NULL, v->recommended_hz, 1);
+	fleet_governor(e, v);
 }
 
 /* The followed fine-tune: whether it runs, and its energy per step. */

@@ -56,6 +56,12 @@ struct prom_view {
 	                                   the clock is as dvfstop found it */
 	const char *ctl_by;             /* who set it: "user", "policy", "sweep" */
 	int64_t ctl_hz;                 /* the clock set */
+	/* The governor, while one runs (NULL state: none). */
+	const char *gov_state;          /* "warm-up", "profile", "hold", ... */
+	struct dvf_m governed_hz;       /* the level it pins now */
+	bool saved_ok;                  /* a baseline was measured */
+	double saved_j;                 /* net energy saved against it */
+	double baseline_j, governed_j;  /* the steps counted, at the baseline and as used */
 };
 
 /* The exposition text for v (malloc'd, NUL-terminated; *len its length).

@@ -1,0 +1,150 @@
+/* govern: the governor's state machine, pure.  It is fed the session's
+ * samples and energy and says which clock level it wants; it never writes
+ * a clock (govern_driver.h does, through the clock control).
+ *
+ *   warm-up  the job's first steps are slow (compilation, autotuning, the
+ *            first batches): the clocks stay the user's until the step
+ *            time of two windows in a row agrees within GOVERN_SETTLED,
+ *            or the bound (warmup_max_steps, warmup_max_ns) is reached.
+ *            Those last two windows, at the user's own clocks, are the
+ *            baseline J/step the energy saved is counted against.
+ *   profile  an adaptive sweep (sweep.h) of short windows: the first from
+ *            the policy's recommendation over every level, later ones
+ *            around the held level.  A re-profile first measures the
+ *            baseline again (the clocks given back for a window), since
+ *            the job's phase changed it.
+ *   hold     pins the profile's best level and watches windows of
+ *            hold_window_steps: the first GOVERN_REF_WINDOWS make the
+ *            reference (step time, J/step) and its noise; two windows in
+ *            a row off the reference by more than max(change_min,
+ *            GOVERN_NOISE_K x noise) start a re-profile.
+ *   suspended  a manual clock change (or a sweep) took the clock; nothing
+ *            is pinned by the governor until govern_resume.
+ *   ended    the fine-tune ended: the clocks are given back.
+ *
+ * Energy saved: for each sample in which the fine-tune stepped after the
+ * baseline was known, (steps x baseline J/step) - energy used; a re-profile's
+ * baseline is measured again.  It is a measurement: where the U-curve is
+ * flat it stays near zero (or below, the profile's cost). */
+#ifndef DVF_GOVERN_H
+#define DVF_GOVERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "energy.h"
+#include "sample.h"
+#include "sweep.h"
+
+#define GOVERN_SETTLED 0.05      /* warm-up: step times of two windows within 5 % */
+#define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
+#define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
+enum { GOVERN_REF_WINDOWS = 3, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2 };
+
+enum govern_state { GOV_OFF = 0, GOV_WARMUP, GOV_BASELINE, GOV_PROFILE, GOV_HOLD, GOV_SUSPENDED, GOV_ENDED };
+
+struct govern_cfg {
+	int n_levels;
+	int64_t level_hz[DVF_MAX_LEVELS];
+	enum sweep_select select;
+	double max_slowdown;         /* SEL_SLOWDOWN: 0.10 for 10 % */
+	int64_t window_steps;        /* a profile window (default 5) */
+	int64_t hold_window_steps;   /* a watch window (default 10) */
+	int64_t settle_ns;           /* after a pin (default 100 ms) */
+	int64_t release_settle_ns;   /* after giving the clocks back: the board's governor ramps (default 1 s) */
+	int64_t warmup_max_steps;    /* warm-up bound (default 60 steps ... */
+	int64_t warmup_max_ns;       /* ... or 300 s, whichever first) */
+	int64_t stall_ns;            /* no step this long stops a profile (default 30 s) */
+	double change_min;           /* GOVERN_CHANGE_MIN */
+};
+
+/* A window over whole steps: from a step boundary, n steps on. */
+struct govern_win {
+	bool open;
+	int64_t t0, steps0;
+	double e0_mj;
+	double util_sum;
+	int util_n;
+};
+
+/* One figure of a window. */
+struct govern_fig {
+	double sps;                  /* s/step */
+	double jps;                  /* J/step */
+	double util;                 /* mean GPU load %, < 0 n/a */
+	int64_t steps;
+};
+
+struct govern {
+	struct govern_cfg cfg;
+	enum govern_state state;
+	enum govern_state before_suspend;
+	int want;                    /* level wanted now; -1: the user's clocks */
+	int start;                   /* where the next profile starts: -1 the middle */
+	int held;                    /* the level held, -1 none yet */
+	int64_t t_state;             /* when the state began (sample time) */
+	int64_t last_steps, last_step_t;
+	bool settling;               /* waiting for settle and a step boundary */
+	struct govern_win win;
+	/* warm-up */
+	int64_t wu_t0, wu_steps0;
+	bool wu_have_prev;
+	struct govern_fig wu_prev;
+	/* the profile: a sweep of cfg levels lo .. lo + sw.cfg.n_levels - 1 */
+	struct sweep sw;
+	int lo;
+	int profiles;
+	int64_t first_profile_steps; /* steps the first profile spent, -1 before */
+	/* the baseline: the user's clocks' J/step for this phase */
+	bool base_ok;
+	double base_jps, base_sps;
+	/* hold */
+	int ref_n;
+	double ref_sps[GOVERN_REF_WINDOWS], ref_jps[GOVERN_REF_WINDOWS];
+	double ref_sps_mean, ref_jps_mean, ref_noise;   /* noise: relative */
+	int off;                     /* windows in a row off the reference */
+	struct govern_fig held_fig;  /* the held level's latest window */
+	/* energy saved */
+	double saved_j;              /* base_j - used_j */
+	double base_j, used_j;       /* the counted steps at the baseline, and as used */
+	int64_t save_steps;          /* steps counted in it */
+	double prev_e_mj;
+	int64_t prev_steps;
+	bool prev_ok;
+	/* decisions, newest last */
+	int n_log;
+	char log[GOVERN_LOG][160];
+	int64_t log_t[GOVERN_LOG];
+	unsigned log_seq;            /* increases with every decision */
+};
+
+/* Defaults for everything but the levels. */
+void govern_cfg_defaults(struct govern_cfg *c);
+/* Start governing (from warm-up): start is the policy's level (-1: none). */
+void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_t now);
+/* Feed a sample and the session's energy; returns the level wanted now
+ * (an index of cfg.level_hz), or -1 for the user's own clocks. */
+int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e);
+/* The fine-tune ended: give back, stop. */
+void govern_end(struct govern *g, int64_t now, const char *why);
+/* A manual clock change took the clock: stop pinning, say why. */
+void govern_suspend(struct govern *g, int64_t now, const char *why);
+/* Take over again: hold the last level (watching), or warm up afresh. */
+void govern_resume(struct govern *g, int64_t now);
+/* Turned off (`g`): the clocks go back to the user. */
+void govern_stop(struct govern *g, int64_t now);
+
+const char *govern_state_name(enum govern_state s);
+/* The latest decision, "" none. */
+const char *govern_last(const struct govern *g);
+/* One line of where it stands: "hold 714 MHz (0.512 J/step +-0.4 %)". */
+void govern_describe(const struct govern *g, char *buf, size_t len);
+/* Pure helpers, exposed for tests. */
+/* A window's figures: false until it holds n whole steps. */
+bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
+		       int64_t n, struct govern_fig *f);
+/* The relative change of x from ref beyond which a job changed. */
+double govern_change_threshold(double noise_rel, double change_min);
+
+#endif

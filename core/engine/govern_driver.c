@@ -1,0 +1,249 @@
+/* govern_driver: the governor at work in a session (govern_driver.h). */
+#include "config.h"
+#include "govern_driver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "recorder.h"
+#include "session.h"
+#include "sweep_driver.h"
+
+/* "energy", "slowdown", "edp" as --select names them. */
+static int select_of(const char *name, enum sweep_select *out)
+{
+	static const struct { const char *name; enum sweep_select sel; } t[] = {
+		{ "energy", SEL_ENERGY }, { "slowdown", SEL_SLOWDOWN }, { "edp", SEL_EDP },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(name, t[i].name) == 0) {
+			*out = t[i].sel;
+			return 0;
+		}
+	return -1;
+}
+
+int govern_driver_config(const struct dvf_opts *o, const struct dvf_info *in, struct govern_cfg *c, char *err,
+			 size_t len)
+{
+	govern_cfg_defaults(c);
+	if (select_of(o->select, &c->select) != 0) {
+		snprintf(err, len, "--select: '%s' is not energy, slowdown or edp", o->select);
+		return -1;
+	}
+	c->max_slowdown = o->max_slowdown;
+	if (c->max_slowdown > 0)
+		c->select = SEL_SLOWDOWN;
+	if (c->select == SEL_SLOWDOWN && !(c->max_slowdown > 0)) {
+		snprintf(err, len, "--select slowdown needs --max-slowdown PCT");
+		return -1;
+	}
+	if (!in || in->n_levels < 2) {
+		snprintf(err, len, "the board has %d GPU clock levels: nothing to govern", in ? in->n_levels : 0);
+		return -1;
+	}
+	c->n_levels = in->n_levels;
+	memcpy(c->level_hz, in->level_hz, sizeof c->level_hz[0] * (size_t)in->n_levels);
+	return 0;
+}
+
+static void remember_clocks(struct govern_driver *d)
+{
+	d->prev_mode = control_mode(d->ctl);
+	d->prev_hz = control_target_hz(d->ctl);
+	d->prev_by = CTL_BY_USER;
+}
+
+int govern_driver_start(struct govern_driver *d, struct session *s, struct control *ctl, char *err, size_t len)
+{
+	memset(d, 0, sizeof *d);
+	d->ctl = ctl;
+	d->applied = -1;
+	if (control_readonly(ctl)) {
+		snprintf(err, len, "the governor needs clock control: %s", control_msg(ctl));
+		return -1;
+	}
+	struct govern_cfg c;
+	if (govern_driver_config(s->opts, s->info, &c, err, len) != 0)
+		return -1;
+	char rerr[600];
+	int rc = recommend_open(&d->rec, s->opts->policy, s, rerr, sizeof rerr);
+	d->have_rec = rc >= 0;
+	int64_t now = s->have_cur ? s->cur.t_ns : 0;
+	govern_init(&d->g, &c, -1, now);
+	d->active = true;
+	remember_clocks(d);
+	s->gov = &d->g;
+	if (d->prev_mode != CTL_DEFAULT) {
+		char mhz[32];
+		control_fmt_mhz(d->prev_hz, mhz, sizeof mhz);
+		char why[96];
+		snprintf(why, sizeof why, "the user's %s at %s holds the clock", control_mode_name(d->prev_mode), mhz);
+		govern_suspend(&d->g, now, why);
+	}
+	return 0;
+}
+
+bool govern_driver_on(const struct govern_driver *d)
+{
+	return d->active && d->g.state != GOV_OFF && d->g.state != GOV_ENDED;
+}
+
+struct dvf_m govern_driver_clock(const struct govern_driver *d)
+{
+	struct dvf_m m = { 0 };
+	if (d->active && d->applied >= 0) {
+		m.ok = true;
+		m.v = d->g.cfg.level_hz[d->applied];
+	}
+	return m;
+}
+
+/* Each new decision: a session message (status line, --batch's stderr)
+ * and an event in the recording. */
+static void say_new(struct govern_driver *d, struct session *s)
+{
+	unsigned n = d->g.log_seq - d->said;
+	if (n > (unsigned)d->g.n_log)
+		n = (unsigned)d->g.n_log;
+	for (int i = d->g.n_log - (int)n; i < d->g.n_log; i++) {
+		session_msg(s, "governor: %s", d->g.log[i]);
+		if (s->rec)
+			recorder_event(s->rec, s->msg);
+	}
+	d->said = d->g.log_seq;
+	s->governed_hz = govern_driver_clock(d);
+}
+
+/* The clocks as they were before the governor took them. */
+static void give_back(struct govern_driver *d)
+{
+	if (d->applied < 0)
+		return;
+	d->applied = -1;
+	int err;
+	if (d->prev_mode == CTL_PIN)
+		err = control_pin(d->ctl, d->prev_hz, d->prev_by);
+	else if (d->prev_mode == CTL_CAP)
+		err = control_cap(d->ctl, d->prev_hz, d->prev_by);
+	else
+		err = control_default(d->ctl, CTL_BY_GOVERNOR);
+	if (err)
+		snprintf(d->err, sizeof d->err, "%s", control_msg(d->ctl));
+}
+
+/* --learn FILE: a finished profile's measured levels, as sweep CSV rows
+ * `dvfstop fit` reads (the header when the file is new). */
+static void learn(struct govern_driver *d, struct session *s)
+{
+	const char *path = s->opts->learn;
+	if (!path || d->g.sw.state != SW_DONE)
+		return;
+	struct sweep_workload w;
+	char label[160], msg[600];
+	sweep_driver_workload(s, NULL, &w, label, sizeof label);
+	if (sweep_driver_write_csv(path, &d->g.sw, &w, true, msg, sizeof msg) != 0)
+		session_msg(s, "governor: --learn: %s", msg);
+	else
+		session_msg(s, "governor: profile %d's levels appended to %s", d->g.profiles, path);
+}
+
+/* Someone else changed the clock since the governor's last word? */
+static bool changed_behind(const struct govern_driver *d)
+{
+	enum control_mode m = control_mode(d->ctl);
+	int64_t hz = control_target_hz(d->ctl);
+	if (d->applied >= 0)
+		return m != CTL_PIN || hz != d->g.cfg.level_hz[d->applied];
+	return m != d->prev_mode || (m != CTL_DEFAULT && hz != d->prev_hz);
+}
+
+void govern_driver_feed(struct govern_driver *d, struct session *s)
+{
+	if (!d->active)
+		return;
+	if (d->have_rec) {
+		struct recommend_sample x;
+		recommend_sample_of(s, &x);
+		recommend_feed(&d->rec, &x);
+	}
+	enum govern_state st = d->g.state;
+	if (st == GOV_OFF || st == GOV_ENDED) {
+		say_new(d, s);
+		return;
+	}
+	int64_t now = s->cur.t_ns;
+	if (st != GOV_SUSPENDED && changed_behind(d)) {
+		/* A key, a sweep, another tool: the clock is theirs now. */
+		char mhz[32], why[96];
+		control_fmt_mhz(control_target_hz(d->ctl), mhz, sizeof mhz);
+		if (control_mode(d->ctl) == CTL_DEFAULT)
+			snprintf(why, sizeof why, "the clocks were given back to the board by hand");
+		else
+			snprintf(why, sizeof why, "the clock was set by hand (%s %s)", control_mode_name(control_mode(d->ctl)),
+				 mhz);
+		d->applied = -1;
+		remember_clocks(d);
+		govern_suspend(&d->g, now, why);
+		say_new(d, s);
+		return;
+	}
+	if (s->job_over || s->trk_over) {
+		govern_end(&d->g, now, "the fine-tune ended");
+		give_back(d);
+		say_new(d, s);
+		return;
+	}
+	if (d->g.state == GOV_WARMUP && d->have_rec) {
+		struct recommendation r;
+		recommend_now(&d->rec, &r);
+		d->g.start = recommend_level(&r, d->g.cfg.level_hz, d->g.cfg.n_levels);
+	}
+	int want = govern_feed(&d->g, &s->cur, &s->energy);
+	if (st == GOV_PROFILE && d->g.state == GOV_HOLD)
+		learn(d, s);
+	if (d->g.state != GOV_SUSPENDED) {
+		if (want >= 0 && want != d->applied) {
+			if (control_pin(d->ctl, d->g.cfg.level_hz[want], CTL_BY_GOVERNOR) != 0) {
+				snprintf(d->err, sizeof d->err, "%s", control_msg(d->ctl));
+				give_back(d);
+				govern_suspend(&d->g, now, d->err);
+			} else
+				d->applied = want;
+		} else if (want < 0)
+			give_back(d);
+	}
+	say_new(d, s);
+}
+
+void govern_driver_toggle(struct govern_driver *d, struct session *s)
+{
+	int64_t now = s->have_cur ? s->cur.t_ns : 0;
+	if (!d->active)
+		return;
+	if (d->g.state == GOV_SUSPENDED || d->g.state == GOV_OFF) {
+		/* What holds now is the user's: given back when it stops. */
+		remember_clocks(d);
+		d->applied = -1;
+		govern_resume(&d->g, now);
+	} else {
+		govern_stop(&d->g, now);
+		give_back(d);
+	}
+	say_new(d, s);
+}
+
+void govern_driver_close(struct govern_driver *d, struct session *s)
+{
+	if (!d->active)
+		return;
+	if (d->g.state != GOV_OFF && d->g.state != GOV_ENDED)
+		govern_end(&d->g, s->have_cur ? s->cur.t_ns : 0, "dvfstop stops");
+	give_back(d);
+	say_new(d, s);
+	if (d->have_rec)
+		recommend_close(&d->rec);
+	d->have_rec = false;
+}

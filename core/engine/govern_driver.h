@@ -1,0 +1,56 @@
+/* govern_driver: the governor (govern.h) at work in a session, for the
+ * dashboard and --batch alike.  It feeds the governor each sample, starts
+ * its profile at the policy's recommendation (recommend.h), pins what it
+ * wants through the clock control in the governor's name, gives the clocks
+ * back as they were before it took them (the job's end, `g`, exit), and
+ * suspends itself when anyone else changes the clock (a key, --set-clock,
+ * a sweep).  Each decision becomes a session message (the status line,
+ * --batch's stderr, the recording's event column). */
+#ifndef DVF_GOVERN_DRIVER_H
+#define DVF_GOVERN_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control.h"
+#include "govern.h"
+#include "recommend.h"
+
+struct session;
+struct dvf_opts;
+
+struct govern_driver {
+	struct govern g;
+	struct control *ctl;
+	struct recommend rec;
+	bool have_rec;
+	bool active;                /* started (on, suspended or ended) */
+	int applied;                /* the level the driver pinned, -1 none */
+	enum control_mode prev_mode;/* the clocks before the governor took them */
+	int64_t prev_hz;
+	enum control_by prev_by;
+	unsigned said;              /* decisions already said (g.log_seq) */
+	char err[256];
+};
+
+/* The governor's configuration from the options (selection, bound) and
+ * the board's levels.  0, or -1 with a message naming the option. */
+int govern_driver_config(const struct dvf_opts *o, const struct dvf_info *in, struct govern_cfg *c, char *err,
+			 size_t len);
+/* Start governing the session's fine-tune through ctl (not read-only).
+ * A clock set by the user already (--set-clock, a key) suspends it at
+ * once.  0, or -1 with a message in err. */
+int govern_driver_start(struct govern_driver *d, struct session *s, struct control *ctl, char *err, size_t len);
+/* After each session_sample. */
+void govern_driver_feed(struct govern_driver *d, struct session *s);
+/* `g`: on (start or resume) and off (the clocks back as before). */
+void govern_driver_toggle(struct govern_driver *d, struct session *s);
+/* Off, the clocks given back; the recommender closed (exit). */
+void govern_driver_close(struct govern_driver *d, struct session *s);
+/* Governing now (not off, not ended)? */
+bool govern_driver_on(const struct govern_driver *d);
+/* The level pinned by the governor now, n/a when none. */
+struct dvf_m govern_driver_clock(const struct govern_driver *d);
+
+#endif
