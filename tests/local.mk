@@ -56,6 +56,14 @@ tests_unit_test_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sweep_LDADD = $(TEST_LDADD)
 endif
 
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_govern
+TESTS += tests/unit/test_govern
+tests_unit_test_govern_SOURCES = tests/unit/test_govern.c
+tests_unit_test_govern_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_govern_LDADD = $(TEST_LDADD)
+endif
+
 TESTS += tests/integration/sweep.sh
 EXTRA_DIST += tests/integration/sweep.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
