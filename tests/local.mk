@@ -64,8 +64,8 @@ tests_unit_test_govern_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_govern_LDADD = $(TEST_LDADD)
 endif
 
-TESTS += tests/integration/sweep.sh
-EXTRA_DIST += tests/integration/sweep.sh
+TESTS += tests/integration/sweep.sh tests/integration/govern.sh
+EXTRA_DIST += tests/integration/sweep.sh tests/integration/govern.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
 TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh
@@ -426,7 +426,7 @@ endif
 # Terminal tests: the real binary in tmux (skipped without tmux).
 TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
 TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/replay.sh tests/tui/help.sh tests/tui/valgrind.sh
-TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh
+TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md

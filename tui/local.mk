@@ -21,7 +21,7 @@ tui_libtuiview_a_SOURCES = \
 	tui/sweep_chart.c tui/sweep_chart.h tui/theme.c tui/theme.h
 tui_libtui_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(I_TUI) $(DVF_DEFS)
 tui_libtui_a_SOURCES = \
-	tui/ctl_keys.c tui/ctl_keys.h tui/job_keys.c tui/job_keys.h \
+	tui/ctl_keys.c tui/ctl_keys.h tui/govern_keys.c tui/govern_keys.h tui/job_keys.c tui/job_keys.h \
 	tui/keys.c tui/panel_table.c tui/panel_table.h \
 	tui/policy_panel.c tui/policy_panel.h tui/replay_keys.c \
 	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h \

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ctl_keys.h"
+#include "govern_keys.h"
 #include "stopsig.h"
 #include "job_keys.h"
 #include "job_panel.h"
@@ -112,6 +113,11 @@ static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .li
 static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
 	.open = policy_panel_open, .sample = policy_panel_sample, .view = policy_panel_view,
 	.render = panel_table_policy_render, .close = policy_panel_close };
+/* The governor: after the clock keys (--set-clock suspends it) and the
+ * policy; its view goes into the policy panel's. */
+static const struct panel_ops governor = { .name = "governor", .region = -1, .live = true,
+	.open = govern_keys_open, .sample = govern_keys_sample, .key = govern_keys_filter,
+	.view = govern_keys_view, .close = govern_keys_close, .finish = govern_keys_finish };
 static const struct panel_ops replay = { .name = "replay", .region = -1, .live = true,
 	.key = replay_keys_filter, .view = panel_table_replay_view };
 static const struct panel_ops job = { .name = "job", .region = -1, .view = panel_table_job_view,
@@ -123,7 +129,7 @@ static const struct panel_ops keys = { .name = "keys", .region = TR_KEYS, .rende
  * policy look at a sample; a dialog takes a key before the sweep's chooser,
  * which takes it before a replay refuses it. */
 const struct panel_ops *const panel_table[] = {
-	&header, &gpu, &power, &energy, &cpu, &control, &clock_keys, &sweep, &policy, &replay, &job,
+	&header, &gpu, &power, &energy, &cpu, &control, &clock_keys, &sweep, &policy, &governor, &replay, &job,
 	&keys, NULL,
 };
 

@@ -134,6 +134,28 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 		cellbuf_putn(cb, x + W - sl, y, role, st, sl);
 	y++;
 
+	/* The governor, when started: it decides the clock, so it comes
+	 * before the path that only recommends one. */
+	if (pv->gov_active && y < last) {
+		int gx = x;
+		gx += cellbuf_putn(cb, gx, y, ROLE_LABEL, "gov ", W);
+		char sv[64] = "";
+		if (pv->gov_saved_ok)
+			snprintf(sv, sizeof sv, "  saved %.0f J (%+.1f%%)", pv->gov_saved_j, pv->gov_saved_pct);
+		int svl = cellbuf_strcols(sv);
+		int room = x + W - gx - svl;
+		if (room < 20) {
+			sv[0] = '\0';
+			svl = 0;
+			room = x + W - gx;
+		}
+		bool susp = strcmp(pv->gov_state, "suspended") == 0;
+		gx += cellbuf_putn(cb, gx, y, susp ? ROLE_WARN : ROLE_VALUE, pv->gov_line, room);
+		if (svl)
+			cellbuf_putn(cb, x + W - svl, y, pv->gov_saved_j >= 0 ? ROLE_GOOD : ROLE_WARN, sv, svl);
+		y++;
+	}
+
 	/* The path, on one or two lines. */
 	if (pv->have_eval && y < last) {
 		char lines[2][512];

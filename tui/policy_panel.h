@@ -41,6 +41,12 @@ struct policy_view {
 	int util_window_s;
 	int util_min_s;               /* span before gpu_util is offered (RECOMMEND_MIN_S) */
 	struct dvf_m board_hz;        /* the clock the board runs at */
+	/* the governor (govern_keys.c), while it was started */
+	bool gov_active;
+	char gov_state[16];           /* "warm-up", "profile", "hold", ... */
+	char gov_line[160];           /* where it stands (govern_describe) */
+	bool gov_saved_ok;
+	double gov_saved_j, gov_saved_pct;
 };
 
 /* Draw the panel (title, frame, focus) into cb. */

@@ -75,6 +75,7 @@ struct tui {
 
 	struct tui_ctl *ctlk;  /* clock keys and dialogs (ctl_keys.c) */
 	struct tui_policy *pol;  /* the policy panel (policy_panel.c) */
+	struct govern_driver *gov; /* the governor (govern_keys.c); inactive until --govern or g */
 };
 
 /* The key table (keys.c). */

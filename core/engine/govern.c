@@ -439,11 +439,10 @@ void govern_describe(const struct govern *g, char *buf, size_t len)
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			snprintf(buf, len, "hold %s (learning its noise)", a);
 		else
-			snprintf(buf, len, "hold %s: %.4f J/step, watching (noise %.1f %%)", a, g->ref_jps_mean,
-				 g->ref_noise * 100);
+			snprintf(buf, len, "hold %s, %.3f J/step", a, g->ref_jps_mean);
 		break;
 	case GOV_SUSPENDED:
-		snprintf(buf, len, "suspended by a manual clock change: g resumes");
+		snprintf(buf, len, "suspended: the clock was set by hand (g resumes)");
 		break;
 	case GOV_ENDED:
 		snprintf(buf, len, "ended: the clocks are the user's");

@@ -235,6 +235,17 @@ void govern_driver_toggle(struct govern_driver *d, struct session *s)
 	say_new(d, s);
 }
 
+void govern_driver_suspend(struct govern_driver *d, struct session *s, const char *why)
+{
+	enum govern_state st = d->g.state;
+	if (!d->active || st == GOV_SUSPENDED || st == GOV_OFF || st == GOV_ENDED)
+		return;
+	give_back(d);
+	remember_clocks(d);
+	govern_suspend(&d->g, s->have_cur ? s->cur.t_ns : 0, why);
+	say_new(d, s);
+}
+
 void govern_driver_close(struct govern_driver *d, struct session *s)
 {
 	if (!d->active)

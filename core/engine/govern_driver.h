@@ -46,6 +46,9 @@ int govern_driver_start(struct govern_driver *d, struct session *s, struct contr
 void govern_driver_feed(struct govern_driver *d, struct session *s);
 /* `g`: on (start or resume) and off (the clocks back as before). */
 void govern_driver_toggle(struct govern_driver *d, struct session *s);
+/* A person is about to set the clock (a key, a sweep): the clocks go back
+ * as they were before the governor, and it waits for `g`. */
+void govern_driver_suspend(struct govern_driver *d, struct session *s, const char *why);
 /* Off, the clocks given back; the recommender closed (exit). */
 void govern_driver_close(struct govern_driver *d, struct session *s);
 /* Governing now (not off, not ended)? */

@@ -1,0 +1,32 @@
+#!/bin/sh
+# The governor in the dashboard: --govern starts it, the policy panel says
+# where it stands and what it saved, the GPU panel says who set the clock;
+# g turns it off (the clocks back) and on (it holds its level again); a
+# clock key (+) suspends it; without --govern, g starts it.
+. "$top_srcdir/tests/tui/tmux.sh"
+
+start 120 40
+run "\"$DVFSTOP\" --no-config --demo --govern --sim-speed 20 --refresh 200; echo DVFSTOP-EXIT=\$?"
+expect_screen "--govern: it starts" 'gov (warm-up|profile|hold)' 10
+expect_screen "it holds a level" 'gov hold [0-9.]+ MHz' 60
+expect_screen "the GPU panel names the governor" 'pinned at [0-9.]+ MHz \(governor\)' 5
+expect_screen "the energy it saved" 'saved [0-9]+ J \([-+][0-9.]+%\)' 5
+keys g
+expect_screen "g: off" 'gov off' 5
+expect_screen "g: the clocks back" 'governor off: the clocks go back' 5
+keys g
+expect_screen "g again: it holds its level" 'gov hold [0-9.]+ MHz' 5
+keys +
+expect_screen "+: suspended" 'gov suspended' 5
+expect_screen "+: the user's pin" 'pinned at [0-9.]+ MHz' 5
+keys q
+expect_screen "q quits" 'DVFSTOP-EXIT=0' 10
+
+clear_screen
+run "\"$DVFSTOP\" --no-config --demo --sim-speed 20 --refresh 200; echo DVFSTOP-EXIT=\$?"
+expect_screen "without --govern: no governor line" 'util 30 s mean' 10
+keys g
+expect_screen "g starts it" 'gov (warm-up|profile|hold)' 5
+keys q
+expect_screen "q quits" 'DVFSTOP-EXIT=0' 10
+finish

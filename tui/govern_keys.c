@@ -1,0 +1,102 @@
+/* govern_keys: the governor in the dashboard (govern_keys.h). */
+#include "config.h"
+#include "govern_keys.h"
+#include "tui_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "govern_driver.h"
+#include "session.h"
+
+static bool start(struct tui *t)
+{
+	char err[512];
+	if (!t->ctl) {
+		tui_msg(t, "governor: no clock control (out of memory)");
+		return false;
+	}
+	if (govern_driver_start(t->gov, t->s, t->ctl, err, sizeof err) != 0) {
+		tui_msg(t, "governor: %s", err);
+		return false;
+	}
+	return true;
+}
+
+int govern_keys_open(struct tui *t)
+{
+	t->gov = calloc(1, sizeof *t->gov);
+	if (!t->gov) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return -1;
+	}
+	if (!t->o->govern)
+		return 0;
+	/* --govern asked for it: one that cannot govern does not start. */
+	char err[512];
+	if (!t->ctl || govern_driver_start(t->gov, t->s, t->ctl, err, sizeof err) != 0) {
+		fprintf(stderr, "dvfstop: --govern: %s\n", t->ctl ? err : "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void govern_keys_sample(struct tui *t)
+{
+	if (t->gov)
+		govern_driver_feed(t->gov, t->s);
+}
+
+/* The keys that set the clock by hand take it from the governor. */
+bool govern_keys_filter(struct tui *t, int ch)
+{
+	if (t->gov && govern_driver_on(t->gov) && strchr("aosAd+-c", ch) && ch) {
+		char why[64];
+		snprintf(why, sizeof why, "the %c key sets the clock by hand", ch);
+		govern_driver_suspend(t->gov, t->s, why);
+	}
+	return false;
+}
+
+int govern_keys_key_toggle(struct tui *t)
+{
+	if (!t->gov)
+		return KR_NONE;
+	if (!t->gov->active)
+		start(t);
+	else
+		govern_driver_toggle(t->gov, t->s);
+	return KR_REDRAW;
+}
+
+void govern_keys_view(struct tui *t)
+{
+	struct policy_view *pv = &t->view.policy;
+	pv->gov_active = t->gov && t->gov->active;
+	if (!pv->gov_active)
+		return;
+	const struct govern *g = &t->gov->g;
+	snprintf(pv->gov_state, sizeof pv->gov_state, "%s", govern_state_name(g->state));
+	govern_describe(g, pv->gov_line, sizeof pv->gov_line);
+	pv->gov_saved_ok = g->base_ok;
+	pv->gov_saved_j = g->saved_j;
+	pv->gov_saved_pct = g->base_ok && g->save_steps > 0 ? g->saved_j / (g->base_jps * (double)g->save_steps) * 100 : 0;
+}
+
+void govern_keys_close(struct tui *t)
+{
+	if (!t->gov)
+		return;
+	govern_driver_close(t->gov, t->s);
+}
+
+/* After the summary (the job's finish, before this one) has read it. */
+void govern_keys_finish(struct tui *t, bool ran)
+{
+	(void)ran;
+	if (t->gov && t->s && t->s->gov == &t->gov->g)
+		t->s->gov = NULL;
+	free(t->gov);
+	t->gov = NULL;
+}
