@@ -57,7 +57,7 @@ expect_grep "sidecar: the governor" '"energy_saved_j"' "$T/g.csv.meta.json"
 expect_grep "recording: governor events" "governor: hold" "$T/g.csv"
 expect_grep "recording: the governor's pins" "governor: pin" "$T/g.csv"
 expect_grep "Prometheus: energy saved" "^dvfstop_energy_saved_joules_total{" "$T/g.prom"
-expect_grep "Prometheus: governor state" '^dvfstop_governor_state{.*state="ended"} 1' "$T/g.prom"
+expect_grep "Prometheus: governor state" '^dvfstop_governor_info{.*state="ended"} 1' "$T/g.prom"
 expect_grep "--learn: the sweep CSV's header" "^workload," "$T/learn.csv"
 rows=$(($(wc -l <"$T/learn.csv") - 1))
 if [ "$rows" -ge 3 ]; then ok "--learn: $rows measured levels"; else fail "--learn: $rows rows"; cat "$T/learn.csv"; fi
