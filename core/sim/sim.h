@@ -27,6 +27,8 @@ struct sim_cfg {
 	const char *dir;        /* NULL: a private temporary folder, removed at the end;
 	                           else this folder (created, kept) */
 	const char *progress_path; /* where "step N tokens T" lines go; NULL: none */
+	const char *power;      /* power calibration spec (sim_power.h): NULL = reference */
+	const char *phases;     /* the fine-tune's phases (sim_phases.h): NULL = none */
 };
 
 struct sim;
@@ -50,6 +52,12 @@ double sim_true_energy_mj(const struct sim *s, int rail);
 int64_t sim_steps_done(const struct sim *s);
 /* The simulated time reached by the last sim_advance (ns). */
 int64_t sim_now_ns(const struct sim *s);
+/* The phase of the fine-tune (--sim-phases): an evaluation pass under way,
+ * and the sequence length of the step under way. */
+bool sim_evaluating(const struct sim *s);
+int sim_seq_len_now(const struct sim *s);
+/* The resolved phase schedule as a spec (`auto` drawn: what it drew). */
+void sim_phases_spec(const struct sim *s, char *buf, size_t len);
 /* Remove a private folder and free. */
 void sim_destroy(struct sim *s);
 
