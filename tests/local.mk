@@ -137,6 +137,11 @@ tests_unit_test_sim_LDADD = $(TEST_LDADD)
 tests_unit_test_sim_model_SOURCES = tests/unit/test_sim_model.c
 tests_unit_test_sim_model_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_model_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_sim_phases
+TESTS += tests/unit/test_sim_phases
+tests_unit_test_sim_phases_SOURCES = tests/unit/test_sim_phases.c
+tests_unit_test_sim_phases_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_phases_LDADD = $(TEST_LDADD)
 endif
 
 # ---- from core/parse.mk
