@@ -127,6 +127,8 @@ endif
 # core/sim fragment (owned by the sim work): the simulated AGX Orin.
 
 EXTRA_DIST += docs/simulator.md
+TESTS += tests/integration/sim-phases.sh
+EXTRA_DIST += tests/integration/sim-phases.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sim tests/unit/test_sim_model

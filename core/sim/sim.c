@@ -470,7 +470,7 @@ int sim_seq_len_now(const struct sim *s)
 	return s->model.seq_len;
 }
 
-void sim_phases_spec(const struct sim *s, char *buf, size_t len)
+void sim_schedule(const struct sim *s, char *buf, size_t len)
 {
 	sim_phases_format(&s->phases, buf, len);
 }

@@ -57,7 +57,7 @@ int64_t sim_now_ns(const struct sim *s);
 bool sim_evaluating(const struct sim *s);
 int sim_seq_len_now(const struct sim *s);
 /* The resolved phase schedule as a spec (`auto` drawn: what it drew). */
-void sim_phases_spec(const struct sim *s, char *buf, size_t len);
+void sim_schedule(const struct sim *s, char *buf, size_t len);
 /* Remove a private folder and free. */
 void sim_destroy(struct sim *s);
 

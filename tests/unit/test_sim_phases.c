@@ -389,7 +389,7 @@ static void test_default_is_phase_free(void **state)
 	assert_non_null(a);
 	assert_non_null(b);
 	char spec[64];
-	sim_phases_spec(a, spec, sizeof spec);
+	sim_schedule(a, spec, sizeof spec);
 	assert_string_equal(spec, "none");
 	for (int64_t t = 100 * MS; t <= 40 * DVF_NS_PER_S; t += 100 * MS) {
 		sim_advance(a, t);
@@ -418,7 +418,7 @@ static void test_default_is_phase_free(void **state)
 	/* auto draws from the seed */
 	struct sim *u = mk("auto", NULL, 2000, err, sizeof err);
 	assert_non_null(u);
-	sim_phases_spec(u, spec, sizeof spec);
+	sim_schedule(u, spec, sizeof spec);
 	assert_non_null(strstr(spec, "eval="));
 	sim_destroy(u);
 }
