@@ -460,6 +460,11 @@ int64_t sim_now_ns(const struct sim *s)
 	return s->t_ns;
 }
 
+int64_t sim_tokens_done(const struct sim *s)
+{
+	return s->tokens;
+}
+
 bool sim_evaluating(const struct sim *s)
 {
 	return s->eval_left > 0 && sim_training(s);

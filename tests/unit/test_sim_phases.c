@@ -360,6 +360,7 @@ static void test_run_with_phases(void **state)
 		}
 	}
 	assert_int_equal(sim_steps_done(s), 300);
+	assert_int_equal(sim_tokens_done(s), 200LL * 128 * 16 + 100LL * 256 * 16);
 	assert_true(saw_eval && n_ev > 5 && n_tr > 5);
 	util_tr /= n_tr;
 	util_ev /= n_ev;
