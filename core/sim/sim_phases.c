@@ -161,7 +161,7 @@ void sim_phases_resolve(struct sim_phases *p, uint64_t seed, int64_t total_steps
 	/* evaluation 4-8 times a run, on a round step count (eval_steps), each
 	 * pass 20-100 batches (an eval split of 5-20 % at the train batch) */
 	int64_t every = h / sim_phases_draw(&r, 4, 8);
-	every = every >= 100 ? every / 50 * 50 : every >= 10 ? every / 10 * 10 : 1;
+	every = every >= 100 ? every / 50 * 50 : every >= 10 ? every / 10 * 10 : every > 0 ? every : 1;
 	p->eval_every = every;
 	p->eval_batches = sim_phases_draw(&r, 20, 100);
 	/* one change of sequence length, doubling it, 30-60 % into the run */

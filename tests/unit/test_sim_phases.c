@@ -233,6 +233,13 @@ static void test_phases_auto(void **state)
 	struct sim_phases d;
 	assert_int_equal(sim_phases_parse(sa, &d, err, sizeof err), 0);
 	assert_int_equal(d.eval_every, a.eval_every);
+	/* a short run gets passes of its scale, not one after every step */
+	for (uint64_t seed = 1; seed < 20; seed++) {
+		sim_phases_parse("auto", &d, err, sizeof err);
+		sim_phases_resolve(&d, seed, 20, 128);
+		assert_true(d.eval_every >= 2 && d.eval_every <= 5);
+		assert_true(d.seq[0].at >= 6 && d.seq[0].at <= 12);
+	}
 	/* an explicit schedule stays as it is */
 	sim_phases_parse("seq=3:64", &d, err, sizeof err);
 	sim_phases_resolve(&d, 7, 2000, 128);
