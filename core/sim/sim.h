@@ -5,8 +5,10 @@
  * board.  The simulator reacts to clock writes as the devfreq driver does,
  * runs a podgov-like governor when the clock is not pinned, updates the
  * INA3221 rails at the sensor's pace, and runs a simulated fine-tune of a
- * catalog model that emits training steps.  Its physical model and the
- * reasoning behind every constant are in sim_model.c. */
+ * catalog model that emits training steps, with phases if asked
+ * (evaluation passes, sequence-length changes, stalls: sim_phases.h).  Its
+ * physical model and the reasoning behind every constant are in
+ * sim_model.c; the power model's calibrations in sim_power.c. */
 #ifndef DVF_SIM_H
 #define DVF_SIM_H
 

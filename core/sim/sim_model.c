@@ -56,9 +56,9 @@
  * (a near-quadratic rise is typical of 8 nm-class parts; ~1.0 V at the
  * top clock).  NVIDIA does not publish the ga10b table; these two end
  * points and the quadratic shape are our assumption, and they are what
- * makes energy per step U-shaped (dynamic energy per cycle ~ V^2). */
-/* V_MIN 0.60, V_MAX 1.00 and the quadratic shape (v_curve 2) are the
- * reference calibration's (sim_power.c); other calibrations change them. */
+ * makes energy per step U-shaped (dynamic energy per cycle ~ V^2).  They
+ * are the reference calibration's vmin, vmax and vcurve = 2 (sim_power.c);
+ * other calibrations change them. */
 #define F_VKNEE_HZ 306e6        /* voltage flat at and below this clock */
 #define F_VTOP_HZ 1300.5e6      /* V_MAX here */
 
@@ -66,22 +66,22 @@
 
 /* Effective switched capacitance of the GPU at full compute activity:
  * 15 nF x 1.0 V^2 x 1.3005 GHz = 19.5 W, so VDD_GPU_SOC reads ~20-23 W in
- * a dense MAXN fine-tune, as AGX Orin training runs report. */
-/* (ceff_nf 15 in the reference calibration) */
+ * a dense MAXN fine-tune, as AGX Orin training runs report.
+ * The reference calibration's ceff_nf = 15 (sim_power.c). */
 /* Switching activity of memory-bound kernels relative to compute: the SMs
  * keep their clocks and schedulers running while they wait on DRAM, so
  * these kernels burn most of the dynamic power without finishing sooner at
- * a higher clock; this is what makes the top clocks wasteful. */
-/* (act_mem 0.8 in the reference calibration) */
+ * a higher clock; this is what makes the top clocks wasteful.
+ * The reference calibration's act_mem = 0.8 (sim_power.c). */
 /* Between kernels (CPU phase) the GPU is clock-gated but not rail-gated. */
 #define GPU_ACT_IDLE 0.02
 /* GPU leakage at V_MAX, scaling ~V^3 (DIBL makes subthreshold leakage
- * grow faster than linearly with V). */
-/* (leak_w 1.0 in the reference calibration) */
+ * grow faster than linearly with V).
+ * The reference calibration's leak_w = 1.0 (sim_power.c). */
 /* The SoC share of VDD_GPU_SOC (fabrics, memory controller, engines):
  * idle tegrastats on AGX Orin shows VDD_GPU_SOC ~2.3 W with the GPU idle
- * (R35 and R36 lines in docs/reference/jetson-sysfs.md 6). */
-/* (soc_w 1.8 in the reference calibration) */
+ * (R35 and R36 lines in docs/reference/jetson-sysfs.md 6).
+ * The reference calibration's soc_w = 1.8 (sim_power.c). */
 
 /* VDD_CPU_CV: an idle baseline (OS, background daemons; idle lines show
  * 0.4-1.6 W), plus the data loader on several cores during the CPU phase,
@@ -92,8 +92,8 @@
 
 /* VIN_SYS_5V0: the 5 V system rail (DRAM, I/O, always-on, regulators),
  * ~4.0 W idle (R35 idle line: 4025 mW), plus DRAM energy per byte. LPDDR5
- * costs ~3 pJ/bit of interface and core energy, i.e. ~25 pJ/byte. */
-/* (sys_w 4.0 in the reference calibration) */
+ * costs ~3 pJ/bit of interface and core energy, i.e. ~25 pJ/byte.
+ * The reference calibration's sys_w = 4.0 (sim_power.c). */
 #define DRAM_J_PER_BYTE 25e-12
 #define DRAM_IDLE_BPS 2e9        /* display, OS, refresh traffic */
 /* GEMMs reuse tiles from cache; they use ~20% of the achieved bandwidth. */
