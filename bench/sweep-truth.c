@@ -2,39 +2,108 @@
  * given GPU clock levels (sim_model_energy_per_step_j), which the sweep
  * benchmark scores every choice against.
  *
- *   sweep-truth MODEL SEQ_LEN BATCH MHZ...
+ *   sweep-truth [--power SPEC] [--phases SPEC [--seed N] [--steps N]]
+ *               MODEL SEQ_LEN BATCH MHZ...
  *
- * Prints "MHZ J_PER_STEP" per level, then "optimum MHZ J_PER_STEP". */
+ * Prints "MHZ J_PER_STEP" per level, then "optimum MHZ J_PER_STEP", for
+ * training steps at SEQ_LEN under the power calibration SPEC (default
+ * reference; docs/simulator.md).  With --phases (the simulator's
+ * --sim-phases; auto is drawn from --seed, default 1, over --steps, default
+ * 2000), then one line per phase of the schedule:
+ *   "phase train|eval seq LEN from STEP optimum MHZ J_PER_STEP"
+ * (from: the training step after which the phase begins; an eval phase
+ * is every evaluation pass at that sequence length). */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "catalog.h"
 #include "sim_model.h"
+#include "sim_phases.h"
+#include "sim_power.h"
+
+/* The optimum of levels mhz[0..n) for one phase; prints the levels if say. */
+static double truth(const struct sim_model *m, const double *mhz, int n, bool say, double *best_j)
+{
+	double best = 0, best_mhz = 0;
+	for (int i = 0; i < n; i++) {
+		double j = sim_model_energy_per_step_j(m, mhz[i] * 1e6);
+		if (say)
+			printf("%.1f %.6f\n", mhz[i], j);
+		if (i == 0 || j < best) {
+			best = j;
+			best_mhz = mhz[i];
+		}
+	}
+	*best_j = best;
+	return best_mhz;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sweep-truth [--power SPEC] [--phases SPEC [--seed N] [--steps N]] "
+			"MODEL SEQ_LEN BATCH MHZ...\n");
+	return 2;
+}
 
 int main(int argc, char **argv)
 {
-	if (argc < 5) {
-		fprintf(stderr, "usage: sweep-truth MODEL SEQ_LEN BATCH MHZ...\n");
-		return 2;
+	const char *power = NULL, *phases = NULL;
+	unsigned long long seed = 1;
+	long long steps = 2000;
+	int a = 1;
+	for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
+		if (strcmp(argv[a], "--power") == 0)
+			power = argv[a + 1];
+		else if (strcmp(argv[a], "--phases") == 0)
+			phases = argv[a + 1];
+		else if (strcmp(argv[a], "--seed") == 0)
+			seed = strtoull(argv[a + 1], NULL, 10);
+		else if (strcmp(argv[a], "--steps") == 0)
+			steps = strtoll(argv[a + 1], NULL, 10);
+		else
+			return usage();
 	}
-	const struct catalog_model *cm = catalog_find(argv[1]);
-	struct sim_model m;
-	if (!cm || sim_model_init(&m, cm, atoi(argv[2]), atoi(argv[3])) < 0) {
-		fprintf(stderr, "sweep-truth: unknown model or bad workload: %s %s %s\n", argv[1], argv[2], argv[3]);
+	if (argc - a < 4)
+		return usage();
+	char err[256];
+	struct sim_power pw;
+	struct sim_phases ph;
+	if (sim_power_parse(power, &pw, err, sizeof err) < 0 || sim_phases_parse(phases, &ph, err, sizeof err) < 0) {
+		fprintf(stderr, "sweep-truth: %s\n", err);
 		return 1;
 	}
-	double best = 0, best_mhz = 0;
-	for (int i = 4; i < argc; i++) {
-		double mhz = atof(argv[i]);
-		double j = sim_model_energy_per_step_j(&m, mhz * 1e6);
-		printf("%.1f %.6f\n", mhz, j);
-		if (i == 4 || j < best) {
-			best = j;
-			best_mhz = mhz;
+	const struct catalog_model *cm = catalog_find(argv[a]);
+	int seq = atoi(argv[a + 1]), batch = atoi(argv[a + 2]);
+	struct sim_model m;
+	if (!cm || sim_model_init_cal(&m, cm, seq, batch, SIM_WORK_TRAIN, &pw) < 0) {
+		fprintf(stderr, "sweep-truth: unknown model or bad workload: %s %s %s\n", argv[a], argv[a + 1],
+			argv[a + 2]);
+		return 1;
+	}
+	int n = argc - a - 3;
+	double *mhz = calloc((size_t)n, sizeof *mhz);
+	if (!mhz)
+		return 1;
+	for (int i = 0; i < n; i++)
+		mhz[i] = atof(argv[a + 3 + i]);
+	double j;
+	double best = truth(&m, mhz, n, true, &j);
+	printf("optimum %.1f %.6f\n", best, j);
+
+	sim_phases_resolve(&ph, seed, steps, seq);
+	for (int k = -1; phases && k < ph.n_seq; k++) {
+		long long from = k < 0 ? 0 : (long long)ph.seq[k].at;
+		int len = sim_phases_seq_at(&ph, from, seq);
+		for (int w = 0; w <= (ph.eval_every ? 1 : 0); w++) {
+			if (sim_model_init_cal(&m, cm, len, batch, w ? SIM_WORK_EVAL : SIM_WORK_TRAIN, &pw) < 0)
+				continue;
+			best = truth(&m, mhz, n, false, &j);
+			printf("phase %s seq %d from %lld optimum %.1f %.6f\n", w ? "eval" : "train", len, from, best, j);
 		}
 	}
-	printf("optimum %.1f %.6f\n", best_mhz, best);
+	free(mhz);
 	return 0;
 }

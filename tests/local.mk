@@ -135,6 +135,8 @@ endif
 # core/sim fragment (owned by the sim work): the simulated AGX Orin.
 
 EXTRA_DIST += docs/simulator.md
+TESTS += tests/integration/sim-phases.sh
+EXTRA_DIST += tests/integration/sim-phases.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sim tests/unit/test_sim_model
@@ -145,6 +147,11 @@ tests_unit_test_sim_LDADD = $(TEST_LDADD)
 tests_unit_test_sim_model_SOURCES = tests/unit/test_sim_model.c
 tests_unit_test_sim_model_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_model_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_sim_phases
+TESTS += tests/unit/test_sim_phases
+tests_unit_test_sim_phases_SOURCES = tests/unit/test_sim_phases.c
+tests_unit_test_sim_phases_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_phases_LDADD = $(TEST_LDADD)
 endif
 
 # ---- from core/parse.mk

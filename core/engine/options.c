@@ -47,6 +47,8 @@ static const struct opt_def opt_table[] = {
 	{ "sim-seq-len", 0, K_INT, OFF(sim_seq_len), "N", "simulated sequence length (default 128)", 1, 1 << 20, false },
 	{ "sim-batch", 0, K_INT, OFF(sim_batch), "N", "simulated batch size (default 16)", 1, 1 << 16, false },
 	{ "sim-steps", 0, K_INT, OFF(sim_steps), "N", "simulated fine-tune length in steps (default 2000; 0 endless)", 0, INT64_MAX, false },
+	{ "sim-phases", 0, K_STR, OFF(sim_phases), "SPEC", "fine-tune phases: none (default), auto, or eval=EVERY:N,seq=STEP:LEN,stall=STEP:S", 0, 0, false },
+	{ "sim-power", 0, K_STR, OFF(sim_power), "NAME[,K=V...]", "simulator's power calibration: reference (default) or energyinfra", 0, 0, false },
 	{ "seed", 0, K_INT, OFF(seed), "N", "simulator seed (default 1)", 0, INT64_MAX, false },
 	{ "noise", 0, K_DOUBLE, OFF(noise), "X", "simulator noise scale (1 nominal, 0 off)", 0, 0, false },
 	{ "sim-dir", 0, K_STR, OFF(sim_dir), "DIR", "keep the simulated sysfs tree in DIR (default: a private temporary folder)", 0, 0, true },
@@ -92,6 +94,8 @@ void options_defaults(struct dvf_opts *o)
 	o->sim_seq_len = 128;
 	o->sim_batch = 16;
 	o->sim_steps = 2000;
+	o->sim_phases = "none";
+	o->sim_power = "reference";
 	o->seed = 1;
 	o->noise = 1.0;
 	o->sim_speed = 1.0;

@@ -30,6 +30,8 @@ struct dvf_opts {
 	const char *demo_layout;   /* "jp6" (default) or "jp5" */
 	const char *sim_model;
 	int64_t sim_seq_len, sim_batch, sim_steps;
+	const char *sim_phases;    /* --sim-phases: "none" (default), "auto" or a list (sim_phases.h) */
+	const char *sim_power;     /* --sim-power: "reference" (default), "energyinfra"[,key=value...] */
 	int64_t seed;
 	double noise;
 	const char *sim_dir;

@@ -48,6 +48,8 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 		.noise = o->noise,
 		.layout = strcmp(o->demo_layout, "jp5") == 0 ? SIM_JP5 : SIM_JP6,
 		.dir = o->sim_dir,
+		.power = o->sim_power,
+		.phases = o->sim_phases,
 	};
 	if (strcmp(o->demo_layout, "jp5") != 0 && strcmp(o->demo_layout, "jp6") != 0) {
 		snprintf(err, errlen, "--demo-layout: '%s' is not jp6 or jp5", o->demo_layout);

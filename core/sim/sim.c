@@ -91,22 +91,52 @@ static void sim_start_step(struct sim *s)
 	/* Occasional data-loading stalls (a slow batch, a worker refill). */
 	if (u1 < fmin(0.5, nz * 0.02))
 		extra = m->t_cpu_s * (1.0 + 3.0 * u2);
+	/* A scheduled stall (--sim-phases stall=, a checkpoint save): the CPU
+	 * works, the GPU waits. */
+	extra += s->stall_s;
+	s->stall_s = 0;
 	s->phase = SIM_PH_CPU;
 	s->rem = m->t_cpu_s * s->step_jit + extra;
 }
 
+/* What follows training step s->steps in the phase schedule: a new
+ * sequence length, a stall, an evaluation pass. */
+static void sim_phase_turn(struct sim *s)
+{
+	const struct sim_phases *p = &s->phases;
+	int seq = sim_phases_seq_at(p, s->steps, s->cfg.seq_len);
+	if (seq != s->train_model.seq_len) {
+		sim_model_init_cal(&s->train_model, s->train_model.cm, seq, s->cfg.batch, SIM_WORK_TRAIN, &s->power);
+		sim_model_init_cal(&s->eval_model, s->train_model.cm, seq, s->cfg.batch, SIM_WORK_EVAL, &s->power);
+		s->model = s->train_model;
+	}
+	s->stall_s += sim_phases_stall_after(p, s->steps);
+	if (sim_phases_eval_after(p, s->steps)) {
+		s->eval_left = p->eval_batches;
+		s->model = s->eval_model;
+	}
+}
+
 static void sim_step_done(struct sim *s)
 {
-	s->steps++;
-	if (s->progress) {
-		long long tok = (long long)s->model.seq_len * s->model.batch * s->steps;
-		fprintf(s->progress, "step %lld tokens %lld samples %lld\n", (long long)s->steps, tok,
-			(long long)s->model.batch * s->steps);
+	if (s->eval_left > 0) {
+		/* an evaluation batch: the Trainer's step count stands still (its
+		 * bar pauses while a second bar counts eval batches) */
+		if (--s->eval_left == 0)
+			s->model = s->train_model;
+		sim_start_step(s);
+		return;
 	}
+	s->steps++;
+	s->tokens += (long long)s->model.seq_len * s->model.batch;
+	if (s->progress)
+		fprintf(s->progress, "step %lld tokens %lld samples %lld\n", (long long)s->steps, s->tokens,
+			(long long)s->model.batch * s->steps);
 	if (s->cfg.total_steps > 0 && s->steps >= s->cfg.total_steps) {
 		s->phase = SIM_PH_IDLE;
 		s->rem = 0;
 	} else {
+		sim_phase_turn(s);
 		sim_start_step(s);
 	}
 }
@@ -276,7 +306,8 @@ void sim_advance(struct sim *s, int64_t t_ns)
 
 /* The configuration with its defaults filled in, and its model; NULL with
  * err said when a value is out of range. */
-static const struct catalog_model *sim_cfg_check(struct sim_cfg *cfg, char *err, size_t errlen)
+static const struct catalog_model *sim_cfg_check(struct sim_cfg *cfg, struct sim_power *pw,
+						 struct sim_phases *ph, char *err, size_t errlen)
 {
 	struct sim_cfg c = *cfg;
 	if (!c.model)
@@ -310,6 +341,8 @@ static const struct catalog_model *sim_cfg_check(struct sim_cfg *cfg, char *err,
 		snprintf(err, errlen, "simulator: unknown layout %d", (int)c.layout);
 		return NULL;
 	}
+	if (sim_power_parse(c.power, pw, err, errlen) < 0 || sim_phases_parse(c.phases, ph, err, errlen) < 0)
+		return NULL;
 	*cfg = c;
 	return cm;
 }
@@ -317,7 +350,9 @@ static const struct catalog_model *sim_cfg_check(struct sim_cfg *cfg, char *err,
 struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 {
 	struct sim_cfg c = *cfg;
-	const struct catalog_model *cm = sim_cfg_check(&c, err, errlen);
+	struct sim_power pw;
+	struct sim_phases ph;
+	const struct catalog_model *cm = sim_cfg_check(&c, &pw, &ph, err, errlen);
 	if (!cm)
 		return NULL;
 	struct sim *s = calloc(1, sizeof *s);
@@ -330,7 +365,14 @@ struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 	s->cfg.model = cm->name;
 	s->cfg.dir = NULL;
 	s->cfg.progress_path = NULL;
-	sim_model_init(&s->model, cm, c.seq_len, c.batch);
+	s->cfg.power = NULL;
+	s->cfg.phases = NULL;
+	s->power = pw;
+	sim_model_init_cal(&s->model, cm, c.seq_len, c.batch, SIM_WORK_TRAIN, &s->power);
+	s->train_model = s->model;
+	sim_model_init_cal(&s->eval_model, cm, c.seq_len, c.batch, SIM_WORK_EVAL, &s->power);
+	s->phases = ph;
+	sim_phases_resolve(&s->phases, c.seed, c.total_steps, c.seq_len);
 	sim_rng_seed(&s->rng, c.seed);
 	sim_rng_seed(&s->sensor_rng, c.seed ^ 0x5e45045e45045e45ULL);
 
@@ -416,6 +458,26 @@ int64_t sim_steps_done(const struct sim *s)
 int64_t sim_now_ns(const struct sim *s)
 {
 	return s->t_ns;
+}
+
+int64_t sim_tokens_done(const struct sim *s)
+{
+	return s->tokens;
+}
+
+bool sim_evaluating(const struct sim *s)
+{
+	return s->eval_left > 0 && sim_training(s);
+}
+
+int sim_seq_len_now(const struct sim *s)
+{
+	return s->model.seq_len;
+}
+
+void sim_schedule(const struct sim *s, char *buf, size_t len)
+{
+	sim_phases_format(&s->phases, buf, len);
 }
 
 

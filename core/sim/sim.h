@@ -5,8 +5,10 @@
  * board.  The simulator reacts to clock writes as the devfreq driver does,
  * runs a podgov-like governor when the clock is not pinned, updates the
  * INA3221 rails at the sensor's pace, and runs a simulated fine-tune of a
- * catalog model that emits training steps.  Its physical model and the
- * reasoning behind every constant are in sim_model.c. */
+ * catalog model that emits training steps, with phases if asked
+ * (evaluation passes, sequence-length changes, stalls: sim_phases.h).  Its
+ * physical model and the reasoning behind every constant are in
+ * sim_model.c; the power model's calibrations in sim_power.c. */
 #ifndef DVF_SIM_H
 #define DVF_SIM_H
 
@@ -27,6 +29,8 @@ struct sim_cfg {
 	const char *dir;        /* NULL: a private temporary folder, removed at the end;
 	                           else this folder (created, kept) */
 	const char *progress_path; /* where "step N tokens T" lines go; NULL: none */
+	const char *power;      /* power calibration spec (sim_power.h): NULL = reference */
+	const char *phases;     /* the fine-tune's phases (sim_phases.h): NULL = none */
 };
 
 struct sim;
@@ -48,8 +52,16 @@ void sim_advance(struct sim *s, int64_t t_ns);
  * module total (rail = -1). */
 double sim_true_energy_mj(const struct sim *s, int rail);
 int64_t sim_steps_done(const struct sim *s);
+/* Training tokens so far (the sequence length may change: --sim-phases). */
+int64_t sim_tokens_done(const struct sim *s);
 /* The simulated time reached by the last sim_advance (ns). */
 int64_t sim_now_ns(const struct sim *s);
+/* The phase of the fine-tune (--sim-phases): an evaluation pass under way,
+ * and the sequence length of the step under way. */
+bool sim_evaluating(const struct sim *s);
+int sim_seq_len_now(const struct sim *s);
+/* The resolved phase schedule as a spec (`auto` drawn: what it drew). */
+void sim_schedule(const struct sim *s, char *buf, size_t len);
 /* Remove a private folder and free. */
 void sim_destroy(struct sim *s);
 

@@ -2,6 +2,7 @@
 #include "sim_model.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* ---- workload: how much work one step is ------------------------------
@@ -55,9 +56,9 @@
  * (a near-quadratic rise is typical of 8 nm-class parts; ~1.0 V at the
  * top clock).  NVIDIA does not publish the ga10b table; these two end
  * points and the quadratic shape are our assumption, and they are what
- * makes energy per step U-shaped (dynamic energy per cycle ~ V^2). */
-#define V_MIN 0.60
-#define V_MAX 1.00
+ * makes energy per step U-shaped (dynamic energy per cycle ~ V^2).  They
+ * are the reference calibration's vmin, vmax and vcurve = 2 (sim_power.c);
+ * other calibrations change them. */
 #define F_VKNEE_HZ 306e6        /* voltage flat at and below this clock */
 #define F_VTOP_HZ 1300.5e6      /* V_MAX here */
 
@@ -65,22 +66,22 @@
 
 /* Effective switched capacitance of the GPU at full compute activity:
  * 15 nF x 1.0 V^2 x 1.3005 GHz = 19.5 W, so VDD_GPU_SOC reads ~20-23 W in
- * a dense MAXN fine-tune, as AGX Orin training runs report. */
-#define GPU_CEFF_F 15e-9
+ * a dense MAXN fine-tune, as AGX Orin training runs report.
+ * The reference calibration's ceff_nf = 15 (sim_power.c). */
 /* Switching activity of memory-bound kernels relative to compute: the SMs
  * keep their clocks and schedulers running while they wait on DRAM, so
  * these kernels burn most of the dynamic power without finishing sooner at
- * a higher clock; this is what makes the top clocks wasteful. */
-#define GPU_ACT_MEM 0.8
+ * a higher clock; this is what makes the top clocks wasteful.
+ * The reference calibration's act_mem = 0.8 (sim_power.c). */
 /* Between kernels (CPU phase) the GPU is clock-gated but not rail-gated. */
 #define GPU_ACT_IDLE 0.02
 /* GPU leakage at V_MAX, scaling ~V^3 (DIBL makes subthreshold leakage
- * grow faster than linearly with V). */
-#define GPU_LEAK_W_AT_VMAX 1.0
+ * grow faster than linearly with V).
+ * The reference calibration's leak_w = 1.0 (sim_power.c). */
 /* The SoC share of VDD_GPU_SOC (fabrics, memory controller, engines):
  * idle tegrastats on AGX Orin shows VDD_GPU_SOC ~2.3 W with the GPU idle
- * (R35 and R36 lines in docs/reference/jetson-sysfs.md 6). */
-#define SOC_STATIC_W 1.8
+ * (R35 and R36 lines in docs/reference/jetson-sysfs.md 6).
+ * The reference calibration's soc_w = 1.8 (sim_power.c). */
 
 /* VDD_CPU_CV: an idle baseline (OS, background daemons; idle lines show
  * 0.4-1.6 W), plus the data loader on several cores during the CPU phase,
@@ -91,8 +92,8 @@
 
 /* VIN_SYS_5V0: the 5 V system rail (DRAM, I/O, always-on, regulators),
  * ~4.0 W idle (R35 idle line: 4025 mW), plus DRAM energy per byte. LPDDR5
- * costs ~3 pJ/bit of interface and core energy, i.e. ~25 pJ/byte. */
-#define SYS_BASE_W 4.0
+ * costs ~3 pJ/bit of interface and core energy, i.e. ~25 pJ/byte.
+ * The reference calibration's sys_w = 4.0 (sim_power.c). */
 #define DRAM_J_PER_BYTE 25e-12
 #define DRAM_IDLE_BPS 2e9        /* display, OS, refresh traffic */
 /* GEMMs reuse tiles from cache; they use ~20% of the achieved bandwidth. */
@@ -103,31 +104,59 @@
 #define VDDQ_BASE_W 0.30
 #define VDDQ_DRAM_SHARE 0.35
 
-int sim_model_init(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch)
+/* An evaluation batch is the forward pass alone: a third of the training
+ * FLOPs (Kaplan et al.: forward 2N, backward 4N per token), about a third of
+ * the activation traffic, no optimizer traffic, and a third of the kernel
+ * launches; the Trainer's per-batch bookkeeping and collation stay (the eval
+ * loop also gathers logits and labels to the host). */
+#define EVAL_SHARE (1.0 / 3.0)
+
+int sim_model_init_cal(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch,
+		       enum sim_work work, const struct sim_power *pw)
 {
 	if (!m || !cm || seq_len < 1 || seq_len > 65536 || batch < 1 || batch > 65536 ||
-	    cm->layers < 1 || cm->hidden < 1 || cm->params < 1)
+	    cm->layers < 1 || cm->hidden < 1 || cm->params < 1 || (work != SIM_WORK_TRAIN && work != SIM_WORK_EVAL))
 		return -1;
 	double L = cm->layers, h = cm->hidden, p = (double)cm->params;
 	double nonemb = fmin(12.0 * L * h * h, p);
 	double head = cm->type == MODEL_DECODER ? (p - nonemb) / 2.0 : 0.0;
 	double tokens = (double)seq_len * batch;
+	bool ev = work == SIM_WORK_EVAL;
+	double share = ev ? EVAL_SHARE : 1.0;
 
-	*m = (struct sim_model){ .cm = cm, .seq_len = seq_len, .batch = batch };
-	m->flops = tokens * (6.0 * (nonemb + head) + 6.0 * L * seq_len * h);
+	*m = (struct sim_model){ .cm = cm, .seq_len = seq_len, .batch = batch, .work = work,
+				 .pw = pw ? *pw : *sim_power_reference() };
+	m->flops = share * tokens * (6.0 * (nonemb + head) + 6.0 * L * seq_len * h);
 	m->cycles = m->flops / FLOP_PER_CYCLE;
-	m->mem_bytes = tokens * L * h * ACT_BYTES_PER_TOKEN_LAYER_HIDDEN + OPT_BYTES_PER_PARAM * p;
+	m->mem_bytes = share * tokens * L * h * ACT_BYTES_PER_TOKEN_LAYER_HIDDEN + (ev ? 0.0 : OPT_BYTES_PER_PARAM * p);
 	m->t_mem_s = m->mem_bytes / MEM_BW_BPS;
-	m->t_cpu_s = T_CPU_FIXED_S + T_CPU_PER_LAYER_S * L + T_CPU_PER_SAMPLE_S * batch;
+	m->t_cpu_s = T_CPU_FIXED_S + share * T_CPU_PER_LAYER_S * L + T_CPU_PER_SAMPLE_S * batch;
 	return 0;
+}
+
+int sim_model_init(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch)
+{
+	return sim_model_init_cal(m, cm, seq_len, batch, SIM_WORK_TRAIN, NULL);
+}
+
+static double sim_model_volts_pw(const struct sim_power *pw, double f_hz)
+{
+	if (f_hz <= F_VKNEE_HZ)
+		return pw->v_min;
+	double x = (f_hz - F_VKNEE_HZ) / (F_VTOP_HZ - F_VKNEE_HZ);
+	/* x * x for the reference's exponent 2: the very numbers it always gave */
+	double shape = pw->v_curve == 2.0 ? x * x : pow(x, pw->v_curve);
+	return pw->v_min + (pw->v_max - pw->v_min) * shape;
 }
 
 double sim_model_gpu_volts(double f_hz)
 {
-	if (f_hz <= F_VKNEE_HZ)
-		return V_MIN;
-	double x = (f_hz - F_VKNEE_HZ) / (F_VTOP_HZ - F_VKNEE_HZ);
-	return V_MIN + (V_MAX - V_MIN) * x * x;
+	return sim_model_volts_pw(sim_power_reference(), f_hz);
+}
+
+double sim_model_volts(const struct sim_model *m, double f_hz)
+{
+	return sim_model_volts_pw(&m->pw, f_hz);
 }
 
 double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph)
@@ -164,14 +193,14 @@ static double phase_dram_bps(const struct sim_model *m, double f_hz, enum sim_ph
 	}
 }
 
-static double phase_gpu_w(double f_hz, enum sim_phase ph, double act)
+static double phase_gpu_w(const struct sim_power *pw, double f_hz, enum sim_phase ph, double act)
 {
 	if (ph == SIM_PH_GATED)
-		return SOC_STATIC_W;
-	double v = sim_model_gpu_volts(f_hz);
-	double leak = GPU_LEAK_W_AT_VMAX * pow(v / V_MAX, 3.0);
-	double a = ph == SIM_PH_COMPUTE ? 1.0 : ph == SIM_PH_MEM ? GPU_ACT_MEM : GPU_ACT_IDLE;
-	return SOC_STATIC_W + leak + a * act * GPU_CEFF_F * v * v * f_hz;
+		return pw->soc_w;
+	double v = sim_model_volts_pw(pw, f_hz);
+	double leak = pw->leak_w * pow(v / pw->v_max, 3.0);
+	double a = ph == SIM_PH_COMPUTE ? 1.0 : ph == SIM_PH_MEM ? pw->act_mem : GPU_ACT_IDLE;
+	return pw->soc_w + leak + a * act * (pw->ceff_nf / 1e9) * v * v * f_hz;
 }
 
 static double phase_cpu_w(enum sim_phase ph)
@@ -190,12 +219,12 @@ double sim_model_phase_power_mw(const struct sim_model *m, double f_hz, enum sim
 	double dram_w = DRAM_J_PER_BYTE * phase_dram_bps(m, f_hz, ph);
 	double w;
 	switch (rail) {
-	case SIM_RAIL_GPU_SOC: w = phase_gpu_w(f_hz, ph, gpu_activity); break;
+	case SIM_RAIL_GPU_SOC: w = phase_gpu_w(&m->pw, f_hz, ph, gpu_activity); break;
 	case SIM_RAIL_CPU_CV: w = phase_cpu_w(ph); break;
-	case SIM_RAIL_SYS_5V0: w = SYS_BASE_W + dram_w; break;
+	case SIM_RAIL_SYS_5V0: w = m->pw.sys_w + dram_w; break;
 	case SIM_RAIL_VDDQ: w = VDDQ_BASE_W + VDDQ_DRAM_SHARE * dram_w; break;
 	case SIM_RAIL_TOTAL:
-		w = phase_gpu_w(f_hz, ph, gpu_activity) + phase_cpu_w(ph) + SYS_BASE_W + dram_w;
+		w = phase_gpu_w(&m->pw, f_hz, ph, gpu_activity) + phase_cpu_w(ph) + m->pw.sys_w + dram_w;
 		break;
 	default: w = 0; break;
 	}

@@ -8,6 +8,7 @@
 #ifndef DVF_SIM_MODEL_H
 #define DVF_SIM_MODEL_H
 
+#include "sim_power.h"
 #include "sim_rng.h"
 
 #include <stdint.h>
@@ -33,11 +34,18 @@ enum sim_phase {
 	SIM_N_PHASES
 };
 
-/* One workload: a catalog model, tokens per sample and samples per step. */
+/* What a step is: a training step (forward, backward, optimizer) or an
+ * evaluation batch (forward only, no optimizer: docs/simulator.md). */
+enum sim_work { SIM_WORK_TRAIN = 0, SIM_WORK_EVAL };
+
+/* One workload: a catalog model, tokens per sample and samples per step,
+ * the kind of step and the power calibration it runs under. */
 struct sim_model {
 	const struct catalog_model *cm;
 	int seq_len;
 	int batch;
+	enum sim_work work;
+	struct sim_power pw;
 	double flops;       /* per step */
 	double cycles;      /* GPU cycles of the compute-bound kernels per step */
 	double mem_bytes;   /* DRAM traffic of the memory-bound kernels per step */
@@ -48,9 +56,15 @@ struct sim_model {
 /* 0, or -1 when the workload is out of range (NULL model, seq_len or batch
  * outside 1..65536). */
 int sim_model_init(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch);
+/* The same for a kind of step under a calibration (NULL: reference): what a
+ * scorer asks for the noise-free truth of one phase of a fine-tune. */
+int sim_model_init_cal(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch,
+		       enum sim_work work, const struct sim_power *pw);
 
-/* GPU core voltage (V) at clock f: flat at the bottom, rising to the top. */
+/* GPU core voltage (V) at clock f: flat at the bottom, rising to the top
+ * (the reference calibration; sim_model_volts: the model's own). */
 double sim_model_gpu_volts(double f_hz);
+double sim_model_volts(const struct sim_model *m, double f_hz);
 /* Time of each phase of one step at f (s); phase SIM_PH_CPU/COMPUTE/MEM. */
 double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph);
 double sim_model_step_time_s(const struct sim_model *m, double f_hz);

@@ -10,6 +10,7 @@
 
 #include "sim.h"
 #include "sim_model.h"
+#include "sim_phases.h"
 
 enum {
 	SIM_N_LEVELS = 11,
@@ -47,7 +48,13 @@ struct sim {
 	struct sim_cfg cfg;
 	char *root;            /* absolute */
 	bool private_dir;      /* remove at the end */
-	struct sim_model model;
+	struct sim_model model;    /* the step under way: training or evaluation */
+	struct sim_power power;    /* the calibration (cfg.power) */
+	struct sim_model train_model, eval_model; /* at the current sequence length */
+	struct sim_phases phases;  /* cfg.phases, resolved */
+	int64_t eval_left;         /* evaluation batches left in the pass under way */
+	double stall_s;            /* input-pipeline stall due before the next step */
+	long long tokens;          /* training tokens so far */
 	struct sim_rng rng;        /* workload noise */
 	struct sim_rng sensor_rng; /* sensor noise: kept apart so that reading
 	                              more often does not change the workload */
