@@ -65,3 +65,23 @@ double energy_between(const struct energy *a, const struct energy *b, int chan)
 {
 	return b->ch[chan].mj - a->ch[chan].mj;
 }
+
+void energy_lerp(const struct energy *a, const struct energy *b, double f, struct energy *out)
+{
+	struct energy r = *b;
+	for (int i = 0; i < ENERGY_N; i++)
+		r.ch[i].mj = a->ch[i].mj + f * (b->ch[i].mj - a->ch[i].mj);
+	*out = r;
+}
+
+void energy_at_step(const struct energy *prev, int64_t prev_t, const struct dvf_sample *s,
+		    const struct energy *e, struct energy *out, int64_t *t_ns)
+{
+	if (prev && s->step_ns.ok && prev_t < s->step_ns.v && s->step_ns.v <= s->t_ns && s->t_ns > prev_t) {
+		energy_lerp(prev, e, (double)(s->step_ns.v - prev_t) / (double)(s->t_ns - prev_t), out);
+		*t_ns = s->step_ns.v;
+		return;
+	}
+	*out = *e;
+	*t_ns = s->t_ns;
+}

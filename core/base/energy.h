@@ -38,5 +38,15 @@ void energy_add(struct energy *e, const struct dvf_sample *s);
 bool energy_mean_mw(const struct energy *e, int chan, double *mw);
 /* Energy of chan between two snapshots (b later than a), mJ. */
 double energy_between(const struct energy *a, const struct energy *b, int chan);
+/* The energy at a moment between two snapshots (f: 0 at a, 1 at b), each
+ * channel's joules linear between them as the trapezoids integrate them;
+ * the rest as b's. */
+void energy_lerp(const struct energy *a, const struct energy *b, double f, struct energy *out);
+/* The snapshot and time at the latest step's boundary (s->step_ns) when it
+ * falls between the previous sample (prev, prev_t) and this one (e at
+ * s->t_ns); else this sample's own.  A window that starts and ends on step
+ * boundaries then holds whole steps, not whole sample intervals. */
+void energy_at_step(const struct energy *prev, int64_t prev_t, const struct dvf_sample *s,
+		    const struct energy *e, struct energy *out, int64_t *t_ns);
 
 #endif

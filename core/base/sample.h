@@ -53,6 +53,9 @@ struct dvf_sample {
 	/* Fine-tune progress (filled by the progress module when one is followed). */
 	struct dvf_m steps;           /* completed training steps */
 	struct dvf_m tokens;          /* tokens processed, when reported */
+	struct dvf_m step_ns;         /* when `steps` was reached (session clock): a
+	                                 progress line's arrival, the simulator's step;
+	                                 n/a where not known */
 
 	/* Wall-clock time of the reading, ns since 1970 (a recording's
 	 * unix_time_s); n/a where the source does not know it. */

@@ -69,13 +69,23 @@ static void mhz(const struct govern *g, int lvl, char *buf, size_t len)
 
 /* ---- windows -------------------------------------------------------------- */
 
-static void win_start(struct govern_win *w, const struct dvf_sample *s, const struct energy *e, int64_t steps)
+/* The energy and time at this sample's step boundary. */
+static void edge(const struct govern *g, const struct dvf_sample *s, const struct energy *e, struct energy *at,
+		 int64_t *t)
 {
-	*w = (struct govern_win){ .open = true, .t0 = s->t_ns, .steps0 = steps, .e0_mj = e->ch[ENERGY_TOTAL].mj };
+	energy_at_step(g->have_prev ? &g->prev_e : NULL, g->prev_t, s, e, at, t);
+}
+
+static void win_start(struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t steps)
+{
+	struct energy at;
+	int64_t t;
+	edge(g, s, e, &at, &t);
+	g->win = (struct govern_win){ .open = true, .t0 = t, .steps0 = steps, .e0_mj = at.ch[ENERGY_TOTAL].mj };
 }
 
 bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
-		       int64_t n, struct govern_fig *f)
+		       int64_t t, int64_t n, struct govern_fig *f)
 {
 	if (!w->open || !s->steps.ok)
 		return false;
@@ -83,10 +93,19 @@ bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, c
 	if (d < n || d <= 0)
 		return false;
 	f->steps = d;
-	f->sps = (double)(s->t_ns - w->t0) * 1e-9 / (double)d;
+	f->sps = (double)(t - w->t0) * 1e-9 / (double)d;
 	f->jps = (e->ch[ENERGY_TOTAL].mj - w->e0_mj) * 1e-3 / (double)d;
 	f->util = w->util_n ? w->util_sum / w->util_n : -1;
 	return true;
+}
+
+static bool figure(const struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t n,
+		   struct govern_fig *f)
+{
+	struct energy at;
+	int64_t t;
+	edge(g, s, e, &at, &t);
+	return govern_win_figure(&g->win, s, &at, t, n, f);
 }
 
 static void win_add(struct govern_win *w, const struct dvf_sample *s)
@@ -117,7 +136,7 @@ static bool settled(struct govern *g, const struct dvf_sample *s, const struct e
 	if (s->t_ns - g->t_state < need || !stepped)
 		return false;
 	g->settling = false;
-	win_start(&g->win, s, e, s->steps.v);
+	win_start(g, s, e, s->steps.v);
 	return false;
 }
 
@@ -177,12 +196,12 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		return;
 	if (!g->win.open) {
 		if (stepped)
-			win_start(&g->win, s, e, s->steps.v);
+			win_start(g, s, e, s->steps.v);
 		return;
 	}
 	win_add(&g->win, s);
 	struct govern_fig f;
-	if (!govern_win_figure(&g->win, s, e, 2 * g->cfg.window_steps, &f))
+	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
 		return;
 	bool calm = g->wu_have_prev && fabs(f.sps - g->wu_prev.sps) <= GOVERN_SETTLED * g->wu_prev.sps;
 	bool bound = s->steps.v - g->wu_steps0 >= g->cfg.warmup_max_steps ||
@@ -204,7 +223,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 	}
 	g->wu_prev = f;
 	g->wu_have_prev = true;
-	win_start(&g->win, s, e, s->steps.v);
+	win_start(g, s, e, s->steps.v);
 }
 
 static void baseline(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
@@ -213,7 +232,7 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 		return;
 	win_add(&g->win, s);
 	struct govern_fig f;
-	if (!govern_win_figure(&g->win, s, e, 2 * g->cfg.window_steps, &f))
+	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
 		return;
 	g->base_ok = true;
 	g->base_jps = f.jps;
@@ -257,9 +276,9 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		return;
 	win_add(&g->win, s);
 	struct govern_fig f;
-	if (!govern_win_figure(&g->win, s, e, g->cfg.hold_window_steps, &f))
+	if (!figure(g, s, e, g->cfg.hold_window_steps, &f))
 		return;
-	win_start(&g->win, s, e, s->steps.v);
+	win_start(g, s, e, s->steps.v);
 	g->held_fig = f;
 	if (g->ref_n < GOVERN_REF_WINDOWS) {
 		g->ref_sps[g->ref_n] = f.sps;
@@ -305,7 +324,10 @@ static void count_saved(struct govern *g, const struct dvf_sample *s, const stru
 {
 	if (!s->steps.ok)
 		return;
-	double emj = e->ch[ENERGY_TOTAL].mj;
+	struct energy at;
+	int64_t t;
+	edge(g, s, e, &at, &t);
+	double emj = at.ch[ENERGY_TOTAL].mj;
 	bool counting = g->base_ok && (g->state == GOV_BASELINE || g->state == GOV_PROFILE || g->state == GOV_HOLD);
 	if (!g->prev_ok || !counting) {
 		g->prev_ok = counting;
@@ -354,9 +376,12 @@ int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energ
 	case GOV_BASELINE: baseline(g, s, e, stepped); break;
 	case GOV_PROFILE: profile(g, s, e); break;
 	case GOV_HOLD: hold(g, s, e, stepped); break;
-	default: return -1;
+	default: break;
 	}
-	return g->want;
+	g->prev_e = *e;
+	g->prev_t = s->t_ns;
+	g->have_prev = true;
+	return g->state == GOV_OFF || g->state == GOV_ENDED || g->state == GOV_SUSPENDED ? -1 : g->want;
 }
 
 void govern_end(struct govern *g, int64_t now, const char *why)

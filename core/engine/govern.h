@@ -87,6 +87,9 @@ struct govern {
 	int64_t last_steps, last_step_t;
 	bool settling;               /* waiting for settle and a step boundary */
 	struct govern_win win;
+	bool have_prev;              /* the previous sample, for step-boundary edges */
+	struct energy prev_e;
+	int64_t prev_t;
 	/* warm-up */
 	int64_t wu_t0, wu_steps0;
 	bool wu_have_prev;
@@ -141,9 +144,10 @@ const char *govern_last(const struct govern *g);
 /* One line of where it stands: "hold 714 MHz (0.512 J/step +-0.4 %)". */
 void govern_describe(const struct govern *g, char *buf, size_t len);
 /* Pure helpers, exposed for tests. */
-/* A window's figures: false until it holds n whole steps. */
+/* A window's figures: false until it holds n whole steps.  e and t are
+ * the energy and time at this sample's step boundary (energy_at_step). */
 bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
-		       int64_t n, struct govern_fig *f);
+		       int64_t t, int64_t n, struct govern_fig *f);
 /* The relative change of x from ref beyond which a job changed. */
 double govern_change_threshold(double noise_rel, double change_min);
 

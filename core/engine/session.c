@@ -168,8 +168,12 @@ static void sim_progress(struct session *s, int64_t now)
 	if (o->sim_steps > 0)
 		ev.total = dvf_m_val(o->sim_steps);
 	ev.samples = dvf_m_val(steps * o->sim_batch);
-	ev.tokens = dvf_m_val(steps * o->sim_batch * o->sim_seq_len);
-	progress_tracker_add(&s->trk, &ev, now);
+	ev.tokens = dvf_m_val(sim_tokens_done(s->sim));   /* right across a --sim-phases seq= change */
+	/* A new step at the time it completed, as a progress line read as it
+	 * came would have it (between two samples). */
+	int64_t at = sim_last_step_ns(s->sim);
+	bool moved = !s->trk.steps.ok || s->trk.steps.v != steps;
+	progress_tracker_add(&s->trk, &ev, moved && at >= 0 && at <= now ? at : now);
 }
 
 const struct progress_tracker *session_tracker(const struct session *s)
@@ -507,6 +511,9 @@ int session_sample(struct session *s)
 		progress_tracker_status(t, now, &st);
 		smp.steps = st.steps;
 		smp.tokens = st.tokens;
+		int64_t at;
+		if (st.steps.ok && progress_tracker_step_time(t, &at) && at <= now)
+			smp.step_ns = dvf_m_val(at);
 		s->have_progress = s->have_progress || st.steps.ok;
 		job_base(s, st.steps, now);
 	}

@@ -226,14 +226,20 @@ void sweep_abort(struct sweep *sw)
 	}
 }
 
+/* The energy and time at this sample's step boundary (energy_at_step). */
+static void edge(const struct sweep *sw, const struct dvf_sample *s, const struct energy *e, struct energy *at,
+		 int64_t *t)
+{
+	energy_at_step(sw->have_prev ? &sw->prev_e : NULL, sw->prev_t, s, e, at, t);
+}
+
 static void start_window(struct sweep *sw, const struct dvf_sample *s, const struct energy *e, int64_t steps)
 {
 	sw->state = SW_MEASURE;
-	sw->e0 = *e;
+	edge(sw, s, e, &sw->e0, &sw->t0);
 	sw->steps0 = steps;
-	sw->t0 = s->t_ns;
 	sw->sub_steps0 = steps;
-	sw->sub_e0 = e->ch[ENERGY_TOTAL].mj;
+	sw->sub_e0 = sw->e0.ch[ENERGY_TOTAL].mj;
 	sw->t_phase = s->t_ns;
 }
 
@@ -247,11 +253,14 @@ static void end_window(struct sweep *sw, const struct dvf_sample *s, const struc
 {
 	struct sweep_point *p = &sw->pts[sw->cur];
 	int64_t dsteps = steps - sw->steps0;
-	p->energy_j += energy_between(&sw->e0, e, ENERGY_TOTAL) * 1e-3;
-	p->time_s += (double)(s->t_ns - sw->t0) * 1e-9;
+	struct energy e1;
+	int64_t t1;
+	edge(sw, s, e, &e1, &t1);
+	p->energy_j += energy_between(&sw->e0, &e1, ENERGY_TOTAL) * 1e-3;
+	p->time_s += (double)(t1 - sw->t0) * 1e-9;
 	p->steps += dsteps;
 	for (int i = 0; i < DVF_MAX_RAILS; i++)
-		p->rail_j[i] += energy_between(&sw->e0, e, i) * 1e-3;
+		p->rail_j[i] += energy_between(&sw->e0, &e1, i) * 1e-3;
 	p->windows++;
 	sw->windows++;
 	sw->steps_used += dsteps;
@@ -279,7 +288,18 @@ static void end_window(struct sweep *sw, const struct dvf_sample *s, const struc
 	sw->t_phase = s->t_ns;
 }
 
+static int feed(struct sweep *sw, const struct dvf_sample *s, const struct energy *e);
+
 int sweep_feed(struct sweep *sw, const struct dvf_sample *s, const struct energy *e)
+{
+	int lvl = feed(sw, s, e);
+	sw->prev_e = *e;
+	sw->prev_t = s->t_ns;
+	sw->have_prev = true;
+	return lvl;
+}
+
+static int feed(struct sweep *sw, const struct dvf_sample *s, const struct energy *e)
 {
 	if (sw->state != SW_SETTLE && sw->state != SW_MEASURE)
 		return -1;
@@ -319,9 +339,12 @@ int sweep_feed(struct sweep *sw, const struct dvf_sample *s, const struct energy
 		: (s->t_ns - sw->t0) * SWEEP_SUBWIN >= sw->cfg.dwell_ns * (p->n_sub % SWEEP_SUBWIN + 1) &&
 			  steps > sw->sub_steps0;
 	if (sub_done && p->n_sub < (int)(sizeof p->sub_jps / sizeof p->sub_jps[0])) {
-		p->sub_jps[p->n_sub++] = (e->ch[ENERGY_TOTAL].mj - sw->sub_e0) * 1e-3 / (double)(steps - sw->sub_steps0);
+		struct energy at;
+		int64_t t;
+		edge(sw, s, e, &at, &t);
+		p->sub_jps[p->n_sub++] = (at.ch[ENERGY_TOTAL].mj - sw->sub_e0) * 1e-3 / (double)(steps - sw->sub_steps0);
 		sw->sub_steps0 = steps;
-		sw->sub_e0 = e->ch[ENERGY_TOTAL].mj;
+		sw->sub_e0 = at.ch[ENERGY_TOTAL].mj;
 	}
 	if (s->gpu_load_pm.ok) {
 		p->util_sum += (double)s->gpu_load_pm.v / 10.0;

@@ -71,6 +71,9 @@ struct sweep {
 	int64_t last_step_t;
 	int64_t last_steps;
 	int best;                   /* the selector's choice, -1 until done */
+	bool have_prev;             /* the previous sample's energy and time, */
+	struct energy prev_e;       /* for a window's edge at its step boundary */
+	int64_t prev_t;
 	char msg[160];
 };
 

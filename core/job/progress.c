@@ -487,6 +487,17 @@ static const struct progress_point *point(const struct progress_tracker *t, int 
 	return &t->pt[idx];
 }
 
+bool progress_tracker_step_time(const struct progress_tracker *t, int64_t *t_ns)
+{
+	if (!t->steps.ok || t->n_pt == 0)
+		return false;
+	const struct progress_point *p = point(t, t->n_pt - 1);
+	if (p->steps != t->steps.v)
+		return false;
+	*t_ns = p->t_ns;
+	return true;
+}
+
 static void set_steps(struct progress_tracker *t, int64_t steps, int64_t now_ns)
 {
 	if (t->steps.ok && steps < t->steps.v)

@@ -101,6 +101,9 @@ void progress_tracker_init(struct progress_tracker *t, int64_t window_ns);
 /* Apply one event seen at now_ns.  Returns true when it changed the state,
  * false when it was ignored (another bar, tqdm after explicit lines). */
 bool progress_tracker_add(struct progress_tracker *t, const struct progress_event *ev, int64_t now_ns);
+/* When the step count last moved (the time given with that event): false
+ * when no step is known. */
+bool progress_tracker_step_time(const struct progress_tracker *t, int64_t *t_ns);
 void progress_tracker_status(const struct progress_tracker *t, int64_t now_ns, struct progress_status *st);
 
 #endif

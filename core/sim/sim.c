@@ -128,6 +128,7 @@ static void sim_step_done(struct sim *s)
 		return;
 	}
 	s->steps++;
+	s->last_step_ns = s->t_ns;
 	s->tokens += (long long)s->model.seq_len * s->model.batch;
 	if (s->progress)
 		fprintf(s->progress, "step %lld tokens %lld samples %lld\n", (long long)s->steps, s->tokens,
@@ -380,6 +381,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 	s->gov = GOV_PODGOV;
 	s->cur_hz = s->target_hz = s->levels[0];
 	s->podgov_3d = true;
+	s->last_step_ns = -1;
 	s->podgov_req_hz = sim_devfreq_top_hz(s);
 	s->set_freq_hz = s->levels[0];
 	s->railgate_enable = true;
@@ -453,6 +455,11 @@ double sim_true_energy_mj(const struct sim *s, int rail)
 int64_t sim_steps_done(const struct sim *s)
 {
 	return s->steps;
+}
+
+int64_t sim_last_step_ns(const struct sim *s)
+{
+	return s->last_step_ns;
 }
 
 int64_t sim_now_ns(const struct sim *s)

@@ -52,6 +52,9 @@ void sim_advance(struct sim *s, int64_t t_ns);
  * module total (rail = -1). */
 double sim_true_energy_mj(const struct sim *s, int rail);
 int64_t sim_steps_done(const struct sim *s);
+/* When the last step completed (sim time, ns), as a progress line's arrival
+ * would tell it; -1 before the first. */
+int64_t sim_last_step_ns(const struct sim *s);
 /* Training tokens so far (the sequence length may change: --sim-phases). */
 int64_t sim_tokens_done(const struct sim *s);
 /* The simulated time reached by the last sim_advance (ns). */

@@ -117,6 +117,7 @@ struct sim {
 	double step_act;        /* this step's GPU activity factor */
 	double step_jit;        /* this step's time factor */
 	int64_t steps;
+	int64_t last_step_ns;        /* when the last step completed; -1 none */
 	FILE *progress;
 
 	/* energy and sensors */

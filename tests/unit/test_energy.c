@@ -129,6 +129,41 @@ static void window_between(void **st)
 	assert_float_equal(energy_between(&snap, &e, 0), 250.0 + 5700.0, 1e-9);
 }
 
+/* The energy at a step boundary between two samples: linear between
+ * them; without a step time inside the interval, the sample's own. */
+static void at_step(void **st)
+{
+	(void)st;
+	struct energy a, b, at;
+	energy_init(&a, 1000000000);
+	for (int i = 0; i <= 10; i++) {
+		struct dvf_sample s = smp(i * 100, 2000, true);
+		energy_add(&a, &s);
+	}
+	b = a;
+	struct dvf_sample s = smp(1100, 2000, true);
+	energy_add(&b, &s);
+	int64_t t;
+	s.step_ns = (struct dvf_m){ .ok = true, .v = 1025000000 };   /* a quarter into the interval */
+	energy_at_step(&a, 1000000000, &s, &b, &at, &t);
+	assert_int_equal(t, 1025000000);
+	assert_float_equal(at.ch[0].mj, a.ch[0].mj + 0.25 * 200.0, 1e-9);
+	assert_float_equal(at.ch[ENERGY_TOTAL].mj - a.ch[ENERGY_TOTAL].mj,
+			   0.25 * (b.ch[ENERGY_TOTAL].mj - a.ch[ENERGY_TOTAL].mj), 1e-9);
+	/* a step time before the previous sample: the sample's own */
+	s.step_ns.v = 900000000;
+	energy_at_step(&a, 1000000000, &s, &b, &at, &t);
+	assert_int_equal(t, s.t_ns);
+	assert_float_equal(at.ch[0].mj, b.ch[0].mj, 1e-9);
+	/* no previous sample, or no step time */
+	s.step_ns.v = 1025000000;
+	energy_at_step(NULL, 0, &s, &b, &at, &t);
+	assert_int_equal(t, s.t_ns);
+	s.step_ns.ok = false;
+	energy_at_step(&a, 1000000000, &s, &b, &at, &t);
+	assert_int_equal(t, s.t_ns);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +173,7 @@ int main(void)
 		cmocka_unit_test(long_gap_lost),
 		cmocka_unit_test(never_valid),
 		cmocka_unit_test(window_between),
+		cmocka_unit_test(at_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

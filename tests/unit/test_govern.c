@@ -29,6 +29,8 @@ struct board {
 	struct dvf_sample s;
 	struct energy e;
 	int lvl;                   /* level running now; -1: the user's (the top) */
+	int64_t last_step;         /* when the last whole step completed */
+	bool with_step_time;       /* the samples say it (step_ns) */
 };
 
 static double urand(struct board *b)
@@ -49,6 +51,8 @@ static void board_u(struct board *b, int m, double depth)
 	b->jscale = b->sscale = 1;
 	b->rng = 42;
 	b->lvl = -1;
+	b->last_step = -1;
+	b->with_step_time = true;
 	energy_init(&b->e, 0);
 }
 
@@ -60,12 +64,19 @@ static void board_tick(struct board *b)
 	double n = 1 + b->noise * (2 * urand(b) - 1) * 1.7320508;
 	double sps = b->sps[l] * b->sscale * warm;
 	double dsteps = 0.1 / sps;
+	double was = b->steps;
 	b->steps += dsteps;
 	b->e_mj += dsteps * b->jps[l] * b->jscale * n * 1e3;
+	int64_t t0 = b->t;
 	b->t += 100000000;
 	b->s = (struct dvf_sample){ .t_ns = b->t };
 	b->s.steps.ok = true;
 	b->s.steps.v = (int64_t)b->steps;
+	/* when the last whole step was reached, as a progress line tells it */
+	if (floor(b->steps) > floor(was))
+		b->last_step = t0 + (int64_t)((floor(b->steps) - was) / dsteps * 1e8);
+	if (b->with_step_time && b->last_step >= 0)
+		b->s.step_ns = (struct dvf_m){ .ok = true, .v = b->last_step };
 	b->s.gpu_load_pm.ok = true;
 	b->s.gpu_load_pm.v = 900;
 	b->e.ch[ENERGY_TOTAL].mj = b->e_mj;
@@ -151,15 +162,29 @@ static void test_warmup_bound(void **state)
 
 /* The profile lands at the minimum, wherever it is, from a recommendation
  * a level off, within 10 windows (warm-up not counted).  Its windows are 5
- * steps, sampled every 100 ms: the step boundaries' timing alone makes a
- * window's J/step uncertain by about 3 %, so on a shallow U a neighbour
- * within that of the minimum may be held. */
+ * steps, their edges at the steps' own times (step_ns): exact here.
+ * Without those times each edge is late by up to a sampling interval, and
+ * a window's J/step is uncertain by a few per cent: on a shallow U a
+ * neighbour within that of the minimum may be held. */
 static void test_profile_finds_minimum(void **state)
 {
 	(void)state;
 	for (int m = 1; m < N - 1; m++) {
 		struct board b;
 		board_u(&b, m, 3.0);
+		struct govern_cfg c;
+		cfg(&c);
+		struct govern g;
+		govern_init(&g, &c, m + 1, 0);
+		run(&b, &g, 300);
+		assert_int_equal(g.state, GOV_HOLD);
+		assert_int_equal(g.held, m);
+		assert_true(g.first_profile_steps <= 30);
+	}
+	for (int m = 1; m < N - 1; m++) {
+		struct board b;
+		board_u(&b, m, 3.0);
+		b.with_step_time = false;
 		struct govern_cfg c;
 		cfg(&c);
 		struct govern g;
