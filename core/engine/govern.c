@@ -18,6 +18,7 @@ void govern_cfg_defaults(struct govern_cfg *c)
 	c->select = SEL_ENERGY;
 	c->window_steps = 5;
 	c->hold_window_steps = 10;
+	c->hold_window_ns = 2 * NS;
 	c->settle_ns = 100 * 1000000LL;
 	c->release_settle_ns = NS;
 	c->warmup_max_steps = 60;
@@ -178,6 +179,14 @@ static void to_hold(struct govern *g, int lvl, int64_t now, const struct dvf_sam
 	g->held = lvl;
 	g->ref_n = 0;
 	g->off = 0;
+	/* A watch window long enough in time too: at 60 ms a step, one
+	 * data-loading stall moves ten steps' mean by more than the change
+	 * threshold. */
+	double sps = g->state == GOV_HOLD && g->sw.state == SW_DONE && g->sw.best >= 0
+		? sweep_sps(&g->sw.pts[g->sw.best]) : g->base_sps;
+	g->hold_n = g->cfg.hold_window_steps;
+	if (sps > 0 && (double)g->cfg.hold_window_ns * 1e-9 / sps > (double)g->hold_n)
+		g->hold_n = (int64_t)ceil((double)g->cfg.hold_window_ns * 1e-9 / sps);
 	g->held_fig = (struct govern_fig){ 0 };
 	if (g->first_profile_steps < 0 && s->steps.ok)
 		g->first_profile_steps = s->steps.v - g->wu_steps0;
@@ -276,7 +285,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		return;
 	win_add(&g->win, s);
 	struct govern_fig f;
-	if (!figure(g, s, e, g->cfg.hold_window_steps, &f))
+	if (!figure(g, s, e, g->hold_n, &f))
 		return;
 	win_start(g, s, e, s->steps.v);
 	g->held_fig = f;
@@ -300,16 +309,23 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->ref_noise = ns > nj ? ns : nj;
 		return;
 	}
-	double ds = fabs(f.sps - g->ref_sps_mean) / g->ref_sps_mean;
-	double dj = fabs(f.jps - g->ref_jps_mean) / g->ref_jps_mean;
+	double ds = (f.sps - g->ref_sps_mean) / g->ref_sps_mean;
+	double dj = (f.jps - g->ref_jps_mean) / g->ref_jps_mean;
 	double thr = govern_change_threshold(g->ref_noise, g->cfg.change_min);
-	if (ds <= thr && dj <= thr) {
+	int dir = fabs(ds) > thr ? (ds > 0 ? 1 : -1) : fabs(dj) > thr ? (dj > 0 ? 1 : -1) : 0;
+	if (dir == 0 || (g->off > 0 && dir != g->off_dir)) {
+		if (dir != 0) {   /* off the other way: a new run of windows */
+			g->off = 1;
+			g->off_dir = dir;
+			return;
+		}
 		/* In band: the reference follows slow drift (heat, data). */
 		g->off = 0;
 		g->ref_sps_mean += 0.1 * (f.sps - g->ref_sps_mean);
 		g->ref_jps_mean += 0.1 * (f.jps - g->ref_jps_mean);
 		return;
 	}
+	g->off_dir = dir;
 	if (++g->off < 2)
 		return;
 	say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",

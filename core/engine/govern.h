@@ -14,10 +14,11 @@
  *            baseline again (the clocks given back for a window), since
  *            the job's phase changed it.
  *   hold     pins the profile's best level and watches windows of
- *            hold_window_steps: the first GOVERN_REF_WINDOWS make the
- *            reference (step time, J/step) and its noise; two windows in
- *            a row off the reference by more than max(change_min,
- *            GOVERN_NOISE_K x noise) start a re-profile.
+ *            hold_window_steps (and hold_window_ns): the first
+ *            GOVERN_REF_WINDOWS make the reference (step time, J/step)
+ *            and its noise; two windows in a row off the reference the
+ *            same way by more than max(change_min, GOVERN_NOISE_K x
+ *            noise) start a re-profile.
  *   suspended  a manual clock change (or a sweep) took the clock; nothing
  *            is pinned by the governor until govern_resume.
  *   ended    the fine-tune ended: the clocks are given back.
@@ -40,7 +41,7 @@
 #define GOVERN_SETTLED 0.05      /* warm-up: step times of two windows within 5 % */
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
-enum { GOVERN_REF_WINDOWS = 3, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2 };
+enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2 };
 
 enum govern_state { GOV_OFF = 0, GOV_WARMUP, GOV_BASELINE, GOV_PROFILE, GOV_HOLD, GOV_SUSPENDED, GOV_ENDED };
 
@@ -50,7 +51,8 @@ struct govern_cfg {
 	enum sweep_select select;
 	double max_slowdown;         /* SEL_SLOWDOWN: 0.10 for 10 % */
 	int64_t window_steps;        /* a profile window (default 5) */
-	int64_t hold_window_steps;   /* a watch window (default 10) */
+	int64_t hold_window_steps;   /* a watch window (default 10 steps ... */
+	int64_t hold_window_ns;      /* ... and at least 2 s: short steps vary more) */
 	int64_t settle_ns;           /* after a pin (default 100 ms) */
 	int64_t release_settle_ns;   /* after giving the clocks back: the board's governor ramps (default 1 s) */
 	int64_t warmup_max_steps;    /* warm-up bound (default 60 steps ... */
@@ -107,6 +109,8 @@ struct govern {
 	double ref_sps[GOVERN_REF_WINDOWS], ref_jps[GOVERN_REF_WINDOWS];
 	double ref_sps_mean, ref_jps_mean, ref_noise;   /* noise: relative */
 	int off;                     /* windows in a row off the reference */
+	int off_dir;                 /* which way: +1 slower or dearer, -1 */
+	int64_t hold_n;              /* steps of a watch window for this level */
 	struct govern_fig held_fig;  /* the held level's latest window */
 	/* energy saved */
 	double saved_j;              /* base_j - used_j */
