@@ -50,7 +50,7 @@ static void print_governor(const struct govern *g, FILE *fp)
 {
 	char d[200];
 	govern_describe(g, d, sizeof d);
-	fprintf(fp, "governor: %s (%s)\n", govern_state_name(g->state), d);
+	fprintf(fp, "governor: %s\n", d);
 	if (g->held >= 0)
 		fprintf(fp, "  %-18s %9.1f MHz\n", "held", g->cfg.level_hz[g->held] * 1e-6);
 	fprintf(fp, "  %-18s %d", "profiles", g->profiles);
