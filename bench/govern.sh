@@ -168,9 +168,10 @@ while read -r model seq seed phases; do
 	at=$(echo "$phases" | sed -n 's/.*seq=\([0-9]*\):.*/\1/p')
 	newseq=$(echo "$phases" | sed -n 's/.*seq=[0-9]*:\([0-9]*\).*/\1/p')
 	# the step of the first "job changed" at or after the change
-	seen=$(awk -F, -v at="$at" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "steps") sc = i } next }
+	seen=$(awk -F, -v at="$at" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "\"steps\"") sc = i } next }
 		/the job changed/ && $sc + 0 >= at { print $sc; exit }' "$work/p.csv")
-	hold_n=$(awk -v s="${seen:-}" -v a="$at" 'BEGIN { if (s == "") print "never"; else printf "%d steps", s - a }')
+	wn=$(jval "$work/p.json" "j['governor']['watch_window_steps']")
+	hold_n=$(awk -v s="${seen:-}" -v a="$at" -v w="$wn" 'BEGIN { if (s == "") print "never"; else printf "%d steps, %.1f win", s - a, (s - a) / w }')
 	held=$(awk '/governor: hold/ { h = $0 } END { sub(/.*governor: hold /, "", h); sub(/ MHz.*/, "", h); print h }' "$work/p.csv")
 	"$work/sweep-truth" "$model" "$newseq" 16 306 408 510 612 714 816 918 1020 1122 1224 1300.5 >"$work/truth"
 	set -- $(sed -n 's/^optimum //p' "$work/truth"); opt_f=$1 opt_j=$2
@@ -188,7 +189,7 @@ while read -r model seq seed phases; do
 	d=$(over "$eg" "$ep")
 	printf '%-18s %4s %4s %-28s | %-14s | %7s %7s %6s | %+.2f %% (pinned %s MHz)\n' "$model" "$seq" "$seed" "$phases" \
 		"$hold_n" "$held" "$opt_f" "$h_o" "$d" "$pin"
-	echo "${seen:+$((seen - at))} $h_o $d" >>"$work/prows"
+	echo "${seen:+$(awk -v s="$seen" -v a="$at" -v w="$wn" 'BEGIN { printf "%.2f", (s - a) / w }')} $h_o $d" >>"$work/prows"
 done <"$work/phased"
 awk '{ n++; if (NF == 3) { det++; s += $1; if ($1 > m) m = $1; o += $2; e += $3; if ($3 > me) me = $3 } }
-END { printf "\n%d phased workloads: the change seen in %d, %.0f steps after it on average (worst %d); the level after it %.2f %% over the new optimum; whole-job energy %+.2f %% against the pinned job (worst %+.2f %%)\n", n, det, det ? s / det : 0, m, det ? o / det : 0, det ? e / det : 0, me }' "$work/prows"
+END { printf "\n%d phased workloads: the change seen in %d, %.1f watch windows after it on average (worst %.1f); the level after it %.2f %% over the new optimum; whole-job energy %+.2f %% against the pinned job (worst %+.2f %%)\n", n, det, det ? s / det : 0, m, det ? o / det : 0, det ? e / det : 0, me }' "$work/prows"

@@ -182,8 +182,9 @@ static void to_hold(struct govern *g, int lvl, int64_t now, const struct dvf_sam
 	/* A watch window long enough in time too: at 60 ms a step, one
 	 * data-loading stall moves ten steps' mean by more than the change
 	 * threshold. */
-	double sps = g->state == GOV_HOLD && g->sw.state == SW_DONE && g->sw.best >= 0
-		? sweep_sps(&g->sw.pts[g->sw.best]) : g->base_sps;
+	int k = lvl - g->lo;
+	double sps = g->sw.state == SW_DONE && k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k])
+		? sweep_sps(&g->sw.pts[k]) : g->base_sps;
 	g->hold_n = g->cfg.hold_window_steps;
 	if (sps > 0 && (double)g->cfg.hold_window_ns * 1e-9 / sps > (double)g->hold_n)
 		g->hold_n = (int64_t)ceil((double)g->cfg.hold_window_ns * 1e-9 / sps);
@@ -250,6 +251,71 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	to_profile(g, s->t_ns, s);
 }
 
+/* The U-curve's shape against a noisy window: a parabola in the clock,
+ * fitted to every measured level's J/step (weighted by its steps), picks
+ * the measured level it puts lowest, when it opens upwards and at least
+ * three levels are measured; else the sweep's choice stands.  Pure. */
+int govern_fit_best(const struct sweep *sw, int best)
+{
+	double S[5] = { 0 }, T[3] = { 0 };   /* sums of w x^k and w x^k y */
+	int n = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		if (!sweep_point_measured(p))
+			continue;
+		double x = (double)p->hz * 1e-9, y = sweep_jps(p), w = (double)p->steps, xk = 1;
+		for (int k = 0; k < 5; k++, xk *= x) {
+			S[k] += w * xk;
+			if (k < 3)
+				T[k] += w * xk * y;
+		}
+		n++;
+	}
+	if (n < 3 || sw->cfg.select != SEL_ENERGY)
+		return best;
+	/* normal equations for y = a + b x + c x^2 (Cramer's rule) */
+	double M[3][3] = { { S[0], S[1], S[2] }, { S[1], S[2], S[3] }, { S[2], S[3], S[4] } };
+	double det = M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+		     M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+	if (fabs(det) < 1e-18)
+		return best;
+	double dc = M[0][0] * (M[1][1] * T[2] - T[1] * M[2][1]) - M[0][1] * (M[1][0] * T[2] - T[1] * M[2][0]) +
+		    T[0] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+	double db = M[0][0] * (T[1] * M[2][2] - M[1][2] * T[2]) - T[0] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+		    M[0][2] * (M[1][0] * T[2] - T[1] * M[2][0]);
+	double c = dc / det, b = db / det;
+	if (!(c > 0))
+		return best;
+	int pick = -1;
+	double lo = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++) {
+		if (!sweep_point_measured(&sw->pts[i]))
+			continue;
+		double x = (double)sw->pts[i].hz * 1e-9, v = b * x + c * x * x;
+		if (pick < 0 || v < lo) {
+			pick = i;
+			lo = v;
+		}
+	}
+	return pick >= 0 ? pick : best;
+}
+
+/* On a flat stretch of the curve a faster level costs nothing more: of
+ * the measured levels within GOVERN_TIE of the cheapest's J/step, the
+ * fastest (least energy only; the other selections weigh time already). */
+static int faster_tie(const struct govern *g, int best)
+{
+	const struct sweep *sw = &g->sw;
+	if (sw->cfg.select != SEL_ENERGY)
+		return best;
+	double jb = sweep_jps(&sw->pts[best]);
+	int pick = best;
+	for (int i = best + 1; i < sw->cfg.n_levels; i++)
+		if (sweep_point_measured(&sw->pts[i]) && sweep_jps(&sw->pts[i]) <= jb * (1 + GOVERN_TIE))
+			pick = i;
+	return pick;
+}
+
 static void profile(struct govern *g, const struct dvf_sample *s, const struct energy *e)
 {
 	int lvl = sweep_feed(&g->sw, s, e);
@@ -259,8 +325,9 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		return;
 	}
 	if (g->sw.state == SW_DONE && g->sw.best >= 0) {
-		int best = g->lo + g->sw.best;
-		const struct sweep_point *p = &g->sw.pts[g->sw.best];
+		int bi = faster_tie(g, govern_fit_best(&g->sw, g->sw.best));
+		int best = g->lo + bi;
+		const struct sweep_point *p = &g->sw.pts[bi];
 		char a[32];
 		mhz(g, best, a, sizeof a);
 		to_hold(g, best, s->t_ns, s);

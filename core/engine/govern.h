@@ -41,6 +41,7 @@
 #define GOVERN_SETTLED 0.05      /* warm-up: step times of two windows within 5 % */
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
+#define GOVERN_TIE 0.005         /* levels within 0.5 % of the cheapest: the fastest of them is held */
 enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2 };
 
 enum govern_state { GOV_OFF = 0, GOV_WARMUP, GOV_BASELINE, GOV_PROFILE, GOV_HOLD, GOV_SUSPENDED, GOV_ENDED };
@@ -152,6 +153,10 @@ void govern_describe(const struct govern *g, char *buf, size_t len);
  * the energy and time at this sample's step boundary (energy_at_step). */
 bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
 		       int64_t t, int64_t n, struct govern_fig *f);
+/* A parabola fitted to the measured levels' J/step: the measured level it
+ * puts lowest (least energy, three levels or more, opening upwards), else
+ * best. */
+int govern_fit_best(const struct sweep *sw, int best);
 /* The relative change of x from ref beyond which a job changed. */
 double govern_change_threshold(double noise_rel, double change_min);
 

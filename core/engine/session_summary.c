@@ -42,6 +42,7 @@ static json_object *governor_json(const struct govern *g)
 	json_object_object_add(o, "baseline", json_object_new_string("measured at the user's clocks"));
 	json_object_object_add(o, "energy_saved_j", g->base_ok ? json_object_new_double(g->saved_j) : NULL);
 	json_object_object_add(o, "saved_steps", json_object_new_int64(g->save_steps));
+	json_object_object_add(o, "watch_window_steps", g->hold_n > 0 ? json_object_new_int64(g->hold_n) : NULL);
 	json_object_object_add(o, "last_decision", json_object_new_string(govern_last(g)));
 	return o;
 }

@@ -105,6 +105,18 @@ refuse "--max-slowdown: 'ten' is not a percentage" --demo --govern --max-slowdow
 refuse "--select slowdown needs --max-slowdown" --demo --govern --select slowdown --samples 2
 refuse "give --govern too" --demo --learn "$T/x.csv" --samples 2
 
+# --progress FILE: steps written by another process drive it too.
+P="$T/progress"
+: >"$P"
+( i=1; while [ $i -le 400 ]; do echo "step $i" >>"$P"; i=$((i + 1)); sleep 0.02; done ) &
+wpid=$!
+"$DVFSTOP" --batch --no-config --demo --govern --progress "$P" --sim-speed 1 --duration 9 >"$T/p.out" 2>"$T/p.err"
+expect_eq "--progress: exit status" "$?" 0
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+expect_grep "--progress: warm-up over on the file's steps" "governor: warm-up over" "$T/p.err"
+expect_grep "--progress: profiled" "governor: profile 1" "$T/p.err"
+
 # A real child governed headless: its tqdm steps drive the governor.
 "$DVFSTOP" --batch --no-config --demo --govern --sim-speed 1 --log "$T/c.log" \
 	-- "$PY" "$top_srcdir/tests/train.py" 400 0.03 >"$T/c.out" 2>"$T/c.err"

@@ -333,6 +333,43 @@ static void test_no_steps_waits(void **state)
 	assert_false(g.base_ok);
 }
 
+/* The fitted parabola overrules a noisy window: three levels measured on
+ * a U whose middle window read low by noise, the fit keeps the level the
+ * curve puts lowest; a curve opening downwards or two levels: no say. */
+static void test_fit_best(void **state)
+{
+	(void)state;
+	struct sweep sw;
+	memset(&sw, 0, sizeof sw);
+	sw.cfg.n_levels = N;
+	sw.cfg.select = SEL_ENERGY;
+	for (int i = 0; i < N; i++)
+		sw.pts[i].hz = orin[i];
+	/* truth 8 (1 + 3 ((i - 6) / 11)^2); level 5 read 3 % low */
+	int meas[] = { 4, 5, 6, 7 };
+	for (int k = 0; k < 4; k++) {
+		int i = meas[k];
+		double x = (double)(i - 6) / N;
+		struct sweep_point *p = &sw.pts[i];
+		p->windows = 1;
+		p->steps = 10;
+		p->energy_j = 10 * 8 * (1 + 3 * x * x) * (i == 5 ? 0.97 : 1.0);
+	}
+	assert_int_equal(sweep_select_best(&sw.cfg, sw.pts), 5);
+	assert_int_equal(govern_fit_best(&sw, 5), 6);
+	/* two levels: no fit */
+	sw.pts[6].windows = sw.pts[7].windows = 0;
+	sw.pts[6].steps = sw.pts[7].steps = 0;
+	assert_int_equal(govern_fit_best(&sw, 5), 5);
+	/* opening downwards: the sweep's choice */
+	sw.pts[6].windows = 1;
+	sw.pts[6].steps = 10;
+	sw.pts[6].energy_j = 10 * 7.0;
+	sw.pts[5].energy_j = 10 * 9.0;
+	sw.pts[4].energy_j = 10 * 7.5;
+	assert_int_equal(govern_fit_best(&sw, 6), 6);
+}
+
 static void test_threshold(void **state)
 {
 	(void)state;
@@ -351,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_change_reprofiles),
 		cmocka_unit_test(test_suspend_resume_end),
 		cmocka_unit_test(test_no_steps_waits),
+		cmocka_unit_test(test_fit_best),
 		cmocka_unit_test(test_threshold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
