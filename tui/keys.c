@@ -129,7 +129,7 @@ const struct tui_key tui_keys[] = {
 	{ 'a', "a", "accept", KEY_CLOCK, "accept the policy's recommendation: pin its clock", policy_panel_key_accept },
 	{ 'o', "o", "clock", KEY_CLOCK, "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_keys_key_override },
 	{ 's', "s", "sweep", KEY_CLOCK, "sweep the clock levels: e exhaustive, a adaptive (Esc cancels)", sweep_panel_key_sweep },
-	{ 'g', "g", "govern", KEY_CLOCK, "governor on/off: profile the fine-tune, hold the cheapest clock, re-tune when it changes", govern_keys_key_toggle },
+	{ 'g', "g", "govern", KEY_CLOCK, "governor on/off: profile, hold the cheapest clock, re-tune on change", govern_keys_key_toggle },
 	{ 'A', "A", "apply", KEY_CLOCK, "pin the last sweep's best level", sweep_panel_key_apply },
 	{ ' ', "space", "pause", KEY_REPLAY, "replay: pause/resume", replay_keys_key_pause },
 	{ '[', "[", "-10s", KEY_REPLAY, "replay: back 10 s", replay_keys_key_back10 },

@@ -114,7 +114,7 @@ wpid=$!
 expect_eq "--progress: exit status" "$?" 0
 kill $wpid 2>/dev/null
 wait $wpid 2>/dev/null
-expect_grep "--progress: warm-up over on the file's steps" "governor: warm-up over" "$T/p.err"
+expect_grep "--progress: warm-up ends on the file's steps" "governor: warm-up \(over\|bound reached\)" "$T/p.err"
 expect_grep "--progress: profiled" "governor: profile 1" "$T/p.err"
 
 # A real child governed headless: its tqdm steps drive the governor.
@@ -122,7 +122,7 @@ expect_grep "--progress: profiled" "governor: profile 1" "$T/p.err"
 	-- "$PY" "$top_srcdir/tests/train.py" 400 0.03 >"$T/c.out" 2>"$T/c.err"
 expect_eq "real child: exit status" "$?" 0
 expect_grep "real child: it ran to its end" "done 400" "$T/c.log"
-expect_grep "real child: warm-up over on its steps" "governor: warm-up over" "$T/c.err"
+expect_grep "real child: warm-up ends on its steps" "governor: warm-up \(over\|bound reached\)" "$T/c.err"
 expect_grep "real child: profiled" "governor: profile 1" "$T/c.err"
 expect_grep "real child: the end gives back" "governor: the fine-tune ended" "$T/c.err"
 finish
