@@ -1,6 +1,7 @@
 #!/bin/sh
 # The dashboard under valgrind: a few seconds of the simulated board with a
-# recording, a pin and the help window, then q.  No memory error and no
+# recording, the governor (g), a pin (which suspends it) and the help
+# window, then q.  No memory error and no
 # definite or indirect leak (ncurses keeps some memory reachable to the
 # end by design; that is not a leak).  Skipped without valgrind and in a
 # sanitizer build.
@@ -19,6 +20,9 @@ expect_screen "dashboard is up under valgrind" 'clock [0-9.]+ MHz' 60
 keys '?'
 expect_screen "help window" 'help: keys' 20
 keys x
+keys g
+expect_screen "g starts the governor" 'gov (warm-up|profile|hold)' 20
+sleep 2
 keys o
 sleep 2
 keys Escape
