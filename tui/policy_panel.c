@@ -139,20 +139,27 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 	if (pv->gov_active && y < last) {
 		int gx = x;
 		gx += cellbuf_putn(cb, gx, y, ROLE_LABEL, "gov ", W);
-		char sv[64] = "";
-		if (pv->gov_saved_ok)
-			snprintf(sv, sizeof sv, "  saved %.0f J (%+.1f%%)", pv->gov_saved_j, pv->gov_saved_pct);
-		int svl = cellbuf_strcols(sv);
-		int room = x + W - gx - svl;
-		if (room < 20) {
-			sv[0] = '\0';
-			svl = 0;
-			room = x + W - gx;
+		int room = x + W - gx;
+		/* The state in full with the saving, or shorter forms of either
+		 * (the state up to its first comma, the saving without its share)
+		 * until both fit; the state alone last. */
+		char full[64] = "", part[48] = "", head[160];
+		if (pv->gov_saved_ok) {
+			snprintf(full, sizeof full, "  saved %.0f J (%+.1f%%)", pv->gov_saved_j, pv->gov_saved_pct);
+			snprintf(part, sizeof part, "  saved %.0f J", pv->gov_saved_j);
 		}
+		snprintf(head, sizeof head, "%s", pv->gov_line);
+		head[strcspn(head, ",")] = '\0';
+		const char *lines[] = { pv->gov_line, pv->gov_line, head, head, pv->gov_line };
+		const char *saves[] = { full, part, full, part, "" };
+		int k = 0;
+		while (k < 4 && cellbuf_strcols(lines[k]) + cellbuf_strcols(saves[k]) > room)
+			k++;
+		int svl = cellbuf_strcols(saves[k]);
 		bool susp = strcmp(pv->gov_state, "suspended") == 0;
-		gx += cellbuf_putn(cb, gx, y, susp ? ROLE_WARN : ROLE_VALUE, pv->gov_line, room);
+		cellbuf_putn(cb, gx, y, susp ? ROLE_WARN : ROLE_VALUE, lines[k], room - svl);
 		if (svl)
-			cellbuf_putn(cb, x + W - svl, y, pv->gov_saved_j >= 0 ? ROLE_GOOD : ROLE_WARN, sv, svl);
+			cellbuf_putn(cb, x + W - svl, y, pv->gov_saved_j >= 0 ? ROLE_GOOD : ROLE_WARN, saves[k], svl);
 		y++;
 	}
 

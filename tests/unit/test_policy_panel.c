@@ -115,6 +115,55 @@ static void test_panel_recommendation(void **state)
 	cellbuf_free(&cb);
 }
 
+/* The governor's row, second, before the path: its state and the energy
+ * it saved; narrower, the state up to its comma and the saving without its
+ * share; suspended in the warning role. */
+static void test_panel_governor(void **state)
+{
+	(void)state;
+	struct policy_view pv;
+	struct cellbuf cb;
+	char r[1024];
+	make_view(&pv, 87, true);
+	pv.board_hz = dvf_m_val(816000000);
+	pv.gov_active = true;
+	snprintf(pv.gov_state, sizeof pv.gov_state, "hold");
+	snprintf(pv.gov_line, sizeof pv.gov_line, "hold 816 MHz, 7.986 J/step");
+	pv.gov_saved_ok = true;
+	pv.gov_saved_j = 436.4;
+	pv.gov_saved_pct = 23.4;
+	assert_int_equal(cellbuf_init(&cb, 60, 6, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gov hold 816 MHz, 7.986 J/step"));
+	assert_non_null(strstr(r, "saved 436 J (+23.4%)|"));
+	row(&cb, 3, r, sizeof r);
+	assert_non_null(strstr(r, "-> 816 MHz"));   /* the path, on the one row left */
+	cellbuf_free(&cb);
+	/* 80 columns: the panel is 40 wide */
+	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gov hold 816 MHz  saved 436 J (+23.4%)|"));
+	cellbuf_free(&cb);
+	assert_int_equal(cellbuf_init(&cb, 34, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gov hold 816 MHz "));
+	assert_non_null(strstr(r, " saved 436 J|"));
+	cellbuf_free(&cb);
+	/* suspended: said, and no saving yet */
+	snprintf(pv.gov_state, sizeof pv.gov_state, "suspended");
+	snprintf(pv.gov_line, sizeof pv.gov_line, "suspended: the clock was set by hand (g resumes)");
+	pv.gov_saved_ok = false;
+	assert_int_equal(cellbuf_init(&cb, 60, 6, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gov suspended: the clock was set by hand (g resumes)"));
+	assert_null(strstr(r, "saved"));
+	cellbuf_free(&cb);
+}
+
 static void test_panel_missing(void **state)
 {
 	(void)state;
@@ -205,6 +254,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_panel_recommendation),
+		cmocka_unit_test(test_panel_governor),
 		cmocka_unit_test(test_panel_missing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
