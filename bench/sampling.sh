@@ -9,6 +9,9 @@
 #             (how popular Python Jetson monitors read sysfs),
 #   wakeup    the same loop as floor reading no file: what waking up at the
 #             rate costs alone (every program pays it),
+#   govern   (GOVERN=1) dvfstop --batch --govern on a copy of the tree, its
+#             steps from a --progress file another process appends a step
+#             to every 50 ms: what the governor adds to sampling,
 # all reading the same telemetry (the files dvfstop reads per sample at its
 # default 10 Hz, found with strace) at 10, 100 and 1000 Hz.  dvfstop reads
 # the GPU clock, load and rails every sample and its seldom telemetry
@@ -46,6 +49,7 @@ DURATION=${DURATION:-10}
 RATES=${RATES:-"10 100 1000"}
 REPEAT=${REPEAT:-3}
 LOAD=${LOAD:-0}
+GOVERN=${GOVERN:-0}
 CC=${CC:-cc}
 if [ -z "${DVFSTOP:-}" ]; then
 	if [ -x "$top/dvfstop" ]; then DVFSTOP=$top/dvfstop
@@ -101,6 +105,10 @@ once() {
 		n=$(awk '{ print $2 }' "$work/out") ;;
 	python) "$work/runcpu" "$work/ru" "$PYTHON" "$top/bench/pyreader.py" "$work/files" "$ms" "$dur" >"$work/out"
 		n=$(awk '{ print $2 }' "$work/out") ;;
+	govern) DVFSTOP_STATE_DIR="$work/state" "$work/runcpu" "$work/ru" "$DVFSTOP" --no-config --batch \
+			--sysfs-root "$work/gtree" --govern --progress "$work/steps" --interval "$ms" --duration "$dur" \
+			--summary-format json >"$work/out" 2>"$work/gerr"
+		n=$(sed -n 's/^ *"samples": *\([0-9]*\).*/\1/p' "$work/out") ;;
 	esac
 	awk -v n="$n" '{ print $1 + $2, n, $3 }' "$work/ru"
 }
@@ -119,6 +127,16 @@ echo "sampling cost: $nfiles files ($nfast every sample, $nslow every 100 ms for
 echo "python: $PYTHON ($("$PYTHON" --version 2>&1))"
 printf '%-6s %-9s %8s %10s %11s %8s %9s\n' rate program samples "cpu ms" "us/sample" "CPU %" "maxRSS"
 progs="wakeup floor floor-all dvfstop python"
+if [ "$GOVERN" = 1 ]; then
+	# A tree of its own (the governor writes its clock files) and a
+	# fine-tune's steps, appended by another process (not measured).
+	cp -a "$tree" "$work/gtree"
+	mkdir -m 700 "$work/state"
+	: >"$work/steps"
+	sh -c 'i=0; while :; do i=$((i + 1)); echo "step $i" >>"$1"; sleep 0.05; done' sh "$work/steps" &
+	spinners="$spinners $!"
+	progs="$progs govern"
+fi
 fail=0
 for hz in $RATES; do
 	ms=$(awk -v h="$hz" 'BEGIN { printf "%d", 1000 / h }')
@@ -187,6 +205,7 @@ case " $RATES " in *" 100 "*)
 		how="least CPU of each"
 	fi
 	awk -v d="$per_dvfstop_100" -v f="$per_floor_100" -v p="$per_python_100" -v r="$rss_dvfstop_100" \
+		-v g="${per_govern_100:-}" \
 		-v rf="$rf" -v rp="$rp" -v rq="$rq" -v how="$how" 'BEGIN {
 		ok = 1
 		if (rf == "") { rf = d / f; rp = p / d; rq = p / f }
@@ -196,6 +215,10 @@ case " $RATES " in *" 100 "*)
 		if (rp < 10) ok = 0
 		printf "  (python/floor = %.1fx: the most a program reading these files could show here)\n", rq
 		printf "budget: dvfstop --batch max RSS = %.1f MiB (< 8 MiB): %s\n", r / 1024, (r < 8192 ? "ok" : "MISSED")
+		if (g != "") {
+			printf "budget: dvfstop --govern/floor at 100 Hz = %.2fx, least CPU of each (<= 1.5x): %s\n", g / f, (g / f <= 1.5 ? "ok" : "MISSED")
+			if (g / f > 1.5) ok = 0
+		}
 		if (r >= 8192) ok = 0
 		exit ok ? 0 : 1
 	}' || fail=1 ;;

@@ -48,7 +48,7 @@ static void batch_wait(struct session *s)
 	if (s->clock.speed > 0)
 		end = clock_mono_ns() + session_wait_real_ns(s);
 	else if (follows_process(s))
-		end = clock_mono_ns() + s->interval_ns;
+		end = clock_mono_ns() + session_interval_ns(s);
 	else
 		end = clock_mono_ns();
 	int wake = stopsig_fd();

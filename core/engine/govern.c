@@ -17,6 +17,7 @@ void govern_cfg_defaults(struct govern_cfg *c)
 	memset(c, 0, sizeof *c);
 	c->select = SEL_ENERGY;
 	c->window_steps = 5;
+	c->window_ns = 800 * 1000000LL;
 	c->hold_window_steps = 10;
 	c->hold_window_ns = 2 * NS;
 	c->settle_ns = 100 * 1000000LL;
@@ -148,6 +149,11 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	struct sweep_cfg c = { .mode = SWEEP_ADAPTIVE, .select = g->cfg.select,
 			       .max_slowdown = g->cfg.max_slowdown, .settle_ns = g->cfg.settle_ns,
 			       .dwell_steps = g->cfg.window_steps, .stall_ns = g->cfg.stall_ns };
+	/* Short steps: one data-loading stall in five 60 ms steps moves the
+	 * window's J/step by more than the U-curve's bottom differs; a window
+	 * is at least window_ns long at the baseline's step time. */
+	if (g->base_ok && g->base_sps > 0 && (double)g->cfg.window_ns * 1e-9 / g->base_sps > (double)c.dwell_steps)
+		c.dwell_steps = (int64_t)ceil((double)g->cfg.window_ns * 1e-9 / g->base_sps);
 	int lo = 0, hi = g->cfg.n_levels - 1, start = g->start;
 	/* A re-profile searches around the held level; a slowdown bound
 	 * needs the top level, so it searches them all. */

@@ -51,7 +51,8 @@ struct govern_cfg {
 	int64_t level_hz[DVF_MAX_LEVELS];
 	enum sweep_select select;
 	double max_slowdown;         /* SEL_SLOWDOWN: 0.10 for 10 % */
-	int64_t window_steps;        /* a profile window (default 5) */
+	int64_t window_steps;        /* a profile window (default 5 steps ... */
+	int64_t window_ns;           /* ... and at least this long at the baseline's step time) */
 	int64_t hold_window_steps;   /* a watch window (default 10 steps ... */
 	int64_t hold_window_ns;      /* ... and at least 2 s: short steps vary more) */
 	int64_t settle_ns;           /* after a pin (default 100 ms) */

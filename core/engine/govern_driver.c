@@ -115,6 +115,13 @@ static void say_new(struct govern_driver *d, struct session *s)
 	}
 	d->said = d->g.log_seq;
 	s->governed_hz = govern_driver_clock(d);
+	/* While it measures, samples every 10 ms: a step of about the
+	 * sampling interval would alias with it (each sample at the same point
+	 * of the step, the power read high or low for seconds), and a window
+	 * of a few steps would carry that error. */
+	enum govern_state st = d->g.state;
+	bool measuring = st == GOV_WARMUP || st == GOV_BASELINE || st == GOV_PROFILE;
+	s->fast_ns = d->active && measuring ? GOVERN_FAST_NS : 0;
 }
 
 /* The clocks as they were before the governor took them. */

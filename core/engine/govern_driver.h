@@ -20,6 +20,10 @@
 struct session;
 struct dvf_opts;
 
+/* The sampling interval while the governor measures (warm-up, baseline,
+ * profile): 10 ms, or --interval when that is shorter. */
+#define GOVERN_FAST_NS (10 * 1000000LL)
+
 struct govern_driver {
 	struct govern g;
 	struct control *ctl;

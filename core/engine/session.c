@@ -578,10 +578,16 @@ int session_sample(struct session *s)
 		return 0;
 	}
 	/* Keep the grid: skip missed slots rather than bursting to catch up. */
-	s->next_t += s->interval_ns;
+	int64_t step = session_interval_ns(s);
+	s->next_t += step;
 	if (s->next_t <= now)
-		s->next_t = now + s->interval_ns - (now - s->next_t) % s->interval_ns;
+		s->next_t = now + step - (now - s->next_t) % step;
 	return 0;
+}
+
+int64_t session_interval_ns(const struct session *s)
+{
+	return s->fast_ns > 0 && s->fast_ns < s->interval_ns ? s->fast_ns : s->interval_ns;
 }
 
 int session_fds(const struct session *s, struct pollfd *fds, int max)

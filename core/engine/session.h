@@ -36,7 +36,9 @@ struct session {
 	struct dvf_sample cur;       /* latest sample */
 	bool have_cur;
 	uint64_t n_samples;
-	int64_t interval_ns;
+	int64_t interval_ns;         /* --interval */
+	int64_t fast_ns;             /* a faster interval a measurement asks for for a while (the
+	                                governor's profile); 0 none */
 	int64_t t_start;             /* clock time of the first sample */
 	int64_t next_t;              /* clock time the next sample is due */
 
@@ -110,6 +112,9 @@ struct control;
  * only out of memory. */
 struct control *session_control_open(struct session *s, bool readonly, bool graceful);
 
+/* The interval samples are taken at now: --interval, or a faster one a
+ * measurement asked for (fast_ns). */
+int64_t session_interval_ns(const struct session *s);
 /* Clock time at which the next sample is due. */
 static inline int64_t session_due(const struct session *s) { return s->next_t; }
 /* Real nanoseconds until the next sample is due (0 when due now). */
