@@ -189,7 +189,7 @@ while read -r model seq seed phases; do
 	d=$(over "$eg" "$ep")
 	printf '%-18s %4s %4s %-28s | %-14s | %7s %7s %6s | %+.2f %% (pinned %s MHz)\n' "$model" "$seq" "$seed" "$phases" \
 		"$hold_n" "$held" "$opt_f" "$h_o" "$d" "$pin"
-	echo "${seen:+$(awk -v s="$seen" -v a="$at" -v w="$wn" 'BEGIN { printf "%.2f", (s - a) / w }')} $h_o $d" >>"$work/prows"
+	echo "${seen:+$(awk -v s="$seen" -v a="$at" -v w="$wn" 'BEGIN { printf "%.2f", (s - a) / w }')}${seen:-none} $h_o $d" >>"$work/prows"
 done <"$work/phased"
-awk '{ n++; if (NF == 3) { det++; s += $1; if ($1 > m) m = $1; o += $2; e += $3; if ($3 > me) me = $3 } }
-END { printf "\n%d phased workloads: the change seen in %d, %.1f watch windows after it on average (worst %.1f); the level after it %.2f %% over the new optimum; whole-job energy %+.2f %% against the pinned job (worst %+.2f %%)\n", n, det, det ? s / det : 0, m, det ? o / det : 0, det ? e / det : 0, me }' "$work/prows"
+awk '{ n++; o += $2; e += $3; if (n == 1 || $3 > me) me = $3; if ($1 != "none") { det++; s += $1; if ($1 > m) m = $1 } }
+END { printf "\n%d phased workloads: the change seen in %d, %.1f watch windows after it on average (worst %.1f); the level after it %.2f %% over the new optimum; whole-job energy %+.2f %% against the pinned job (worst %+.2f %%)\n", n, det, det ? s / det : 0, m, o / n, e / n, me }' "$work/prows"

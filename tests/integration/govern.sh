@@ -54,6 +54,15 @@ else
 	fail "energy saved '$saved' J, baseline '$base', run '$jps' J/step"
 fi
 expect_grep "sidecar: the governor" '"energy_saved_j"' "$T/g.csv.meta.json"
+# 10 ms samples while it measures, --interval's 100 ms while it holds.
+gaps() { awk -F, -v lo="$1" -v hi="$2" 'NR > 2 { d = $1 - t; if (d > lo && d < hi) n++ } { t = $1 } END { print n + 0 }' "$T/g.csv"; }
+fast=$(gaps 0.0095 0.0105)
+slow=$(gaps 0.095 0.105)
+if [ "$fast" -ge 100 ] && [ "$slow" -ge 100 ]; then
+	ok "10 ms samples while measuring ($fast), 100 ms while holding ($slow)"
+else
+	fail "sampling while governing: $fast rows 10 ms apart, $slow 100 ms apart"
+fi
 expect_grep "recording: governor events" "governor: hold" "$T/g.csv"
 expect_grep "recording: the governor's pins" "governor: pin" "$T/g.csv"
 expect_grep "Prometheus: energy saved" "^dvfstop_energy_saved_joules_total{" "$T/g.prom"
