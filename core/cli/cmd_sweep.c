@@ -79,23 +79,15 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, 
 			}
 			a->count = (int)v;
 		} else if (opt == SWO_SELECT) {
-			if (strcmp(val, "energy") == 0)
-				a->select = SEL_ENERGY;
-			else if (strcmp(val, "slowdown") == 0)
-				a->select = SEL_SLOWDOWN;
-			else if (strcmp(val, "edp") == 0)
-				a->select = SEL_EDP;
-			else {
+			if (sweep_parse_select(val, &a->select) != 0) {
 				commands_error("--select: '%s' is not energy, slowdown or edp\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_MAX_SLOWDOWN) {
-			double v = strtod(val, &end);
-			if (end == val || (*end && strcmp(end, "%") != 0) || !(v > 0) || v > 1000) {
+			if (sweep_parse_slowdown(val, &a->max_slowdown) != 0) {
 				commands_error("--max-slowdown: '%s' is not a percentage like 10%%\n", val);
 				return CMD_USAGE;
 			}
-			a->max_slowdown = v / 100.0;
 			a->select = SEL_SLOWDOWN;
 		} else if (opt == SWO_OUT) {
 			a->out = val;

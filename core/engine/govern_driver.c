@@ -11,25 +11,11 @@
 #include "session.h"
 #include "sweep_driver.h"
 
-/* "energy", "slowdown", "edp" as --select names them. */
-static int select_of(const char *name, enum sweep_select *out)
-{
-	static const struct { const char *name; enum sweep_select sel; } t[] = {
-		{ "energy", SEL_ENERGY }, { "slowdown", SEL_SLOWDOWN }, { "edp", SEL_EDP },
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (strcmp(name, t[i].name) == 0) {
-			*out = t[i].sel;
-			return 0;
-		}
-	return -1;
-}
-
 int govern_driver_config(const struct dvf_opts *o, const struct dvf_info *in, struct govern_cfg *c, char *err,
 			 size_t len)
 {
 	govern_cfg_defaults(c);
-	if (select_of(o->select, &c->select) != 0) {
+	if (sweep_parse_select(o->select, &c->select) != 0) {
 		snprintf(err, len, "--select: '%s' is not energy, slowdown or edp", o->select);
 		return -1;
 	}

@@ -55,6 +55,29 @@ const char *sweep_select_name(enum sweep_select s)
 	}
 }
 
+int sweep_parse_select(const char *text, enum sweep_select *sel)
+{
+	static const struct { const char *name; enum sweep_select sel; } t[] = {
+		{ "energy", SEL_ENERGY }, { "slowdown", SEL_SLOWDOWN }, { "edp", SEL_EDP },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(text, t[i].name) == 0) {
+			*sel = t[i].sel;
+			return 0;
+		}
+	return -1;
+}
+
+int sweep_parse_slowdown(const char *text, double *frac)
+{
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || (*end && strcmp(end, "%") != 0) || !(v > 0) || v > 1000)
+		return -1;
+	*frac = v / 100.0;
+	return 0;
+}
+
 int sweep_parse_dwell(const char *text, int64_t *steps, int64_t *ns)
 {
 	char *end;

@@ -116,6 +116,12 @@ double sweep_left_s(const struct sweep *sw, int64_t window_steps, double sps_hin
 
 const char *sweep_mode_name(enum sweep_mode m);
 const char *sweep_select_name(enum sweep_select s);
+/* "energy", "slowdown" or "edp", as --select names them (dvfstop sweep,
+ * the governor); 0 or -1. */
+int sweep_parse_select(const char *text, enum sweep_select *sel);
+/* --max-slowdown "10%" or "10" into its fraction (0.10): above 0, at most
+ * 1000 %; 0 or -1. */
+int sweep_parse_slowdown(const char *text, double *frac);
 /* Parse "40steps", "40", "10s", "2.5s", "500ms" into a dwell; 0 or -1. */
 int sweep_parse_dwell(const char *text, int64_t *steps, int64_t *ns);
 /* Keep k of the n ascending levels in hz, spread evenly over them with

@@ -179,6 +179,31 @@ static void dwell_parsing(void **st)
 	assert_int_equal(sweep_parse_dwell("5min", &s, &ns), -1);
 }
 
+/* --select and --max-slowdown, one parser for dvfstop sweep and the
+ * governor. */
+static void select_parsing(void **st)
+{
+	(void)st;
+	enum sweep_select sel = SEL_EDP;
+	assert_int_equal(sweep_parse_select("energy", &sel), 0);
+	assert_int_equal(sel, SEL_ENERGY);
+	assert_int_equal(sweep_parse_select("slowdown", &sel), 0);
+	assert_int_equal(sel, SEL_SLOWDOWN);
+	assert_int_equal(sweep_parse_select("edp", &sel), 0);
+	assert_int_equal(sel, SEL_EDP);
+	assert_int_equal(sweep_parse_select("fast", &sel), -1);
+	assert_int_equal(sweep_parse_select("", &sel), -1);
+	double f = 0;
+	assert_int_equal(sweep_parse_slowdown("10%", &f), 0);
+	assert_float_equal(f, 0.10, 1e-12);
+	assert_int_equal(sweep_parse_slowdown("2.5", &f), 0);
+	assert_float_equal(f, 0.025, 1e-12);
+	assert_int_equal(sweep_parse_slowdown("0", &f), -1);
+	assert_int_equal(sweep_parse_slowdown("ten", &f), -1);
+	assert_int_equal(sweep_parse_slowdown("10%%", &f), -1);
+	assert_int_equal(sweep_parse_slowdown("2000%", &f), -1);
+}
+
 /* ---- on the simulator ------------------------------------------------------ */
 
 struct run {
@@ -477,6 +502,7 @@ int main(void)
 		cmocka_unit_test(exhaustive_order_and_selectors),
 		cmocka_unit_test(even_levels),
 		cmocka_unit_test(dwell_parsing),
+		cmocka_unit_test(select_parsing),
 		cmocka_unit_test(stall_counts_from_the_start),
 		cmocka_unit_test(exhaustive_finds_true_optimum),
 		cmocka_unit_test(driver_abort_gives_back),
