@@ -51,7 +51,8 @@ void govern_keys_sample(struct tui *t)
 /* The keys that set the clock by hand take it from the governor. */
 bool govern_keys_filter(struct tui *t, int ch)
 {
-	if (t->gov && govern_driver_on(t->gov) && strchr("aosAd+-c", ch) && ch) {
+	/* (curses' KEY_* codes are above 255: only a character is looked up) */
+	if (t->gov && govern_driver_on(t->gov) && ch > 0 && ch < 128 && strchr("aosAd+-c", ch)) {
 		char why[64];
 		snprintf(why, sizeof why, "the %c key sets the clock by hand", ch);
 		govern_driver_suspend(t->gov, t->s, why);

@@ -81,6 +81,32 @@ static int path_lines(const struct policy_view *pv, int w, int max_lines, char o
 	return 1;
 }
 
+/* The governor's row: its state in full with the saving, or shorter forms
+ * of either (the state up to its first comma, the saving without its
+ * share) until both fit; the state alone last. */
+static void gov_row(const struct policy_view *pv, struct cellbuf *cb, int x, int y, int W)
+{
+	int gx = x + cellbuf_putn(cb, x, y, ROLE_LABEL, "gov ", W);
+	int room = x + W - gx;
+	char full[64] = "", part[48] = "", head[160];
+	if (pv->gov_saved_ok) {
+		snprintf(full, sizeof full, "  saved %.0f J (%+.1f%%)", pv->gov_saved_j, pv->gov_saved_pct);
+		snprintf(part, sizeof part, "  saved %.0f J", pv->gov_saved_j);
+	}
+	snprintf(head, sizeof head, "%s", pv->gov_line);
+	head[strcspn(head, ",")] = '\0';
+	const char *lines[] = { pv->gov_line, pv->gov_line, head, head, pv->gov_line };
+	const char *saves[] = { full, part, full, part, "" };
+	int k = 0;
+	while (k < 4 && cellbuf_strcols(lines[k]) + cellbuf_strcols(saves[k]) > room)
+		k++;
+	int svl = cellbuf_strcols(saves[k]);
+	bool susp = strcmp(pv->gov_state, "suspended") == 0;
+	cellbuf_putn(cb, gx, y, susp ? ROLE_WARN : ROLE_VALUE, lines[k], room - svl);
+	if (svl)
+		cellbuf_putn(cb, x + W - svl, y, pv->gov_saved_j >= 0 ? ROLE_GOOD : ROLE_WARN, saves[k], svl);
+}
+
 void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbuf *cb)
 {
 	int W = cb->w - 2, H = cb->h - 2, x = 1, y = 1;
@@ -136,32 +162,8 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 
 	/* The governor, when started: it decides the clock, so it comes
 	 * before the path that only recommends one. */
-	if (pv->gov_active && y < last) {
-		int gx = x;
-		gx += cellbuf_putn(cb, gx, y, ROLE_LABEL, "gov ", W);
-		int room = x + W - gx;
-		/* The state in full with the saving, or shorter forms of either
-		 * (the state up to its first comma, the saving without its share)
-		 * until both fit; the state alone last. */
-		char full[64] = "", part[48] = "", head[160];
-		if (pv->gov_saved_ok) {
-			snprintf(full, sizeof full, "  saved %.0f J (%+.1f%%)", pv->gov_saved_j, pv->gov_saved_pct);
-			snprintf(part, sizeof part, "  saved %.0f J", pv->gov_saved_j);
-		}
-		snprintf(head, sizeof head, "%s", pv->gov_line);
-		head[strcspn(head, ",")] = '\0';
-		const char *lines[] = { pv->gov_line, pv->gov_line, head, head, pv->gov_line };
-		const char *saves[] = { full, part, full, part, "" };
-		int k = 0;
-		while (k < 4 && cellbuf_strcols(lines[k]) + cellbuf_strcols(saves[k]) > room)
-			k++;
-		int svl = cellbuf_strcols(saves[k]);
-		bool susp = strcmp(pv->gov_state, "suspended") == 0;
-		cellbuf_putn(cb, gx, y, susp ? ROLE_WARN : ROLE_VALUE, lines[k], room - svl);
-		if (svl)
-			cellbuf_putn(cb, x + W - svl, y, pv->gov_saved_j >= 0 ? ROLE_GOOD : ROLE_WARN, saves[k], svl);
-		y++;
-	}
+	if (pv->gov_active && y < last)
+		gov_row(pv, cb, x, y++, W);
 
 	/* The path, on one or two lines. */
 	if (pv->have_eval && y < last) {
