@@ -31,36 +31,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-govern.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bench_cc "$work/sweep-truth" "$top/bench/sweep-truth.c"
 
-# model seq_len seed
-cat >"$work/workloads" <<'W'
-bert-tiny 128 1
-bert-mini 128 2
-bert-small 64 3
-bert-small 256 4
-bert-medium 128 5
-bert-base 32 6
-bert-base 128 7
-bert-base 256 8
-bert-large 128 9
-distilbert-base 128 10
-distilbert-base 48 11
-pythia-14m 128 12
-pythia-70m 128 13
-pythia-160m 64 14
-pythia-160m 256 15
-pythia-410m 128 16
-gpt2 128 17
-smollm-135m 128 18
-qwen2.5-0.5b 64 19
-tinyllama-1.1b 128 20
-pythia-1b 32 21
-deberta-v2-xlarge 64 22
-bert-base 64 23
-pythia-160m 128 24
-W
+# model seq_len seed: the shared list, and two more
+{ bench_workloads; printf 'bert-base 64 23\npythia-160m 128 24\n'; } >"$work/workloads"
 
-jps() { awk -v f="$1" '$1 != "optimum" && $1 + 0 == f + 0 { print $2 }' "$work/truth"; }
-over() { awk -v j="$1" -v o="$2" 'BEGIN { printf "%.2f", (j - o) / o * 100 }'; }
 jval() { /usr/bin/python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 sweep() {
@@ -91,10 +64,10 @@ while read -r model seq seed; do
 	hz=$("$DVFSTOP" recommend --policy builtin:mlg --model "$model" --seq-len "$seq" --util "$util" --json |
 		sed -n 's/^ *"clock_hz": *\([0-9]*\).*/\1/p')
 	mlg_f=$(awk -v h="$hz" 'BEGIN { printf "%.1f", h / 1e6 }')
-	g_o=$(over "$(jps "$g_f")" "$opt_j")
-	ex_o=$(over "$(jps "$ex_f")" "$opt_j")
-	ad_o=$(over "$(jps "$ad_f")" "$opt_j")
-	mlg_o=$(over "$(jps "$mlg_f")" "$opt_j")
+	g_o=$(bench_over "$(bench_jps "$g_f" "$work/truth")" "$opt_j")
+	ex_o=$(bench_over "$(bench_jps "$ex_f" "$work/truth")" "$opt_j")
+	ad_o=$(bench_over "$(bench_jps "$ad_f" "$work/truth")" "$opt_j")
+	mlg_o=$(bench_over "$(bench_jps "$mlg_f" "$work/truth")" "$opt_j")
 	printf '%-18s %4s %4s %7s | %7s %5s %3s %7s | %7s %7s | %7s %5s %6s | %7s %6s\n' "$model" "$seq" "$seed" "$opt_f" \
 		"$g_f" "$g_s" "$g_c" "$g_o" "$ex_f" "$ex_o" "$ad_f" "$ad_s" "$ad_o" "$mlg_f" "$mlg_o"
 	echo "$g_s $g_c $g_o $ex_o $ad_s $ad_o $mlg_o" >>"$work/rows"
@@ -134,7 +107,7 @@ while read -r model seq seed; do
 	saved=$(jval "$work/f.json" "'%.2f' % (j['governor']['energy_saved_j'] / (j['governor']['baseline_j_per_step'] * j['governor']['saved_steps']) * 100)")
 	"$work/sweep-truth" --power energyinfra "$model" "$seq" 16 306 408 510 612 714 816 918 1020 1122 1224 1300.5 >"$work/truth"
 	set -- $(sed -n 's/^optimum //p' "$work/truth"); opt_f=$1 opt_j=$2
-	g_o=$(over "$(jps "$g_f")" "$opt_j")
+	g_o=$(bench_over "$(bench_jps "$g_f" "$work/truth")" "$opt_j")
 	printf '%-18s %4s %4s %7s | %7s %6s | %6s\n' "$model" "$seq" "$seed" "$opt_f" "$g_f" "$g_o" "$saved"
 	echo "$g_o $saved" >>"$work/frows"
 done <"$work/flat"
@@ -175,7 +148,7 @@ while read -r model seq seed phases; do
 	held=$(awk '/governor: hold/ { h = $0 } END { sub(/.*governor: hold /, "", h); sub(/ MHz.*/, "", h); print h }' "$work/p.csv")
 	"$work/sweep-truth" "$model" "$newseq" 16 306 408 510 612 714 816 918 1020 1122 1224 1300.5 >"$work/truth"
 	set -- $(sed -n 's/^optimum //p' "$work/truth"); opt_f=$1 opt_j=$2
-	h_o=$(over "$(jps "$held")" "$opt_j")
+	h_o=$(bench_over "$(bench_jps "$held" "$work/truth")" "$opt_j")
 	# the pinned job: the level best over both sequence lengths' truth, weighted by steps
 	"$work/sweep-truth" "$model" "$seq" 16 306 408 510 612 714 816 918 1020 1122 1224 1300.5 >"$work/truth1"
 	pin=$(awk -v a="$at" -v n="$STEPS" 'FNR == NR { if ($1 != "optimum") j1[$1] = $2; next }
@@ -186,7 +159,7 @@ while read -r model seq seed phases; do
 		{ sed 's/^/  /' "$work/q.err" >&2; bench_die "--set-clock $pin failed on $model"; }
 	eg=$(jval "$work/p.json" "j['job']['energy_j']")
 	ep=$(jval "$work/q.json" "j['job']['energy_j']")
-	d=$(over "$eg" "$ep")
+	d=$(bench_over "$eg" "$ep")
 	printf '%-18s %4s %4s %-28s | %-14s | %7s %7s %6s | %+.2f %% (pinned %s MHz)\n' "$model" "$seq" "$seed" "$phases" \
 		"$hold_n" "$held" "$opt_f" "$h_o" "$d" "$pin"
 	echo "${seen:+$(awk -v s="$seen" -v a="$at" -v w="$wn" 'BEGIN { printf "%.2f", (s - a) / w }')}${seen:-none} $h_o $d" >>"$work/prows"

@@ -37,3 +37,38 @@ bench_cc() {
 		$(v JSONC_CFLAGS) -o "$out" "$@" $libs $libs \
 		$(v CSV_LIBS) $(v JSONC_LIBS) $(v MHD_LIBS) $(v LIBS) -lm
 }
+
+# bench_workloads: the seeded simulated workloads the sweep and governor
+# benches score, "MODEL SEQ_LEN SEED" a line (bert-tiny to tinyllama-1.1b and
+# deberta-v2-xlarge, sequence lengths 32 to 256).
+bench_workloads() {
+	cat <<'W'
+bert-tiny 128 1
+bert-mini 128 2
+bert-small 64 3
+bert-small 256 4
+bert-medium 128 5
+bert-base 32 6
+bert-base 128 7
+bert-base 256 8
+bert-large 128 9
+distilbert-base 128 10
+distilbert-base 48 11
+pythia-14m 128 12
+pythia-70m 128 13
+pythia-160m 64 14
+pythia-160m 256 15
+pythia-410m 128 16
+gpt2 128 17
+smollm-135m 128 18
+qwen2.5-0.5b 64 19
+tinyllama-1.1b 128 20
+pythia-1b 32 21
+deberta-v2-xlarge 64 22
+W
+}
+
+# bench_jps MHZ TRUTH: the noise-free J/step at that level in a sweep-truth
+# output; bench_over J OPT: how far J is above OPT, in per cent.
+bench_jps() { awk -v f="$1" '$1 != "optimum" && $1 + 0 == f + 0 { print $2 }' "$2"; }
+bench_over() { awk -v j="$1" -v o="$2" 'BEGIN { printf "%.2f", (j - o) / o * 100 }'; }

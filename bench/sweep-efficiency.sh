@@ -28,31 +28,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-sweepeff.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bench_cc "$work/sweep-truth" "$top/bench/sweep-truth.c"
 
-# model seq_len seed
-cat >"$work/workloads" <<'W'
-bert-tiny 128 1
-bert-mini 128 2
-bert-small 64 3
-bert-small 256 4
-bert-medium 128 5
-bert-base 32 6
-bert-base 128 7
-bert-base 256 8
-bert-large 128 9
-distilbert-base 128 10
-distilbert-base 48 11
-pythia-14m 128 12
-pythia-70m 128 13
-pythia-160m 64 14
-pythia-160m 256 15
-pythia-410m 128 16
-gpt2 128 17
-smollm-135m 128 18
-qwen2.5-0.5b 64 19
-tinyllama-1.1b 128 20
-pythia-1b 32 21
-deberta-v2-xlarge 64 22
-W
+# model seq_len seed: the shared list
+bench_workloads >"$work/workloads"
 
 # sweep MODE MODEL SEQ SEED -> "MHZ WINDOWS STEPS"; the table lands in $work/table
 sweep() {
@@ -62,9 +39,6 @@ sweep() {
 	sed -n 's/^best: \([0-9.]*\) MHz (\([0-9]*\) windows, \([0-9]*\) training steps measured).*/\1 \2 \3/p' "$work/$1.out"
 }
 
-# jps MHZ -> true J/step at that level (from $work/truth)
-jps() { awk -v f="$1" '$1 != "optimum" && $1 + 0 == f + 0 { print $2 }' "$work/truth"; }
-over() { awk -v j="$1" -v o="$2" 'BEGIN { printf "%.2f", (j - o) / o * 100 }'; }
 
 # recommend POLICY MODEL SEQ UTIL -> MHz
 recommend() {
@@ -105,10 +79,10 @@ while read -r model seq seed; do
 	"$DVFSTOP" fit $others -o "$work/fitted.json" >"$work/fit.out" 2>&1 ||
 		{ sed 's/^/  /' "$work/fit.out" >&2; bench_die "fit without workload $i failed"; }
 	fit_f=$(recommend "$work/fitted.json" "$model" "$seq" "$util")
-	ex_o=$(over "$(jps "$ex_f")" "$opt_j")
-	ad_o=$(over "$(jps "$ad_f")" "$opt_j")
-	mlg_o=$(over "$(jps "$mlg_f")" "$opt_j")
-	fit_o=$(over "$(jps "$fit_f")" "$opt_j")
+	ex_o=$(bench_over "$(bench_jps "$ex_f" "$work/truth")" "$opt_j")
+	ad_o=$(bench_over "$(bench_jps "$ad_f" "$work/truth")" "$opt_j")
+	mlg_o=$(bench_over "$(bench_jps "$mlg_f" "$work/truth")" "$opt_j")
+	fit_o=$(bench_over "$(bench_jps "$fit_f" "$work/truth")" "$opt_j")
 	printf '%-18s %4s %4s %7s | %7s %3s %5s %6s | %7s %3s %5s %6s | %7s %6s | %7s %6s\n' "$model" "$seq" "$seed" "$opt_f" \
 		"$ex_f" "$ex_w" "$ex_s" "$ex_o" "$ad_f" "$ad_w" "$ad_s" "$ad_o" "$mlg_f" "$mlg_o" "$fit_f" "$fit_o"
 	echo "$ex_w $ex_s $ex_o $ad_w $ad_s $ad_o $mlg_o $fit_o" >>"$work/rows"
