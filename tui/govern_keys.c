@@ -82,7 +82,7 @@ void govern_keys_view(struct tui *t)
 	govern_describe(g, pv->gov_line, sizeof pv->gov_line);
 	pv->gov_saved_ok = g->base_ok;
 	pv->gov_saved_j = g->saved_j;
-	pv->gov_saved_pct = g->base_ok && g->save_steps > 0 ? g->saved_j / (g->base_jps * (double)g->save_steps) * 100 : 0;
+	pv->gov_saved_pct = govern_saved_pct(g);
 }
 
 void govern_keys_close(struct tui *t)

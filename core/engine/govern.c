@@ -50,6 +50,11 @@ static void say(struct govern *g, int64_t now, const char *fmt, ...)
 	g->log_seq++;
 }
 
+double govern_saved_pct(const struct govern *g)
+{
+	return g->base_ok && g->base_j > 0 ? g->saved_j / g->base_j * 100 : 0;
+}
+
 const char *govern_last(const struct govern *g)
 {
 	return g->n_log ? g->log[g->n_log - 1] : "";

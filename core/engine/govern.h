@@ -145,6 +145,9 @@ void govern_resume(struct govern *g, int64_t now);
 void govern_stop(struct govern *g, int64_t now);
 
 const char *govern_state_name(enum govern_state s);
+/* The energy saved as a share of what the counted steps would have used at
+ * the baseline, in per cent; 0 before any step is counted. */
+double govern_saved_pct(const struct govern *g);
 /* The latest decision, "" none. */
 const char *govern_last(const struct govern *g);
 /* One line of where it stands: "hold 714 MHz (0.512 J/step +-0.4 %)". */

@@ -63,9 +63,8 @@ static void print_governor(const struct govern *g, FILE *fp)
 		return;
 	}
 	fprintf(fp, "  %-18s %12.4f J/step at the user's clocks (measured)\n", "baseline", g->base_jps);
-	double spent = (double)g->save_steps * g->base_jps;
 	fprintf(fp, "  %-18s %12.3f J over %lld steps (%.1f %%)\n", "energy saved", g->saved_j,
-		(long long)g->save_steps, spent > 0 ? g->saved_j / spent * 100 : 0.0);
+		(long long)g->save_steps, govern_saved_pct(g));
 }
 
 static json_object *summary_json(const struct session *s)

@@ -239,6 +239,8 @@ static void test_no_flapping(void **state)
 	double want = b.jps[TOP] - b.jps[held];
 	double per = g.saved_j / (double)g.save_steps;
 	assert_true(per > 0.8 * want && per < 1.2 * want);
+	double pct = want / b.jps[TOP] * 100;
+	assert_true(govern_saved_pct(&g) > 0.8 * pct && govern_saved_pct(&g) < 1.2 * pct);
 }
 
 /* A new phase (an evaluation pass: faster steps, less energy; or a longer
