@@ -17,10 +17,10 @@ void govern_cfg_defaults(struct govern_cfg *c)
 	memset(c, 0, sizeof *c);
 	c->select = SEL_ENERGY;
 	c->window_steps = 5;
-	c->window_ns = 800 * 1000000LL;
+	c->window_ns = 700 * 1000000LL;
 	c->hold_window_steps = 10;
 	c->hold_window_ns = 2 * NS;
-	c->settle_ns = 100 * 1000000LL;
+	c->settle_ns = 50 * 1000000LL;
 	c->release_settle_ns = NS;
 	c->warmup_max_steps = 60;
 	c->warmup_max_ns = 300 * NS;
@@ -262,11 +262,11 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	to_profile(g, s->t_ns, s);
 }
 
-/* The U-curve's shape against a noisy window: a parabola in the clock,
- * fitted to every measured level's J/step (weighted by its steps), picks
- * the measured level it puts lowest, when it opens upwards and at least
- * three levels are measured; else the sweep's choice stands.  Pure. */
-int govern_fit_best(const struct sweep *sw, int best)
+/* y = a + b x + c x^2 (x: the clock in GHz) fitted to the measured
+ * levels' y, weighted by steps: false when fewer than three levels or no
+ * fit; else b, c and the weighted residual sum of squares relative to the
+ * weighted sum of y^2.  Pure. */
+static bool parabola(const struct sweep *sw, const double y[], double *b, double *c, double *rss)
 {
 	double S[5] = { 0 }, T[3] = { 0 };   /* sums of w x^k and w x^k y */
 	int n = 0;
@@ -274,28 +274,104 @@ int govern_fit_best(const struct sweep *sw, int best)
 		const struct sweep_point *p = &sw->pts[i];
 		if (!sweep_point_measured(p))
 			continue;
-		double x = (double)p->hz * 1e-9, y = sweep_jps(p), w = (double)p->steps, xk = 1;
+		double x = (double)p->hz * 1e-9, w = (double)p->steps, xk = 1;
 		for (int k = 0; k < 5; k++, xk *= x) {
 			S[k] += w * xk;
 			if (k < 3)
-				T[k] += w * xk * y;
+				T[k] += w * xk * y[i];
 		}
 		n++;
 	}
-	if (n < 3 || sw->cfg.select != SEL_ENERGY)
-		return best;
-	/* normal equations for y = a + b x + c x^2 (Cramer's rule) */
+	if (n < 3)
+		return false;
+	/* normal equations (Cramer's rule) */
 	double M[3][3] = { { S[0], S[1], S[2] }, { S[1], S[2], S[3] }, { S[2], S[3], S[4] } };
 	double det = M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
 		     M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
 	if (fabs(det) < 1e-18)
-		return best;
-	double dc = M[0][0] * (M[1][1] * T[2] - T[1] * M[2][1]) - M[0][1] * (M[1][0] * T[2] - T[1] * M[2][0]) +
-		    T[0] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+		return false;
+	double da = T[0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (T[1] * M[2][2] - M[1][2] * T[2]) +
+		    M[0][2] * (T[1] * M[2][1] - M[1][1] * T[2]);
 	double db = M[0][0] * (T[1] * M[2][2] - M[1][2] * T[2]) - T[0] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
 		    M[0][2] * (M[1][0] * T[2] - T[1] * M[2][0]);
-	double c = dc / det, b = db / det;
-	if (!(c > 0))
+	double dc = M[0][0] * (M[1][1] * T[2] - T[1] * M[2][1]) - M[0][1] * (M[1][0] * T[2] - T[1] * M[2][0]) +
+		    T[0] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+	double a = da / det;
+	*b = db / det;
+	*c = dc / det;
+	double r = 0, yy = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		if (!sweep_point_measured(p))
+			continue;
+		double x = (double)p->hz * 1e-9, e = y[i] - (a + *b * x + *c * x * x), w = (double)p->steps;
+		r += w * e * e;
+		yy += w * y[i] * y[i];
+	}
+	*rss = yy > 0 ? r / yy : 0;
+	return true;
+}
+
+/* A step's time is the part the clock does not touch (CPU, input, memory
+ * stalls) plus the GPU's part, which scales as 1/f: t = a + b / f.  On
+ * small models a step's time jitters by several per cent, and a window's
+ * J/step jitters with it (the board draws power all the while).  That
+ * jitter is common to every level, so a + b / f fitted to all measured
+ * levels (weighted by steps) estimates each level's step time better than
+ * its own window does, and J/step scaled by fitted over measured time
+ * takes the jitter out.  A data-loading stall, though, costs time at idle
+ * power, where the scaling over-corrects; so the corrected curve is used
+ * only when four levels or more are measured and it lies closer to a
+ * parabola (a smooth U) than the measured one.  No correction either when
+ * the time fit is not physical (b <= 0).  Pure. */
+void govern_jps_corrected(const struct sweep *sw, double y[])
+{
+	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, raw[DVF_MAX_LEVELS];
+	int n = 0;
+	for (int i = 0; i < sw->cfg.n_levels; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		y[i] = raw[i] = sweep_jps(p);
+		if (!sweep_point_measured(p) || p->time_s <= 0 || p->hz <= 0)
+			continue;
+		double x = 1e9 / (double)p->hz, w = (double)p->steps, t = sweep_sps(p);
+		S0 += w;
+		S1 += w * x;
+		S2 += w * x * x;
+		T0 += w * t;
+		T1 += w * x * t;
+		n++;
+	}
+	double det = S0 * S2 - S1 * S1;
+	if (n < 2 || fabs(det) < 1e-18 * S0 * S2)
+		return;
+	double b = (S0 * T1 - S1 * T0) / det, a = (T0 - b * S1) / S0;
+	if (!(b > 0))
+		return;
+	for (int i = 0; i < sw->cfg.n_levels; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		if (!sweep_point_measured(p) || p->time_s <= 0 || p->hz <= 0)
+			continue;
+		double fit = a + b * 1e9 / (double)p->hz;
+		if (fit > 0)
+			y[i] *= fit / sweep_sps(p);
+	}
+	double pb, pc, r_raw, r_cor;
+	if (n >= 4 && parabola(sw, raw, &pb, &pc, &r_raw) && parabola(sw, y, &pb, &pc, &r_cor) && r_cor >= r_raw)
+		memcpy(y, raw, sizeof raw[0] * (size_t)sw->cfg.n_levels);
+}
+
+/* The U-curve's shape against a noisy window: a parabola in the clock,
+ * fitted to every measured level's J/step (govern_jps_corrected, weighted
+ * by its steps), picks the measured level it puts lowest, when it opens
+ * upwards and at least three levels are measured; else the sweep's choice
+ * stands.  Pure. */
+int govern_fit_best(const struct sweep *sw, int best)
+{
+	if (sw->cfg.select != SEL_ENERGY)
+		return best;
+	double y[DVF_MAX_LEVELS], b, c, rss;
+	govern_jps_corrected(sw, y);
+	if (!parabola(sw, y, &b, &c, &rss) || !(c > 0))
 		return best;
 	int pick = -1;
 	double lo = 0;
@@ -319,10 +395,12 @@ static int faster_tie(const struct govern *g, int best)
 	const struct sweep *sw = &g->sw;
 	if (sw->cfg.select != SEL_ENERGY)
 		return best;
-	double jb = sweep_jps(&sw->pts[best]);
+	double y[DVF_MAX_LEVELS];
+	govern_jps_corrected(sw, y);
+	double jb = y[best];
 	int pick = best;
 	for (int i = best + 1; i < sw->cfg.n_levels; i++)
-		if (sweep_point_measured(&sw->pts[i]) && sweep_jps(&sw->pts[i]) <= jb * (1 + GOVERN_TIE))
+		if (sweep_point_measured(&sw->pts[i]) && y[i] <= jb * (1 + GOVERN_TIE))
 			pick = i;
 	return pick;
 }

@@ -55,7 +55,7 @@ struct govern_cfg {
 	int64_t window_ns;           /* ... and at least this long at the baseline's step time) */
 	int64_t hold_window_steps;   /* a watch window (default 10 steps ... */
 	int64_t hold_window_ns;      /* ... and at least 2 s: short steps vary more) */
-	int64_t settle_ns;           /* after a pin (default 100 ms) */
+	int64_t settle_ns;           /* after a pin (default 50 ms) */
 	int64_t release_settle_ns;   /* after giving the clocks back: the board's governor ramps (default 1 s) */
 	int64_t warmup_max_steps;    /* warm-up bound (default 60 steps ... */
 	int64_t warmup_max_ns;       /* ... or 300 s, whichever first) */
@@ -157,10 +157,15 @@ void govern_describe(const struct govern *g, char *buf, size_t len);
  * the energy and time at this sample's step boundary (energy_at_step). */
 bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
 		       int64_t t, int64_t n, struct govern_fig *f);
-/* A parabola fitted to the measured levels' J/step: the measured level it
- * puts lowest (least energy, three levels or more, opening upwards), else
- * best. */
+/* A parabola fitted to the measured levels' J/step (govern_jps_corrected):
+ * the measured level it puts lowest (least energy, three levels or more,
+ * opening upwards), else best. */
 int govern_fit_best(const struct sweep *sw, int best);
+/* Each level's J/step (y[i], for every level of sw) with the step time's
+ * jitter taken out through t = a + b / f fitted to all measured levels; the
+ * measured J/step where that fit cannot be made, or where, with four levels
+ * or more, the corrected curve is no closer to a parabola. */
+void govern_jps_corrected(const struct sweep *sw, double y[]);
 /* The relative change of x from ref beyond which a job changed. */
 double govern_change_threshold(double noise_rel, double change_min);
 

@@ -372,6 +372,56 @@ static void test_fit_best(void **state)
 	assert_int_equal(govern_fit_best(&sw, 6), 6);
 }
 
+/* The step time's jitter taken out: four levels whose times follow
+ * t = a + b / f, one window 6 % slow (its J/step 6 % high with it): the
+ * corrected J/step of that level comes back near the truth, the others
+ * barely move; no times or a fit that is not physical: no correction. */
+static void test_jps_corrected(void **state)
+{
+	(void)state;
+	struct sweep sw;
+	memset(&sw, 0, sizeof sw);
+	sw.cfg.n_levels = N;
+	sw.cfg.select = SEL_ENERGY;
+	for (int i = 0; i < N; i++)
+		sw.pts[i].hz = orin[i];
+	int meas[] = { 4, 5, 6, 7 };
+	double truth[N] = { 0 };
+	for (int k = 0; k < 4; k++) {
+		int i = meas[k];
+		struct sweep_point *p = &sw.pts[i];
+		double t = 0.05 + 0.1 * 1e9 / (double)orin[i], w = 10.0 + i;   /* s/step, W */
+		double jit = i == 5 ? 1.06 : 1.0;
+		truth[i] = w * t;
+		p->windows = 1;
+		p->steps = 20;
+		p->time_s = 20 * t * jit;
+		p->energy_j = 20 * w * t * jit;
+	}
+	double y[DVF_MAX_LEVELS];
+	govern_jps_corrected(&sw, y);
+	double raw5 = sweep_jps(&sw.pts[5]);
+	assert_true(fabs(raw5 / truth[5] - 1.06) < 1e-9);
+	assert_true(fabs(y[5] / truth[5] - 1) < 0.03);   /* most of the 6 % gone */
+	for (int k = 0; k < 4; k++)
+		assert_true(fabs(y[meas[k]] / truth[meas[k]] - 1) < 0.03);
+	/* unmeasured levels: their (zero) J/step, untouched */
+	assert_true(y[0] == 0);
+	/* time falling with the clock's period (b < 0): not physical, no say */
+	for (int k = 0; k < 4; k++) {
+		int i = meas[k];
+		sw.pts[i].time_s = 20 * (0.05 + 0.1 * (double)orin[i] / 1e9);
+	}
+	govern_jps_corrected(&sw, y);
+	for (int k = 0; k < 4; k++)
+		assert_true(y[meas[k]] == sweep_jps(&sw.pts[meas[k]]));
+	/* no times at all: the measured J/step */
+	for (int k = 0; k < 4; k++)
+		sw.pts[meas[k]].time_s = 0;
+	govern_jps_corrected(&sw, y);
+	assert_true(fabs(y[5] - raw5) < 1e-12);
+}
+
 static void test_threshold(void **state)
 {
 	(void)state;
@@ -391,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_suspend_resume_end),
 		cmocka_unit_test(test_no_steps_waits),
 		cmocka_unit_test(test_fit_best),
+		cmocka_unit_test(test_jps_corrected),
 		cmocka_unit_test(test_threshold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
