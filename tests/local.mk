@@ -423,6 +423,11 @@ tests_unit_test_theme_LDADD = $(TUI_VIEW_TEST_LDADD)
 endif
 
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout_zoom
+TESTS += tests/unit/test_layout_zoom
+tests_unit_test_layout_zoom_SOURCES = tests/unit/test_layout_zoom.c
+tests_unit_test_layout_zoom_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_zoom_LDADD = $(TUI_TEST_LDADD)
 check_PROGRAMS += tests/unit/test_layout_panels
 TESTS += tests/unit/test_layout_panels
 tests_unit_test_layout_panels_SOURCES = tests/unit/test_layout_panels.c

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "layout.h"
 #include "render.h"
@@ -341,6 +342,15 @@ static void gpu_graphs(const struct tui_view *v, struct cellbuf *cb, int x0, int
 	}
 }
 
+int panel_gpu_zone(const struct dvf_info *in)
+{
+	int n = in ? in->n_zones : 0;
+	for (int i = 0; i < n && i < DVF_MAX_ZONES; i++)
+		if (strncasecmp(in->zone_name[i], "gpu", 3) == 0)
+			return i;
+	return -1;
+}
+
 void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
@@ -369,6 +379,16 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
 	} else {
 		put(&p, ROLE_NA, "n/a");
+	}
+	/* The GPU's own temperature at the row's end: with the clock, the
+	 * line an 80x24 screen keeps whole (the CPU panel has every zone). */
+	int gz = panel_gpu_zone(in);
+	if (gz >= 0 && s->temp_mc[gz].ok) {
+		int64_t mc = s->temp_mc[gz].v;
+		char t[32];
+		snprintf(t, sizeof t, "%.1f%s", (double)mc / 1000.0, cb->utf8 ? "°C" : "C");
+		p.x += 2;
+		put_right(&p, mc >= 95000 ? ROLE_CRIT : mc >= 85000 ? ROLE_WARN : ROLE_VALUE, t);
 	}
 
 	/* Row 1: the scale of levels. */
@@ -588,6 +608,46 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 			i++;
 		}
 	}
+}
+
+/* ---- rows a panel holds (the panel table's .rows) ------------------------ */
+
+int panel_probe_rows(void (*render)(const struct tui_view *, struct cellbuf *), const struct tui_view *v, int w)
+{
+	enum { PROBE_H = 128 };
+	struct cellbuf cb;
+	if (w < 3 || cellbuf_init(&cb, w, PROBE_H, false) < 0)
+		return 0;
+	render(v, &cb);
+	int last = 0;
+	for (int y = 1; y < cb.h - 1; y++)
+		for (int x = 1; x < cb.w - 1; x++)
+			if (strcmp(cb.c[y * cb.w + x].ch, " ") != 0) {
+				last = y;
+				break;
+			}
+	cellbuf_free(&cb);
+	return last;
+}
+
+int panel_rows_power(const struct tui_view *v, int w)
+{
+	(void)w;
+	int nr = v->info ? v->info->n_rails : 0;
+	if (nr > LAYOUT_MAX_POWER_ROWS)
+		nr = LAYOUT_MAX_POWER_ROWS;
+	/* every rail, the total, the mean, the rule, a two-row graph */
+	return nr + 3 + 2;
+}
+
+int panel_rows_energy(const struct tui_view *v, int w)
+{
+	return panel_probe_rows(panel_render_energy, v, w);
+}
+
+int panel_rows_cpu(const struct tui_view *v, int w)
+{
+	return panel_probe_rows(panel_render_cpu, v, w);
 }
 
 static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int region,
