@@ -10,6 +10,14 @@ start 80 24
 dvfstop --demo --sim-speed 40 --sim-dir "$T/sim" --sweep-dwell 5steps --sweep-settle 0.1 --refresh 100
 expect_screen "80x24: the dashboard" 'clock [0-9.]+ MHz' 10
 expect_screen "80x24: a panel that holds more says so" '▼ [0-9]+ more ─┘' 3
+# Each panel's most important line, whole.
+expect_screen "80x24 GPU: clock, level and temperature" '│clock [0-9.]+ MHz +level [0-9]+/11 +[0-9.]+°C│' 2
+expect_screen "80x24 power: the total" '│total +[0-9.]+ W ' 2
+expect_screen "80x24 CPU: load" '│util +[0-9.]+% \[' 2
+expect_screen "80x24 CPU: the hottest zone" '│hottest [0-9.]+°C [a-z0-9-]+ +│' 2
+expect_screen "80x24 energy: J/step, steps of total, time left" '│J/step [0-9.]+ +[0-9]+/2000 +left [0-9hms]+ +│' 5
+expect_screen "80x24 policy: the recommended clock" '│[0-9.]+ MHz  builtin:mlg' 10
+expect_screen "80x24 sweep: its state" '│sweep: none yet; s starts one +│' 2
 
 # Focus the CPU panel (GPU, power, energy, CPU) and scroll it.
 keys Tab; keys Tab; keys Tab
