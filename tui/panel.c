@@ -610,46 +610,6 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 	}
 }
 
-/* ---- rows a panel holds (the panel table's .rows) ------------------------ */
-
-int panel_probe_rows(void (*render)(const struct tui_view *, struct cellbuf *), const struct tui_view *v, int w)
-{
-	enum { PROBE_H = 128 };
-	struct cellbuf cb;
-	if (w < 3 || cellbuf_init(&cb, w, PROBE_H, false) < 0)
-		return 0;
-	render(v, &cb);
-	int last = 0;
-	for (int y = 1; y < cb.h - 1; y++)
-		for (int x = 1; x < cb.w - 1; x++)
-			if (strcmp(cb.c[y * cb.w + x].ch, " ") != 0) {
-				last = y;
-				break;
-			}
-	cellbuf_free(&cb);
-	return last;
-}
-
-int panel_rows_power(const struct tui_view *v, int w)
-{
-	(void)w;
-	int nr = v->info ? v->info->n_rails : 0;
-	if (nr > LAYOUT_MAX_POWER_ROWS)
-		nr = LAYOUT_MAX_POWER_ROWS;
-	/* every rail, the total, the mean, the rule, a two-row graph */
-	return nr + 3 + 2;
-}
-
-int panel_rows_energy(const struct tui_view *v, int w)
-{
-	return panel_probe_rows(panel_render_energy, v, w);
-}
-
-int panel_rows_cpu(const struct tui_view *v, int w)
-{
-	return panel_probe_rows(panel_render_cpu, v, w);
-}
-
 static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int region,
 			       const char *title, const char *what, const char *state, const char *later)
 {

@@ -96,7 +96,7 @@ int panel_rows_energy(const struct tui_view *v, int w);
 int panel_rows_cpu(const struct tui_view *v, int w);
 /* For a panel of text only: the last inner row render writes anything on,
  * at a tall height (a panel whose graphs fill its height needs its own). */
-int panel_probe_rows(void (*render)(const struct tui_view *, struct cellbuf *), const struct tui_view *v, int w);
+int panel_rows_probe(void (*render)(const struct tui_view *, struct cellbuf *), const struct tui_view *v, int w);
 /* Size the help window wants for a key table. */
 void panel_help_size(const struct tui_key *tab, int *w, int *h);
 /* The help window, its list starting at key number top (clamped).  Where

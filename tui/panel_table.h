@@ -40,7 +40,7 @@ struct panel_ops {
 	 * region has, and the region scrolls (scroll.h) with the arrows,
 	 * PgUp/PgDn, Home/End and the wheel, marked where rows are left out.
 	 * NULL: it fits whatever it is given (graphs that grow).  A panel of
-	 * text can give panel_probe_rows its renderer (panel.h).  Every region
+	 * text can give panel_rows_probe its renderer (panel.h).  Every region
 	 * zooms (Enter, z, a double click) without a hook. */
 	int (*rows)(const struct tui_view *v, int w);
 	/* Paint over the regions (a dialog); under: something below was

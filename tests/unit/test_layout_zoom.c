@@ -443,6 +443,36 @@ static void test_80x24_lines(void **state)
 	}
 }
 
+/* A text panel's rows by probing: the height that shows its last line,
+ * and not one more. */
+static void test_probe_rows(void **state)
+{
+	(void)state;
+	static struct dvf_info info;
+	memset(&info, 0, sizeof info);
+	info.n_clusters = 1;
+	info.n_zones = 6;
+	const char *zn[6] = { "cpu-thermal", "gpu-thermal", "cv0-thermal", "cv1-thermal", "soc0", "tj-thermal" };
+	for (int i = 0; i < 6; i++)
+		snprintf(info.zone_name[i], DVF_NAME_LEN, "%s", zn[i]);
+	struct tui_view v;
+	memset(&v, 0, sizeof v);
+	v.info = &info;
+	for (int i = 0; i < 6; i++)
+		v.cur.temp_mc[i] = dvf_m_val(45000);
+	int rows = panel_rows_cpu(&v, 38);
+	assert_true(rows > 3);
+	struct cellbuf cb;
+	assert_int_equal(cellbuf_init(&cb, 38, rows + 2, false), 0);
+	panel_render_cpu(&v, &cb);
+	assert_true(row_has(&cb, rows, "tj-thermal"));
+	cellbuf_free(&cb);
+	info.n_zones = 0;
+	assert_int_equal(panel_rows_cpu(&v, 38), 3);   /* util, clock, hottest */
+	info.n_rails = 8;
+	assert_int_equal(panel_rows_power(&v, 38), 8 + 3 + 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_dialog_click),
 		cmocka_unit_test(test_policy_whole_path),
 		cmocka_unit_test(test_80x24_lines),
+		cmocka_unit_test(test_probe_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
