@@ -37,6 +37,10 @@ expect_screen "zoomed: the path's first step with its source" '^│layers=12 \(s
 expect_screen "zoomed: the next step" '^│-> seq_len=128 \(simulator\) > 53 ' 2
 expect_screen "zoomed: gpu_util, measured" '^│-> gpu_util=[0-9.]+% \(measured\)' 10
 expect_screen "zoomed: the clock it leads to" '^│-> [0-9.]+ MHz' 2
+keys Tab
+expect_screen "Tab while zoomed: the next panel zoomed" '^┌ sweep ─{60,}' 2
+keys BTab
+expect_screen "Shift-Tab: the policy again" '^┌ policy ─{60,}' 2
 keys Escape
 expect_screen "Esc: every panel again" '┌ CPU & temperature' 2
 
