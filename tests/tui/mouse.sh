@@ -59,4 +59,19 @@ sleep 0.5
 if screen | grep -q 'focus: CPU$'; then fail "--no-mouse: a click focused a panel"; else ok "--no-mouse: clicks do nothing"; fi
 keys q
 expect_screen "q: exits with status 0" 'DVFSTOP-EXIT=0' 10
+
+# The config key: no-mouse = yes is taken, a value neither yes nor no is not.
+printf 'no-mouse = yes\n' >"$T/cfg"
+chmod 600 "$T/cfg"
+if "$DVFSTOP" --config "$T/cfg" --batch --demo --samples 1 >/dev/null 2>"$T/err"; then
+	ok "config: no-mouse = yes is a key"
+else
+	fail "config: no-mouse = yes refused: $(cat "$T/err")"
+fi
+printf 'no-mouse = maybe\n' >"$T/cfg"
+if "$DVFSTOP" --config "$T/cfg" --batch --demo --samples 1 >/dev/null 2>"$T/err"; then
+	fail "config: no-mouse = maybe taken"
+else
+	grep -q "not yes or no" "$T/err" && ok "config: no-mouse = maybe refused" || fail "config: $(cat "$T/err")"
+fi
 finish
