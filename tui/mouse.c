@@ -28,7 +28,7 @@ void mouse_event(struct tui *t)
 		tui_zoom(t, t->zoom >= 0 ? -1 : r);
 		return;
 	}
-	if (e->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) {
+	if (e->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
 		t->focus = r;
 		t->dirty = true;
 	}

@@ -624,10 +624,10 @@ static int term_start(struct tui *t)
 	nonl();
 	curs_set(0);
 	set_escdelay(25);
-	/* Clicks, double clicks and the wheel (--no-mouse, mouse = off: the
-	 * terminal keeps the mouse for copy and paste). */
-	if (!t->o->no_mouse && mousemask(ALL_MOUSE_EVENTS, NULL) != 0)
-		t->mouse = true;
+	/* Clicks, double clicks and the wheel (mouse.h); with --no-mouse or
+	 * no-mouse = yes the terminal keeps the mouse for copy and paste. */
+	if (!t->o->no_mouse)
+		mousemask(ALL_MOUSE_EVENTS, NULL);
 	const char *nc = getenv("NO_COLOR");
 	t->color = has_colors() && !(nc && nc[0]);
 	if (t->color) {

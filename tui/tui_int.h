@@ -44,7 +44,6 @@ struct tui {
 	int zoom;              /* the panel filling the screen (Enter, z), -1 none */
 	int scroll[TR_COUNT];  /* each region's first inner row shown (scroll.h) */
 	int held[TR_COUNT];    /* inner rows each region held in the last frame */
-	bool mouse;            /* mouse events asked for (not --no-mouse) */
 	MEVENT mev;            /* the last mouse event (KEY_MOUSE) */
 
 	/* theme */
