@@ -423,6 +423,11 @@ tests_unit_test_theme_LDADD = $(TUI_VIEW_TEST_LDADD)
 endif
 
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_layout_zoom
+TESTS += tests/unit/test_layout_zoom
+tests_unit_test_layout_zoom_SOURCES = tests/unit/test_layout_zoom.c
+tests_unit_test_layout_zoom_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_layout_zoom_LDADD = $(TUI_TEST_LDADD)
 check_PROGRAMS += tests/unit/test_layout_panels
 TESTS += tests/unit/test_layout_panels
 tests_unit_test_layout_panels_SOURCES = tests/unit/test_layout_panels.c
@@ -434,6 +439,7 @@ endif
 TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
 TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/replay.sh tests/tui/help.sh tests/tui/valgrind.sh
 TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
+TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md

@@ -161,6 +161,22 @@ void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct c
 		cellbuf_putn(cb, x, y, ROLE_INACTIVE, hint_text(cb->utf8), W);
 }
 
+int ctl_dialog_level_at(const struct ctl_dialog *d, const struct dvf_info *in, int h, int row)
+{
+	int n = in ? in->n_levels : 0;
+	int list = h - DLG_FIXED_ROWS - DLG_ERR_ROWS;
+	if (list < 1)
+		list = 1;
+	if (list > n)
+		list = n;
+	/* the list starts under the mode line, as ctl_dialog_render draws it */
+	int r = row - 2;
+	if (n <= 0 || r < 0 || r >= list)
+		return -1;
+	int i = n - 1 - (d->top + r);
+	return i >= 0 && i < n ? i : -1;
+}
+
 static const char stale_q1[] = "a previous dvfstop left the GPU clock changed:";
 static const char stale_q2[] = "restore it? y/n";
 

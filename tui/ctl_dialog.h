@@ -43,6 +43,10 @@ void ctl_dialog_size(const struct ctl_dialog *d, const struct dvf_info *in, int 
 		     int *w, int *h);
 void ctl_dialog_render(struct ctl_dialog *d, const struct dvf_info *in, struct cellbuf *cb);
 
+/* The level on row `row` of a dialog h rows high (as last rendered), or
+ * -1 where that row is not a level: a click there chooses it. */
+int ctl_dialog_level_at(const struct ctl_dialog *d, const struct dvf_info *in, int h, int row);
+
 /* The y/n prompt for a state left by a killed run. */
 void ctl_dialog_stale_size(const char *detail, int max_w, int *w, int *h);
 void ctl_dialog_stale_render(const char *detail, struct cellbuf *cb);

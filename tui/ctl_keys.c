@@ -373,6 +373,20 @@ bool ctl_keys_key(struct tui *t, int ch)
 		return true;
 	}
 	int64_t hz = 0;
+	if (ch == KEY_MOUSE) {
+		/* A click on a level row chooses it, as Enter on it would; other
+		 * mouse events are the dialog's too (nothing under it acts). */
+		const MEVENT *e = &t->mev;
+		int i = -1;
+		if ((e->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED)) &&
+		    e->x >= k->at.x && e->x < k->at.x + k->at.w)
+			i = ctl_dialog_level_at(&k->d, t->s->info, k->at.h, e->y - k->at.y);
+		if (i < 0)
+			return true;
+		k->d.sel = i;
+		k->d.typed[0] = '\0';
+		ch = '\r';
+	}
 	switch (ctl_keys_dialog_input(&k->d, t->s->info, ch, &hz)) {
 	case CTL_DLG_CLOSE:
 		dialog_close(t);

@@ -161,8 +161,15 @@ int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int 
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  left ");
 		put_text(cb, &x, y, x1, ROLE_VALUE, render_time_left(d, sizeof d, (double)js->st.eta_ns.v * 1e-9));
 	} else if (!js->running) {
+		/* How it ended, shortest: "exit 0" for "exited with code 0". */
+		const char *pre = "exited with code ";
+		char st[sizeof js->state + 8];
+		if (strncmp(js->state, pre, strlen(pre)) == 0)
+			snprintf(st, sizeof st, "exit %s", js->state + strlen(pre));
+		else
+			snprintf(st, sizeof st, "%s", js->state[0] ? js->state : "ended");
 		put_text(cb, &x, y, x1, ROLE_LABEL, "  ");
-		put_text(cb, &x, y, x1, state_role(v), "ended");
+		put_text(cb, &x, y, x1, state_role(v), st);
 	}
 	if (++y > ymax)
 		return y;

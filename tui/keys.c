@@ -20,6 +20,7 @@
 #include "replay_keys.h"
 #include "session.h"
 #include "sweep_panel.h"
+#include "zoom_keys.h"
 
 const struct tui_key *keys_find(const struct tui_key *tab, int key)
 {
@@ -155,13 +156,17 @@ const struct tui_key tui_keys[] = {
 	{ 'P', "P", NULL, KEY_ALWAYS, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_panel_key_next },
 	{ 'v', "v", NULL, KEY_ALWAYS, "sweep panel: chart or table", sweep_panel_key_table },
 	{ 'w', "w", NULL, KEY_ALWAYS, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", sweep_panel_key_csv },
-	{ KEY_PPAGE, "PgUp", NULL, KEY_ALWAYS, "log pane: a page back in the output", job_keys_key_pgup },
-	{ KEY_NPAGE, "PgDn", NULL, KEY_ALWAYS, "log pane: a page forward", job_keys_key_pgdn },
-	{ KEY_HOME, "Home", NULL, KEY_ALWAYS, "log pane: the oldest line kept", job_keys_key_home },
-	{ KEY_END, "End", NULL, KEY_ALWAYS, "log pane: the newest line, following the output", job_keys_key_end },
+	{ '\r', "Enter", "zoom", KEY_ALWAYS, "zoom the focused panel to the whole screen, or back", zoom_keys_zoom },
+	{ 'z', "z", NULL, KEY_ALWAYS, "zoom the focused panel, or back (as Enter)", zoom_keys_zoom },
+	{ KEY_UP, "Up", NULL, KEY_ALWAYS, "scroll the focused panel a row up (marks say what is left out)", zoom_keys_up },
+	{ KEY_DOWN, "Down", NULL, KEY_ALWAYS, "scroll the focused panel a row down", zoom_keys_down },
+	{ KEY_PPAGE, "PgUp", NULL, KEY_ALWAYS, "a page up: the focused panel, or the log pane's output", zoom_keys_pgup },
+	{ KEY_NPAGE, "PgDn", NULL, KEY_ALWAYS, "a page down: the focused panel, or the log pane's output", zoom_keys_pgdn },
+	{ KEY_HOME, "Home", NULL, KEY_ALWAYS, "the top: the focused panel, or the log's oldest line", zoom_keys_home },
+	{ KEY_END, "End", NULL, KEY_ALWAYS, "the end: the focused panel, or the log's newest (follows)", zoom_keys_end },
 	{ 'W', "W", NULL, KEY_ALWAYS, "log pane: wrap long lines, or cut them (Left/Right pan)", job_keys_key_wrap },
 	{ KEY_LEFT, "Left", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns left", job_keys_key_left },
 	{ KEY_RIGHT, "Right", NULL, KEY_ALWAYS, "log pane, lines cut: pan 8 columns right", job_keys_key_right },
-	{ 27, "Esc", NULL, KEY_ALWAYS, "close the log pane, or abort a running sweep (clocks as before)", sweep_panel_key_escape },
+	{ 27, "Esc", NULL, KEY_ALWAYS, "close the log pane or the zoom, else abort a sweep", zoom_keys_escape },
 	{ 0, NULL, NULL, KEY_ALWAYS, NULL, NULL },
 };

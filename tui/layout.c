@@ -52,8 +52,8 @@ int layout_min_height(const struct layout_in *in, int region)
 	case TR_HEADER: return LAYOUT_HEADER_ROWS;
 	case TR_KEYS: return LAYOUT_KEYS_ROWS;
 	case TR_GPU: return 6 + 2;     /* clock, scale, limits, util, two sparklines */
-	case TR_POWER:                 /* rails, total, mean */
-		return clamp(in->power_rows, 0, LAYOUT_MAX_POWER_ROWS) + 2 + 2;
+	case TR_POWER:                 /* rails (more scroll), total, mean */
+		return clamp(in->power_rows, 0, LAYOUT_MIN_POWER_ROWS) + 2 + 2;
 	case TR_ENERGY: return 3 + 2;  /* energy, mean, job */
 	case TR_CPU: return 3 + 2;     /* util, clusters, hottest zone */
 	case TR_POLICY: return 2 + 2;
@@ -184,6 +184,11 @@ void layout_compute(const struct layout_in *in, struct layout *out)
 	for (int c = 0; c < m; c++)
 		if (frame_rows() + col[c].min_h > out->need_rows)
 			out->need_rows = frame_rows() + col[c].min_h;
+	/* One stated minimum: a smaller need is still asked as 80x20. */
+	if (out->need_cols < LAYOUT_MIN_COLS)
+		out->need_cols = LAYOUT_MIN_COLS;
+	if (out->need_rows < LAYOUT_MIN_ROWS)
+		out->need_rows = LAYOUT_MIN_ROWS;
 
 	/* Preferred column count first, then the others, widest first. */
 	int pref = in->cols >= THREE_COLUMNS_FROM ? 2 : in->cols >= 2 * LAYOUT_PANEL_MIN_W ? 1 : 0;
@@ -214,4 +219,38 @@ struct tui_rect layout_center(int cols, int rows, int w, int h)
 	if (r.y < 0)
 		r.y = 0;
 	return r;
+}
+
+bool layout_is_panel(int region)
+{
+	return region > TR_HEADER && region < TR_KEYS;
+}
+
+bool layout_zoom(struct layout *l, int region)
+{
+	if (l->too_small || !layout_is_panel(region) || !l->shown[region])
+		return false;
+	int cols = l->r[TR_HEADER].w;
+	int top = l->r[TR_HEADER].y + l->r[TR_HEADER].h;
+	int h = l->r[TR_KEYS].y - top;
+	if (h <= 0)
+		return false;
+	for (int r = 0; r < TR_COUNT; r++)
+		if (layout_is_panel(r))
+			l->shown[r] = false;
+	l->shown[region] = true;
+	l->r[region] = (struct tui_rect){ 0, top, cols, h };
+	return true;
+}
+
+int layout_hit(const struct layout *l, int x, int y)
+{
+	if (l->too_small)
+		return -1;
+	for (int r = 0; r < TR_COUNT; r++) {
+		const struct tui_rect *a = &l->r[r];
+		if (l->shown[r] && x >= a->x && x < a->x + a->w && y >= a->y && y < a->y + a->h)
+			return r;
+	}
+	return -1;
 }

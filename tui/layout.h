@@ -29,6 +29,13 @@ enum {
 	LAYOUT_KEYS_ROWS = 1,
 	LAYOUT_PANEL_MIN_W = 40,    /* a panel column narrower than this cannot hold a rail row */
 	LAYOUT_MAX_POWER_ROWS = 8,
+	/* The one minimum size, stated everywhere (the too-small screen, the
+	 * man page, README, docs/tui.md): every present panel fits in two
+	 * columns; what a panel holds beyond its rows scrolls (panel_scroll.h). */
+	LAYOUT_MIN_COLS = 80,
+	LAYOUT_MIN_ROWS = 20,
+	/* Rails the power panel keeps rows for in the layout; more scroll. */
+	LAYOUT_MIN_POWER_ROWS = 4,
 };
 
 struct tui_rect {
@@ -56,6 +63,14 @@ void layout_compute(const struct layout_in *in, struct layout *out);
 int layout_min_height(const struct layout_in *in, int region);
 /* Short name ("GPU", "power", ...). */
 const char *layout_region_name(int region);
+/* Zoom: region (a panel that l shows) takes every row between the header
+ * and the key line, the whole width; the other panels are hidden.  False,
+ * l unchanged, when it is not a shown panel or l is too small. */
+bool layout_zoom(struct layout *l, int region);
+/* The shown region at column x, row y; -1 for none. */
+int layout_hit(const struct layout *l, int x, int y);
+/* A panel (neither the header nor the key line). */
+bool layout_is_panel(int region);
 /* Rectangle of w x h centred on a cols x rows screen, clipped to it. */
 struct tui_rect layout_center(int cols, int rows, int w, int h);
 

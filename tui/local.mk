@@ -16,16 +16,16 @@ tui_libtuiview_a_CFLAGS = $(WARN_CFLAGS) $(SAN_CFLAGS)
 tui_libtuiview_a_SOURCES = \
 	tui/cellbuf.c tui/cellbuf.h tui/ctl_dialog.c tui/ctl_dialog.h \
 	tui/job_panel.c tui/job_panel.h \
-	tui/layout.c tui/layout.h tui/panel.c tui/panel.h \
-	tui/render.c tui/render.h tui/replay_view.c tui/replay_view.h \
+	tui/layout.c tui/layout.h tui/panel.c tui/panel.h tui/panel_rows.c \
+	tui/render.c tui/render.h tui/replay_view.c tui/replay_view.h tui/scroll.c tui/scroll.h \
 	tui/sweep_chart.c tui/sweep_chart.h tui/theme.c tui/theme.h
 tui_libtui_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(I_TUI) $(DVF_DEFS)
 tui_libtui_a_SOURCES = \
 	tui/ctl_keys.c tui/ctl_keys.h tui/govern_keys.c tui/govern_keys.h tui/job_keys.c tui/job_keys.h \
-	tui/keys.c tui/panel_table.c tui/panel_table.h \
+	tui/keys.c tui/mouse.c tui/mouse.h tui/panel_table.c tui/panel_table.h \
 	tui/policy_panel.c tui/policy_panel.h tui/replay_keys.c \
 	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h \
-	tui/tui.c tui/tui.h tui/tui_int.h
+	tui/tui.c tui/tui.h tui/tui_int.h tui/zoom_keys.c tui/zoom_keys.h
 tui_libtui_a_LIBADD = $(tui_libtuiview_a_OBJECTS)
 tui_libtui_a_DEPENDENCIES = $(tui_libtuiview_a_OBJECTS)
 DVF_LIB_FILES += $(tui_libtuiview_a_SOURCES)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "layout.h"
 #include "render.h"
@@ -341,6 +342,15 @@ static void gpu_graphs(const struct tui_view *v, struct cellbuf *cb, int x0, int
 	}
 }
 
+int panel_gpu_zone(const struct dvf_info *in)
+{
+	int n = in ? in->n_zones : 0;
+	for (int i = 0; i < n && i < DVF_MAX_ZONES; i++)
+		if (strncasecmp(in->zone_name[i], "gpu", 3) == 0)
+			return i;
+	return -1;
+}
+
 void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
@@ -369,6 +379,16 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
 	} else {
 		put(&p, ROLE_NA, "n/a");
+	}
+	/* The GPU's own temperature at the row's end: with the clock, the
+	 * line an 80x24 screen keeps whole (the CPU panel has every zone). */
+	int gz = panel_gpu_zone(in);
+	if (gz >= 0 && s->temp_mc[gz].ok) {
+		int64_t mc = s->temp_mc[gz].v;
+		char t[32];
+		snprintf(t, sizeof t, "%.1f%s", (double)mc / 1000.0, cb->utf8 ? "°C" : "C");
+		p.x += 2;
+		put_right(&p, mc >= 95000 ? ROLE_CRIT : mc >= 85000 ? ROLE_WARN : ROLE_VALUE, t);
 	}
 
 	/* Row 1: the scale of levels. */

@@ -87,6 +87,16 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_keys(const struct tui_view *v, struct cellbuf *cb);
 /* The policy region while no policy is loaded. */
 void panel_render_no_policy(const struct tui_view *v, struct cellbuf *cb);
+/* The thermal zone of the GPU ("gpu-thermal", NVML's "GPU"), or -1. */
+int panel_gpu_zone(const struct dvf_info *in);
+/* Inner rows a region holds at width w (the panel table's .rows): what it
+ * shows in full, beyond which it scrolls (scroll.h). */
+int panel_rows_power(const struct tui_view *v, int w);
+int panel_rows_energy(const struct tui_view *v, int w);
+int panel_rows_cpu(const struct tui_view *v, int w);
+/* For a panel of text only: the last inner row render writes anything on,
+ * at a tall height (a panel whose graphs fill its height needs its own). */
+int panel_rows_probe(void (*render)(const struct tui_view *, struct cellbuf *), const struct tui_view *v, int w);
 /* Size the help window wants for a key table. */
 void panel_help_size(const struct tui_key *tab, int *w, int *h);
 /* The help window, its list starting at key number top (clamped).  Where

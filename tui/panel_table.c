@@ -15,6 +15,7 @@
 #include "policy_panel.h"
 #include "replay_keys.h"
 #include "replay_view.h"
+#include "scroll.h"
 #include "sweep_panel.h"
 
 /* ---- adapters ------------------------------------------------------------ */
@@ -61,6 +62,16 @@ static void panel_table_sweep_render(const struct tui_view *v, struct cellbuf *c
 	sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb);
 }
 
+static int panel_table_sweep_rows(const struct tui_view *v, int w)
+{
+	return sweep_panel_rows(&v->sweep, w);
+}
+
+static int panel_table_policy_rows(const struct tui_view *v, int w)
+{
+	return v->policy.active ? policy_panel_rows(&v->policy, w) : 0;
+}
+
 static void panel_table_policy_render(const struct tui_view *v, struct cellbuf *cb)
 {
 	if (v->policy.active)
@@ -95,10 +106,12 @@ static void panel_table_job_finish(struct tui *t, bool ran)
 static const struct panel_ops header = { .name = "header", .region = TR_HEADER,
 	.render = panel_render_header };
 static const struct panel_ops gpu = { .name = "GPU", .region = TR_GPU, .render = panel_render_gpu };
-static const struct panel_ops power = { .name = "power", .region = TR_POWER, .render = panel_render_power };
+static const struct panel_ops power = { .name = "power", .region = TR_POWER, .render = panel_render_power,
+	.rows = panel_rows_power };
 static const struct panel_ops energy = { .name = "energy", .region = TR_ENERGY,
-	.render = panel_render_energy };
-static const struct panel_ops cpu = { .name = "CPU", .region = TR_CPU, .render = panel_render_cpu };
+	.render = panel_render_energy, .rows = panel_rows_energy };
+static const struct panel_ops cpu = { .name = "CPU", .region = TR_CPU, .render = panel_render_cpu,
+	.rows = panel_rows_cpu };
 /* The clock control (t->ctl): opened first, given back last. */
 static const struct panel_ops control = { .name = "control", .region = -1,
 	.open = panel_table_control_open, .finish = panel_table_control_finish };
@@ -109,10 +122,11 @@ static const struct panel_ops clock_keys = { .name = "clock", .region = -1, .liv
 static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .live = true,
 	.open = panel_table_sweep_open, .sample = sweep_panel_sample, .ended = panel_table_sweep_ended,
 	.key = sweep_panel_key_filter,
-	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .close = panel_table_sweep_close };
+	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .rows = panel_table_sweep_rows,
+	.close = panel_table_sweep_close };
 static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
 	.open = policy_panel_open, .sample = policy_panel_sample, .view = policy_panel_view,
-	.render = panel_table_policy_render, .close = policy_panel_close };
+	.render = panel_table_policy_render, .rows = panel_table_policy_rows, .close = policy_panel_close };
 /* The governor: after the clock keys (--set-clock suspends it) and the
  * policy; its view goes into the policy panel's. */
 static const struct panel_ops governor = { .name = "governor", .region = -1, .live = true,
@@ -193,6 +207,32 @@ void panel_table_render(const struct tui_view *v, int region, struct cellbuf *cb
 		p->render(v, cb);
 	else
 		cellbuf_clear(cb, ROLE_NORMAL);
+}
+
+int panel_table_rows(const struct tui_view *v, int region, int w)
+{
+	const struct panel_ops *p = panel_table_region(region);
+	return p && p->rows ? p->rows(v, w) : 0;
+}
+
+int panel_table_render_at(const struct tui_view *v, int region, struct cellbuf *cb, int *top)
+{
+	int inner = cb->h - 2;
+	int rows = panel_table_rows(v, region, cb->w);
+	struct cellbuf full;
+	if (rows <= inner || inner <= 0 || *top <= 0 || cellbuf_init(&full, cb->w, rows + 2, cb->utf8) < 0) {
+		/* At the top: the panel's own form for its size (it keeps its
+		 * most important line), marked when it holds more. */
+		panel_table_render(v, region, cb);
+		*top = 0;
+		if (rows > inner && inner > 0)
+			scroll_marks(cb, 0, rows - inner);
+		return rows > inner ? rows : inner > 0 ? inner : 0;
+	}
+	panel_table_render(v, region, &full);
+	*top = scroll_blit(&full, cb, *top);
+	cellbuf_free(&full);
+	return rows;
 }
 
 bool panel_table_overlay(struct tui *t, bool under)

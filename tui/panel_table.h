@@ -36,6 +36,13 @@ struct panel_ops {
 	void (*view)(struct tui *t);
 	/* Its region of the view into cb (pure). */
 	void (*render)(const struct tui_view *v, struct cellbuf *cb);
+	/* Inner rows (no frame) its region holds at width w: more than its
+	 * region has, and the region scrolls (scroll.h) with the arrows,
+	 * PgUp/PgDn, Home/End and the wheel, marked where rows are left out.
+	 * NULL: it fits whatever it is given (graphs that grow).  A panel of
+	 * text can give panel_rows_probe its renderer (panel.h).  Every region
+	 * zooms (Enter, z, a double click) without a hook. */
+	int (*rows)(const struct tui_view *v, int w);
 	/* Paint over the regions (a dialog); under: something below was
 	 * repainted in this frame.  True when it painted. */
 	bool (*overlay)(struct tui *t, bool under);
@@ -60,6 +67,14 @@ bool panel_table_key(struct tui *t, int ch);
 void panel_table_view(struct tui *t, bool live);
 /* Render region of v into cb (cleared when no row renders it). */
 void panel_table_render(const struct tui_view *v, int region, struct cellbuf *cb);
+/* Inner rows region holds at width w; 0 when its row has no .rows. */
+int panel_table_rows(const struct tui_view *v, int region, int w);
+/* Render region into cb through a window from its inner row *top (clamped
+ * and written back) when it holds more rows than cb has (scroll.h); at
+ * the top (*top 0), or when it fits, as panel_table_render, with the mark
+ * of the rows it holds beyond cb.  Returns the inner rows it holds
+ * (cb's own when it fits). */
+int panel_table_render_at(const struct tui_view *v, int region, struct cellbuf *cb, int *top);
 bool panel_table_overlay(struct tui *t, bool under);
 void panel_table_close(struct tui *t);
 void panel_table_finish(struct tui *t, bool ran);

@@ -81,6 +81,46 @@ static int path_lines(const struct policy_view *pv, int w, int max_lines, char o
 	return 1;
 }
 
+/* The whole path with every value's source, a step per row ("-> " before
+ * each after the first), when rows are enough for it: a zoomed or tall
+ * panel shows how the clock was chosen in full.  Returns the rows written,
+ * 0 when it needs more than rows. */
+static int path_full(const struct policy_view *pv, struct cellbuf *cb, int x, int y, int W, int rows)
+{
+	char buf[4096];
+	policy_eval_format_path(&pv->eval, pv->have_map ? &pv->map : NULL, 0, buf, sizeof buf);
+	int need = 1;
+	for (const char *p = strstr(buf, " -> "); p; p = strstr(p + 4, " -> "))
+		need++;
+	if (need > rows)
+		return 0;
+	const char *p = buf;
+	for (int i = 0; i < need; i++) {
+		const char *e = strstr(p, " -> ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char line[1024];
+		snprintf(line, sizeof line, "%s%.*s", i ? "-> " : "", (int)(n < 1000 ? n : 1000), p);
+		cellbuf_putn(cb, x, y + i, ROLE_VALUE, line, W);
+		p = e ? e + 4 : p + n;
+	}
+	return need;
+}
+
+/* Steps the whole path takes (path_full), 0 before the first evaluation. */
+static int path_steps(const struct policy_view *pv)
+{
+	return pv->have_eval ? pv->eval.n_steps + 1 : 0;
+}
+
+int policy_panel_rows(const struct policy_view *pv, int w)
+{
+	(void)w;
+	if (!pv->active || pv->error[0])
+		return 2;
+	bool hint = pv->have_eval && !pv->eval.ok && pv->eval.missing >= 0;
+	return 1 + (pv->gov_active ? 1 : 0) + path_steps(pv) + (hint ? 1 : 0) + 1;
+}
+
 /* The governor's row: its state in full with the saving, or shorter forms
  * of either (the state up to its first comma, the saving without its
  * share) until both fit; the state alone last. */
@@ -170,8 +210,13 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 		char lines[2][512];
 		int rows = last - y >= 2 ? 2 : 1, k;
 		int miss = pv->eval.ok ? -1 : pv->eval.missing;
+		int hint_rows = !pv->eval.ok && pv->eval.missing >= 0 ? 1 : 0;
+		int full = last - y - hint_rows > 2 ? path_full(pv, cb, x, y, W, last - y - hint_rows) : 0;
 		policy_eval_format_path(&pv->eval, pv->have_map ? &pv->map : NULL, (int)sizeof buf - 1, buf, sizeof buf);
-		if (miss >= 0 && rows == 1 && cellbuf_strcols(buf) > W) {
+		if (full > 0) {
+			y += full;
+			k = 0;
+		} else if (miss >= 0 && rows == 1 && cellbuf_strcols(buf) > W) {
 			/* One row and a path that would lose its start, and with it
 			 * the feature's name: the name and what gives it say more. */
 			char hint[160];

@@ -51,6 +51,9 @@ struct policy_view {
 
 /* Draw the panel (title, frame, focus) into cb. */
 void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbuf *cb);
+/* Inner rows the panel holds at width w: the headline, the governor, the
+ * whole path a step per row with its sources, the hint, the util line. */
+int policy_panel_rows(const struct policy_view *pv, int w);
 /* Why a missing feature is missing, and what gives it. */
 const char *policy_panel_feature_hint(int feature);
 /* The same for the view: a gpu_util still being measured says how far. */

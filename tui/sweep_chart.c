@@ -40,16 +40,17 @@ static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, i
 	/* The unit in the middle, the span's ends above and below it (as the
 	 * power chart does): the bars start above zero, so the bottom's value
 	 * is what tells a 2 % dip from a 50 % one. */
-	if (rows >= 4) {
-		/* "J/" over "step": the whole unit in the 4 columns there are */
-		char a[8];
-		snprintf(a, sizeof a, "%s/", unit);
-		cellbuf_putn(cb, x - 5, y + 1, ROLE_LABEL, a, 4);
-		cellbuf_putn(cb, x - 5, y + 2, ROLE_LABEL, "step", 4);
-	} else {
-		char a[8];
-		snprintf(a, sizeof a, "%s/st", unit);   /* no room for more */
-		cellbuf_putn(cb, x - 5, y + (rows >= 3 ? rows / 2 : rows - 1), ROLE_LABEL, a, 4);
+	/* The unit whole ("J/" over "step"), never cut to "J/st": from 4 rows
+	 * between the span's ends, on 2 or 3 rows in place of the top (the
+	 * bottom, on a third row, is what tells the dip's depth); a one-row
+	 * group has no room for it. */
+	char a[8];
+	snprintf(a, sizeof a, "%s/", unit);
+	bool short_ = rows < 4;
+	if (rows >= 2) {
+		int uy = short_ ? y : y + 1;
+		cellbuf_putn(cb, x - 5, uy, ROLE_LABEL, a, 4);
+		cellbuf_putn(cb, x - 5, uy + 1, ROLE_LABEL, "step", 4);
 	}
 	if (!any)
 		return;
@@ -59,7 +60,7 @@ static void render_bars(const struct sweep_view *v, struct cellbuf *cb, int x, i
 	double bottom = lo - pad > 0 ? lo - pad : 0;
 	int prec = hi < 10 ? 2 : hi < 100 ? 1 : 0;
 	char t[16];
-	if (rows >= 2) {
+	if (rows >= 4) {
 		snprintf(t, sizeof t, "%4.*f", prec, hi);
 		cellbuf_putn(cb, x - 5, y, ROLE_LABEL, t, 4);
 	}
@@ -128,6 +129,11 @@ bool sweep_chart_render(const struct sweep_view *v, struct cellbuf *cb, int x0, 
 	int bars = rows - 2;
 	int gj = bars >= 3 ? (bars * 2 + 2) / 3 : bars;
 	int gs = bars - gj;
+	/* A one-row s/step group could not say its unit: J/step takes it. */
+	if (gs == 1) {
+		gj++;
+		gs = 0;
+	}
 	render_bars(v, cb, gx, y, cw, gj, true, "J");
 	render_marks(v, cb, gx, y + gj, cw);
 	if (gs > 0)

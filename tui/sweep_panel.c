@@ -659,6 +659,21 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	}
 }
 
+int sweep_panel_rows(const struct sweep_view *v, int w)
+{
+	struct cellbuf cb;
+	if (w < 3 || cellbuf_init(&cb, w, 16, false) < 0)
+		return 0;
+	int y = render_status(v, &cb, 1, 1, w - 1, cb.h - 2);
+	cellbuf_free(&cb);
+	int rows = y - 1;
+	if (!v->have || v->choosing)
+		return rows;
+	/* The table: its header and every level; the chart: room for both
+	 * bars with their unit, the marks and the legend. */
+	return rows + (v->table ? 1 + v->sw.cfg.n_levels : SWEEP_CHART_ROWS);
+}
+
 void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb)
 {
 	cellbuf_clear(cb, ROLE_NORMAL);

@@ -57,6 +57,11 @@ void sweep_panel_view_fill(struct tui *t, struct sweep_view *v);
 /* Render the sweep region (focus: draw the focused frame). */
 void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb);
 
+/* Inner rows the panel holds at width w: its state lines, then the
+ * table's header and every level, or the chart (SWEEP_CHART_ROWS). */
+int sweep_panel_rows(const struct sweep_view *v, int w);
+enum { SWEEP_CHART_ROWS = 10 };
+
 /* Pure helpers (tested). */
 /* Which of n levels the table shows in room rows, highest first: all when
  * they fit; else the top level (what the "vs top" figure compares with), a

@@ -20,10 +20,12 @@
 #include "clock.h"
 #include "control.h"
 #include "job_panel.h"
+#include "mouse.h"
 #include "options.h"
 #include "panel_table.h"
 #include "prom.h"
 #include "player.h"
+#include "scroll.h"
 #include "session.h"
 #include "stopsig.h"
 
@@ -183,7 +185,11 @@ static void layout_do(struct tui *t)
 		.present = TR_PANELS_ALL,
 		.power_rows = in ? in->n_rails : 0,
 	};
-	layout_compute(&li, &t->lay);
+	layout_compute(&li, &t->lay_base);
+	t->lay = t->lay_base;
+	/* A zoom that cannot be shown (too small) waits for a size it fits. */
+	if (t->zoom >= 0)
+		layout_zoom(&t->lay, t->zoom);
 
 	/* The key window first: it covers (0,0), which the regions then
 	 * paint over in the same frame. */
@@ -376,11 +382,32 @@ void tui_focus_step(struct tui *t, int dir)
 	int f = t->focus >= TR_GPU && t->focus < TR_KEYS ? t->focus : TR_GPU;
 	for (int i = 0; i < n; i++) {
 		f = TR_GPU + ((f - TR_GPU + dir) % n + n) % n;
-		if (t->lay.shown[f]) {
+		if (t->lay_base.shown[f]) {
 			t->focus = f;
+			/* Zoomed, the zoom follows the focus. */
+			if (t->zoom >= 0)
+				tui_zoom(t, f);
 			return;
 		}
 	}
+}
+
+void tui_zoom(struct tui *t, int region)
+{
+	t->zoom = layout_is_panel(region) ? region : -1;
+	if (t->zoom >= 0)
+		t->focus = t->zoom;
+	t->relayout = true;
+	t->dirty = true;
+}
+
+void tui_scroll(struct tui *t, int region, int delta)
+{
+	if (region < 0 || region >= TR_COUNT || !t->lay.shown[region])
+		return;
+	int inner = t->lay.r[region].h - 2;
+	t->scroll[region] = scroll_move(t->held[region], inner, t->scroll[region], delta);
+	t->dirty = true;
 }
 
 /* ---- frames -------------------------------------------------------------- */
@@ -442,7 +469,7 @@ static void frame(struct tui *t)
 		for (int r = 0; r < TR_COUNT; r++) {
 			if (!t->win[r])
 				continue;
-			panel_table_render(&t->view, r, &t->cb[r]);
+			t->held[r] = panel_table_render_at(&t->view, r, &t->cb[r], &t->scroll[r]);
 			any |= paint_if_changed(t, t->win[r], &t->cb[r], &t->hash[r]);
 		}
 		if (t->log_open)
@@ -535,6 +562,13 @@ static void key(struct tui *t, int ch)
 			tui_quit(t);
 		return;
 	}
+	if (ch == KEY_MOUSE) {
+		/* A dialog takes the click first, then the panels. */
+		if (getmouse(&t->mev) != OK || panel_table_key(t, ch))
+			return;
+		mouse_event(t);
+		return;
+	}
 	/* Modal keys first (the clock dialogs, the sweep's chooser), then
 	 * keys refused now: the panels', in the table's order. */
 	if (panel_table_key(t, ch))
@@ -590,6 +624,10 @@ static int term_start(struct tui *t)
 	nonl();
 	curs_set(0);
 	set_escdelay(25);
+	/* Clicks, double clicks and the wheel (mouse.h); with --no-mouse or
+	 * no-mouse = yes the terminal keeps the mouse for copy and paste. */
+	if (!t->o->no_mouse)
+		mousemask(ALL_MOUSE_EVENTS, NULL);
 	const char *nc = getenv("NO_COLOR");
 	t->color = has_colors() && !(nc && nc[0]);
 	if (t->color) {
@@ -660,6 +698,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	t->s = s;
 	t->o = o;
 	t->focus = TR_GPU;
+	t->zoom = -1;
 	t->theme_idx = -1;
 	/* The one stop-signal policy (core/control/stopsig.h), graceful: a stop
 	 * signal ends the loop below, the clocks go back on the way out.

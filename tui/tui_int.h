@@ -39,7 +39,12 @@ struct tui {
 	struct cellbuf help_cb, small_cb;
 	struct tui_key help_keys[96]; /* the key table in the help's order (panel_help_order) */
 	uint64_t help_hash, small_hash;
-	struct layout lay;
+	struct layout lay;     /* as shown: lay_base, or one panel zoomed */
+	struct layout lay_base;  /* every panel in its place */
+	int zoom;              /* the panel filling the screen (Enter, z), -1 none */
+	int scroll[TR_COUNT];  /* each region's first inner row shown (scroll.h) */
+	int held[TR_COUNT];    /* inner rows each region held in the last frame */
+	MEVENT mev;            /* the last mouse event (KEY_MOUSE) */
 
 	/* theme */
 	struct theme theme;
@@ -90,6 +95,10 @@ void tui_freeze(struct tui *t, bool on);
 void tui_quit(struct tui *t);
 void tui_theme_next(struct tui *t);
 void tui_focus_step(struct tui *t, int dir);
+/* Zoom region (-1: back to every panel); the layout follows. */
+void tui_zoom(struct tui *t, int region);
+/* Scroll region by delta inner rows (clamped to what it holds). */
+void tui_scroll(struct tui *t, int region, int delta);
 /* Paint cb into w when its content changed (or a repaint is forced). */
 bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last);
 /* A message on the status line (through the session's message). */

@@ -42,6 +42,7 @@ static const struct opt_def opt_table[] = {
 	{ "record", 'r', K_STR, OFF(record), "FILE", "record every sample to a CSV file", 0, 0, true },
 	{ "summary-format", 0, K_STR, OFF(summary_format), "FMT", "--batch summary as text (default) or json", 0, 0, false },
 	{ "theme", 't', K_STR, OFF(theme), "NAME|PATH", "colour theme: default, light, high-contrast, mono, or a file", 0, 0, false },
+	{ "no-mouse", 0, K_FLAG, OFF(no_mouse), NULL, "dashboard: leave the mouse to the terminal (copy and paste); clicks and the wheel do nothing", 0, 0, false },
 	{ "readonly", 0, K_FLAG, OFF(readonly), NULL, "never write clocks", 0, 0, false },
 	{ "demo-layout", 0, K_STR, OFF(demo_layout), "jp6|jp5", "simulated tree layout (default jp6)", 0, 0, false },
 	{ "sim-model", 0, K_STR, OFF(sim_model), "NAME", "model the simulated fine-tune trains (default bert-base)", 0, 0, false },

@@ -26,6 +26,7 @@ struct dvf_opts {
 	const char *summary_format;/* "text" (default) or "json" */
 	const char *theme;
 	bool readonly;
+	bool no_mouse;             /* --no-mouse: the dashboard asks for no mouse events */
 	/* simulator */
 	const char *demo_layout;   /* "jp6" (default) or "jp5" */
 	const char *sim_model;

@@ -6,14 +6,21 @@
 
 start 40 12
 dvfstop --demo --refresh 100
-expect_screen "40x12: too small, with what it needs" 'terminal too small \(need 80x[0-9]+\)' 10
+expect_screen "40x12: too small, with the one stated minimum" 'terminal too small \(need 80x20\)' 10
 expect_screen "40x12: only q acts" 'q quits, other keys wait' 2
 # A clock key there would act blind: it waits (nothing pinned, no sweep).
-keys + s
+keys + s o a d
 sleep 1
+# One row short of the minimum: still too small; the minimum itself shows
+# every panel.
+tm resize-window -x 80 -y 19
+expect_screen "80x19: too small" 'terminal too small \(need 80x20\)' 5
+tm resize-window -x 80 -y 20
+expect_screen "80x20: the dashboard" 'clock [0-9.]+ MHz' 5
+expect_screen "80x20: the sweep panel" '┌ sweep' 2
 tm resize-window -x 80 -y 24
 expect_screen "80x24: the dashboard" 'clock [0-9.]+ MHz' 5
-if screen | grep -q 'pinned at\|sweeping'; then fail "a key pressed below the minimum size acted:"; screen; else ok "keys below the minimum size did nothing"; fi
+if screen | grep -q 'pinned at\|sweeping\|set the GPU clock\|start a sweep'; then fail "a key pressed below the minimum size acted:"; screen; else ok "keys below the minimum size did nothing"; fi
 expect_screen "80x24: the key line" 'q quit' 2
 # The key line's first words are the clock actions: they are what the tool is for.
 expect_screen "80x24: the key line names accept, clock and sweep" '^ q quit  \? help  a accept  o clock  s sweep' 2

@@ -47,7 +47,8 @@ pinned "during the sweep the clock is pinned"
 expect_screen "the sweep ends with the best level" 'best [0-9.]+ MHz [0-9.]+ J/step' 40
 expect_screen "chart: J/step bars, the unit whole ('J/' over 'step')" 'J/ +[^ ]'
 expect_screen "chart: the unit's second row" 'step [^ ]' 1
-expect_screen "chart: s/step bars" 's/st [^ ]'
+expect_screen "chart: s/step bars, the unit whole ('s/' over 'step')" '│s/   ' 2
+if screen | grep -qE '[sJ]/st([^e]|$)'; then fail "chart: a unit cut to s/st or J/st"; else ok "chart: no unit cut"; fi
 expect_screen "chart: the best and the policy's level marked" '\* best [0-9.]+ +P policy [0-9.]+' 2
 expect_screen "status: the clocks are as before, A pins the best" 'is best \([0-9.]+ J/step, [0-9]+ windows\); clocks as before, A pins it' 2
 same_as_orig "after the sweep: min_freq, max_freq, governor hold their original bytes"
