@@ -1,0 +1,195 @@
+/* sys_rows: CPU clusters and cores, memory, EMC, fan, GPU processes
+ * (sys_rows.h). */
+#include "config.h"
+#include "sys_rows.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+#include "theme.h"
+
+/* Left to right along one row, clipped at x1 (as panel.c's pen). */
+struct row {
+	struct cellbuf *cb;
+	int x, y, x1;
+};
+
+static void sys_rows_put(struct row *r, int role, const char *s)
+{
+	if (r->x < r->x1)
+		r->x += cellbuf_putn(r->cb, r->x, r->y, role, s, r->x1 - r->x);
+}
+
+static void sys_rows_putf(struct row *r, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void sys_rows_putf(struct row *r, int role, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sys_rows_put(r, role, buf);
+}
+
+static void sys_rows_m(struct row *r, struct dvf_m m, double scale, int prec, const char *unit)
+{
+	char buf[64];
+	render_fmt_m(buf, sizeof buf, m, scale, prec, unit);
+	sys_rows_put(r, m.ok ? ROLE_VALUE : ROLE_NA, buf);
+}
+
+/* A per-mille as "16%" (n/a without the sign). */
+static void sys_rows_pct(struct row *r, struct dvf_m pm)
+{
+	char buf[64];
+	render_fmt_m(buf, sizeof buf, pm, 0.1, 0, NULL);
+	sys_rows_putf(r, pm.ok ? ROLE_VALUE : ROLE_NA, "%s%s", buf, pm.ok ? "%" : "");
+}
+
+void sys_rows_cluster_label(const struct dvf_info *in, int k, bool shortform, char *out, size_t len)
+{
+	int lo = -1, hi = -1;
+	for (int c = 0; c < in->n_cores && c < DVF_MAX_CORES; c++)
+		if (in->core_cluster[c] == k) {
+			if (lo < 0)
+				lo = c;
+			hi = c;
+		}
+	if (lo < 0)
+		snprintf(out, len, "%s", in->cluster_name[k]);
+	else if (lo == hi)
+		snprintf(out, len, "%s%d", shortform ? "c" : "cpu", lo);
+	else
+		snprintf(out, len, "%s%d-%d", shortform ? "c" : "cpu", lo, hi);
+}
+
+void sys_rows_clock(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
+{
+	struct row r = { cb, x0, y, x0 + W };
+	int nc = in ? in->n_clusters : 0;
+	sys_rows_put(&r, ROLE_LABEL, "clock ");
+	if (nc <= 0)
+		sys_rows_put(&r, ROLE_NA, "n/a");
+	for (int i = 0; i < nc && i < DVF_MAX_CLUSTERS; i++) {
+		char label[DVF_NAME_LEN];
+		sys_rows_cluster_label(in, i, true, label, sizeof label);
+		/* labels only where they say which cores (not a replay's names) */
+		if (in->n_cores > 0)
+			sys_rows_putf(&r, ROLE_LABEL, "%s ", label);
+		sys_rows_m(&r, s->cpu_khz[i], 1e-3, 0, NULL);
+		sys_rows_put(&r, ROLE_LABEL, " ");
+	}
+	if (nc > 0)
+		sys_rows_put(&r, ROLE_LABEL, "MHz");
+}
+
+void sys_rows_cluster(const struct dvf_info *in, const struct dvf_sample *s, int k, struct cellbuf *cb, int x0,
+		      int y, int W)
+{
+	struct row r = { cb, x0, y, x0 + W };
+	char label[DVF_NAME_LEN];
+	sys_rows_cluster_label(in, k, false, label, sizeof label);
+	sys_rows_putf(&r, ROLE_LABEL, "%-8s", label);
+	sys_rows_m(&r, s->cpu_khz[k], 1e-3, 0, "MHz");
+	sys_rows_put(&r, ROLE_LABEL, " ");
+	for (int c = 0; c < in->n_cores && c < DVF_MAX_CORES; c++) {
+		if (in->core_cluster[c] != k)
+			continue;
+		struct dvf_m m = s->core_util_pm[c];
+		char t[16];
+		render_fmt_m(t, sizeof t, m, 0.1, 0, NULL);
+		int role = !m.ok ? ROLE_NA : m.v >= 900 ? ROLE_WARN : ROLE_VALUE;
+		sys_rows_putf(&r, role, " %3s%s", t, m.ok ? "%" : "");
+	}
+}
+
+/* kB as GiB with one decimal, or n/a. */
+static void sys_rows_gib(struct row *r, struct dvf_m kb, int role)
+{
+	if (kb.ok)
+		sys_rows_putf(r, role, "%.1f", (double)kb.v / (1024.0 * 1024.0));
+	else
+		sys_rows_put(r, ROLE_NA, "n/a");
+}
+
+void sys_rows_mem(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
+{
+	struct row r = { cb, x0, y, x0 + W };
+	/* a fine-tune near the limit of unified memory is the warning here */
+	int role = ROLE_VALUE;
+	if (s->ram_used_kb.ok && s->ram_total_kb.ok && s->ram_total_kb.v > 0) {
+		double f = (double)s->ram_used_kb.v / (double)s->ram_total_kb.v;
+		role = f >= 0.97 ? ROLE_CRIT : f >= 0.90 ? ROLE_WARN : ROLE_VALUE;
+	}
+	sys_rows_put(&r, ROLE_LABEL, "RAM ");
+	sys_rows_gib(&r, s->ram_used_kb, role);
+	sys_rows_put(&r, ROLE_LABEL, "/");
+	sys_rows_gib(&r, s->ram_total_kb, ROLE_VALUE);
+	sys_rows_put(&r, ROLE_LABEL, " GiB  swap ");
+	int srole = s->swap_used_kb.ok && s->swap_used_kb.v > 1024 * 1024 ? ROLE_WARN : ROLE_VALUE;
+	sys_rows_gib(&r, s->swap_used_kb, srole);
+	sys_rows_put(&r, ROLE_LABEL, "/");
+	sys_rows_gib(&r, s->swap_total_kb, ROLE_VALUE);
+	sys_rows_put(&r, ROLE_LABEL, " GiB");
+}
+
+void sys_rows_emc_fan(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
+{
+	struct row r = { cb, x0, y, x0 + W };
+	sys_rows_put(&r, ROLE_LABEL, "EMC ");
+	sys_rows_m(&r, s->emc_hz, 1e-6, 0, "MHz");
+	sys_rows_put(&r, ROLE_LABEL, " ");
+	sys_rows_pct(&r, s->emc_load_pm);
+	sys_rows_put(&r, ROLE_LABEL, "  fan ");
+	/* pwm 0..255 as a share of full drive */
+	sys_rows_pct(&r, s->fan_pwm.ok ? dvf_m_val((s->fan_pwm.v * 1000 + 127) / 255) : dvf_m_na());
+	sys_rows_put(&r, ROLE_LABEL, " ");
+	sys_rows_m(&r, s->fan_rpm, 1, 0, "rpm");
+}
+
+/* A size in kB the way nvtop writes it: 3.0G, 64M, 512K. */
+static void sys_rows_size(char *out, size_t len, int64_t kb)
+{
+	if (kb < 0)
+		snprintf(out, len, "?");
+	else if (kb >= 1024 * 1024)
+		snprintf(out, len, "%.1fG", (double)kb / (1024.0 * 1024.0));
+	else if (kb >= 1024)
+		snprintf(out, len, "%lldM", (long long)(kb / 1024));
+	else
+		snprintf(out, len, "%lldK", (long long)kb);
+}
+
+void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y,
+			int W)
+{
+	struct row r = { cb, x0, y, x0 + W };
+	sys_rows_put(&r, ROLE_LABEL, "procs ");
+	if (!s->gpu_procs.ok) {
+		sys_rows_put(&r, ROLE_NA, "n/a");
+		if (in && in->gpu_procs_why[0])
+			sys_rows_putf(&r, ROLE_NA, ": %s", in->gpu_procs_why);
+		return;
+	}
+	if (s->gpu_procs.v == 0) {
+		sys_rows_put(&r, ROLE_VALUE, "none");
+		return;
+	}
+	int shown = 0;
+	for (int i = 0; i < DVF_MAX_GPU_PROCS && i < s->gpu_procs.v; i++) {
+		char size[16], pid[24];
+		sys_rows_size(size, sizeof size, s->gpu_proc[i].mem_kb);
+		snprintf(pid, sizeof pid, "/%lld ", (long long)s->gpu_proc[i].pid);
+		int need = cellbuf_strcols(s->gpu_proc[i].name) + (int)strlen(pid) + (int)strlen(size);
+		if (shown && r.x + need > r.x1)
+			break;
+		sys_rows_put(&r, ROLE_VALUE, s->gpu_proc[i].name);
+		sys_rows_put(&r, ROLE_LABEL, pid);
+		sys_rows_putf(&r, ROLE_VALUE, "%s  ", size);
+		shown++;
+	}
+	if (shown < s->gpu_procs.v)
+		sys_rows_putf(&r, ROLE_LABEL, "+%lld", (long long)(s->gpu_procs.v - shown));
+}
