@@ -574,7 +574,7 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 	if (y <= H)
 		sys_rows_mem(s, cb, x0, y++, W);
 	if (y <= H)
-		sys_rows_emc_fan(s, cb, x0, y++, W);
+		sys_rows_emc_fan(in, s, cb, x0, y++, W);
 	/* Every zone, packed, when there is room. */
 	for (int i = 0; i < nz && y <= H; y++) {
 		p = pen_at(cb, x0, y, x0 + W);

@@ -135,10 +135,11 @@ void sys_rows_mem(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y,
 	sys_rows_put(&r, ROLE_LABEL, " GiB");
 }
 
-void sys_rows_emc_fan(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
+void sys_rows_emc_fan(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
 {
 	struct row r = { cb, x0, y, x0 + W };
-	sys_rows_put(&r, ROLE_LABEL, "EMC ");
+	/* a discrete GPU's own memory clock (NVML) is no Jetson EMC */
+	sys_rows_put(&r, ROLE_LABEL, in && strcmp(in->source, "nvml") == 0 ? "mem " : "EMC ");
 	sys_rows_m(&r, s->emc_hz, 1e-6, 0, "MHz");
 	sys_rows_put(&r, ROLE_LABEL, " ");
 	sys_rows_pct(&r, s->emc_load_pm);

@@ -21,8 +21,8 @@ void sys_rows_cluster(const struct dvf_info *in, const struct dvf_sample *s, int
 		      int y, int W);
 /* "RAM 4.9/61.4 GiB  swap 0.1/30.7 GiB" */
 void sys_rows_mem(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W);
-/* "EMC 3199 MHz 20%  fan 43% 2961 rpm" */
-void sys_rows_emc_fan(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W);
+/* "EMC 3199 MHz 20%  fan 43% 2961 rpm" ("mem" for NVML's memory clock) */
+void sys_rows_emc_fan(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W);
 /* "procs python3 3.0G  gnome-shell 64M", or "procs n/a: why". */
 void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y,
 			int W);
