@@ -490,3 +490,13 @@ TESTS += tests/integration/fleet.sh
 EXTRA_DIST += tests/integration/fleet.sh contrib/grafana/dvfstop.json \
 	contrib/prometheus/prometheus.yml contrib/prometheus/dvfstop.rules.yml \
 	contrib/systemd/dvfstop-exporter.service docs/fleet.md
+
+# The board's memory, EMC, fan, per-core load and GPU processes
+# (core/source/procfs.c, jetson_sys.c) on fixture trees.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_procfs
+TESTS += tests/unit/test_procfs
+tests_unit_test_procfs_SOURCES = tests/unit/test_procfs.c
+tests_unit_test_procfs_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_procfs_LDADD = $(TEST_LDADD)
+endif
