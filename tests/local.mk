@@ -500,3 +500,5 @@ tests_unit_test_procfs_SOURCES = tests/unit/test_procfs.c
 tests_unit_test_procfs_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_procfs_LDADD = $(TEST_LDADD)
 endif
+TESTS += tests/integration/board-metrics.sh
+EXTRA_DIST += tests/integration/board-metrics.sh
