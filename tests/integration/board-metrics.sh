@@ -58,4 +58,21 @@ for col in ram_used_mb swap_used_mb emc_mhz emc_util_pct fan_pwm_pct gpu_procs; 
 done
 [ -n "$(csv_col "$T/b.csv" fan_rpm '$')" ] && ok "the tachometer still reads" || fail "fan_rpm lost too"
 [ -n "$(csv_col "$T/b.csv" total_mw '$')" ] && ok "the rails still read" || fail "total_mw lost too"
+
+# ---- files that fail ----------------------------------------------------------------
+# The simulator's fault file: debugfs as a user sees it (EACCES), meminfo
+# and the tachometer failing.
+D2=$T/sim2
+"$DVFSTOP" --no-config --batch --demo --sim-dir "$D2" --samples 1 >/dev/null ||
+	fail "cannot make the second simulated tree"
+printf 'r EACCES /sys/kernel/debug/nvmap/iovmm/maps\nr EACCES /debug/bpmp/debug/clk/emc/rate\nr EIO /proc/meminfo\nr EIO /rpm\n' \
+	>"$D2/dvfstop-faults"
+"$DVFSTOP" --no-config --batch --demo --sim-dir "$D2" --sim-speed 0 --duration 2 --interval 100 \
+	--record "$T/c.csv" >/dev/null 2>"$T/c.err"
+expect_eq "failing files: exit status" "$?" 0
+for col in ram_used_mb ram_total_mb emc_mhz emc_util_pct fan_rpm gpu_procs gpu_procs_mem_mb; do
+	v=$(csv_col "$T/c.csv" $col '$')
+	[ -z "$v" ] && ok "$col: n/a while its file fails" || fail "$col: '$v' while its file fails"
+done
+[ -n "$(csv_col "$T/c.csv" fan_pwm_pct '$')" ] && ok "the fan's PWM still reads" || fail "fan_pwm_pct lost too"
 finish
