@@ -65,21 +65,62 @@ void sys_rows_cluster_label(const struct dvf_info *in, int k, bool shortform, ch
 		snprintf(out, len, "%s%d-%d", shortform ? "c" : "cpu", lo, hi);
 }
 
+/* Cluster k's cores as one cell each, a block as high as its load
+ * (ASCII: a digit, tenths), "-" for n/a; the count of cells. */
+static int sys_rows_blocks(const struct dvf_info *in, const struct dvf_sample *s, int k, bool utf8, char *out,
+			   size_t len)
+{
+	static const char *const blk[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	size_t n = 0;
+	int cells = 0;
+	out[0] = '\0';
+	for (int c = 0; c < in->n_cores && c < DVF_MAX_CORES; c++) {
+		if (in->core_cluster[c] != k || n + 4 >= len)
+			continue;
+		struct dvf_m m = s->core_util_pm[c];
+		int v = m.ok ? (int)(m.v < 0 ? 0 : m.v > 1000 ? 1000 : m.v) : -1;
+		char one[8];
+		if (v < 0)
+			snprintf(one, sizeof one, "-");
+		else if (utf8)
+			snprintf(one, sizeof one, "%s", blk[v * 7 / 1000]);
+		else
+			snprintf(one, sizeof one, "%d", v >= 1000 ? 9 : v / 100);
+		n += (size_t)snprintf(out + n, len - n, "%s", one);
+		cells++;
+	}
+	return cells;
+}
+
+/* The clock row; with each core's load after its cluster's clock when
+ * the row has room ("c0-3 1190 ▆▁▁▁ c4-7 730 ▂▂▂▂ ... MHz"). */
 void sys_rows_clock(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
 {
 	struct row r = { cb, x0, y, x0 + W };
 	int nc = in ? in->n_clusters : 0;
+	char label[DVF_NAME_LEN], num[32], blocks[DVF_MAX_CORES * 4 + 1];
+	/* what the row takes with the cores' blocks */
+	int need = 6 + 3;
+	for (int i = 0; i < nc && i < DVF_MAX_CLUSTERS; i++) {
+		sys_rows_cluster_label(in, i, true, label, sizeof label);
+		render_fmt_m(num, sizeof num, s->cpu_khz[i], 1e-3, 0, NULL);
+		need += (int)strlen(label) + 1 + (int)strlen(num) + 1 + sys_rows_blocks(in, s, i, cb->utf8, blocks, sizeof blocks) + 1;
+	}
+	bool with_blocks = in && in->n_cores > 0 && need <= W;
 	sys_rows_put(&r, ROLE_LABEL, "clock ");
 	if (nc <= 0)
 		sys_rows_put(&r, ROLE_NA, "n/a");
 	for (int i = 0; i < nc && i < DVF_MAX_CLUSTERS; i++) {
-		char label[DVF_NAME_LEN];
 		sys_rows_cluster_label(in, i, true, label, sizeof label);
 		/* labels only where they say which cores (not a replay's names) */
 		if (in->n_cores > 0)
 			sys_rows_putf(&r, ROLE_LABEL, "%s ", label);
 		sys_rows_m(&r, s->cpu_khz[i], 1e-3, 0, NULL);
 		sys_rows_put(&r, ROLE_LABEL, " ");
+		if (with_blocks && sys_rows_blocks(in, s, i, cb->utf8, blocks, sizeof blocks) > 0) {
+			sys_rows_put(&r, ROLE_BAR, blocks);
+			sys_rows_put(&r, ROLE_LABEL, " ");
+		}
 	}
 	if (nc > 0)
 		sys_rows_put(&r, ROLE_LABEL, "MHz");
