@@ -219,6 +219,10 @@ void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, s
 		sys_rows_put(&r, ROLE_VALUE, "none");
 		return;
 	}
+	if (s->gpu_proc[0].pid <= 0) {   /* a count without the list (a recording) */
+		sys_rows_putf(&r, ROLE_VALUE, "%lld", (long long)s->gpu_procs.v);
+		return;
+	}
 	int shown = 0;
 	for (int i = 0; i < DVF_MAX_GPU_PROCS && i < s->gpu_procs.v; i++) {
 		char size[16], pid[24];

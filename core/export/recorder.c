@@ -90,7 +90,8 @@ static struct dvf_m recorder_procs_mem_kb(const struct dvf_sample *s)
 		return dvf_m_na();
 	int64_t kb = 0;
 	for (int i = 0; i < DVF_MAX_GPU_PROCS && i < s->gpu_procs.v; i++) {
-		if (s->gpu_proc[i].mem_kb < 0)
+		/* no list (a recording's count) or a memory the driver did not say */
+		if (s->gpu_proc[i].pid <= 0 || s->gpu_proc[i].mem_kb < 0)
 			return dvf_m_na();
 		kb += s->gpu_proc[i].mem_kb;
 	}

@@ -39,6 +39,12 @@ expect_grep "Prometheus: the fine-tune's GPU memory" 'dvfstop_gpu_process_memory
 expect_grep "Prometheus: per-core load with its cluster" 'dvfstop_cpu_core_utilization_ratio{.*cpu="cpu4",cluster="policy4"}' "$T/a.prom"
 expect_grep "Prometheus: swap" 'dvfstop_memory_used_bytes{.*memory="swap"} [0-9]' "$T/a.prom"
 
+# A replay of the recording plays them back (the process list as a count).
+"$DVFSTOP" --no-config --batch --replay "$T/a.csv" --record "$T/a2.csv" >/dev/null 2>&1
+for col in ram_used_mb swap_total_mb emc_mhz emc_util_pct fan_rpm gpu_procs cpu4_util_pct; do
+	expect_eq "replayed $col" "$(csv_col "$T/a2.csv" $col '$')" "$(csv_col "$T/a.csv" $col '$')"
+done
+
 # ---- files that vanish ------------------------------------------------------------
 # The tree left by the run above, read live: meminfo, the EMC clock, the
 # fan's PWM and nvmap go away one second in.
