@@ -45,6 +45,16 @@ for col in ram_used_mb swap_total_mb emc_mhz emc_util_pct fan_rpm gpu_procs cpu4
 	expect_eq "replayed $col" "$(csv_col "$T/a2.csv" $col '$')" "$(csv_col "$T/a.csv" $col '$')"
 done
 
+# A tegrastats log: RAM 18207/62841MB SWAP 86/31420MB, EMC_FREQ 3%@2133,
+# the first core 14%@2188.
+"$DVFSTOP" --no-config --batch --replay "$top_srcdir/tests/fixtures/tegrastats/jp6_agx_orin.txt" \
+	--record "$T/t.csv" >/dev/null 2>&1
+expect_eq "tegrastats: RAM used" "$(csv_col "$T/t.csv" ram_used_mb 1)" 18207.0
+expect_eq "tegrastats: swap total" "$(csv_col "$T/t.csv" swap_total_mb 1)" 31420.0
+expect_eq "tegrastats: EMC clock" "$(csv_col "$T/t.csv" emc_mhz 1)" 2133.0
+expect_eq "tegrastats: EMC load" "$(csv_col "$T/t.csv" emc_util_pct 1)" 3.0
+expect_eq "tegrastats: cpu0's load" "$(csv_col "$T/t.csv" cpu0_util_pct 1)" 14.0
+
 # ---- files that vanish ------------------------------------------------------------
 # The tree left by the run above, read live: meminfo, the EMC clock, the
 # fan's PWM and nvmap go away one second in.
