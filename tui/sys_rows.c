@@ -139,10 +139,11 @@ void sys_rows_cluster(const struct dvf_info *in, const struct dvf_sample *s, int
 		if (in->core_cluster[c] != k)
 			continue;
 		struct dvf_m m = s->core_util_pm[c];
-		char t[16];
+		char t[16], cell[20];
 		render_fmt_m(t, sizeof t, m, 0.1, 0, NULL);
+		snprintf(cell, sizeof cell, "%s%s", t, m.ok ? "%" : "");
 		int role = !m.ok ? ROLE_NA : m.v >= 900 ? ROLE_WARN : ROLE_VALUE;
-		sys_rows_putf(&r, role, " %3s%s", t, m.ok ? "%" : "");
+		sys_rows_putf(&r, role, " %4s", cell);
 	}
 }
 
