@@ -504,3 +504,6 @@ tests_unit_test_procfs_LDADD = $(TEST_LDADD)
 endif
 TESTS += tests/integration/board-metrics.sh
 EXTRA_DIST += tests/integration/board-metrics.sh
+# fit's progress on stderr, evaluate --narrow (core/cli/cmd_fit.c, cmd_evaluate.c).
+TESTS += tests/integration/fit-progress.sh
+EXTRA_DIST += tests/integration/fit-progress.sh

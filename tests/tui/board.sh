@@ -29,6 +29,12 @@ quit_ok
 clear_screen
 tm resize-window -x 120 -y 40 >/dev/null 2>&1
 
+# evaluate on a terminal narrower than its table (131 columns) prints
+# the narrow form
+run "\"$DVFSTOP\" evaluate '$top_srcdir/tests/fixtures/sweeps/one-split.csv'"
+expect_screen "evaluate on a 120-column terminal: the narrow form" '^  optimum +n 4  save 35\.00%  regret 0\.00%  optimal 4/4'
+clear_screen
+
 # NVML: the driver's compute processes (the fake lists dvfstop itself)
 FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
 if [ -f "$FAKE" ]; then
