@@ -440,6 +440,8 @@ TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests
 TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/replay.sh tests/tui/help.sh tests/tui/valgrind.sh
 TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
+# RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
+TUI_TESTS += tests/tui/board.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md
@@ -496,3 +498,18 @@ TESTS += tests/integration/fleet.sh
 EXTRA_DIST += tests/integration/fleet.sh contrib/grafana/dvfstop.json \
 	contrib/prometheus/prometheus.yml contrib/prometheus/dvfstop.rules.yml \
 	contrib/systemd/dvfstop-exporter.service docs/fleet.md
+
+# The board's memory, EMC, fan, per-core load and GPU processes
+# (core/source/procfs.c, jetson_sys.c) on fixture trees.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_procfs
+TESTS += tests/unit/test_procfs
+tests_unit_test_procfs_SOURCES = tests/unit/test_procfs.c
+tests_unit_test_procfs_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_procfs_LDADD = $(TEST_LDADD)
+endif
+TESTS += tests/integration/board-metrics.sh
+EXTRA_DIST += tests/integration/board-metrics.sh
+# fit's progress on stderr, evaluate --narrow (core/cli/cmd_fit.c, cmd_evaluate.c).
+TESTS += tests/integration/fit-progress.sh
+EXTRA_DIST += tests/integration/fit-progress.sh

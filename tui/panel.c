@@ -9,6 +9,7 @@
 
 #include "layout.h"
 #include "render.h"
+#include "sys_rows.h"
 #include "theme.h"
 
 /* Widest graph row we render (a 300-column terminal is well inside). */
@@ -414,6 +415,9 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		put_util(cb, x0, 4, W, s->gpu_load_pm);
 
 	int gy = gpu_setting(v, cb, x0, 5, W, H);
+	/* Who uses the GPU, while the graphs keep three rows. */
+	if (H - (gy - 1) >= 4)
+		sys_rows_gpu_procs(in, s, cb, x0, gy++, W);
 	/* The rest: clock history over utilisation history. */
 	int g = H - (gy - 1);
 	if (g > 0)
@@ -558,20 +562,15 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 
 	put_util(cb, x0, y++, W, s->cpu_util_pm);
 
-	if (y <= H) {
-		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "clock ");
-		int nc = in ? in->n_clusters : 0;
-		if (nc <= 0)
-			put(&p, ROLE_NA, "n/a");
-		for (int i = 0; i < nc && i < DVF_MAX_CLUSTERS; i++) {
-			put_m(&p, s->cpu_khz[i], 1e-3, 0, NULL);
-			put(&p, ROLE_LABEL, " ");
-		}
-		if (nc > 0)
-			put(&p, ROLE_LABEL, "MHz");
-	}
-
+	/* Each cluster on a row of its own with its cores' load when the
+	 * panel has room for them and the rows below (sys_rows.c); else
+	 * every cluster's clock on one row. */
+	int nc = in ? in->n_clusters : 0;
+	bool per_cluster = in && in->n_cores > 0 && nc > 0 && H >= 4 + nc;
+	for (int k = 0; per_cluster && k < nc && y <= H; k++)
+		sys_rows_cluster(in, s, k, cb, x0, y++, W);
+	if (!per_cluster && y <= H)
+		sys_rows_clock(in, s, cb, x0, y++, W);
 	int nz = in ? in->n_zones : 0;
 	if (nz > DVF_MAX_ZONES)
 		nz = DVF_MAX_ZONES;
@@ -591,6 +590,11 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 			putf(&p, ROLE_LABEL, " %s", in->zone_name[hot]);
 		}
 	}
+	/* memory, the EMC and the fan (jtop's MEM page) */
+	if (y <= H)
+		sys_rows_mem(s, cb, x0, y++, W);
+	if (y <= H)
+		sys_rows_emc_fan(in, s, cb, x0, y++, W);
 	/* Every zone, packed, when there is room. */
 	for (int i = 0; i < nz && y <= H; y++) {
 		p = pen_at(cb, x0, y, x0 + W);

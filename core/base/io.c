@@ -539,6 +539,26 @@ int io_read_line(struct io_file *f, char *buf, size_t len)
 	return m;
 }
 
+int io_read_lines(struct io_file *f, char *buf, size_t len)
+{
+	bool more;
+	int m = read_raw(f, buf, len, &more);
+	if (m < 0)
+		return -1;
+	if (more) {   /* keep whole lines only: never a cut number */
+		while (m > 0 && buf[m - 1] != '\n')
+			m--;
+		if (m == 0) {
+			f->err = EFBIG;
+			return -1;
+		}
+		buf[m] = '\0';
+	}
+	strip(buf, &m);
+	f->err = 0;
+	return m;
+}
+
 bool io_read_i64(struct io_file *f, int64_t *out)
 {
 	char buf[64];

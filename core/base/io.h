@@ -77,6 +77,10 @@ int io_read_line(struct io_file *f, char *buf, size_t len);
 /* Read one decimal integer; anything else (garbage, empty, overflow) fails
  * with err = EINVAL. */
 bool io_read_i64(struct io_file *f, int64_t *out);
+/* The whole lines at the file's start that fit buf (the rest is left):
+ * for /proc/stat, whose per-core lines come first and whose interrupt
+ * line may be longer than any buffer.  EFBIG when not one line fits. */
+int io_read_lines(struct io_file *f, char *buf, size_t len);
 
 /* A count of slow reads and recoveries over all files: while it stays the
  * same no file's slow state has changed (a cheap test before looking at

@@ -15,6 +15,9 @@ enum {
 	DVF_MAX_ZONES = 16,
 	DVF_MAX_LEVELS = 64,
 	DVF_NAME_LEN = 32,
+	DVF_MAX_CORES = 32,          /* CPU cores with a load of their own */
+	DVF_MAX_GPU_PROCS = 4,       /* GPU processes kept (the largest first) */
+	DVF_PROC_NAME_LEN = 16,      /* a process name as the kernel keeps it (comm) */
 };
 
 /* One metric: a value and whether it is real. */
@@ -30,6 +33,13 @@ struct dvf_rail_sample {
 	struct dvf_m mv;  /* bus voltage, mV */
 	struct dvf_m ma;  /* current, mA */
 	struct dvf_m mw;  /* power = mV * mA / 1000, mW */
+};
+
+/* A process using the GPU, with the GPU memory it holds. */
+struct dvf_gpu_proc {
+	int64_t pid;
+	int64_t mem_kb;               /* KiB; -1 where the driver does not say */
+	char name[DVF_PROC_NAME_LEN];
 };
 
 struct dvf_sample {
@@ -49,6 +59,21 @@ struct dvf_sample {
 	struct dvf_m cpu_khz[DVF_MAX_CLUSTERS];     /* per cpufreq policy */
 	struct dvf_m cpu_util_pm;     /* all CPUs, per-mille, from /proc/stat deltas */
 	struct dvf_m temp_mc[DVF_MAX_ZONES];        /* per thermal zone; offline = n/a */
+	struct dvf_m core_util_pm[DVF_MAX_CORES];   /* per CPU core (dvf_info.n_cores); offline = n/a */
+
+	/* Memory and the rest of the board (jtop's MEM and INFO pages). */
+	struct dvf_m ram_total_kb;    /* /proc/meminfo MemTotal */
+	struct dvf_m ram_used_kb;     /* MemTotal - MemAvailable */
+	struct dvf_m swap_total_kb;   /* SwapTotal (0 is a real value: no swap) */
+	struct dvf_m swap_used_kb;    /* SwapTotal - SwapFree */
+	struct dvf_m emc_hz;          /* memory (EMC) clock */
+	struct dvf_m emc_load_pm;     /* memory controller activity, per-mille */
+	struct dvf_m fan_pwm;         /* fan drive, 0..255 */
+	struct dvf_m fan_rpm;         /* fan tachometer */
+	/* Processes using the GPU: how many (n/a where the platform does not
+	 * say: dvf_info.gpu_procs_why tells why), the largest few of them. */
+	struct dvf_m gpu_procs;
+	struct dvf_gpu_proc gpu_proc[DVF_MAX_GPU_PROCS];
 
 	/* Fine-tune progress (filled by the progress module when one is followed). */
 	struct dvf_m steps;           /* completed training steps */
@@ -92,6 +117,10 @@ struct dvf_info {
 	char cluster_name[DVF_MAX_CLUSTERS][DVF_NAME_LEN]; /* "policy0" ... */
 	int n_zones;
 	char zone_name[DVF_MAX_ZONES][DVF_NAME_LEN];
+
+	int n_cores;                  /* cores listed in core_util_pm (highest number + 1) */
+	int core_cluster[DVF_MAX_CORES]; /* index in cluster_name; -1 when not known */
+	char gpu_procs_why[96];       /* why the GPU's processes are n/a; "" when known */
 };
 
 /* Index of the level equal to hz, or -1. */

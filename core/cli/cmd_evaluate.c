@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +124,7 @@ struct ev_run {
 	int *maxn;                 /* per workload */
 	struct ev_cell *cell;      /* n x (np + 1) */
 	struct ev_summary sum[EV_MAX_POLICIES + 1];
+	bool narrow;               /* --narrow, or a terminal narrower than the table */
 };
 
 static struct ev_cell *cell_at(const struct ev_run *r, int i, int p)
@@ -218,6 +221,82 @@ static void print_text(const struct ev_run *r)
 		snprintf(lg, sizeof lg, "%s (%d)", c, s->n_large);
 		printf("  %-20.20s %4d %8s %12s %12s %10s  %-*s %8s %5d/%d\n", p < r->np ? r->label[p] : "optimum",
 		       s->n, a, sm, lg, mx, wn, s->max_at >= 0 ? d->w[s->max_at].name : "-", g, s->optimal, s->n);
+	}
+}
+
+/* Columns of the wide table's rows (print_text). */
+static int wide_cols(const struct ev_run *r)
+{
+	int wn = 8;
+	for (int i = 0; i < r->d->n; i++)
+		if ((int)strlen(r->d->w[i].name) > wn)
+			wn = (int)strlen(r->d->w[i].name);
+	return wn + 47 + r->np * 38;
+}
+
+/* The columns of the terminal stdout is, 0 when it is none. */
+static int term_cols(void)
+{
+	struct winsize ws;
+	if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
+		return 0;
+	return ws.ws_col;
+}
+
+/* The same figures in rows under 80 columns: a block per workload (MAXN,
+ * the optimum, each policy), then two rows per policy for the summary. */
+/* A share as "12.00%", or "-" when there is none. */
+static void fmt_pct_sign(double v, char *buf, size_t len)
+{
+	fmt_pct(v, buf, len);
+	if (!isnan(v))
+		strncat(buf, "%", len - strlen(buf) - 1);
+}
+
+static void print_narrow(const struct ev_run *r)
+{
+	const struct sweepdata *d = r->d;
+	char m[40];
+	fmt_mhz(r->maxn_mhz, m, sizeof m);
+	printf("%d workloads from %d file%s; MAXN: the top level, %s MHz\n", d->n, d->n_files,
+	       d->n_files == 1 ? "" : "s", m);
+	printf("clocks in MHz, energy in J/step; save: 1 - E/E(MAXN);\n"
+	       "regret: E/E(optimum) - 1; A->B: the leaf A mapped to the measured level B\n");
+	for (int i = 0; i < d->n; i++) {
+		const struct sd_workload *w = &d->w[i];
+		char par[32] = "";
+		if (!isnan(w->f[WL_PARAMS_M]))
+			snprintf(par, sizeof par, "  %.1f M parameters", w->f[WL_PARAMS_M]);
+		printf("\n%.40s%s  MAXN %.4f\n", w->name, par, w->level[r->maxn[i]].jps);
+		for (int p = 0; p <= r->np; p++) {
+			const struct ev_cell *c = cell_at(r, i, p);
+			char clk[96], s[24], g[24];
+			fmt_clock(d, i, c, clk, sizeof clk);
+			fmt_pct_sign(c->saving, s, sizeof s);
+			fmt_pct_sign(c->regret, g, sizeof g);
+			const char *name = p < r->np ? r->label[p] : "optimum";
+			if (!c->ok)
+				printf("  %-16.16s %12s  needs %s\n", name, "n/a",
+				       workload_feature_name((enum wl_feature)c->missing));
+			else if (p == r->np)
+				printf("  %-16.16s %12s %10.4f  save %7s\n", name, clk, c->jps, s);
+			else
+				printf("  %-16.16s %12s %10.4f  save %7s  regret %7s\n", name, clk, c->jps, s, g);
+		}
+	}
+	printf("\nsummary (savings against MAXN, mean over workloads; <= and > %g M parameters):\n", r->size_split);
+	for (int p = 0; p <= r->np; p++) {
+		const struct ev_summary *s = &r->sum[p];
+		char a[24], b[24], c[24], mx[24], g[24];
+		fmt_pct_sign(s->mean_saving, a, sizeof a);
+		fmt_pct_sign(s->mean_small, b, sizeof b);
+		fmt_pct_sign(s->mean_large, c, sizeof c);
+		fmt_pct_sign(s->max_saving, mx, sizeof mx);
+		fmt_pct_sign(s->mean_regret, g, sizeof g);
+		printf("  %-16.16s n %d  save %s  regret %s  optimal %d/%d\n", p < r->np ? r->label[p] : "optimum",
+		       s->n, a, g, s->optimal, s->n);
+		printf("  %-16s <=%gM %s (%d)  >%gM %s (%d)  max %s (%.20s)\n", "", r->size_split, b,
+		       s->n_small, r->size_split, c, s->n_large, mx, s->max_at >= 0 ? d->w[s->max_at].name : "-");
 	}
 }
 
@@ -465,6 +544,8 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 		print_json(r);
 	else if (csv)
 		print_csv(r);
+	else if (r->narrow || (term_cols() > 0 && term_cols() < wide_cols(r)))
+		print_narrow(r);
 	else
 		print_text(r);
 	if (missing)
@@ -513,6 +594,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 			break;
 		case EV_CSV: *csv = true; break;
 		case EV_JSON: *json = true; break;
+		case EV_NARROW: r->narrow = true; break;
 		}
 	}
 	if (*csv && *json) {

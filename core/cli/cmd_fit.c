@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 
 #include "policy_builtin.h"
 #include "cart.h"
+#include "clock.h"
 #include "catalog.h"
 #include "policy_eval.h"
 
@@ -201,6 +203,40 @@ struct fit_opts {
 	bool feat[WL_NFEAT], have_feat;
 };
 
+/* Progress of the grid on stderr: on a terminal one line rewritten in
+ * place (at most 10 times a second, erased at the end); otherwise a line
+ * at most once a second, so a small fit prints nothing and a large one
+ * is not silent for minutes. */
+struct fit_progress {
+	bool tty;
+	int64_t t0, last;
+	bool shown;
+};
+
+static void fit_progress_show(struct fit_progress *pr, int done, int total, const struct cart_params *p)
+{
+	int64_t now = clock_mono_ns();
+	if (now - pr->last < (pr->tty ? DVF_NS_PER_S / 10 : DVF_NS_PER_S))
+		return;
+	pr->last = now;
+	double el = (double)(now - pr->t0) / 1e9;
+	double left = done > 0 ? el * (total - done) / done : NAN;
+	char eta[32] = "";
+	if (!isnan(left))
+		snprintf(eta, sizeof eta, ", about %.0f s left", left);
+	fprintf(stderr, "%sdvfstop fit: cross-validating setting %d of %d (max_depth %d, min_leaf %d), "
+		"%.0f s so far%s%s", pr->tty ? "\r\033[K" : "", done + 1, total, p->max_depth, p->min_leaf, el, eta,
+		pr->tty ? "" : "\n");
+	fflush(stderr);
+	pr->shown = true;
+}
+
+static void fit_progress_end(struct fit_progress *pr)
+{
+	if (pr->tty && pr->shown)
+		fputs("\r\033[K", stderr);
+}
+
 /* The grid's leave-one-out scores, and the best setting (into best) with
  * its confusion matrix.  -1 after a message. */
 static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const char *dg, const char *mg,
@@ -209,18 +245,33 @@ static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const cha
 	char err[SD_ERR_LEN + 300];
 	printf("\nleave-one-out cross-validation over max_depth {%s} x min_leaf {%s}:\n", dg, mg);
 	printf("  %9s %8s %9s %13s\n", "max_depth", "min_leaf", "accuracy", "mean regret");
+	fflush(stdout);
+	int64_t t0 = clock_mono_ns();
+	struct fit_progress pr = { isatty(STDERR_FILENO), t0, t0, false };
 	for (int i = 0; i < f->nd; i++)
 		for (int j = 0; j < f->nm; j++) {
 			struct cart_params p = { f->depths[i], f->mins[j] };
 			struct cart_cv cv;
-			if (cart_loocv(d, &p, &cv, err, sizeof err)) {
+			fit_progress_show(&pr, i * f->nm + j, f->nd * f->nm, &p);
+			int bad = cart_loocv(d, &p, &cv, err, sizeof err);
+			fit_progress_end(&pr);
+			pr.shown = false;
+			if (bad) {
 				commands_error("%s\n", err);
 				return -1;
 			}
 			printf("  %9d %8d %9.3f %12.2f%%\n", p.max_depth, p.min_leaf, cv.accuracy, 100 * cv.mean_regret);
 			cart_cv_free(&cv);
 		}
-	if (cart_grid(d, f->depths, f->nd, f->mins, f->nm, best, err, sizeof err)) {
+	/* cart_grid runs the grid again to choose: say so when it is long */
+	double took = (double)(clock_mono_ns() - t0) / 1e9;
+	if (took >= 1)
+		fprintf(stderr, "%sdvfstop fit: choosing the setting (the grid once more, about %.0f s)%s",
+			pr.tty ? "\r\033[K" : "", took, pr.tty ? "" : "\n");
+	int bad = cart_grid(d, f->depths, f->nd, f->mins, f->nm, best, err, sizeof err);
+	if (took >= 1 && pr.tty)
+		fputs("\r\033[K", stderr);
+	if (bad) {
 		commands_error("%s\n", err);
 		return -1;
 	}

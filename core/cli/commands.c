@@ -54,6 +54,9 @@ static const struct opt_spec evaluate_opts[] = {
 		       "(default 70; sizes rounded to whole millions)" },
 	[EV_CSV] = { "csv", 0, false, NULL, "one CSV row per workload and policy" },
 	[EV_JSON] = { "json", 0, false, NULL, "everything as JSON" },
+	[EV_NARROW] = { "narrow", 0, false, NULL,
+			"rows under 80 columns, a block per workload (the\n"
+			"default on a terminal narrower than the table)" },
 	{ NULL, 0, false, NULL, NULL },
 };
 
@@ -115,7 +118,7 @@ const struct command command_table[] = {
 	  "2 usage error.\n",
 	  0, cmd_fit },
 	{ "evaluate", "energy of policies against MAXN and the optimum on sweep CSVs",
-	  "Usage: dvfstop evaluate [--policy P]... SWEEP.csv... [--csv | --json]\n"
+	  "Usage: dvfstop evaluate [--policy P]... SWEEP.csv... [--csv | --json | --narrow]\n"
 	  "Energy per step of each workload at MAXN (its sweep's top level), at each\n"
 	  "policy's clock (the leaf mapped to the nearest measured level) and at the\n"
 	  "optimum; savings against MAXN and regret against the optimum, averaged overall\n"

@@ -109,6 +109,49 @@ static void series_m(struct emit *e, struct fam *f, const char *lname, const cha
 		series_d(e, f, lname, lval, (double)m.v * scale);
 }
 
+/* The board besides the GPU and the rails: per-core load by cluster,
+ * memory, the EMC, the fan, the GPU's processes.  n/a: no series. */
+static void prom_board(struct emit *e, const struct dvf_info *in, const struct dvf_sample *c)
+{
+	char b[48], core[16];
+	struct fam f_core = { "dvfstop_cpu_core_utilization_ratio", "gauge",
+			      "Utilisation of each CPU core, 0 to 1; label cluster: its cpufreq policy.", false };
+	for (int i = 0; i < in->n_cores && i < DVF_MAX_CORES; i++) {
+		if (!c->core_util_pm[i].ok)
+			continue;
+		int k = in->core_cluster[i];
+		snprintf(core, sizeof core, "cpu%d", i);
+		snprintf(b, sizeof b, "%.12g", (double)c->core_util_pm[i].v * 1e-3);
+		series2(e, &f_core, "cpu", core, "cluster", k >= 0 && k < in->n_clusters ? in->cluster_name[k] : "", b);
+	}
+	struct fam f_mu = { "dvfstop_memory_used_bytes", "gauge",
+			    "RAM in use (MemTotal - MemAvailable) and swap in use; label memory: ram or swap.", false };
+	series_m(e, &f_mu, "memory", "ram", c->ram_used_kb, 1024);
+	series_m(e, &f_mu, "memory", "swap", c->swap_used_kb, 1024);
+	struct fam f_mt = { "dvfstop_memory_total_bytes", "gauge", "RAM and swap there are; label memory: ram or swap.", false };
+	series_m(e, &f_mt, "memory", "ram", c->ram_total_kb, 1024);
+	series_m(e, &f_mt, "memory", "swap", c->swap_total_kb, 1024);
+	struct fam f_emc = { "dvfstop_emc_frequency_hertz", "gauge", "Memory (EMC) clock.", false };
+	series_m(e, &f_emc, NULL, NULL, c->emc_hz, 1);
+	struct fam f_emu = { "dvfstop_emc_utilization_ratio", "gauge", "Memory controller activity, 0 to 1.", false };
+	series_m(e, &f_emu, NULL, NULL, c->emc_load_pm, 1e-3);
+	struct fam f_pwm = { "dvfstop_fan_pwm_ratio", "gauge", "Fan drive (PWM), 0 to 1.", false };
+	series_m(e, &f_pwm, NULL, NULL, c->fan_pwm, 1.0 / 255);
+	struct fam f_rpm = { "dvfstop_fan_speed_rpm", "gauge", "Fan speed from its tachometer.", false };
+	series_m(e, &f_rpm, NULL, NULL, c->fan_rpm, 1);
+	struct fam f_np = { "dvfstop_gpu_processes", "gauge", "Processes holding GPU memory.", false };
+	series_m(e, &f_np, NULL, NULL, c->gpu_procs, 1);
+	struct fam f_pm = { "dvfstop_gpu_process_memory_bytes", "gauge",
+			    "GPU memory of the largest processes using the GPU; labels pid and process.", false };
+	for (int i = 0; c->gpu_procs.ok && i < DVF_MAX_GPU_PROCS && i < c->gpu_procs.v; i++) {
+		if (c->gpu_proc[i].mem_kb < 0)
+			continue;
+		snprintf(core, sizeof core, "%lld", (long long)c->gpu_proc[i].pid);
+		snprintf(b, sizeof b, "%lld", (long long)c->gpu_proc[i].mem_kb * 1024);
+		series2(e, &f_pm, "pid", core, "process", c->gpu_proc[i].name, b);
+	}
+}
+
 /* The governor: its state, the level it pins, and the energy it saved.
  * The saving is net (the baseline's cost of the governed steps less what
  * they used), so it falls while a profile measures dearer levels; the two
@@ -242,6 +285,7 @@ char *prom_render(const struct prom_view *v, size_t *len)
 		struct fam f_t = { "dvfstop_temperature_celsius", "gauge", "Temperature of each thermal zone.", false };
 		for (int i = 0; i < in->n_zones; i++)
 			series_m(&e, &f_t, "zone", in->zone_name[i], c->temp_mc[i], 1e-3);
+		prom_board(&e, in, c);
 		struct fam f_st = { "dvfstop_training_steps_total", "counter", "Training steps the followed fine-tune has completed.", false };
 		if (c->steps.ok)
 			series_i(&e, &f_st, NULL, NULL, c->steps.v);

@@ -65,12 +65,38 @@ static void header_fields(const struct dvf_info *in, void (*emit)(void *ctx, con
 		snprintf(name, sizeof name, "temp_%s_c", in->zone_name[i]);
 		emit(ctx, name);
 	}
+	for (int i = 0; i < in->n_cores && i < DVF_MAX_CORES; i++) {
+		snprintf(name, sizeof name, "cpu%d_util_pct", i);
+		emit(ctx, name);
+	}
+	static const char *const board[] = {
+		"ram_used_mb", "ram_total_mb", "swap_used_mb", "swap_total_mb",
+		"emc_mhz", "emc_util_pct", "fan_pwm_pct", "fan_rpm", "gpu_procs", "gpu_procs_mem_mb",
+	};
+	for (size_t i = 0; i < sizeof board / sizeof board[0]; i++)
+		emit(ctx, board[i]);
 	emit(ctx, "steps");
 	emit(ctx, "tokens");
 	emit(ctx, "event");
 }
 
 /* ---- writing fields ------------------------------------------------------ */
+
+/* The GPU memory of the processes kept (the largest few), kB; n/a where
+ * the processes are, or where the driver does not say their memory. */
+static struct dvf_m recorder_procs_mem_kb(const struct dvf_sample *s)
+{
+	if (!s->gpu_procs.ok)
+		return dvf_m_na();
+	int64_t kb = 0;
+	for (int i = 0; i < DVF_MAX_GPU_PROCS && i < s->gpu_procs.v; i++) {
+		/* no list (a recording's count) or a memory the driver did not say */
+		if (s->gpu_proc[i].pid <= 0 || s->gpu_proc[i].mem_kb < 0)
+			return dvf_m_na();
+		kb += s->gpu_proc[i].mem_kb;
+	}
+	return dvf_m_val(kb);
+}
 
 struct row {
 	FILE *fp;
@@ -253,6 +279,18 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 		put_m(&row, s->cpu_khz[i], 1e-3, 1);
 	for (int i = 0; i < r->info.n_zones; i++)
 		put_m(&row, s->temp_mc[i], 1e-3, 3);
+	for (int i = 0; i < r->info.n_cores && i < DVF_MAX_CORES; i++)
+		put_m(&row, s->core_util_pm[i], 0.1, 1);
+	put_m(&row, s->ram_used_kb, 1.0 / 1024, 1);
+	put_m(&row, s->ram_total_kb, 1.0 / 1024, 1);
+	put_m(&row, s->swap_used_kb, 1.0 / 1024, 1);
+	put_m(&row, s->swap_total_kb, 1.0 / 1024, 1);
+	put_m(&row, s->emc_hz, 1e-6, 1);
+	put_m(&row, s->emc_load_pm, 0.1, 1);
+	put_m(&row, s->fan_pwm, 100.0 / 255, 1);
+	put_m(&row, s->fan_rpm, 1, 0);
+	put_m(&row, s->gpu_procs, 1, 0);
+	put_m(&row, recorder_procs_mem_kb(s), 1.0 / 1024, 1);
 	put_m(&row, s->steps, 1, 0);
 	put_m(&row, s->tokens, 1, 0);
 	if (r->event[0])

@@ -9,6 +9,6 @@ core_sim_libsim_a_SOURCES = \
 # the tree's pieces (sim_priv.h)
 core_sim_libsim_a_SOURCES += core/sim/sim_file.c core/sim/sim_rm.c core/sim/sim_tree_board.c \
 	core/sim/sim_tree_gpu.c
-core_sim_libsim_a_SOURCES += core/sim/sim_devfreq.c core/sim/sim_dir.c core/sim/sim_out.c
+core_sim_libsim_a_SOURCES += core/sim/sim_devfreq.c core/sim/sim_dir.c core/sim/sim_out.c core/sim/sim_mem.c
 # the power calibrations and the fine-tune's phases (sim_power.h, sim_phases.h)
 core_sim_libsim_a_SOURCES += core/sim/sim_power.c core/sim/sim_power.h core/sim/sim_phases.c core/sim/sim_phases.h

@@ -105,12 +105,7 @@ void sim_out_write(struct sim *s)
 	pwm = pwm < 0 ? 0 : pwm > 255 ? 255 : pwm;
 	sim_file_put_i64(&s->f_pwm, llround(pwm));
 	sim_file_put_i64(&s->f_rpm, llround(pwm * 26.8));
-	if (s->f_mc_all.fd >= 0) {
-		/* EMC activity share x EMC kHz, as jtop divides it back */
-		double act = s->sensor_mw[SIM_RAIL_SYS_5V0] > 4100 ?
-			     fmin(1.0, (s->sensor_mw[SIM_RAIL_SYS_5V0] - 4000.0) / 2500.0) : 0.02;
-		sim_file_put_i64(&s->f_mc_all, llround(act * 3199000.0));
-	}
+	sim_mem_write(s);
 	sim_out_stat(s);
 	if (s->progress)
 		fflush(s->progress);

@@ -67,7 +67,7 @@ struct sim {
 
 	struct sim_file f_cur, f_target, f_min, f_max, f_gov, f_load, f_is_rg,
 		f_railgate, f_trans, f_3d, f_user, f_freq_req, f_set_freq;
-	struct sim_file f_stat, f_pwm, f_rpm, f_mc_all;
+	struct sim_file f_stat, f_pwm, f_rpm, f_mc_all, f_emc_rate, f_meminfo, f_nvmap;
 	struct sim_file f_cpu_cur[SIM_N_POLICIES], f_cpuinfo_cur[SIM_N_POLICIES];
 	struct sim_file f_zone[SIM_MAX_ZONES];
 	bool zone_offline[SIM_MAX_ZONES];
@@ -152,6 +152,8 @@ void sim_devfreq_read_controls(struct sim *s);
 void sim_devfreq_tick(struct sim *s);
 /* sim_out.c */
 void sim_out_write(struct sim *s);
+/* sim_mem.c: meminfo, nvmap, the EMC clock and activity */
+void sim_mem_write(struct sim *s);
 /* sim_dir.c */
 int sim_dir_prepare(struct sim *s, char *err, size_t errlen);
 

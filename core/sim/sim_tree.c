@@ -320,7 +320,8 @@ static int sim_tree_all_files(struct sim *s, struct sim_file **out)
 	struct sim_file *one[] = {
 		&s->f_cur, &s->f_target, &s->f_min, &s->f_max, &s->f_gov, &s->f_load, &s->f_is_rg,
 		&s->f_railgate, &s->f_trans, &s->f_3d, &s->f_user, &s->f_freq_req, &s->f_set_freq,
-		&s->f_stat, &s->f_pwm, &s->f_rpm, &s->f_mc_all, &s->f_sum40, &s->f_sum41,
+		&s->f_stat, &s->f_pwm, &s->f_rpm, &s->f_mc_all, &s->f_emc_rate, &s->f_meminfo, &s->f_nvmap,
+		&s->f_sum40, &s->f_sum41,
 	};
 	int n = 0;
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
@@ -339,7 +340,7 @@ static int sim_tree_all_files(struct sim *s, struct sim_file **out)
 	return n;
 }
 
-enum { N_FILES_MAX = 19 + 2 * SIM_N_POLICIES + SIM_MAX_ZONES + 12 };
+enum { N_FILES_MAX = 19 + 2 * SIM_N_POLICIES + SIM_MAX_ZONES + 15 };
 
 void sim_tree_init(struct sim *s)
 {

@@ -322,6 +322,7 @@ static struct source *jetson_open(const struct source_cfg *cfg, char *err, size_
 	s->total_ok = jetson_total_rule(in);
 	jetson_discover_cpus(s);
 	jetson_discover_zones(s);
+	jetson_sys_discover(s);
 	return s;
 }
 
@@ -338,12 +339,15 @@ static struct dvf_m jetson_read_m(struct io_file *f, int64_t lo, int64_t hi)
 	return dvf_m_val(v);
 }
 
+/* All CPUs' load from the "cpu" line, each core's from its "cpuN" line. */
 static void jetson_sample_cpu_util(struct source *s, struct dvf_sample *out)
 {
-	char buf[1024];
+	char buf[J_STAT_MAX];
 	int64_t busy, total;
 	out->cpu_util_pm = dvf_m_na();
-	if (io_read_line(&s->stat, buf, sizeof buf) < 0 || !jetson_parse_stat(buf, &busy, &total)) {
+	bool ok = io_read_lines(&s->stat, buf, sizeof buf) >= 0;
+	procfs_cores_update(&s->cores, ok ? buf : NULL, out->core_util_pm);
+	if (!ok || !jetson_parse_stat(buf, &busy, &total)) {
 		s->have_prev = false;
 		return;
 	}
@@ -398,6 +402,7 @@ static int jetson_sample(struct source *s, struct dvf_sample *out)
 			/* -256 C is how Tegra sensors say "offline" */
 			w->temp_mc[z] = z < in->n_zones ? jetson_read_m(&s->zone[z], -255999, INT32_MAX) : dvf_m_na();
 		}
+		jetson_sys_sample(s, w, now);
 		s->seldom_read = true;
 		s->seldom_t = now;
 	}
@@ -407,6 +412,18 @@ static int jetson_sample(struct source *s, struct dvf_sample *out)
 	memcpy(out->cpu_khz, s->seldom.cpu_khz, sizeof out->cpu_khz);
 	out->cpu_util_pm = s->seldom.cpu_util_pm;
 	memcpy(out->temp_mc, s->seldom.temp_mc, sizeof out->temp_mc);
+	/* the board's other telemetry (jetson_sys.c) */
+	memcpy(out->core_util_pm, s->seldom.core_util_pm, sizeof out->core_util_pm);
+	out->ram_total_kb = s->seldom.ram_total_kb;
+	out->ram_used_kb = s->seldom.ram_used_kb;
+	out->swap_total_kb = s->seldom.swap_total_kb;
+	out->swap_used_kb = s->seldom.swap_used_kb;
+	out->emc_hz = s->seldom.emc_hz;
+	out->emc_load_pm = s->seldom.emc_load_pm;
+	out->fan_pwm = s->seldom.fan_pwm;
+	out->fan_rpm = s->seldom.fan_rpm;
+	out->gpu_procs = s->seldom.gpu_procs;
+	memcpy(out->gpu_proc, s->seldom.gpu_proc, sizeof out->gpu_proc);
 	return 0;
 }
 
@@ -428,6 +445,7 @@ static void jetson_close(struct source *s)
 	io_close(&s->stat);
 	for (int z = 0; z < s->info.n_zones; z++)
 		io_close(&s->zone[z]);
+	jetson_sys_close(s);
 	free(s);
 }
 

@@ -110,6 +110,13 @@ static struct io_file *jetson_msg_watched(struct source *s, int i, char *what, s
 		jetson_msg_name(what, len, in->zone_name[i]);
 		return &s->zone[i];
 	}
+	i -= in->n_zones;
+	if (i < J_SYS_FILES) {
+		const char *w;
+		struct io_file *f = jetson_sys_file(s, i, &w);
+		jetson_msg_name(what, len, w);
+		return f;
+	}
 	return NULL;
 }
 

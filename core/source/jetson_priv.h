@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "io.h"
+#include "procfs.h"
 #include "source_ops.h"
 
 #include <limits.h>
@@ -23,8 +24,14 @@ enum {
 	 * levels of 10 digits ~700: past this it is no clock table */
 	J_LEVELS_MAX = 64 * 1024,
 	J_MAX_NOTES = 64,     /* files refused at open, told once each */
-	/* per-sample files: 5 GPU, 2 per rail, the clusters, /proc/stat, zones */
-	J_MAX_WATCHED = 5 + 2 * DVF_MAX_RAILS + DVF_MAX_CLUSTERS + 1 + DVF_MAX_ZONES,
+	/* the board's other files (jetson_sys.c): meminfo, EMC clock and
+	 * activity, fan PWM and tachometer, nvmap */
+	J_SYS_FILES = 6,
+	/* per-sample files: 5 GPU, 2 per rail, the clusters, /proc/stat, zones,
+	 * the board's others */
+	J_MAX_WATCHED = 5 + 2 * DVF_MAX_RAILS + DVF_MAX_CLUSTERS + 1 + DVF_MAX_ZONES + J_SYS_FILES,
+	J_STAT_MAX = 8192,    /* /proc/stat's whole lines read (the cpu lines come first) */
+	J_NVMAP_MAX = 64 * 1024,
 };
 
 /* Seldom telemetry.  Only the GPU clock, its load and the rails (energy)
@@ -60,6 +67,11 @@ struct source {
 	bool have_prev;
 	int64_t prev_busy, prev_total;
 	struct io_file zone[DVF_MAX_ZONES];
+	struct procfs_cores cores;  /* per-core /proc/stat counters */
+	/* jetson_sys.c: memory, EMC, fan, GPU processes (in sys_file order) */
+	struct io_file meminfo, emc_rate, emc_act, pwm, rpm, nvmap;
+	int64_t nvmap_t;      /* when nvmap was last read (it is read once a second) */
+	bool nvmap_read;
 	struct dvf_sample seldom;  /* the seldom telemetry's last reading */
 	bool seldom_read;     /* seldom holds a reading taken at seldom_t */
 	int64_t seldom_t;
@@ -115,6 +127,15 @@ void jetson_discover_board(struct source *s);
 void jetson_msg_note(struct source *s, const char *what, const char *path, const char *why);
 void jetson_msg_note_refused(struct source *s, const char *what, const char *path, int err);
 int jetson_msg_next(struct source *s, char *buf, size_t len);
+
+/* ---- jetson_sys.c: memory, EMC, fan, per-core load, GPU processes ------- */
+
+void jetson_sys_discover(struct source *s);
+/* Read them into w (the seldom telemetry); now is the session clock. */
+void jetson_sys_sample(struct source *s, struct dvf_sample *w, int64_t now);
+/* The i-th of the J_SYS_FILES files and what it measures. */
+struct io_file *jetson_sys_file(struct source *s, int i, const char **what);
+void jetson_sys_close(struct source *s);
 
 /* ---- jetson_ctl.c: the GPU clock limits ---------------------------------- */
 

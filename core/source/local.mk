@@ -11,4 +11,7 @@ core_source_libsource_a_SOURCES = \
 	core/source/tegrastats.c core/source/tegrastats.h
 # the jetson source's pieces (jetson_priv.h)
 core_source_libsource_a_SOURCES += core/source/jetson_ctl.c core/source/jetson_discover.c \
-	core/source/jetson_msg.c core/source/jetson_path.c core/source/jetson_priv.h
+	core/source/jetson_msg.c core/source/jetson_path.c core/source/jetson_priv.h \
+	core/source/jetson_sys.c
+# tables of /proc and debugfs: meminfo, per-core /proc/stat, CPU lists, nvmap
+core_source_libsource_a_SOURCES += core/source/procfs.c core/source/procfs.h

@@ -8,6 +8,9 @@
  * and nothing else changes. */
 #include "config.h"
 #include "nvml.h"
+#include "clock.h"
+#include "io.h"
+#include "procfs.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -67,6 +70,13 @@ enum {
 	NVML_VALUE_SLLONG, NVML_VALUE_SINT, NVML_VALUE_USHORT,
 };
 enum { NVML_NAME_LEN = 96, NVML_VERSION_LEN = 80 };
+/* nvmlProcessInfo_v1_t: what the unversioned nvmlDeviceGetComputeRunningProcesses
+ * fills (the library keeps that entry point for old callers). */
+struct nvml_proc {
+	unsigned int pid;
+	unsigned long long used_bytes;   /* ~0ULL: NVML_VALUE_NOT_AVAILABLE */
+};
+enum { NVML_MAX_PROCS = 64 };
 
 struct nvml_api {
 	void *lib;
@@ -87,6 +97,7 @@ struct nvml_api {
 	nvml_ret (*gfx_clocks)(nvml_dev d, unsigned int mem_mhz, unsigned int *n, unsigned int *mhz);
 	nvml_ret (*lock_clocks)(nvml_dev d, unsigned int min_mhz, unsigned int max_mhz);
 	nvml_ret (*reset_clocks)(nvml_dev d);
+	nvml_ret (*procs)(nvml_dev d, unsigned int *n, struct nvml_proc *p);
 };
 
 /* ---- state -------------------------------------------------------------- */
@@ -100,6 +111,7 @@ enum nvml_feature {
 	F_POWER = 1u << 4,    /* averaged power (nvmlDeviceGetPowerUsage) */
 	F_ENERGY = 1u << 5,   /* hardware energy counter */
 	F_TEMP = 1u << 6,
+	F_PROCS = 1u << 7,    /* compute processes (nvmlDeviceGetComputeRunningProcesses) */
 };
 
 struct source {
@@ -115,6 +127,10 @@ struct source {
 	unsigned lock_min, lock_max;   /* MHz */
 	struct dvf_info info;
 	struct nvml_extra extra;
+	/* the GPU's processes, asked once a second (a list, not a counter) */
+	int64_t procs_t;
+	struct dvf_m procs_n;
+	struct dvf_gpu_proc procs[DVF_MAX_GPU_PROCS];
 	char msg[256];
 	uint64_t msg_seq;
 	uint64_t msg_told;        /* msg_seq when the session last took msg */
@@ -221,6 +237,7 @@ static int api_load(struct nvml_api *a, char *err, size_t errlen)
 	API_LOAD(a, gfx_clocks, "nvmlDeviceGetSupportedGraphicsClocks");
 	API_LOAD(a, lock_clocks, "nvmlDeviceSetGpuLockedClocks");
 	API_LOAD(a, reset_clocks, "nvmlDeviceResetGpuLockedClocks");
+	API_LOAD(a, procs, "nvmlDeviceGetComputeRunningProcesses");
 	if (!a->init || !a->get_count || !a->get_handle) {
 		snprintf(err, errlen, "NVML: %s lacks %s; is it really libnvidia-ml?", name,
 			 !a->init ? "nvmlInit" : !a->get_count ? "nvmlDeviceGetCount" :
@@ -520,6 +537,67 @@ static const struct dvf_info *nvml_info(struct source *s)
 	return &s->info;
 }
 
+/* A process's name from /proc/PID/comm ("?" when it is gone or hidden:
+ * another container's process). */
+static void nvml_proc_name(unsigned pid, char *out, size_t len)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%u/comm", pid);
+	if (io_slurp(p, out, len) <= 0)
+		snprintf(out, len, "?");
+}
+
+/* The compute processes and their memory, largest first. */
+static void nvml_sample_procs(struct source *s, struct dvf_sample *o)
+{
+	const struct nvml_api *a = &s->api;
+	int64_t now = clock_mono_ns();
+	if (s->procs_t && now - s->procs_t < DVF_NS_PER_S && now >= s->procs_t)
+		goto copy;
+	s->procs_t = now;
+	s->procs_n = dvf_m_na();
+	memset(s->procs, 0, sizeof s->procs);
+	if (!a->procs) {
+		snprintf(s->info.gpu_procs_why, sizeof s->info.gpu_procs_why, "%s", "this NVML has no process list");
+		goto copy;
+	}
+	if (!can(s, F_PROCS))
+		goto copy;
+	struct nvml_proc *p = calloc(NVML_MAX_PROCS, sizeof *p);
+	unsigned n = NVML_MAX_PROCS;
+	if (p && got(s, a->procs(s->dev, &n, p), F_PROCS) && n <= NVML_MAX_PROCS) {
+		int kept = 0;
+		for (unsigned i = 0; i < n; i++) {
+			struct dvf_gpu_proc e = { .pid = p[i].pid, .mem_kb = -1 };
+			if (p[i].used_bytes != ~0ULL && p[i].used_bytes / 1024 <= (unsigned long long)INT64_MAX)
+				e.mem_kb = (int64_t)(p[i].used_bytes / 1024);
+			nvml_proc_name(p[i].pid, e.name, sizeof e.name);
+			kept = procfs_gpu_proc_add(s->procs, kept, DVF_MAX_GPU_PROCS, &e);
+		}
+		s->procs_n = dvf_m_val(n);
+		s->info.gpu_procs_why[0] = '\0';
+	} else {
+		snprintf(s->info.gpu_procs_why, sizeof s->info.gpu_procs_why, "%s",
+			 !can(s, F_PROCS) ? "the driver does not list processes" : "NVML could not list them");
+	}
+	free(p);
+copy:
+	o->gpu_procs = s->procs_n;
+	memcpy(o->gpu_proc, s->procs, sizeof o->gpu_proc);
+}
+
+/* The host's RAM and swap (the GPU's own memory is not there). */
+static void nvml_sample_mem(struct dvf_sample *o)
+{
+	char buf[4096];
+	struct procfs_mem m;
+	struct io_file f;
+	io_open(&f, "/proc/meminfo");
+	bool ok = io_read_lines(&f, buf, sizeof buf) >= 0 && procfs_parse_meminfo(buf, &m);
+	io_close(&f);
+	procfs_mem_fill(ok ? &m : NULL, o);
+}
+
 static int nvml_sample(struct source *s, struct dvf_sample *out)
 {
 	const struct nvml_api *a = &s->api;
@@ -559,6 +637,11 @@ static int nvml_sample(struct source *s, struct dvf_sample *out)
 		o.gpu_max_hz = dvf_m_val(s->locked ? (int64_t)s->lock_max * 1000000 : hi);
 	}
 	snprintf(o.gpu_governor, sizeof o.gpu_governor, "%s", s->locked ? "locked" : "default");
+	/* the memory clock and its load, where jtop shows the EMC's */
+	o.emc_hz = x.mem_freq_hz;
+	o.emc_load_pm = x.mem_load_pm;
+	nvml_sample_procs(s, &o);
+	nvml_sample_mem(&o);
 
 	/* A GPU lost half-way through the sample: nothing of it is trusted. */
 	if (s->lost) {

@@ -418,6 +418,16 @@ static void row_sample(const struct replay_table *r, size_t k, struct dvf_sample
 		case CK_TEMP_C: m = &out->temp_mc[c->idx]; scale = 1e3; break;
 		case CK_STEPS: m = &out->steps; break;
 		case CK_TOKENS: m = &out->tokens; break;
+		case CK_CORE_UTIL: m = &out->core_util_pm[c->idx]; scale = 10; break;
+		case CK_RAM_USED: m = &out->ram_used_kb; scale = 1024; break;
+		case CK_RAM_TOTAL: m = &out->ram_total_kb; scale = 1024; break;
+		case CK_SWAP_USED: m = &out->swap_used_kb; scale = 1024; break;
+		case CK_SWAP_TOTAL: m = &out->swap_total_kb; scale = 1024; break;
+		case CK_EMC_MHZ: m = &out->emc_hz; scale = 1e6; break;
+		case CK_EMC_UTIL: m = &out->emc_load_pm; scale = 10; break;
+		case CK_FAN_PWM: m = &out->fan_pwm; scale = 2.55; break;
+		case CK_FAN_RPM: m = &out->fan_rpm; break;
+		case CK_GPU_PROCS: m = &out->gpu_procs; break;
 		default: continue;
 		}
 		*m = num_m(v, scale);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,11 @@ static struct col col_classify(struct dvf_info *in, const char *name)
 		{ "gpu_governor", CK_GPU_GOV }, { "total_mw", CK_TOTAL_MW },
 		{ "total_energy_j", CK_NUMBER }, { "cpu_util_pct", CK_CPU_UTIL },
 		{ "steps", CK_STEPS }, { "tokens", CK_TOKENS }, { "event", CK_EVENT },
+		{ "ram_used_mb", CK_RAM_USED }, { "ram_total_mb", CK_RAM_TOTAL },
+		{ "swap_used_mb", CK_SWAP_USED }, { "swap_total_mb", CK_SWAP_TOTAL },
+		{ "emc_mhz", CK_EMC_MHZ }, { "emc_util_pct", CK_EMC_UTIL },
+		{ "fan_pwm_pct", CK_FAN_PWM }, { "fan_rpm", CK_FAN_RPM }, { "gpu_procs", CK_GPU_PROCS },
+		{ "gpu_procs_mem_mb", CK_NUMBER },
 	};
 	struct col c = { CK_IGNORE, 0, -1 };
 	size_t stem;
@@ -58,8 +64,18 @@ static struct col col_classify(struct dvf_info *in, const char *name)
 			c.kind = exact[i].kind;
 			return c;
 		}
+	int core, end = 0;
 	if (has_suffix(name, "_energy_j", &stem)) {
 		c.kind = CK_NUMBER;
+	} else if (sscanf(name, "cpu%d_util_pct%n", &core, &end) == 1 && end > 0 && !name[end] &&
+		   core >= 0 && core < DVF_MAX_CORES && isdigit((unsigned char)name[3])) {
+		/* a core's load; its cluster is not recorded */
+		for (int i = in->n_cores; i <= core; i++)
+			in->core_cluster[i] = -1;
+		if (core >= in->n_cores)
+			in->n_cores = core + 1;
+		c.kind = CK_CORE_UTIL;
+		c.idx = core;
 	} else if (strncmp(name, "cpu_", 4) == 0 && has_suffix(name + 4, "_mhz", &stem)) {
 		c.idx = replay_csv_name_index(in->cluster_name, &in->n_clusters, DVF_MAX_CLUSTERS, name + 4, stem);
 		c.kind = c.idx < 0 ? CK_IGNORE : CK_CPU_MHZ;

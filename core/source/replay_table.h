@@ -30,6 +30,9 @@ enum col_kind {
 	CK_RAIL_MV, CK_RAIL_MA, CK_RAIL_MW, CK_TOTAL_MW,
 	CK_CPU_UTIL, CK_CPU_MHZ, CK_TEMP_C,
 	CK_STEPS, CK_TOKENS, CK_EVENT,
+	/* the board besides the GPU (recorder.c's columns after the zones) */
+	CK_CORE_UTIL, CK_RAM_USED, CK_RAM_TOTAL, CK_SWAP_USED, CK_SWAP_TOTAL,
+	CK_EMC_MHZ, CK_EMC_UTIL, CK_FAN_PWM, CK_FAN_RPM, CK_GPU_PROCS,
 };
 
 struct col {

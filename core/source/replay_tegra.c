@@ -38,7 +38,8 @@ static bool blank(const char *l)
 	return l[strspn(l, " \t")] == '\0';
 }
 
-enum { TS_TIME, TS_UNIX, TS_GPU_FREQ, TS_GPU_UTIL, TS_CPU_UTIL, TS_FIXED };
+enum { TS_TIME, TS_UNIX, TS_GPU_FREQ, TS_GPU_UTIL, TS_CPU_UTIL,
+	TS_RAM_USED, TS_RAM_TOTAL, TS_SWAP_USED, TS_SWAP_TOTAL, TS_EMC_MHZ, TS_EMC_UTIL, TS_FIXED };
 
 /* The thermal zone type a tegrastats sensor name was made from, so that a
  * converted log has the temp_ZONE_c columns a live recording of the same
@@ -121,13 +122,18 @@ static int tegra_columns(struct replay_table *r, const char *buf, size_t len, st
 		tegra_zone_name(r->ts_temp[i], jp5, in->zone_name[i], sizeof in->zone_name[i]);
 	for (int i = 0; i < in->n_clusters; i++)
 		snprintf(in->cluster_name[i], sizeof in->cluster_name[i], "cpu%d", i);
-	r->n_cols = TS_FIXED + in->n_rails + in->n_zones + in->n_clusters;
+	/* each core is a cluster of its own here, with its load */
+	in->n_cores = in->n_clusters < DVF_MAX_CORES ? in->n_clusters : DVF_MAX_CORES;
+	for (int i = 0; i < DVF_MAX_CORES; i++)
+		in->core_cluster[i] = i < in->n_cores ? i : -1;
+	r->n_cols = TS_FIXED + in->n_rails + in->n_zones + in->n_clusters + in->n_cores;
 	r->cols = calloc((size_t)r->n_cols, sizeof *r->cols);
 	if (!r->cols) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	static const enum col_kind fixed[TS_FIXED] = { CK_TIME, CK_UNIX, CK_GPU_FREQ, CK_GPU_UTIL, CK_CPU_UTIL };
+	static const enum col_kind fixed[TS_FIXED] = { CK_TIME, CK_UNIX, CK_GPU_FREQ, CK_GPU_UTIL, CK_CPU_UTIL,
+		CK_RAM_USED, CK_RAM_TOTAL, CK_SWAP_USED, CK_SWAP_TOTAL, CK_EMC_MHZ, CK_EMC_UTIL };
 	for (int i = 0; i < r->n_cols; i++) {
 		struct col *c = &r->cols[i];
 		c->slot = i;
@@ -139,9 +145,12 @@ static int tegra_columns(struct replay_table *r, const char *buf, size_t len, st
 		} else if (i < TS_FIXED + in->n_rails + in->n_zones) {
 			c->kind = CK_TEMP_C;
 			c->idx = i - TS_FIXED - in->n_rails;
-		} else {
+		} else if (i < TS_FIXED + in->n_rails + in->n_zones + in->n_clusters) {
 			c->kind = CK_CPU_MHZ;
 			c->idx = i - TS_FIXED - in->n_rails - in->n_zones;
+		} else {
+			c->kind = CK_CORE_UTIL;
+			c->idx = i - TS_FIXED - in->n_rails - in->n_zones - in->n_clusters;
 		}
 	}
 	r->n_slots = r->n_cols;
@@ -286,6 +295,16 @@ int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64
 		for (int i = 0; i < in->n_clusters && i < rec->n_cpus; i++)
 			if (rec->cpu[i].online)
 				v[TS_FIXED + in->n_rails + in->n_zones + i] = m_or_nan(rec->cpu[i].mhz, 1);
+		for (int i = 0; i < in->n_cores && i < rec->n_cpus; i++)
+			if (rec->cpu[i].online)
+				v[TS_FIXED + in->n_rails + in->n_zones + in->n_clusters + i] = m_or_nan(rec->cpu[i].util_pm, 0.1);
+		/* RAM and SWAP in MB (the columns' unit), EMC_FREQ p%@MHz */
+		v[TS_RAM_USED] = m_or_nan(rec->ram_used_kb, 1.0 / 1024);
+		v[TS_RAM_TOTAL] = m_or_nan(rec->ram_total_kb, 1.0 / 1024);
+		v[TS_SWAP_USED] = m_or_nan(rec->swap_used_kb, 1.0 / 1024);
+		v[TS_SWAP_TOTAL] = m_or_nan(rec->swap_total_kb, 1.0 / 1024);
+		v[TS_EMC_MHZ] = m_or_nan(rec->emc_mhz, 1);
+		v[TS_EMC_UTIL] = m_or_nan(rec->emc_util_pm, 0.1);
 		struct row *row = &r->rows[r->n_rows++];
 		row->t_ns = t;
 		row->line = line;

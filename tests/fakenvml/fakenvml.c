@@ -20,6 +20,11 @@
  *   FAKENVML_NO_INSTANT=1    field 186 is NOT_SUPPORTED
  *   FAKENVML_LOSE_AFTER=N    after N utilisation reads (one per dvfstop
  *                            sample) every device call says GPU_IS_LOST
+ *   FAKENVML_PROCS=PID:MIB,… the compute processes on every GPU and the
+ *                            memory each holds (default: the caller itself
+ *                            with 1234 MiB; "none": no process; a MIB of
+ *                            "na": memory not available)
+ *   FAKENVML_NO_PROCS=1      the process list is NOT_SUPPORTED
  *   FAKENVML_STATE=FILE      locked clocks persist in FILE across processes
  *                            (one line per GPU: "I default" or "I locked LO HI")
  * Built with -DFAKENVML_LEGACY it exports only the unversioned, older entry
@@ -31,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef int nvmlReturn_t;
 typedef struct nvmlDevice_st *nvmlDevice_t;
@@ -78,6 +84,12 @@ EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigne
 EXPORT nvmlReturn_t nvmlDeviceGetSupportedMemoryClocks(nvmlDevice_t d, unsigned int *n, unsigned int *mhz);
 EXPORT nvmlReturn_t nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d, unsigned int mem, unsigned int *n,
 							  unsigned int *mhz);
+/* nvmlProcessInfo_v1_t, what the unversioned entry point fills */
+typedef struct {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;   /* bytes; ~0ULL: not available */
+} nvmlProcessInfo_v1_t;
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *n, nvmlProcessInfo_v1_t *p);
 #ifndef FAKENVML_LEGACY
 EXPORT nvmlReturn_t nvmlInit_v2(void);
 EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *n);
@@ -441,3 +453,44 @@ nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d)
 	return OK;
 }
 #endif
+
+/* The compute processes of FAKENVML_PROCS (see the top of the file). */
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *n, nvmlProcessInfo_v1_t *p)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r != OK)
+		return r;
+	if (!n)
+		return E_ARG;
+	if (env_on("FAKENVML_NO_PROCS"))
+		return E_NOTSUP;
+	nvmlProcessInfo_v1_t all[8];
+	unsigned k = 0;
+	const char *spec = getenv("FAKENVML_PROCS");
+	if (!spec || !*spec) {
+		all[k++] = (nvmlProcessInfo_v1_t){ (unsigned)getpid(), 1234ULL << 20 };
+	} else if (strcmp(spec, "none") != 0) {
+		const char *q = spec;
+		while (*q && k < 8) {
+			char *end;
+			unsigned long pid = strtoul(q, &end, 10);
+			unsigned long long mem = ~0ULL;
+			if (*end == ':') {
+				if (strncmp(end + 1, "na", 2) == 0)
+					end += 3;
+				else
+					mem = strtoull(end + 1, &end, 10) << 20;
+			}
+			all[k++] = (nvmlProcessInfo_v1_t){ (unsigned)pid, mem };
+			q = *end == ',' ? end + 1 : end + strlen(end);
+		}
+	}
+	if (*n < k || (!p && k)) {
+		*n = k;
+		return E_SIZE;
+	}
+	*n = k;
+	if (k)
+		memcpy(p, all, k * sizeof *all);
+	return OK;
+}

@@ -78,6 +78,10 @@ static void make_view_na(struct tui_view *v)
 	s->cpu_util_pm = bad;
 	for (int i = 0; i < DVF_MAX_ZONES; i++)
 		s->temp_mc[i] = bad;
+	for (int i = 0; i < DVF_MAX_CORES; i++)
+		s->core_util_pm[i] = bad;
+	s->ram_total_kb = s->ram_used_kb = s->swap_total_kb = s->swap_used_kb = bad;
+	s->emc_hz = s->emc_load_pm = s->fan_pwm = s->fan_rpm = s->gpu_procs = bad;
 	energy_init(&v->energy, 1000000000);
 	v->hist = &hist;
 	v->focus = TR_GPU;
@@ -143,11 +147,22 @@ static void test_invalid_is_na_never_zero(void **state)
 	assert_true(row_contains(&cb, 3, "no job"));
 	cellbuf_free(&cb);
 
-	render(&v, TR_CPU, 40, 6, false, &cb);
+	render(&v, TR_CPU, 40, 8, false, &cb);
 	assert_true(row_contains(&cb, 1, "n/a"));
 	assert_true(row_contains(&cb, 2, "clock n/a n/a MHz"));
 	assert_true(row_contains(&cb, 3, "hottest n/a"));
+	assert_true(row_contains(&cb, 4, "RAM n/a/n/a GiB  swap n/a/n/a GiB"));
+	assert_true(row_contains(&cb, 5, "EMC n/a n/a  fan n/a n/a"));
+	assert_false(contains(&cb, "1234"));
 	cellbuf_free(&cb);
+
+	/* the GPU's processes: n/a and why (given room beside the graphs) */
+	info.gpu_procs_why[0] = '\0';
+	snprintf(info.gpu_procs_why, sizeof info.gpu_procs_why, "nvmap (debugfs) needs root");
+	render(&v, TR_GPU, 60, 12, false, &cb);
+	assert_true(contains(&cb, "procs n/a: nvmap (debugfs) needs root"));
+	cellbuf_free(&cb);
+	info.gpu_procs_why[0] = '\0';
 }
 
 static void test_values_and_marks(void **state)
@@ -191,14 +206,86 @@ static void test_values_and_marks(void **state)
 	assert_true(row_contains(&cb, 3, "5.25 W"));
 	cellbuf_free(&cb);
 
-	render(&v, TR_CPU, 40, 6, true, &cb);
+	render(&v, TR_CPU, 40, 8, true, &cb);
 	assert_true(row_contains(&cb, 3, "hottest 52.5°C gpu-thermal"));
-	/* every zone with its unit (UTF-8, then plain ASCII) */
-	assert_true(row_contains(&cb, 4, "cpu-thermal 45.0°C"));
-	assert_true(row_contains(&cb, 4, "gpu-thermal 52.5°C"));
+	/* every zone with its unit (UTF-8, then plain ASCII), after memory,
+	 * the EMC and the fan */
+	assert_true(row_contains(&cb, 6, "cpu-thermal 45.0°C"));
+	assert_true(row_contains(&cb, 6, "gpu-thermal 52.5°C"));
 	cellbuf_free(&cb);
-	render(&v, TR_CPU, 40, 6, false, &cb);
-	assert_true(row_contains(&cb, 4, "cpu-thermal 45.0C"));
+	render(&v, TR_CPU, 40, 8, false, &cb);
+	assert_true(row_contains(&cb, 6, "cpu-thermal 45.0C"));
+	cellbuf_free(&cb);
+}
+
+/* Memory, EMC, fan, clusters labelled by their cores, each core's load,
+ * the GPU's processes (tui/sys_rows.c). */
+static void test_board_rows(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	struct cellbuf cb;
+	make_view_na(&v);
+	struct dvf_info in = info;
+	v.info = &in;
+	in.n_cores = 8;
+	for (int c = 0; c < 8; c++)
+		in.core_cluster[c] = c / 4;
+	snprintf(in.cluster_name[0], DVF_NAME_LEN, "policy0");
+	snprintf(in.cluster_name[1], DVF_NAME_LEN, "policy4");
+	struct dvf_sample *s = &v.cur;
+	s->cpu_khz[0] = dvf_m_val(1190400);
+	s->cpu_khz[1] = dvf_m_val(729600);
+	for (int c = 0; c < 8; c++)
+		s->core_util_pm[c] = c == 5 ? dvf_m_na() : dvf_m_val(c == 0 ? 1000 : 100 * c);
+	s->ram_total_kb = dvf_m_val(64349184);
+	s->ram_used_kb = dvf_m_val(62000000);    /* 96 %: the warning colour */
+	s->swap_total_kb = dvf_m_val(32174080);
+	s->swap_used_kb = dvf_m_val(0);
+	s->emc_hz = dvf_m_val(3199000000);
+	s->emc_load_pm = dvf_m_val(204);
+	s->fan_pwm = dvf_m_val(85);
+	s->fan_rpm = dvf_m_val(2278);
+	s->gpu_procs = dvf_m_val(3);
+	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 3355443, "python3" };
+	s->gpu_proc[1] = (struct dvf_gpu_proc){ 2011, 65536, "gnome-shell" };
+	s->gpu_proc[2] = (struct dvf_gpu_proc){ 1523, 512, "Xorg" };
+
+	/* 5 rows: the clusters share the clock row, each core's load after
+	 * its cluster's clock (ASCII: tenths) */
+	render(&v, TR_CPU, 40, 7, false, &cb);
+	assert_true(row_contains(&cb, 2, "clock c0-3 1190 9123 c4-7 730 4-67 MHz"));
+	assert_true(row_contains(&cb, 4, "RAM 59.1/61.4 GiB  swap 0.0/30.7 GiB"));
+	assert_true(row_contains(&cb, 5, "EMC 3199 MHz 20%  fan 33% 2278 rpm"));
+	cellbuf_free(&cb);
+	/* narrower: no room for the cores, the labels stay */
+	render(&v, TR_CPU, 30, 7, false, &cb);
+	assert_true(row_contains(&cb, 2, "clock c0-3 1190 c4-7 730 MHz"));
+	cellbuf_free(&cb);
+	render(&v, TR_CPU, 60, 7, true, &cb);
+	assert_true(row_contains(&cb, 2, "c0-3 1190 █▁▂▃ c4-7 730 ▃-▅▅ MHz"));
+	cellbuf_free(&cb);
+	/* with a row per cluster and the rows below: each core's load */
+	render(&v, TR_CPU, 60, 8, false, &cb);
+	assert_true(row_contains(&cb, 2, "cpu0-3  1190 MHz  100%  10%  20%  30%"));
+	assert_true(row_contains(&cb, 3, "cpu4-7  730 MHz   40%  n/a  60%  70%"));
+	assert_true(row_contains(&cb, 4, "hottest"));
+	cellbuf_free(&cb);
+
+	/* the processes, largest first, name/pid and memory; what does not fit is counted */
+	render(&v, TR_GPU, 40, 12, false, &cb);
+	assert_true(contains(&cb, "procs python3/4242 3.2G  +2"));
+	cellbuf_free(&cb);
+	render(&v, TR_GPU, 80, 12, false, &cb);
+	assert_true(contains(&cb, "procs python3/4242 3.2G  gnome-shell/2011 64M  Xorg/1523 512K"));
+	cellbuf_free(&cb);
+	/* too short for it beside three rows of graphs: left out */
+	render(&v, TR_GPU, 80, 8, false, &cb);
+	assert_false(contains(&cb, "procs"));
+	cellbuf_free(&cb);
+	s->gpu_procs = dvf_m_val(0);
+	render(&v, TR_GPU, 40, 12, false, &cb);
+	assert_true(contains(&cb, "procs none"));
 	cellbuf_free(&cb);
 }
 
@@ -481,6 +568,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_is_na_never_zero),
 		cmocka_unit_test(test_values_and_marks),
+		cmocka_unit_test(test_board_rows),
 		cmocka_unit_test(test_gap_in_sparkline),
 		cmocka_unit_test(test_header_and_keys),
 		cmocka_unit_test(test_help_fits_80),

@@ -28,7 +28,7 @@ static int64_t model_mw(int64_t mhz)
 
 static const char *const fake_env[] = {
 	"FAKENVML_GPUS", "FAKENVML_INIT_FAIL", "FAKENVML_NO_PERMISSION", "FAKENVML_NO_ENERGY",
-	"FAKENVML_NO_INSTANT", "FAKENVML_LOSE_AFTER", "FAKENVML_STATE", NULL,
+	"FAKENVML_NO_INSTANT", "FAKENVML_LOSE_AFTER", "FAKENVML_STATE", "FAKENVML_PROCS", "FAKENVML_NO_PROCS", NULL,
 };
 
 static int setup(void **st)
@@ -418,6 +418,45 @@ static void legacy_library(void **st)
 	source_nvml.close(s);
 }
 
+/* The driver's compute processes with their GPU memory, largest first;
+ * n/a with the reason where the driver does not list them. */
+static void processes(void **st)
+{
+	(void)st;
+	struct source *s = open_ok(0);
+	struct dvf_sample x = take(s);
+	assert_true(x.gpu_procs.ok);
+	assert_int_equal(x.gpu_procs.v, 1);
+	assert_int_equal(x.gpu_proc[0].pid, getpid());
+	assert_int_equal(x.gpu_proc[0].mem_kb, 1234 * 1024);
+	assert_string_equal(x.gpu_proc[0].name, "test_nvml");
+	source_nvml.close(s);
+
+	setenv("FAKENVML_PROCS", "1:na,2:10,3:3000", 1);
+	s = open_ok(0);
+	x = take(s);
+	assert_int_equal(x.gpu_procs.v, 3);
+	assert_int_equal(x.gpu_proc[0].pid, 3);
+	assert_int_equal(x.gpu_proc[0].mem_kb, 3000 * 1024);
+	assert_int_equal(x.gpu_proc[1].pid, 2);
+	assert_int_equal(x.gpu_proc[2].mem_kb, -1);   /* not available: unknown, not 0 */
+	source_nvml.close(s);
+
+	setenv("FAKENVML_PROCS", "none", 1);
+	s = open_ok(0);
+	x = take(s);
+	assert_true(x.gpu_procs.ok);
+	assert_int_equal(x.gpu_procs.v, 0);
+	source_nvml.close(s);
+
+	setenv("FAKENVML_NO_PROCS", "1", 1);
+	s = open_ok(0);
+	x = take(s);
+	assert_false(x.gpu_procs.ok);
+	assert_string_equal(source_nvml.info(s)->gpu_procs_why, "the driver does not list processes");
+	source_nvml.close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +475,7 @@ int main(void)
 		cmocka_unit_test_setup(gpu_lost, setup),
 		cmocka_unit_test_setup(reset_across_processes, setup),
 		cmocka_unit_test_setup(legacy_library, setup),
+		cmocka_unit_test_setup(processes, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
