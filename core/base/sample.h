@@ -15,6 +15,7 @@ enum {
 	DVF_MAX_ZONES = 16,
 	DVF_MAX_LEVELS = 64,
 	DVF_NAME_LEN = 32,
+	DVF_MAX_GPUS = 16,           /* GPUs of one node watched together (NVML) */
 };
 
 /* One metric: a value and whether it is real. */
@@ -30,6 +31,18 @@ struct dvf_rail_sample {
 	struct dvf_m mv;  /* bus voltage, mV */
 	struct dvf_m ma;  /* current, mA */
 	struct dvf_m mw;  /* power = mV * mA / 1000, mW */
+};
+
+/* One GPU of a node (NVML).  The sample's own GPU fields are the node's:
+ * docs/nvml.md, "Several GPUs". */
+struct dvf_gpu_sample {
+	struct dvf_m freq_hz;         /* graphics clock */
+	struct dvf_m load_pm;         /* utilisation, per-mille */
+	struct dvf_m mw;              /* board power */
+	struct dvf_m mem_used_b;      /* memory used, bytes */
+	struct dvf_m mem_total_b;     /* memory, bytes */
+	struct dvf_m temp_mc;         /* temperature, m°C */
+	struct dvf_m energy_mj;       /* its energy counter (arbitrary origin); n/a where none */
 };
 
 struct dvf_sample {
@@ -60,6 +73,9 @@ struct dvf_sample {
 	/* Wall-clock time of the reading, ns since 1970 (a recording's
 	 * unix_time_s); n/a where the source does not know it. */
 	struct dvf_m unix_ns;
+
+	/* Each GPU of the node, indexed like dvf_info.gpu_index (n_gpus of them). */
+	struct dvf_gpu_sample gpu[DVF_MAX_GPUS];
 };
 
 enum dvf_board {
@@ -92,6 +108,11 @@ struct dvf_info {
 	char cluster_name[DVF_MAX_CLUSTERS][DVF_NAME_LEN]; /* "policy0" ... */
 	int n_zones;
 	char zone_name[DVF_MAX_ZONES][DVF_NAME_LEN];
+
+	/* The GPUs watched one by one (NVML; a recording of them): 0 where the
+	 * source has no per-GPU view (a Jetson, the simulator). */
+	int n_gpus;
+	int gpu_index[DVF_MAX_GPUS];  /* each one's number (NVML's index) */
 };
 
 /* Index of the level equal to hz, or -1. */

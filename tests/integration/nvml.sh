@@ -7,7 +7,7 @@ FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
 [ -x "$DVFSTOP" ] || { echo "SKIP: $DVFSTOP not built"; exit 77; }
 [ -f "$FAKE" ] || { echo "SKIP: $FAKE not built"; exit 77; }
 unset FAKENVML_GPUS FAKENVML_INIT_FAIL FAKENVML_NO_PERMISSION FAKENVML_NO_ENERGY \
-	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER FAKENVML_STATE
+	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER FAKENVML_LOSE_GPU FAKENVML_STATE
 export DVFSTOP_NVML_LIB="$FAKE"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-nvml.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -49,6 +49,25 @@ has 'gpu clock +n/a' out "lost GPU"
 has 'GPU 0 .*is lost' err "lost GPU said on stderr"
 [ "$(grep -c 'is lost' "$tmp/err")" = 1 ] || fail "lost GPU: said $(grep -c 'is lost' "$tmp/err") times on stderr, want once"
 has 'is lost' lost.csv "lost GPU in the recording's event column"
+
+# 8 GPUs (--gpu all, the default), GPU 3 lost after 2 samples: said once,
+# the other 7 go on (the node's power is theirs), and the run ends on an error.
+FAKENVML_GPUS=8 FAKENVML_LOSE_AFTER=2 FAKENVML_LOSE_GPU=3 run --batch --source nvml --samples 6 --interval 20 \
+	--record "$tmp/eight.csv"
+[ "$(cat "$tmp/rc")" = 1 ] || fail "8 GPUs, one lost: exit $(cat "$tmp/rc"), want 1: $(cat "$tmp/err")"
+has '8 x NVIDIA H200 \(fake\)' out "8 GPUs"
+has 'sum of 8 GPUs' out "8 GPUs: total rule"
+has 'total +4165\.000 W' out "8 GPUs, one lost: 7 x 595 W"
+has 'gpu clock +1980\.0 MHz' out "8 GPUs, one lost"
+[ "$(grep -c 'GPU 3 .*is lost.*the other GPUs go on' "$tmp/err")" = 1 ] ||
+	fail "8 GPUs: GPU 3's loss said $(grep -c 'is lost' "$tmp/err") times: $(cat "$tmp/err")"
+# A --gpu NVML does not see, and one that is not a number.
+FAKENVML_GPUS=4 run --batch --source nvml --gpu 1,5 --samples 1
+[ "$(cat "$tmp/rc")" = 1 ] || fail "--gpu 1,5 of 4: exit $(cat "$tmp/rc")"
+has '--gpu 5: NVML sees 4 GPUs' err "--gpu 1,5 of 4"
+run --batch --source nvml --gpu 1,x --samples 1
+[ "$(cat "$tmp/rc")" = 2 ] || fail "--gpu 1,x: exit $(cat "$tmp/rc"), want 2"
+has "expected all, a GPU number" err "--gpu 1,x"
 
 # --source auto: no Jetson tree under an empty root, so NVML.
 mkdir "$tmp/root"
