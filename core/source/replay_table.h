@@ -30,6 +30,8 @@ enum col_kind {
 	CK_RAIL_MV, CK_RAIL_MA, CK_RAIL_MW, CK_TOTAL_MW,
 	CK_CPU_UTIL, CK_CPU_MHZ, CK_TEMP_C,
 	CK_STEPS, CK_TOKENS, CK_EVENT,
+	/* one GPU of several (gpu<N>_...): idx is its place in info.gpu_index */
+	CK_G_FREQ, CK_G_UTIL, CK_G_MW, CK_G_MEM_USED, CK_G_MEM_TOTAL, CK_G_TEMP, CK_G_COUNTER,
 };
 
 struct col {
