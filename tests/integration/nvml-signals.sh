@@ -109,5 +109,27 @@ many end
 many TERM
 many SEGV
 
+# The sweep on 4 GPUs: each level is locked on every GPU at once, J/step is
+# the node's (4 x 595 W at 1980 MHz), and all are given back after.
+echo "0 default" >"$FAKENVML_STATE"
+FAKENVML_GPUS=4 DVFSTOP_LOG_DIR="$tmp" "$DVFSTOP" sweep --no-config --source nvml --mode exhaustive --count 2 --dwell 1s --settle 0 \
+	-- sh -c 'i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo "step $i"; sleep 0.05; done' \
+	>"$tmp/out" 2>"$tmp/err" &
+pid=$!
+: >"$tmp/seen"
+while kill -0 "$pid" 2>/dev/null; do
+	tr '\n' '|' <"$FAKENVML_STATE" >>"$tmp/seen"; echo >>"$tmp/seen"
+	sleep 0.05
+done
+wait "$pid" || fail "sweep on 4 GPUs: exit $?: $(cat "$tmp/err")"
+for f in 1980 345; do
+	grep -q "^0 locked $f $f|1 locked $f $f|2 locked $f $f|3 locked $f $f|$" "$tmp/seen" &&
+		ok "sweep on 4 GPUs: $f MHz locked on all four" || fail "sweep on 4 GPUs: never $f MHz on all four: $(sort -u "$tmp/seen")"
+done
+grep -Eq '^ +1980\.0 .* 2380\.000 ' "$tmp/out" && ok "sweep on 4 GPUs: the node's power" ||
+	fail "sweep on 4 GPUs: no 2380 W row: $(cat "$tmp/out")"
+[ "$(grep -c default "$FAKENVML_STATE")" = 4 ] && ok "sweep on 4 GPUs: all given back" ||
+	fail "sweep on 4 GPUs: after: $(cat "$FAKENVML_STATE")"
+
 [ "$fails" = 0 ] || exit 1
 echo "nvml-signals: all passed"
