@@ -6,9 +6,11 @@
 #             bench/nvmlfloor.c, a C loop that loads the same library and
 #             makes the same NVML calls per GPU per sample (clocks,
 #             utilisation, power field, energy counter, temperature, memory)
-#             and nothing else.  CPU time of all the threads of each
-#             (/proc/PID/task/*/schedstat, ns) over DURATION s from 1 s
-#             after it started, so "us/sample" is the steady state.
+#             and nothing else.  Both run side by side (so they meet the
+#             same other load); the CPU time of all the threads of each
+#             (/proc/PID/task/*/schedstat, ns) over the same DURATION s
+#             from 1 s after they started, so "us/sample" is the steady
+#             state.
 #   scrape    dvfstop --batch --source nvml --prom-listen: the CPU time of
 #             all its threads (/proc/PID/task/*/schedstat, ns) over SCRAPES
 #             scrapes of /metrics, less what the same time costs without
@@ -51,14 +53,23 @@ $CC -O2 -o "$work/nvmlfloor" "$top/bench/nvmlfloor.c" -ldl
 export DVFSTOP_NVML_LIB="$work/libnvidia-ml.so.1" FAKENVML_GPUS="$GPUS"
 unset FAKENVML_LOSE_AFTER FAKENVML_LOSE_GPU FAKENVML_NO_ENERGY FAKENVML_NO_INSTANT FAKENVML_STATE
 
-# window DURATION_S CMD...: the CPU time of all of CMD's threads
-# (/proc/PID/task/*/schedstat, ns) over DURATION_S seconds, from 1 s after
-# it started (its start-up left out) -> "us_in_window"
+# window DURATION_S CMD... [-- CMD...]: the CPU time of all the threads of
+# each command (/proc/PID/task/*/schedstat, ns) over the same DURATION_S
+# seconds, from 1 s after they started (their start-up left out); both run
+# side by side, so they meet the same other load -> "us_in_window..."
 cat >"$work/window.py" <<'PY'
 import glob, subprocess, sys, time
-dur, cmd = float(sys.argv[1]), sys.argv[2:]
-p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-def cpu():
+dur, rest = float(sys.argv[1]), sys.argv[2:]
+cmds, cur = [], []
+for a in rest:
+    if a == "--":
+        cmds.append(cur)
+        cur = []
+    else:
+        cur.append(a)
+cmds.append(cur)
+ps = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in cmds]
+def cpu(p):
     t = 0
     for f in glob.glob("/proc/%d/task/*/schedstat" % p.pid):
         try:
@@ -67,24 +78,26 @@ def cpu():
             pass
     return t
 time.sleep(1.0)
-c0 = cpu()
+c0 = [cpu(p) for p in ps]
 time.sleep(dur)
-c1 = cpu()
-p.terminate()
-p.wait()
-print("%.1f" % ((c1 - c0) / 1000))
+c1 = [cpu(p) for p in ps]
+for p in ps:
+    p.terminate()
+    p.wait()
+print(" ".join("%.1f" % ((b - a) / 1000) for a, b in zip(c0, c1)))
 PY
 window() { "$PY" "$work/window.py" "$@"; }
 
 ms=$(awk -v h="$RATE" 'BEGIN { printf "%d", 1000 / h }')
 long=$(awk -v d="$DURATION" 'BEGIN { print d + 30 }')
 n=$(awk -v d="$DURATION" -v h="$RATE" 'BEGIN { print d * h }')
-echo "gpus: $GPUS fake GPUs, sampling at $RATE Hz, $DURATION s windows ($n samples) from 1 s after start, $REPEAT rounds, $(nproc) CPUs"
+echo "gpus: $GPUS fake GPUs, sampling at $RATE Hz, side by side, $DURATION s windows ($n samples) from 1 s after start, $REPEAT rounds, $(nproc) CPUs"
 : >"$work/rounds"
 i=0
 while [ $i -lt "$REPEAT" ]; do
-	d=$(window "$DURATION" "$DVFSTOP" --no-config --batch --source nvml --interval "$ms" --duration "$long")
-	f=$(window "$DURATION" "$work/nvmlfloor" "$DVFSTOP_NVML_LIB" "$GPUS" "$ms" "$long")
+	set -- $(window "$DURATION" "$DVFSTOP" --no-config --batch --source nvml --interval "$ms" --duration "$long" \
+		-- "$work/nvmlfloor" "$DVFSTOP_NVML_LIB" "$GPUS" "$ms" "$long")
+	d=$1 f=$2
 	echo "$d $f" >>"$work/rounds"
 	awk -v d="$d" -v f="$f" -v n="$n" -v i=$((i + 1)) 'BEGIN {
 		printf "round %d: dvfstop %.1f us/sample, C loop %.1f us/sample, ratio %.2fx\n", i, d / n, f / n, (f > 0 ? d / f : 0) }'
@@ -93,11 +106,11 @@ done
 ratio=$(awk '{ print ($2 > 0 ? $1 / $2 : 99) }' "$work/rounds" | sort -g |
 	awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }')
 
-# Rendering the exposition text, per sample: 100 Hz with and without.
+# Rendering the exposition text, per sample: 100 Hz with and without, side by side.
 port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
-r0=$(window 3 "$DVFSTOP" --no-config --batch --source nvml --interval 10 --duration 60)
-r1=$(window 3 "$DVFSTOP" --no-config --batch --source nvml --interval 10 --duration 60 --prom-listen "127.0.0.1:$port")
-render=$(awk -v a="$r1" -v b="$r0" 'BEGIN { d = (a - b) / 300; printf "%.1f", (d > 0 ? d : 0) }')
+set -- $(window 3 "$DVFSTOP" --no-config --batch --source nvml --interval 10 --duration 60 \
+	-- "$DVFSTOP" --no-config --batch --source nvml --interval 10 --duration 60 --prom-listen "127.0.0.1:$port")
+render=$(awk -v a="$2" -v b="$1" 'BEGIN { d = (a - b) / 300; printf "%.1f", (d > 0 ? d : 0) }')
 
 # Serving a scrape: all of dvfstop's threads' CPU over SCRAPES scrapes, less
 # the same time without.
