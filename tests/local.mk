@@ -486,7 +486,8 @@ EXTRA_DIST += tests/integration/layers.sh tests/integration/names.sh
 TESTS += tests/integration/docs-paths.sh
 EXTRA_DIST += tests/integration/docs-paths.sh docs/architecture.md
 
-# The fleet: Debian's Prometheus scrapes two exporters and the dashboard,
+# The fleet: Debian's Prometheus scrapes two exporters, a governed one, a node
+# of 8 fake NVML GPUs and the dashboard,
 # every panel of the shipped Grafana dashboard answers, the shipped config,
 # rules and systemd unit check (issue 24).
 TESTS += tests/integration/fleet.sh
