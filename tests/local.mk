@@ -313,6 +313,9 @@ EXTRA_DIST += tests/integration/job_figures.sh
 # The dashboard's /metrics (a terminal test).
 TESTS += tests/tui/prom.sh
 EXTRA_DIST += tests/tui/prom.sh
+# Every GPU of a node on the dashboard (the fake NVML's 8 GPUs, one lost).
+TESTS += tests/tui/gpus.sh
+EXTRA_DIST += tests/tui/gpus.sh
 
 # ---- from policy/local.mk
 # policy/: decision trees, built-in policies, fitting, evaluation.
@@ -491,7 +494,8 @@ EXTRA_DIST += tests/integration/layers.sh tests/integration/names.sh
 TESTS += tests/integration/docs-paths.sh
 EXTRA_DIST += tests/integration/docs-paths.sh docs/architecture.md
 
-# The fleet: Debian's Prometheus scrapes two exporters and the dashboard,
+# The fleet: Debian's Prometheus scrapes two exporters, a governed one, a node
+# of 8 fake NVML GPUs and the dashboard,
 # every panel of the shipped Grafana dashboard answers, the shipped config,
 # rules and systemd unit check (issue 24).
 TESTS += tests/integration/fleet.sh

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpu_rows.h"
 #include "layout.h"
 #include "render.h"
 #include "sys_rows.h"
@@ -244,9 +245,9 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 /* The GPU panel's second row: the scale of levels with the limits and the
  * clock marked, each cell coloured by what it shows. */
 static void gpu_scale(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0,
-		      int W)
+		      int y, int W)
 {
-	struct pen p = pen_at(cb, x0, 2, x0 + W);
+	struct pen p = pen_at(cb, x0, y, x0 + W);
 	int n = in ? in->n_levels : 0;
 	char buf[4 * MAX_W + 1];
 	if (n == 0) {
@@ -278,9 +279,9 @@ static void gpu_scale(const struct dvf_info *in, const struct dvf_sample *s, str
 		pcur = render_scale_pos(sample_level_nearest(in, s->gpu_freq_hz.v), n, sw);
 	int a = pmin >= 0 ? pmin : 0, b = pmax >= 0 ? pmax : sw - 1;
 	if (a <= b)
-		cellbuf_role(cb, sx + a, 2, b - a + 1, ROLE_SCALE_RANGE);
+		cellbuf_role(cb, sx + a, y, b - a + 1, ROLE_SCALE_RANGE);
 	if (pcur >= 0)
-		cellbuf_role(cb, sx + pcur, 2, 1, ROLE_SCALE_CUR);
+		cellbuf_role(cb, sx + pcur, y, 1, ROLE_SCALE_CUR);
 	put(&p, ROLE_LABEL, " ");
 	put(&p, ROLE_LABEL, hi);
 }
@@ -352,6 +353,43 @@ int panel_gpu_zone(const struct dvf_info *in)
 	return -1;
 }
 
+/* Limits and governor on row y. */
+static void gpu_limits(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
+{
+	struct pen p = pen_at(cb, x0, y, x0 + W);
+	put(&p, ROLE_LABEL, "lim ");
+	put_mhz(&p, s->gpu_min_hz, NULL);
+	put(&p, ROLE_LABEL, "..");
+	put_mhz(&p, s->gpu_max_hz, "MHz");
+	put(&p, ROLE_LABEL, "  gov ");
+	if (s->gpu_governor[0])
+		put(&p, ROLE_VALUE, s->gpu_governor);
+	else
+		put(&p, ROLE_NA, "n/a");
+}
+
+/* Several GPUs (rows 3..): the node's utilisation, one row per GPU, then
+ * as room allows the scale, the limits, who set the clock and the graphs. */
+static void gpu_node_rows(const struct tui_view *v, struct cellbuf *cb, int x0, int W, int H)
+{
+	const struct dvf_info *in = v->info;
+	const struct dvf_sample *s = &v->cur;
+	if (H > 1)
+		put_util(cb, x0, 2, W, s->gpu_load_pm);
+	int y = 3;
+	if (H > 2)
+		y += gpu_rows_render(v, cb, x0, 3, x0 + W, H - 2);
+	if (H - (y - 1) >= 4) {
+		gpu_scale(in, s, cb, x0, y++, W);
+		gpu_limits(s, cb, x0, y++, W);
+	}
+	if (H - (y - 1) >= 1)
+		y = gpu_setting(v, cb, x0, y, W, H);
+	int g = H - (y - 1);
+	if (g >= 2)
+		gpu_graphs(v, cb, x0, y, W, g);
+}
+
 void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
@@ -363,9 +401,13 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 	if (W <= 0 || H <= 0)
 		return;
 	int n = in ? in->n_levels : 0;
+	bool node = in && in->n_gpus > 1;
 
-	/* Row 0: the clock and its level on the board's table. */
+	/* Row 0: the clock and its level on the board's table (several GPUs:
+	 * how many, and the lowest clock, which sets the pace). */
 	p = pen_at(cb, x0, 1, x0 + W);
+	if (node)
+		putf(&p, ROLE_VALUE, "%d GPUs  ", in->n_gpus);
 	put(&p, ROLE_LABEL, "clock ");
 	put_mhz(&p, s->gpu_freq_hz, "MHz");
 	put(&p, ROLE_LABEL, "  level ");
@@ -390,25 +432,19 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		snprintf(t, sizeof t, "%.1f%s", (double)mc / 1000.0, cb->utf8 ? "°C" : "C");
 		p.x += 2;
 		put_right(&p, mc >= 95000 ? ROLE_CRIT : mc >= 85000 ? ROLE_WARN : ROLE_VALUE, t);
+}
+	if (node) {
+		gpu_node_rows(v, cb, x0, W, H);
+		return;
 	}
 
 	/* Row 1: the scale of levels. */
 	if (H > 1)
-		gpu_scale(in, s, cb, x0, W);
+		gpu_scale(in, s, cb, x0, 2, W);
 
 	/* Row 2: limits and governor. */
-	if (H > 2) {
-		p = pen_at(cb, x0, 3, x0 + W);
-		put(&p, ROLE_LABEL, "lim ");
-		put_mhz(&p, s->gpu_min_hz, NULL);
-		put(&p, ROLE_LABEL, "..");
-		put_mhz(&p, s->gpu_max_hz, "MHz");
-		put(&p, ROLE_LABEL, "  gov ");
-		if (s->gpu_governor[0])
-			put(&p, ROLE_VALUE, s->gpu_governor);
-		else
-			put(&p, ROLE_NA, "n/a");
-	}
+	if (H > 2)
+		gpu_limits(s, cb, x0, 3, W);
 
 	/* Row 3: utilisation, a number and a bar. */
 	if (H > 3)
@@ -464,6 +500,7 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 		      total ? ROLE_SPARK_TOTAL : ROLE_SPARK, 0, 0, SCALE_ZERO, 0.1);
 	}
 
+	y += gpu_rows_power_share(v, cb, x0, y, x0 + W, H - y + 1);   /* several GPUs */
 	/* Mean power over the session. */
 	if (y <= H) {
 		double mw;
@@ -534,6 +571,8 @@ void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
 		putf(&p, ROLE_LABEL, "  time %s", render_duration(d, sizeof d, v->elapsed_s));
 	}
+	/* Several GPUs: each one's share, leaving a row for the job. */
+	y += gpu_rows_energy_share(v, cb, x0, y, x0 + W, H - y < 2 ? H - y : 2);
 	/* The fine-tune: its figures, and its last output lines below. */
 	if (!compact)
 		y = job_panel_rows(&v->job, cb, x0, y, x0 + W, H);

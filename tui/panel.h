@@ -54,6 +54,9 @@ struct tui_view {
 	bool have_cur;
 	uint64_t n_samples;
 	struct energy energy;
+	/* Each GPU's energy since the dashboard started, from its counter
+	 * (several GPUs); n/a where it has none. */
+	struct dvf_m gpu_mj[DVF_MAX_GPUS];
 	const struct history *hist;
 	double elapsed_s;
 	time_t wall;

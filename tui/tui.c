@@ -326,6 +326,19 @@ static void view_status(struct tui *t)
 	panel_table_view(t, true);
 }
 
+/* Each GPU's energy so far: its counter less its first reading. */
+static void view_gpu_energy(struct tui *t)
+{
+	const struct dvf_sample *c = &t->s->cur;
+	int n = t->s->info ? t->s->info->n_gpus : 0;
+	for (int i = 0; i < n && i < DVF_MAX_GPUS; i++) {
+		struct dvf_m now = c->gpu[i].energy_mj, *first = &t->gpu_mj0[i];
+		if (now.ok && !first->ok)
+			*first = now;
+		t->view.gpu_mj[i] = now.ok && now.v >= first->v ? dvf_m_val(now.v - first->v) : dvf_m_na();
+	}
+}
+
 static void view_data(struct tui *t)
 {
 	struct session *s = t->s;
@@ -335,6 +348,7 @@ static void view_data(struct tui *t)
 	v->have_cur = s->have_cur;
 	v->n_samples = s->n_samples;
 	v->energy = s->energy;
+	view_gpu_energy(t);
 	v->hist = &s->hist;
 	v->elapsed_s = session_elapsed_s(s);
 	v->wall = time(NULL);

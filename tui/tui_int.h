@@ -53,6 +53,7 @@ struct tui {
 
 	/* display state */
 	struct tui_view view;
+	struct dvf_m gpu_mj0[DVF_MAX_GPUS];  /* each GPU's counter when first read */
 	struct history frozen_hist;  /* the view's history while frozen */
 	bool frozen;
 	bool help_open;

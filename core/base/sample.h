@@ -18,6 +18,7 @@ enum {
 	DVF_MAX_CORES = 32,          /* CPU cores with a load of their own */
 	DVF_MAX_GPU_PROCS = 4,       /* GPU processes kept (the largest first) */
 	DVF_PROC_NAME_LEN = 16,      /* a process name as the kernel keeps it (comm) */
+	DVF_MAX_GPUS = 16,           /* GPUs of one node watched together (NVML) */
 };
 
 /* One metric: a value and whether it is real. */
@@ -40,6 +41,18 @@ struct dvf_gpu_proc {
 	int64_t pid;
 	int64_t mem_kb;               /* KiB; -1 where the driver does not say */
 	char name[DVF_PROC_NAME_LEN];
+};
+
+/* One GPU of a node (NVML).  The sample's own GPU fields are the node's:
+ * docs/nvml.md, "Several GPUs". */
+struct dvf_gpu_sample {
+	struct dvf_m freq_hz;         /* graphics clock */
+	struct dvf_m load_pm;         /* utilisation, per-mille */
+	struct dvf_m mw;              /* board power */
+	struct dvf_m mem_used_b;      /* memory used, bytes */
+	struct dvf_m mem_total_b;     /* memory, bytes */
+	struct dvf_m temp_mc;         /* temperature, m°C */
+	struct dvf_m energy_mj;       /* its energy counter (arbitrary origin); n/a where none */
 };
 
 struct dvf_sample {
@@ -85,6 +98,9 @@ struct dvf_sample {
 	/* Wall-clock time of the reading, ns since 1970 (a recording's
 	 * unix_time_s); n/a where the source does not know it. */
 	struct dvf_m unix_ns;
+
+	/* Each GPU of the node, indexed like dvf_info.gpu_index (n_gpus of them). */
+	struct dvf_gpu_sample gpu[DVF_MAX_GPUS];
 };
 
 enum dvf_board {
@@ -121,6 +137,10 @@ struct dvf_info {
 	int n_cores;                  /* cores listed in core_util_pm (highest number + 1) */
 	int core_cluster[DVF_MAX_CORES]; /* index in cluster_name; -1 when not known */
 	char gpu_procs_why[96];       /* why the GPU's processes are n/a; "" when known */
+	/* The GPUs watched one by one (NVML; a recording of them): 0 where the
+	 * source has no per-GPU view (a Jetson, the simulator). */
+	int n_gpus;
+	int gpu_index[DVF_MAX_GPUS];  /* each one's number (NVML's index) */
 };
 
 /* Index of the level equal to hz, or -1. */

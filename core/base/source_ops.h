@@ -20,7 +20,7 @@ struct source_cfg {
 	bool interval_set;        /* ... given by the user (else the default) */
 	const char *mode;         /* shown in the header: "live", "simulated", "replay" */
 	struct dvf_clock *clock;
-	int gpu;                  /* nvml: which GPU (--gpu) */
+	const char *gpus;         /* nvml: which GPUs (--gpu: "all", "N", "N,M"); NULL: all */
 };
 
 /* The GPU clock settings that control changes and must give back. */

@@ -52,6 +52,7 @@ static void batch_wait(struct session *s)
 	else
 		end = clock_mono_ns();
 	int wake = stopsig_fd();
+	bool woke = false;   /* the stop pipe said something: drain it (else no read: a syscall a sample) */
 	while (!stop_requested()) {
 		int64_t left = end - clock_mono_ns();
 		if (left <= 0)
@@ -63,12 +64,14 @@ static void batch_wait(struct session *s)
 		n += session_fds(s, fds + n, 7);
 		if (follows_process(s) && job_pid(s->job) > 0 && left > PROCESS_CHECK_NS)
 			left = PROCESS_CHECK_NS;
-		poll(fds, (nfds_t)n, (int)((left + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS));
+		if (poll(fds, (nfds_t)n, (int)((left + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS)) > 0 && wake >= 0 &&
+		    fds[0].revents)
+			woke = true;
 		session_service(s);
 		if (s->job && !s->job_over && job_state(s->job) != JOB_RUNNING)
 			break;   /* it ended: the next sample says so */
 	}
-	if (wake >= 0) {
+	if (woke) {
 		char sink[16];
 		while (read(wake, sink, sizeof sink) > 0)
 			;

@@ -35,9 +35,8 @@ static bool reopen(struct reopened *r, const struct guard *g, char *msg, size_t 
 		return false;
 	}
 	struct source_cfg cfg = { .sysfs_root = guard_stale_root(g), .mode = "live" };
-	int index = 0;
-	if (strcmp(source, "nvml") == 0 && sscanf(guard_stale_node(g), "NVML GPU %d", &index) == 1)
-		r->src = nvml_open_gpu(&cfg, index, msg, len);
+	if (strcmp(source, "nvml") == 0)
+		r->src = nvml_open_node(&cfg, guard_stale_node(g), msg, len);
 	else
 		r->src = r->ops->open(&cfg, msg, len);
 	return r->src != NULL;

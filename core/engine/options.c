@@ -33,7 +33,7 @@ static const struct opt_def opt_table[] = {
 	{ "demo", 0, K_FLAG, OFF(demo), NULL, "run on a simulated AGX Orin (no board needed)", 0, 0, false },
 	{ "source", 0, K_STR, OFF(source), "NAME", "telemetry source: auto (default), jetson or nvml", 0, 0, false },
 	{ "sysfs-root", 0, K_STR, OFF(sysfs_root), "DIR", "read the Jetson sysfs tree under DIR (default /)", 0, 0, false },
-	{ "gpu", 0, K_INT, OFF(gpu), "N", "NVML source: the GPU to watch, by NVML index (default 0)", 0, 63, false },
+	{ "gpu", 0, K_STR, OFF(gpu), "all|N|N,M", "NVML source: the GPUs to watch, by NVML index (default all)", 0, 0, false },
 	{ "interval", 'i', K_INT, OFF(interval_ms), "MS", "sampling interval in ms (default 100)", 1, 60000, false },
 	{ "refresh", 0, K_INT, OFF(refresh_ms), "MS", "screen refresh in ms (default 500)", 50, 60000, false },
 	{ "delay", 'd', K_INT, OFF(delay_ds), "TENTHS", "screen refresh in tenths of a second, as in top and htop (default 5)", 1, 600, false },

@@ -16,7 +16,7 @@ struct dvf_opts {
 	bool demo;
 	const char *source;        /* "auto" (default), "jetson", ... */
 	const char *sysfs_root;    /* default "/" */
-	int64_t gpu;               /* NVML source: GPU index, default 0 */
+	const char *gpu;           /* NVML source: the GPUs, "all" (default), "N" or "N,M,..." */
 	int64_t interval_ms;       /* sampling, default 100 */
 	int64_t refresh_ms;        /* TUI redraw, default 500 */
 	int64_t delay_ds;          /* -d/--delay: the redraw in tenths of a second (0: --refresh's) */

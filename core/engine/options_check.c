@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nvml.h"
 #include "sweep.h"
 
 /* The governor's options: a selection it knows, a slowdown bound that is a
@@ -57,6 +58,12 @@ enum opt_result options_check(struct dvf_opts *o)
 		o->refresh_ms = o->delay_ds * 100;
 	if (options_check_governor(o) != OPT_OK)
 		return OPT_ERROR;
+	int gpus[DVF_MAX_GPUS];
+	char why[256];
+	if (nvml_api_parse_gpus(o->gpu, gpus, why, sizeof why) < 0) {
+		fprintf(stderr, "dvfstop: %s\n", why);
+		return OPT_ERROR;
+	}
 	const char *board = o->demo ? "--demo simulates its own board" : o->replay ? "--replay plays a recording" : NULL;
 	if (!board)
 		return OPT_OK;

@@ -413,7 +413,7 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		.interval_set = o->interval_set,
 		.mode = mode,
 		.clock = &s->clock,
-		.gpu = (int)o->gpu,
+		.gpus = o->gpu,
 	};
 	s->src = s->ops->open(&cfg, err, errlen);
 	if (!s->src) {

@@ -152,6 +152,34 @@ static void prom_board(struct emit *e, const struct dvf_info *in, const struct d
 	}
 }
 
+/* Each GPU of a node (NVML), with a gpu label: its clock, utilisation,
+ * power, memory, temperature and its driver's energy counter. */
+static void per_gpu(struct emit *e, const struct dvf_info *in, const struct dvf_sample *c)
+{
+	struct fam f[] = {
+		{ "dvfstop_gpu_frequency_hertz", "gauge", "Current GPU clock.", false },
+		{ "dvfstop_gpu_utilization_ratio", "gauge", "GPU utilisation, 0 to 1.", false },
+		{ "dvfstop_gpu_power_watts", "gauge", "Board power of each GPU of a node (NVML).", false },
+		{ "dvfstop_gpu_memory_used_bytes", "gauge", "Memory used on each GPU of a node (NVML).", false },
+		{ "dvfstop_gpu_memory_total_bytes", "gauge", "Memory of each GPU of a node (NVML).", false },
+		{ "dvfstop_gpu_temperature_celsius", "gauge", "Temperature of each GPU of a node (NVML).", false },
+		{ "dvfstop_gpu_energy_counter_joules_total", "counter",
+		  "Each GPU's energy counter (NVML, since the driver loaded): for rate() and increase().", false },
+	};
+	char id[DVF_MAX_GPUS][12];
+	for (int i = 0; i < in->n_gpus && i < DVF_MAX_GPUS; i++)
+		snprintf(id[i], sizeof id[i], "%d", in->gpu_index[i]);
+	/* Family by family: each one's HELP and TYPE once, its series together. */
+	for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+		for (int i = 0; i < in->n_gpus && i < DVF_MAX_GPUS; i++) {
+			const struct dvf_gpu_sample *g = &c->gpu[i];
+			const struct dvf_m m[] = { g->freq_hz, g->load_pm, g->mw, g->mem_used_b, g->mem_total_b,
+						   g->temp_mc, g->energy_mj };
+			static const double scale[] = { 1, 1e-3, 1e-3, 1, 1, 1e-3, 1e-3 };
+			series_m(e, &f[k], "gpu", id[i], m[k], scale[k]);
+		}
+}
+
 /* The governor: its state, the level it pins, and the energy it saved.
  * The saving is net (the baseline's cost of the governed steps less what
  * they used), so it falls while a profile measures dearer levels; the two
@@ -247,10 +275,15 @@ char *prom_render(const struct prom_view *v, size_t *len)
 		struct fam f_max = { "dvfstop_gpu_max_frequency_hertz", "gauge", "Upper limit of the GPU clock (devfreq max_freq).", false };
 		struct fam f_util = { "dvfstop_gpu_utilization_ratio", "gauge", "GPU utilisation, 0 to 1.", false };
 		struct fam f_gov = { "dvfstop_gpu_governor_info", "gauge", "The GPU's devfreq governor (always 1).", false };
-		series_m(&e, &f_hz, NULL, NULL, c->gpu_freq_hz, 1);
+		/* A node's GPUs (NVML) each with their gpu label; a Jetson's one GPU without. */
+		if (in->n_gpus > 0)
+			per_gpu(&e, in, c);
+		else
+			series_m(&e, &f_hz, NULL, NULL, c->gpu_freq_hz, 1);
 		series_m(&e, &f_min, NULL, NULL, c->gpu_min_hz, 1);
 		series_m(&e, &f_max, NULL, NULL, c->gpu_max_hz, 1);
-		series_m(&e, &f_util, NULL, NULL, c->gpu_load_pm, 1e-3);
+		if (in->n_gpus == 0)
+			series_m(&e, &f_util, NULL, NULL, c->gpu_load_pm, 1e-3);
 		if (c->gpu_governor[0])
 			series(&e, &f_gov, "governor", c->gpu_governor, "1");
 		fleet_clocks(&e, v);

@@ -32,6 +32,18 @@ struct recorder {
 	int64_t t0_ns;             /* the session time of the first row: time_s 0 */
 };
 
+/* Each GPU's columns (several GPUs: NVML), "gpu<N>_" and these; a
+ * recording of one GPU has none (its readings are the node's). */
+static const char *const gpu_cols[] = {
+	"freq_mhz", "util_pct", "power_mw", "mem_used_mib", "mem_total_mib", "temp_c", "counter_j",
+};
+enum { N_GPU_COLS = sizeof gpu_cols / sizeof gpu_cols[0] };
+
+static int rec_gpus(const struct dvf_info *in)
+{
+	return in->n_gpus > 1 ? (in->n_gpus < DVF_MAX_GPUS ? in->n_gpus : DVF_MAX_GPUS) : 0;
+}
+
 /* Column names: units are part of the name; rails and zones by their labels. */
 static void header_fields(const struct dvf_info *in, void (*emit)(void *ctx, const char *name), void *ctx)
 {
@@ -75,6 +87,11 @@ static void header_fields(const struct dvf_info *in, void (*emit)(void *ctx, con
 	};
 	for (size_t i = 0; i < sizeof board / sizeof board[0]; i++)
 		emit(ctx, board[i]);
+	for (int i = 0; i < rec_gpus(in); i++)
+		for (int k = 0; k < N_GPU_COLS; k++) {
+			snprintf(name, sizeof name, "gpu%d_%s", in->gpu_index[i], gpu_cols[k]);
+			emit(ctx, name);
+		}
 	emit(ctx, "steps");
 	emit(ctx, "tokens");
 	emit(ctx, "event");
@@ -291,6 +308,16 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 	put_m(&row, s->fan_rpm, 1, 0);
 	put_m(&row, s->gpu_procs, 1, 0);
 	put_m(&row, recorder_procs_mem_kb(s), 1.0 / 1024, 1);
+	for (int i = 0; i < rec_gpus(&r->info); i++) {
+		const struct dvf_gpu_sample *g = &s->gpu[i];
+		put_m(&row, g->freq_hz, 1e-6, 1);
+		put_m(&row, g->load_pm, 0.1, 1);
+		put_m(&row, g->mw, 1, 0);
+		put_m(&row, g->mem_used_b, 1.0 / (1 << 20), 0);
+		put_m(&row, g->mem_total_b, 1.0 / (1 << 20), 0);
+		put_m(&row, g->temp_mc, 1e-3, 3);
+		put_m(&row, g->energy_mj, 1e-3, 3);
+	}
 	put_m(&row, s->steps, 1, 0);
 	put_m(&row, s->tokens, 1, 0);
 	if (r->event[0])

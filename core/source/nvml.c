@@ -1,106 +1,23 @@
-/* nvml: discrete NVIDIA GPUs through libnvidia-ml, loaded with dlopen.
+/* nvml: discrete NVIDIA GPUs through libnvidia-ml, one node of them.
  *
- * The few NVML types, constants and functions used are declared here, so
- * neither NVIDIA headers nor the library are needed to build.  Required
- * entry points: init, device count, device handle (versioned names first).
- * Every other one is optional: when the library lacks it, or the driver
- * answers NOT_SUPPORTED, that reading is n/a (or that control unavailable)
- * and nothing else changes. */
+ * The source watches the chosen GPUs together: each sample carries each
+ * GPU's readings (dvf_sample.gpu[]) and the node's (the sample's own GPU
+ * fields: docs/nvml.md, "Several GPUs").  A reading the library or driver
+ * does not offer is n/a; a GPU that is lost is n/a with a message and the
+ * others go on.  Clock control sets the same locked clocks on every GPU
+ * (a data-parallel step waits for the slowest one). */
 #include "config.h"
-#include "nvml.h"
+#include "nvml_priv.h"
 #include "clock.h"
 #include "io.h"
 #include "procfs.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- the NVML ABI subset ------------------------------------------------ */
-
-typedef int nvml_ret;
-typedef struct nvml_device_st *nvml_dev;
-
-struct nvml_util {
-	unsigned int gpu;     /* % of the sample period a kernel ran */
-	unsigned int memory;  /* % of the period memory was read or written */
-};
-
-union nvml_value {
-	double d;
-	unsigned int ui;
-	unsigned long ul;
-	unsigned long long ull;
-	long long sll;
-	int si;
-	unsigned short us;
-};
-
-struct nvml_field {
-	unsigned int field_id;
-	unsigned int scope_id;
-	long long timestamp;
-	long long latency_us;
-	int value_type;
-	nvml_ret ret;
-	union nvml_value value;
-};
-
-enum {
-	NVML_SUCCESS = 0,
-	NVML_ERROR_UNINITIALIZED = 1,
-	NVML_ERROR_INVALID_ARGUMENT = 2,
-	NVML_ERROR_NOT_SUPPORTED = 3,
-	NVML_ERROR_NO_PERMISSION = 4,
-	NVML_ERROR_NOT_FOUND = 6,
-	NVML_ERROR_INSUFFICIENT_SIZE = 7,
-	NVML_ERROR_DRIVER_NOT_LOADED = 9,
-	NVML_ERROR_TIMEOUT = 10,
-	NVML_ERROR_GPU_IS_LOST = 15,
-};
-enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_MEM = 2 };
-enum { NVML_TEMPERATURE_GPU = 0 };
-enum { NVML_FI_DEV_POWER_INSTANT = 186 };
-enum {
-	NVML_VALUE_DOUBLE = 0, NVML_VALUE_UINT, NVML_VALUE_ULONG, NVML_VALUE_ULLONG,
-	NVML_VALUE_SLLONG, NVML_VALUE_SINT, NVML_VALUE_USHORT,
-};
-enum { NVML_NAME_LEN = 96, NVML_VERSION_LEN = 80 };
-/* nvmlProcessInfo_v1_t: what the unversioned nvmlDeviceGetComputeRunningProcesses
- * fills (the library keeps that entry point for old callers). */
-struct nvml_proc {
-	unsigned int pid;
-	unsigned long long used_bytes;   /* ~0ULL: NVML_VALUE_NOT_AVAILABLE */
-};
-enum { NVML_MAX_PROCS = 64 };
-
-struct nvml_api {
-	void *lib;
-	nvml_ret (*init)(void);
-	nvml_ret (*shutdown)(void);
-	const char *(*error_string)(nvml_ret r);
-	nvml_ret (*get_count)(unsigned int *n);
-	nvml_ret (*get_handle)(unsigned int i, nvml_dev *d);
-	nvml_ret (*get_name)(nvml_dev d, char *buf, unsigned int len);
-	nvml_ret (*driver_version)(char *buf, unsigned int len);
-	nvml_ret (*clock_info)(nvml_dev d, int type, unsigned int *mhz);
-	nvml_ret (*utilization)(nvml_dev d, struct nvml_util *u);
-	nvml_ret (*power_usage)(nvml_dev d, unsigned int *mw);
-	nvml_ret (*field_values)(nvml_dev d, int n, struct nvml_field *f);
-	nvml_ret (*energy)(nvml_dev d, unsigned long long *mj);
-	nvml_ret (*temperature)(nvml_dev d, int sensor, unsigned int *c);
-	nvml_ret (*mem_clocks)(nvml_dev d, unsigned int *n, unsigned int *mhz);
-	nvml_ret (*gfx_clocks)(nvml_dev d, unsigned int mem_mhz, unsigned int *n, unsigned int *mhz);
-	nvml_ret (*lock_clocks)(nvml_dev d, unsigned int min_mhz, unsigned int max_mhz);
-	nvml_ret (*reset_clocks)(nvml_dev d);
-	nvml_ret (*procs)(nvml_dev d, unsigned int *n, struct nvml_proc *p);
-};
-
-/* ---- state -------------------------------------------------------------- */
 
 /* Readings, each of which the driver may not offer. */
 enum nvml_feature {
@@ -111,12 +28,13 @@ enum nvml_feature {
 	F_POWER = 1u << 4,    /* averaged power (nvmlDeviceGetPowerUsage) */
 	F_ENERGY = 1u << 5,   /* hardware energy counter */
 	F_TEMP = 1u << 6,
-	F_PROCS = 1u << 7,    /* compute processes (nvmlDeviceGetComputeRunningProcesses) */
+	F_MEMORY = 1u << 7,   /* memory used and total */
+	F_PROCS = 1u << 8,    /* compute processes (nvmlDeviceGetComputeRunningProcesses) */
 };
 
-struct source {
-	struct nvml_api api;
-	bool started;             /* nvmlInit succeeded: shut down on close */
+enum { MSG_QUEUE = 8 };
+
+struct nvml_gpu {
 	nvml_dev dev;
 	int index;
 	unsigned off;             /* features not offered (enum nvml_feature) */
@@ -125,43 +43,31 @@ struct source {
 	/* NVML cannot tell the locked range on every driver: we keep what we set. */
 	bool locked;
 	unsigned lock_min, lock_max;   /* MHz */
+	struct dvf_m last_mj;     /* its counter at the last sample */
+	char name[NVML_NAME_LEN];
+};
+
+struct source {
+	struct nvml_api api;
+	bool started;             /* nvmlInit succeeded: shut down on close */
+	int n;
+	struct nvml_gpu g[DVF_MAX_GPUS];
+	struct dvf_m node_mj;     /* the node's counter: each GPU's increments summed */
+	bool node_mj_now;         /* every GPU still answering gave its counter this sample */
 	struct dvf_info info;
 	struct nvml_extra extra;
-	/* the GPU's processes, asked once a second (a list, not a counter) */
+	/* the GPUs' processes, asked once a second (a list, not a counter) */
 	int64_t procs_t;
 	struct dvf_m procs_n;
 	struct dvf_gpu_proc procs[DVF_MAX_GPU_PROCS];
+	/* Messages not yet taken, oldest first; the last one said. */
+	char queue[MSG_QUEUE][256];
+	int queued;
 	char msg[256];
 	uint64_t msg_seq;
-	uint64_t msg_told;        /* msg_seq when the session last took msg */
 };
 
 /* ---- helpers ------------------------------------------------------------- */
-
-int nvml_errno(int r)
-{
-	switch (r) {
-	case NVML_SUCCESS: return 0;
-	case NVML_ERROR_INVALID_ARGUMENT: return EINVAL;
-	case NVML_ERROR_NOT_SUPPORTED: return ENOTSUP;
-	case NVML_ERROR_NO_PERMISSION: return EACCES;
-	case NVML_ERROR_NOT_FOUND: return ENOENT;
-	case NVML_ERROR_DRIVER_NOT_LOADED: return ENXIO;
-	case NVML_ERROR_TIMEOUT: return ETIMEDOUT;
-	case NVML_ERROR_GPU_IS_LOST: return ENODEV;
-	default: return EIO;
-	}
-}
-
-static const char *ret_text(const struct nvml_api *a, nvml_ret r, char *buf, size_t len)
-{
-	const char *t = a->error_string ? a->error_string(r) : NULL;
-	if (t && *t)
-		snprintf(buf, len, "%s (NVML error %d)", t, r);
-	else
-		snprintf(buf, len, "NVML error %d", r);
-	return buf;
-}
 
 static void set_msg(struct source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -172,125 +78,38 @@ static void set_msg(struct source *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (strcmp(buf, s->msg) != 0) {
-		memcpy(s->msg, buf, sizeof buf);
-		s->msg_seq++;
+	if (strcmp(buf, s->msg) == 0)
+		return;
+	memcpy(s->msg, buf, sizeof buf);
+	s->msg_seq++;
+	if (s->queued == MSG_QUEUE) {   /* the oldest gives way */
+		memmove(s->queue[0], s->queue[1], sizeof s->queue[0] * (MSG_QUEUE - 1));
+		s->queued--;
 	}
+	memcpy(s->queue[s->queued++], buf, sizeof buf);
 }
 
-/* The first of names the library has; NULL when none. */
-static void *api_sym(void *lib, const char *const *names)
-{
-	for (; *names; names++) {
-		void *p = dlsym(lib, *names);
-		if (p)
-			return p;
-	}
-	return NULL;
-}
-
-#define API_LOAD(a, field, ...) \
-	((a)->field = (__typeof__((a)->field))api_sym((a)->lib, (const char *const[]){ __VA_ARGS__, NULL }))
-
-static void api_close(struct nvml_api *a)
-{
-	if (a->lib)
-		dlclose(a->lib);
-	memset(a, 0, sizeof *a);
-}
-
-/* Load the library and resolve the entry points.  0, or -1 with a message. */
-static int api_load(struct nvml_api *a, char *err, size_t errlen)
-{
-	memset(a, 0, sizeof *a);
-	const char *hook = getenv(NVML_LIB_ENV);
-	const char *name = hook && *hook ? hook : "libnvidia-ml.so.1";
-	a->lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-	if (!a->lib) {
-		char why[256];
-		const char *e = dlerror();
-		snprintf(why, sizeof why, "%s", e ? e : "not found");
-		if (!(hook && *hook))
-			a->lib = dlopen("libnvidia-ml.so", RTLD_NOW | RTLD_LOCAL);
-		if (!a->lib) {
-			snprintf(err, errlen,
-				 "NVML is not available: cannot load %s (%s); the NVIDIA driver is not "
-				 "installed or not visible here (on a Jetson use --source jetson; "
-				 "without a GPU try `dvfstop --demo`)", name, why);
-			return -1;
-		}
-	}
-	API_LOAD(a, init, "nvmlInit_v2", "nvmlInit");
-	API_LOAD(a, shutdown, "nvmlShutdown");
-	API_LOAD(a, error_string, "nvmlErrorString");
-	API_LOAD(a, get_count, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-	API_LOAD(a, get_handle, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
-	API_LOAD(a, get_name, "nvmlDeviceGetName");
-	API_LOAD(a, driver_version, "nvmlSystemGetDriverVersion");
-	API_LOAD(a, clock_info, "nvmlDeviceGetClockInfo");
-	API_LOAD(a, utilization, "nvmlDeviceGetUtilizationRates");
-	API_LOAD(a, power_usage, "nvmlDeviceGetPowerUsage");
-	API_LOAD(a, field_values, "nvmlDeviceGetFieldValues");
-	API_LOAD(a, energy, "nvmlDeviceGetTotalEnergyConsumption");
-	API_LOAD(a, temperature, "nvmlDeviceGetTemperature");
-	API_LOAD(a, mem_clocks, "nvmlDeviceGetSupportedMemoryClocks");
-	API_LOAD(a, gfx_clocks, "nvmlDeviceGetSupportedGraphicsClocks");
-	API_LOAD(a, lock_clocks, "nvmlDeviceSetGpuLockedClocks");
-	API_LOAD(a, reset_clocks, "nvmlDeviceResetGpuLockedClocks");
-	API_LOAD(a, procs, "nvmlDeviceGetComputeRunningProcesses");
-	if (!a->init || !a->get_count || !a->get_handle) {
-		snprintf(err, errlen, "NVML: %s lacks %s; is it really libnvidia-ml?", name,
-			 !a->init ? "nvmlInit" : !a->get_count ? "nvmlDeviceGetCount" :
-			 "nvmlDeviceGetHandleByIndex");
-		api_close(a);
-		return -1;
-	}
-	return 0;
-}
-
-/* Start NVML and count the GPUs.  0, or -1 with a message (library closed). */
-static int api_start(struct nvml_api *a, unsigned *count, char *err, size_t errlen)
-{
-	char t[160];
-	nvml_ret r = a->init();
-	if (r != NVML_SUCCESS) {
-		snprintf(err, errlen, "NVML could not start: %s; is the NVIDIA kernel driver loaded "
-			 "(nvidia-smi says the same)?", ret_text(a, r, t, sizeof t));
-		api_close(a);
-		return -1;
-	}
-	r = a->get_count(count);
-	if (r != NVML_SUCCESS) {
-		snprintf(err, errlen, "NVML cannot count the GPUs: %s", ret_text(a, r, t, sizeof t));
-		if (a->shutdown)
-			a->shutdown();
-		api_close(a);
-		return -1;
-	}
-	return 0;
-}
-
-/* The result of a call that reads feature f: true on success.  NOT_SUPPORTED
- * turns f off for good; a lost GPU turns everything off. */
-static bool got(struct source *s, nvml_ret r, unsigned f)
+/* The result of a call that reads feature f of GPU g: true on success.
+ * NOT_SUPPORTED turns f off for good; a lost GPU turns everything off. */
+static bool got(struct source *s, struct nvml_gpu *g, nvml_ret r, unsigned f)
 {
 	if (r == NVML_SUCCESS)
 		return true;
 	if (r == NVML_ERROR_NOT_SUPPORTED)
-		s->off |= f;
-	if (r == NVML_ERROR_GPU_IS_LOST && !s->lost) {
-		s->lost = true;
+		g->off |= f;
+	if (r == NVML_ERROR_GPU_IS_LOST && !g->lost) {
+		g->lost = true;
 		set_msg(s, "GPU %d (%s) is lost (NVML_ERROR_GPU_IS_LOST): its readings are n/a from "
-			"now on; the GPU needs a reset or the machine a reboot", s->index,
-			s->info.board_name);
+			"now on%s; the GPU needs a reset or the machine a reboot", g->index, g->name,
+			s->n > 1 ? ", the other GPUs go on" : "");
 	}
 	return false;
 }
 
-/* May feature f be asked for now? */
-static bool can(const struct source *s, unsigned f)
+/* May feature f of g be asked for now? */
+static bool can(const struct nvml_gpu *g, unsigned f)
 {
-	return !s->lost && !(s->off & f);
+	return !g->lost && !(g->off & f);
 }
 
 static int cmp_uint(const void *a, const void *b)
@@ -299,39 +118,16 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int nvml_levels_subset(const unsigned *mhz, int n, int64_t *out, int max)
-{
-	if (n <= 0 || max <= 0)
-		return 0;
-	if (max == 1) {
-		out[0] = (int64_t)mhz[n - 1] * 1000000;
-		return 1;
-	}
-	if (n <= max) {
-		for (int i = 0; i < n; i++)
-			out[i] = (int64_t)mhz[i] * 1000000;
-		return n;
-	}
-	/* Index i of max lands on the nearest of n: strictly increasing since
-	 * n > max, and the ends are 0 and n - 1. */
-	for (int i = 0; i < max; i++) {
-		int64_t j = ((int64_t)i * (n - 1) + (max - 1) / 2) / (max - 1);
-		out[i] = (int64_t)mhz[j] * 1000000;
-	}
-	return max;
-}
-
 /* The memory clock whose graphics clocks make the table: the current one
  * when it is listed, else the highest listed (an idle GPU may sit below). */
-static bool pick_mem_clock(struct source *s, unsigned *mem)
+static bool pick_mem_clock(const struct nvml_api *a, nvml_dev d, unsigned *mem)
 {
-	const struct nvml_api *a = &s->api;
 	unsigned list[64], n = 64, cur = 0;
-	if (!a->mem_clocks || a->mem_clocks(s->dev, &n, list) != NVML_SUCCESS || n == 0)
+	if (!a->mem_clocks || a->mem_clocks(d, &n, list) != NVML_SUCCESS || n == 0)
 		return false;
 	if (n > 64)
 		n = 64;
-	bool have_cur = a->clock_info && a->clock_info(s->dev, NVML_CLOCK_MEM, &cur) == NVML_SUCCESS;
+	bool have_cur = a->clock_info && a->clock_info(d, NVML_CLOCK_MEM, &cur) == NVML_SUCCESS;
 	unsigned best = 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (have_cur && list[i] == cur) {
@@ -345,79 +141,82 @@ static bool pick_mem_clock(struct source *s, unsigned *mem)
 	return true;
 }
 
-/* info.level_hz: the supported graphics clocks for the memory clock in use,
- * ascending, at most DVF_MAX_LEVELS of them (docs/nvml.md). */
+/* info.level_hz: the first GPU's supported graphics clocks for the memory
+ * clock in use, ascending, at most DVF_MAX_LEVELS (docs/nvml.md). */
 static void read_levels(struct source *s)
 {
 	const struct nvml_api *a = &s->api;
+	nvml_dev d = s->g[0].dev;
 	unsigned mem;
-	if (!a->gfx_clocks || !pick_mem_clock(s, &mem))
+	if (!a->gfx_clocks || !pick_mem_clock(a, d, &mem))
 		return;
 	unsigned n = 0;
-	nvml_ret r = a->gfx_clocks(s->dev, mem, &n, NULL);
+	nvml_ret r = a->gfx_clocks(d, mem, &n, NULL);
 	if ((r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE) || n == 0 || n > 4096)
 		return;
 	unsigned *mhz = malloc(n * sizeof *mhz);
 	if (!mhz)
 		return;
-	if (a->gfx_clocks(s->dev, mem, &n, mhz) == NVML_SUCCESS && n > 0) {
+	if (a->gfx_clocks(d, mem, &n, mhz) == NVML_SUCCESS && n > 0) {
 		qsort(mhz, n, sizeof *mhz, cmp_uint);
 		unsigned k = 0;
 		for (unsigned i = 0; i < n; i++)
 			if (mhz[i] > 0 && (k == 0 || mhz[i] != mhz[k - 1]))
 				mhz[k++] = mhz[i];
-		s->info.n_levels = nvml_levels_subset(mhz, (int)k, s->info.level_hz, DVF_MAX_LEVELS);
+		s->info.n_levels = nvml_api_levels_subset(mhz, (int)k, s->info.level_hz, DVF_MAX_LEVELS);
 	}
 	free(mhz);
 }
 
-static bool read_instant(struct source *s, int64_t *mw)
+static bool read_instant(struct source *s, struct nvml_gpu *g, int64_t *mw)
 {
-	struct nvml_field f = { .field_id = NVML_FI_DEV_POWER_INSTANT };
-	nvml_ret r = s->api.field_values(s->dev, 1, &f);
-	if (r == NVML_SUCCESS)
-		r = f.ret;
-	if (!got(s, r, F_INSTANT))
-		return false;
-	switch (f.value_type) {
-	case NVML_VALUE_DOUBLE: *mw = (int64_t)f.value.d; break;
-	case NVML_VALUE_UINT: *mw = f.value.ui; break;
-	case NVML_VALUE_ULONG: *mw = (int64_t)f.value.ul; break;
-	case NVML_VALUE_ULLONG: *mw = (int64_t)f.value.ull; break;
-	case NVML_VALUE_SLLONG: *mw = f.value.sll; break;
-	case NVML_VALUE_SINT: *mw = f.value.si; break;
-	case NVML_VALUE_USHORT: *mw = f.value.us; break;
-	default: return false;
-	}
-	return *mw >= 0;
+	return got(s, g, nvml_api_instant(&s->api, g->dev, mw), F_INSTANT);
 }
 
-/* Which power reading to use, decided once so the whole session means one
- * thing by "power": the instantaneous field where the driver has it, else
- * nvmlDeviceGetPowerUsage (a 1 s average on Ampere and newer). */
-static void choose_power(struct source *s)
+/* Which power reading to use, decided once per GPU so the whole session
+ * means one thing by "power": the instantaneous field where the driver
+ * has it, else nvmlDeviceGetPowerUsage (a 1 s average on Ampere and newer). */
+static void choose_power(struct source *s, struct nvml_gpu *g)
 {
 	int64_t mw;
 	unsigned v;
-	if (s->api.field_values && read_instant(s, &mw)) {
-		s->instant = true;
-		snprintf(s->info.total_rule, sizeof s->info.total_rule,
-			 "GPU board power (NVML), instantaneous");
+	if (s->api.field_values && read_instant(s, g, &mw)) {
+		g->instant = true;
 		return;
 	}
-	s->off |= F_INSTANT;
-	if (can(s, F_POWER)) {
+	g->off |= F_INSTANT;
+	if (can(g, F_POWER)) {
 		/* Any answer but NOT_SUPPORTED keeps it: a busy driver may fail once. */
-		(void)got(s, s->api.power_usage(s->dev, &v), F_POWER);
-		if (can(s, F_POWER)) {
-			snprintf(s->info.total_rule, sizeof s->info.total_rule,
-				 "GPU board power (NVML), the driver's averaged reading (1 s on Ampere and newer)");
+		(void)got(s, g, s->api.power_usage(g->dev, &v), F_POWER);
+		if (can(g, F_POWER))
 			return;
-		}
 	}
-	s->off |= F_POWER;
-	snprintf(s->info.total_rule, sizeof s->info.total_rule,
-		 "GPU board power (NVML): not offered by this GPU");
+	g->off |= F_POWER;
+}
+
+/* The total rule in words, from what the GPUs chose. */
+static void power_rule(struct source *s)
+{
+	int inst = 0, avg = 0;
+	for (int i = 0; i < s->n; i++) {
+		inst += s->g[i].instant;
+		avg += !s->g[i].instant && can(&s->g[i], F_POWER);
+	}
+	char what[64] = "GPU board power (NVML)";
+	if (s->n > 1)
+		snprintf(what, sizeof what, "the sum of %d GPUs' board power (NVML)", s->n);
+	struct dvf_info *in = &s->info;
+	if (inst && !avg)
+		snprintf(in->total_rule, sizeof in->total_rule, "%s, instantaneous", what);
+	else if (avg && !inst)
+		snprintf(in->total_rule, sizeof in->total_rule,
+			 "%s, the driver's averaged reading (1 s on Ampere and newer)", what);
+	else if (avg)
+		snprintf(in->total_rule, sizeof in->total_rule, "%s, instantaneous where offered, else averaged",
+			 what);
+	else
+		snprintf(in->total_rule, sizeof in->total_rule, "%s: not offered by %s", what,
+			 s->n > 1 ? "these GPUs" : "this GPU");
 }
 
 static void fill_info(struct source *s, const struct source_cfg *cfg)
@@ -426,17 +225,28 @@ static void fill_info(struct source *s, const struct source_cfg *cfg)
 	const struct nvml_api *a = &s->api;
 	snprintf(in->source, sizeof in->source, "nvml");
 	snprintf(in->mode, sizeof in->mode, "%s", cfg && cfg->mode ? cfg->mode : "live");
-	char name[NVML_NAME_LEN] = "";
-	if (!a->get_name || a->get_name(s->dev, name, sizeof name) != NVML_SUCCESS || !name[0])
-		snprintf(name, sizeof name, "NVIDIA GPU");
-	snprintf(in->board_name, sizeof in->board_name, "%s", name);
+	for (int i = 0; i < s->n; i++) {
+		struct nvml_gpu *g = &s->g[i];
+		if (!a->get_name || a->get_name(g->dev, g->name, sizeof g->name) != NVML_SUCCESS || !g->name[0])
+			snprintf(g->name, sizeof g->name, "NVIDIA GPU");
+		in->gpu_index[i] = g->index;
+	}
+	in->n_gpus = s->n;
+	if (s->n > 1)
+		snprintf(in->board_name, sizeof in->board_name, "%d x %s", s->n, s->g[0].name);
+	else
+		snprintf(in->board_name, sizeof in->board_name, "%s", s->g[0].name);
 	in->board = DVF_BOARD_UNKNOWN;
 	in->power_mode_id = -1;
+	/* "NVML GPU 1" or "NVML GPUs 0,2": dvfstop restore opens them again from it. */
+	char list[160] = "";
+	size_t used = 0;
+	for (int i = 0; i < s->n && used < sizeof list; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? "," : "", s->g[i].index);
 	char ver[NVML_VERSION_LEN] = "";
-	if (a->driver_version && a->driver_version(ver, sizeof ver) == NVML_SUCCESS && ver[0])
-		snprintf(in->gpu_node, sizeof in->gpu_node, "NVML GPU %d, driver %s", s->index, ver);
-	else
-		snprintf(in->gpu_node, sizeof in->gpu_node, "NVML GPU %d", s->index);
+	bool have_ver = a->driver_version && a->driver_version(ver, sizeof ver) == NVML_SUCCESS && ver[0];
+	snprintf(in->gpu_node, sizeof in->gpu_node, "NVML GPU%s %s%s%s", s->n > 1 ? "s" : "", list,
+		 have_ver ? ", driver " : "", have_ver ? ver : "");
 	in->n_rails = 1;
 	snprintf(in->rail_name[0], sizeof in->rail_name[0], "GPU");
 	in->rail_in_total[0] = true;
@@ -453,7 +263,7 @@ static void nvml_close(struct source *s)
 		return;
 	if (s->started && s->api.shutdown)
 		s->api.shutdown();
-	api_close(&s->api);
+	nvml_api_close(&s->api);
 	free(s);
 }
 
@@ -463,78 +273,248 @@ static int nvml_probe(const struct source_cfg *cfg)
 	struct nvml_api a;
 	char err[512];
 	unsigned n = 0;
-	if (api_load(&a, err, sizeof err) < 0 || api_start(&a, &n, err, sizeof err) < 0)
+	if (nvml_api_load(&a, err, sizeof err) < 0 || nvml_api_start(&a, &n, err, sizeof err) < 0)
 		return 0;
 	if (a.shutdown)
 		a.shutdown();
-	api_close(&a);
+	nvml_api_close(&a);
 	return n > 0;
 }
 
-struct source *nvml_open_gpu(const struct source_cfg *cfg, int index, char *err, size_t errlen)
+/* Which GPUs: idx[0..n) checked against the count, or every one.  The
+ * number chosen, or -1 with a message. */
+static int pick_gpus(struct source *s, unsigned count, const int *idx, int n, char *err, size_t errlen)
+{
+	if (count == 0) {
+		snprintf(err, errlen, "NVML sees no NVIDIA GPU (the driver is loaded, but no device is "
+			 "visible: check nvidia-smi and, in a container, the GPUs passed in)");
+		return -1;
+	}
+	if (n == 0) {
+		n = count > DVF_MAX_GPUS ? DVF_MAX_GPUS : (int)count;
+		for (int i = 0; i < n; i++)
+			s->g[i].index = i;
+		if (count > DVF_MAX_GPUS)
+			set_msg(s, "NVML sees %u GPUs; dvfstop watches at most %d (GPUs 0 to %d; pick others "
+				"with --gpu N,M,...)", count, DVF_MAX_GPUS, DVF_MAX_GPUS - 1);
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		if (idx[i] < 0 || (unsigned)idx[i] >= count) {
+			if (count == 1)
+				snprintf(err, errlen, "--gpu %d: NVML sees 1 GPU (use --gpu 0)", idx[i]);
+			else
+				snprintf(err, errlen, "--gpu %d: NVML sees %u GPUs (use --gpu 0 to %u)", idx[i],
+					 count, count - 1);
+			return -1;
+		}
+		s->g[i].index = idx[i];
+	}
+	return n;
+}
+
+/* Each GPU's handle and what it offers.  0, or -1 with a message. */
+static int open_each(struct source *s, char *err, size_t errlen)
+{
+	const struct nvml_api *a = &s->api;
+	unsigned off = (a->clock_info ? 0 : F_GFX | F_MEMCLK) | (a->utilization ? 0 : F_UTIL) |
+		       (a->field_values ? 0 : F_INSTANT) | (a->power_usage ? 0 : F_POWER) |
+		       (a->energy ? 0 : F_ENERGY) | (a->temperature ? 0 : F_TEMP) | (a->memory ? 0 : F_MEMORY);
+	for (int i = 0; i < s->n; i++) {
+		struct nvml_gpu *g = &s->g[i];
+		nvml_ret r = a->get_handle((unsigned)g->index, &g->dev);
+		if (r != NVML_SUCCESS) {
+			char t[160];
+			snprintf(err, errlen, "NVML cannot open GPU %d: %s", g->index,
+				 nvml_api_ret_text(a, r, t, sizeof t));
+			return -1;
+		}
+		g->off = off;
+	}
+	return 0;
+}
+
+struct source *nvml_open_gpus(const struct source_cfg *cfg, const int *idx, int n_idx, char *err, size_t errlen)
 {
 	struct source *s = calloc(1, sizeof *s);
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->index = index;
-	unsigned n = 0;
-	if (api_load(&s->api, err, errlen) < 0 || api_start(&s->api, &n, err, errlen) < 0) {
+	unsigned count = 0;
+	if (nvml_api_load(&s->api, err, errlen) < 0 || nvml_api_start(&s->api, &count, err, errlen) < 0) {
 		free(s);
 		return NULL;
 	}
 	s->started = true;
-	char t[160];
-	if (n == 0) {
-		snprintf(err, errlen, "NVML sees no NVIDIA GPU (the driver is loaded, but no device is "
-			 "visible: check nvidia-smi and, in a container, the GPUs passed in)");
+	s->n = pick_gpus(s, count, idx, n_idx, err, errlen);
+	if (s->n < 0 || open_each(s, err, errlen) < 0) {
 		nvml_close(s);
 		return NULL;
 	}
-	if (index < 0 || (unsigned)index >= n) {
-		if (n == 1)
-			snprintf(err, errlen, "--gpu %d: NVML sees 1 GPU (use --gpu 0)", index);
-		else
-			snprintf(err, errlen, "--gpu %d: NVML sees %u GPUs (use --gpu 0 to %u)", index, n, n - 1);
-		nvml_close(s);
-		return NULL;
-	}
-	nvml_ret r = s->api.get_handle((unsigned)index, &s->dev);
-	if (r != NVML_SUCCESS) {
-		snprintf(err, errlen, "NVML cannot open GPU %d: %s", index, ret_text(&s->api, r, t, sizeof t));
-		nvml_close(s);
-		return NULL;
-	}
-	const struct nvml_api *a = &s->api;
-	s->off = (a->clock_info ? 0 : F_GFX | F_MEMCLK) | (a->utilization ? 0 : F_UTIL) |
-		 (a->field_values ? 0 : F_INSTANT) | (a->power_usage ? 0 : F_POWER) |
-		 (a->energy ? 0 : F_ENERGY) | (a->temperature ? 0 : F_TEMP);
 	fill_info(s, cfg);
 	read_levels(s);
-	choose_power(s);
-	unsigned long long mj;
-	if (can(s, F_ENERGY))
-		(void)got(s, a->energy(s->dev, &mj), F_ENERGY);
-	if (s->off & F_ENERGY)
+	int no_energy = 0;
+	for (int i = 0; i < s->n; i++) {
+		struct nvml_gpu *g = &s->g[i];
+		unsigned long long mj;
+		choose_power(s, g);
+		if (can(g, F_ENERGY))
+			(void)got(s, g, s->api.energy(g->dev, &mj), F_ENERGY);
+		no_energy += (g->off & F_ENERGY) != 0;
+		if (g->lost) {
+			snprintf(err, errlen, "%s", s->msg);
+			nvml_close(s);
+			return NULL;
+		}
+	}
+	power_rule(s);
+	if (s->n == 1 && no_energy)
 		set_msg(s, "GPU %d has no hardware energy counter (NVML offers it from Volta on): "
-			"energy is integrated from power only", index);
-	if (s->lost) {
-		snprintf(err, errlen, "%s", s->msg);
-		nvml_close(s);
+			"energy is integrated from power only", s->g[0].index);
+	else if (no_energy)
+		set_msg(s, "%d of the %d GPUs have no hardware energy counter (NVML offers it from Volta "
+			"on): energy is integrated from power only", no_energy, s->n);
+	return s;
+}
+
+struct source *nvml_open_gpu(const struct source_cfg *cfg, int index, char *err, size_t errlen)
+{
+	return nvml_open_gpus(cfg, &index, 1, err, errlen);
+}
+
+struct source *nvml_open_node(const struct source_cfg *cfg, const char *node, char *err, size_t errlen)
+{
+	int idx[DVF_MAX_GPUS], n = -1;
+	const char *p = node ? strstr(node, "NVML GPU") : NULL;
+	if (p) {
+		p += strlen("NVML GPU");
+		p += *p == 's';
+		p += *p == ' ';
+		/* "0" or "0,2", up to ", driver ..." */
+		size_t len = strspn(p, "0123456789,");
+		while (len > 0 && p[len - 1] == ',')
+			len--;
+		char list[256];
+		snprintf(list, sizeof list, "%.*s", (int)len, p);
+		n = len ? nvml_api_parse_gpus(list, idx, err, errlen) : -1;
+	}
+	if (n <= 0) {
+		snprintf(err, errlen, "the state names no NVML GPU ('%s')", node ? node : "");
 		return NULL;
 	}
-	return s;
+	return nvml_open_gpus(cfg, idx, n, err, errlen);
 }
 
 static struct source *nvml_open(const struct source_cfg *cfg, char *err, size_t errlen)
 {
-	return nvml_open_gpu(cfg, cfg ? cfg->gpu : 0, err, errlen);
+	int idx[DVF_MAX_GPUS];
+	int n = nvml_api_parse_gpus(cfg ? cfg->gpus : NULL, idx, err, errlen);
+	if (n < 0)
+		return NULL;
+	return nvml_open_gpus(cfg, idx, n, err, errlen);
 }
 
 static const struct dvf_info *nvml_info(struct source *s)
 {
 	return &s->info;
+}
+
+/* One GPU's readings (n/a where it failed; all n/a once it is lost). */
+static void read_gpu(struct source *s, struct nvml_gpu *g, struct dvf_gpu_sample *o, struct nvml_extra *x)
+{
+	const struct nvml_api *a = &s->api;
+	unsigned v;
+	struct nvml_util u;
+	struct nvml_memory m;
+	unsigned long long mj;
+	int64_t mw;
+	memset(o, 0, sizeof *o);
+	memset(x, 0, sizeof *x);
+	if (can(g, F_GFX) && got(s, g, a->clock_info(g->dev, NVML_CLOCK_GRAPHICS, &v), F_GFX))
+		o->freq_hz = dvf_m_val((int64_t)v * 1000000);
+	if (can(g, F_MEMCLK) && got(s, g, a->clock_info(g->dev, NVML_CLOCK_MEM, &v), F_MEMCLK))
+		x->mem_freq_hz = dvf_m_val((int64_t)v * 1000000);
+	if (can(g, F_UTIL) && got(s, g, a->utilization(g->dev, &u), F_UTIL) && u.gpu <= 100 && u.memory <= 100) {
+		o->load_pm = dvf_m_val((int64_t)u.gpu * 10);
+		x->mem_load_pm = dvf_m_val((int64_t)u.memory * 10);
+	}
+	if (g->instant) {
+		if (can(g, F_INSTANT) && read_instant(s, g, &mw))
+			o->mw = dvf_m_val(mw);
+	} else if (can(g, F_POWER) && got(s, g, a->power_usage(g->dev, &v), F_POWER)) {
+		o->mw = dvf_m_val(v);
+	}
+	if (can(g, F_ENERGY) && got(s, g, a->energy(g->dev, &mj), F_ENERGY) && mj <= INT64_MAX)
+		o->energy_mj = dvf_m_val((int64_t)mj);
+	if (can(g, F_TEMP) && got(s, g, a->temperature(g->dev, NVML_TEMPERATURE_GPU, &v), F_TEMP))
+		o->temp_mc = dvf_m_val((int64_t)v * 1000);
+	if (can(g, F_MEMORY) && got(s, g, a->memory(g->dev, &m), F_MEMORY) && m.total > 0 &&
+	    m.total <= INT64_MAX && m.used <= m.total) {
+		o->mem_used_b = dvf_m_val((int64_t)m.used);
+		o->mem_total_b = dvf_m_val((int64_t)m.total);
+	}
+	/* A GPU lost half-way through the sample: nothing of it is trusted. */
+	if (g->lost) {
+		memset(o, 0, sizeof *o);
+		memset(x, 0, sizeof *x);
+	}
+}
+
+/* The node's counter: each GPU's increase since its last reading, summed,
+ * so that a GPU lost half-way does not make it jump.  n/a for a sample
+ * where a GPU still answering gave no counter (the sum would miss it). */
+static void node_energy(struct source *s, const struct dvf_sample *o)
+{
+	bool all = true;
+	int64_t add = 0;
+	for (int i = 0; i < s->n; i++) {
+		struct dvf_m now = o->gpu[i].energy_mj, *last = &s->g[i].last_mj;
+		if (!now.ok) {
+			all = all && s->g[i].lost;
+			continue;
+		}
+		if (!s->node_mj.ok)
+			add += now.v;
+		else if (last->ok && now.v >= last->v)
+			add += now.v - last->v;
+		*last = now;   /* kept over a failed reading: the next increase covers the gap */
+	}
+	if (s->node_mj.ok || all)
+		s->node_mj = dvf_m_val((s->node_mj.ok ? s->node_mj.v : 0) + add);
+	s->node_mj_now = all;
+}
+
+/* The node's GPU fields from its GPUs: clock the lowest (the step waits for
+ * the slowest), utilisation the mean, power the sum, temperature the hottest,
+ * each over the GPUs that answered. */
+static void node_fill(struct source *s, struct dvf_sample *o)
+{
+	int n_load = 0, n_mw = 0;
+	int64_t load = 0, mw = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct dvf_gpu_sample *g = &o->gpu[i];
+		if (g->freq_hz.ok && (!o->gpu_freq_hz.ok || g->freq_hz.v < o->gpu_freq_hz.v))
+			o->gpu_freq_hz = g->freq_hz;
+		if (g->load_pm.ok) {
+			load += g->load_pm.v;
+			n_load++;
+		}
+		if (g->mw.ok) {
+			mw += g->mw.v;
+			n_mw++;
+		}
+		if (g->temp_mc.ok && (!o->temp_mc[0].ok || g->temp_mc.v > o->temp_mc[0].v))
+			o->temp_mc[0] = g->temp_mc;
+	}
+	if (n_load)
+		o->gpu_load_pm = dvf_m_val((load + n_load / 2) / n_load);
+	o->rail[0].mw = n_mw ? dvf_m_val(mw) : dvf_m_na();
+	o->rail[0].mv = dvf_m_na();
+	o->rail[0].ma = dvf_m_na();
+	o->total_mw = o->rail[0].mw;
+	node_energy(s, o);
+	o->hw_energy_mj = s->node_mj_now ? s->node_mj : dvf_m_na();
 }
 
 /* A process's name from /proc/PID/comm ("?" when it is gone or hidden:
@@ -547,7 +527,8 @@ static void nvml_proc_name(unsigned pid, char *out, size_t len)
 		snprintf(out, len, "?");
 }
 
-/* The compute processes and their memory, largest first. */
+/* The compute processes of every GPU watched and their memory, largest
+ * first (a process on two GPUs counts on each). */
 static void nvml_sample_procs(struct source *s, struct dvf_sample *o)
 {
 	const struct nvml_api *a = &s->api;
@@ -561,12 +542,18 @@ static void nvml_sample_procs(struct source *s, struct dvf_sample *o)
 		snprintf(s->info.gpu_procs_why, sizeof s->info.gpu_procs_why, "%s", "this NVML has no process list");
 		goto copy;
 	}
-	if (!can(s, F_PROCS))
-		goto copy;
 	struct nvml_proc *p = calloc(NVML_MAX_PROCS, sizeof *p);
-	unsigned n = NVML_MAX_PROCS;
-	if (p && got(s, a->procs(s->dev, &n, p), F_PROCS) && n <= NVML_MAX_PROCS) {
-		int kept = 0;
+	if (!p)
+		goto copy;
+	int kept = 0;
+	int64_t total = 0;
+	for (int k = 0; k < s->n; k++) {
+		struct nvml_gpu *g = &s->g[k];
+		unsigned n = NVML_MAX_PROCS;
+		if (!can(g, F_PROCS))
+			continue;
+		if (!got(s, g, a->procs(g->dev, &n, p), F_PROCS) || n > NVML_MAX_PROCS)
+			continue;
 		for (unsigned i = 0; i < n; i++) {
 			struct dvf_gpu_proc e = { .pid = p[i].pid, .mem_kb = -1 };
 			if (p[i].used_bytes != ~0ULL && p[i].used_bytes / 1024 <= (unsigned long long)INT64_MAX)
@@ -574,19 +561,24 @@ static void nvml_sample_procs(struct source *s, struct dvf_sample *o)
 			nvml_proc_name(p[i].pid, e.name, sizeof e.name);
 			kept = procfs_gpu_proc_add(s->procs, kept, DVF_MAX_GPU_PROCS, &e);
 		}
-		s->procs_n = dvf_m_val(n);
-		s->info.gpu_procs_why[0] = '\0';
-	} else {
-		snprintf(s->info.gpu_procs_why, sizeof s->info.gpu_procs_why, "%s",
-			 !can(s, F_PROCS) ? "the driver does not list processes" : "NVML could not list them");
+		total += n;
+		s->procs_n = dvf_m_val(total);
 	}
 	free(p);
+	bool offered = false;   /* a GPU still answering whose driver lists processes */
+	for (int k = 0; k < s->n; k++)
+		offered |= can(&s->g[k], F_PROCS);
+	if (s->procs_n.ok)
+		s->info.gpu_procs_why[0] = '\0';
+	else
+		snprintf(s->info.gpu_procs_why, sizeof s->info.gpu_procs_why, "%s",
+			 !offered ? "the driver does not list processes" : "NVML could not list them");
 copy:
 	o->gpu_procs = s->procs_n;
 	memcpy(o->gpu_proc, s->procs, sizeof o->gpu_proc);
 }
 
-/* The host's RAM and swap (the GPU's own memory is not there). */
+/* The host's RAM and swap (the GPUs' own memory is not there). */
 static void nvml_sample_mem(struct dvf_sample *o)
 {
 	char buf[4096];
@@ -600,60 +592,43 @@ static void nvml_sample_mem(struct dvf_sample *o)
 
 static int nvml_sample(struct source *s, struct dvf_sample *out)
 {
-	const struct nvml_api *a = &s->api;
 	struct dvf_sample o;
 	memset(&o, 0, sizeof o);
-	struct nvml_extra x;
-	memset(&x, 0, sizeof x);
-	unsigned v;
-	struct nvml_util u;
-	unsigned long long mj;
-	int64_t mw;
-
-	if (can(s, F_GFX) && got(s, a->clock_info(s->dev, NVML_CLOCK_GRAPHICS, &v), F_GFX))
-		o.gpu_freq_hz = dvf_m_val((int64_t)v * 1000000);
-	if (can(s, F_MEMCLK) && got(s, a->clock_info(s->dev, NVML_CLOCK_MEM, &v), F_MEMCLK))
-		x.mem_freq_hz = dvf_m_val((int64_t)v * 1000000);
-	if (can(s, F_UTIL) && got(s, a->utilization(s->dev, &u), F_UTIL) && u.gpu <= 100 && u.memory <= 100) {
-		o.gpu_load_pm = dvf_m_val((int64_t)u.gpu * 10);
-		x.mem_load_pm = dvf_m_val((int64_t)u.memory * 10);
+	int alive = -1;
+	bool have_extra = false;
+	for (int i = 0; i < s->n; i++) {
+		struct nvml_extra x;
+		read_gpu(s, &s->g[i], &o.gpu[i], &x);
+		if (!s->g[i].lost && alive < 0)
+			alive = i;
+		if (!have_extra && (x.mem_freq_hz.ok || x.mem_load_pm.ok)) {
+			s->extra = x;
+			have_extra = true;
+		}
 	}
-	if (s->instant) {
-		if (can(s, F_INSTANT) && read_instant(s, &mw))
-			o.rail[0].mw = dvf_m_val(mw);
-	} else if (can(s, F_POWER) && got(s, a->power_usage(s->dev, &v), F_POWER)) {
-		o.rail[0].mw = dvf_m_val(v);
+	if (!have_extra)
+		memset(&s->extra, 0, sizeof s->extra);
+	if (alive >= 0) {
+		node_fill(s, &o);
+		const struct nvml_gpu *g = &s->g[alive];
+		if (s->info.n_levels > 0) {
+			int64_t lo = s->info.level_hz[0], hi = s->info.level_hz[s->info.n_levels - 1];
+			o.gpu_min_hz = dvf_m_val(g->locked ? (int64_t)g->lock_min * 1000000 : lo);
+			o.gpu_max_hz = dvf_m_val(g->locked ? (int64_t)g->lock_max * 1000000 : hi);
+		}
+		snprintf(o.gpu_governor, sizeof o.gpu_governor, "%s", g->locked ? "locked" : "default");
 	}
-	o.rail[0].mv = dvf_m_na();
-	o.rail[0].ma = dvf_m_na();
-	o.total_mw = o.rail[0].mw;
-	if (can(s, F_ENERGY) && got(s, a->energy(s->dev, &mj), F_ENERGY) && mj <= INT64_MAX)
-		o.hw_energy_mj = dvf_m_val((int64_t)mj);
-	if (can(s, F_TEMP) && got(s, a->temperature(s->dev, NVML_TEMPERATURE_GPU, &v), F_TEMP))
-		o.temp_mc[0] = dvf_m_val((int64_t)v * 1000);
-	if (s->info.n_levels > 0) {
-		int64_t lo = s->info.level_hz[0], hi = s->info.level_hz[s->info.n_levels - 1];
-		o.gpu_min_hz = dvf_m_val(s->locked ? (int64_t)s->lock_min * 1000000 : lo);
-		o.gpu_max_hz = dvf_m_val(s->locked ? (int64_t)s->lock_max * 1000000 : hi);
-	}
-	snprintf(o.gpu_governor, sizeof o.gpu_governor, "%s", s->locked ? "locked" : "default");
-	/* the memory clock and its load, where jtop shows the EMC's */
-	o.emc_hz = x.mem_freq_hz;
-	o.emc_load_pm = x.mem_load_pm;
+	/* the (first answering GPU's) memory clock and its load, where jtop
+	 * shows the EMC's */
+	o.emc_hz = s->extra.mem_freq_hz;
+	o.emc_load_pm = s->extra.mem_load_pm;
 	nvml_sample_procs(s, &o);
 	nvml_sample_mem(&o);
-
-	/* A GPU lost half-way through the sample: nothing of it is trusted. */
-	if (s->lost) {
-		memset(&o, 0, sizeof o);
-		memset(&x, 0, sizeof x);
-	}
 	o.t_ns = out->t_ns;
 	o.seq = out->seq;
 	o.steps = out->steps;
 	o.tokens = out->tokens;
 	*out = o;
-	s->extra = x;
 	return 0;
 }
 
@@ -662,17 +637,27 @@ static bool control_offered(const struct source *s)
 	return s->api.lock_clocks && s->api.reset_clocks && s->info.n_levels > 0;
 }
 
+/* The first GPU still answering, or NULL. */
+static const struct nvml_gpu *first_alive(const struct source *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!s->g[i].lost)
+			return &s->g[i];
+	return NULL;
+}
+
 static int nvml_ctl_read(struct source *s, struct ctl_state *st)
 {
 	if (!control_offered(s))
 		return ENOTSUP;
-	if (s->lost)
+	const struct nvml_gpu *g = first_alive(s);
+	if (!g)
 		return ENODEV;
 	memset(st, 0, sizeof *st);
-	if (s->locked) {
+	if (g->locked) {
 		snprintf(st->governor, sizeof st->governor, "locked");
-		st->min_hz = (int64_t)s->lock_min * 1000000;
-		st->max_hz = (int64_t)s->lock_max * 1000000;
+		st->min_hz = (int64_t)g->lock_min * 1000000;
+		st->max_hz = (int64_t)g->lock_max * 1000000;
 	} else {
 		snprintf(st->governor, sizeof st->governor, "default");
 		st->min_hz = s->info.level_hz[0];
@@ -686,40 +671,56 @@ static unsigned hz_to_mhz(int64_t hz)
 	return (unsigned)((hz + 500000) / 1000000);
 }
 
-/* The state asked for becomes a locked range, or the driver's default when
- * it spans the whole table and does not say "locked" (so the saved default
- * state written back is a reset, and a pin written over "default" is a lock). */
-static int nvml_ctl_write(struct source *s, const struct ctl_state *st)
+/* One GPU to the range (or reset).  0 or an errno, with a message. */
+static int write_gpu(struct source *s, struct nvml_gpu *g, bool reset, unsigned mn, unsigned mx)
 {
-	if (!control_offered(s))
-		return ENOTSUP;
-	if (s->lost)
-		return ENODEV;
-	if (st->min_hz <= 0 || st->max_hz < st->min_hz || st->max_hz > 100000LL * 1000000)
-		return EINVAL;
 	const struct nvml_api *a = &s->api;
-	int64_t lo = s->info.level_hz[0], hi = s->info.level_hz[s->info.n_levels - 1];
-	bool reset = strcmp(st->governor, "locked") != 0 && st->min_hz <= lo && st->max_hz >= hi;
-	unsigned mn = hz_to_mhz(st->min_hz), mx = hz_to_mhz(st->max_hz);
-	nvml_ret r = reset ? a->reset_clocks(s->dev) : a->lock_clocks(s->dev, mn, mx);
+	nvml_ret r = reset ? a->reset_clocks(g->dev) : a->lock_clocks(g->dev, mn, mx);
 	if (r == NVML_ERROR_GPU_IS_LOST)
-		(void)got(s, r, 0);
+		(void)got(s, g, r, 0);
 	if (r != NVML_SUCCESS) {
 		char t[160], what[64];
 		if (reset)
 			snprintf(what, sizeof what, "reset the locked clocks");
 		else
 			snprintf(what, sizeof what, "lock the clocks to %u-%u MHz", mn, mx);
-		if (!s->lost)
-			set_msg(s, "GPU %d: cannot %s: %s%s", s->index, what, ret_text(a, r, t, sizeof t),
+		if (!g->lost)
+			set_msg(s, "GPU %d: cannot %s: %s%s", g->index, what, nvml_api_ret_text(a, r, t, sizeof t),
 				r == NVML_ERROR_NO_PERMISSION ?
 				"; clock locks need root (or CAP_SYS_ADMIN in a container)" : "");
-		return nvml_errno(r);
+		return nvml_api_errno(r);
 	}
-	s->locked = !reset;
-	s->lock_min = reset ? 0 : mn;
-	s->lock_max = reset ? 0 : mx;
+	g->locked = !reset;
+	g->lock_min = reset ? 0 : mn;
+	g->lock_max = reset ? 0 : mx;
 	return 0;
+}
+
+/* The state asked for becomes a locked range on every GPU, or the driver's
+ * default when it spans the whole table and does not say "locked" (so the
+ * saved default state written back is a reset, and a pin written over
+ * "default" is a lock).  Every GPU still answering is asked, even after one
+ * refuses (a reset must reach them all); the first error is returned. */
+static int nvml_ctl_write(struct source *s, const struct ctl_state *st)
+{
+	if (!control_offered(s))
+		return ENOTSUP;
+	if (!first_alive(s))
+		return ENODEV;
+	if (st->min_hz <= 0 || st->max_hz < st->min_hz || st->max_hz > 100000LL * 1000000)
+		return EINVAL;
+	int64_t lo = s->info.level_hz[0], hi = s->info.level_hz[s->info.n_levels - 1];
+	bool reset = strcmp(st->governor, "locked") != 0 && st->min_hz <= lo && st->max_hz >= hi;
+	unsigned mn = hz_to_mhz(st->min_hz), mx = hz_to_mhz(st->max_hz);
+	int err = 0;
+	for (int i = 0; i < s->n; i++) {
+		if (s->g[i].lost)
+			continue;
+		int e = write_gpu(s, &s->g[i], reset, mn, mx);
+		if (e && !err)
+			err = e;
+	}
+	return err;
 }
 
 void nvml_extra(struct source *s, struct nvml_extra *out)
@@ -734,20 +735,25 @@ const char *nvml_message(struct source *s, uint64_t *seq)
 	return s->msg;
 }
 
-/* Each new message once, through the source table (status line, --batch's
- * stderr, the recording's event column). */
+/* Each new message once, oldest first, through the source table (status
+ * line, --batch's stderr, the recording's event column). */
 static int nvml_next_message(struct source *s, char *buf, size_t len)
 {
-	if (s->msg_seq == s->msg_told || !s->msg[0])
+	if (s->queued == 0)
 		return 0;
-	s->msg_told = s->msg_seq;
-	snprintf(buf, len, "%s", s->msg);
+	snprintf(buf, len, "%s", s->queue[0]);
+	memmove(s->queue[0], s->queue[1], sizeof s->queue[0] * (MSG_QUEUE - 1));
+	s->queued--;
 	return 1;
 }
 
+/* A lost GPU ends the run on an error, even while the others go on. */
 static bool nvml_broken(struct source *s)
 {
-	return s->lost;
+	for (int i = 0; i < s->n; i++)
+		if (s->g[i].lost)
+			return true;
+	return false;
 }
 
 const struct source_ops source_nvml = {

@@ -19,11 +19,25 @@
 
 extern const struct source_ops source_nvml;
 
-/* Open GPU number `index` (NVML's order).  NULL with a message in err when
- * the library, the driver or that GPU is missing. */
-struct source *nvml_open_gpu(const struct source_cfg *cfg, int index, char *err, size_t errlen);
+/* The highest GPU number --gpu takes. */
+#define NVML_MAX_INDEX 63
 
-/* Readings of the last sample that struct dvf_sample has no field for. */
+/* Open the n GPUs numbered idx[] (NVML's order) as one node; n == 0: every
+ * GPU NVML sees (at most DVF_MAX_GPUS).  NULL with a message in err when
+ * the library, the driver or one of those GPUs is missing. */
+struct source *nvml_open_gpus(const struct source_cfg *cfg, const int *idx, int n, char *err, size_t errlen);
+/* One GPU: nvml_open_gpus(cfg, &index, 1, ...). */
+struct source *nvml_open_gpu(const struct source_cfg *cfg, int index, char *err, size_t errlen);
+/* The GPUs a dvf_info.gpu_node names ("NVML GPU 1, driver ..." or "NVML
+ * GPUs 0,2, driver ..."), for `dvfstop restore`. */
+struct source *nvml_open_node(const struct source_cfg *cfg, const char *node, char *err, size_t errlen);
+
+/* --gpu's value: "all" (or NULL, "") -> 0; "N" or "N,M,..." -> how many,
+ * their numbers in idx (room for DVF_MAX_GPUS).  -1 with a message. */
+int nvml_api_parse_gpus(const char *text, int *idx, char *err, size_t errlen);
+
+/* Readings of the last sample that struct dvf_sample has no field for (the
+ * first GPU that answered). */
 struct nvml_extra {
 	struct dvf_m mem_freq_hz;     /* memory clock */
 	struct dvf_m mem_load_pm;     /* memory controller utilisation, per-mille */
@@ -39,10 +53,10 @@ const char *nvml_message(struct source *s, uint64_t *seq);
 /* Keep at most max of n clock levels (MHz, ascending, no repeats), evenly
  * spread and always with the lowest and the highest, as Hz in out.
  * Returns how many were kept. */
-int nvml_levels_subset(const unsigned *mhz, int n, int64_t *out, int max);
+int nvml_api_levels_subset(const unsigned *mhz, int n, int64_t *out, int max);
 
 /* NVML return code -> errno (NO_PERMISSION -> EACCES, NOT_SUPPORTED ->
  * ENOTSUP, GPU_IS_LOST -> ENODEV, ...). */
-int nvml_errno(int nvml_ret);
+int nvml_api_errno(int nvml_ret);
 
 #endif

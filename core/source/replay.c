@@ -416,6 +416,13 @@ static void row_sample(const struct replay_table *r, size_t k, struct dvf_sample
 		case CK_CPU_UTIL: m = &out->cpu_util_pm; scale = 10; break;
 		case CK_CPU_MHZ: m = &out->cpu_khz[c->idx]; scale = 1e3; break;
 		case CK_TEMP_C: m = &out->temp_mc[c->idx]; scale = 1e3; break;
+		case CK_G_FREQ: m = &out->gpu[c->idx].freq_hz; scale = 1e6; break;
+		case CK_G_UTIL: m = &out->gpu[c->idx].load_pm; scale = 10; break;
+		case CK_G_MW: m = &out->gpu[c->idx].mw; break;
+		case CK_G_MEM_USED: m = &out->gpu[c->idx].mem_used_b; scale = 1 << 20; break;
+		case CK_G_MEM_TOTAL: m = &out->gpu[c->idx].mem_total_b; scale = 1 << 20; break;
+		case CK_G_TEMP: m = &out->gpu[c->idx].temp_mc; scale = 1e3; break;
+		case CK_G_COUNTER: m = &out->gpu[c->idx].energy_mj; scale = 1e3; break;
 		case CK_STEPS: m = &out->steps; break;
 		case CK_TOKENS: m = &out->tokens; break;
 		case CK_CORE_UTIL: m = &out->core_util_pm[c->idx]; scale = 10; break;

@@ -39,6 +39,38 @@ int replay_csv_name_index(char (*names)[DVF_NAME_LEN], int *n, int max, const ch
 	return (*n)++;
 }
 
+/* "gpu<N>_<what>": one GPU's column (the recorder's per-GPU columns). */
+static bool col_gpu(struct dvf_info *in, const char *name, struct col *c)
+{
+	static const struct {
+		const char *what;
+		enum col_kind kind;
+	} cols[] = {
+		{ "freq_mhz", CK_G_FREQ }, { "util_pct", CK_G_UTIL }, { "power_mw", CK_G_MW },
+		{ "mem_used_mib", CK_G_MEM_USED }, { "mem_total_mib", CK_G_MEM_TOTAL },
+		{ "temp_c", CK_G_TEMP }, { "counter_j", CK_G_COUNTER },
+	};
+	int index, used = 0;
+	if (sscanf(name, "gpu%d_%n", &index, &used) != 1 || used == 0 || index < 0 || index > 999)
+		return false;
+	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+		if (strcmp(name + used, cols[k].what) != 0)
+			continue;
+		int i = 0;
+		while (i < in->n_gpus && in->gpu_index[i] != index)
+			i++;
+		if (i == in->n_gpus) {
+			if (in->n_gpus == DVF_MAX_GPUS)
+				return true;   /* more GPUs than a sample holds: ignored */
+			in->gpu_index[in->n_gpus++] = index;
+		}
+		c->kind = cols[k].kind;
+		c->idx = i;
+		return true;
+	}
+	return false;
+}
+
 static struct col col_classify(struct dvf_info *in, const char *name)
 {
 	static const struct {
@@ -65,7 +97,9 @@ static struct col col_classify(struct dvf_info *in, const char *name)
 			return c;
 		}
 	int core, end = 0;
-	if (has_suffix(name, "_energy_j", &stem)) {
+	if (strncmp(name, "gpu", 3) == 0 && col_gpu(in, name, &c)) {
+		/* one GPU of several; CK_IGNORE past DVF_MAX_GPUS */
+	} else if (has_suffix(name, "_energy_j", &stem)) {
 		c.kind = CK_NUMBER;
 	} else if (sscanf(name, "cpu%d_util_pct%n", &core, &end) == 1 && end > 0 && !name[end] &&
 		   core >= 0 && core < DVF_MAX_CORES && isdigit((unsigned char)name[3])) {

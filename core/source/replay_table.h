@@ -33,6 +33,8 @@ enum col_kind {
 	/* the board besides the GPU (recorder.c's columns after the zones) */
 	CK_CORE_UTIL, CK_RAM_USED, CK_RAM_TOTAL, CK_SWAP_USED, CK_SWAP_TOTAL,
 	CK_EMC_MHZ, CK_EMC_UTIL, CK_FAN_PWM, CK_FAN_RPM, CK_GPU_PROCS,
+	/* one GPU of several (gpu<N>_...): idx is its place in info.gpu_index */
+	CK_G_FREQ, CK_G_UTIL, CK_G_MW, CK_G_MEM_USED, CK_G_MEM_TOTAL, CK_G_TEMP, CK_G_COUNTER,
 };
 
 struct col {

@@ -10,10 +10,11 @@
  *   - power P = 100 W + 0.25 W per MHz (595 W at 1980 MHz), the same from
  *     the instantaneous field (186) and from nvmlDeviceGetPowerUsage;
  *   - an energy counter (mJ) that starts at 5e6 mJ and grows by P over the
- *     monotonic clock; temperature 30 C + f / 45 MHz; utilisation 87 % GPU,
- *     41 % memory.
+ *     monotonic clock; temperature 30 C + f / 45 MHz (+ the GPU's number);
+ *     utilisation 87 % GPU (less the GPU's number: GPU 3 says 84 %), 41 %
+ *     memory; 143771 MiB of memory, 60 GiB + 1 GiB x the GPU's number used.
  * Environment (read at nvmlInit; for tests only):
- *   FAKENVML_GPUS=N          devices (default 1, at most 4)
+ *   FAKENVML_GPUS=N          devices (default 1, at most 16)
  *   FAKENVML_INIT_FAIL=1     nvmlInit fails: driver not loaded
  *   FAKENVML_NO_PERMISSION=1 lock/reset calls fail with NO_PERMISSION
  *   FAKENVML_NO_ENERGY=1     the energy counter is NOT_SUPPORTED
@@ -25,6 +26,8 @@
  *                            with 1234 MiB; "none": no process; a MIB of
  *                            "na": memory not available)
  *   FAKENVML_NO_PROCS=1      the process list is NOT_SUPPORTED
+ *   FAKENVML_LOSE_GPU=I      with FAKENVML_LOSE_AFTER: only GPU I is lost
+ *                            (after N reads of its own utilisation)
  *   FAKENVML_STATE=FILE      locked clocks persist in FILE across processes
  *                            (one line per GPU: "I default" or "I locked LO HI")
  * Built with -DFAKENVML_LEGACY it exports only the unversioned, older entry
@@ -43,6 +46,9 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 typedef struct {
 	unsigned int gpu, memory;
 } nvmlUtilization_t;
+typedef struct {
+	unsigned long long total, free, used;
+} nvmlMemory_t;
 typedef union {
 	double dVal;
 	unsigned int uiVal;
@@ -81,6 +87,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned in
 EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u);
 EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw);
 EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *c);
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m);
 EXPORT nvmlReturn_t nvmlDeviceGetSupportedMemoryClocks(nvmlDevice_t d, unsigned int *n, unsigned int *mhz);
 EXPORT nvmlReturn_t nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d, unsigned int mem, unsigned int *n,
 							  unsigned int *mhz);
@@ -100,7 +107,7 @@ EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int lo
 EXPORT nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d);
 #endif
 
-enum { MAX_GPUS = 4, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
+enum { MAX_GPUS = 16, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
        GFX_MAX_HI = 1980, GFX_MAX_LO = 1200 };
 
 struct nvmlDevice_st {
@@ -109,6 +116,8 @@ struct nvmlDevice_st {
 	unsigned lo, hi;
 	double energy_mj;
 	double t_s;           /* monotonic time the counter was last brought up to date */
+	long util_reads;
+	bool lost;
 };
 
 static struct {
@@ -116,6 +125,7 @@ static struct {
 	unsigned n_gpus;
 	bool no_perm, no_energy, no_instant;
 	long lose_after;      /* < 0: never */
+	int lose_gpu;         /* < 0: every GPU */
 	long util_reads;
 	bool lost;
 	char state[512];
@@ -174,7 +184,7 @@ static nvmlReturn_t dev_ok(nvmlDevice_t d)
 		return E_UNINIT;
 	if (!d || d < &fk.gpu[0] || d >= &fk.gpu[fk.n_gpus])
 		return E_ARG;
-	if (fk.lost)
+	if (fk.lost || d->lost)
 		return E_LOST;
 	return OK;
 }
@@ -194,6 +204,8 @@ nvmlReturn_t nvmlInit(void)
 	fk.no_instant = env_on("FAKENVML_NO_INSTANT");
 	const char *la = getenv("FAKENVML_LOSE_AFTER");
 	fk.lose_after = la ? atol(la) : -1;
+	const char *lg = getenv("FAKENVML_LOSE_GPU");
+	fk.lose_gpu = lg ? atoi(lg) : -1;
 	fk.util_reads = 0;
 	fk.lost = false;
 	const char *st = getenv("FAKENVML_STATE");
@@ -287,12 +299,17 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 	nvmlReturn_t r = dev_ok(d);
 	if (r)
 		return r;
-	if (fk.lose_after >= 0 && fk.util_reads >= fk.lose_after) {
+	if (fk.lose_gpu >= 0) {
+		if (fk.lose_after >= 0 && d->index == (unsigned)fk.lose_gpu && d->util_reads++ >= fk.lose_after) {
+			d->lost = true;
+			return E_LOST;
+		}
+	} else if (fk.lose_after >= 0 && fk.util_reads >= fk.lose_after) {
 		fk.lost = true;
 		return E_LOST;
 	}
 	fk.util_reads++;
-	u->gpu = 87;
+	u->gpu = 87 - d->index;
 	u->memory = 41;
 	return OK;
 }
@@ -313,7 +330,18 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *
 		return r;
 	if (sensor != 0)
 		return E_ARG;
-	*c = 30 + clock_of(d) / 45;
+	*c = 30 + clock_of(d) / 45 + d->index;
+	return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r)
+		return r;
+	m->total = 143771ULL << 20;
+	m->used = (60ULL + d->index) << 30;
+	m->free = m->total - m->used;
 	return OK;
 }
 

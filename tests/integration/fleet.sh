@@ -1,6 +1,9 @@
 #!/bin/sh
 # The fleet, for real: Debian's prometheus scrapes two headless exporters
-# (--batch --demo, different seeds, one holding the clock pinned) and, when
+# (--batch --demo, different seeds, one holding the clock pinned), a third
+# governed (--govern, its simulated time 20x: the governor holds a level
+# within seconds), a node of 8 GPUs on the fake NVML (the per-GPU panels
+# and the gpu variable) and, when
 # tmux is there, the dashboard (whose policy recommends a clock), plus a
 # target where nothing listens.  Every query of every panel of
 # contrib/grafana/dvfstop.json answers without error and with data; the
@@ -57,10 +60,10 @@ if promtool check metrics <"$T/r.prom" >"$T/pm" 2>&1; then ok "promtool check me
 # ---- the fleet ------------------------------------------------------------------
 set -- $("$PY" -c '
 import socket
-ss = [socket.socket() for i in range(5)]
+ss = [socket.socket() for i in range(7)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
-PA=$1 PB=$2 PD=$3 PP=$4 PX=$5   # exporters A, B, the dashboard, prometheus, nobody
+PA=$1 PB=$2 PD=$3 PP=$4 PX=$5 PG=$6 PN=$7   # exporters A, B, the dashboard, prometheus, nobody, governed, NVML
 mkdir -m 700 "$T/state"
 export DVFSTOP_STATE_DIR="$T/state"
 "$DVFSTOP" --batch --no-config --demo --sim-speed 1 --seed 1 --sim-dir "$T/simA" --set-clock 816 \
@@ -69,7 +72,21 @@ pids="$pids $!"
 "$DVFSTOP" --batch --no-config --demo --sim-speed 1 --seed 2 --sim-dir "$T/simB" \
 	--prom-listen "127.0.0.1:$PB" --duration 60 >"$T/b.out" 2>"$T/b.err" &
 pids="$pids $!"
-TARGETS="'127.0.0.1:$PA', '127.0.0.1:$PB'"
+"$DVFSTOP" --batch --no-config --demo --sim-speed 20 --sim-steps 0 --seed 4 --sim-dir "$T/simG" --govern \
+	--job-name fleet-g --prom-listen "127.0.0.1:$PG" --duration 1200 >"$T/g.out" 2>"$T/g.err" &
+pids="$pids $!"
+FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
+TARGETS="'127.0.0.1:$PA', '127.0.0.1:$PB', '127.0.0.1:$PG'"
+nvml=no
+if [ -f "$FAKE" ]; then
+	DVFSTOP_NVML_LIB="$FAKE" FAKENVML_GPUS=8 "$DVFSTOP" --batch --no-config --source nvml --interval 500 \
+		--prom-listen "127.0.0.1:$PN" --duration 60 >"$T/n.out" 2>"$T/n.err" &
+	pids="$pids $!"
+	TARGETS="$TARGETS, '127.0.0.1:$PN'"
+	nvml=yes
+else
+	echo "$FAKE not built: no NVML target, the per-GPU panels may be empty"
+fi
 dash=no
 TMUX_CMD=${TMUX_BIN:-$(command -v tmux 2>/dev/null || true)}
 if [ -n "$TMUX_CMD" ] && "$TMUX_CMD" -V >/dev/null 2>&1; then
@@ -99,9 +116,10 @@ pids="$pids $!"
 
 # Every query of the dashboard, the variables replaced as Grafana would
 # with "All" selected; retried until it has data, 30 s in all.
-"$PY" - "$C/grafana/dvfstop.json" "$PP" "$dash" "127.0.0.1:$PX" "127.0.0.1:$PA" <<'EOF'
+"$PY" - "$C/grafana/dvfstop.json" "$PP" "$dash" "127.0.0.1:$PX" "127.0.0.1:$PA" "$nvml" "127.0.0.1:$PG" <<'EOF'
 import json, sys, time, urllib.parse, urllib.request
 dash, port, have_dash, dead, pinned = sys.argv[1], sys.argv[2], sys.argv[3] == "yes", sys.argv[4], sys.argv[5]
+have_nvml, governed = sys.argv[6] == "yes", sys.argv[7]
 d = json.load(open(dash))
 base = "http://127.0.0.1:%s/api/v1/" % port
 fails = 0
@@ -129,7 +147,7 @@ def get(path, **q):
             return r
         time.sleep(0.3)
 def subst(e):
-    for k, v in (("$__rate_interval", "10s"), ("$__range", "1m"), ("$instance", ".*"), ("$board", ".*")):
+    for k, v in (("$__rate_interval", "10s"), ("$__range", "1m"), ("$instance", ".*"), ("$board", ".*"), ("$gpu", ".*")):
         e = e.replace(k, v)
     return e
 def query(expr, want_data=True):
@@ -142,7 +160,7 @@ def query(expr, want_data=True):
         time.sleep(0.5)
 
 # the targets are up (the dead one down), samples flow
-n_up = 3 if have_dash else 2
+n_up = 3 + have_dash + have_nvml
 r, err = query('count(up{job="dvfstop"} == 1) >= %d' % n_up)
 say(not err, "%d exporters scraped%s" % (n_up, " (" + err + ")" if err else ""))
 # the dashboard's variables
@@ -153,8 +171,8 @@ for v in d["templating"]["list"]:
     metric = q[len("label_values("):-1].rsplit(",", 1)
     vals = get("label/%s/values" % metric[1].strip(), **{"match[]": subst(metric[0].strip())})
     got = vals.get("data") or []
-    say(vals.get("status") == "success" and len(got) >= (n_up if v["name"] == "instance" else 1),
-        "variable $%s: %s" % (v["name"], got))
+    want = {"instance": n_up, "gpu": 8 if have_nvml else 0}.get(v["name"], 1)
+    say(vals.get("status") == "success" and len(got) >= want, "variable $%s: %s" % (v["name"], got))
 # every panel's every query
 for p in d["panels"]:
     for t in p.get("targets", []):
@@ -162,7 +180,7 @@ for p in d["panels"]:
         if "$" in e:
             say(False, "%s: a variable left in %s" % (p["title"], e))
             continue
-        optional = "recommended" in e and not have_dash
+        optional = ("recommended" in e and not have_dash) or ('gpu=~".*"' in e and not have_nvml)
         r, err = query(e, want_data=not optional)
         if err and optional and err == "empty result":
             err = None
@@ -172,6 +190,16 @@ for p in d["panels"]:
 r, err = query('dvfstop_gpu_clock_set_hertz{instance=~"%s",board=~".*"}' % pinned.replace(".", "\\\\."))
 say(not err and len(r["data"]["result"]) == 1 and r["data"]["result"][0]["metric"].get("job_name") == "fleet-a",
     "instance=%s: its pinned clock, job_name fleet-a" % pinned)
+# the governed board: its state, the level it holds, what it saved
+r, err = query('dvfstop_governor_info{instance="%s",state="hold"}' % governed)
+say(not err, "the governed board holds a level%s" % (": " + err if err else ""))
+r, err = query('dvfstop_gpu_governed_frequency_hertz{instance="%s"} > 0 and dvfstop_energy_saved_joules_total{instance="%s"} > 0' % (governed, governed))
+say(not err, "the governed board's clock held and energy saved%s" % (": " + err if err else ""))
+# the node of 8 GPUs: one series per GPU on the per-GPU panels' metrics
+if have_nvml:
+    for m in ("dvfstop_gpu_power_watts", "dvfstop_gpu_frequency_hertz", "dvfstop_gpu_memory_used_bytes"):
+        r, err = query('count(%s{gpu=~".+"}) == 8' % m)
+        say(not err, "%s: one series per GPU of 8%s" % (m, ": " + err if err else ""))
 # the dashboard's recommendation: its one-leaf policy's 510 MHz
 if have_dash:
     r, err = query("dvfstop_gpu_recommended_frequency_hertz")
@@ -195,6 +223,6 @@ EOF
 if [ $? -ne 0 ]; then
 	fail "queries above"
 	echo "    prometheus log:"; sed 's/^/    /' "$T/prom.log" | tail -20
-	for x in a b; do echo "    dvfstop $x stderr:"; sed 's/^/    /' "$T/$x.err"; done
+	for x in a b g n; do [ -f "$T/$x.err" ] || continue; echo "    dvfstop $x stderr:"; sed 's/^/    /' "$T/$x.err"; done
 fi
 finish

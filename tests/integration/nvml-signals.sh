@@ -19,7 +19,7 @@ else
 	exit 77
 fi
 unset FAKENVML_GPUS FAKENVML_INIT_FAIL FAKENVML_NO_PERMISSION FAKENVML_NO_ENERGY \
-	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER
+	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER FAKENVML_LOSE_GPU
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-nvmlsig.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 export DVFSTOP_NVML_LIB="$FAKE" FAKENVML_STATE="$tmp/gpu" DVFSTOP_STATE_DIR="$tmp/state"
@@ -76,6 +76,60 @@ path HUP --cap 1200
 path QUIT --set-clock 990
 path SEGV --set-clock 990
 path ABRT --cap 1200
+
+# Several GPUs (--gpu 0,2 of 4): a pin locks both chosen GPUs, leaves the
+# others alone, and every exit gives both back (the forked restorer opens
+# the same GPUs again from the state file's node line).
+many() {
+	end=$1
+	printf '0 default\n1 default\n2 default\n3 default\n' >"$FAKENVML_STATE"
+	lock=$(printf '0 locked 990 990\n1 default\n2 locked 990 990\n3 default')
+	dur=30
+	[ "$end" = end ] && dur=1
+	FAKENVML_GPUS=4 $FG "$DVFSTOP" --batch --no-config --source nvml --gpu 0,2 --set-clock 990 \
+		--interval 20 --duration $dur >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ "$(cat "$FAKENVML_STATE")" != "$lock" ] && [ "$i" -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	if [ "$(cat "$FAKENVML_STATE")" != "$lock" ]; then
+		kill -s KILL "$pid" 2>/dev/null; wait "$pid"
+		fail "4 GPUs, $end: never locked ($(cat "$FAKENVML_STATE")): $(cat "$tmp/err")"; return
+	fi
+	ok "4 GPUs, $end: GPUs 0 and 2 locked, 1 and 3 left alone"
+	[ "$end" = end ] || kill -s "$end" "$pid"
+	wait "$pid"
+	[ "$(grep -c default "$FAKENVML_STATE")" = 4 ] && ok "4 GPUs, $end: all given back" ||
+		fail "4 GPUs, $end: the fake GPUs are '$(cat "$FAKENVML_STATE")' after: $(cat "$tmp/err")"
+	[ "$(states)" = 0 ] || fail "4 GPUs, $end: a state file is left: $(ls "$DVFSTOP_STATE_DIR")"
+}
+many end
+many TERM
+many SEGV
+
+# The sweep on 4 GPUs: each level is locked on every GPU at once, J/step is
+# the node's (4 x 595 W at 1980 MHz), and all are given back after.
+echo "0 default" >"$FAKENVML_STATE"
+FAKENVML_GPUS=4 DVFSTOP_LOG_DIR="$tmp" "$DVFSTOP" sweep --no-config --source nvml --mode exhaustive --count 2 --dwell 1s --settle 0 --stop-job-after \
+	-- sh -c 'i=0; while [ $i -lt 400 ]; do i=$((i+1)); echo "step $i"; sleep 0.05; done' \
+	>"$tmp/out" 2>"$tmp/err" &
+pid=$!
+: >"$tmp/seen"
+while kill -0 "$pid" 2>/dev/null; do
+	tr '\n' '|' <"$FAKENVML_STATE" >>"$tmp/seen"; echo >>"$tmp/seen"
+	sleep 0.05
+done
+wait "$pid" || fail "sweep on 4 GPUs: exit $?: $(cat "$tmp/err")"
+for f in 1980 345; do
+	grep -q "^0 locked $f $f|1 locked $f $f|2 locked $f $f|3 locked $f $f|$" "$tmp/seen" &&
+		ok "sweep on 4 GPUs: $f MHz locked on all four" || fail "sweep on 4 GPUs: never $f MHz on all four: $(sort -u "$tmp/seen")"
+done
+grep -Eq '^ +1980\.0 .* 2380\.000 ' "$tmp/out" && ok "sweep on 4 GPUs: the node's power" ||
+	fail "sweep on 4 GPUs: no 2380 W row: $(cat "$tmp/out")"
+[ "$(grep -c default "$FAKENVML_STATE")" = 4 ] && ok "sweep on 4 GPUs: all given back" ||
+	fail "sweep on 4 GPUs: after: $(cat "$FAKENVML_STATE")"
 
 [ "$fails" = 0 ] || exit 1
 echo "nvml-signals: all passed"

@@ -563,6 +563,56 @@ static void test_panel_table(void **state)
 	assert_null(panel_table_region(TR_COUNT));
 }
 
+/* Several GPUs (NVML): a summary line and one compact row per GPU; a GPU
+ * that does not answer is n/a, never 0; the power and energy panels give
+ * each GPU's share; rows that do not fit are counted. */
+static void test_several_gpus(void **state)
+{
+	(void)state;
+	struct tui_view v;
+	make_view_na(&v);
+	info.n_gpus = 8;
+	struct dvf_sample *s = &v.cur;
+	for (int i = 0; i < 8; i++) {
+		info.gpu_index[i] = i;
+		struct dvf_gpu_sample *g = &s->gpu[i];
+		g->freq_hz = dvf_m_val(1980000000);
+		g->load_pm = dvf_m_val((87 - i) * 10);
+		g->mw = dvf_m_val(595000);
+		g->mem_used_b = dvf_m_val((60LL + i) << 30);
+		g->mem_total_b = dvf_m_val(143771LL << 20);
+		g->temp_mc = dvf_m_val((74 + i) * 1000);
+		v.gpu_mj[i] = dvf_m_val(1000);
+	}
+	s->gpu[3] = (struct dvf_gpu_sample){ .freq_hz = { 1234, false }, .mw = { 1234, false } };
+	v.gpu_mj[3] = dvf_m_na();
+	s->gpu_freq_hz = dvf_m_val(1980000000);
+	s->gpu_load_pm = dvf_m_val(835);
+	s->rail[0].mw = s->total_mw = dvf_m_val(7 * 595000);
+	struct cellbuf cb;
+	render(&v, TR_GPU, 40, 14, false, &cb);
+	assert_true(row_contains(&cb, 1, "8 GPUs  clock 1980 MHz"));
+	assert_true(row_contains(&cb, 2, "util   83.5%"));
+	assert_true(row_contains(&cb, 3, "0  1980MHz  87%  595W  60/140G  74C"));
+	assert_true(row_contains(&cb, 6, "3  n/a (not answering)"));
+	assert_true(row_contains(&cb, 10, "7  1980MHz  80%  595W  67/140G  81C"));
+	assert_false(contains(&cb, "1234"));
+	cellbuf_free(&cb);
+	/* Too short for every row: the last one says how many are left out. */
+	render(&v, TR_GPU, 40, 7, false, &cb);
+	assert_true(row_contains(&cb, 3, "0  1980MHz"));
+	assert_true(row_contains(&cb, 5, "+6 GPUs more"));
+	cellbuf_free(&cb);
+	render(&v, TR_POWER, 40, 12, false, &cb);
+	assert_true(contains(&cb, "share 0 14%  1 14%"));
+	assert_true(contains(&cb, "3 n/a"));
+	cellbuf_free(&cb);
+	render(&v, TR_ENERGY, 40, 10, false, &cb);
+	assert_true(contains(&cb, "by GPU  0 14%"));
+	cellbuf_free(&cb);
+	info.n_gpus = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_message),
 		cmocka_unit_test(test_render_every_size),
 		cmocka_unit_test(test_panel_table),
+		cmocka_unit_test(test_several_gpus),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -28,7 +28,7 @@ static int64_t model_mw(int64_t mhz)
 
 static const char *const fake_env[] = {
 	"FAKENVML_GPUS", "FAKENVML_INIT_FAIL", "FAKENVML_NO_PERMISSION", "FAKENVML_NO_ENERGY",
-	"FAKENVML_NO_INSTANT", "FAKENVML_LOSE_AFTER", "FAKENVML_STATE", "FAKENVML_PROCS", "FAKENVML_NO_PROCS", NULL,
+	"FAKENVML_NO_INSTANT", "FAKENVML_LOSE_AFTER", "FAKENVML_LOSE_GPU", "FAKENVML_STATE", "FAKENVML_PROCS", "FAKENVML_NO_PROCS", NULL,
 };
 
 static int setup(void **st)
@@ -71,17 +71,17 @@ static void subset_small_and_even(void **st)
 	(void)st;
 	unsigned a[] = { 100, 200, 300, 400, 500 };
 	int64_t out[8];
-	assert_int_equal(nvml_levels_subset(a, 5, out, 8), 5);
+	assert_int_equal(nvml_api_levels_subset(a, 5, out, 8), 5);
 	assert_int_equal(out[0], 100 * MHZ);
 	assert_int_equal(out[4], 500 * MHZ);
-	assert_int_equal(nvml_levels_subset(a, 5, out, 3), 3);
+	assert_int_equal(nvml_api_levels_subset(a, 5, out, 3), 3);
 	assert_int_equal(out[0], 100 * MHZ);
 	assert_int_equal(out[1], 300 * MHZ);
 	assert_int_equal(out[2], 500 * MHZ);
-	assert_int_equal(nvml_levels_subset(a, 5, out, 2), 2);
+	assert_int_equal(nvml_api_levels_subset(a, 5, out, 2), 2);
 	assert_int_equal(out[0], 100 * MHZ);
 	assert_int_equal(out[1], 500 * MHZ);
-	assert_int_equal(nvml_levels_subset(a, 0, out, 3), 0);
+	assert_int_equal(nvml_api_levels_subset(a, 0, out, 3), 0);
 }
 
 static void subset_large(void **st)
@@ -91,7 +91,7 @@ static void subset_large(void **st)
 	for (int i = 0; i < 200; i++)
 		a[i] = (unsigned)(300 + 7 * i);
 	int64_t out[DVF_MAX_LEVELS];
-	assert_int_equal(nvml_levels_subset(a, 200, out, DVF_MAX_LEVELS), DVF_MAX_LEVELS);
+	assert_int_equal(nvml_api_levels_subset(a, 200, out, DVF_MAX_LEVELS), DVF_MAX_LEVELS);
 	assert_int_equal(out[0], 300 * MHZ);
 	assert_int_equal(out[DVF_MAX_LEVELS - 1], (300 + 7 * 199) * MHZ);
 	/* 199 steps over 63 gaps: every gap is 3 or 4 steps of 7 MHz. */
@@ -104,12 +104,12 @@ static void subset_large(void **st)
 static void errno_map(void **st)
 {
 	(void)st;
-	assert_int_equal(nvml_errno(0), 0);
-	assert_int_equal(nvml_errno(4), EACCES);
-	assert_int_equal(nvml_errno(3), ENOTSUP);
-	assert_int_equal(nvml_errno(15), ENODEV);
-	assert_int_equal(nvml_errno(2), EINVAL);
-	assert_int_equal(nvml_errno(999), EIO);
+	assert_int_equal(nvml_api_errno(0), 0);
+	assert_int_equal(nvml_api_errno(4), EACCES);
+	assert_int_equal(nvml_api_errno(3), ENOTSUP);
+	assert_int_equal(nvml_api_errno(15), ENODEV);
+	assert_int_equal(nvml_api_errno(2), EINVAL);
+	assert_int_equal(nvml_api_errno(999), EIO);
 }
 
 /* ---- with the fake library ---------------------------------------------- */
@@ -457,6 +457,201 @@ static void processes(void **st)
 	source_nvml.close(s);
 }
 
+/* ---- several GPUs ---------------------------------------------------------- */
+
+static void parse_gpus(void **st)
+{
+	(void)st;
+	int idx[DVF_MAX_GPUS];
+	char err[256];
+	assert_int_equal(nvml_api_parse_gpus(NULL, idx, err, sizeof err), 0);
+	assert_int_equal(nvml_api_parse_gpus("all", idx, err, sizeof err), 0);
+	assert_int_equal(nvml_api_parse_gpus("3", idx, err, sizeof err), 1);
+	assert_int_equal(idx[0], 3);
+	assert_int_equal(nvml_api_parse_gpus("0,2,7", idx, err, sizeof err), 3);
+	assert_int_equal(idx[1], 2);
+	assert_int_equal(idx[2], 7);
+	static const char *const bad[] = { "x", "1,", ",1", "-1", "64", "1,1", "1;2", "0,,1", "1 ", NULL };
+	for (int i = 0; bad[i]; i++) {
+		err[0] = '\0';
+		if (nvml_api_parse_gpus(bad[i], idx, err, sizeof err) != -1)
+			fail_msg("'%s' accepted", bad[i]);
+		assert_non_null(strstr(err, "--gpu"));
+	}
+	assert_int_equal(nvml_api_parse_gpus("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", idx, err, sizeof err), 16);
+	assert_int_equal(nvml_api_parse_gpus("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", idx, err, sizeof err), -1);
+}
+
+static struct source *open_all(void)
+{
+	char err[512] = "";
+	struct source_cfg cfg = { .gpus = "all" };
+	struct source *s = source_nvml.open(&cfg, err, sizeof err);
+	if (!s)
+		fail_msg("open failed: %s", err);
+	return s;
+}
+
+/* 8 GPUs: each one's readings, and the node's made of them. */
+static void eight_gpus(void **st)
+{
+	(void)st;
+	setenv("FAKENVML_GPUS", "8", 1);
+	struct source *s = open_all();
+	const struct dvf_info *in = source_nvml.info(s);
+	assert_int_equal(in->n_gpus, 8);
+	assert_int_equal(in->gpu_index[7], 7);
+	assert_string_equal(in->board_name, "8 x NVIDIA H200 (fake)");
+	assert_non_null(strstr(in->gpu_node, "NVML GPUs 0,1,2,3,4,5,6,7, driver 550.0-fake"));
+	assert_non_null(strstr(in->total_rule, "sum of 8 GPUs"));
+	struct dvf_sample a = take(s);
+	for (int i = 0; i < 8; i++) {
+		const struct dvf_gpu_sample *g = &a.gpu[i];
+		assert_int_equal(g->freq_hz.v, 1980 * MHZ);
+		assert_int_equal(g->load_pm.v, (87 - i) * 10);
+		assert_int_equal(g->mw.v, model_mw(1980));
+		assert_int_equal(g->temp_mc.v, (30 + 1980 / 45 + i) * 1000);
+		assert_int_equal(g->mem_total_b.v, 143771LL << 20);
+		assert_int_equal(g->mem_used_b.v, (60LL + i) << 30);
+		assert_true(g->energy_mj.ok);
+	}
+	assert_false(a.gpu[8].freq_hz.ok);
+	assert_int_equal(a.total_mw.v, 8 * model_mw(1980));
+	assert_int_equal(a.rail[0].mw.v, 8 * model_mw(1980));
+	assert_int_equal(a.gpu_load_pm.v, 835);   /* the mean of 870 .. 800 */
+	assert_int_equal(a.temp_mc[0].v, (30 + 1980 / 45 + 7) * 1000);   /* the hottest */
+	assert_int_equal(a.gpu_freq_hz.v, 1980 * MHZ);
+	double t0 = mono_s();
+	usleep(150 * 1000);
+	struct dvf_sample b = take(s);
+	double t1 = mono_s();
+	double want = 8.0 * (double)model_mw(1980) * (t1 - t0);
+	double got = (double)(b.hw_energy_mj.v - a.hw_energy_mj.v);
+	assert_true(got > 0.9 * want && got < 1.1 * want);
+	source_nvml.close(s);
+}
+
+/* --gpu 0,2 of 4; a GPU NVML does not see is refused by number. */
+static void chosen_gpus(void **st)
+{
+	(void)st;
+	setenv("FAKENVML_GPUS", "4", 1);
+	char err[512] = "";
+	struct source_cfg cfg = { .gpus = "0,2" };
+	struct source *s = source_nvml.open(&cfg, err, sizeof err);
+	assert_non_null(s);
+	const struct dvf_info *in = source_nvml.info(s);
+	assert_int_equal(in->n_gpus, 2);
+	assert_int_equal(in->gpu_index[1], 2);
+	assert_non_null(strstr(in->gpu_node, "NVML GPUs 0,2,"));
+	struct dvf_sample a = take(s);
+	assert_int_equal(a.gpu[1].load_pm.v, 850);
+	assert_int_equal(a.total_mw.v, 2 * model_mw(1980));
+	source_nvml.close(s);
+	/* dvfstop restore opens the same GPUs from the state's node line. */
+	s = nvml_open_node(NULL, "NVML GPUs 0,2, driver 550.0-fake", err, sizeof err);
+	assert_non_null(s);
+	assert_int_equal(source_nvml.info(s)->n_gpus, 2);
+	source_nvml.close(s);
+	s = nvml_open_node(NULL, "NVML GPU 3, driver 550.0-fake", err, sizeof err);
+	assert_non_null(s);
+	assert_int_equal(source_nvml.info(s)->gpu_index[0], 3);
+	source_nvml.close(s);
+	assert_null(nvml_open_node(NULL, "/sys/class/devfreq/gpu", err, sizeof err));
+	cfg.gpus = "1,5";
+	assert_null(source_nvml.open(&cfg, err, sizeof err));
+	assert_non_null(strstr(err, "--gpu 5"));
+	assert_non_null(strstr(err, "4 GPUs"));
+}
+
+/* GPU 3 of 8 lost after 2 samples: n/a for it, one message, the others go
+ * on and the node's power is theirs; the run counts as broken. */
+static void one_of_eight_lost(void **st)
+{
+	(void)st;
+	setenv("FAKENVML_GPUS", "8", 1);
+	setenv("FAKENVML_LOSE_AFTER", "2", 1);
+	setenv("FAKENVML_LOSE_GPU", "3", 1);
+	struct source *s = open_all();
+	take(s);
+	struct dvf_sample a = take(s);
+	assert_true(a.gpu[3].freq_hz.ok);
+	assert_false(source_nvml.broken(s));
+	char msg[512];
+	while (source_nvml.message(s, msg, sizeof msg))
+		;
+	for (int k = 0; k < 3; k++) {
+		a = take(s);
+		assert_false(a.gpu[3].freq_hz.ok);
+		assert_false(a.gpu[3].mw.ok);
+		assert_false(a.gpu[3].temp_mc.ok);
+		assert_false(a.gpu[3].mem_used_b.ok);
+		assert_true(a.gpu[2].freq_hz.ok);
+		assert_true(a.gpu[4].mw.ok);
+		assert_int_equal(a.total_mw.v, 7 * model_mw(1980));
+		assert_true(a.hw_energy_mj.ok);
+		assert_string_equal(a.gpu_governor, "default");
+	}
+	assert_int_equal(source_nvml.message(s, msg, sizeof msg), 1);
+	assert_non_null(strstr(msg, "GPU 3"));
+	assert_non_null(strstr(msg, "the other GPUs go on"));
+	assert_int_equal(source_nvml.message(s, msg, sizeof msg), 0);   /* once */
+	assert_true(source_nvml.broken(s));
+	/* Control goes on for the others. */
+	struct ctl_state pin = { "locked", 900 * MHZ, 900 * MHZ };
+	assert_int_equal(source_nvml.ctl_write(s, &pin), 0);
+	a = take(s);
+	assert_int_equal(a.gpu[0].freq_hz.v, 900 * MHZ);
+	assert_int_equal(a.gpu[7].freq_hz.v, 900 * MHZ);
+	source_nvml.close(s);
+}
+
+/* A pin reaches every chosen GPU, the reset too; the others are left alone. */
+static void lock_every_gpu(void **st)
+{
+	(void)st;
+	char path[] = "/tmp/dvfstop-fakenvml-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	setenv("FAKENVML_STATE", path, 1);
+	setenv("FAKENVML_GPUS", "4", 1);
+	char err[512] = "";
+	struct source_cfg cfg = { .gpus = "1,3" };
+	struct source *s = source_nvml.open(&cfg, err, sizeof err);
+	assert_non_null(s);
+	struct ctl_state saved, pin, cur;
+	assert_int_equal(source_nvml.ctl_read(s, &saved), 0);
+	pin = saved;
+	pin.min_hz = pin.max_hz = 600 * MHZ;
+	assert_int_equal(source_nvml.ctl_write(s, &pin), 0);
+	assert_int_equal(source_nvml.ctl_read(s, &cur), 0);
+	assert_string_equal(cur.governor, "locked");
+	struct dvf_sample a = take(s);
+	assert_int_equal(a.gpu[0].freq_hz.v, 600 * MHZ);
+	assert_int_equal(a.gpu[1].freq_hz.v, 600 * MHZ);
+	assert_int_equal(a.gpu_max_hz.v, 600 * MHZ);
+	char text[256] = "";
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	size_t got = fread(text, 1, sizeof text - 1, fp);
+	text[got] = '\0';
+	fclose(fp);
+	assert_string_equal(text, "0 default\n1 locked 600 600\n2 default\n3 locked 600 600\n");
+	assert_int_equal(source_nvml.ctl_write(s, &saved), 0);
+	a = take(s);
+	assert_int_equal(a.gpu[0].freq_hz.v, 1980 * MHZ);
+	assert_int_equal(a.gpu[1].freq_hz.v, 1980 * MHZ);
+	source_nvml.close(s);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	got = fread(text, 1, sizeof text - 1, fp);
+	text[got] = '\0';
+	fclose(fp);
+	assert_string_equal(text, "0 default\n1 default\n2 default\n3 default\n");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +671,11 @@ int main(void)
 		cmocka_unit_test_setup(reset_across_processes, setup),
 		cmocka_unit_test_setup(legacy_library, setup),
 		cmocka_unit_test_setup(processes, setup),
+		cmocka_unit_test_setup(parse_gpus, setup),
+		cmocka_unit_test_setup(eight_gpus, setup),
+		cmocka_unit_test_setup(chosen_gpus, setup),
+		cmocka_unit_test_setup(one_of_eight_lost, setup),
+		cmocka_unit_test_setup(lock_every_gpu, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,112 @@
+/* nvml_priv: what the NVML source's files share (nvml_api.c: the library
+ * and its ABI subset; nvml.c: the source over several GPUs).  Nothing
+ * outside core/source/nvml*.c includes this. */
+#ifndef DVF_NVML_PRIV_H
+#define DVF_NVML_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvml.h"
+
+/* ---- the NVML ABI subset ------------------------------------------------ */
+
+typedef int nvml_ret;
+typedef struct nvml_device_st *nvml_dev;
+
+struct nvml_util {
+	unsigned int gpu;     /* % of the sample period a kernel ran */
+	unsigned int memory;  /* % of the period memory was read or written */
+};
+
+struct nvml_memory {          /* nvmlMemory_t (v1), bytes */
+	unsigned long long total;
+	unsigned long long free;
+	unsigned long long used;
+};
+
+union nvml_value {
+	double d;
+	unsigned int ui;
+	unsigned long ul;
+	unsigned long long ull;
+	long long sll;
+	int si;
+	unsigned short us;
+};
+
+struct nvml_field {
+	unsigned int field_id;
+	unsigned int scope_id;
+	long long timestamp;
+	long long latency_us;
+	int value_type;
+	nvml_ret ret;
+	union nvml_value value;
+};
+
+enum {
+	NVML_SUCCESS = 0,
+	NVML_ERROR_UNINITIALIZED = 1,
+	NVML_ERROR_INVALID_ARGUMENT = 2,
+	NVML_ERROR_NOT_SUPPORTED = 3,
+	NVML_ERROR_NO_PERMISSION = 4,
+	NVML_ERROR_NOT_FOUND = 6,
+	NVML_ERROR_INSUFFICIENT_SIZE = 7,
+	NVML_ERROR_DRIVER_NOT_LOADED = 9,
+	NVML_ERROR_TIMEOUT = 10,
+	NVML_ERROR_GPU_IS_LOST = 15,
+};
+enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_MEM = 2 };
+enum { NVML_TEMPERATURE_GPU = 0 };
+enum { NVML_FI_DEV_POWER_INSTANT = 186 };
+enum {
+	NVML_VALUE_DOUBLE = 0, NVML_VALUE_UINT, NVML_VALUE_ULONG, NVML_VALUE_ULLONG,
+	NVML_VALUE_SLLONG, NVML_VALUE_SINT, NVML_VALUE_USHORT,
+};
+enum { NVML_NAME_LEN = 96, NVML_VERSION_LEN = 80 };
+/* nvmlProcessInfo_v1_t: what the unversioned nvmlDeviceGetComputeRunningProcesses
+ * fills (the library keeps that entry point for old callers). */
+struct nvml_proc {
+	unsigned int pid;
+	unsigned long long used_bytes;   /* ~0ULL: NVML_VALUE_NOT_AVAILABLE */
+};
+enum { NVML_MAX_PROCS = 64 };
+
+struct nvml_api {
+	void *lib;
+	nvml_ret (*init)(void);
+	nvml_ret (*shutdown)(void);
+	const char *(*error_string)(nvml_ret r);
+	nvml_ret (*get_count)(unsigned int *n);
+	nvml_ret (*get_handle)(unsigned int i, nvml_dev *d);
+	nvml_ret (*get_name)(nvml_dev d, char *buf, unsigned int len);
+	nvml_ret (*driver_version)(char *buf, unsigned int len);
+	nvml_ret (*clock_info)(nvml_dev d, int type, unsigned int *mhz);
+	nvml_ret (*utilization)(nvml_dev d, struct nvml_util *u);
+	nvml_ret (*power_usage)(nvml_dev d, unsigned int *mw);
+	nvml_ret (*field_values)(nvml_dev d, int n, struct nvml_field *f);
+	nvml_ret (*energy)(nvml_dev d, unsigned long long *mj);
+	nvml_ret (*temperature)(nvml_dev d, int sensor, unsigned int *c);
+	nvml_ret (*memory)(nvml_dev d, struct nvml_memory *m);
+	nvml_ret (*mem_clocks)(nvml_dev d, unsigned int *n, unsigned int *mhz);
+	nvml_ret (*gfx_clocks)(nvml_dev d, unsigned int mem_mhz, unsigned int *n, unsigned int *mhz);
+	nvml_ret (*lock_clocks)(nvml_dev d, unsigned int min_mhz, unsigned int max_mhz);
+	nvml_ret (*reset_clocks)(nvml_dev d);
+	nvml_ret (*procs)(nvml_dev d, unsigned int *n, struct nvml_proc *p);
+};
+
+/* nvml_api.c */
+/* Load the library and resolve the entry points.  0, or -1 with a message. */
+int nvml_api_load(struct nvml_api *a, char *err, size_t errlen);
+/* Start NVML and count the GPUs.  0, or -1 with a message (library closed). */
+int nvml_api_start(struct nvml_api *a, unsigned *count, char *err, size_t errlen);
+void nvml_api_close(struct nvml_api *a);
+/* "TEXT (NVML error N)" in buf. */
+const char *nvml_api_ret_text(const struct nvml_api *a, nvml_ret r, char *buf, size_t len);
+/* The power reading of the instantaneous field, mW: the call's result, and
+ * *mw (>= 0) on success. */
+nvml_ret nvml_api_instant(const struct nvml_api *a, nvml_dev d, int64_t *mw);
+
+#endif

@@ -1,0 +1,135 @@
+/* gpu_rows: a node's GPUs on the dashboard (gpu_rows.h). */
+#include "config.h"
+#include "gpu_rows.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "panel.h"
+#include "theme.h"
+
+/* A field of a GPU's row: the value right-aligned in w columns (n/a in its
+ * role), then a space.  Returns the next x. */
+static int field(struct cellbuf *cb, int x, int y, int x1, struct dvf_m m, double scale, int prec,
+		 const char *unit, int w)
+{
+	char buf[32], pad[40];
+	if (m.ok)
+		snprintf(buf, sizeof buf, "%.*f%s", prec, (double)m.v * scale, unit);
+	else
+		snprintf(buf, sizeof buf, "n/a");
+	snprintf(pad, sizeof pad, "%*s ", w, buf);
+	if (x >= x1)
+		return x;
+	return x + cellbuf_putn(cb, x, y, m.ok ? ROLE_VALUE : ROLE_NA, pad, x1 - x);
+}
+
+/* Memory as "60/140G": used over total, whole GiB. */
+static int memory(struct cellbuf *cb, int x, int y, int x1, const struct dvf_gpu_sample *g)
+{
+	char buf[40];
+	if (g->mem_used_b.ok && g->mem_total_b.ok)
+		snprintf(buf, sizeof buf, "%3.0f/%.0fG ", (double)g->mem_used_b.v / (1 << 30),
+			 (double)g->mem_total_b.v / (1 << 30));
+	else
+		snprintf(buf, sizeof buf, "%8s ", "n/a");
+	if (x >= x1)
+		return x;
+	bool ok = g->mem_used_b.ok && g->mem_total_b.ok;
+	return x + cellbuf_putn(cb, x, y, ok ? ROLE_VALUE : ROLE_NA, buf, x1 - x);
+}
+
+static bool answered(const struct dvf_gpu_sample *g)
+{
+	return g->freq_hz.ok || g->load_pm.ok || g->mw.ok || g->temp_mc.ok || g->mem_used_b.ok;
+}
+
+int gpu_rows_render(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows)
+{
+	const struct dvf_info *in = v->info;
+	int n = in ? in->n_gpus : 0;
+	if (n <= 0 || rows <= 0)
+		return 0;
+	int shown = n <= rows ? n : rows - 1;
+	for (int i = 0; i < shown; i++) {
+		const struct dvf_gpu_sample *g = &v->cur.gpu[i];
+		int x = x0;
+		char id[8];
+		snprintf(id, sizeof id, "%-2d ", in->gpu_index[i]);
+		x += cellbuf_putn(cb, x, y + i, ROLE_LABEL, id, x1 - x);
+		if (v->have_cur && !answered(g)) {
+			cellbuf_putn(cb, x, y + i, ROLE_NA, "n/a (not answering)", x1 - x);
+			continue;
+		}
+		x = field(cb, x, y + i, x1, g->freq_hz, 1e-6, 0, "MHz", 7);
+		x = field(cb, x, y + i, x1, g->load_pm, 0.1, 0, "%", 4);
+		x = field(cb, x, y + i, x1, g->mw, 1e-3, 0, "W", 5);
+		x = memory(cb, x, y + i, x1, g);
+		field(cb, x, y + i, x1, g->temp_mc, 1e-3, 0, cb->utf8 ? "°C" : "C", 4);
+	}
+	if (shown < n) {
+		char more[64];
+		snprintf(more, sizeof more, "+%d GPUs more (a taller terminal shows them)", n - shown);
+		cellbuf_putn(cb, x0, y + shown, ROLE_LABEL, more, x1 - x0);
+		return shown + 1;
+	}
+	return shown;
+}
+
+/* "label 0 13%  1 13% ...": each GPU's share of share[] (their sum), wrapped
+ * over at most rows rows; "+k" where the rest do not fit. */
+static int shares(struct cellbuf *cb, const char *label, const struct dvf_m *share, int n,
+		    const int *index, int x0, int y, int x1, int rows)
+{
+	if (n <= 1 || rows <= 0)
+		return 0;
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		if (share[i].ok && share[i].v > 0)
+			sum += (double)share[i].v;
+	int lw = (int)strlen(label) + 1, x = x0, used = 1;
+	cellbuf_putn(cb, x, y, ROLE_LABEL, label, x1 - x);
+	x += lw;
+	for (int i = 0; i < n; i++) {
+		char id[8], val[16];
+		snprintf(id, sizeof id, "%d ", index[i]);
+		if (share[i].ok && sum > 0)
+			snprintf(val, sizeof val, "%.0f%%", 100.0 * (double)share[i].v / sum);
+		else
+			snprintf(val, sizeof val, "n/a");
+		int w = (int)strlen(id) + (int)strlen(val) + 2;
+		if (x + w > x1 && x > x0 + lw) {
+			if (used == rows) {
+				char more[16];
+				snprintf(more, sizeof more, "+%d", n - i);
+				cellbuf_putn(cb, x1 - (int)strlen(more), y + used - 1, ROLE_LABEL, more, (int)strlen(more));
+				break;
+			}
+			used++;
+			x = x0 + lw;
+		}
+		x += cellbuf_putn(cb, x, y + used - 1, ROLE_LABEL, id, x1 - x);
+		x += cellbuf_putn(cb, x, y + used - 1, share[i].ok && sum > 0 ? ROLE_VALUE : ROLE_NA, val, x1 - x);
+		x += 2;
+	}
+	return used;
+}
+
+int gpu_rows_power_share(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows)
+{
+	const struct dvf_info *in = v->info;
+	if (!in || in->n_gpus < 2)
+		return 0;
+	struct dvf_m mw[DVF_MAX_GPUS];
+	for (int i = 0; i < in->n_gpus; i++)
+		mw[i] = v->cur.gpu[i].mw;
+	return shares(cb, "share", mw, in->n_gpus, in->gpu_index, x0, y, x1, rows);
+}
+
+int gpu_rows_energy_share(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows)
+{
+	const struct dvf_info *in = v->info;
+	if (!in || in->n_gpus < 2)
+		return 0;
+	return shares(cb, "by GPU ", v->gpu_mj, in->n_gpus, in->gpu_index, x0, y, x1, rows);
+}

@@ -1,0 +1,25 @@
+/* gpu_rows: the GPUs of a node (NVML's several GPUs) on the dashboard: one
+ * compact row per GPU in the GPU panel, and each GPU's share of the power
+ * and of the energy.  Pure, like every renderer of libtuiview. */
+#ifndef DVF_GPU_ROWS_H
+#define DVF_GPU_ROWS_H
+
+#include "cellbuf.h"
+#include "sample.h"
+
+struct tui_view;
+
+/* One row per GPU from row y, columns x0..x1, at most `rows` rows:
+ * "0  1980MHz  87%  595W  60/140G  74°C" (n/a where a GPU did not answer).
+ * When they do not all fit, the last row says how many are left out.
+ * Returns the rows used. */
+int gpu_rows_render(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows);
+
+/* Several GPUs: "share 0 13%  1 13% ..." each GPU's share of the power
+ * now, and "by GPU ..." of the energy since the dashboard started (from
+ * their counters), wrapped over at most `rows` rows from y.  Return the
+ * rows used (0 with fewer than two GPUs). */
+int gpu_rows_power_share(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows);
+int gpu_rows_energy_share(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows);
+
+#endif
