@@ -230,6 +230,14 @@ tests_unit_test_guard_SOURCES = tests/unit/test_guard.c tests/unit/test_control_
 tests_unit_test_guard_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_guard_LDADD = $(TEST_LDADD)
 endif
+# dvfstopd's protocol lines (core/control/helper_proto.c, docs/helper.md).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_helper_proto
+TESTS += tests/unit/test_helper_proto
+tests_unit_test_helper_proto_SOURCES = tests/unit/test_helper_proto.c
+tests_unit_test_helper_proto_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_helper_proto_LDADD = $(TEST_LDADD)
+endif
 
 # A control action loop on the simulator, driven by restore-signals.sh.
 check_PROGRAMS += tests/unit/test_control_loop
