@@ -255,14 +255,12 @@ static int loop(struct daemon *d)
 			logf_("poll: %s", strerror(errno));
 			return 1;
 		}
-		for (int i = 0; r > 0 && i < n; i++) {
-			if (!pf[i].revents)
-				continue;
-			if (who[i] && who[i]->fd == pf[i].fd)
+		/* connections first: a place freed now is free for a newcomer */
+		for (int i = 0; r > 0 && i < n; i++)
+			if (pf[i].revents && who[i] && who[i]->fd == pf[i].fd)
 				read_client(d, who[i]);
-			else if (pf[i].fd == d->lfd)
-				accept_one(d);
-		}
+		if (r > 0 && pf[0].revents)
+			accept_one(d);
 	}
 	return 0;
 }
