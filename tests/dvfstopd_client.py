@@ -9,6 +9,10 @@
     dvfstopd_client.py slow SOCK            half a request, then silence
     dvfstopd_client.py big SOCK             a request over 128 bytes
     dvfstopd_client.py many SOCK N          N connections at once
+    dvfstopd_client.py activate SOCK GID DVFSTOPD ARGS...
+                                            as systemd's socket activation: listen at
+                                            SOCK (0660, group GID), run DVFSTOPD with
+                                            it as fd 3, LISTEN_PID and LISTEN_FDS
 
 Replies are printed as they come ("< LINE"); a closed connection as "<EOF>".
 """
@@ -128,6 +132,18 @@ def many(path, n):
     print("after: < " + line(f)[:9], flush=True)
 
 
+def activate(path, gid, argv):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(path)
+    os.chown(path, -1, int(gid))
+    os.chmod(path, 0o660)
+    s.listen(8)
+    os.dup2(s.fileno(), 3)
+    os.set_inheritable(3, True)
+    env = dict(os.environ, LISTEN_PID=str(os.getpid()), LISTEN_FDS="1")
+    os.execve(argv[0], argv, env)
+
+
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
     args = sys.argv[3:]
@@ -141,6 +157,8 @@ def main():
         slow(path)
     elif cmd == "big":
         big(path)
+    elif cmd == "activate":
+        activate(path, args[0], args[1:])
     elif cmd == "many":
         many(path, int(args[0]))
     else:

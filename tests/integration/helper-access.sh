@@ -101,4 +101,24 @@ expect_grep "the first daemon still answers" "^< ok status" "$T/still"
 stop_daemon
 expect_eq "SIGTERM: exit status" "$rc" 0
 [ -e "$SOCK" ] && fail "the socket stays after SIGTERM" || ok "the socket is removed at exit"
+
+# Socket activation: the socket systemd made is fd 3 (LISTEN_PID,
+# LISTEN_FDS); it is used, and left in place at exit (it is systemd's).
+SA="$T/run/activated.sock"
+# (python execs the daemon: $! is the daemon's pid)
+/usr/bin/python3 "$CLIENT" activate "$SA" "$(getent group "$GRP" | cut -d: -f3)" "$DVFSTOPD" --socket "$T/run/unused.sock" \
+	--sysfs-root "$D" --group "$GRP" --state-dir "$S" 2>>"$T/d.err" &
+DAEMON_PID=$!
+n=0
+until grep -q 'on the socket systemd passed' "$T/d.err"; do
+	n=$((n + 1)); [ "$n" -lt 200 ] || break; sleep 0.05
+done
+expect_grep "socket activation: the passed socket is used" "serving .* on the socket systemd passed" "$T/d.err"
+as_in /usr/bin/python3 "$CLIENT" talk "$SA" "pin 918" status >"$T/sa" 2>&1
+expect_grep "socket activation: a member pins" "^< ok pin 918000000$" "$T/sa"
+[ -e "$T/run/unused.sock" ] && fail "socket activation: --socket was made too" || ok "socket activation: no socket of its own"
+stop_daemon
+expect_eq "socket activation: SIGTERM exit status" "$rc" 0
+back "socket activation: the member went"
+[ -S "$SA" ] && ok "socket activation: systemd's socket stays" || fail "socket activation: systemd's socket was removed"
 finish
