@@ -9,3 +9,4 @@ dvfstopd_CFLAGS = $(WARN_CFLAGS) $(SAN_CFLAGS)
 dvfstopd_SOURCES = daemon/dvfstopd.c daemon/listener.c daemon/listener.h daemon/peer.c \
 	daemon/peer.h daemon/serve.c daemon/serve.h
 dvfstopd_LDADD = core/control/libcontrol.a core/source/libsource.a core/base/libbase.a $(LIBS)
+EXTRA_DIST += docs/helper.md
