@@ -3,7 +3,8 @@
 # second when the controlling client dies by SIGKILL (50 of 50 trials, the
 # files of the simulated Orin read directly), when the daemon gets SIGTERM
 # mid-pin (exit 0), and at the daemon's next start after it was killed
-# with SIGKILL (the guard's state file).
+# with SIGKILL (the guard's state file).  Then the same kill -9 of a client
+# on a discrete GPU through NVML.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/clocks.sh"
 . "$top_srcdir/tests/dvfstopd.sh"
@@ -62,4 +63,43 @@ as_in /usr/bin/python3 "$CLIENT" talk "$SOCK" "pin 408" restore >"$T/after" 2>&1
 expect_grep "the restarted daemon takes a pin" "^< ok pin 408000000$" "$T/after"
 back "after the restarted daemon's restore"
 stop_daemon
+
+# A discrete GPU through NVML (the test suite's fake libnvidia-ml, its
+# locked clocks kept in a file): the same restore when the client dies.
+# Not on a Jetson, whose real GPU the daemon would serve on /.
+NV_LIB="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
+if [ ! -f "$NV_LIB" ] || [ -n "$(gpu_node / 2>/dev/null)" ]; then
+	echo "note: the NVML part is skipped (no fake library, or a Jetson GPU under /)"
+else
+	NVS="$T/nvml.state"
+	SOCK_J=$SOCK
+	SOCK="$T/run/nvml.sock"
+	DVFSTOP_NVML_LIB="$NV_LIB" FAKENVML_STATE="$NVS" \
+		"$DVFSTOPD" --socket "$SOCK" --group "$GRP" --state-dir "$S" 2>>"$T/d.err" &
+	DAEMON_PID=$!
+	n=0
+	until grep -q "serving .* on $SOCK " "$T/d.err"; do
+		n=$((n + 1))
+		kill -0 "$DAEMON_PID" 2>/dev/null && [ "$n" -lt 200 ] || { fail "nvml: no daemon: $(cat "$T/d.err")"; break; }
+		sleep 0.05
+	done
+	as_in /usr/bin/python3 "$CLIENT" hold "$SOCK" "pin 1020" >"$T/hold" 2>&1 &
+	holder=$!
+	n=0
+	until grep -q '^ready' "$T/hold"; do
+		n=$((n + 1)); [ "$n" -lt 200 ] || break; sleep 0.05
+	done
+	expect_grep "nvml: a member pins" "^< ok pin 1020000000$" "$T/hold"
+	expect_grep "nvml: the GPU's clocks are locked" "^0 locked 1020 1020$" "$NVS"
+	kill -9 "$(sed -n 's/^ready //p' "$T/hold")"
+	wait "$holder"
+	n=0
+	until grep -q '^0 default$' "$NVS"; do
+		n=$((n + 1)); [ "$n" -lt 100 ] || break; sleep 0.01
+	done
+	expect_grep "nvml: kill -9 of the client: back within 1 s" "^0 default$" "$NVS"
+	stop_daemon
+	expect_eq "nvml: SIGTERM exit status" "$rc" 0
+	SOCK=$SOCK_J
+fi
 finish
