@@ -186,7 +186,11 @@ static void read_client(struct daemon *d, struct client *c)
 	for (ssize_t i = 0; i < got; i++) {
 		if (c->len == 0)
 			c->line_t0 = now_ms();
-		if (c->len >= sizeof c->buf) {
+		c->buf[c->len++] = in[i];
+		if (in[i] != '\n') {
+			if (c->len < sizeof c->buf)
+				continue;
+			/* full, and no room left for the newline */
 			char reply[HP_REPLY_MAX];
 			size_t k = helper_proto_fmt_err(reply, sizeof reply, E2BIG,
 							"a request is at most 128 bytes with its newline; closing");
@@ -194,9 +198,6 @@ static void read_client(struct daemon *d, struct client *c)
 			drop(d, c, "request too long");
 			return;
 		}
-		c->buf[c->len++] = in[i];
-		if (in[i] != '\n')
-			continue;
 		size_t n = c->len;
 		c->len = 0;
 		c->line_t0 = 0;

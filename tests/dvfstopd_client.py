@@ -104,12 +104,18 @@ def slow(path):
 def big(path):
     s, f = connect(path)
     print("< " + line(f), flush=True)
+    # 128 bytes with the newline: the limit, answered
+    s.sendall(b"status" + b" " * 121 + b"\n")
+    print("128: < " + line(f), flush=True)
+    # 128 bytes and no newline yet: no room for one, refused at once
+    t0 = time.monotonic()
     try:
-        s.sendall(b"status" + b" " * 200 + b"\n")
+        s.sendall(b"status" + b" " * 122)
     except OSError as e:
         print("send: %s" % e.strerror, flush=True)
     print("< " + line(f), flush=True)
     print("< " + line(f), flush=True)
+    print("refused after %.1f s" % (time.monotonic() - t0), flush=True)
 
 
 def many(path, n):

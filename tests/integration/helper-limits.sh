@@ -16,8 +16,10 @@ slow=$!
 
 as_in /usr/bin/python3 "$CLIENT" big "$SOCK" >"$T/big" 2>&1
 sed 's/^/    /' "$T/big"
+expect_grep "128 bytes with the newline: answered" "^128: < ok status " "$T/big"
 expect_grep "oversized request refused" "^< err E2BIG a request is at most 128 bytes" "$T/big"
 expect_grep "oversized request: closed" "^< <EOF>$" "$T/big"
+expect_grep "oversized request: refused at once, not after the 5 s" "^refused after [0-3]\." "$T/big"
 
 # Malformed requests: an error each, the connection stays usable.
 as_in /usr/bin/python3 "$CLIENT" talk "$SOCK" "" "pin" "pin abc" "PIN 510" "status 99" "levels 0 0" status >"$T/bad" 2>&1
