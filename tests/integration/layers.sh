@@ -163,6 +163,15 @@ if [ -s "$T/real/bad" ]; then
 else
 	ok "every include goes down a layer or stays in its folder"
 fi
+# dvfstopd, linked: nothing of the engine, the front ends, the parsers of
+# user files, the simulator, curses or the exporter's libraries.
+if command -v nm >/dev/null 2>&1 && [ -x "${top_builddir:-.}/dvfstopd" ]; then
+	extra=$(nm "$top_builddir/dvfstopd" | awk '$2 == "T" || $2 == "U" { print $3 }' |
+		grep -E '^(session|sweep|batch|cmd|tui|job|progress|policy|prom|recorder|replay|tegrastats|sim|options)_|^(json_|csv_|MHD_)|^(initscr|newwin|wrefresh)$' |
+		head -n 5)
+	[ -z "$extra" ] && ok "dvfstopd links only the clock code and base" ||
+		fail "dvfstopd links more than the clock code: $(echo $extra)"
+fi
 [ -s "$T/real/cycle" ] && fail "a cycle between folders: $(cat "$T/real/cycle")" || ok "no cycle between folders"
 [ -s "$T/real/excused" ] && { echo "note: exceptions still in the tree:"; sort -u "$T/real/excused" | sed 's/^/    /'; }
 
