@@ -26,6 +26,7 @@ struct dvf_opts {
 	const char *summary_format;/* "text" (default) or "json" */
 	const char *theme;
 	bool readonly;
+	const char *helper_socket; /* dvfstopd's socket (else $DVFSTOP_HELPER_SOCKET, else the default) */
 	/* simulator */
 	const char *demo_layout;   /* "jp6" (default) or "jp5" */
 	const char *sim_model;
