@@ -490,3 +490,12 @@ TESTS += tests/integration/fleet.sh
 EXTRA_DIST += tests/integration/fleet.sh contrib/grafana/dvfstop.json \
 	contrib/prometheus/prometheus.yml contrib/prometheus/dvfstop.rules.yml \
 	contrib/systemd/dvfstop-exporter.service docs/fleet.md
+
+# ---- helper_client and control through dvfstopd (a scripted fake daemon)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_helper_client
+TESTS += tests/unit/test_helper_client
+tests_unit_test_helper_client_SOURCES = tests/unit/test_helper_client.c tests/unit/test_control_fake.c tests/unit/test_control_fake.h
+tests_unit_test_helper_client_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_helper_client_LDADD = $(TEST_LDADD)
+endif
