@@ -511,3 +511,6 @@ tests_unit_test_helper_client_SOURCES = tests/unit/test_helper_client.c tests/un
 tests_unit_test_helper_client_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_helper_client_LDADD = $(TEST_LDADD)
 endif
+# dvfstop as a user in dvfstopd's group (root only: users, a daemon)
+TESTS += tests/integration/helper-client.sh tests/tui/helper.sh
+EXTRA_DIST += tests/integration/helper-client.sh tests/tui/helper.sh

@@ -32,22 +32,6 @@
 
 /* ---- pure parts ---------------------------------------------------------- */
 
-static void test_parse_reply(void **state)
-{
-	(void)state;
-	const char *rest;
-	assert_int_equal(helper_client_parse_reply("ok pin 714000000", &rest), 0);
-	assert_string_equal(rest, "pin 714000000");
-	assert_int_equal(helper_client_parse_reply("ok", &rest), 0);
-	assert_string_equal(rest, "");
-	assert_int_equal(helper_client_parse_reply("err EBUSY uid=1000 pid=42 controls", &rest), EBUSY);
-	assert_string_equal(rest, "uid=1000 pid=42 controls");
-	assert_int_equal(helper_client_parse_reply("err EINVAL 715 MHz is not a level", &rest), EINVAL);
-	assert_int_equal(helper_client_parse_reply("err EWHAT x", &rest), EPROTO);
-	assert_int_equal(helper_client_parse_reply("okay", &rest), EPROTO);
-	assert_int_equal(helper_client_parse_reply("", &rest), EPROTO);
-}
-
 static void test_parse_greeting(void **state)
 {
 	(void)state;
@@ -92,16 +76,9 @@ static void test_parse_status_levels(void **state)
 	assert_int_equal(helper_client_parse_levels("levels", hz, 4, &n), EPROTO);
 }
 
-static void test_fmt_mhz_who_socket(void **state)
+static void test_who_socket(void **state)
 {
 	(void)state;
-	char b[32];
-	helper_client_fmt_mhz(714000000, b, sizeof b);
-	assert_string_equal(b, "714");
-	helper_client_fmt_mhz(1300500000, b, sizeof b);
-	assert_string_equal(b, "1300.5");
-	helper_client_fmt_mhz(114750000, b, sizeof b);
-	assert_string_equal(b, "114.75");
 	long uid, pid;
 	assert_true(helper_client_parse_who("uid=7 pid=99 controls the clocks", &uid, &pid));
 	assert_int_equal(uid, 7);
@@ -438,10 +415,9 @@ int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_reply),
 		cmocka_unit_test(test_parse_greeting),
 		cmocka_unit_test(test_parse_status_levels),
-		cmocka_unit_test(test_fmt_mhz_who_socket),
+		cmocka_unit_test(test_who_socket),
 		cmocka_unit_test(test_through_daemon),
 		cmocka_unit_test(test_apply_opts_through_daemon),
 		cmocka_unit_test(test_other_controls),
