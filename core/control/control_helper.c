@@ -121,7 +121,7 @@ int control_helper_apply(struct control *c, enum control_mode mode, int64_t hz, 
 			 char *note, size_t len)
 {
 	char m[512];
-	int e = helper_client_set(c->hc, mode == CTL_PIN ? "pin" : "cap", hz, c->cfg.gpu, m, sizeof m);
+	int e = helper_client_set(c->hc, mode == CTL_PIN, hz, c->cfg.gpu, m, sizeof m);
 	if (e)
 		return refused(c, action, e, m);
 	snprintf(note, len, "%s", c->helper_wrote ? "" : "clock control: dvfstopd");

@@ -1,6 +1,7 @@
 /* helper_client: see helper_client.h. */
 #include "config.h"
 #include "helper_client.h"
+#include "helper_proto.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,27 +36,12 @@ const char *helper_client_socket(const char *opt)
 
 /* ---- pure parts ---------------------------------------------------------- */
 
-static const struct { const char *name; int err; } codes[] = {
-	{ "EACCES", EACCES }, { "EBUSY", EBUSY }, { "EINVAL", EINVAL }, { "EPROTO", EPROTO },
-	{ "E2BIG", E2BIG }, { "EIO", EIO }, { "ETIMEDOUT", ETIMEDOUT },
-};
-
-int helper_client_parse_reply(const char *line, const char **rest)
+/* A reply line's errno: 0 for "ok", EPROTO for a line that is neither ok nor err. */
+static int reply_code(const char *line, const char **rest)
 {
 	*rest = "";
-	if (strncmp(line, "ok", 2) == 0 && (line[2] == ' ' || line[2] == '\0')) {
-		*rest = line[2] ? line + 3 : line + 2;
-		return 0;
-	}
-	if (strncmp(line, "err ", 4) != 0)
-		return EPROTO;
-	const char *code = line + 4;
-	size_t n = strcspn(code, " ");
-	*rest = code[n] ? code + n + 1 : code + n;
-	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-		if (strlen(codes[i].name) == n && strncmp(code, codes[i].name, n) == 0)
-			return codes[i].err;
-	return EPROTO;
+	int e = helper_proto_reply(line, rest);
+	return e < 0 ? EPROTO : e;
 }
 
 static bool parse_long(const char *s, long *v, const char **end)
@@ -92,20 +78,9 @@ static enum helper_who parse_control(const char *v, long *uid, long *pid)
 	return HELPER_FREE;
 }
 
-/* The value of key= among space-separated words, copied; false if absent. */
 static bool field(const char *line, const char *key, char *out, size_t len)
 {
-	size_t kl = strlen(key);
-	for (const char *p = line; p && *p; p = strchr(p, ' ')) {
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			size_t n = strcspn(p + kl + 1, " ");
-			snprintf(out, len, "%.*s", (int)n, p + kl + 1);
-			return true;
-		}
-	}
-	return false;
+	return helper_proto_field(line, key, out, len);
 }
 
 static bool field_i64(const char *line, const char *key, int64_t *v)
@@ -180,20 +155,6 @@ int helper_client_parse_levels(const char *rest, int64_t *hz, int max, int *n)
 		p = e;
 	}
 	return *n > 0 ? 0 : EPROTO;
-}
-
-void helper_client_fmt_mhz(int64_t hz, char *buf, size_t len)
-{
-	int64_t whole = hz / 1000000, frac = hz % 1000000;
-	if (frac == 0) {
-		snprintf(buf, len, "%" PRId64, whole);
-		return;
-	}
-	char f[8];
-	snprintf(f, sizeof f, "%06" PRId64, frac);
-	for (int i = 5; i > 0 && f[i] == '0'; i--)
-		f[i] = '\0';
-	snprintf(buf, len, "%" PRId64 ".%s", whole, f);
 }
 
 /* ---- the connection ------------------------------------------------------- */
@@ -282,7 +243,7 @@ struct helper_client *helper_client_from_fd(int fd, int timeout_ms, int *err, ch
 		snprintf(msg, len, "%s", e == ETIMEDOUT ? "no greeting within the time allowed" :
 			 "it closed the connection without a greeting");
 	} else if (strncmp(line, "err ", 4) == 0) {
-		e = helper_client_parse_reply(line, &rest);
+		e = reply_code(line, &rest);
 		snprintf(msg, len, "%s", rest);
 	} else if ((e = helper_client_parse_greeting(line, &h->greet)) != 0) {
 		snprintf(msg, len, "not a dvfstopd greeting: '%.60s'", line);
@@ -368,7 +329,8 @@ int helper_client_call(struct helper_client *h, const char *request, char *reply
 	char line[LINE_MAX_IN];
 	/* A line nobody asked for (sent before the daemon closed) is not this reply. */
 	h->have = 0;
-	int n = snprintf(line, sizeof line, "%s\n", request);
+	size_t rl = strlen(request);
+	int n = snprintf(line, sizeof line, "%s%s", request, rl && request[rl - 1] == '\n' ? "" : "\n");
 	int e = n > 0 && (size_t)n < sizeof line ? send_all(h, line, (size_t)n) : EINVAL;
 	if (!e)
 		e = read_line(h, line, sizeof line);
@@ -380,7 +342,7 @@ int helper_client_call(struct helper_client *h, const char *request, char *reply
 		return e;
 	}
 	const char *rest;
-	e = helper_client_parse_reply(line, &rest);
+	e = reply_code(line, &rest);
 	if (e == EPROTO && strncmp(line, "err ", 4) != 0)
 		rest = "an answer that is neither ok nor err";
 	snprintf(reply, len, "%s", rest);
@@ -390,8 +352,8 @@ int helper_client_call(struct helper_client *h, const char *request, char *reply
 int helper_client_levels(struct helper_client *h, int gpu, int64_t *hz, int max, int *n,
 			 char *msg, size_t len)
 {
-	char req[32];
-	snprintf(req, sizeof req, "levels %d", gpu);
+	char req[HP_LINE_MAX];
+	helper_proto_fmt_req(req, sizeof req, HP_LEVELS, 0, gpu);
 	int e = helper_client_call(h, req, msg, len);
 	if (e)
 		return e;
@@ -405,8 +367,8 @@ int helper_client_levels(struct helper_client *h, int gpu, int64_t *hz, int max,
 int helper_client_status(struct helper_client *h, int gpu, struct helper_status *st,
 			 char *msg, size_t len)
 {
-	char req[32];
-	snprintf(req, sizeof req, "status %d", gpu);
+	char req[HP_LINE_MAX];
+	helper_proto_fmt_req(req, sizeof req, HP_STATUS, 0, gpu);
 	int e = helper_client_call(h, req, msg, len);
 	if (e)
 		return e;
@@ -417,20 +379,19 @@ int helper_client_status(struct helper_client *h, int gpu, struct helper_status 
 	return 0;
 }
 
-int helper_client_set(struct helper_client *h, const char *verb, int64_t hz, int gpu,
-		      char *msg, size_t len)
+int helper_client_set(struct helper_client *h, bool pin, int64_t hz, int gpu, char *msg, size_t len)
 {
-	char f[32], req[64], want[64];
-	helper_client_fmt_mhz(hz, f, sizeof f);
-	snprintf(req, sizeof req, "%s %s %d", verb, f, gpu);
+	char req[HP_LINE_MAX], want[64];
+	helper_proto_fmt_req(req, sizeof req, pin ? HP_PIN : HP_CAP, hz, gpu);
 	int e = helper_client_call(h, req, msg, len);
 	if (e)
 		return e;
 	/* "ok pin HZ": the level it wrote must be the one asked for. */
-	snprintf(want, sizeof want, "%s %" PRId64, verb, hz);
+	snprintf(want, sizeof want, "%s %" PRId64, pin ? "pin" : "cap", hz);
 	if (strcmp(msg, want) != 0) {
 		char got[64];
 		snprintf(got, sizeof got, "%.40s", msg);
+		req[strcspn(req, "\n")] = '\0';
 		snprintf(msg, len, "dvfstopd answered '%s' to '%s'", got, req);
 		return EPROTO;
 	}
@@ -439,12 +400,14 @@ int helper_client_set(struct helper_client *h, const char *verb, int64_t hz, int
 
 int helper_client_default(struct helper_client *h, int gpu, char *msg, size_t len)
 {
-	char req[32];
-	snprintf(req, sizeof req, "default %d", gpu);
+	char req[HP_LINE_MAX];
+	helper_proto_fmt_req(req, sizeof req, HP_DEFAULT, 0, gpu);
 	return helper_client_call(h, req, msg, len);
 }
 
 int helper_client_restore(struct helper_client *h, char *msg, size_t len)
 {
-	return helper_client_call(h, "restore", msg, len);
+	char req[HP_LINE_MAX];
+	helper_proto_fmt_req(req, sizeof req, HP_RESTORE, 0, 0);
+	return helper_client_call(h, req, msg, len);
 }

@@ -60,23 +60,17 @@ int helper_client_levels(struct helper_client *h, int gpu, int64_t *hz, int max,
 			 char *msg, size_t len);
 int helper_client_status(struct helper_client *h, int gpu, struct helper_status *st,
 			 char *msg, size_t len);
-/* verb "pin" or "cap", hz a level. */
-int helper_client_set(struct helper_client *h, const char *verb, int64_t hz, int gpu,
-		      char *msg, size_t len);
+/* pin (else cap) at hz, a level. */
+int helper_client_set(struct helper_client *h, bool pin, int64_t hz, int gpu, char *msg, size_t len);
 int helper_client_default(struct helper_client *h, int gpu, char *msg, size_t len);
 int helper_client_restore(struct helper_client *h, char *msg, size_t len);
 
-/* ---- pure parts (unit-tested) ---- */
+/* ---- pure parts (unit-tested); the lines themselves are helper_proto's ---- */
 int helper_client_parse_greeting(const char *line, struct helper_greeting *g);
-/* "ok ..." -> 0 and *rest; "err CODE text" -> the errno (EPROTO when the
- * code is unknown), *rest at the text. */
-int helper_client_parse_reply(const char *line, const char **rest);
 int helper_client_parse_status(const char *rest, struct helper_status *st);
 /* "HZ HZ ..." ascending; 0 and *n, or EPROTO. */
 int helper_client_parse_levels(const char *rest, int64_t *hz, int max, int *n);
 /* "uid=U,pid=P" (also inside an EBUSY text: "uid=U pid=P ..."). */
 bool helper_client_parse_who(const char *s, long *uid, long *pid);
-/* hz as the protocol's decimal MHz: 714000000 -> "714", 1300500000 -> "1300.5". */
-void helper_client_fmt_mhz(int64_t hz, char *buf, size_t len);
 
 #endif
