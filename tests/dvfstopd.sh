@@ -4,9 +4,9 @@
 #   - a group dvft-g-PID, a user dvft-in-PID in it (as a supplementary
 #     group, so the daemon must look the user up) and dvft-out-PID outside
 #     it, all removed at exit;
-#   - a simulated AGX Orin kept alive under $D by a background dvfstop
-#     (--readonly: it never writes a clock), its GPU node in $node and the
-#     original clock files in $T/orig.*;
+#   - a simulated AGX Orin under $D (SIM_LIVE=1: kept alive by a
+#     background dvfstop --readonly; else a still tree), its GPU node in
+#     $node and the original clock files in $T/orig.*;
 #   - start_daemon: dvfstopd on that tree, its socket $SOCK, its log $T/d.err;
 #   - as_in / as_out CMD...: CMD as the member / the outsider;
 #     client ARGS...: tests/dvfstopd_client.py.
@@ -51,9 +51,21 @@ export DVFSTOP_STATE_DIR="$S"
 SOCK="$T/run/dvfstopd.sock"
 D="$T/sim"
 
-"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --readonly --duration 120 --sim-speed 1 --interval 50 \
-	>/dev/null 2>"$T/sim.err" &
-SIM_PID=$!
+if [ "${SIM_LIVE:-}" = 1 ]; then
+	# A live board: cur_freq follows the clocks set.  The simulator reads
+	# the control files and writes back what it makes of them each
+	# interval, a writer beside the daemon that can undo a write it
+	# catches half done (O_TRUNC, then the bytes): seldom, so it is
+	# unlikely to.  Tests that change the clocks many times use a still
+	# tree.
+	"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --readonly --duration 120 --sim-speed 1 \
+		--interval 1000 >/dev/null 2>"$T/sim.err" &
+	SIM_PID=$!
+else
+	# A still tree: only the daemon writes its files.
+	"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --readonly --samples 1 >/dev/null 2>"$T/sim.err" ||
+		{ cat "$T/sim.err"; exit 1; }
+fi
 _n=0
 until [ -n "$(gpu_node "$D" 2>/dev/null)" ] && [ -s "$(gpu_node "$D")/max_freq" ]; do
 	_n=$((_n + 1))
@@ -63,15 +75,17 @@ done
 node=$(gpu_node "$D")
 snap "$node" "$T/orig"
 
-# start_daemon [ARGS...]: dvfstopd on the tree, until its socket answers
+# start_daemon [ARGS...]: dvfstopd on the tree, until it says it serves
+# (it listens by then)
 start_daemon() {
+	_was=$(grep -c 'dvfstopd: serving ' "$T/d.err" 2>/dev/null)
 	"$DVFSTOPD" --socket "$SOCK" --sysfs-root "$D" --group "$GRP" --state-dir "$S" "$@" \
 		2>>"$T/d.err" &
 	DAEMON_PID=$!
 	_n=0
-	until [ -S "$SOCK" ] && /usr/bin/python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$SOCK" 2>/dev/null; do
+	until [ "$(grep -c 'dvfstopd: serving ' "$T/d.err")" -gt "${_was:-0}" ]; do
 		_n=$((_n + 1))
-		kill -0 "$DAEMON_PID" 2>/dev/null && [ "$_n" -lt 200 ] ||
+		kill -0 "$DAEMON_PID" 2>/dev/null && [ "$_n" -lt 400 ] ||
 			{ echo "dvfstopd did not start:"; cat "$T/d.err"; exit 1; }
 		sleep 0.05
 	done

@@ -119,6 +119,7 @@ def many(path, n):
     s.sendall(b"status\n")
     print("first: < " + line(f), flush=True)
     for s, f in held:
+        f.close()   # the socket's descriptor closes with its last user
         s.close()
     time.sleep(0.1)
     s, f = connect(path)

@@ -8,6 +8,7 @@
 # folder and a socket in use by another daemon are not taken over.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/clocks.sh"
+SIM_LIVE=1
 . "$top_srcdir/tests/dvfstopd.sh"
 
 "$DVFSTOPD" --help >"$T/help" 2>&1
