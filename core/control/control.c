@@ -235,7 +235,7 @@ struct control *control_open(const struct control_cfg *cfg)
 		fmt(c->cur_path, sizeof c->cur_path, "%s", cp);
 	if (!realpath(c->cfg.root, c->real_root))
 		fmt(c->real_root, sizeof c->real_root, "%s", c->cfg.root);
-	if (cfg->helper_socket && control_helper_open(c)) {
+	if (cfg->helper_socket && !cfg->helper_after_lock && control_helper_open(c)) {
 		if (c->hc)
 			stopsig_install(cfg->graceful_signals);
 		return c;
@@ -271,6 +271,14 @@ struct control *control_open(const struct control_cfg *cfg)
 		c->ro = true;
 		control_set_msg(c, "read-only: %s (without a state file the clocks could not be given "
 			"back after a crash)", m);
+		return c;
+	}
+	if (!guard_owner(c->g) && cfg->helper_socket && cfg->helper_after_lock && control_helper_open(c)) {
+		/* dvfstopd holds this board's lock: through it, then */
+		guard_close(c->g);
+		c->g = NULL;
+		if (c->hc)
+			stopsig_install(cfg->graceful_signals);
 		return c;
 	}
 	if (!guard_owner(c->g)) {

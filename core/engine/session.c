@@ -724,12 +724,12 @@ static void on_control_event(const struct control_event *ev, void *ctx)
 		recorder_event(s->rec, t);
 }
 
-/* dvfstopd's socket, where the clocks go through it: not as root (root
- * writes directly), on a live board's files or NVML (the simulator's tree
- * is the user's own). */
+/* dvfstopd's socket, where the clocks may go through it: a live board's
+ * files or NVML (the simulator's tree is the user's own).  Root writes
+ * directly unless the daemon holds the board (helper_after_lock). */
 static const char *helper_socket(const struct session *s)
 {
-	if (geteuid() == 0 || s->sim || !s->ops ||
+	if (s->sim || !s->ops ||
 	    (strcmp(s->ops->name, "jetson") != 0 && strcmp(s->ops->name, "nvml") != 0))
 		return NULL;
 	return helper_client_socket(s->opts ? s->opts->helper_socket : NULL);
@@ -739,7 +739,7 @@ struct control *session_control_open(struct session *s, bool readonly, bool grac
 {
 	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
 				  .root = s->root, .readonly = readonly, .graceful_signals = graceful,
-				  .helper_socket = helper_socket(s),
+				  .helper_socket = helper_socket(s), .helper_after_lock = geteuid() == 0,
 				  .gpu = s->opts && s->ops && strcmp(s->ops->name, "nvml") == 0 ?
 					 (int)s->opts->gpu : 0 };
 	struct control *c = control_open(&cc);

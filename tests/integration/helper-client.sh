@@ -9,7 +9,7 @@
 # run says so and goes on read-only (exit 0: the daemon gives the clocks
 # back on its own, at its next start here); no daemon at the socket:
 # read-only for want of permission, naming dvfstopd; root writes the files
-# directly.
+# directly, or through the daemon while it runs (it holds the tree's lock).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/clocks.sh"
 [ -x "${DVFSTOPD:-$top_builddir/dvfstopd}" ] || { echo "skip: dvfstopd is not built"; exit 77; }
@@ -93,8 +93,15 @@ as_in "$DVFSTOP" --batch --no-config --sysfs-root "$D" --helper-socket "$T/none.
 expect_eq "no daemon: exit status" "$?" 1
 expect_grep "no daemon: read-only, start dvfstopd" "read-only: no permission to write .*start dvfstopd (nothing answers at $T/none.sock)" "$T/none.err"
 
-# Root writes directly (the daemon, which holds the tree's lock while it
-# runs, stopped; its socket path given all the same).
+# Root with the daemon running: the daemon holds the tree's lock, so root
+# goes through it too.
+"$DVFSTOP" --batch --no-config --sysfs-root "$D" --helper-socket "$SOCK" --set-clock 612 --samples 2 \
+	>/dev/null 2>"$T/rootd.err"
+expect_eq "root, daemon running: exit status" "$?" 0
+expect_grep "root, daemon running: through dvfstopd" "pinned at 612 MHz; clock control: dvfstopd" "$T/rootd.err"
+back "root's run through the daemon ended"
+
+# Root without a daemon writes directly (its socket path given all the same).
 stop_daemon
 "$DVFSTOP" --batch --no-config --sysfs-root "$D" --helper-socket "$SOCK" --set-clock 510 --duration 1 \
 	>/dev/null 2>"$T/root.err" &
