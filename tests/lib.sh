@@ -41,3 +41,7 @@ wait_rails() {
 		done
 	done
 }
+
+# A dvfstopd installed on the machine running the tests must not receive
+# their clock changes (they are for the test's own tree): no socket there.
+export DVFSTOP_HELPER_SOCKET="$T/no-dvfstopd.sock"

@@ -530,3 +530,14 @@ EXTRA_DIST += tests/integration/board-metrics.sh
 # fit's progress on stderr, evaluate --narrow (core/cli/cmd_fit.c, cmd_evaluate.c).
 TESTS += tests/integration/fit-progress.sh
 EXTRA_DIST += tests/integration/fit-progress.sh
+# ---- helper_client and control through dvfstopd (a scripted fake daemon)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_helper_client
+TESTS += tests/unit/test_helper_client
+tests_unit_test_helper_client_SOURCES = tests/unit/test_helper_client.c tests/unit/test_control_fake.c tests/unit/test_control_fake.h
+tests_unit_test_helper_client_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_helper_client_LDADD = $(TEST_LDADD)
+endif
+# dvfstop as a user in dvfstopd's group (root only: users, a daemon)
+TESTS += tests/integration/helper-client.sh tests/tui/helper.sh
+EXTRA_DIST += tests/integration/helper-client.sh tests/tui/helper.sh

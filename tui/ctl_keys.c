@@ -184,6 +184,9 @@ int ctl_keys_open(struct tui *t)
 			session_msg(s, "%s", control_msg(k->c));
 		else
 			k->dlg = DLG_STALE;
+	} else if (!ro && !s->msg[0]) {
+		/* who writes the clocks: "clock control: dvfstopd" or "direct (root)" */
+		session_msg(s, "%s", control_msg(k->c));
 	}
 	return 0;
 }
@@ -212,6 +215,9 @@ void ctl_keys_sample(struct tui *t)
 	if (control_observe(k->c, &t->s->cur)) {
 		snprintf(k->note, sizeof k->note, "%s", control_msg(k->c));
 		tui_msg(t, "%s", control_msg(k->c));
+		/* dvfstopd went away: read-only from now on, and the panel says why */
+		if (control_readonly(k->c) && !k->ro_reason[0])
+			ctl_dialog_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 	} else if (k->note[0] && runs_as_told(k->c, &t->s->cur)) {
 		k->note[0] = '\0';
 	}

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "control.h"
+#include "control_priv.h"
 #include "guard.h"
 #include "stopsig.h"
 #include "io.h"
@@ -21,27 +22,6 @@
  * is put down to heat. */
 #define HOT_MC 95000
 
-struct control {
-	struct control_cfg cfg;
-	struct guard *g;
-	char path[GUARD_NFILES][PATH_MAX];
-	char cur_path[PATH_MAX];
-	char real_root[PATH_MAX];   /* cfg.root resolved: the files must stay inside */
-	bool ro;
-	bool api;                   /* a source without files (NVML) */
-	long holder;
-	bool wrote;                 /* a write has gone through since the last save */
-	enum control_mode mode;
-	int64_t hz;
-	char msg[1024];   /* room for a state file's path and what to do */
-	control_event_fn fn;
-	void *fn_ctx;
-	struct {
-		bool pending;
-		int64_t t0;
-	} verify;
-	int64_t last_cur_hz;        /* last cur_freq seen, 0 when none */
-};
 
 static const char *const ctl_file[GUARD_NFILES] = { "governor", "min_freq", "max_freq" };
 
@@ -55,8 +35,7 @@ static void fmt(char *buf, size_t len, const char *f, ...)
 	va_end(ap);
 }
 
-static void set_msg(struct control *c, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static void set_msg(struct control *c, const char *f, ...)
+void control_set_msg(struct control *c, const char *f, ...)
 {
 	va_list ap;
 	va_start(ap, f);
@@ -182,8 +161,13 @@ static bool is_perm(int err)
 static void readonly_perm(struct control *c, const char *path)
 {
 	c->ro = true;
-	set_msg(c, "read-only: no permission to write %s. To set GPU clocks run dvfstop as root "
-		"(sudo dvfstop ...); monitoring works as it is", path);
+	if (c->helper_why[0])
+		control_set_msg(c, "read-only: no permission to write %s. To set GPU clocks start dvfstopd "
+				"(%s) or run dvfstop as root (sudo dvfstop ...); monitoring works as it is",
+				path, c->helper_why);
+	else
+		control_set_msg(c, "read-only: no permission to write %s. To set GPU clocks run dvfstop as "
+				"root (sudo dvfstop ...); monitoring works as it is", path);
 }
 
 /* Look for a state left by a killed run without taking control. */
@@ -217,7 +201,7 @@ struct control *control_open(const struct control_cfg *cfg)
 	c->api = ops && !ops->ctl_path;
 	if (cfg->readonly) {
 		c->ro = true;
-		set_msg(c, "read-only (--readonly): the GPU clock is never changed");
+		control_set_msg(c, "read-only (--readonly): the GPU clock is never changed");
 		peek_stale(c);
 		return c;
 	}
@@ -226,14 +210,14 @@ struct control *control_open(const struct control_cfg *cfg)
 	if (table) {
 		/* the source said why when it opened (a link, too long, > 64 levels) */
 		c->ro = true;
-		set_msg(c, "read-only: no usable GPU clock table in %s (unreadable, refused, or not a list of "
+		control_set_msg(c, "read-only: no usable GPU clock table in %s (unreadable, refused, or not a list of "
 			"levels in Hz); dvfstop writes only the table's values", table);
 		return c;
 	}
 	if (!ops || !ops->ctl_read || !ops->ctl_write || !cfg->src ||
 	    !cfg->info || cfg->info->n_levels <= 0) {
 		c->ro = true;
-		set_msg(c, "read-only: the %s source cannot change the GPU clock",
+		control_set_msg(c, "read-only: the %s source cannot change the GPU clock",
 			ops ? ops->name : "current");
 		return c;
 	}
@@ -241,7 +225,7 @@ struct control *control_open(const struct control_cfg *cfg)
 		const char *p = ops->ctl_path(cfg->src, ctl_file[f]);
 		if (!p || strlen(p) >= sizeof c->path[f]) {
 			c->ro = true;
-			set_msg(c, "read-only: the GPU %s file is not known", ctl_file[f]);
+			control_set_msg(c, "read-only: the GPU %s file is not known", ctl_file[f]);
 			return c;
 		}
 		fmt(c->path[f], sizeof c->path[f], "%s", p);
@@ -251,6 +235,11 @@ struct control *control_open(const struct control_cfg *cfg)
 		fmt(c->cur_path, sizeof c->cur_path, "%s", cp);
 	if (!realpath(c->cfg.root, c->real_root))
 		fmt(c->real_root, sizeof c->real_root, "%s", c->cfg.root);
+	if (cfg->helper_socket && !cfg->helper_after_lock && control_helper_open(c)) {
+		if (c->hc)
+			stopsig_install(cfg->graceful_signals);
+		return c;
+	}
 	for (int f = 0; f < GUARD_NFILES && !c->api; f++) {
 		/* opened for writing as a write would (without writing): a file
 		 * that is a link, or leads out of the root, is refused before
@@ -263,7 +252,7 @@ struct control *control_open(const struct control_cfg *cfg)
 		}
 		if (e == ELOOP || e == EXDEV || e == ENOTSUP || e == EISDIR || e == EMLINK) {
 			c->ro = true;
-			set_msg(c, "read-only: the GPU %s file %s is %s; nothing written", ctl_file[f], c->path[f],
+			control_set_msg(c, "read-only: the GPU %s file %s is %s; nothing written", ctl_file[f], c->path[f],
 				io_strerror(e));
 			return c;
 		}
@@ -280,18 +269,26 @@ struct control *control_open(const struct control_cfg *cfg)
 		guard_set_restorer(c->g, restore_through_source, c);
 	if (!c->g) {
 		c->ro = true;
-		set_msg(c, "read-only: %s (without a state file the clocks could not be given "
+		control_set_msg(c, "read-only: %s (without a state file the clocks could not be given "
 			"back after a crash)", m);
+		return c;
+	}
+	if (!guard_owner(c->g) && cfg->helper_socket && cfg->helper_after_lock && control_helper_open(c)) {
+		/* dvfstopd holds this board's lock: through it, then */
+		guard_close(c->g);
+		c->g = NULL;
+		if (c->hc)
+			stopsig_install(cfg->graceful_signals);
 		return c;
 	}
 	if (!guard_owner(c->g)) {
 		c->ro = true;
 		c->holder = guard_holder(c->g);
 		if (c->holder)
-			set_msg(c, "read-only: another dvfstop (pid %ld) controls the GPU clock; quit "
+			control_set_msg(c, "read-only: another dvfstop (pid %ld) controls the GPU clock; quit "
 				"it first (it gives the clocks back)", c->holder);
 		else
-			set_msg(c, "read-only: another dvfstop controls the GPU clock%s%s",
+			control_set_msg(c, "read-only: another dvfstop controls the GPU clock%s%s",
 				m[0] ? ": " : "", m);
 		return c;
 	}
@@ -299,10 +296,13 @@ struct control *control_open(const struct control_cfg *cfg)
 	if (guard_blocked(c->g)) {
 		/* A state file nobody can use: its clocks must not be lost. */
 		c->ro = true;
-		set_msg(c, "read-only: %s", guard_block_msg(c->g));
+		control_set_msg(c, "read-only: %s", guard_block_msg(c->g));
 		return c;
 	}
-	set_msg(c, "%s", m);
+	if (m[0])
+		control_set_msg(c, "%s", m);
+	else
+		control_set_msg(c, "clock control: direct%s", geteuid() == 0 ? " (root)" : "");
 	return c;
 }
 
@@ -319,7 +319,7 @@ static void describe_setting(enum control_mode m, int64_t hz, char *buf, size_t 
 	fmt(buf, len, "%s %s", control_mode_name(m), f);
 }
 
-static void emit(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
+void control_emit(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
 {
 	struct control_event ev = {
 		.t_ns = c->cfg.clock ? clock_now(c->cfg.clock) : 0,
@@ -363,7 +363,7 @@ static int ensure_saved(struct control *c, char *note, size_t len)
 		err = guard_save(c->g, paths, c->cfg.info->level_hz[0], c->cfg.info->gpu_node, m, sizeof m);
 	}
 	if (err) {
-		set_msg(c, "not changing the GPU clock: %s", m);
+		control_set_msg(c, "not changing the GPU clock: %s", m);
 		return err;
 	}
 	c->wrote = false;
@@ -404,7 +404,7 @@ static int fail_write(struct control *c, const char *action, char what, int err,
 		return err;
 	}
 	if (rolled) {
-		set_msg(c, "%s failed: writing %s: %s; undone, the clock is as it was", action, f,
+		control_set_msg(c, "%s failed: writing %s: %s; undone, the clock is as it was", action, f,
 			strerror(err));
 		return err;
 	}
@@ -413,35 +413,28 @@ static int fail_write(struct control *c, const char *action, char what, int err,
 		char lo[32], hi[32];
 		control_fmt_mhz(now.min_hz, lo, sizeof lo);
 		control_fmt_mhz(now.max_hz, hi, sizeof hi);
-		set_msg(c, "%s failed: writing %s: %s%s; now min %s, max %s (default puts the "
+		control_set_msg(c, "%s failed: writing %s: %s%s; now min %s, max %s (default puts the "
 			"originals back)", action, f, strerror(err),
 			done ? " (after an earlier write went through)" : "", lo, hi);
 	} else {
-		set_msg(c, "%s failed: writing %s: %s", action, f, strerror(err));
+		control_set_msg(c, "%s failed: writing %s: %s", action, f, strerror(err));
 	}
 	return err;
 }
 
-static int apply(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
+/* The writes of an action, in guard_order's order, the originals saved first. */
+static int apply_direct(struct control *c, enum control_mode mode, int64_t hz, const char *action,
+			char *note, size_t note_len)
 {
-	if (c->ro)
-		return EPERM;   /* the read-only message stays */
-	char m[512], action[64];
-	int err = control_check_level(c->cfg.info, hz, m, sizeof m);
-	if (err) {
-		set_msg(c, "%s", m);
-		return err;
-	}
-	describe_setting(mode, hz, action, sizeof action);
-	char note[512];
-	err = ensure_saved(c, note, sizeof note);
+	char m[512];
+	int err = ensure_saved(c, note, note_len);
 	if (err)
 		return err;
 	const struct source_ops *ops = c->cfg.ops;
 	struct ctl_state cur, want;
 	err = ops->ctl_read(c->cfg.src, &cur);
 	if (err) {
-		set_msg(c, "%s: cannot read the GPU clock settings: %s", action, strerror(err));
+		control_set_msg(c, "%s: cannot read the GPU clock settings: %s", action, strerror(err));
 		return err;
 	}
 	want = cur;
@@ -460,7 +453,7 @@ static int apply(struct control *c, enum control_mode mode, int64_t hz, enum con
 	for (int i = 0; i < n; i++) {
 		/* The governor goes back at exit only once dvfstop writes it. */
 		if (what[i] == 'g' && (err = guard_mark(c->g, GUARD_GOV, m, sizeof m)) != 0) {
-			set_msg(c, "not changing the GPU governor: %s", m);
+			control_set_msg(c, "not changing the GPU governor: %s", m);
 			return err;
 		}
 		err = ops->ctl_write(c->cfg.src, &steps[i]);
@@ -468,15 +461,34 @@ static int apply(struct control *c, enum control_mode mode, int64_t hz, enum con
 			return fail_write(c, action, what[i], err, i, i > 0 && roll_back(c, &cur));
 		c->wrote = true;
 	}
+	return 0;
+}
+
+static int apply(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
+{
+	if (c->ro)
+		return EPERM;   /* the read-only message stays */
+	char m[512], action[64];
+	int err = control_check_level(c->cfg.info, hz, m, sizeof m);
+	if (err) {
+		control_set_msg(c, "%s", m);
+		return err;
+	}
+	describe_setting(mode, hz, action, sizeof action);
+	char note[512];
+	err = c->hc ? control_helper_apply(c, mode, hz, action, note, sizeof note) :
+		      apply_direct(c, mode, hz, action, note, sizeof note);
+	if (err)
+		return err;
 	char f[32];
 	control_fmt_mhz(hz, f, sizeof f);
-	emit(c, mode, hz, by);
+	control_emit(c, mode, hz, by);
 	c->verify.pending = true;
 	c->verify.t0 = c->cfg.clock ? clock_now(c->cfg.clock) : 0;
 	if (mode == CTL_PIN)
-		set_msg(c, "%sGPU clock pinned at %s%s%s", by_prefix(by), f, note[0] ? "; " : "", note);
+		control_set_msg(c, "%sGPU clock pinned at %s%s%s", by_prefix(by), f, note[0] ? "; " : "", note);
 	else
-		set_msg(c, "%sGPU clock capped at %s (the governor scales below)%s%s", by_prefix(by),
+		control_set_msg(c, "%sGPU clock capped at %s (the governor scales below)%s%s", by_prefix(by),
 			f, note[0] ? "; " : "", note);
 	return 0;
 }
@@ -496,18 +508,23 @@ int control_default(struct control *c, enum control_by by)
 	if (c->ro)
 		return EPERM;
 	c->verify.pending = false;
-	if (!guard_saved(c->g)) {
+	if (c->hc ? !c->helper_wrote : !guard_saved(c->g)) {
 		c->mode = CTL_DEFAULT;
 		c->hz = 0;
-		set_msg(c, "the GPU clock is at its default (dvfstop has not changed it)");
+		control_set_msg(c, "the GPU clock is at its default (dvfstop has not changed it)");
 		return 0;
 	}
-	char m[512];
-	int err = guard_restore(c->g, m, sizeof m);
-	set_msg(c, "%s%s", by_prefix(by), m);
+	int err;
+	if (c->hc) {
+		err = control_helper_default(c, by_prefix(by));
+	} else {
+		char m[512];
+		err = guard_restore(c->g, m, sizeof m);
+		control_set_msg(c, "%s%s", by_prefix(by), m);
+	}
 	if (err)
 		return err;
-	emit(c, CTL_DEFAULT, 0, by);
+	control_emit(c, CTL_DEFAULT, 0, by);
 	return 0;
 }
 
@@ -540,7 +557,7 @@ int control_step(struct control *c, int dir, enum control_by by)
 	if (j < 0 || j >= in->n_levels) {
 		char f[32];
 		control_fmt_mhz(in->level_hz[i], f, sizeof f);
-		set_msg(c, "already at the %s GPU clock level (%s)", dir > 0 ? "highest" : "lowest", f);
+		control_set_msg(c, "already at the %s GPU clock level (%s)", dir > 0 ? "highest" : "lowest", f);
 		return ERANGE;
 	}
 	return apply(c, mode, in->level_hz[j], by);
@@ -551,7 +568,7 @@ int control_switch(struct control *c, enum control_by by)
 	if (c->ro)
 		return EPERM;
 	if (c->mode == CTL_DEFAULT) {
-		set_msg(c, "no clock set: pin or cap one first");
+		control_set_msg(c, "no clock set: pin or cap one first");
 		return EINVAL;
 	}
 	return apply(c, c->mode == CTL_PIN ? CTL_CAP : CTL_PIN, c->hz, by);
@@ -562,7 +579,7 @@ int control_apply_opts(struct control *c, int64_t set_clock_mhz, int64_t cap_mhz
 	if (!set_clock_mhz && !cap_mhz)
 		return 0;
 	if (set_clock_mhz && cap_mhz) {
-		set_msg(c, "--set-clock and --cap together: choose one");
+		control_set_msg(c, "--set-clock and --cap together: choose one");
 		return EINVAL;
 	}
 	if (c->ro)
@@ -571,7 +588,7 @@ int control_apply_opts(struct control *c, int64_t set_clock_mhz, int64_t cap_mhz
 	char m[512];
 	int err = control_level_mhz(c->cfg.info, set_clock_mhz ? set_clock_mhz : cap_mhz, &hz, m, sizeof m);
 	if (err) {
-		set_msg(c, "%s %lld: %s", set_clock_mhz ? "--set-clock" : "--cap",
+		control_set_msg(c, "%s %lld: %s", set_clock_mhz ? "--set-clock" : "--cap",
 			(long long)(set_clock_mhz ? set_clock_mhz : cap_mhz), m);
 		return err;
 	}
@@ -635,6 +652,8 @@ static void why_elsewhere(const struct control *c, const struct dvf_sample *s, c
 
 bool control_observe(struct control *c, const struct dvf_sample *s)
 {
+	if (c->hc && control_helper_check(c))
+		return true;   /* the daemon went away: said once */
 	if (s->gpu_freq_hz.ok)
 		c->last_cur_hz = s->gpu_freq_hz.v;
 	if (!c->verify.pending || c->mode == CTL_DEFAULT)
@@ -656,7 +675,7 @@ bool control_observe(struct control *c, const struct dvf_sample *s)
 	else
 		fmt(got, sizeof got, "n/a");
 	why_elsewhere(c, s, why, sizeof why);
-	set_msg(c, "%s at %s, but the GPU runs at %s: %s",
+	control_set_msg(c, "%s at %s, but the GPU runs at %s: %s",
 		c->mode == CTL_PIN ? "pinned" : "capped", want, got, why);
 	return true;
 }
@@ -686,17 +705,25 @@ int control_restore_stale(struct control *c)
 		return 0;
 	char m[512];
 	int err = guard_restore_stale(c->g, m, sizeof m);
-	set_msg(c, "%s", m);
+	control_set_msg(c, "%s", m);
 	return err;
 }
 
 int control_release(struct control *c)
 {
+	if (c->hc) {
+		int err = control_helper_release(c);
+		if (!err) {
+			c->mode = CTL_DEFAULT;
+			c->hz = 0;
+		}
+		return err;
+	}
 	if (!c->g || !guard_saved(c->g))
 		return 0;
 	char m[512];
 	int err = guard_restore(c->g, m, sizeof m);
-	set_msg(c, "%s", m);
+	control_set_msg(c, "%s", m);
 	if (!err) {
 		c->mode = CTL_DEFAULT;
 		c->hz = 0;
@@ -709,6 +736,7 @@ void control_close(struct control *c)
 	if (!c)
 		return;
 	control_release(c);
+	control_helper_close(c);
 	guard_close(c->g);
 	free(c);
 }

@@ -41,6 +41,14 @@ struct control_cfg {
 	bool readonly;                /* --readonly: never write */
 	bool graceful_signals;        /* see stopsig_install */
 	const char *state_dir;        /* NULL: the guard's default */
+	/* dvfstopd's socket: when it answers (and controls this board) every
+	 * clock action goes through it, and the state file is its own.  NULL:
+	 * write directly (the simulator).  The caller decides. */
+	const char *helper_socket;
+	/* Root: the files first, the daemon only when another holds the lock
+	 * (dvfstopd holds it while it runs). */
+	bool helper_after_lock;
+	int gpu;                      /* the daemon's GPU index (NVML; 0 on Jetson) */
 };
 
 struct control;

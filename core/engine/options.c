@@ -44,6 +44,7 @@ static const struct opt_def opt_table[] = {
 	{ "theme", 't', K_STR, OFF(theme), "NAME|PATH", "colour theme: default, light, high-contrast, mono, or a file", 0, 0, false },
 	{ "no-mouse", 0, K_FLAG, OFF(no_mouse), NULL, "dashboard: leave the mouse to the terminal (copy and paste); clicks and the wheel do nothing", 0, 0, false },
 	{ "readonly", 0, K_FLAG, OFF(readonly), NULL, "never write clocks", 0, 0, false },
+	{ "helper-socket", 0, K_STR, OFF(helper_socket), "PATH", "dvfstopd's socket, used for the clocks when not root (default $DVFSTOP_HELPER_SOCKET, else /run/dvfstop/dvfstopd.sock)", 0, 0, false },
 	{ "demo-layout", 0, K_STR, OFF(demo_layout), "jp6|jp5", "simulated tree layout (default jp6)", 0, 0, false },
 	{ "sim-model", 0, K_STR, OFF(sim_model), "NAME", "model the simulated fine-tune trains (default bert-base)", 0, 0, false },
 	{ "sim-seq-len", 0, K_INT, OFF(sim_seq_len), "N", "simulated sequence length (default 128)", 1, 1 << 20, false },

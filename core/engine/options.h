@@ -27,6 +27,7 @@ struct dvf_opts {
 	const char *theme;
 	bool readonly;
 	bool no_mouse;             /* --no-mouse: the dashboard asks for no mouse events */
+	const char *helper_socket; /* dvfstopd's socket (else $DVFSTOP_HELPER_SOCKET, else the default) */
 	/* simulator */
 	const char *demo_layout;   /* "jp6" (default) or "jp5" */
 	const char *sim_model;

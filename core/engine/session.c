@@ -2,6 +2,7 @@
 #include "session.h"
 #include "io.h"
 #include "control.h"
+#include "helper_client.h"
 #include "govern.h"
 #include "job.h"
 #include "prom.h"
@@ -723,10 +724,24 @@ static void on_control_event(const struct control_event *ev, void *ctx)
 		recorder_event(s->rec, t);
 }
 
+/* dvfstopd's socket, where the clocks may go through it: a live board's
+ * files or NVML (the simulator's tree is the user's own).  Root writes
+ * directly unless the daemon holds the board (helper_after_lock). */
+static const char *helper_socket(const struct session *s)
+{
+	if (s->sim || !s->ops ||
+	    (strcmp(s->ops->name, "jetson") != 0 && strcmp(s->ops->name, "nvml") != 0))
+		return NULL;
+	return helper_client_socket(s->opts ? s->opts->helper_socket : NULL);
+}
+
 struct control *session_control_open(struct session *s, bool readonly, bool graceful)
 {
 	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
-				  .root = s->root, .readonly = readonly, .graceful_signals = graceful };
+				  .root = s->root, .readonly = readonly, .graceful_signals = graceful,
+				  .helper_socket = helper_socket(s), .helper_after_lock = geteuid() == 0,
+				  .gpu = s->opts && s->ops && strcmp(s->ops->name, "nvml") == 0 ?
+					 (int)s->opts->gpu : 0 };
 	struct control *c = control_open(&cc);
 	if (c)
 		control_on_event(c, on_control_event, s);

@@ -1,0 +1,170 @@
+/* control_helper: control's actions through dvfstopd (docs/control.md,
+ * "Through dvfstopd").  The daemon checks the level, saves the originals
+ * in its own state file and gives them back when we restore, disconnect
+ * or die; here only the asking, and what each answer means to the user. */
+#include "config.h"
+#include "control_priv.h"
+#include "helper_client.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GREET_MS 1000   /* connect and greeting: a daemon that does not answer is none */
+#define CALL_MS  3000   /* a pin writes two or three files */
+
+/* The daemon must control the board we read: same clock table and, for
+ * files, the same settings (a --sysfs-root tree is not the live board). */
+static bool same_board(struct control *c, struct helper_client *h, char *why, size_t len)
+{
+	const struct dvf_info *in = c->cfg.info;
+	const char *path = c->cfg.helper_socket;
+	int64_t lv[64];
+	int n = 0;
+	char m[512];
+	int e = helper_client_levels(h, c->cfg.gpu, lv, 64, &n, m, sizeof m);
+	if (e) {
+		snprintf(why, len, "dvfstopd at %s gives no clock table: %s", path, m);
+		return false;
+	}
+	bool same = n == in->n_levels;
+	for (int i = 0; same && i < n; i++)
+		same = lv[i] == in->level_hz[i];
+	struct helper_status st;
+	struct ctl_state cur;
+	if (same && !c->api && helper_client_status(h, c->cfg.gpu, &st, m, sizeof m) == 0 &&
+	    c->cfg.ops->ctl_read(c->cfg.src, &cur) == 0)
+		same = st.min_hz == cur.min_hz && st.max_hz == cur.max_hz &&
+		       strcmp(st.governor, cur.governor) == 0;
+	if (!same)
+		snprintf(why, len, "dvfstopd at %s controls another board than the one read here", path);
+	return same;
+}
+
+static void readonly_busy(struct control *c, long uid, long pid)
+{
+	c->ro = true;
+	c->holder = pid;
+	control_set_msg(c, "read-only: another dvfstopd client (pid %ld, uid %ld) controls the GPU clock; "
+			"quit it first (dvfstopd gives the clocks back)", pid, uid);
+}
+
+bool control_helper_open(struct control *c)
+{
+	int err;
+	char m[512];
+	struct helper_client *h = helper_client_connect(c->cfg.helper_socket, GREET_MS, &err, m, sizeof m);
+	if (!h) {
+		if (err == EACCES) {
+			c->ro = true;
+			control_set_msg(c, "read-only: dvfstopd refused: %s", m);
+			return true;
+		}
+		snprintf(c->helper_why, sizeof c->helper_why, "nothing answers at %s", c->cfg.helper_socket);
+		return false;
+	}
+	const struct helper_greeting *g = helper_client_greeting(h);
+	if (g->gpus > 0 && c->cfg.gpu >= g->gpus) {
+		snprintf(c->helper_why, sizeof c->helper_why, "dvfstopd at %s has no GPU %d",
+			 c->cfg.helper_socket, c->cfg.gpu);
+		helper_client_close(h);
+		return false;
+	}
+	if (!same_board(c, h, c->helper_why, sizeof c->helper_why)) {
+		helper_client_close(h);
+		return false;
+	}
+	if (g->who == HELPER_OTHER) {
+		readonly_busy(c, g->uid, g->pid);
+		helper_client_close(h);
+		return true;
+	}
+	c->hc = h;
+	control_set_msg(c, "clock control: dvfstopd (%s)", c->cfg.helper_socket);
+	return true;
+}
+
+/* The daemon is gone: it gives the clocks back itself (on our disconnect,
+ * its SIGTERM, or its next start after a crash).  Read-only from now on. */
+static int gone(struct control *c, const char *why)
+{
+	helper_client_close(c->hc);
+	c->hc = NULL;
+	c->ro = true;
+	c->helper_gone = true;
+	c->verify.pending = false;
+	if (c->mode != CTL_DEFAULT)
+		control_emit(c, CTL_DEFAULT, 0, CTL_BY_USER);
+	control_set_msg(c, "read-only: dvfstopd went away (%s); it gives the clocks back itself "
+			"(at its next start if it was killed)", why);
+	return EPIPE;
+}
+
+static int refused(struct control *c, const char *action, int e, const char *m)
+{
+	long uid, pid;
+	if (e == EPIPE || e == ETIMEDOUT || !c->hc || helper_client_gone(c->hc))
+		return gone(c, m);
+	if (e == EBUSY) {
+		if (!helper_client_parse_who(m, &uid, &pid))
+			uid = pid = 0;
+		helper_client_close(c->hc);
+		c->hc = NULL;
+		readonly_busy(c, uid, pid);
+		return e;
+	}
+	control_set_msg(c, "%s refused by dvfstopd: %s", action, m);
+	return e;
+}
+
+int control_helper_apply(struct control *c, enum control_mode mode, int64_t hz, const char *action,
+			 char *note, size_t len)
+{
+	char m[512];
+	int e = helper_client_set(c->hc, mode == CTL_PIN, hz, c->cfg.gpu, m, sizeof m);
+	if (e)
+		return refused(c, action, e, m);
+	snprintf(note, len, "%s", c->helper_wrote ? "" : "clock control: dvfstopd");
+	c->helper_wrote = true;
+	return 0;
+}
+
+int control_helper_default(struct control *c, const char *prefix)
+{
+	char m[512];
+	int e = helper_client_default(c->hc, c->cfg.gpu, m, sizeof m);
+	if (e)
+		return refused(c, "default", e, m);
+	control_set_msg(c, "%sGPU clock back to its default (dvfstopd put the saved governor, min "
+			"and max back)", prefix);
+	return 0;
+}
+
+int control_helper_release(struct control *c)
+{
+	if (!c->hc || !c->helper_wrote)
+		return 0;
+	char m[512];
+	int e = helper_client_restore(c->hc, m, sizeof m);
+	if (e) {
+		refused(c, "giving the clocks back", e, m);
+		return c->helper_gone ? 0 : e;   /* gone: the daemon restores itself */
+	}
+	c->helper_wrote = false;
+	control_set_msg(c, "GPU clocks given back by dvfstopd");
+	return 0;
+}
+
+void control_helper_close(struct control *c)
+{
+	helper_client_close(c->hc);
+	c->hc = NULL;
+}
+
+bool control_helper_check(struct control *c)
+{
+	if (!c->hc || !helper_client_gone(c->hc))
+		return false;
+	gone(c, "the connection closed");
+	return true;
+}
