@@ -490,3 +490,9 @@ TESTS += tests/integration/fleet.sh
 EXTRA_DIST += tests/integration/fleet.sh contrib/grafana/dvfstop.json \
 	contrib/prometheus/prometheus.yml contrib/prometheus/dvfstop.rules.yml \
 	contrib/systemd/dvfstop-exporter.service docs/fleet.md
+
+# Packaging (docs/packaging.md): the systemd units (verify, security at most
+# 2.0, sysusers and tmpfiles) and make install's file list.  The Debian
+# packages are built and checked once in CI by scripts/deb-check.sh.
+TESTS += tests/integration/units.sh tests/integration/install.sh
+EXTRA_DIST += tests/integration/units.sh tests/integration/install.sh
