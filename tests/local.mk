@@ -495,4 +495,4 @@ EXTRA_DIST += tests/integration/fleet.sh contrib/grafana/dvfstop.json \
 # 2.0, sysusers and tmpfiles) and make install's file list.  The Debian
 # packages are built and checked once in CI by scripts/deb-check.sh.
 TESTS += tests/integration/units.sh tests/integration/install.sh
-EXTRA_DIST += tests/integration/units.sh tests/integration/install.sh
+EXTRA_DIST += tests/integration/units.sh tests/integration/install.sh docs/packaging.md
