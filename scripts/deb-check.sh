@@ -76,6 +76,8 @@ else fail "the packaged dvfstop --version:"; cat "$W/version"; fi
 
 has dvfstopd usr/sbin/dvfstopd usr/share/man/man8/dvfstopd.8.gz usr/share/doc/dvfstopd/copyright \
 	"$U/dvfstopd.service" "$U/dvfstopd.socket" usr/lib/sysusers.d/dvfstop.conf usr/lib/tmpfiles.d/dvfstop.conf
+if "$W/root-dvfstopd/usr/sbin/dvfstopd" --version >"$W/version" 2>&1; then ok "the packaged dvfstopd runs: $(head -n1 "$W/version")"
+else fail "the packaged dvfstopd --version:"; cat "$W/version"; fi
 grep_in "the helper runs /usr/sbin/dvfstopd" '^ExecStart=/usr/sbin/dvfstopd' "$W/root-dvfstopd/$U/dvfstopd.service"
 # postinst: the group first, then /run/dvfstop, then the socket enabled and started.
 post="$W/ctl-dvfstopd/postinst"
