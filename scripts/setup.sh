@@ -97,7 +97,7 @@ test)
 	count _build-san
 	# About a minute a target, in at most about 4 minutes all told (9
 	# targets, one a core): 60 s from 4 cores up, 53 s on 2, 26 s on 1.
-	nfuzz=10
+	nfuzz=11
 	fuzz_s=$((240 * jobs / nfuzz)); [ "$fuzz_s" -gt 60 ] && fuzz_s=60
 	echo "== fuzz every parser (FUZZ_SECONDS=${FUZZ_SECONDS:-$fuzz_s} s each, $jobs at a time)"
 	make -C _build fuzz >/dev/null

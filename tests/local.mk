@@ -230,6 +230,19 @@ tests_unit_test_guard_SOURCES = tests/unit/test_guard.c tests/unit/test_control_
 tests_unit_test_guard_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_guard_LDADD = $(TEST_LDADD)
 endif
+# dvfstopd's protocol lines (core/control/helper_proto.c, docs/helper.md).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_helper_proto
+TESTS += tests/unit/test_helper_proto
+tests_unit_test_helper_proto_SOURCES = tests/unit/test_helper_proto.c
+tests_unit_test_helper_proto_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_helper_proto_LDADD = $(TEST_LDADD)
+endif
+# dvfstopd on the simulated Orin, clients as users in and outside its group
+# (root only: they skip otherwise).
+TESTS += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-limits.sh
+EXTRA_DIST += tests/integration/helper-access.sh tests/integration/helper-restore.sh \
+	tests/integration/helper-limits.sh tests/dvfstopd.sh tests/dvfstopd_client.py
 
 # A control action loop on the simulator, driven by restore-signals.sh.
 check_PROGRAMS += tests/unit/test_control_loop

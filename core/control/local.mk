@@ -5,7 +5,8 @@ noinst_LIBRARIES += core/control/libcontrol.a
 core_control_libcontrol_a_CPPFLAGS = $(I_BASE) $(I_CONTROL) $(DVF_DEFS)
 core_control_libcontrol_a_SOURCES = \
 	core/control/control.c core/control/control.h core/control/guard.c core/control/guard.h \
-	core/control/guard_priv.h core/control/lockfile.c core/control/lockfile.h \
+	core/control/guard_priv.h core/control/helper_proto.c core/control/helper_proto.h \
+	core/control/lockfile.c core/control/lockfile.h \
 	core/control/rawio.c core/control/rawio.h core/control/sigrestore.c \
 	core/control/sigrestore.h core/control/statedir.c core/control/statedir.h \
 	core/control/statefile.c core/control/statefile.h core/control/stopsig.c \

@@ -24,4 +24,14 @@ for o in $(grep -o -- '--[a-z][a-z0-9-]*' "$T/help" | sort -u); do
 	grep -q -- "$o\\b" "$T/man" || fail "$o is in a --help but not in the man page"
 done
 [ "$n" -gt 30 ] && ok "$n options of the help all in the man page" || fail "only $n options found in the help"
+
+# dvfstopd's help and its man page (section 8)
+sed 's/\\-/-/g; s/\\f[BIRP]//g' "$top_srcdir/dvfstopd.8" >"$T/man8"
+"$top_builddir/dvfstopd" --help >"$T/help8" 2>&1 || fail "dvfstopd --help exits non-zero"
+n=0
+for o in $(grep -o -- '--[a-z][a-z0-9-]*' "$T/help8" | sort -u); do
+	n=$((n + 1))
+	grep -q -- "$o\\b" "$T/man8" || fail "$o is in dvfstopd --help but not in dvfstopd.8"
+done
+[ "$n" -ge 6 ] && ok "$n options of dvfstopd --help all in dvfstopd.8" || fail "only $n options found in dvfstopd --help"
 finish

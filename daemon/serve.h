@@ -1,0 +1,50 @@
+/* serve: dvfstopd's clock side.  One board (the Jetson GPU under the sysfs
+ * root, else NVML's GPU 0), its control (core/control: levels of the
+ * board's table only, the guard's state file before the first write),
+ * and who controls it: the first client that writes, until it restores
+ * or goes; the others are read-only and told who controls. */
+#ifndef DVF_SERVE_H
+#define DVF_SERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "helper_proto.h"
+
+struct serve_cfg {
+	const char *root;       /* sysfs root ("/" on a board) */
+	const char *state_dir;  /* NULL: the guard's default */
+};
+
+/* A connection, as serve sees it. */
+struct serve_who {
+	unsigned long id;       /* never 0, never reused */
+	uid_t uid;
+	pid_t pid;
+};
+
+struct serve;
+
+/* Open the board and its control; a state file left by a crashed daemon
+ * is put back.  NULL with msg when there is no board.  log gets what was
+ * done at start (control's message). */
+struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, char *log, size_t loglen);
+/* Give the clocks back (SIGTERM, end) and free; log says how it went. */
+void serve_close(struct serve *sv, char *log, size_t loglen);
+
+const char *serve_board(const struct serve *sv);
+int serve_gpus(const struct serve *sv);
+/* Who controls, as seen by who. */
+void serve_control(const struct serve *sv, unsigned long id, struct helper_proto_ctl *out);
+
+/* Answer one request: the reply line in buf; log gets a line for a
+ * decision (a clock change, a refusal), "" for a plain read.  True when
+ * the connection ends after the reply (quit). */
+bool serve_request(struct serve *sv, const struct serve_who *who, const struct helper_proto_req *r,
+		   char *buf, size_t len, char *log, size_t loglen);
+/* A connection ended: when it controlled, everything goes back and
+ * control is free.  True when it controlled (log says how it went). */
+bool serve_gone(struct serve *sv, unsigned long id, char *log, size_t loglen);
+
+#endif

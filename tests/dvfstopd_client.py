@@ -1,0 +1,169 @@
+"""A small client of dvfstopd for the tests (tests/integration/helper-*.sh).
+
+    dvfstopd_client.py talk SOCK REQ...     greeting and one reply per request
+    dvfstopd_client.py hold SOCK REQ...     the same, then "ready PID" and wait to be killed
+    dvfstopd_client.py trials SOCK NODE N MHZ
+                                            N times: a child pins MHZ, is killed
+                                            with SIGKILL; how long until NODE's
+                                            min_freq and max_freq are back
+    dvfstopd_client.py slow SOCK            half a request, then silence
+    dvfstopd_client.py big SOCK             a request over 128 bytes
+    dvfstopd_client.py many SOCK N          N connections at once
+    dvfstopd_client.py activate SOCK GID DVFSTOPD ARGS...
+                                            as systemd's socket activation: listen at
+                                            SOCK (0660, group GID), run DVFSTOPD with
+                                            it as fd 3, LISTEN_PID and LISTEN_FDS
+
+Replies are printed as they come ("< LINE"); a closed connection as "<EOF>".
+"""
+import os
+import signal
+import socket
+import sys
+import time
+
+
+def connect(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect(path)
+    return s, s.makefile("rb")
+
+
+def line(f):
+    ln = f.readline()
+    return ln.decode("ascii", "replace").rstrip("\n") if ln else "<EOF>"
+
+
+def talk(path, reqs, hold=False):
+    s, f = connect(path)
+    print("< " + line(f), flush=True)
+    for r in reqs:
+        s.sendall((r + "\n").encode())
+        print("< " + line(f), flush=True)
+    if hold:
+        print("ready %d" % os.getpid(), flush=True)
+        s.settimeout(None)
+        f.readline()
+
+
+def read_hz(node, name):
+    with open(os.path.join(node, name)) as fp:
+        return fp.read().strip()
+
+
+def trials(path, node, n, mhz):
+    orig = (read_hz(node, "min_freq"), read_hz(node, "max_freq"))
+    want = str(int(mhz) * 1000000)
+    worst, good = 0.0, 0
+    for i in range(n):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            s, f = connect(path)
+            f.readline()
+            s.sendall(("pin %s\n" % mhz).encode())
+            rep = f.readline()
+            os.write(w, rep)
+            signal.pause()
+            os._exit(0)
+        os.close(w)
+        rep = os.read(r, 256).decode()
+        os.close(r)
+        pinned = read_hz(node, "max_freq") == want and read_hz(node, "min_freq") == want
+        os.kill(pid, signal.SIGKILL)
+        t0 = time.monotonic()
+        dt = None
+        while time.monotonic() - t0 < 2.0:
+            if (read_hz(node, "min_freq"), read_hz(node, "max_freq")) == orig:
+                dt = time.monotonic() - t0
+                break
+            time.sleep(0.002)
+        os.waitpid(pid, 0)
+        if not rep.startswith("ok pin") or not pinned:
+            print("trial %d: not pinned: %s" % (i, rep.strip()), flush=True)
+        elif dt is None or dt > 1.0:
+            print("trial %d: not back within 1 s" % i, flush=True)
+        else:
+            good += 1
+            worst = max(worst, dt)
+    print("back within 1 s: %d of %d (slowest %.0f ms)" % (good, n, worst * 1000), flush=True)
+
+
+def slow(path):
+    s, f = connect(path)
+    print("< " + line(f), flush=True)
+    s.sendall(b"stat")
+    t0 = time.monotonic()
+    print("< " + line(f), flush=True)
+    print("< " + line(f), flush=True)
+    print("closed after %.1f s" % (time.monotonic() - t0), flush=True)
+
+
+def big(path):
+    s, f = connect(path)
+    print("< " + line(f), flush=True)
+    try:
+        s.sendall(b"status" + b" " * 200 + b"\n")
+    except OSError as e:
+        print("send: %s" % e.strerror, flush=True)
+    print("< " + line(f), flush=True)
+    print("< " + line(f), flush=True)
+
+
+def many(path, n):
+    held = []
+    for _ in range(n):
+        s, f = connect(path)
+        held.append((s, f))
+        print("< " + line(f), flush=True)
+    # the first still answers, and a freed place is taken again
+    s, f = held[0]
+    s.sendall(b"status\n")
+    print("first: < " + line(f), flush=True)
+    for s, f in held:
+        f.close()   # the socket's descriptor closes with its last user
+        s.close()
+    time.sleep(0.1)
+    s, f = connect(path)
+    print("after: < " + line(f), flush=True)
+    s.sendall(b"levels\n")
+    print("after: < " + line(f)[:9], flush=True)
+
+
+def activate(path, gid, argv):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(path)
+    os.chown(path, -1, int(gid))
+    os.chmod(path, 0o660)
+    s.listen(8)
+    os.dup2(s.fileno(), 3)
+    os.set_inheritable(3, True)
+    env = dict(os.environ, LISTEN_PID=str(os.getpid()), LISTEN_FDS="1")
+    os.execve(argv[0], argv, env)
+
+
+def main():
+    cmd, path = sys.argv[1], sys.argv[2]
+    args = sys.argv[3:]
+    if cmd == "talk":
+        talk(path, args)
+    elif cmd == "hold":
+        talk(path, args, hold=True)
+    elif cmd == "trials":
+        trials(path, args[0], int(args[1]), args[2])
+    elif cmd == "slow":
+        slow(path)
+    elif cmd == "big":
+        big(path)
+    elif cmd == "activate":
+        activate(path, args[0], args[1:])
+    elif cmd == "many":
+        many(path, int(args[0]))
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main()

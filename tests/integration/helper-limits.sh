@@ -1,0 +1,51 @@
+#!/bin/sh
+# dvfstopd's bounds (docs/helper.md): a client silent in the middle of a
+# request is closed after 5 s, a request over 128 bytes is refused and
+# its connection closed, at most 16 connections are held (the next is
+# told "too many connections"), and through all of it the daemon answers
+# the others.  Malformed requests get an error and the connection stays.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/clocks.sh"
+. "$top_srcdir/tests/dvfstopd.sh"
+
+start_daemon
+
+# The slow client in the background (it takes 5 s) while the rest runs.
+as_in /usr/bin/python3 "$CLIENT" slow "$SOCK" >"$T/slow" 2>&1 &
+slow=$!
+
+as_in /usr/bin/python3 "$CLIENT" big "$SOCK" >"$T/big" 2>&1
+sed 's/^/    /' "$T/big"
+expect_grep "oversized request refused" "^< err E2BIG a request is at most 128 bytes" "$T/big"
+expect_grep "oversized request: closed" "^< <EOF>$" "$T/big"
+
+# Malformed requests: an error each, the connection stays usable.
+as_in /usr/bin/python3 "$CLIENT" talk "$SOCK" "" "pin" "pin abc" "PIN 510" "status 99" "levels 0 0" status >"$T/bad" 2>&1
+expect_eq "malformed requests: one error each" "$(grep -c '^< err E\(PROTO\|INVAL\) ' "$T/bad")" 6
+expect_grep "malformed requests: still answered" "^< ok status " "$T/bad"
+back "after malformed requests"
+
+as_in /usr/bin/python3 "$CLIENT" many "$SOCK" 17 >"$T/many" 2>&1
+sed 's/^/    /' "$T/many"
+# the slow client may hold a place: 15 or 16 greetings, the rest refused
+g=$(grep -c '^< dvfstopd 1 ' "$T/many")
+[ "$g" -ge 15 ] && [ "$g" -le 16 ] && ok "many: $g of 17 connections held" || fail "many: $g of 17 held"
+expect_grep "many: the next is refused" "^< err EBUSY too many connections$" "$T/many"
+expect_grep "many: the held ones still answer" "^first: < ok status " "$T/many"
+expect_grep "many: a freed place is taken again" "^after: < dvfstopd 1 " "$T/many"
+expect_grep "many: and answers" "^after: < ok levels" "$T/many"
+
+wait "$slow"
+sed 's/^/    /' "$T/slow"
+expect_grep "silent mid-request: told" "^< err ETIMEDOUT " "$T/slow"
+expect_grep "silent mid-request: closed" "^< <EOF>$" "$T/slow"
+s=$(sed -n 's/^closed after \([0-9]*\)\..*/\1/p' "$T/slow")
+[ -n "$s" ] && [ "$s" -ge 4 ] && [ "$s" -le 7 ] && ok "closed after about 5 s ($s s)" || fail "closed after '$s' s"
+expect_grep "the log says why" "closed (timed out mid-request)" "$T/d.err"
+
+as_in /usr/bin/python3 "$CLIENT" talk "$SOCK" "pin 510" >"$T/last" 2>&1
+expect_grep "the daemon still takes a pin" "^< ok pin 510000000$" "$T/last"
+back "the last client went"
+stop_daemon
+expect_eq "SIGTERM: exit status" "$rc" 0
+finish
