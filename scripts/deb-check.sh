@@ -74,7 +74,7 @@ grep_in "the exporter runs /usr/bin/dvfstop" '^ExecStart=/usr/bin/dvfstop ' "$W/
 if "$W/root-dvfstop/usr/bin/dvfstop" --version >"$W/version" 2>&1; then ok "the packaged dvfstop runs: $(head -n1 "$W/version")"
 else fail "the packaged dvfstop --version:"; cat "$W/version"; fi
 
-has dvfstopd usr/sbin/dvfstopd usr/share/man/man8/dvfstopd.8.gz usr/share/doc/dvfstopd/copyright \
+has dvfstopd usr/sbin/dvfstopd usr/share/man/man8/dvfstopd.8.gz usr/share/doc/dvfstopd/copyright usr/share/doc/dvfstopd/helper.md.gz \
 	"$U/dvfstopd.service" "$U/dvfstopd.socket" usr/lib/sysusers.d/dvfstop.conf usr/lib/tmpfiles.d/dvfstop.conf
 if "$W/root-dvfstopd/usr/sbin/dvfstopd" --version >"$W/version" 2>&1; then ok "the packaged dvfstopd runs: $(head -n1 "$W/version")"
 else fail "the packaged dvfstopd --version:"; cat "$W/version"; fi
