@@ -17,7 +17,7 @@ shift 2>/dev/null || true
 
 # Build dependencies (what configure needs) and test tools.
 BUILD_PKGS="build-essential autoconf automake pkg-config libncurses-dev libcsv-dev libjson-c-dev libmicrohttpd-dev"
-TEST_PKGS="libcmocka-dev tmux clang valgrind python3 python3-tqdm prometheus"
+TEST_PKGS="libcmocka-dev tmux clang valgrind python3 python3-tqdm prometheus systemd debhelper dpkg-dev lintian"
 
 deps() {
 	pkgs=$BUILD_PKGS
@@ -110,6 +110,11 @@ test)
 	echo "== make distcheck"
 	make -C _build distcheck TESTS="$DISTCHECK_TESTS" >/dev/null 2>&1 ||
 		{ echo "distcheck failed"; make -C _build distcheck TESTS="$DISTCHECK_TESTS" 2>&1 | tail -40; exit 1; }
+	# From the tarball distcheck left, in a scratch folder: dpkg-buildpackage,
+	# lintian (no errors), the files of each .deb (docs/packaging.md).
+	echo "== Debian packages"
+	scripts/deb-check.sh "_build/dvfstop-$(sed -n 's/^PACKAGE_VERSION = //p' _build/Makefile).tar.gz" ||
+		{ echo "Debian packages failed"; exit 1; }
 	echo "tests: $npass passed, $nfail failed, $nskip skipped" ;;
 *)
 	echo "usage: scripts/setup.sh demo|test|build|deps" >&2; exit 2 ;;

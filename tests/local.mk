@@ -541,3 +541,8 @@ endif
 # dvfstop as a user in dvfstopd's group (root only: users, a daemon)
 TESTS += tests/integration/helper-client.sh tests/tui/helper.sh
 EXTRA_DIST += tests/integration/helper-client.sh tests/tui/helper.sh
+# Packaging (docs/packaging.md): the systemd units (verify, security at most
+# 2.0, sysusers and tmpfiles) and make install's file list.  The Debian
+# packages are built and checked once in CI by scripts/deb-check.sh.
+TESTS += tests/integration/units.sh tests/integration/install.sh
+EXTRA_DIST += tests/integration/units.sh tests/integration/install.sh docs/packaging.md
