@@ -47,7 +47,7 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 	sv->state_dir = cfg->state_dir;
 	clock_init_monotonic(&sv->clock);
 	struct source_cfg sc = { .sysfs_root = sv->root, .interval_ns = 100 * DVF_NS_PER_MS,
-				 .mode = "live", .clock = &sv->clock, .gpu = 0 };
+				 .mode = "live", .clock = &sv->clock, .gpus = "0" };
 	char e1[512] = "", e2[512] = "";
 	/* A Jetson under the root; on a real root without one, NVML's GPU 0. */
 	sv->ops = &source_jetson;
