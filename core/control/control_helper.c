@@ -7,6 +7,8 @@
 #include "helper_client.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,8 +58,16 @@ bool control_helper_open(struct control *c)
 	struct helper_client *h = helper_client_connect(c->cfg.helper_socket, GREET_MS, &err, m, sizeof m);
 	if (!h) {
 		if (err == EACCES) {
+			/* The socket is 0660 root:dvfstop: connect() itself says no
+			 * to a user outside the group, before the daemon can. */
+			char grp[64] = "dvfstop";
+			struct stat st;
+			struct group *gr = stat(c->cfg.helper_socket, &st) == 0 ? getgrgid(st.st_gid) : NULL;
+			if (gr && gr->gr_name)
+				snprintf(grp, sizeof grp, "%s", gr->gr_name);
 			c->ro = true;
-			control_set_msg(c, "read-only: dvfstopd refused: %s", m);
+			control_set_msg(c, "read-only: dvfstopd refused: %s (only root and the group "
+					"%s may connect: sudo usermod -aG %s $USER, then log in again)", m, grp, grp);
 			return true;
 		}
 		snprintf(c->helper_why, sizeof c->helper_why, "nothing answers at %s", c->cfg.helper_socket);

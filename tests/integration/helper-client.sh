@@ -87,6 +87,13 @@ expect_grep "daemon gone: said" "read-only: dvfstopd went away" "$T/gone.err"
 start_daemon
 back "the next daemon's start"
 
+# A user outside the group: the socket's mode refuses the connection;
+# dvfstop says so and names the group to join.
+as_out "$DVFSTOP" --batch --no-config --sysfs-root "$D" --helper-socket "$SOCK" --set-clock 510 \
+	--samples 1 >/dev/null 2>"$T/out.err"
+expect_eq "outsider: exit status" "$?" 1
+expect_grep "outsider: refused, the group named" "read-only: dvfstopd refused: .*the group $GRP may connect: sudo usermod -aG $GRP" "$T/out.err"
+
 # Nobody at the socket: read-only for want of permission, dvfstopd named.
 as_in "$DVFSTOP" --batch --no-config --sysfs-root "$D" --helper-socket "$T/none.sock" --set-clock 510 \
 	--samples 1 >/dev/null 2>"$T/none.err"
