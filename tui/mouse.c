@@ -19,7 +19,7 @@ void mouse_event(struct tui *t)
 		tui_scroll(t, r, -MOUSE_WHEEL_ROWS);
 		return;
 	}
-	if (BUTTON5_PRESSED && (e->bstate & BUTTON5_PRESSED)) {
+	if ((mmask_t)BUTTON5_PRESSED != 0 && (e->bstate & BUTTON5_PRESSED)) {
 		tui_scroll(t, r, MOUSE_WHEEL_ROWS);
 		return;
 	}

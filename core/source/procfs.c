@@ -35,17 +35,13 @@ static const char *procfs_next_line(const char *p)
 
 bool procfs_parse_meminfo(const char *text, struct procfs_mem *m)
 {
-	static const struct { const char *key; size_t off; } keys[] = {
-		{ "MemTotal:", offsetof(struct procfs_mem, total_kb) },
-		{ "MemAvailable:", offsetof(struct procfs_mem, avail_kb) },
-		{ "SwapTotal:", offsetof(struct procfs_mem, swap_total_kb) },
-		{ "SwapFree:", offsetof(struct procfs_mem, swap_free_kb) },
-	};
+	static const char *const keys[] = { "MemTotal:", "MemAvailable:", "SwapTotal:", "SwapFree:" };
 	*m = (struct procfs_mem){ -1, -1, -1, -1 };
+	int64_t *dst[] = { &m->total_kb, &m->avail_kb, &m->swap_total_kb, &m->swap_free_kb };
 	for (const char *line = text; line && *line; line = procfs_next_line(line)) {
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-			size_t n = strlen(keys[k].key);
-			if (strncmp(line, keys[k].key, n) != 0)
+			size_t n = strlen(keys[k]);
+			if (strncmp(line, keys[k], n) != 0)
 				continue;
 			const char *p = line + n;
 			int64_t v;
@@ -56,7 +52,7 @@ bool procfs_parse_meminfo(const char *text, struct procfs_mem *m)
 			/* the kernel always writes kB; anything else is not meminfo */
 			if (strncmp(p, "kB", 2) != 0)
 				return false;
-			*(int64_t *)((char *)m + keys[k].off) = v;
+			*dst[k] = v;
 		}
 	}
 	return m->total_kb > 0;
