@@ -131,5 +131,30 @@ grep -Eq '^ +1980\.0 .* 2380\.000 ' "$tmp/out" && ok "sweep on 4 GPUs: the node'
 [ "$(grep -c default "$FAKENVML_STATE")" = 4 ] && ok "sweep on 4 GPUs: all given back" ||
 	fail "sweep on 4 GPUs: after: $(cat "$FAKENVML_STATE")"
 
+# The governor on 4 GPUs: each level it profiles is locked on every GPU at
+# once, and all four are given back when the job ends.
+echo "0 default" >"$FAKENVML_STATE"
+FAKENVML_GPUS=4 "$DVFSTOP" --batch --no-config --source nvml --govern --interval 50 \
+	-- sh -c 'i=0; while [ $i -lt 200 ]; do i=$((i+1)); echo "step $i"; sleep 0.04; done' \
+	>"$tmp/gout" 2>"$tmp/gerr" &
+pid=$!
+: >"$tmp/gseen"
+while kill -0 "$pid" 2>/dev/null; do
+	tr '\n' '|' <"$FAKENVML_STATE" >>"$tmp/gseen"; echo >>"$tmp/gseen"
+	sleep 0.05
+done
+wait "$pid" || fail "governor on 4 GPUs: exit $?: $(cat "$tmp/gerr")"
+grep -q "governor: profile 1" "$tmp/gerr" && ok "governor on 4 GPUs: profiles" ||
+	fail "governor on 4 GPUs: no profile: $(cat "$tmp/gerr")"
+# a level locked on all four together (a snapshot may fall between two
+# GPUs' writes, so look for the whole set, not for its absence)
+if grep -Eq '^0 locked ([0-9]+ [0-9]+)\|1 locked \1\|2 locked \1\|3 locked \1\|$' "$tmp/gseen"; then
+	ok "governor on 4 GPUs: a level locked on all four together"
+else
+	fail "governor on 4 GPUs: locks: $(sort -u "$tmp/gseen" | head -5)"
+fi
+[ "$(grep -c default "$FAKENVML_STATE")" = 4 ] && ok "governor on 4 GPUs: all given back" ||
+	fail "governor on 4 GPUs: after: $(cat "$FAKENVML_STATE")"
+
 [ "$fails" = 0 ] || exit 1
 echo "nvml-signals: all passed"
