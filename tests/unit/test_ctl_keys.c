@@ -245,7 +245,10 @@ static void test_gpu_panel_rows(void **state)
 	assert_null(strstr(r, "thermal"));
 	cellbuf_row_text(&cb, 6, r, sizeof r);
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at 612 MHz: thermal"));
+	/* who uses the GPU, while the graphs keep three rows */
 	cellbuf_row_text(&cb, 7, r, sizeof r);
+	assert_non_null(strstr(r, "|procs"));
+	cellbuf_row_text(&cb, 8, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
 	cellbuf_free(&cb);
 
@@ -258,6 +261,8 @@ static void test_gpu_panel_rows(void **state)
 	cellbuf_row_text(&cb, 7, r, sizeof r);
 	assert_non_null(strstr(r, "|612 MHz: thermal "));
 	cellbuf_row_text(&cb, 8, r, sizeof r);
+	assert_non_null(strstr(r, "|procs"));
+	cellbuf_row_text(&cb, 9, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
 	cellbuf_free(&cb);
 

@@ -468,7 +468,8 @@ static void test_probe_rows(void **state)
 	assert_true(row_has(&cb, rows, "tj-thermal"));
 	cellbuf_free(&cb);
 	info.n_zones = 0;
-	assert_int_equal(panel_rows_cpu(&v, 38), 3);   /* util, clock, hottest */
+	/* util, clock, hottest, RAM and swap, EMC and fan (n/a, but said) */
+	assert_int_equal(panel_rows_cpu(&v, 38), 5);
 	info.n_rails = 8;
 	assert_int_equal(panel_rows_power(&v, 38), 8 + 3 + 2);
 }
