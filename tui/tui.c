@@ -639,8 +639,12 @@ static int term_start(struct tui *t)
 	curs_set(0);
 	set_escdelay(25);
 	/* Clicks, double clicks and the wheel (mouse.h); with --no-mouse or
-	 * no-mouse = yes the terminal keeps the mouse for copy and paste. */
-	if (!t->o->no_mouse)
+	 * no-mouse = yes the terminal keeps the mouse for copy and paste.  On
+	 * the Linux console the mouse is gpm's, whose selection is the
+	 * console's only copy and paste: ncurses would take it over (through a
+	 * libgpm it loads and never frees), so it stays gpm's there. */
+	const char *term = getenv("TERM");
+	if (!t->o->no_mouse && !(term && strncmp(term, "linux", 5) == 0))
 		mousemask(ALL_MOUSE_EVENTS, NULL);
 	const char *nc = getenv("NO_COLOR");
 	t->color = has_colors() && !(nc && nc[0]);
