@@ -198,6 +198,51 @@ static void tegra_spread(struct replay_table *r)
 	}
 }
 
+/* One tegrastats line's values into its row's slots (n/a: NaN). */
+static void tegra_fill(const struct replay_table *r, const struct tegrastats_rec *rec, double *v)
+{
+	const struct dvf_info *in = &r->info;
+	if (rec->has_gpu) {
+		v[TS_GPU_FREQ] = m_or_nan(rec->gpu_mhz, 1);
+		v[TS_GPU_UTIL] = m_or_nan(rec->gpu_util_pm, 0.1);
+	}
+	/* All CPUs' utilisation: the mean over online cores that print one. */
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i < rec->n_cpus; i++)
+		if (rec->cpu[i].online && rec->cpu[i].util_pm.ok) {
+			sum += (double)rec->cpu[i].util_pm.v;
+			n++;
+		}
+	if (n)
+		v[TS_CPU_UTIL] = sum / n * 0.1;
+	for (int i = 0; i < in->n_rails; i++) {
+		const struct tegrastats_rail *tr = tegrastats_rail(rec, in->rail_name[i]);
+		if (tr)
+			v[TS_FIXED + i] = m_or_nan(tr->cur_mw, 1);
+	}
+	for (int i = 0; i < in->n_zones; i++) {
+		const struct tegrastats_temp *tt = tegrastats_temp(rec, r->ts_temp[i]);
+		if (tt)
+			v[TS_FIXED + in->n_rails + i] = m_or_nan(tt->mc, 1e-3);
+	}
+	/* each core's clock; an offline core or one printed without
+	 * "@MHz" (not root) is n/a */
+	for (int i = 0; i < in->n_clusters && i < rec->n_cpus; i++)
+		if (rec->cpu[i].online)
+			v[TS_FIXED + in->n_rails + in->n_zones + i] = m_or_nan(rec->cpu[i].mhz, 1);
+	for (int i = 0; i < in->n_cores && i < rec->n_cpus; i++)
+		if (rec->cpu[i].online)
+			v[TS_FIXED + in->n_rails + in->n_zones + in->n_clusters + i] = m_or_nan(rec->cpu[i].util_pm, 0.1);
+	/* RAM and SWAP in MB (the columns' unit), EMC_FREQ p%@MHz */
+	v[TS_RAM_USED] = m_or_nan(rec->ram_used_kb, 1.0 / 1024);
+	v[TS_RAM_TOTAL] = m_or_nan(rec->ram_total_kb, 1.0 / 1024);
+	v[TS_SWAP_USED] = m_or_nan(rec->swap_used_kb, 1.0 / 1024);
+	v[TS_SWAP_TOTAL] = m_or_nan(rec->swap_total_kb, 1.0 / 1024);
+	v[TS_EMC_MHZ] = m_or_nan(rec->emc_mhz, 1);
+	v[TS_EMC_UTIL] = m_or_nan(rec->emc_util_pm, 0.1);
+}
+
 int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64_t interval_ns, char *err, size_t errlen)
 {
 	struct tegrastats_rec *rec = malloc(sizeof *rec);
@@ -210,7 +255,6 @@ int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64
 		return -1;
 	}
 	r->tegrastats = true;
-	struct dvf_info *in = &r->info;
 	int timed = -1;          /* decided by the first good line */
 	int64_t t0 = 0;
 	double unix0 = NAN;      /* the first line's wall-clock time */
@@ -266,45 +310,7 @@ int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64
 			v[i] = NAN;
 		v[TS_TIME] = (double)t * 1e-9;
 		v[TS_UNIX] = unix0 + (double)t * 1e-9;   /* spread below with time_s */
-		if (rec->has_gpu) {
-			v[TS_GPU_FREQ] = m_or_nan(rec->gpu_mhz, 1);
-			v[TS_GPU_UTIL] = m_or_nan(rec->gpu_util_pm, 0.1);
-		}
-		/* All CPUs' utilisation: the mean over online cores that print one. */
-		double sum = 0;
-		int n = 0;
-		for (int i = 0; i < rec->n_cpus; i++)
-			if (rec->cpu[i].online && rec->cpu[i].util_pm.ok) {
-				sum += (double)rec->cpu[i].util_pm.v;
-				n++;
-			}
-		if (n)
-			v[TS_CPU_UTIL] = sum / n * 0.1;
-		for (int i = 0; i < in->n_rails; i++) {
-			const struct tegrastats_rail *tr = tegrastats_rail(rec, in->rail_name[i]);
-			if (tr)
-				v[TS_FIXED + i] = m_or_nan(tr->cur_mw, 1);
-		}
-		for (int i = 0; i < in->n_zones; i++) {
-			const struct tegrastats_temp *tt = tegrastats_temp(rec, r->ts_temp[i]);
-			if (tt)
-				v[TS_FIXED + in->n_rails + i] = m_or_nan(tt->mc, 1e-3);
-		}
-		/* each core's clock; an offline core or one printed without
-		 * "@MHz" (not root) is n/a */
-		for (int i = 0; i < in->n_clusters && i < rec->n_cpus; i++)
-			if (rec->cpu[i].online)
-				v[TS_FIXED + in->n_rails + in->n_zones + i] = m_or_nan(rec->cpu[i].mhz, 1);
-		for (int i = 0; i < in->n_cores && i < rec->n_cpus; i++)
-			if (rec->cpu[i].online)
-				v[TS_FIXED + in->n_rails + in->n_zones + in->n_clusters + i] = m_or_nan(rec->cpu[i].util_pm, 0.1);
-		/* RAM and SWAP in MB (the columns' unit), EMC_FREQ p%@MHz */
-		v[TS_RAM_USED] = m_or_nan(rec->ram_used_kb, 1.0 / 1024);
-		v[TS_RAM_TOTAL] = m_or_nan(rec->ram_total_kb, 1.0 / 1024);
-		v[TS_SWAP_USED] = m_or_nan(rec->swap_used_kb, 1.0 / 1024);
-		v[TS_SWAP_TOTAL] = m_or_nan(rec->swap_total_kb, 1.0 / 1024);
-		v[TS_EMC_MHZ] = m_or_nan(rec->emc_mhz, 1);
-		v[TS_EMC_UTIL] = m_or_nan(rec->emc_util_pm, 0.1);
+		tegra_fill(r, rec, v);
 		struct row *row = &r->rows[r->n_rows++];
 		row->t_ns = t;
 		row->line = line;

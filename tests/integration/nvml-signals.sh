@@ -28,6 +28,15 @@ ulimit -c 0 2>/dev/null   # SEGV and ABRT would dump core
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
+# wait_lock STATE: until the fake GPUs' state file reads STATE (up to 5 s)
+wait_lock() {
+	_i=0
+	while [ "$(cat "$FAKENVML_STATE")" != "$1" ] && [ "$_i" -lt 500 ]; do
+		sleep 0.01
+		_i=$((_i + 1))
+	done
+	[ "$(cat "$FAKENVML_STATE")" = "$1" ]
+}
 . "$top_srcdir/tests/clocks.sh"   # signum
 states() { ls "$DVFSTOP_STATE_DIR" | grep -c '\.state$'; }
 
@@ -43,12 +52,7 @@ path() {
 	$FG "$DVFSTOP" --batch --no-config --source nvml "$@" --interval 20 --duration $dur \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	i=0
-	while [ "$(cat "$FAKENVML_STATE")" != "$lock" ] && [ "$i" -lt 500 ]; do
-		sleep 0.01
-		i=$((i + 1))
-	done
-	if [ "$(cat "$FAKENVML_STATE")" != "$lock" ]; then
+	if ! wait_lock "$lock"; then
 		kill -s KILL "$pid" 2>/dev/null; wait "$pid"
 		fail "$end $*: never locked ($(cat "$FAKENVML_STATE")): $(cat "$tmp/err")"; return
 	fi
@@ -89,12 +93,7 @@ many() {
 	FAKENVML_GPUS=4 $FG "$DVFSTOP" --batch --no-config --source nvml --gpu 0,2 --set-clock 990 \
 		--interval 20 --duration $dur >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	i=0
-	while [ "$(cat "$FAKENVML_STATE")" != "$lock" ] && [ "$i" -lt 500 ]; do
-		sleep 0.01
-		i=$((i + 1))
-	done
-	if [ "$(cat "$FAKENVML_STATE")" != "$lock" ]; then
+	if ! wait_lock "$lock"; then
 		kill -s KILL "$pid" 2>/dev/null; wait "$pid"
 		fail "4 GPUs, $end: never locked ($(cat "$FAKENVML_STATE")): $(cat "$tmp/err")"; return
 	fi
