@@ -1,13 +1,13 @@
 #include "config.h"
 #include "panel.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "gpu_rows.h"
+#include "pen.h"
 #include "layout.h"
 #include "render.h"
 #include "sys_rows.h"
@@ -16,84 +16,26 @@
 /* Widest graph row we render (a 300-column terminal is well inside). */
 enum { MAX_W = 512 };
 
-/* A pen writes left to right along one row, clipped at x1. */
-struct pen {
-	struct cellbuf *cb;
-	int x, y, x1;
-};
-
-static struct pen pen_at(struct cellbuf *cb, int x, int y, int x1)
-{
-	return (struct pen){ cb, x, y, x1 };
-}
-
-static void put(struct pen *p, int role, const char *s)
-{
-	if (p->x >= p->x1)
-		return;
-	p->x += cellbuf_putn(p->cb, p->x, p->y, role, s, p->x1 - p->x);
-}
-
-static void putf(struct pen *p, int role, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void putf(struct pen *p, int role, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	put(p, role, buf);
-}
-
-/* A metric: the value role when valid, the n/a role when not. */
-static void put_m(struct pen *p, struct dvf_m m, double scale, int prec, const char *unit)
-{
-	char buf[64];
-	render_fmt_m(buf, sizeof buf, m, scale, prec, unit);
-	put(p, m.ok ? ROLE_VALUE : ROLE_NA, buf);
-}
-
-/* A GPU clock in MHz: whole MHz as such, others (1300.5) with a decimal,
- * so the screen says what the driver says. */
-static int mhz_prec(int64_t hz)
-{
-	return hz % 1000000 ? 1 : 0;
-}
-
 /* "util  87.0% [████    ]": a per-mille utilisation as a number and a
  * bar, on row y from x0, W columns (GPU load and CPU utilisation alike). */
 static void put_util(struct cellbuf *cb, int x0, int y, int W, struct dvf_m pm)
 {
 	char num[16], buf[4 * MAX_W + 1];
 	struct pen p = pen_at(cb, x0, y, x0 + W);
-	put(&p, ROLE_LABEL, "util  ");
+	pen_put(&p, ROLE_LABEL, "util  ");
 	render_fmt_m(num, sizeof num, pm, 0.1, 1, NULL);
 	if (pm.ok)
 		strncat(num, "%", sizeof num - strlen(num) - 1);
-	putf(&p, pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
+	pen_putf(&p, pm.ok ? ROLE_VALUE : ROLE_NA, "%6s", num);
 	int bw = x0 + W - p.x - 3;
 	if (bw > MAX_W)
 		bw = MAX_W;
 	if (bw >= 3) {
-		put(&p, ROLE_LABEL, " [");
+		pen_put(&p, ROLE_LABEL, " [");
 		render_bar(pm.v / 1000.0, pm.ok, bw, cb->utf8, buf, sizeof buf);
-		put(&p, pm.ok ? ROLE_BAR : ROLE_NA, buf);
-		put(&p, ROLE_LABEL, "]");
+		pen_put(&p, pm.ok ? ROLE_BAR : ROLE_NA, buf);
+		pen_put(&p, ROLE_LABEL, "]");
 	}
-}
-
-static void put_mhz(struct pen *p, struct dvf_m hz, const char *unit)
-{
-	put_m(p, hz, 1e-6, hz.ok ? mhz_prec(hz.v) : 0, unit);
-}
-
-/* Right-align s so it ends at the pen's limit (if it fits after p->x). */
-static void put_right(struct pen *p, int role, const char *s)
-{
-	int n = cellbuf_strcols(s);
-	if (p->x1 - n >= p->x)
-		cellbuf_putn(p->cb, p->x1 - n, p->y, role, s, n);
 }
 
 int panel_series(const struct history *h, int series, int width, double *v, bool *ok)
@@ -187,11 +129,11 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	    strncmp(board, "NVIDIA ", 7) == 0)
 		board += 7;
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
-	put(&p, ROLE_HEADER_HI, "dvfstop");
-	put(&p, ROLE_HEADER, left);
-	put(&p, ROLE_HEADER_HI, board);
+	pen_put(&p, ROLE_HEADER_HI, "dvfstop");
+	pen_put(&p, ROLE_HEADER, left);
+	pen_put(&p, ROLE_HEADER_HI, board);
 	p.x1 = cb->w - 1;
-	put_right(&p, ROLE_HEADER, clock);
+	pen_put_right(&p, ROLE_HEADER, clock);
 
 	/* Second row: what the operator must not miss first. */
 	char up[32], right[128];
@@ -215,31 +157,31 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 		p.x1 = cb->w - 1;
 	if (v->recording) {
 		const char *base = strrchr(v->rec_path, '/');
-		putf(&p, ROLE_REC, "%s REC %s", cb->utf8 ? "●" : "*", base ? base + 1 : v->rec_path);
+		pen_putf(&p, ROLE_REC, "%s REC %s", cb->utf8 ? "●" : "*", base ? base + 1 : v->rec_path);
 	} else if (show_idle) {
-		put(&p, ROLE_HEADER, "not recording");
+		pen_put(&p, ROLE_HEADER, "not recording");
 	}
 	if (v->frozen) {
-		put(&p, ROLE_HEADER, "  ");
-		put(&p, ROLE_FROZEN, " FROZEN (p) ");
+		pen_put(&p, ROLE_HEADER, "  ");
+		pen_put(&p, ROLE_FROZEN, " FROZEN (p) ");
 	}
 	if (v->replay.on) {
 		char rp[96];
 		replay_view_text(&v->replay, rp, sizeof rp);
-		put(&p, ROLE_HEADER, "  ");
-		putf(&p, ROLE_FROZEN, " %s ", rp);
+		pen_put(&p, ROLE_HEADER, "  ");
+		pen_putf(&p, ROLE_FROZEN, " %s ", rp);
 	}
 	if (v->ended) {
-		put(&p, ROLE_HEADER, "  ");
-		put(&p, ROLE_ERROR, " source ended ");
+		pen_put(&p, ROLE_HEADER, "  ");
+		pen_put(&p, ROLE_ERROR, " source ended ");
 	}
 	if (v->msg[0]) {
 		if (p.x > 1)
-			put(&p, ROLE_HEADER, "  ");
-		put(&p, ROLE_MSG, v->msg);
+			pen_put(&p, ROLE_HEADER, "  ");
+		pen_put(&p, ROLE_MSG, v->msg);
 	}
 	p.x1 = cb->w - 1;
-	put_right(&p, ROLE_HEADER, right);
+	pen_put_right(&p, ROLE_HEADER, right);
 }
 
 /* The GPU panel's second row: the scale of levels with the limits and the
@@ -251,25 +193,25 @@ static void gpu_scale(const struct dvf_info *in, const struct dvf_sample *s, str
 	int n = in ? in->n_levels : 0;
 	char buf[4 * MAX_W + 1];
 	if (n == 0) {
-		put(&p, ROLE_NA, "clock table n/a");
+		pen_put(&p, ROLE_NA, "clock table n/a");
 		return;
 	}
 	char lo[16], hi[16];
-	snprintf(lo, sizeof lo, "%.*f", mhz_prec(in->level_hz[0]), (double)in->level_hz[0] * 1e-6);
-	snprintf(hi, sizeof hi, "%.*f", mhz_prec(in->level_hz[n - 1]), (double)in->level_hz[n - 1] * 1e-6);
+	snprintf(lo, sizeof lo, "%.*f", pen_mhz_prec(in->level_hz[0]), (double)in->level_hz[0] * 1e-6);
+	snprintf(hi, sizeof hi, "%.*f", pen_mhz_prec(in->level_hz[n - 1]), (double)in->level_hz[n - 1] * 1e-6);
 	int sw = W - (int)strlen(lo) - (int)strlen(hi) - 2;
 	if (sw > MAX_W)
 		sw = MAX_W;
 	if (sw < 3) {
-		put(&p, ROLE_LABEL, "levels ");
-		putf(&p, ROLE_VALUE, "%d", n);
+		pen_put(&p, ROLE_LABEL, "levels ");
+		pen_putf(&p, ROLE_VALUE, "%d", n);
 		return;
 	}
-	put(&p, ROLE_LABEL, lo);
-	put(&p, ROLE_LABEL, " ");
+	pen_put(&p, ROLE_LABEL, lo);
+	pen_put(&p, ROLE_LABEL, " ");
 	render_scale(in->level_hz, n, s->gpu_min_hz, s->gpu_max_hz, s->gpu_freq_hz, sw, cb->utf8, buf, sizeof buf);
 	int sx = p.x;
-	put(&p, ROLE_SCALE, buf);
+	pen_put(&p, ROLE_SCALE, buf);
 	int pmin = -1, pmax = -1, pcur = -1;
 	if (s->gpu_min_hz.ok)
 		pmin = render_scale_pos(sample_level_nearest(in, s->gpu_min_hz.v), n, sw);
@@ -282,8 +224,8 @@ static void gpu_scale(const struct dvf_info *in, const struct dvf_sample *s, str
 		cellbuf_role(cb, sx + a, y, b - a + 1, ROLE_SCALE_RANGE);
 	if (pcur >= 0)
 		cellbuf_role(cb, sx + pcur, y, 1, ROLE_SCALE_CUR);
-	put(&p, ROLE_LABEL, " ");
-	put(&p, ROLE_LABEL, hi);
+	pen_put(&p, ROLE_LABEL, " ");
+	pen_put(&p, ROLE_LABEL, hi);
 }
 
 /* Who set the clock, and why the board runs elsewhere, from row gy when
@@ -294,11 +236,11 @@ static int gpu_setting(const struct tui_view *v, struct cellbuf *cb, int x0, int
 	struct pen p;
 	if (H >= 7 && v->ctl_who[0]) {
 		p = pen_at(cb, x0, gy++, x0 + W);
-		put(&p, ROLE_LABEL, "set   ");
-		put(&p, ROLE_VALUE, v->ctl_who);
+		pen_put(&p, ROLE_LABEL, "set   ");
+		pen_put(&p, ROLE_VALUE, v->ctl_who);
 		if (v->ctl_note[0] && H < 9) {
-			put(&p, ROLE_LABEL, "  ");
-			put(&p, ROLE_WARN, v->ctl_note);
+			pen_put(&p, ROLE_LABEL, "  ");
+			pen_put(&p, ROLE_WARN, v->ctl_note);
 		}
 	}
 	if (H >= 9 && v->ctl_note[0]) {
@@ -309,13 +251,13 @@ static int gpu_setting(const struct tui_view *v, struct cellbuf *cb, int x0, int
 		char first[sizeof v->ctl_note];
 		snprintf(first, sizeof first, "%.*s", (int)cut, v->ctl_note);
 		p = pen_at(cb, x0, gy++, x0 + W);
-		put(&p, ROLE_WARN, first);
+		pen_put(&p, ROLE_WARN, first);
 		const char *rest = v->ctl_note + cut;
 		while (*rest == ' ')
 			rest++;
 		if (*rest) {
 			p = pen_at(cb, x0, gy++, x0 + W);
-			put(&p, ROLE_WARN, rest);
+			pen_put(&p, ROLE_WARN, rest);
 		}
 	}
 	return gy;
@@ -357,15 +299,15 @@ int panel_gpu_zone(const struct dvf_info *in)
 static void gpu_limits(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
 {
 	struct pen p = pen_at(cb, x0, y, x0 + W);
-	put(&p, ROLE_LABEL, "lim ");
-	put_mhz(&p, s->gpu_min_hz, NULL);
-	put(&p, ROLE_LABEL, "..");
-	put_mhz(&p, s->gpu_max_hz, "MHz");
-	put(&p, ROLE_LABEL, "  gov ");
+	pen_put(&p, ROLE_LABEL, "lim ");
+	pen_put_mhz(&p, s->gpu_min_hz, NULL);
+	pen_put(&p, ROLE_LABEL, "..");
+	pen_put_mhz(&p, s->gpu_max_hz, "MHz");
+	pen_put(&p, ROLE_LABEL, "  gov ");
 	if (s->gpu_governor[0])
-		put(&p, ROLE_VALUE, s->gpu_governor);
+		pen_put(&p, ROLE_VALUE, s->gpu_governor);
 	else
-		put(&p, ROLE_NA, "n/a");
+		pen_put(&p, ROLE_NA, "n/a");
 }
 
 /* Several GPUs (rows 3..): the node's utilisation, one row per GPU, then
@@ -407,10 +349,10 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 	 * how many, and the lowest clock, which sets the pace). */
 	p = pen_at(cb, x0, 1, x0 + W);
 	if (node)
-		putf(&p, ROLE_VALUE, "%d GPUs  ", in->n_gpus);
-	put(&p, ROLE_LABEL, "clock ");
-	put_mhz(&p, s->gpu_freq_hz, "MHz");
-	put(&p, ROLE_LABEL, "  level ");
+		pen_putf(&p, ROLE_VALUE, "%d GPUs  ", in->n_gpus);
+	pen_put(&p, ROLE_LABEL, "clock ");
+	pen_put_mhz(&p, s->gpu_freq_hz, "MHz");
+	pen_put(&p, ROLE_LABEL, "  level ");
 	if (n > 0 && s->gpu_freq_hz.ok) {
 		int i = sample_level_index(in, s->gpu_freq_hz.v);
 		const char *approx = "";
@@ -419,9 +361,9 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 			i = sample_level_nearest(in, s->gpu_freq_hz.v);
 			approx = "~";
 		}
-		putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
+		pen_putf(&p, ROLE_VALUE, "%s%d/%d", approx, i + 1, n);
 	} else {
-		put(&p, ROLE_NA, "n/a");
+		pen_put(&p, ROLE_NA, "n/a");
 	}
 	/* The GPU's own temperature at the row's end: with the clock, the
 	 * line an 80x24 screen keeps whole (the CPU panel has every zone). */
@@ -431,7 +373,7 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		char t[32];
 		snprintf(t, sizeof t, "%.1f%s", (double)mc / 1000.0, cb->utf8 ? "°C" : "C");
 		p.x += 2;
-		put_right(&p, mc >= 95000 ? ROLE_CRIT : mc >= 85000 ? ROLE_WARN : ROLE_VALUE, t);
+		pen_put_right(&p, mc >= 95000 ? ROLE_CRIT : mc >= 85000 ? ROLE_WARN : ROLE_VALUE, t);
 }
 	if (node) {
 		gpu_node_rows(v, cb, x0, W, H);
@@ -490,12 +432,12 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 		struct dvf_m m = total ? s->total_mw : s->rail[i].mw;
 		char val[32];
 		p = pen_at(cb, x0, y, x0 + W);
-		putf(&p, total ? ROLE_VALUE : ROLE_LABEL, "%-*.*s", nw, nw,
+		pen_putf(&p, total ? ROLE_VALUE : ROLE_LABEL, "%-*.*s", nw, nw,
 		     total ? (in && !in->total_known ? "sum" : "total") : in->rail_name[i]);
-		put(&p, ROLE_LABEL, " ");
-		put(&p, ROLE_LABEL, !total && in->rail_in_total[i] ? mark : " ");
+		pen_put(&p, ROLE_LABEL, " ");
+		pen_put(&p, ROLE_LABEL, !total && in->rail_in_total[i] ? mark : " ");
 		render_fmt_m(val, sizeof val, m, 1e-3, 2, "W");
-		putf(&p, m.ok ? ROLE_VALUE : ROLE_NA, " %8s ", val);
+		pen_putf(&p, m.ok ? ROLE_VALUE : ROLE_NA, " %8s ", val);
 		graph(v, cb, total ? HS_TOTAL_W : HS_RAIL0 + i, p.x, y, x0 + W - p.x, 1,
 		      total ? ROLE_SPARK_TOTAL : ROLE_SPARK, 0, 0, SCALE_ZERO, 0.1);
 	}
@@ -505,24 +447,24 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 	if (y <= H) {
 		double mw;
 		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "mean ");
+		pen_put(&p, ROLE_LABEL, "mean ");
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
-		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
+		pen_put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
 		char d[32];
-		putf(&p, ROLE_LABEL, " over %s", render_duration(d, sizeof d, v->elapsed_s));
+		pen_putf(&p, ROLE_LABEL, " over %s", render_duration(d, sizeof d, v->elapsed_s));
 	}
 	/* How the total is made, when there is room. */
 	if (y <= H) {
 		p = pen_at(cb, x0, y++, x0 + W);
-		putf(&p, ROLE_LABEL, "%s ", mark);
+		pen_putf(&p, ROLE_LABEL, "%s ", mark);
 		if (!in)
-			put(&p, ROLE_NA, "n/a");
+			pen_put(&p, ROLE_NA, "n/a");
 		else if (!in->total_known)
-			put(&p, ROLE_WARN, "sum of all rails (board rule unknown)");
+			pen_put(&p, ROLE_WARN, "sum of all rails (board rule unknown)");
 		else if (in->total_rule[0] && (int)strlen(in->total_rule) <= W - 2)
-			put(&p, ROLE_LABEL, in->total_rule);
+			pen_put(&p, ROLE_LABEL, in->total_rule);
 		else
-			put(&p, ROLE_LABEL, "marked rails make the total");
+			pen_put(&p, ROLE_LABEL, "marked rails make the total");
 	}
 	/* A taller total-power graph in what is left. */
 	int g = H - y + 1;
@@ -548,13 +490,13 @@ void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 		return;
 
 	p = pen_at(cb, x0, y++, x0 + W);
-	put(&p, ROLE_LABEL, "session ");
+	pen_put(&p, ROLE_LABEL, "session ");
 	if (c->have) {
-		putf(&p, ROLE_VALUE, "%.1f J", c->mj / 1000.0);
-		put(&p, ROLE_LABEL, "  ");
-		putf(&p, ROLE_VALUE, "%.4f Wh", c->mj / 3.6e6);
+		pen_putf(&p, ROLE_VALUE, "%.1f J", c->mj / 1000.0);
+		pen_put(&p, ROLE_LABEL, "  ");
+		pen_putf(&p, ROLE_VALUE, "%.4f Wh", c->mj / 3.6e6);
 	} else {
-		put(&p, ROLE_NA, "n/a");
+		pen_put(&p, ROLE_NA, "n/a");
 	}
 
 	/* Too short for the session's mean and the job's four rows: the job's
@@ -566,10 +508,10 @@ void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 	if (y <= H) {
 		double mw;
 		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "mean    ");
+		pen_put(&p, ROLE_LABEL, "mean    ");
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
-		put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
-		putf(&p, ROLE_LABEL, "  time %s", render_duration(d, sizeof d, v->elapsed_s));
+		pen_put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
+		pen_putf(&p, ROLE_LABEL, "  time %s", render_duration(d, sizeof d, v->elapsed_s));
 	}
 	/* Several GPUs: each one's share, leaving a row for the job. */
 	y += gpu_rows_energy_share(v, cb, x0, y, x0 + W, H - y < 2 ? H - y : 2);
@@ -579,10 +521,10 @@ void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 	/* Gaps: the energy is only as good as its coverage. */
 	if (y <= H) {
 		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "gaps    ");
-		putf(&p, c->n_lost ? ROLE_WARN : ROLE_VALUE, "%d bridged, %d lost", c->n_bridged, c->n_lost);
+		pen_put(&p, ROLE_LABEL, "gaps    ");
+		pen_putf(&p, c->n_lost ? ROLE_WARN : ROLE_VALUE, "%d bridged, %d lost", c->n_bridged, c->n_lost);
 		if (c->lost_ns > 0)
-			putf(&p, ROLE_WARN, " (%.1f s)", (double)c->lost_ns / 1e9);
+			pen_putf(&p, ROLE_WARN, " (%.1f s)", (double)c->lost_ns / 1e9);
 	}
 	job_panel_tail(&v->job, cb, x0, y, x0 + W, H);
 }
@@ -619,14 +561,14 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 			if (s->temp_mc[i].ok && (hot < 0 || s->temp_mc[i].v > s->temp_mc[hot].v))
 				hot = i;
 		p = pen_at(cb, x0, y++, x0 + W);
-		put(&p, ROLE_LABEL, "hottest ");
+		pen_put(&p, ROLE_LABEL, "hottest ");
 		if (hot < 0) {
-			put(&p, ROLE_NA, "n/a");
+			pen_put(&p, ROLE_NA, "n/a");
 		} else {
 			int64_t mc = s->temp_mc[hot].v;
 			int role = mc >= 95000 ? ROLE_CRIT : mc >= 85000 ? ROLE_WARN : ROLE_VALUE;
-			putf(&p, role, "%.1f%s", (double)mc / 1000.0, deg);
-			putf(&p, ROLE_LABEL, " %s", in->zone_name[hot]);
+			pen_putf(&p, role, "%.1f%s", (double)mc / 1000.0, deg);
+			pen_putf(&p, ROLE_LABEL, " %s", in->zone_name[hot]);
 		}
 	}
 	/* memory, the EMC and the fan (jtop's MEM page) */
@@ -645,9 +587,9 @@ void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb)
 			int need = cellbuf_strcols(in->zone_name[i]) + 1 + cellbuf_strcols(t);
 			if (p.x > x0 && p.x + need > x0 + W)
 				break;
-			putf(&p, ROLE_LABEL, "%s ", in->zone_name[i]);
-			put(&p, s->temp_mc[i].ok ? ROLE_VALUE : ROLE_NA, t);
-			put(&p, ROLE_LABEL, "  ");
+			pen_putf(&p, ROLE_LABEL, "%s ", in->zone_name[i]);
+			pen_put(&p, s->temp_mc[i].ok ? ROLE_VALUE : ROLE_NA, t);
+			pen_put(&p, ROLE_LABEL, "  ");
 			i++;
 		}
 	}
@@ -660,11 +602,11 @@ static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int
 	if (cb->w - 2 <= 0 || cb->h - 2 <= 0)
 		return;
 	struct pen p = pen_at(cb, 1, 1, cb->w - 1);
-	putf(&p, ROLE_LABEL, "%s: ", what);
-	put(&p, ROLE_INACTIVE, state);
+	pen_putf(&p, ROLE_LABEL, "%s: ", what);
+	pen_put(&p, ROLE_INACTIVE, state);
 	if (cb->h - 2 > 1) {
 		p = pen_at(cb, 1, 2, cb->w - 1);
-		put(&p, ROLE_INACTIVE, later);
+		pen_put(&p, ROLE_INACTIVE, later);
 	}
 }
 
@@ -682,13 +624,13 @@ void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 		int need = cellbuf_strcols(k->name) + 1 + cellbuf_strcols(k->label);
 		if (p.x + need > p.x1)
 			break;
-		put(&p, ROLE_KEY, k->name);
-		put(&p, ROLE_KEYLINE, " ");
-		put(&p, ROLE_KEYLINE, k->label);
-		put(&p, ROLE_KEYLINE, "  ");
+		pen_put(&p, ROLE_KEY, k->name);
+		pen_put(&p, ROLE_KEYLINE, " ");
+		pen_put(&p, ROLE_KEYLINE, k->label);
+		pen_put(&p, ROLE_KEYLINE, "  ");
 	}
 	p.x1 = cb->w - 1;
-	put_right(&p, ROLE_KEYLINE, focus);
+	pen_put_right(&p, ROLE_KEYLINE, focus);
 }
 
 /* The policy region while no policy is loaded (policy_panel.c draws it
@@ -740,9 +682,9 @@ int panel_help(const struct tui_key *tab, struct cellbuf *cb, int top)
 	for (int i = 0; i < rows; i++) {
 		const struct tui_key *k = &tab[top + i];
 		struct pen p = pen_at(cb, 2, 1 + i, cb->w - 2);
-		put(&p, ROLE_KEY, k->name);
+		pen_put(&p, ROLE_KEY, k->name);
 		p.x = 2 + HELP_KEY_W;
-		put(&p, ROLE_HELP, k->help);
+		pen_put(&p, ROLE_HELP, k->help);
 	}
 	if (cb->h < 3)
 		return top;

@@ -3,49 +3,19 @@
 #include "config.h"
 #include "sys_rows.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "pen.h"
 #include "render.h"
 #include "theme.h"
 
-/* Left to right along one row, clipped at x1 (as panel.c's pen). */
-struct row {
-	struct cellbuf *cb;
-	int x, y, x1;
-};
-
-static void sys_rows_put(struct row *r, int role, const char *s)
-{
-	if (r->x < r->x1)
-		r->x += cellbuf_putn(r->cb, r->x, r->y, role, s, r->x1 - r->x);
-}
-
-static void sys_rows_putf(struct row *r, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void sys_rows_putf(struct row *r, int role, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	sys_rows_put(r, role, buf);
-}
-
-static void sys_rows_m(struct row *r, struct dvf_m m, double scale, int prec, const char *unit)
-{
-	char buf[64];
-	render_fmt_m(buf, sizeof buf, m, scale, prec, unit);
-	sys_rows_put(r, m.ok ? ROLE_VALUE : ROLE_NA, buf);
-}
-
 /* A per-mille as "16%" (n/a without the sign). */
-static void sys_rows_pct(struct row *r, struct dvf_m pm)
+static void sys_rows_pct(struct pen *r, struct dvf_m pm)
 {
 	char buf[64];
 	render_fmt_m(buf, sizeof buf, pm, 0.1, 0, NULL);
-	sys_rows_putf(r, pm.ok ? ROLE_VALUE : ROLE_NA, "%s%s", buf, pm.ok ? "%" : "");
+	pen_putf(r, pm.ok ? ROLE_VALUE : ROLE_NA, "%s%s", buf, pm.ok ? "%" : "");
 }
 
 void sys_rows_cluster_label(const struct dvf_info *in, int k, bool shortform, char *out, size_t len)
@@ -96,7 +66,7 @@ static int sys_rows_blocks(const struct dvf_info *in, const struct dvf_sample *s
  * the row has room ("c0-3 1190 ▆▁▁▁ c4-7 730 ▂▂▂▂ ... MHz"). */
 void sys_rows_clock(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
 {
-	struct row r = { cb, x0, y, x0 + W };
+	struct pen r = { cb, x0, y, x0 + W };
 	int nc = in ? in->n_clusters : 0;
 	char label[DVF_NAME_LEN], num[32], blocks[DVF_MAX_CORES * 4 + 1];
 	/* what the row takes with the cores' blocks */
@@ -107,34 +77,34 @@ void sys_rows_clock(const struct dvf_info *in, const struct dvf_sample *s, struc
 		need += (int)strlen(label) + 1 + (int)strlen(num) + 1 + sys_rows_blocks(in, s, i, cb->utf8, blocks, sizeof blocks) + 1;
 	}
 	bool with_blocks = in && in->n_cores > 0 && need <= W;
-	sys_rows_put(&r, ROLE_LABEL, "clock ");
+	pen_put(&r, ROLE_LABEL, "clock ");
 	if (nc <= 0)
-		sys_rows_put(&r, ROLE_NA, "n/a");
+		pen_put(&r, ROLE_NA, "n/a");
 	for (int i = 0; i < nc && i < DVF_MAX_CLUSTERS; i++) {
 		sys_rows_cluster_label(in, i, true, label, sizeof label);
 		/* labels only where they say which cores (not a replay's names) */
 		if (in->n_cores > 0)
-			sys_rows_putf(&r, ROLE_LABEL, "%s ", label);
-		sys_rows_m(&r, s->cpu_khz[i], 1e-3, 0, NULL);
-		sys_rows_put(&r, ROLE_LABEL, " ");
+			pen_putf(&r, ROLE_LABEL, "%s ", label);
+		pen_put_m(&r, s->cpu_khz[i], 1e-3, 0, NULL);
+		pen_put(&r, ROLE_LABEL, " ");
 		if (with_blocks && sys_rows_blocks(in, s, i, cb->utf8, blocks, sizeof blocks) > 0) {
-			sys_rows_put(&r, ROLE_BAR, blocks);
-			sys_rows_put(&r, ROLE_LABEL, " ");
+			pen_put(&r, ROLE_BAR, blocks);
+			pen_put(&r, ROLE_LABEL, " ");
 		}
 	}
 	if (nc > 0)
-		sys_rows_put(&r, ROLE_LABEL, "MHz");
+		pen_put(&r, ROLE_LABEL, "MHz");
 }
 
 void sys_rows_cluster(const struct dvf_info *in, const struct dvf_sample *s, int k, struct cellbuf *cb, int x0,
 		      int y, int W)
 {
-	struct row r = { cb, x0, y, x0 + W };
+	struct pen r = { cb, x0, y, x0 + W };
 	char label[DVF_NAME_LEN];
 	sys_rows_cluster_label(in, k, false, label, sizeof label);
-	sys_rows_putf(&r, ROLE_LABEL, "%-8s", label);
-	sys_rows_m(&r, s->cpu_khz[k], 1e-3, 0, "MHz");
-	sys_rows_put(&r, ROLE_LABEL, " ");
+	pen_putf(&r, ROLE_LABEL, "%-8s", label);
+	pen_put_m(&r, s->cpu_khz[k], 1e-3, 0, "MHz");
+	pen_put(&r, ROLE_LABEL, " ");
 	for (int c = 0; c < in->n_cores && c < DVF_MAX_CORES; c++) {
 		if (in->core_cluster[c] != k)
 			continue;
@@ -143,53 +113,53 @@ void sys_rows_cluster(const struct dvf_info *in, const struct dvf_sample *s, int
 		render_fmt_m(t, sizeof t, m, 0.1, 0, NULL);
 		snprintf(cell, sizeof cell, "%s%s", t, m.ok ? "%" : "");
 		int role = !m.ok ? ROLE_NA : m.v >= 900 ? ROLE_WARN : ROLE_VALUE;
-		sys_rows_putf(&r, role, " %4s", cell);
+		pen_putf(&r, role, " %4s", cell);
 	}
 }
 
 /* kB as GiB with one decimal, or n/a. */
-static void sys_rows_gib(struct row *r, struct dvf_m kb, int role)
+static void sys_rows_gib(struct pen *r, struct dvf_m kb, int role)
 {
 	if (kb.ok)
-		sys_rows_putf(r, role, "%.1f", (double)kb.v / (1024.0 * 1024.0));
+		pen_putf(r, role, "%.1f", (double)kb.v / (1024.0 * 1024.0));
 	else
-		sys_rows_put(r, ROLE_NA, "n/a");
+		pen_put(r, ROLE_NA, "n/a");
 }
 
 void sys_rows_mem(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
 {
-	struct row r = { cb, x0, y, x0 + W };
+	struct pen r = { cb, x0, y, x0 + W };
 	/* a fine-tune near the limit of unified memory is the warning here */
 	int role = ROLE_VALUE;
 	if (s->ram_used_kb.ok && s->ram_total_kb.ok && s->ram_total_kb.v > 0) {
 		double f = (double)s->ram_used_kb.v / (double)s->ram_total_kb.v;
 		role = f >= 0.97 ? ROLE_CRIT : f >= 0.90 ? ROLE_WARN : ROLE_VALUE;
 	}
-	sys_rows_put(&r, ROLE_LABEL, "RAM ");
+	pen_put(&r, ROLE_LABEL, "RAM ");
 	sys_rows_gib(&r, s->ram_used_kb, role);
-	sys_rows_put(&r, ROLE_LABEL, "/");
+	pen_put(&r, ROLE_LABEL, "/");
 	sys_rows_gib(&r, s->ram_total_kb, ROLE_VALUE);
-	sys_rows_put(&r, ROLE_LABEL, " GiB  swap ");
+	pen_put(&r, ROLE_LABEL, " GiB  swap ");
 	int srole = s->swap_used_kb.ok && s->swap_used_kb.v > 1024 * 1024 ? ROLE_WARN : ROLE_VALUE;
 	sys_rows_gib(&r, s->swap_used_kb, srole);
-	sys_rows_put(&r, ROLE_LABEL, "/");
+	pen_put(&r, ROLE_LABEL, "/");
 	sys_rows_gib(&r, s->swap_total_kb, ROLE_VALUE);
-	sys_rows_put(&r, ROLE_LABEL, " GiB");
+	pen_put(&r, ROLE_LABEL, " GiB");
 }
 
 void sys_rows_emc_fan(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W)
 {
-	struct row r = { cb, x0, y, x0 + W };
+	struct pen r = { cb, x0, y, x0 + W };
 	/* a discrete GPU's own memory clock (NVML) is no Jetson EMC */
-	sys_rows_put(&r, ROLE_LABEL, in && strcmp(in->source, "nvml") == 0 ? "mem " : "EMC ");
-	sys_rows_m(&r, s->emc_hz, 1e-6, 0, "MHz");
-	sys_rows_put(&r, ROLE_LABEL, " ");
+	pen_put(&r, ROLE_LABEL, in && strcmp(in->source, "nvml") == 0 ? "mem " : "EMC ");
+	pen_put_m(&r, s->emc_hz, 1e-6, 0, "MHz");
+	pen_put(&r, ROLE_LABEL, " ");
 	sys_rows_pct(&r, s->emc_load_pm);
-	sys_rows_put(&r, ROLE_LABEL, "  fan ");
+	pen_put(&r, ROLE_LABEL, "  fan ");
 	/* pwm 0..255 as a share of full drive */
 	sys_rows_pct(&r, s->fan_pwm.ok ? dvf_m_val((s->fan_pwm.v * 1000 + 127) / 255) : dvf_m_na());
-	sys_rows_put(&r, ROLE_LABEL, " ");
-	sys_rows_m(&r, s->fan_rpm, 1, 0, "rpm");
+	pen_put(&r, ROLE_LABEL, " ");
+	pen_put_m(&r, s->fan_rpm, 1, 0, "rpm");
 }
 
 /* A size in kB the way nvtop writes it: 3.0G, 64M, 512K. */
@@ -208,20 +178,20 @@ static void sys_rows_size(char *out, size_t len, int64_t kb)
 void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y,
 			int W)
 {
-	struct row r = { cb, x0, y, x0 + W };
-	sys_rows_put(&r, ROLE_LABEL, "procs ");
+	struct pen r = { cb, x0, y, x0 + W };
+	pen_put(&r, ROLE_LABEL, "procs ");
 	if (!s->gpu_procs.ok) {
-		sys_rows_put(&r, ROLE_NA, "n/a");
+		pen_put(&r, ROLE_NA, "n/a");
 		if (in && in->gpu_procs_why[0])
-			sys_rows_putf(&r, ROLE_NA, ": %s", in->gpu_procs_why);
+			pen_putf(&r, ROLE_NA, ": %s", in->gpu_procs_why);
 		return;
 	}
 	if (s->gpu_procs.v == 0) {
-		sys_rows_put(&r, ROLE_VALUE, "none");
+		pen_put(&r, ROLE_VALUE, "none");
 		return;
 	}
 	if (s->gpu_proc[0].pid <= 0) {   /* a count without the list (a recording) */
-		sys_rows_putf(&r, ROLE_VALUE, "%lld", (long long)s->gpu_procs.v);
+		pen_putf(&r, ROLE_VALUE, "%lld", (long long)s->gpu_procs.v);
 		return;
 	}
 	int shown = 0;
@@ -232,11 +202,11 @@ void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, s
 		int need = cellbuf_strcols(s->gpu_proc[i].name) + (int)strlen(pid) + (int)strlen(size);
 		if (shown && r.x + need > r.x1)
 			break;
-		sys_rows_put(&r, ROLE_VALUE, s->gpu_proc[i].name);
-		sys_rows_put(&r, ROLE_LABEL, pid);
-		sys_rows_putf(&r, ROLE_VALUE, "%s  ", size);
+		pen_put(&r, ROLE_VALUE, s->gpu_proc[i].name);
+		pen_put(&r, ROLE_LABEL, pid);
+		pen_putf(&r, ROLE_VALUE, "%s  ", size);
 		shown++;
 	}
 	if (shown < s->gpu_procs.v)
-		sys_rows_putf(&r, ROLE_LABEL, "+%lld", (long long)(s->gpu_procs.v - shown));
+		pen_putf(&r, ROLE_LABEL, "+%lld", (long long)(s->gpu_procs.v - shown));
 }
