@@ -99,7 +99,7 @@ static void send_line(struct client *c, const char *line, size_t n)
 
 static void drop(struct daemon *d, struct client *c, const char *why)
 {
-	char log[1200];
+	char log[SERVE_LOG_MAX];
 	logf_("conn %lu uid=%ld pid=%ld closed (%s)", c->id, (long)c->peer.uid, (long)c->peer.pid, why);
 	close(c->fd);
 	c->fd = -1;
@@ -158,7 +158,7 @@ static void accept_one(struct daemon *d)
 static bool handle_line(struct daemon *d, struct client *c, const char *s, size_t n)
 {
 	struct helper_proto_req r;
-	char msg[256], reply[HP_REPLY_MAX], log[1200];
+	char msg[256], reply[HP_REPLY_MAX], log[SERVE_LOG_MAX];
 	int err = helper_proto_parse(s, n, &r, msg, sizeof msg);
 	if (err) {
 		size_t k = helper_proto_fmt_err(reply, sizeof reply, err, msg);
@@ -297,7 +297,7 @@ static int parse_args(int argc, char **argv, struct daemon *d, const char **root
 static int start(struct daemon *d, const char *root, const char *state_dir)
 {
 	struct group gr, *res = NULL;
-	char gbuf[8192], msg[1200], log[1200] = "";
+	char gbuf[8192], msg[1200], log[SERVE_LOG_MAX] = "";
 	if (getgrnam_r(d->group, &gr, gbuf, sizeof gbuf, &res) != 0 || !res) {
 		logf_("no group '%s' (create it: groupadd --system %s, or name another with --group)", d->group,
 		      d->group);
@@ -326,7 +326,10 @@ static int start(struct daemon *d, const char *root, const char *state_dir)
 		}
 		d->own_socket = true;
 	}
-	logf_("serving %s (%s) on %s for root and group %s", serve_board(d->sv), root,
+	char gpus[32] = "";
+	if (serve_gpus(d->sv) > 1)
+		snprintf(gpus, sizeof gpus, ", %d GPUs", serve_gpus(d->sv));
+	logf_("serving %s (%s%s) on %s for root and group %s", serve_board(d->sv), root, gpus,
 	      d->own_socket ? d->socket_path : "the socket systemd passed", d->group);
 	return 0;
 }
@@ -344,7 +347,7 @@ int main(int argc, char **argv)
 	rc = start(&d, root, state_dir);
 	if (rc == 0)
 		rc = loop(&d);
-	char log[1200] = "";
+	char log[SERVE_LOG_MAX] = "";
 	for (int i = 0; i < MAX_CLIENTS; i++)
 		if (d.cl[i].fd >= 0)
 			close(d.cl[i].fd);

@@ -1,8 +1,9 @@
-/* serve: dvfstopd's clock side.  One board (the Jetson GPU under the sysfs
- * root, else NVML's GPU 0), its control (core/control: levels of the
- * board's table only, the guard's state file before the first write),
- * and who controls it: the first client that writes, until it restores
- * or goes; the others are read-only and told who controls. */
+/* serve: dvfstopd's clock side.  The board: the Jetson GPU under the
+ * sysfs root, else every NVML GPU of the node, each with its own control
+ * (core/control: levels of the board's table only, the guard's state file,
+ * one per GPU, before the first write) and its own controller: the first
+ * client that writes to that GPU, until it restores or goes; the others
+ * are read-only on it and told who controls. */
 #ifndef DVF_SERVE_H
 #define DVF_SERVE_H
 
@@ -11,6 +12,9 @@
 #include <sys/types.h>
 
 #include "helper_proto.h"
+
+/* Room for a log line: one clause per GPU of a node (16 at most). */
+#define SERVE_LOG_MAX 8192
 
 struct serve_cfg {
 	const char *root;       /* sysfs root ("/" on a board) */
@@ -35,7 +39,8 @@ void serve_close(struct serve *sv, char *log, size_t loglen);
 
 const char *serve_board(const struct serve *sv);
 int serve_gpus(const struct serve *sv);
-/* Who controls, as seen by who. */
+/* Who controls, as seen by who: the greeting's word (the first GPU that
+ * someone controls; `status GPU` tells each). */
 void serve_control(const struct serve *sv, unsigned long id, struct helper_proto_ctl *out);
 
 /* Answer one request: the reply line in buf; log gets a line for a
@@ -43,8 +48,8 @@ void serve_control(const struct serve *sv, unsigned long id, struct helper_proto
  * the connection ends after the reply (quit). */
 bool serve_request(struct serve *sv, const struct serve_who *who, const struct helper_proto_req *r,
 		   char *buf, size_t len, char *log, size_t loglen);
-/* A connection ended: when it controlled, everything goes back and
- * control is free.  True when it controlled (log says how it went). */
+/* A connection ended: every GPU it controlled goes back and is free.
+ * True when it controlled one (log says how it went). */
 bool serve_gone(struct serve *sv, unsigned long id, char *log, size_t loglen);
 
 #endif

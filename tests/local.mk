@@ -240,8 +240,9 @@ tests_unit_test_helper_proto_LDADD = $(TEST_LDADD)
 endif
 # dvfstopd on the simulated Orin, clients as users in and outside its group
 # (root only: they skip otherwise).
-TESTS += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-limits.sh
-EXTRA_DIST += tests/integration/helper-access.sh tests/integration/helper-restore.sh \
+TESTS += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-limits.sh \
+	tests/integration/helper-gpus.sh
+EXTRA_DIST += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-gpus.sh \
 	tests/integration/helper-limits.sh tests/dvfstopd.sh tests/dvfstopd_client.py
 
 # A control action loop on the simulator, driven by restore-signals.sh.

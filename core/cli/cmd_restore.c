@@ -42,13 +42,14 @@ static bool reopen(struct reopened *r, const struct guard *g, char *msg, size_t 
 	return r->src != NULL;
 }
 
-/* Restore one state file (api_source NULL: the devfreq files).  Returns
- * 1 when it could not, 0 otherwise; *did when something was there. */
-static int restore_one(const char *root, const char *api_source, bool *did)
+/* Restore one state file (api_source NULL: the devfreq files; gpu >= 0:
+ * the state dvfstopd keeps of that GPU alone).  Returns 1 when it could
+ * not, 0 otherwise; *did when something was there. */
+static int restore_one(const char *root, const char *api_source, int gpu, bool *did)
 {
 	char msg[1024];
 	struct guard_cfg cfg = { .root = root, .source = api_source ? api_source : "", .dir = NULL,
-				 .lock = true, .api = api_source != NULL };
+				 .lock = true, .api = api_source != NULL, .one_gpu = gpu >= 0, .gpu = gpu };
 	struct guard *g = guard_open(&cfg, msg, sizeof msg);
 	if (!g) {
 		commands_error("%s\n", msg);
@@ -100,18 +101,21 @@ int cmd_restore(const struct cmd_args *a)
 		return CMD_USAGE;
 	}
 	bool did = false;
-	int rc = restore_one(root, NULL, &did);
-	/* Sources without files keep their state under their own name. */
+	int rc = restore_one(root, NULL, -1, &did);
+	/* Sources without files keep their state under their own name, and
+	 * dvfstopd one per GPU under the name and the GPU's index. */
 	char dir[PATH_MAX];
 	if (statedir_name(dir, sizeof dir) == 0) {
 		for (int i = 0; source_table[i]; i++) {
 			if (source_table[i]->ctl_path || !source_table[i]->ctl_write)
 				continue;
-			char key[128], p[PATH_MAX + 160];
-			statedir_key(root, source_table[i]->name, key, sizeof key);
-			snprintf(p, sizeof p, "%s/%s.state", dir, key);
-			if (access(p, F_OK) == 0 && restore_one(root, source_table[i]->name, &did))
-				rc = 1;
+			for (int gpu = -1; gpu < DVF_MAX_GPUS; gpu++) {
+				char key[128], p[PATH_MAX + 160];
+				statedir_key(root, source_table[i]->name, gpu, key, sizeof key);
+				snprintf(p, sizeof p, "%s/%s.state", dir, key);
+				if (access(p, F_OK) == 0 && restore_one(root, source_table[i]->name, gpu, &did))
+					rc = 1;
+			}
 		}
 	}
 	if (!did)

@@ -175,7 +175,8 @@ static void peek_stale(struct control *c)
 {
 	char m[512];
 	struct guard_cfg gc = { .root = c->cfg.root, .source = c->cfg.ops ? c->cfg.ops->name : "",
-				.dir = c->cfg.state_dir, .lock = false, .api = c->api };
+				.dir = c->cfg.state_dir, .lock = false, .api = c->api,
+				.one_gpu = c->cfg.one_gpu, .gpu = c->cfg.gpu };
 	c->g = guard_open(&gc, m, sizeof m);
 	if (c->g && guard_stale(c->g))
 		fmt(c->msg + strlen(c->msg), sizeof c->msg - strlen(c->msg), "; %s", m);
@@ -263,6 +264,7 @@ struct control *control_open(const struct control_cfg *cfg)
 						  c->path[GUARD_MAX] };
 	struct guard_cfg gc = { .root = c->cfg.root, .source = ops->name, .dir = cfg->state_dir,
 				.lock = true, .api = c->api, .paths = c->api ? NULL : paths,
+				.one_gpu = cfg->one_gpu, .gpu = cfg->gpu,
 				.levels = cfg->info->level_hz, .n_levels = cfg->info->n_levels };
 	c->g = guard_open(&gc, m, sizeof m);
 	if (c->g)

@@ -48,7 +48,14 @@ struct control_cfg {
 	/* Root: the files first, the daemon only when another holds the lock
 	 * (dvfstopd holds it while it runs). */
 	bool helper_after_lock;
-	int gpu;                      /* the daemon's GPU index (NVML; 0 on Jetson) */
+	/* The daemon's GPUs every action goes to (NVML's indices; n_gpus 0:
+	 * GPU 0, a Jetson's only one). */
+	int gpus[DVF_MAX_GPUS];
+	int n_gpus;
+	/* dvfstopd on NVML: this control is GPU `gpu`'s alone (its own state
+	 * file and lock, statedir_key's "-gpuN").  False: the source's. */
+	bool one_gpu;
+	int gpu;
 };
 
 struct control;

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "control_priv.h"
 #include "helper_client.h"
+#include "helper_proto.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -15,32 +16,64 @@
 #define GREET_MS 1000   /* connect and greeting: a daemon that does not answer is none */
 #define CALL_MS  3000   /* a pin writes two or three files */
 
-/* The daemon must control the board we read: same clock table and, for
- * files, the same settings (a --sysfs-root tree is not the live board). */
+/* The GPUs every action goes to: the daemon's indices (NVML), or its only
+ * GPU 0 (a Jetson). */
+static int n_gpus(const struct control *c)
+{
+	return c->cfg.n_gpus > 0 ? c->cfg.n_gpus : 1;
+}
+
+static int gpu_at(const struct control *c, int k)
+{
+	return c->cfg.n_gpus > 0 ? c->cfg.gpus[k] : 0;
+}
+
+/* The daemon must control the board we read: the same clock table on
+ * each of our GPUs and, for files, the same settings (a --sysfs-root tree
+ * is not the live board). */
 static bool same_board(struct control *c, struct helper_client *h, char *why, size_t len)
 {
 	const struct dvf_info *in = c->cfg.info;
 	const char *path = c->cfg.helper_socket;
-	int64_t lv[64];
-	int n = 0;
-	char m[512];
-	int e = helper_client_levels(h, c->cfg.gpu, lv, 64, &n, m, sizeof m);
-	if (e) {
-		snprintf(why, len, "dvfstopd at %s gives no clock table: %s", path, m);
-		return false;
+	bool same = true;
+	for (int k = 0; k < n_gpus(c) && same; k++) {
+		int64_t lv[64];
+		int n = 0;
+		char m[HP_REPLY_MAX];   /* a table of 64 levels is about 700 bytes */
+		int e = helper_client_levels(h, gpu_at(c, k), lv, 64, &n, m, sizeof m);
+		if (e) {
+			snprintf(why, len, "dvfstopd at %s gives no clock table: %s", path, m);
+			return false;
+		}
+		same = n == in->n_levels;
+		for (int i = 0; same && i < n; i++)
+			same = lv[i] == in->level_hz[i];
 	}
-	bool same = n == in->n_levels;
-	for (int i = 0; same && i < n; i++)
-		same = lv[i] == in->level_hz[i];
 	struct helper_status st;
 	struct ctl_state cur;
-	if (same && !c->api && helper_client_status(h, c->cfg.gpu, &st, m, sizeof m) == 0 &&
+	char m[512];
+	if (same && !c->api && helper_client_status(h, 0, &st, m, sizeof m) == 0 &&
 	    c->cfg.ops->ctl_read(c->cfg.src, &cur) == 0)
 		same = st.min_hz == cur.min_hz && st.max_hz == cur.max_hz &&
 		       strcmp(st.governor, cur.governor) == 0;
 	if (!same)
 		snprintf(why, len, "dvfstopd at %s controls another board than the one read here", path);
 	return same;
+}
+
+/* Another client controls one of our GPUs: its uid and pid. */
+static bool other_controls(struct control *c, struct helper_client *h, long *uid, long *pid)
+{
+	for (int k = 0; k < n_gpus(c); k++) {
+		struct helper_status st;
+		char m[512];
+		if (helper_client_status(h, gpu_at(c, k), &st, m, sizeof m) == 0 && st.who == HELPER_OTHER) {
+			*uid = st.uid;
+			*pid = st.pid;
+			return true;
+		}
+	}
+	return false;
 }
 
 static void readonly_busy(struct control *c, long uid, long pid)
@@ -74,18 +107,21 @@ bool control_helper_open(struct control *c)
 		return false;
 	}
 	const struct helper_greeting *g = helper_client_greeting(h);
-	if (g->gpus > 0 && c->cfg.gpu >= g->gpus) {
-		snprintf(c->helper_why, sizeof c->helper_why, "dvfstopd at %s has no GPU %d",
-			 c->cfg.helper_socket, c->cfg.gpu);
-		helper_client_close(h);
-		return false;
+	for (int k = 0; k < n_gpus(c); k++) {
+		if (g->gpus > 0 && gpu_at(c, k) >= g->gpus) {
+			snprintf(c->helper_why, sizeof c->helper_why, "dvfstopd at %s has no GPU %d",
+				 c->cfg.helper_socket, gpu_at(c, k));
+			helper_client_close(h);
+			return false;
+		}
 	}
 	if (!same_board(c, h, c->helper_why, sizeof c->helper_why)) {
 		helper_client_close(h);
 		return false;
 	}
-	if (g->who == HELPER_OTHER) {
-		readonly_busy(c, g->uid, g->pid);
+	long uid, pid;
+	if (other_controls(c, h, &uid, &pid)) {
+		readonly_busy(c, uid, pid);
 		helper_client_close(h);
 		return true;
 	}
@@ -131,9 +167,18 @@ int control_helper_apply(struct control *c, enum control_mode mode, int64_t hz, 
 			 char *note, size_t len)
 {
 	char m[512];
-	int e = helper_client_set(c->hc, mode == CTL_PIN, hz, c->cfg.gpu, m, sizeof m);
-	if (e)
+	for (int k = 0; k < n_gpus(c); k++) {
+		int e = helper_client_set(c->hc, mode == CTL_PIN, hz, gpu_at(c, k), m, sizeof m);
+		if (!e)
+			continue;
+		if (k > 0 && !c->helper_wrote) {
+			/* a first change half made (another client controls one of
+			 * our GPUs): the GPUs already set go back */
+			char r[512];
+			(void)helper_client_restore(c->hc, r, sizeof r);
+		}
 		return refused(c, action, e, m);
+	}
 	snprintf(note, len, "%s", c->helper_wrote ? "" : "clock control: dvfstopd");
 	c->helper_wrote = true;
 	return 0;
@@ -142,9 +187,11 @@ int control_helper_apply(struct control *c, enum control_mode mode, int64_t hz, 
 int control_helper_default(struct control *c, const char *prefix)
 {
 	char m[512];
-	int e = helper_client_default(c->hc, c->cfg.gpu, m, sizeof m);
-	if (e)
-		return refused(c, "default", e, m);
+	for (int k = 0; k < n_gpus(c); k++) {
+		int e = helper_client_default(c->hc, gpu_at(c, k), m, sizeof m);
+		if (e)
+			return refused(c, "default", e, m);
+	}
 	control_set_msg(c, "%sGPU clock back to its default (dvfstopd put the saved governor, min "
 			"and max back)", prefix);
 	return 0;

@@ -114,7 +114,7 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 		if (geteuid() == 0 || getenv("DVFSTOP_STATE_DIR"))
 			return;
 		char key[128];
-		statedir_key(g->root, g->api ? g->source : NULL, key, sizeof key);
+		statedir_key(g->root, g->api ? g->source : NULL, g->gpu, key, sizeof key);
 		fmt(sys_path, sizeof sys_path, "/run/dvfstop/%s.state", key);
 		if (lstat(sys_path, &sb) != 0 && errno == ENOENT)
 			return;
@@ -243,6 +243,7 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 		return NULL;
 	}
 	g->api = cfg->api;
+	g->gpu = cfg->one_gpu ? cfg->gpu : -1;
 	if (cfg->paths) {
 		g->have_board = true;
 		for (int f = 0; f < GUARD_NFILES; f++)
@@ -253,7 +254,7 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 	g->n_levels = cfg->levels ? cfg->n_levels : 0;
 	restore_cmd_make(g);
 	char key[128];
-	statedir_key(g->root, g->api ? g->source : NULL, key, sizeof key);
+	statedir_key(g->root, g->api ? g->source : NULL, g->gpu, key, sizeof key);
 	fmt(g->state_path, sizeof g->state_path, "%s/%s.state", g->dir, key);
 	fmt(g->tmp_path, sizeof g->tmp_path, "%s/%s.state.tmp", g->dir, key);
 	fmt(g->lock_path, sizeof g->lock_path, "%s/%s.lock", g->dir, key);

@@ -40,6 +40,10 @@ struct guard_cfg {
 	const char *dir;     /* state folder; NULL: statedir_name() */
 	bool lock;           /* take the control lock (false: only look for a stale state) */
 	bool api;            /* a source without files (NVML): keyed by root and source */
+	/* One GPU's own state and lock (dvfstopd, which controls each NVML GPU
+	 * on its own): the key ends in "-gpuN".  False: the source's key. */
+	bool one_gpu;
+	int gpu;
 	/* The board a state left by another run must match before it is used:
 	 * the governor, min_freq, max_freq files (NULL: any devfreq folder
 	 * under root) and the clock table (NULL: the node's

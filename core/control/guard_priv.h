@@ -35,6 +35,7 @@ struct guard {
 	const int64_t *levels;
 	int n_levels;
 	bool api;
+	int gpu;                    /* one GPU's own state (key "-gpuN"), -1: none */
 	guard_restore_fn restorer;
 	void *restorer_ctx;
 	/* An api state cannot be put back from a signal handler by a library

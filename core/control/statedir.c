@@ -40,14 +40,16 @@ void statedir_root_key(const char *root, char *buf, size_t len)
 	snprintf(buf, len, "root-%016llx", (unsigned long long)h);
 }
 
-void statedir_key(const char *root, const char *api_source, char *buf, size_t len)
+void statedir_key(const char *root, const char *api_source, int gpu, char *buf, size_t len)
 {
-	char k[64];
+	char k[64], g[24] = "";
 	statedir_root_key(root, k, sizeof k);
+	if (gpu >= 0)
+		snprintf(g, sizeof g, "-gpu%d", gpu);
 	if (api_source && *api_source)
-		snprintf(buf, len, "%s-%s", k, api_source);
+		snprintf(buf, len, "%s-%s%s", k, api_source, g);
 	else
-		snprintf(buf, len, "%s", k);
+		snprintf(buf, len, "%s%s", k, g);
 }
 
 int statedir_ready(const char *dir, char *msg, size_t len)

@@ -16,8 +16,10 @@ int statedir_name(char *buf, size_t len);
  * real path, so a simulated tree never shares a state with the board. */
 void statedir_root_key(const char *root, char *buf, size_t len);
 /* The key of a state: the root's, and the name of a source without files
- * (api_source; NULL or "" for the devfreq files), which keeps its own. */
-void statedir_key(const char *root, const char *api_source, char *buf, size_t len);
+ * (api_source; NULL or "" for the devfreq files), which keeps its own;
+ * gpu >= 0: one GPU's own state (dvfstopd controls each NVML GPU on its
+ * own): "-gpuN" after it.  -1: the source's, whatever GPUs it has. */
+void statedir_key(const char *root, const char *api_source, int gpu, char *buf, size_t len);
 /* Make the folder (only its last part) and check it is ours and private
  * enough that nobody else can plant a state file in it.  0 or an errno
  * (msg says why). */

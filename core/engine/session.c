@@ -737,15 +737,15 @@ static const char *helper_socket(const struct session *s)
 
 struct control *session_control_open(struct session *s, bool readonly, bool graceful)
 {
-	/* dvfstopd serves one GPU: a node of several is controlled directly
-	 * (as root) or not at all. */
-	bool nvml = s->ops && strcmp(s->ops->name, "nvml") == 0;
-	int n_gpus = nvml && s->info ? s->info->n_gpus : 0;
 	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
 				  .root = s->root, .readonly = readonly, .graceful_signals = graceful,
-				  .helper_socket = n_gpus > 1 ? NULL : helper_socket(s),
-				  .helper_after_lock = geteuid() == 0,
-				  .gpu = n_gpus == 1 ? s->info->gpu_index[0] : 0 };
+				  .helper_socket = helper_socket(s),
+				  .helper_after_lock = geteuid() == 0 };
+	/* Through dvfstopd every action goes to each GPU we watch (NVML's
+	 * indices); a Jetson's only GPU is its 0. */
+	if (s->ops && strcmp(s->ops->name, "nvml") == 0 && s->info)
+		for (int k = 0; k < s->info->n_gpus && k < DVF_MAX_GPUS; k++)
+			cc.gpus[cc.n_gpus++] = s->info->gpu_index[k];
 	struct control *c = control_open(&cc);
 	if (c)
 		control_on_event(c, on_control_event, s);

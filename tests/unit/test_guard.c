@@ -77,6 +77,13 @@ static void test_key(void **st)
 	assert_true(strncmp(a, "root-", 5) == 0);
 	statedir_root_key(fb.state_dir, c, sizeof c);
 	assert_string_not_equal(a, c);             /* another tree, another key */
+	/* a source without files, and dvfstopd's one state per GPU of it */
+	statedir_key("/", "nvml", -1, a, sizeof a);
+	assert_string_equal(a, "live-nvml");
+	statedir_key("/", "nvml", 3, a, sizeof a);
+	assert_string_equal(a, "live-nvml-gpu3");
+	statedir_key("/", NULL, -1, a, sizeof a);
+	assert_string_equal(a, "live");
 	fake_teardown(&fb);
 }
 

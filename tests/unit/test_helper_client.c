@@ -156,7 +156,8 @@ static void serve(int cfd, struct fake_board *b, enum script sc)
 				snprintf(mx, sizeof mx, "%s", fake_get(b, "max_freq", 2));
 				g[strcspn(g, "\n")] = mn[strcspn(mn, "\n")] = mx[strcspn(mx, "\n")] = '\0';
 				snprintf(out, sizeof out, "ok status gpu=0 governor=%s min_hz=%s max_hz=%s cur_hz=na "
-					 "mode=default target_hz=0 control=free\n", g, mn, mx);
+					 "mode=default target_hz=0 control=%s\n", g, mn, mx,
+					 sc == S_OTHER ? "uid=1000,pid=4242" : "free");
 			} else if ((strncmp(line, "pin ", 4) == 0 || strncmp(line, "cap ", 4) == 0) && sc == S_BUSY) {
 				snprintf(out, sizeof out, "err EBUSY uid=1001 pid=777 controls the clocks; this connection is read-only\n");
 			} else if (strncmp(line, "pin ", 4) == 0 || strncmp(line, "cap ", 4) == 0) {

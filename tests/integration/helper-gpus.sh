@@ -1,0 +1,154 @@
+#!/bin/sh
+# dvfstopd on a node of four NVML GPUs (the test suite's fake
+# libnvidia-ml, its locked clocks kept in a file): each GPU has its own
+# controller and its own state file; a member pins GPU 2 while another
+# connection pins GPU 1, and is refused GPU 2 (told who controls); a GPU
+# outside the node is refused; the controller's kill -9 gives back only
+# its GPU; dvfstop --gpu 1,3 as the member goes through the daemon and
+# sets both, while a second run on GPU 3 is read-only and one on GPU 0
+# controls GPU 0; a root dvfstop goes through the daemon too (it holds the
+# node's lock); the daemon killed with two GPUs pinned: `dvfstop restore`
+# puts each back from its own state file, and so does the next start.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/clocks.sh"
+[ -x "${DVFSTOPD:-$top_builddir/dvfstopd}" ] || { echo "skip: dvfstopd is not built"; exit 77; }
+NV_LIB="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
+[ -f "$NV_LIB" ] || { echo "skip: no fake libnvidia-ml"; exit 77; }
+. "$top_srcdir/tests/dvfstopd.sh"
+[ -z "$(gpu_node / 2>/dev/null)" ] || { echo "skip: a Jetson GPU under / (the daemon would serve it)"; exit 77; }
+
+NVS="$T/nvml.state"
+: >"$NVS"
+chmod 644 "$NVS"
+export DVFSTOP_NVML_LIB="$NV_LIB" FAKENVML_STATE="$NVS" FAKENVML_GPUS=4
+SOCK="$T/run/nvml.sock"
+
+# gpu_is I WHAT LINE: poll the fake's state file (up to 1 s) for GPU I's line
+gpu_is() {
+	_n=0
+	until grep -q "^$1 $3\$" "$NVS"; do
+		_n=$((_n + 1))
+		[ "$_n" -lt 100 ] || break
+		sleep 0.01
+	done
+	expect_grep "$2" "^$1 $3\$" "$NVS"
+}
+nv_daemon() {
+	_was=$(grep -c 'dvfstopd: serving ' "$T/d.err" 2>/dev/null)
+	"$DVFSTOPD" --socket "$SOCK" --group "$GRP" --state-dir "$S" 2>>"$T/d.err" &
+	DAEMON_PID=$!
+	_n=0
+	until [ "$(grep -c 'dvfstopd: serving ' "$T/d.err")" -gt "${_was:-0}" ]; do
+		_n=$((_n + 1))
+		kill -0 "$DAEMON_PID" 2>/dev/null && [ "$_n" -lt 200 ] ||
+			{ fail "no daemon: $(cat "$T/d.err")"; finish; }
+		sleep 0.05
+	done
+}
+# hold NAME REQ...: a member's connection that stays open; its pid in $held
+hold() {
+	_out=$1
+	shift
+	as_in /usr/bin/python3 "$CLIENT" hold "$SOCK" "$@" >"$T/$_out" 2>&1 &
+	_n=0
+	until grep -q '^ready' "$T/$_out"; do
+		_n=$((_n + 1)); [ "$_n" -lt 200 ] || break; sleep 0.05
+	done
+	held=$(sed -n 's/^ready //p' "$T/$_out")
+}
+user_batch() {
+	as_in env DVFSTOP_STATE_DIR="$T/ustate" "$DVFSTOP" --batch --no-config --source nvml \
+		--helper-socket "$SOCK" "$@"
+}
+mkdir -m 700 "$T/ustate"
+chown "$UIN" "$T/ustate"
+
+nv_daemon
+expect_grep "the daemon serves the node's four GPUs" "serving .*4 GPUs) on $SOCK " "$T/d.err"
+
+# Two connections, two GPUs.
+hold a "pin 1020 2"
+a_pid=$held
+expect_grep "a member pins GPU 2" "^< ok pin 1020000000$" "$T/a"
+expect_grep "the greeting counts four GPUs" "^< dvfstopd 1 .* gpus=4 " "$T/a"
+gpu_is 2 "GPU 2 is locked" "locked 1020 1020"
+expect_grep "GPU 0 is not" "^0 default$" "$NVS"
+expect_eq "GPU 2's own state file" "$(ls "$S" | grep -c 'nvml-gpu2\.state$')" 1
+hold b "pin 885 1" "pin 885 2" "status 2" "pin 885 4" "restore 1"
+b_pid=$held
+expect_grep "another connection pins GPU 1" "^< ok pin 885000000$" "$T/b"
+gpu_is 1 "GPU 1 is locked" "locked 885 885"
+expect_grep "... and is refused GPU 2, told who controls" "^< err EBUSY uid=$(id -u "$UIN") pid=$a_pid controls" "$T/b"
+expect_grep "status names GPU 2's controller" "^< ok status gpu=2 .*mode=pin .*control=uid=$(id -u "$UIN"),pid=$a_pid" "$T/b"
+expect_grep "a GPU outside the node is refused" "^< err EINVAL gpu 4: this daemon serves 4 GPUs (0 to 3)" "$T/b"
+expect_grep "restore takes no GPU index (it gives back every GPU of the connection)" "^< err EINVAL restore: too many arguments" "$T/b"
+gpu_is 2 "GPU 2 still as its controller set it" "locked 1020 1020"
+kill -9 "$a_pid"
+gpu_is 2 "the controller's kill -9: its GPU back within 1 s" "default"
+expect_grep "... and the other's GPU stays" "^1 locked 885 885$" "$NVS"
+expect_grep "the log names the GPU" "the controller went: gpu 2: " "$T/d.err"
+kill -9 "$b_pid"
+gpu_is 1 "the second controller's kill -9: GPU 1 back" "default"
+
+# dvfstop itself, through the daemon, on two GPUs of the four.
+user_batch --gpu 1,3 --set-clock 1020 --duration 2 >/dev/null 2>"$T/u13.err" &
+u13=$!
+gpu_is 1 "dvfstop --gpu 1,3 as the member: GPU 1 set" "locked 1020 1020"
+gpu_is 3 "... and GPU 3" "locked 1020 1020"
+expect_grep "... GPU 0 untouched" "^0 default$" "$NVS"
+user_batch --gpu 3 --set-clock 885 --samples 1 >/dev/null 2>"$T/u3.err"
+expect_eq "a second run on GPU 3: exit status" "$?" 1
+expect_grep "... read-only, told who controls" "read-only: another dvfstopd client (pid [0-9]*, uid $(id -u "$UIN")) controls the GPU clock" "$T/u3.err"
+user_batch --gpu 0 --set-clock 885 --samples 2 >/dev/null 2>"$T/u0.err"
+expect_eq "a run on GPU 0 beside it: exit status" "$?" 0
+expect_grep "... it pinned GPU 0 through the daemon" "pinned at 885 MHz; clock control: dvfstopd" "$T/u0.err"
+wait "$u13"
+expect_eq "dvfstop --gpu 1,3: exit status" "$?" 0
+expect_grep "... said it went through dvfstopd" "clock control: dvfstopd" "$T/u13.err"
+expect_eq "every GPU back after the runs" "$(grep -c ' default$' "$NVS")" 4
+expect_eq "no state file of the user's own" "$(ls -A "$T/ustate" | wc -l)" 0
+
+# Root, with the daemon running: through it (the daemon holds the node's lock).
+"$DVFSTOP" --batch --no-config --source nvml --helper-socket "$SOCK" --set-clock 1020 --duration 1 \
+	>/dev/null 2>"$T/root.err" &
+rpid=$!
+gpu_is 0 "root dvfstop on all four GPUs: GPU 0 set" "locked 1020 1020"
+gpu_is 3 "... and GPU 3" "locked 1020 1020"
+wait "$rpid"
+expect_eq "root dvfstop: exit status" "$?" 0
+expect_grep "... through dvfstopd" "clock control: dvfstopd" "$T/root.err"
+expect_eq "every GPU back after root's run" "$(grep -c ' default$' "$NVS")" 4
+
+# The daemon killed with GPUs 0 and 3 pinned by two connections.
+hold c "pin 705 0"
+c_pid=$held
+hold d "cap 810 3"
+d_pid=$held
+gpu_is 3 "GPU 3 capped" "locked 345 810"
+kill -9 "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null
+DAEMON_PID=
+kill -9 "$c_pid" "$d_pid" 2>/dev/null
+expect_grep "the daemon's kill -9 leaves GPU 0 locked" "^0 locked 705 705$" "$NVS"
+expect_eq "two state files, one per GPU" "$(ls "$S" | grep -c 'nvml-gpu[03]\.state$')" 2
+"$DVFSTOP" restore >"$T/restore.out" 2>&1
+expect_eq "dvfstop restore: exit status" "$?" 0
+expect_eq "dvfstop restore puts each GPU back" "$(grep -c ' default$' "$NVS")" 4
+expect_eq "... and removes both state files" "$(ls "$S" | grep -c '\.state$')" 0
+
+# Again, and this time the next start gives them back.
+nv_daemon
+hold c "pin 705 0" "cap 810 3"
+c_pid=$held
+gpu_is 0 "one connection pins GPU 0" "locked 705 705"
+gpu_is 3 "... and caps GPU 3" "locked 345 810"
+kill -9 "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null
+DAEMON_PID=
+kill -9 "$c_pid" 2>/dev/null
+nv_daemon
+expect_eq "the next start gives every GPU back" "$(grep -c ' default$' "$NVS")" 4
+expect_grep "... and says so for each" "gpu 3: a state left by a crashed run: " "$T/d.err"
+stop_daemon
+expect_eq "SIGTERM exit status" "$rc" 0
+finish
