@@ -23,15 +23,26 @@ chmod 644 "$NVS"
 export DVFSTOP_NVML_LIB="$NV_LIB" FAKENVML_STATE="$NVS" FAKENVML_GPUS=4
 SOCK="$T/run/nvml.sock"
 
-# gpu_is I WHAT LINE: poll the fake's state file (up to 1 s) for GPU I's line
+# gpu_is I WHAT LINE: poll the fake's state file (up to 1 s) for GPU I's
+# line (the fake rewrites the file on each lock: a read may catch it empty)
 gpu_is() {
 	_n=0
 	until grep -q "^$1 $3\$" "$NVS"; do
 		_n=$((_n + 1))
-		[ "$_n" -lt 100 ] || break
+		[ "$_n" -lt 100 ] || { fail "$2: no '$1 $3' in $NVS:"; sed 's/^/    /' "$NVS"; return; }
 		sleep 0.01
 	done
-	expect_grep "$2" "^$1 $3\$" "$NVS"
+	ok "$2"
+}
+# all_back WHAT: every GPU's line says default (polled up to 1 s)
+all_back() {
+	_n=0
+	until [ "$(grep -c ' default$' "$NVS")" = 4 ]; do
+		_n=$((_n + 1))
+		[ "$_n" -lt 100 ] || { fail "$1: not every GPU default in $NVS:"; sed 's/^/    /' "$NVS"; return; }
+		sleep 0.01
+	done
+	ok "$1"
 }
 nv_daemon() {
 	_was=$(grep -c 'dvfstopd: serving ' "$T/d.err" 2>/dev/null)
@@ -72,7 +83,7 @@ a_pid=$held
 expect_grep "a member pins GPU 2" "^< ok pin 1020000000$" "$T/a"
 expect_grep "the greeting counts four GPUs" "^< dvfstopd 1 .* gpus=4 " "$T/a"
 gpu_is 2 "GPU 2 is locked" "locked 1020 1020"
-expect_grep "GPU 0 is not" "^0 default$" "$NVS"
+gpu_is 0 "GPU 0 is not" "default"
 expect_eq "GPU 2's own state file" "$(ls "$S" | grep -c 'nvml-gpu2\.state$')" 1
 hold b "pin 885 1" "pin 885 2" "status 2" "pin 885 4" "restore 1"
 b_pid=$held
@@ -85,7 +96,7 @@ expect_grep "restore takes no GPU index (it gives back every GPU of the connecti
 gpu_is 2 "GPU 2 still as its controller set it" "locked 1020 1020"
 kill -9 "$a_pid"
 gpu_is 2 "the controller's kill -9: its GPU back within 1 s" "default"
-expect_grep "... and the other's GPU stays" "^1 locked 885 885$" "$NVS"
+gpu_is 1 "... and the other's GPU stays" "locked 885 885"
 expect_grep "the log names the GPU" "the controller went: gpu 2: " "$T/d.err"
 kill -9 "$b_pid"
 gpu_is 1 "the second controller's kill -9: GPU 1 back" "default"
@@ -95,7 +106,7 @@ user_batch --gpu 1,3 --set-clock 1020 --duration 2 >/dev/null 2>"$T/u13.err" &
 u13=$!
 gpu_is 1 "dvfstop --gpu 1,3 as the member: GPU 1 set" "locked 1020 1020"
 gpu_is 3 "... and GPU 3" "locked 1020 1020"
-expect_grep "... GPU 0 untouched" "^0 default$" "$NVS"
+gpu_is 0 "... GPU 0 untouched" "default"
 user_batch --gpu 3 --set-clock 885 --samples 1 >/dev/null 2>"$T/u3.err"
 expect_eq "a second run on GPU 3: exit status" "$?" 1
 expect_grep "... read-only, told who controls" "read-only: another dvfstopd client (pid [0-9]*, uid $(id -u "$UIN")) controls the GPU clock" "$T/u3.err"
@@ -105,7 +116,7 @@ expect_grep "... it pinned GPU 0 through the daemon" "pinned at 885 MHz; clock c
 wait "$u13"
 expect_eq "dvfstop --gpu 1,3: exit status" "$?" 0
 expect_grep "... said it went through dvfstopd" "clock control: dvfstopd" "$T/u13.err"
-expect_eq "every GPU back after the runs" "$(grep -c ' default$' "$NVS")" 4
+all_back "every GPU back after the runs"
 expect_eq "no state file of the user's own" "$(ls -A "$T/ustate" | wc -l)" 0
 
 # Root, with the daemon running: through it (the daemon holds the node's lock).
@@ -117,7 +128,7 @@ gpu_is 3 "... and GPU 3" "locked 1020 1020"
 wait "$rpid"
 expect_eq "root dvfstop: exit status" "$?" 0
 expect_grep "... through dvfstopd" "clock control: dvfstopd" "$T/root.err"
-expect_eq "every GPU back after root's run" "$(grep -c ' default$' "$NVS")" 4
+all_back "every GPU back after root's run"
 
 # The daemon killed with GPUs 0 and 3 pinned by two connections.
 hold c "pin 705 0"
@@ -129,11 +140,11 @@ kill -9 "$DAEMON_PID"
 wait "$DAEMON_PID" 2>/dev/null
 DAEMON_PID=
 kill -9 "$c_pid" "$d_pid" 2>/dev/null
-expect_grep "the daemon's kill -9 leaves GPU 0 locked" "^0 locked 705 705$" "$NVS"
+gpu_is 0 "the daemon's kill -9 leaves GPU 0 locked" "locked 705 705"
 expect_eq "two state files, one per GPU" "$(ls "$S" | grep -c 'nvml-gpu[03]\.state$')" 2
 "$DVFSTOP" restore >"$T/restore.out" 2>&1
 expect_eq "dvfstop restore: exit status" "$?" 0
-expect_eq "dvfstop restore puts each GPU back" "$(grep -c ' default$' "$NVS")" 4
+all_back "dvfstop restore puts each GPU back"
 expect_eq "... and removes both state files" "$(ls "$S" | grep -c '\.state$')" 0
 
 # Again, and this time the next start gives them back.
@@ -147,7 +158,7 @@ wait "$DAEMON_PID" 2>/dev/null
 DAEMON_PID=
 kill -9 "$c_pid" 2>/dev/null
 nv_daemon
-expect_eq "the next start gives every GPU back" "$(grep -c ' default$' "$NVS")" 4
+all_back "the next start gives every GPU back"
 expect_grep "... and says so for each" "gpu 3: a state left by a crashed run: " "$T/d.err"
 stop_daemon
 expect_eq "SIGTERM exit status" "$rc" 0
