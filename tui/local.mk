@@ -25,7 +25,7 @@ tui_libtui_a_SOURCES = \
 	tui/keys.c tui/mouse.c tui/mouse.h tui/panel_table.c tui/panel_table.h \
 	tui/policy_panel.c tui/policy_panel.h tui/replay_keys.c \
 	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h \
-	tui/tui.c tui/tui.h tui/tui_int.h tui/zoom_keys.c tui/zoom_keys.h
+	tui/tui.c tui/tui.h tui/tui_int.h tui/tui_theme.c tui/zoom_keys.c tui/zoom_keys.h
 tui_libtui_a_LIBADD = $(tui_libtuiview_a_OBJECTS)
 tui_libtui_a_DEPENDENCIES = $(tui_libtuiview_a_OBJECTS)
 DVF_LIB_FILES += $(tui_libtuiview_a_SOURCES)

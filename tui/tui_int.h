@@ -94,6 +94,9 @@ void tui_freeze(struct tui *t, bool on);
 /* q: quit, or first ask what becomes of a running fine-tune dvfstop
  * started (k stops it, d leaves it running, any other key cancels). */
 void tui_quit(struct tui *t);
+/* tui_theme.c: load a theme by name (a broken one: the default, and a
+ * message) and apply it; the next theme of the cycle. */
+void tui_theme_use(struct tui *t, const char *name);
 void tui_theme_next(struct tui *t);
 void tui_focus_step(struct tui *t, int dir);
 /* Zoom region (-1: back to every panel); the layout follows. */
