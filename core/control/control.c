@@ -1,5 +1,6 @@
 #include "config.h"
 #include "control.h"
+#include "cfmt.h"
 #include "control_priv.h"
 #include "guard.h"
 #include "stopsig.h"
@@ -26,15 +27,6 @@
 static const char *const ctl_file[GUARD_NFILES] = { "governor", "min_freq", "max_freq" };
 
 /* Messages are cut to fit on purpose. */
-static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(buf, len, f, ap);
-	va_end(ap);
-}
-
 void control_set_msg(struct control *c, const char *f, ...)
 {
 	va_list ap;
@@ -72,20 +64,20 @@ void control_fmt_mhz(int64_t hz, char *buf, size_t len)
 	if (frac < 0)
 		frac = -frac;
 	if (frac == 0) {
-		fmt(buf, len, "%lld MHz", (long long)whole);
+		cfmt(buf, len, "%lld MHz", (long long)whole);
 		return;
 	}
 	char f[8];
-	fmt(f, sizeof f, "%06lld", (long long)frac);
+	cfmt(f, sizeof f, "%06lld", (long long)frac);
 	for (int i = 5; i > 0 && f[i] == '0'; i--)
 		f[i] = '\0';
-	fmt(buf, len, "%lld.%s MHz", (long long)whole, f);
+	cfmt(buf, len, "%lld.%s MHz", (long long)whole, f);
 }
 
 int control_check_level(const struct dvf_info *in, int64_t hz, char *msg, size_t len)
 {
 	if (in->n_levels <= 0) {
-		fmt(msg, len, "the GPU clock table of this board is unknown; nothing written");
+		cfmt(msg, len, "the GPU clock table of this board is unknown; nothing written");
 		return EINVAL;
 	}
 	if (sample_level_index(in, hz) >= 0)
@@ -95,11 +87,11 @@ int control_check_level(const struct dvf_info *in, int64_t hz, char *msg, size_t
 	control_fmt_mhz(in->level_hz[0], lo, sizeof lo);
 	control_fmt_mhz(in->level_hz[in->n_levels - 1], hi, sizeof hi);
 	if (hz < in->level_hz[0]) {
-		fmt(msg, len, "%s is below the lowest GPU clock level (%s); nothing written", v, lo);
+		cfmt(msg, len, "%s is below the lowest GPU clock level (%s); nothing written", v, lo);
 		return EINVAL;
 	}
 	if (hz > in->level_hz[in->n_levels - 1]) {
-		fmt(msg, len, "%s is above the highest GPU clock level (%s); nothing written", v, hi);
+		cfmt(msg, len, "%s is above the highest GPU clock level (%s); nothing written", v, hi);
 		return EINVAL;
 	}
 	int i = 0;
@@ -108,7 +100,7 @@ int control_check_level(const struct dvf_info *in, int64_t hz, char *msg, size_t
 	control_fmt_mhz(in->level_hz[i], lo, sizeof lo);
 	control_fmt_mhz(in->level_hz[i + 1], hi, sizeof hi);
 	/* short enough for an 80-column status line */
-	fmt(msg, len, "%s is not a GPU clock level (nearest %s, %s); nothing written", v, lo, hi);
+	cfmt(msg, len, "%s is not a GPU clock level (nearest %s, %s); nothing written", v, lo, hi);
 	return EINVAL;
 }
 
@@ -122,7 +114,7 @@ int control_level_mhz(const struct dvf_info *in, int64_t mhz, int64_t *hz, char 
 		}
 	}
 	if (mhz <= 0 || mhz > INT64_MAX / 1000000) {
-		fmt(msg, len, "%lld MHz is not a GPU clock; nothing written", (long long)mhz);
+		cfmt(msg, len, "%lld MHz is not a GPU clock; nothing written", (long long)mhz);
 		return EINVAL;
 	}
 	return control_check_level(in, mhz * 1000000, msg, len);
@@ -134,7 +126,7 @@ int control_plan(const struct ctl_state *cur, const struct ctl_state *want,
 	struct ctl_state s = *cur;
 	int n = 0;
 	if (want->governor[0] && strcmp(want->governor, cur->governor) != 0) {
-		fmt(s.governor, sizeof s.governor, "%s", want->governor);
+		cfmt(s.governor, sizeof s.governor, "%s", want->governor);
 		steps[n] = s;
 		what[n++] = 'g';
 	}
@@ -179,7 +171,7 @@ static void peek_stale(struct control *c)
 				.one_gpu = c->cfg.one_gpu, .gpu = c->cfg.gpu };
 	c->g = guard_open(&gc, m, sizeof m);
 	if (c->g && guard_stale(c->g))
-		fmt(c->msg + strlen(c->msg), sizeof c->msg - strlen(c->msg), "; %s", m);
+		cfmt(c->msg + strlen(c->msg), sizeof c->msg - strlen(c->msg), "; %s", m);
 }
 
 /* An api state goes back through the source itself. */
@@ -229,13 +221,13 @@ struct control *control_open(const struct control_cfg *cfg)
 			control_set_msg(c, "read-only: the GPU %s file is not known", ctl_file[f]);
 			return c;
 		}
-		fmt(c->path[f], sizeof c->path[f], "%s", p);
+		cfmt(c->path[f], sizeof c->path[f], "%s", p);
 	}
 	const char *cp = c->api ? NULL : ops->ctl_path(cfg->src, "cur_freq");
 	if (cp)
-		fmt(c->cur_path, sizeof c->cur_path, "%s", cp);
+		cfmt(c->cur_path, sizeof c->cur_path, "%s", cp);
 	if (!realpath(c->cfg.root, c->real_root))
-		fmt(c->real_root, sizeof c->real_root, "%s", c->cfg.root);
+		cfmt(c->real_root, sizeof c->real_root, "%s", c->cfg.root);
 	if (cfg->helper_socket && !cfg->helper_after_lock && control_helper_open(c)) {
 		if (c->hc)
 			stopsig_install(cfg->graceful_signals);
@@ -313,12 +305,12 @@ struct control *control_open(const struct control_cfg *cfg)
 static void describe_setting(enum control_mode m, int64_t hz, char *buf, size_t len)
 {
 	if (m == CTL_DEFAULT) {
-		fmt(buf, len, "default");
+		cfmt(buf, len, "default");
 		return;
 	}
 	char f[32];
 	control_fmt_mhz(hz, f, sizeof f);
-	fmt(buf, len, "%s %s", control_mode_name(m), f);
+	cfmt(buf, len, "%s %s", control_mode_name(m), f);
 }
 
 void control_emit(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
@@ -333,7 +325,7 @@ void control_emit(struct control *c, enum control_mode mode, int64_t hz, enum co
 	char was[48], now[48];
 	describe_setting(c->mode, c->hz, was, sizeof was);
 	describe_setting(mode, hz, now, sizeof now);
-	fmt(ev.text, sizeof ev.text, "%s (was %s)", now, was);
+	cfmt(ev.text, sizeof ev.text, "%s (was %s)", now, was);
 	c->mode = mode;
 	c->hz = mode == CTL_DEFAULT ? 0 : hz;
 	if (c->fn)
@@ -358,7 +350,7 @@ static int ensure_saved(struct control *c, char *note, size_t len)
 		struct ctl_state cur;
 		err = c->cfg.ops->ctl_read(c->cfg.src, &cur);
 		if (err)
-			fmt(m, sizeof m, "cannot read the clock settings: %s", strerror(err));
+			cfmt(m, sizeof m, "cannot read the clock settings: %s", strerror(err));
 		else
 			err = guard_save_api(c->g, &cur, c->cfg.info->gpu_node, m, sizeof m);
 	} else {
@@ -369,7 +361,7 @@ static int ensure_saved(struct control *c, char *note, size_t len)
 		return err;
 	}
 	c->wrote = false;
-	fmt(note, len, "%s", m);
+	cfmt(note, len, "%s", m);
 	return 0;
 }
 
@@ -395,9 +387,9 @@ static int fail_write(struct control *c, const char *action, char what, int err,
 {
 	char f[PATH_MAX];
 	if (c->api)
-		fmt(f, sizeof f, "the clock settings of %s", c->cfg.info->gpu_node);
+		cfmt(f, sizeof f, "the clock settings of %s", c->cfg.info->gpu_node);
 	else
-		fmt(f, sizeof f, "%s", what == 'g' ? c->path[GUARD_GOV] :
+		cfmt(f, sizeof f, "%s", what == 'g' ? c->path[GUARD_GOV] :
 		    what == 'M' ? c->path[GUARD_MAX] : c->path[GUARD_MIN]);
 	if (is_perm(err) && !c->wrote && done == 0) {
 		/* Refused before anything changed: nothing to give back. */
@@ -614,24 +606,24 @@ static void why_elsewhere(const struct control *c, const struct dvf_sample *s, c
 	char f[32];
 	const char *pm = in->power_mode[0] ? in->power_mode : NULL;
 	if (!s->gpu_freq_hz.ok) {
-		fmt(buf, len, "cur_freq cannot be read; the GPU may be rail-gated (powered down "
+		cfmt(buf, len, "cur_freq cannot be read; the GPU may be rail-gated (powered down "
 			 "while idle)");
 		return;
 	}
 	if (s->gpu_max_hz.ok && s->gpu_max_hz.v < c->hz) {
 		control_fmt_mhz(s->gpu_max_hz.v, f, sizeof f);
-		fmt(buf, len, "max_freq reads back %s, so a lower limit is in force (%s%s%s)", f,
+		cfmt(buf, len, "max_freq reads back %s, so a lower limit is in force (%s%s%s)", f,
 			 pm ? "power mode " : "nvpmodel or another tool", pm ? pm : "",
 			 pm ? " via nvpmodel" : "");
 		return;
 	}
 	if (c->mode == CTL_PIN && s->gpu_min_hz.ok && s->gpu_min_hz.v != c->hz) {
 		control_fmt_mhz(s->gpu_min_hz.v, f, sizeof f);
-		fmt(buf, len, "min_freq reads back %s: something else changed it", f);
+		cfmt(buf, len, "min_freq reads back %s: something else changed it", f);
 		return;
 	}
 	if (s->gpu_freq_hz.v > c->hz) {
-		fmt(buf, len, "the driver runs it higher than asked");
+		cfmt(buf, len, "the driver runs it higher than asked");
 		return;
 	}
 	int hot = -1;
@@ -639,16 +631,16 @@ static void why_elsewhere(const struct control *c, const struct dvf_sample *s, c
 		if (s->temp_mc[i].ok && (hot < 0 || s->temp_mc[i].v > s->temp_mc[hot].v))
 			hot = i;
 	if (hot >= 0 && s->temp_mc[hot].v >= HOT_MC) {
-		fmt(buf, len, "thermal throttling (%s at %.1f °C)", in->zone_name[hot],
+		cfmt(buf, len, "thermal throttling (%s at %.1f °C)", in->zone_name[hot],
 			 (double)s->temp_mc[hot].v / 1000.0);
 		return;
 	}
 	if (s->gpu_load_pm.ok && s->gpu_load_pm.v == 0) {
-		fmt(buf, len, "the GPU is idle and may be rail-gated, or a cap outside devfreq "
+		cfmt(buf, len, "the GPU is idle and may be rail-gated, or a cap outside devfreq "
 			 "holds it (%s%s, thermal)", pm ? "power mode " : "nvpmodel", pm ? pm : "");
 		return;
 	}
-	fmt(buf, len, "a cap outside devfreq holds it (%s%s, thermal throttling, rail-gating)",
+	cfmt(buf, len, "a cap outside devfreq holds it (%s%s, thermal throttling, rail-gating)",
 		 pm ? "power mode " : "nvpmodel", pm ? pm : "");
 }
 
@@ -675,7 +667,7 @@ bool control_observe(struct control *c, const struct dvf_sample *s)
 	if (s->gpu_freq_hz.ok)
 		control_fmt_mhz(s->gpu_freq_hz.v, got, sizeof got);
 	else
-		fmt(got, sizeof got, "n/a");
+		cfmt(got, sizeof got, "n/a");
 	why_elsewhere(c, s, why, sizeof why);
 	control_set_msg(c, "%s at %s, but the GPU runs at %s: %s",
 		c->mode == CTL_PIN ? "pinned" : "capped", want, got, why);

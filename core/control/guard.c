@@ -1,5 +1,6 @@
 #include "config.h"
 #include "guard.h"
+#include "cfmt.h"
 #include "guard_priv.h"
 #include "lockfile.h"
 #include "rawio.h"
@@ -21,15 +22,6 @@ extern char **environ;
 enum { VAL_LEN = STATEFILE_VAL_LEN };
 
 /* Messages and copies are cut to fit on purpose. */
-static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(buf, len, f, ap);
-	va_end(ap);
-}
-
 /* The rule itself: a ceiling that rises moves first, so min never passes max. */
 bool guard_max_first(int64_t cur_max, int64_t want_max)
 {
@@ -93,7 +85,7 @@ static bool pid_alive(long pid)
 static void block(struct guard *g, const char *path, const char *why)
 {
 	g->blocked = true;
-	fmt(g->block_msg, sizeof g->block_msg,
+	cfmt(g->block_msg, sizeof g->block_msg,
 	    "a clock state file is there but cannot be used: %s. No GPU clock is changed while it "
 	    "is there (it may hold the clocks a killed run left changed): look at it, put the "
 	    "clocks back by hand (or with `dvfstop restore` of the version that wrote it), "
@@ -115,7 +107,7 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 			return;
 		char key[128];
 		statedir_key(g->root, g->api ? g->source : NULL, g->gpu, key, sizeof key);
-		fmt(sys_path, sizeof sys_path, "/run/dvfstop/%s.state", key);
+		cfmt(sys_path, sizeof sys_path, "/run/dvfstop/%s.state", key);
 		if (lstat(sys_path, &sb) != 0 && errno == ENOENT)
 			return;
 		path = sys_path;
@@ -128,7 +120,7 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 		err = statefile_check(&board, &g->stale_st, path, m, sizeof m);
 	if (err) {
 		block(g, path, m);
-		fmt(msg, len, "%s", g->block_msg);
+		cfmt(msg, len, "%s", g->block_msg);
 		return;
 	}
 	g->stale_st.foreign = foreign;
@@ -140,12 +132,12 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 	    strcmp(boot, g->stale_st.boot_id) != 0) {
 		/* The board rebooted since: its clocks are back to their boot values. */
 		unlink(path);
-		fmt(msg, len, "removed a clock state file from before the last reboot (%s)", path);
+		cfmt(msg, len, "removed a clock state file from before the last reboot (%s)", path);
 		return;
 	}
 	g->stale = true;
-	fmt(g->stale_path, sizeof g->stale_path, "%s", path);
-	fmt(msg, len, "process %ld (%s) left the GPU clocks changed (state in %s): %s",
+	cfmt(g->stale_path, sizeof g->stale_path, "%s", path);
+	cfmt(msg, len, "process %ld (%s) left the GPU clocks changed (state in %s): %s",
 		 g->stale_st.pid, pid_alive(g->stale_st.pid) ? "still running, not controlling" :
 		 "no longer running", path,
 		 foreign ? "run `sudo dvfstop restore` to put them back" :
@@ -158,9 +150,9 @@ static void restore_cmd_make(struct guard *g)
 	char real[PATH_MAX];
 	const char *r = realpath(g->root, real) ? real : g->root;
 	if (strcmp(r, "/") == 0)
-		fmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore");
+		cfmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore");
 	else
-		fmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore --sysfs-root %s", r);
+		cfmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore --sysfs-root %s", r);
 }
 
 /* For restore_api_child: `dvfstop restore --sysfs-root ROOT` with this
@@ -192,7 +184,7 @@ static void restorer_prepare(struct guard *g)
 		env[k] = malloc(l);
 		ok = env[k] != NULL;
 		if (ok)
-			fmt(env[k++], l, "%s%s", dir_var, g->dir);
+			cfmt(env[k++], l, "%s%s", dir_var, g->dir);
 	}
 	if (!ok) {
 		for (size_t i = 0; i < k; i++)
@@ -204,7 +196,7 @@ static void restorer_prepare(struct guard *g)
 	g->rs_argv[1] = a1;
 	g->rs_argv[2] = a2;
 	if (!realpath(g->root, g->rs_root))
-		fmt(g->rs_root, sizeof g->rs_root, "%s", g->root);
+		cfmt(g->rs_root, sizeof g->rs_root, "%s", g->root);
 	g->rs_argv[3] = g->rs_root;
 	g->rs_argv[4] = NULL;
 	g->rs_envp = env;
@@ -226,19 +218,19 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 	msg[0] = '\0';
 	struct guard *g = calloc(1, sizeof *g);
 	if (!g) {
-		fmt(msg, len, "out of memory");
+		cfmt(msg, len, "out of memory");
 		return NULL;
 	}
 	g->lock_fd = -1;
-	fmt(g->root, sizeof g->root, "%s", cfg->root && *cfg->root ? cfg->root : "/");
-	fmt(g->source, sizeof g->source, "%s", cfg->source ? cfg->source : "");
-	int err = cfg->dir ? (fmt(g->dir, sizeof g->dir, "%s", cfg->dir), 0)
+	cfmt(g->root, sizeof g->root, "%s", cfg->root && *cfg->root ? cfg->root : "/");
+	cfmt(g->source, sizeof g->source, "%s", cfg->source ? cfg->source : "");
+	int err = cfg->dir ? (cfmt(g->dir, sizeof g->dir, "%s", cfg->dir), 0)
 			   : statedir_name(g->dir, sizeof g->dir);
 	if (!err)
 		err = statedir_ready(g->dir, msg, len);
 	if (err) {
 		if (!msg[0])
-			fmt(msg, len, "state folder name too long");
+			cfmt(msg, len, "state folder name too long");
 		free(g);
 		return NULL;
 	}
@@ -247,7 +239,7 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 	if (cfg->paths) {
 		g->have_board = true;
 		for (int f = 0; f < GUARD_NFILES; f++)
-			fmt(g->board_path[f], sizeof g->board_path[f], "%s",
+			cfmt(g->board_path[f], sizeof g->board_path[f], "%s",
 			    cfg->paths[f] ? cfg->paths[f] : "");
 	}
 	g->levels = cfg->levels;
@@ -255,18 +247,18 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 	restore_cmd_make(g);
 	char key[128];
 	statedir_key(g->root, g->api ? g->source : NULL, g->gpu, key, sizeof key);
-	fmt(g->state_path, sizeof g->state_path, "%s/%s.state", g->dir, key);
-	fmt(g->tmp_path, sizeof g->tmp_path, "%s/%s.state.tmp", g->dir, key);
-	fmt(g->lock_path, sizeof g->lock_path, "%s/%s.lock", g->dir, key);
+	cfmt(g->state_path, sizeof g->state_path, "%s/%s.state", g->dir, key);
+	cfmt(g->tmp_path, sizeof g->tmp_path, "%s/%s.state.tmp", g->dir, key);
+	cfmt(g->lock_path, sizeof g->lock_path, "%s/%s.lock", g->dir, key);
 	if (cfg->lock) {
 		lockfile_sweep(g->dir);
 		err = lockfile_take(g->lock_path, &g->lock_fd, &g->holder);
 		g->owner = g->lock_fd >= 0;
 		if (err == EPERM || err == ELOOP)
-			fmt(msg, len, "the lock file %s is not a regular file of this user, writable only "
+			cfmt(msg, len, "the lock file %s is not a regular file of this user, writable only "
 			    "by it (a link, a FIFO, another user's?); remove it", g->lock_path);
 		else if (err)
-			fmt(msg, len, "cannot open the lock file %s: %s", g->lock_path, strerror(err));
+			cfmt(msg, len, "cannot open the lock file %s: %s", g->lock_path, strerror(err));
 		if (!g->owner)   /* the holder's state file is its own business */
 			return g;
 		/* Half a save from a process killed while writing it: the clocks
@@ -337,9 +329,9 @@ static void mhz_text(char *buf, size_t len, int64_t hz)
 {
 	long long khz100 = (long long)((hz + 50000) / 100000);   /* tenths of a MHz */
 	if (khz100 % 10)
-		fmt(buf, len, "%lld.%lld MHz", khz100 / 10, khz100 % 10);
+		cfmt(buf, len, "%lld.%lld MHz", khz100 / 10, khz100 % 10);
 	else
-		fmt(buf, len, "%lld MHz", khz100 / 10);
+		cfmt(buf, len, "%lld MHz", khz100 / 10);
 }
 
 static void describe(const struct gstate *st, char *buf, size_t len)
@@ -350,7 +342,7 @@ static void describe(const struct gstate *st, char *buf, size_t len)
 	gov[strcspn(gov, "\n")] = '\0';
 	mhz_text(lo, sizeof lo, st->min_hz);
 	mhz_text(hi, sizeof hi, st->max_hz);
-	fmt(buf, len, "governor %s, min %s, max %s", gov, lo, hi);
+	cfmt(buf, len, "governor %s, min %s, max %s", gov, lo, hi);
 }
 
 /* The stale file holds the originals from before that run: keep them, or
@@ -358,7 +350,7 @@ static void describe(const struct gstate *st, char *buf, size_t len)
 static int adopt(struct guard *g, char *msg, size_t len)
 {
 	if (g->stale_st.foreign) {
-		fmt(msg, len, "the GPU clocks were left changed by a root session; "
+		cfmt(msg, len, "the GPU clocks were left changed by a root session; "
 			 "run `sudo dvfstop restore` first");
 		return EPERM;
 	}
@@ -375,7 +367,7 @@ static int adopt(struct guard *g, char *msg, size_t len)
 	sigrestore_arm(g);   /* after: the stale file must stay until ours replaces it */
 	char d[256];
 	describe(&st, d, sizeof d);
-	fmt(msg, len, "kept the clock state left by process %ld (%s); it is put back on exit",
+	cfmt(msg, len, "kept the clock state left by process %ld (%s); it is put back on exit",
 	    g->stale_st.pid, d);
 	return 0;
 }
@@ -387,11 +379,11 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	if (g->saved)
 		return 0;
 	if (g->blocked) {
-		fmt(msg, len, "%s", g->block_msg);
+		cfmt(msg, len, "%s", g->block_msg);
 		return EPERM;
 	}
 	if (!g->owner) {
-		fmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
+		cfmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
 		return EBUSY;
 	}
 	if (g->stale)
@@ -399,27 +391,27 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	struct gstate st;
 	memset(&st, 0, sizeof st);
 	st.pid = getpid();
-	fmt(st.source, sizeof st.source, "%s", g->source);
-	fmt(st.root, sizeof st.root, "%s", g->root);
-	fmt(st.node, sizeof st.node, "%s", node ? node : "");
+	cfmt(st.source, sizeof st.source, "%s", g->source);
+	cfmt(st.root, sizeof st.root, "%s", g->root);
+	cfmt(st.node, sizeof st.node, "%s", node ? node : "");
 	statefile_boot_id(st.boot_id, sizeof st.boot_id);
 	for (int f = 0; f < GUARD_NFILES; f++) {
 		if (!paths[f] || strlen(paths[f]) >= sizeof st.path[f] || paths[f][0] != '/') {
-			fmt(msg, len, "no usable path for %s", statefile_names[f]);
+			cfmt(msg, len, "no usable path for %s", statefile_names[f]);
 			return EINVAL;
 		}
-		fmt(st.path[f], sizeof st.path[f], "%s", paths[f]);
+		cfmt(st.path[f], sizeof st.path[f], "%s", paths[f]);
 		/* One byte more than is kept: a value that does not fit is
 		 * refused, never cut (a prefix written back is no restore). */
 		char buf[VAL_LEN + 1];
 		ssize_t n = rawio_read(paths[f], buf, sizeof buf);
 		if (n <= 0) {
 			int err = n < 0 ? errno : ENODATA;
-			fmt(msg, len, "cannot read %s: %s", paths[f], strerror(err));
+			cfmt(msg, len, "cannot read %s: %s", paths[f], strerror(err));
 			return err;
 		}
 		if (n > VAL_LEN - 1) {
-			fmt(msg, len, "%s holds more than %d bytes, more than dvfstop can save and "
+			cfmt(msg, len, "%s holds more than %d bytes, more than dvfstop can save and "
 			    "give back exactly; it does not take control of the GPU clock", paths[f],
 			    VAL_LEN - 1);
 			return EOVERFLOW;
@@ -429,7 +421,7 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	}
 	if (!statefile_parse_hz(st.val[GUARD_MIN], st.vlen[GUARD_MIN], &st.min_hz) ||
 	    !statefile_parse_hz(st.val[GUARD_MAX], st.vlen[GUARD_MAX], &st.max_hz)) {
-		fmt(msg, len, "%s or %s does not hold a frequency", paths[GUARD_MIN], paths[GUARD_MAX]);
+		cfmt(msg, len, "%s or %s does not hold a frequency", paths[GUARD_MIN], paths[GUARD_MAX]);
 		return EINVAL;
 	}
 	int n = snprintf(st.lowest, sizeof st.lowest, "%lld\n", (long long)lowest_hz);
@@ -473,7 +465,7 @@ static int put_back(struct guard *g, const struct gstate *st, const char *state_
 			err = g->restorer(g->restorer_ctx, &cs);
 		}
 		if (err)
-			fmt(msg, len, "could not give the %s clock settings back: %s. The saved state "
+			cfmt(msg, len, "could not give the %s clock settings back: %s. The saved state "
 			    "stays in %s: run `%s` once that can be done (as root)", st->source,
 			    strerror(err), state_path, g->restore_cmd);
 		return err;
@@ -497,11 +489,11 @@ int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *nod
 	if (g->saved)
 		return 0;
 	if (g->blocked) {
-		fmt(msg, len, "%s", g->block_msg);
+		cfmt(msg, len, "%s", g->block_msg);
 		return EPERM;
 	}
 	if (!g->owner) {
-		fmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
+		cfmt(msg, len, "another dvfstop (pid %ld) controls the GPU clock", (long)g->holder);
 		return EBUSY;
 	}
 	if (g->stale)
@@ -510,13 +502,13 @@ int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *nod
 	memset(&st, 0, sizeof st);
 	st.api = true;
 	st.pid = getpid();
-	fmt(st.source, sizeof st.source, "%s", g->source);
-	fmt(st.root, sizeof st.root, "%s", g->root);
-	fmt(st.node, sizeof st.node, "%s", node ? node : "");
+	cfmt(st.source, sizeof st.source, "%s", g->source);
+	cfmt(st.root, sizeof st.root, "%s", g->root);
+	cfmt(st.node, sizeof st.node, "%s", node ? node : "");
 	statefile_boot_id(st.boot_id, sizeof st.boot_id);
 	int n = snprintf(st.val[GUARD_GOV], VAL_LEN, "%s\n", cur->governor);
 	if (n < 0 || n >= VAL_LEN) {
-		fmt(msg, len, "the GPU's clock setting '%.40s...' is longer than dvfstop can save and "
+		cfmt(msg, len, "the GPU's clock setting '%.40s...' is longer than dvfstop can save and "
 		    "give back; it does not take control of the GPU clock", cur->governor);
 		return EOVERFLOW;
 	}
@@ -544,7 +536,7 @@ int guard_restore(struct guard *g, char *msg, size_t len)
 {
 	msg[0] = '\0';
 	if (!g->saved) {
-		fmt(msg, len, "nothing to restore");
+		cfmt(msg, len, "nothing to restore");
 		return 0;
 	}
 	int err = put_back(g, &g->st, g->state_path, msg, len);
@@ -558,7 +550,7 @@ int guard_restore(struct guard *g, char *msg, size_t len)
 	g->saved = false;
 	left_pid = 0;
 	sigrestore_disarm(g);
-	fmt(msg, len, "GPU clocks given back: %s", d);
+	cfmt(msg, len, "GPU clocks given back: %s", d);
 	return 0;
 }
 
@@ -576,11 +568,11 @@ int guard_restore_stale(struct guard *g, char *msg, size_t len)
 {
 	msg[0] = '\0';
 	if (!g->stale) {
-		fmt(msg, len, "nothing to restore");
+		cfmt(msg, len, "nothing to restore");
 		return 0;
 	}
 	if (g->stale_st.foreign || !g->owner) {
-		fmt(msg, len, "the state in %s belongs to root: run `sudo dvfstop restore`",
+		cfmt(msg, len, "the state in %s belongs to root: run `sudo dvfstop restore`",
 			 g->stale_path);
 		return EPERM;
 	}
@@ -591,7 +583,7 @@ int guard_restore_stale(struct guard *g, char *msg, size_t len)
 	g->stale = false;
 	char d[256];
 	describe(&g->stale_st, d, sizeof d);
-	fmt(msg, len, "GPU clocks put back as before process %ld: %s", g->stale_st.pid, d);
+	cfmt(msg, len, "GPU clocks put back as before process %ld: %s", g->stale_st.pid, d);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "helper_proto.h"
+#include "cfmt.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -36,17 +37,6 @@ const char *helper_proto_code(int err)
 }
 
 /* ---- requests ------------------------------------------------------------ */
-
-static void say(char *msg, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *msg, size_t len, const char *f, ...)
-{
-	if (!msg || !len)
-		return;
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(msg, len, f, ap);
-	va_end(ap);
-}
 
 bool helper_proto_mhz(const char *s, int64_t *hz, bool *whole)
 {
@@ -111,11 +101,11 @@ static int parse_args(struct helper_proto_req *r, char **w, int n, char *msg, si
 	int i = 0;
 	if (r->verb == HP_PIN || r->verb == HP_CAP) {
 		if (n < 1) {
-			say(msg, len, "%s needs a clock in MHz (%s 714)", v, v);
+			cfmt(msg, len, "%s needs a clock in MHz (%s 714)", v, v);
 			return EINVAL;
 		}
 		if (!helper_proto_mhz(w[0], &r->hz, &r->whole)) {
-			say(msg, len, "%s: '%.24s' is not a clock in MHz (714 or 1300.5)", v, w[0]);
+			cfmt(msg, len, "%s: '%.24s' is not a clock in MHz (714 or 1300.5)", v, w[0]);
 			return EINVAL;
 		}
 		i = 1;
@@ -123,13 +113,13 @@ static int parse_args(struct helper_proto_req *r, char **w, int n, char *msg, si
 	bool takes_gpu = r->verb != HP_RESTORE && r->verb != HP_QUIT;
 	if (i < n && takes_gpu) {
 		if (!parse_gpu(w[i], &r->gpu)) {
-			say(msg, len, "%s: '%.24s' is not a GPU index (0 to %d)", v, w[i], HP_GPU_MAX);
+			cfmt(msg, len, "%s: '%.24s' is not a GPU index (0 to %d)", v, w[i], HP_GPU_MAX);
 			return EINVAL;
 		}
 		i++;
 	}
 	if (i < n) {
-		say(msg, len, "%s: too many arguments", v);
+		cfmt(msg, len, "%s: too many arguments", v);
 		return EINVAL;
 	}
 	return 0;
@@ -143,7 +133,7 @@ int helper_proto_parse(const char *line, size_t n, struct helper_proto_req *r, c
 		body--;
 	/* the bound counts the "\n", sent or not */
 	if (body + 1 > HP_LINE_MAX) {
-		say(msg, len, "a request is at most %d bytes with its newline", HP_LINE_MAX);
+		cfmt(msg, len, "a request is at most %d bytes with its newline", HP_LINE_MAX);
 		return E2BIG;
 	}
 	if (body && line[body - 1] == '\r')
@@ -152,7 +142,7 @@ int helper_proto_parse(const char *line, size_t n, struct helper_proto_req *r, c
 	for (size_t i = 0; i < body; i++) {
 		unsigned char ch = (unsigned char)line[i];
 		if ((ch < 0x20 && ch != '\t') || ch >= 0x7f) {
-			say(msg, len, "a request is printable ASCII (byte 0x%02x at %zu)", ch, i);
+			cfmt(msg, len, "a request is printable ASCII (byte 0x%02x at %zu)", ch, i);
 			return EPROTO;
 		}
 		s[i] = (char)ch;
@@ -161,20 +151,20 @@ int helper_proto_parse(const char *line, size_t n, struct helper_proto_req *r, c
 	char *w[4];
 	int nw = words(s, w);
 	if (nw == 0) {
-		say(msg, len, "empty request (verbs: status levels pin cap default restore quit)");
+		cfmt(msg, len, "empty request (verbs: status levels pin cap default restore quit)");
 		return EPROTO;
 	}
 	int v = 0;
 	while (v < N_VERBS && strcmp(w[0], verb_name[v]) != 0)
 		v++;
 	if (v == N_VERBS) {
-		say(msg, len, "unknown verb '%.24s' (verbs: status levels pin cap default restore quit)",
+		cfmt(msg, len, "unknown verb '%.24s' (verbs: status levels pin cap default restore quit)",
 		    w[0]);
 		return EPROTO;
 	}
 	r->verb = (enum helper_proto_verb)v;
 	if (nw > 4) {
-		say(msg, len, "%s: too many arguments", verb_name[v]);
+		cfmt(msg, len, "%s: too many arguments", verb_name[v]);
 		return EINVAL;
 	}
 	return parse_args(r, w + 1, nw - 1, msg, len);

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "statefile.h"
+#include "cfmt.h"
 #include "rawio.h"
 
 #include <dirent.h>
@@ -13,15 +14,6 @@
 #include <unistd.h>
 
 enum { VAL_LEN = STATEFILE_VAL_LEN };
-
-static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(buf, len, f, ap);
-	va_end(ap);
-}
 
 const char *const statefile_names[GUARD_NFILES] = { "governor", "min_freq", "max_freq" };
 
@@ -125,14 +117,14 @@ int statefile_write(const char *tmp_path, const char *state_path, const struct g
 	int fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		int err = errno;
-		fmt(msg, len, "cannot write the clock state file %s: %s", tmp_path, strerror(err));
+		cfmt(msg, len, "cannot write the clock state file %s: %s", tmp_path, strerror(err));
 		return err;
 	}
 	FILE *fp = fdopen(fd, "w");
 	if (!fp) {
 		int err = errno;
 		close(fd);
-		fmt(msg, len, "cannot write %s: %s", tmp_path, strerror(err));
+		cfmt(msg, len, "cannot write %s: %s", tmp_path, strerror(err));
 		return err;
 	}
 	fprintf(fp, "dvfstop-state 1\npid %ld\nsource ", st->pid);
@@ -173,7 +165,7 @@ int statefile_write(const char *tmp_path, const char *state_path, const struct g
 		err = errno;
 	if (err) {
 		unlink(tmp_path);
-		fmt(msg, len, "cannot write the clock state file %s: %s", state_path, strerror(err));
+		cfmt(msg, len, "cannot write the clock state file %s: %s", state_path, strerror(err));
 	}
 	return err;
 }
@@ -190,9 +182,9 @@ static int load_open(const char *path, uid_t owner, char *msg, size_t len)
 	if (fd < 0) {
 		int err = errno;
 		if (err == ELOOP)
-			fmt(msg, len, "%s is a symbolic link, not a state file dvfstop wrote", path);
+			cfmt(msg, len, "%s is a symbolic link, not a state file dvfstop wrote", path);
 		else
-			fmt(msg, len, "%s: %s", path, strerror(err));
+			cfmt(msg, len, "%s: %s", path, strerror(err));
 		return -1;
 	}
 	struct stat sb;
@@ -212,7 +204,7 @@ static int load_open(const char *path, uid_t owner, char *msg, size_t len)
 	else if (sb.st_size > 64 * 1024)
 		why = "is too large for a state file";
 	if (why) {
-		fmt(msg, len, "%s %s; not trusted", path, why);
+		cfmt(msg, len, "%s %s; not trusted", path, why);
 		close(fd);
 		return -1;
 	}
@@ -228,7 +220,7 @@ static bool parse_changed(const char *v, unsigned *out)
 {
 	unsigned m = 0;
 	char buf[128];
-	fmt(buf, sizeof buf, "%s", v);
+	cfmt(buf, sizeof buf, "%s", v);
 	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		int f = 0;
 		while (f < GUARD_NFILES && strcmp(w, statefile_names[f]) != 0)
@@ -246,11 +238,11 @@ static int load_version(const char *line, const char *path, char *msg, size_t le
 {
 	int ver = 0;
 	if (sscanf(line, "dvfstop-state %d", &ver) == 1 && ver > 1) {
-		fmt(msg, len, "%s:1: written by a newer dvfstop (state format %d)", path, ver);
+		cfmt(msg, len, "%s:1: written by a newer dvfstop (state format %d)", path, ver);
 		return EINVAL;
 	}
 	if (strcmp(line, "dvfstop-state 1") != 0) {
-		fmt(msg, len, "%s:1: not a dvfstop state file (version 1)", path);
+		cfmt(msg, len, "%s:1: not a dvfstop state file (version 1)", path);
 		return EINVAL;
 	}
 	return 0;
@@ -275,7 +267,7 @@ static bool load_file_entry(struct gstate *st, struct load *ld, const char *key,
 		if (strncmp(key, statefile_names[f], fl) != 0)
 			continue;
 		if (strcmp(key + fl, ".path") == 0) {
-			fmt(st->path[f], sizeof st->path[f], "%s", buf);
+			cfmt(st->path[f], sizeof st->path[f], "%s", buf);
 			ld->have |= 1u << f;
 			known = true;
 		} else if (strcmp(key + fl, ".value") == 0 && n > 0 && (size_t)n < VAL_LEN) {
@@ -299,19 +291,19 @@ static int load_entry(struct gstate *st, struct load *ld, const char *key, const
 		char *end;
 		st->pid = strtol(buf, &end, 10);
 		if (*end || st->pid <= 0) {
-			fmt(msg, len, "%s:%d: bad pid '%s'", ld->path, ld->lineno, buf);
+			cfmt(msg, len, "%s:%d: bad pid '%s'", ld->path, ld->lineno, buf);
 			err = EINVAL;
 		}
 		ld->have |= 1u << 7;
 	} else if (strcmp(key, "source") == 0) {
-		fmt(st->source, sizeof st->source, "%s", buf);
+		cfmt(st->source, sizeof st->source, "%s", buf);
 	} else if (strcmp(key, "root") == 0) {
-		fmt(st->root, sizeof st->root, "%s", buf);
+		cfmt(st->root, sizeof st->root, "%s", buf);
 	} else if (strcmp(key, "node") == 0) {
-		fmt(st->node, sizeof st->node, "%s", buf);
+		cfmt(st->node, sizeof st->node, "%s", buf);
 	} else if (strcmp(key, "kind") == 0) {
 		if (strcmp(buf, "api") != 0) {
-			fmt(msg, len, "%s:%d: unknown kind '%s'", ld->path, ld->lineno, buf);
+			cfmt(msg, len, "%s:%d: unknown kind '%s'", ld->path, ld->lineno, buf);
 			err = EINVAL;
 		}
 		st->api = true;
@@ -320,7 +312,7 @@ static int load_entry(struct gstate *st, struct load *ld, const char *key, const
 			err = EINVAL;
 		ld->had_changed = true;
 	} else if (strcmp(key, "boot_id") == 0) {
-		fmt(st->boot_id, sizeof st->boot_id, "%s", strcmp(buf, "-") ? buf : "");
+		cfmt(st->boot_id, sizeof st->boot_id, "%s", strcmp(buf, "-") ? buf : "");
 	} else if (strcmp(key, "lowest.value") == 0) {
 		if ((size_t)n >= sizeof st->lowest) {
 			err = EINVAL;
@@ -333,10 +325,10 @@ static int load_entry(struct gstate *st, struct load *ld, const char *key, const
 		known = load_file_entry(st, ld, key, buf, n);
 	}
 	if (!known) {
-		fmt(msg, len, "%s:%d: unknown or bad entry '%s'", ld->path, ld->lineno, key);
+		cfmt(msg, len, "%s:%d: unknown or bad entry '%s'", ld->path, ld->lineno, key);
 		err = EINVAL;
 	} else if (err == EINVAL && !msg[0]) {
-		fmt(msg, len, "%s:%d: bad value for %s", ld->path, ld->lineno, key);
+		cfmt(msg, len, "%s:%d: bad value for %s", ld->path, ld->lineno, key);
 	}
 	return err;
 }
@@ -355,7 +347,7 @@ static int load_lines(FILE *fp, struct gstate *st, struct load *ld, char *msg, s
 		}
 		char *sp = strchr(line, ' ');
 		if (!sp) {
-			fmt(msg, len, "%s:%d: expected `key value`, got '%.60s'", ld->path, ld->lineno,
+			cfmt(msg, len, "%s:%d: expected `key value`, got '%.60s'", ld->path, ld->lineno,
 			    line);
 			return EINVAL;
 		}
@@ -364,7 +356,7 @@ static int load_lines(FILE *fp, struct gstate *st, struct load *ld, char *msg, s
 		char buf[PATH_MAX];
 		ssize_t n = unescape(v, buf, sizeof buf);
 		if (n < 0) {
-			fmt(msg, len, "%s:%d: bad value for %s", ld->path, ld->lineno, key);
+			cfmt(msg, len, "%s:%d: bad value for %s", ld->path, ld->lineno, key);
 			return EINVAL;
 		}
 		err = load_entry(st, ld, key, buf, n, msg, len);
@@ -381,13 +373,13 @@ static int load_finish(struct gstate *st, const struct load *ld, char *msg, size
 		st->changed = (1u << GUARD_NFILES) - 1;
 	unsigned need = st->api ? 0xb8u : 0xffu;   /* api: the values and the pid */
 	if ((ld->have & need) != need) {
-		fmt(msg, len, "%s: incomplete state file (a field is missing)", path);
+		cfmt(msg, len, "%s: incomplete state file (a field is missing)", path);
 		return EINVAL;
 	}
 	if (st->api) {
 		if (!statefile_parse_hz(st->val[GUARD_MIN], st->vlen[GUARD_MIN], &st->min_hz) ||
 		    !statefile_parse_hz(st->val[GUARD_MAX], st->vlen[GUARD_MAX], &st->max_hz)) {
-			fmt(msg, len, "%s: a saved frequency is not a number", path);
+			cfmt(msg, len, "%s: a saved frequency is not a number", path);
 			return EINVAL;
 		}
 		return 0;
@@ -395,7 +387,7 @@ static int load_finish(struct gstate *st, const struct load *ld, char *msg, size
 	for (int f = 0; f < GUARD_NFILES; f++) {
 		const char *slash = strrchr(st->path[f], '/');
 		if (!slash || strcmp(slash + 1, statefile_names[f]) != 0 || st->path[f][0] != '/') {
-			fmt(msg, len, "%s: %s path '%s' is not a devfreq %s file", path,
+			cfmt(msg, len, "%s: %s path '%s' is not a devfreq %s file", path,
 			    statefile_names[f], st->path[f], statefile_names[f]);
 			return EINVAL;
 		}
@@ -404,7 +396,7 @@ static int load_finish(struct gstate *st, const struct load *ld, char *msg, size
 	if (!statefile_parse_hz(st->val[GUARD_MIN], st->vlen[GUARD_MIN], &st->min_hz) ||
 	    !statefile_parse_hz(st->val[GUARD_MAX], st->vlen[GUARD_MAX], &st->max_hz) ||
 	    !statefile_parse_hz(st->lowest, st->lowest_len, &low)) {
-		fmt(msg, len, "%s: a saved frequency is not a number", path);
+		cfmt(msg, len, "%s: a saved frequency is not a number", path);
 		return EINVAL;
 	}
 	return 0;
@@ -420,7 +412,7 @@ int statefile_load(const char *path, struct gstate *st, uid_t owner, char *msg, 
 	if (!fp) {
 		int err = errno;
 		close(fd);
-		fmt(msg, len, "%s: %s", path, strerror(err));
+		cfmt(msg, len, "%s: %s", path, strerror(err));
 		return err;
 	}
 	struct load ld = { .path = path };
@@ -435,7 +427,7 @@ int statefile_load(const char *path, struct gstate *st, uid_t owner, char *msg, 
 static int table_read(const char *node, int64_t *out, int max)
 {
 	char p[PATH_MAX + 32], buf[4096];
-	fmt(p, sizeof p, "%s/available_frequencies", node);
+	cfmt(p, sizeof p, "%s/available_frequencies", node);
 	ssize_t n = rawio_read(p, buf, sizeof buf - 1);
 	if (n <= 0)
 		return 0;
@@ -462,7 +454,7 @@ static bool devfreq_under(const char *root, const char *dir)
 	char rr[PATH_MAX], cls[PATH_MAX + 32];
 	if (!realpath(root, rr))
 		return false;
-	fmt(cls, sizeof cls, "%s/sys/class/devfreq", strcmp(rr, "/") ? rr : "");
+	cfmt(cls, sizeof cls, "%s/sys/class/devfreq", strcmp(rr, "/") ? rr : "");
 	DIR *d = opendir(cls);
 	if (!d)
 		return false;
@@ -472,7 +464,7 @@ static bool devfreq_under(const char *root, const char *dir)
 		if (e->d_name[0] == '.')
 			continue;
 		char p[PATH_MAX + 300], rp[PATH_MAX];
-		fmt(p, sizeof p, "%s/%s", cls, e->d_name);
+		cfmt(p, sizeof p, "%s/%s", cls, e->d_name);
 		found = realpath(p, rp) && strcmp(rp, dir) == 0;
 	}
 	closedir(d);
@@ -499,7 +491,7 @@ int statefile_check(const struct statefile_board *b, const struct gstate *st, co
 		    char *msg, size_t len)
 {
 	if (!governor_ok(st->val[GUARD_GOV], st->vlen[GUARD_GOV])) {
-		fmt(msg, len, "%s: the saved governor is not a governor name", path);
+		cfmt(msg, len, "%s: the saved governor is not a governor name", path);
 		return EINVAL;
 	}
 	if (st->api)
@@ -507,17 +499,17 @@ int statefile_check(const struct statefile_board *b, const struct gstate *st, co
 	char rp[GUARD_NFILES][PATH_MAX], node[PATH_MAX];
 	for (int f = 0; f < GUARD_NFILES; f++) {
 		if (!realpath(st->path[f], rp[f])) {
-			fmt(msg, len, "%s: %s: %s", path, st->path[f], strerror(errno));
+			cfmt(msg, len, "%s: %s: %s", path, st->path[f], strerror(errno));
 			return ENOENT;
 		}
 		char want[PATH_MAX];
 		if (b->have_paths && (!realpath(b->paths[f], want) || strcmp(want, rp[f]) != 0)) {
-			fmt(msg, len, "%s: %s is not this board's GPU %s file (%s)", path, st->path[f],
+			cfmt(msg, len, "%s: %s is not this board's GPU %s file (%s)", path, st->path[f],
 			    statefile_names[f], b->paths[f]);
 			return EINVAL;
 		}
 	}
-	fmt(node, sizeof node, "%s", rp[GUARD_MIN]);
+	cfmt(node, sizeof node, "%s", rp[GUARD_MIN]);
 	char *slash = strrchr(node, '/');
 	if (slash)
 		*slash = '\0';
@@ -525,13 +517,13 @@ int statefile_check(const struct statefile_board *b, const struct gstate *st, co
 		size_t nl = strlen(node);
 		if (strncmp(rp[f], node, nl) != 0 || rp[f][nl] != '/' ||
 		    strcmp(rp[f] + nl + 1, statefile_names[f]) != 0) {
-			fmt(msg, len, "%s: %s is not the %s file of the devfreq folder %s", path,
+			cfmt(msg, len, "%s: %s is not the %s file of the devfreq folder %s", path,
 			    st->path[f], statefile_names[f], node);
 			return EINVAL;
 		}
 	}
 	if (!b->have_paths && !devfreq_under(b->root, node)) {
-		fmt(msg, len, "%s: %s is not a devfreq folder under %s", path, node, b->root);
+		cfmt(msg, len, "%s: %s is not a devfreq folder under %s", path, node, b->root);
 		return EINVAL;
 	}
 	int64_t tab[128];
@@ -540,7 +532,7 @@ int statefile_check(const struct statefile_board *b, const struct gstate *st, co
 	if (b->n_levels > 0)
 		n = b->n_levels;
 	if (n <= 0) {
-		fmt(msg, len, "%s: the clock table of %s cannot be read to check the saved clocks",
+		cfmt(msg, len, "%s: the clock table of %s cannot be read to check the saved clocks",
 		    path, node);
 		return EINVAL;
 	}
@@ -549,7 +541,7 @@ int statefile_check(const struct statefile_board *b, const struct gstate *st, co
 	const int64_t vals[3] = { st->min_hz, st->max_hz, low };
 	for (int i = 0; i < 3; i++) {
 		if (!in_table(vals[i], t, n)) {
-			fmt(msg, len, "%s: %lld Hz is not a clock level of %s", path,
+			cfmt(msg, len, "%s: %lld Hz is not a clock level of %s", path,
 			    (long long)vals[i], node);
 			return EINVAL;
 		}
