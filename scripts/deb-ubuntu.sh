@@ -9,7 +9,7 @@
 # For each suite:
 #  1. debootstrap a minimal amd64 Ubuntu tree (once; cached in
 #     $DVFSTOP_UBUNTU_DIR/SUITE, default /var/tmp/dvfstop-ubuntu/SUITE, about
-#     700 MB each), with main and universe (libcsv-dev is in universe) and the
+#     1 GB each), with main and universe (libcsv-dev is in universe) and the
 #     -updates and -security pockets, then dpkg-dev, debhelper and lintian;
 #  2. export the committed source (git archive $DVFSTOP_UBUNTU_REF, default
 #     HEAD: commit first) as the release tarball dvfstop-VERSION.tar.gz and
@@ -30,8 +30,8 @@
 # signatures are checked: with /usr/share/keyrings/ubuntu-archive-keyring.gpg
 # (package ubuntu-keyring) when the host has it, else with the one key below,
 # taken from Ubuntu's ubuntu-keyring package and checked by its fingerprint.
-# Time: the first run of a suite 5-15 minutes (download and install), a later
-# run about 3-5 minutes (two builds on 2 cores).
+# Time: the first run of a suite 5-8 minutes (download and install), a later
+# run about 2 minutes a suite (two builds on 2 cores).
 # Exit status: 0 when every suite built and passed every check.
 set -euo pipefail
 
