@@ -117,7 +117,12 @@ int control_level_mhz(const struct dvf_info *in, int64_t mhz, int64_t *hz, char 
 		cfmt(msg, len, "%lld MHz is not a GPU clock; nothing written", (long long)mhz);
 		return EINVAL;
 	}
-	return control_check_level(in, mhz * 1000000, msg, len);
+	/* Whole MHz that is a level itself; *hz is set whenever 0 is returned
+	 * (gcc with LTO, Ubuntu's default, warned of an unset hz in dvfstopd). */
+	int err = control_check_level(in, mhz * 1000000, msg, len);
+	if (!err)
+		*hz = mhz * 1000000;
+	return err;
 }
 
 int control_plan(const struct ctl_state *cur, const struct ctl_state *want,
