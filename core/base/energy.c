@@ -85,3 +85,24 @@ void energy_at_step(const struct energy *prev, int64_t prev_t, const struct dvf_
 	*out = *e;
 	*t_ns = s->t_ns;
 }
+
+void energy_counter_add(struct energy_counter *c, int64_t mj)
+{
+	if (!c->have) {
+		c->have = true;
+		c->first_mj = c->last_mj = mj;
+	} else if (mj < c->last_mj) {
+		c->rebased_mj += c->last_mj - c->first_mj;
+		c->first_mj = c->last_mj = mj;
+	} else {
+		c->last_mj = mj;
+	}
+}
+
+bool energy_counter_mj(const struct energy_counter *c, int64_t *mj)
+{
+	if (!c->have)
+		return false;
+	*mj = c->last_mj - c->first_mj + c->rebased_mj;
+	return true;
+}

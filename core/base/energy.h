@@ -49,4 +49,16 @@ void energy_lerp(const struct energy *a, const struct energy *b, double f, struc
 void energy_at_step(const struct energy *prev, int64_t prev_t, const struct dvf_sample *s,
 		    const struct energy *e, struct energy *out, int64_t *t_ns);
 
+/* A hardware energy counter (NVML's, a GPU's): what it counted since its
+ * first reading.  A counter that moves backwards (a driver reload) starts
+ * again; what it had counted is kept. */
+struct energy_counter {
+	bool have;
+	int64_t first_mj, last_mj, rebased_mj;
+};
+
+void energy_counter_add(struct energy_counter *c, int64_t mj);
+/* mJ counted so far; false before the first reading. */
+bool energy_counter_mj(const struct energy_counter *c, int64_t *mj);
+
 #endif

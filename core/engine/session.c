@@ -258,8 +258,8 @@ int session_restart(struct session *s)
 		s->job_t0 = tl.first_ns;   /* as at open: the recording's start */
 	s->trk_over = false;
 	s->trk_cut = false;
-	s->hw_have = false;
-	s->hw_rebased_mj = 0;
+	memset(&s->hw, 0, sizeof s->hw);
+	memset(s->gpu_hw, 0, sizeof s->gpu_hw);
 	return 0;
 }
 
@@ -532,18 +532,11 @@ int session_sample(struct session *s)
 	s->n_samples++;
 	energy_add(&s->energy, &smp);
 	history_push(&s->hist, &smp);
-	if (smp.hw_energy_mj.ok) {
-		if (!s->hw_have) {
-			s->hw_have = true;
-			s->hw_first_mj = s->hw_last_mj = smp.hw_energy_mj.v;
-		} else if (smp.hw_energy_mj.v < s->hw_last_mj) {
-			/* the counter restarted: keep what it had counted */
-			s->hw_rebased_mj += s->hw_last_mj - s->hw_first_mj;
-			s->hw_first_mj = s->hw_last_mj = smp.hw_energy_mj.v;
-		} else {
-			s->hw_last_mj = smp.hw_energy_mj.v;
-		}
-	}
+	if (smp.hw_energy_mj.ok)
+		energy_counter_add(&s->hw, smp.hw_energy_mj.v);
+	for (int i = 0; s->info && i < s->info->n_gpus && i < DVF_MAX_GPUS; i++)
+		if (smp.gpu[i].energy_mj.ok)
+			energy_counter_add(&s->gpu_hw[i], smp.gpu[i].energy_mj.v);
 	source_messages(s, now);
 	session_track_end(s, now);
 	if (job_ended && !s->job_over) {

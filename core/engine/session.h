@@ -76,10 +76,10 @@ struct session {
 	int64_t job_steps1;
 	bool steps_hinted;           /* --pid without steps: the hint was given */
 
-	/* A hardware energy counter (NVML), when the source has one: its first
-	 * and last readings, and how much it moved backwards (driver reload). */
-	bool hw_have;
-	int64_t hw_first_mj, hw_last_mj, hw_rebased_mj;
+	/* A hardware energy counter (NVML), when the source has one: the
+	 * node's, and each GPU's (indexed like dvf_info.gpu_index). */
+	struct energy_counter hw;
+	struct energy_counter gpu_hw[DVF_MAX_GPUS];
 
 	struct recorder *rec;        /* NULL when not recording */
 	struct prom *prom;           /* Prometheus exporter; NULL when off */

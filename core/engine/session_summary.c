@@ -67,6 +67,46 @@ static void print_governor(const struct govern *g, FILE *fp)
 		(long long)g->save_steps, govern_saved_pct(g));
 }
 
+/* A node of several GPUs: each one's last clock, load and power, and the
+ * energy its own counter counted over the run. */
+static json_object *gpus_json(const struct session *s)
+{
+	json_object *a = json_object_new_array();
+	for (int i = 0; i < s->info->n_gpus && i < DVF_MAX_GPUS; i++) {
+		const struct dvf_gpu_sample *g = &s->cur.gpu[i];
+		json_object *o = json_object_new_object();
+		int64_t mj;
+		json_object_object_add(o, "index", json_object_new_int(s->info->gpu_index[i]));
+		json_object_object_add(o, "gpu_freq_hz", g->freq_hz.ok ? json_object_new_int64(g->freq_hz.v) : NULL);
+		json_object_object_add(o, "gpu_util_pct",
+				       g->load_pm.ok ? json_object_new_double((double)g->load_pm.v / 10) : NULL);
+		json_object_object_add(o, "power_w", g->mw.ok ? json_object_new_double((double)g->mw.v * 1e-3) : NULL);
+		json_object_object_add(o, "energy_j", energy_counter_mj(&s->gpu_hw[i], &mj) ?
+				       json_object_new_double((double)mj * 1e-3) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void print_gpus(const struct session *s, FILE *fp)
+{
+	fprintf(fp, "GPUs (last sample; energy by each GPU's counter):\n");
+	for (int i = 0; i < s->info->n_gpus && i < DVF_MAX_GPUS; i++) {
+		const struct dvf_gpu_sample *g = &s->cur.gpu[i];
+		char f[24] = "n/a", l[24] = "n/a", w[24] = "n/a", e[24] = "n/a";
+		int64_t mj;
+		if (g->freq_hz.ok)
+			snprintf(f, sizeof f, "%.1f MHz", (double)g->freq_hz.v * 1e-6);
+		if (g->load_pm.ok)
+			snprintf(l, sizeof l, "%.1f %%", (double)g->load_pm.v / 10);
+		if (g->mw.ok)
+			snprintf(w, sizeof w, "%.3f W", (double)g->mw.v * 1e-3);
+		if (energy_counter_mj(&s->gpu_hw[i], &mj))
+			snprintf(e, sizeof e, "%.3f J", (double)mj * 1e-3);
+		fprintf(fp, "  gpu %-14d %12s %9s %12s %14s\n", s->info->gpu_index[i], f, l, w, e);
+	}
+}
+
 static json_object *summary_json(const struct session *s)
 {
 	const struct dvf_info *in = s->info;
@@ -112,8 +152,9 @@ static json_object *summary_json(const struct session *s)
 	const struct dvf_sample *c = &s->cur;
 	json_object_object_add(o, "gpu_freq_hz", c->gpu_freq_hz.ok ? json_object_new_int64(c->gpu_freq_hz.v) : NULL);
 	json_object_object_add(o, "gpu_util_pct", c->gpu_load_pm.ok ? json_object_new_double((double)c->gpu_load_pm.v / 10) : NULL);
-	if (s->hw_have) {
-		double hw = (double)(s->hw_last_mj - s->hw_first_mj + s->hw_rebased_mj) * 1e-3;
+	int64_t hw_mj;
+	if (energy_counter_mj(&s->hw, &hw_mj)) {
+		double hw = (double)hw_mj * 1e-3;
 		double integ = s->energy.ch[ENERGY_TOTAL].mj * 1e-3;
 		json_object_object_add(o, "hw_energy_j", json_object_new_double(hw));
 		json_object_object_add(o, "hw_vs_integrated_pct",
@@ -122,6 +163,8 @@ static json_object *summary_json(const struct session *s)
 		json_object_object_add(o, "hw_energy_j", NULL);
 		json_object_object_add(o, "hw_vs_integrated_pct", NULL);
 	}
+	if (in->n_gpus > 1)
+		json_object_object_add(o, "gpus", gpus_json(s));
 	struct job_stats js;
 	if (session_job_stats(s, &js)) {
 		json_object *j = json_object_new_object();
@@ -200,10 +243,11 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 			fprintf(fp, "  %-18s gaps: %.3f s bridged, %.3f s not integrated\n", "", e->bridged_ns * 1e-9, e->lost_ns * 1e-9);
 	}
 	fprintf(fp, "  %-18s %.3f Wh\n", "total", s->energy.ch[ENERGY_TOTAL].mj / 3.6e6);
-	if (s->hw_have) {
+	int64_t hw_mj;
+	if (energy_counter_mj(&s->hw, &hw_mj)) {
 		/* The counter is the better figure where it exists; the difference
 		 * says how well sampled power stood for it. */
-		double hw = (double)(s->hw_last_mj - s->hw_first_mj + s->hw_rebased_mj) * 1e-3;
+		double hw = (double)hw_mj * 1e-3;
 		double integ = s->energy.ch[ENERGY_TOTAL].mj * 1e-3;
 		fprintf(fp, "  %-18s %12.3f J  (integrated %.3f J, diff %+.2f %%)\n", "hw counter", hw, integ,
 			hw > 0 ? (integ - hw) / hw * 100 : 0.0);
@@ -221,6 +265,8 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 	for (int i = 0; i < in->n_rails; i++)
 		print_w(fp, in->rail_name[i], c->rail[i].mw.ok, (double)c->rail[i].mw.v);
 	print_w(fp, "total", c->total_mw.ok, (double)c->total_mw.v);
+	if (in->n_gpus > 1)
+		print_gpus(s, fp);
 	struct job_stats js;
 	if (session_job_stats(s, &js)) {
 		fprintf(fp, "fine-tune: %s (%s)\n", s->job_name, js.state);

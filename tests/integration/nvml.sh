@@ -59,6 +59,10 @@ has '8 x NVIDIA H200 \(fake\)' out "8 GPUs"
 has 'sum of 8 GPUs' out "8 GPUs: total rule"
 has 'total +4165\.000 W' out "8 GPUs, one lost: 7 x 595 W"
 has 'gpu clock +1980\.0 MHz' out "8 GPUs, one lost"
+# The summary's line per GPU: the lost one n/a but for what its counter
+# counted before, the others at their clock and power.
+has '^  gpu 3 +n/a +n/a +n/a +[0-9.]+ J$' out "8 GPUs: GPU 3's summary line"
+has '^  gpu 7 +1980\.0 MHz +[0-9.]+ % +595\.000 W +[0-9.]+ J$' out "8 GPUs: GPU 7's summary line"
 [ "$(grep -c 'GPU 3 .*is lost.*the other GPUs go on' "$tmp/err")" = 1 ] ||
 	fail "8 GPUs: GPU 3's loss said $(grep -c 'is lost' "$tmp/err") times: $(cat "$tmp/err")"
 # The recording carries each GPU's columns (empty for the lost one), and a
@@ -89,6 +93,20 @@ fi
 run --batch --source nvml --samples 2 --interval 20 --prom-textfile "$tmp/one.prom" --record "$tmp/one.csv"
 has '^dvfstop_gpu_frequency_hertz\{.*,gpu="0"\} 1980000000$' one.prom "prom, one GPU: gpu label"
 if grep -q '"gpu0_' "$tmp/one.csv"; then fail "one GPU: per-GPU columns in the recording"; fi
+
+# --gpu 1,3 of 4, JSON summary: a "gpus" entry each, with its own counter's energy;
+# one GPU has none (the node is that GPU).
+FAKENVML_GPUS=4 run --batch --source nvml --gpu 1,3 --samples 4 --interval 20 --summary-format json
+/usr/bin/python3 - "$tmp/out" >"$tmp/cmp" 2>&1 <<'PY' || fail "--gpu 1,3: the summary's gpus: $(cat "$tmp/cmp")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+g = j["gpus"]
+assert [x["index"] for x in g] == [1, 3], g
+assert all(x["gpu_freq_hz"] == 1980000000 and x["power_w"] == 595 and x["energy_j"] > 0 for x in g), g
+assert abs(sum(x["energy_j"] for x in g) - j["hw_energy_j"]) < 0.01, (g, j["hw_energy_j"])
+PY
+run --batch --source nvml --samples 2 --interval 20 --summary-format json
+if grep -q '"gpus"' "$tmp/out"; then fail "one GPU: a gpus list in the summary"; fi
 
 # A --gpu NVML does not see, and one that is not a number.
 FAKENVML_GPUS=4 run --batch --source nvml --gpu 1,5 --samples 1

@@ -164,6 +164,27 @@ static void at_step(void **st)
 	assert_int_equal(t, s.t_ns);
 }
 
+/* A hardware counter: what it counted since its first reading, kept
+ * across a restart (a driver reload sets it back). */
+static void counter(void **state)
+{
+	(void)state;
+	struct energy_counter c = { 0 };
+	int64_t mj = -1;
+	assert_false(energy_counter_mj(&c, &mj));
+	energy_counter_add(&c, 5000);
+	assert_true(energy_counter_mj(&c, &mj));
+	assert_int_equal(mj, 0);
+	energy_counter_add(&c, 5600);
+	energy_counter_add(&c, 6000);
+	assert_true(energy_counter_mj(&c, &mj));
+	assert_int_equal(mj, 1000);
+	energy_counter_add(&c, 100);     /* restarted */
+	energy_counter_add(&c, 350);
+	assert_true(energy_counter_mj(&c, &mj));
+	assert_int_equal(mj, 1250);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +195,7 @@ int main(void)
 		cmocka_unit_test(never_valid),
 		cmocka_unit_test(window_between),
 		cmocka_unit_test(at_step),
+		cmocka_unit_test(counter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
