@@ -71,6 +71,12 @@ has dvfstop usr/bin/dvfstop usr/share/man/man1/dvfstop.1.gz usr/share/doc/dvfsto
 	usr/share/dvfstop/dvfstop_callback.py "$U/dvfstop-exporter.service"
 for t in themes/*.theme; do has dvfstop "usr/share/dvfstop/$t"; done
 grep_in "the exporter runs /usr/bin/dvfstop" '^ExecStart=/usr/bin/dvfstop ' "$W/root-dvfstop/$U/dvfstop-exporter.service"
+# No build path in the binaries (a theme folder of the build would be read
+# on the target otherwise: --disable-source-themes).
+for b in dvfstop/usr/bin/dvfstop dvfstopd/usr/sbin/dvfstopd; do
+	if grep -q -F -- "${src%/}" "$W/root-$b"; then fail "/${b#*/} holds the build path ${src%/}"
+	else ok "/${b#*/} holds no build path"; fi
+done
 if "$W/root-dvfstop/usr/bin/dvfstop" --version >"$W/version" 2>&1; then ok "the packaged dvfstop runs: $(head -n1 "$W/version")"
 else fail "the packaged dvfstop --version:"; cat "$W/version"; fi
 

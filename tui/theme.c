@@ -14,6 +14,12 @@
 #ifndef DVF_SRCDIR
 #define DVF_SRCDIR "."
 #endif
+/* Where themes are looked for, as the messages name it. */
+#ifdef DVF_SRC_THEMES
+#define THEME_DIRS_TEXT DVF_DATADIR "/themes or " DVF_SRCDIR "/themes"
+#else
+#define THEME_DIRS_TEXT DVF_DATADIR "/themes"
+#endif
 
 const char *const theme_cycle_names[] = { "default", "light", "high-contrast", "mono" };
 const int theme_cycle_count = (int)(sizeof theme_cycle_names / sizeof theme_cycle_names[0]);
@@ -413,7 +419,11 @@ bool theme_locate(const char *name, char *path, size_t len)
 		snprintf(path, len, "%s", name);
 		return is_file(path);
 	}
-	const char *dirs[] = { DVF_DATADIR "/themes", DVF_SRCDIR "/themes" };
+	const char *dirs[] = { DVF_DATADIR "/themes",
+#ifdef DVF_SRC_THEMES
+			       DVF_SRCDIR "/themes",   /* an uninstalled build (configure) */
+#endif
+	};
 	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
 		int w = snprintf(path, len, "%s/%s.theme", dirs[i], name);
 		if (w > 0 && (size_t)w < len && is_file(path))
@@ -434,9 +444,8 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 		if (strchr(name, '/'))
 			snprintf(err, errlen, "%s: theme file not found; using the default theme", name);
 		else
-			snprintf(err, errlen,
-				 "theme '%s' not found in %s/themes or %s/themes; using the default theme",
-				 name, DVF_DATADIR, DVF_SRCDIR);
+			snprintf(err, errlen, "theme '%s' not found in " THEME_DIRS_TEXT "; using the default theme",
+				 name);
 		return -1;
 	}
 	if (theme_load_file(t, path, err, errlen) < 0) {
