@@ -8,7 +8,9 @@
 # sets both, while a second run on GPU 3 is read-only and one on GPU 0
 # controls GPU 0; a root dvfstop goes through the daemon too (it holds the
 # node's lock); the daemon killed with two GPUs pinned: `dvfstop restore`
-# puts each back from its own state file, and so does the next start.
+# puts each back from its own state file, and so does the next start; a
+# root dvfstop holding the node first: the daemon's writes are refused
+# until it quits.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/clocks.sh"
 [ -x "${DVFSTOPD:-$top_builddir/dvfstopd}" ] || { echo "skip: dvfstopd is not built"; exit 77; }
@@ -160,6 +162,24 @@ kill -9 "$c_pid" 2>/dev/null
 nv_daemon
 all_back "the next start gives every GPU back"
 expect_grep "... and says so for each" "gpu 3: a state left by a crashed run: " "$T/d.err"
+stop_daemon
+expect_eq "SIGTERM exit status" "$rc" 0
+
+# A root dvfstop controlling the node directly when the daemon starts: the
+# daemon's writes are refused, naming it, until it quits.  (Last: two
+# processes writing the fake's file do not see each other's locks.)
+"$DVFSTOP" --batch --no-config --source nvml --helper-socket "$T/none.sock" --set-clock 1020 --duration 30 \
+	>/dev/null 2>"$T/direct.err" &
+dpid=$!
+gpu_is 2 "root dvfstop without the daemon: direct" "locked 1020 1020"
+nv_daemon
+client talk "$SOCK" "pin 885 2" >"$T/busy" 2>&1
+expect_grep "the daemon refuses while root's dvfstop holds the node" "^< err EBUSY read-only: another dvfstop (pid $dpid) controls" "$T/busy"
+kill -TERM "$dpid"
+wait "$dpid"
+expect_eq "root's dvfstop: exit status" "$?" 0
+client talk "$SOCK" "pin 885 2" "restore" >"$T/free" 2>&1
+expect_grep "... and takes the pin once it quit" "^< ok pin 885000000$" "$T/free"
 stop_daemon
 expect_eq "SIGTERM exit status" "$rc" 0
 finish
