@@ -62,6 +62,20 @@ static void log_add(char *log, size_t loglen, int gpu, const char *line)
 		snprintf(log + n, loglen - n, "%s%s", n ? "; " : "", line);
 }
 
+/* Another dvfstop holds the node (it controls the GPUs directly): the
+ * daemon writes nothing, a crashed run's state included, until it quits. */
+static bool node_held(const struct serve *sv)
+{
+	return sv->have_node && control_readonly(sv->node.ctl) && control_holder(sv->node.ctl);
+}
+
+/* Put back the state a crashed run left of g: a line for the log. */
+static void restore_stale(struct gpu *g, char *line, size_t len)
+{
+	int err = control_restore_stale(g->ctl);
+	snprintf(line, len, "a state left by a crashed run: %s%s", err ? "NOT put back: " : "", control_msg(g->ctl));
+}
+
 /* Open g's control; a state a crashed run left is put back.  A line for
  * the log (appended). */
 static bool gpu_start(struct serve *sv, struct gpu *g, bool one_gpu, char *log, size_t loglen)
@@ -72,10 +86,11 @@ static bool gpu_start(struct serve *sv, struct gpu *g, bool one_gpu, char *log, 
 		return false;
 	char line[1200] = "";
 	const char *m = control_msg(g->ctl);
-	if (control_stale(g->ctl)) {
-		int err = control_restore_stale(g->ctl);
-		snprintf(line, sizeof line, "a state left by a crashed run: %s%s", err ? "NOT put back: " : "",
-			 control_msg(g->ctl));
+	if (control_stale(g->ctl) && one_gpu && node_held(sv)) {
+		snprintf(line, sizeof line, "a state left by a crashed run is kept until dvfstop (pid %ld) lets go of "
+			 "the node", control_holder(sv->node.ctl));
+	} else if (control_stale(g->ctl)) {
+		restore_stale(g, line, sizeof line);
 	} else if (m[0] && (!one_gpu || control_readonly(g->ctl))) {
 		/* a GPU of a node: only what differs from the node's line */
 		snprintf(line, sizeof line, "%s", m);
@@ -256,15 +271,23 @@ static size_t reply_status(struct serve *sv, struct gpu *g, unsigned long id, ch
 /* The control whose lock keeps other dvfstops off the board: the node's
  * (NVML) or the only GPU's (a Jetson).  Read-only because another
  * dvfstop held that lock at start: try again, it may have quit since. */
-static struct gpu *lock_holder(struct serve *sv)
+static struct gpu *lock_holder(struct serve *sv, char *log, size_t loglen)
 {
 	struct gpu *l = sv->have_node ? &sv->node : &sv->gpu[0];
 	if (!control_readonly(l->ctl) || !control_holder(l->ctl) || l->owner)
 		return l;
 	struct control *c = open_control(sv, l, false);
-	if (c) {
-		control_close(l->ctl);
-		l->ctl = c;
+	if (!c)
+		return l;
+	control_close(l->ctl);
+	l->ctl = c;
+	/* the node is ours now: the states kept while it was not go back */
+	for (int k = 0; sv->have_node && !node_held(sv) && k < sv->n_gpus; k++) {
+		if (!control_stale(sv->gpu[k].ctl))
+			continue;
+		char line[1200];
+		restore_stale(&sv->gpu[k], line, sizeof line);
+		log_add(log, loglen, sv->gpu[k].index, line);
 	}
 	return l;
 }
@@ -282,7 +305,8 @@ static void set_clock(struct serve *sv, struct gpu *g, const struct serve_who *w
 		snprintf(log, loglen, "%s refused: %s", helper_proto_verb_name(r->verb), m);
 		return;
 	}
-	struct gpu *l = lock_holder(sv);
+	char kept[SERVE_LOG_MAX] = "";
+	struct gpu *l = lock_holder(sv, kept, sizeof kept);
 	if (l != g && control_readonly(l->ctl) && control_holder(l->ctl)) {
 		helper_proto_fmt_err(buf, len, EBUSY, control_msg(l->ctl));
 		snprintf(log, loglen, "%s refused: %s", helper_proto_verb_name(r->verb), control_msg(l->ctl));
@@ -295,6 +319,7 @@ static void set_clock(struct serve *sv, struct gpu *g, const struct serve_who *w
 		int code = control_readonly(g->ctl) && control_holder(g->ctl) ? EBUSY : EIO;
 		helper_proto_fmt_err(buf, len, code, control_msg(g->ctl));
 		snprintf(log, loglen, "%s failed: %s", helper_proto_verb_name(r->verb), control_msg(g->ctl));
+		log_add(log, loglen, -1, kept);
 		return;
 	}
 	if (!g->owner) {
@@ -304,6 +329,7 @@ static void set_clock(struct serve *sv, struct gpu *g, const struct serve_who *w
 	}
 	helper_proto_fmt_set(buf, len, r->verb, hz);
 	snprintf(log, loglen, "%s", control_msg(g->ctl));
+	log_add(log, loglen, -1, kept);
 }
 
 /* g back to the saved governor, min and max; g's control is free.  A

@@ -162,17 +162,27 @@ kill -9 "$c_pid" 2>/dev/null
 nv_daemon
 all_back "the next start gives every GPU back"
 expect_grep "... and says so for each" "gpu 3: a state left by a crashed run: " "$T/d.err"
-stop_daemon
-expect_eq "SIGTERM exit status" "$rc" 0
 
 # A root dvfstop controlling the node directly when the daemon starts: the
-# daemon's writes are refused, naming it, until it quits.  (Last: two
-# processes writing the fake's file do not see each other's locks.)
+# daemon writes nothing, a crashed run's state of a GPU included (it would
+# undo root's clocks), and refuses writes naming it, until it quits; then
+# the kept state goes back and the pin is taken.  (Last: processes writing
+# the fake's file do not see each other's locks, so the file is not read
+# after root's run.)
+hold c "pin 705 2"
+c_pid=$held
+gpu_is 2 "a pin on GPU 2" "locked 705 705"
+kill -9 "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null
+DAEMON_PID=
+kill -9 "$c_pid" 2>/dev/null
 "$DVFSTOP" --batch --no-config --source nvml --helper-socket "$T/none.sock" --set-clock 1020 --duration 30 \
 	>/dev/null 2>"$T/direct.err" &
 dpid=$!
 gpu_is 2 "root dvfstop without the daemon: direct" "locked 1020 1020"
 nv_daemon
+expect_grep "the next start keeps GPU 2's crashed state while root holds the node" "gpu 2: a state left by a crashed run is kept until dvfstop (pid $dpid) lets go of the node" "$T/d.err"
+gpu_is 2 "... root's clock stays" "locked 1020 1020"
 client talk "$SOCK" "pin 885 2" >"$T/busy" 2>&1
 expect_grep "the daemon refuses while root's dvfstop holds the node" "^< err EBUSY read-only: another dvfstop (pid $dpid) controls" "$T/busy"
 kill -TERM "$dpid"
@@ -180,6 +190,7 @@ wait "$dpid"
 expect_eq "root's dvfstop: exit status" "$?" 0
 client talk "$SOCK" "pin 885 2" "restore" >"$T/free" 2>&1
 expect_grep "... and takes the pin once it quit" "^< ok pin 885000000$" "$T/free"
+expect_grep "... putting the kept state back first" "gpu 2: a state left by a crashed run: " "$T/d.err"
 stop_daemon
 expect_eq "SIGTERM exit status" "$rc" 0
 finish
