@@ -362,6 +362,12 @@ if [ -z "$BUILD" ]; then
 	BUILD=$CACHE/build
 	[ -x "$SRC/configure" ] || (cd "$SRC" && autoreconf -fi >/dev/null 2>&1)
 	mkdir -p "$BUILD"
+	# a build of another source tree (a moved or removed checkout) starts over
+	if [ -f "$BUILD/Makefile" ] && ! grep -qxF "abs_top_srcdir = $SRC" "$BUILD/Makefile"; then
+		log "the build in $BUILD is of another source tree: starting it again"
+		rm -rf "$BUILD"
+		mkdir -p "$BUILD"
+	fi
 	if [ ! -f "$BUILD/config.status" ]; then
 		log "configure --prefix=/usr in $BUILD"
 		(cd "$BUILD" && "$SRC/configure" -q --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
