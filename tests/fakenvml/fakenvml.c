@@ -29,7 +29,9 @@
  *   FAKENVML_LOSE_GPU=I      with FAKENVML_LOSE_AFTER: only GPU I is lost
  *                            (after N reads of its own utilisation)
  *   FAKENVML_STATE=FILE      locked clocks persist in FILE across processes
- *                            (one line per GPU: "I default" or "I locked LO HI")
+ *                            (one line per GPU: "I default" or "I locked LO HI"),
+ *                            read before every device call: processes sharing
+ *                            it see each other's locks, as on one real GPU
  * Built with -DFAKENVML_LEGACY it exports only the unversioned, older entry
  * points (no _v2 names, no field values, energy counter or clock locks). */
 #define _POSIX_C_SOURCE 200809L
@@ -160,6 +162,12 @@ static unsigned power_of(const struct nvmlDevice_st *g)
 	return 100000 + 250 * clock_of(g);
 }
 
+static void advance(struct nvmlDevice_st *g);
+
+/* The locks as FAKENVML_STATE has them: at init, and before every device
+ * call, so that processes sharing the file see each other's locks as they
+ * would share a real GPU's (a dvfstop reading what dvfstopd set).  The
+ * file is replaced whole (state_save), never seen half written. */
 static void state_load(void)
 {
 	FILE *fp = fk.state[0] ? fopen(fk.state, "r") : NULL;
@@ -167,12 +175,21 @@ static void state_load(void)
 		return;
 	char line[128];
 	while (fgets(line, sizeof line, fp)) {
-		unsigned i, lo, hi;
-		if (sscanf(line, "%u locked %u %u", &i, &lo, &hi) == 3 && i < MAX_GPUS) {
-			fk.gpu[i].locked = true;
-			fk.gpu[i].lo = lo;
-			fk.gpu[i].hi = hi;
-		}
+		unsigned i, lo = 0, hi = 0;
+		bool locked;
+		if (sscanf(line, "%u locked %u %u", &i, &lo, &hi) == 3)
+			locked = true;
+		else if (sscanf(line, "%u default", &i) == 1 && strstr(line, "default"))
+			locked = false;
+		else
+			continue;
+		struct nvmlDevice_st *g = i < MAX_GPUS ? &fk.gpu[i] : NULL;
+		if (!g || (g->locked == locked && (!locked || (g->lo == lo && g->hi == hi))))
+			continue;
+		advance(g);   /* the energy so far at the old clock */
+		g->locked = locked;
+		g->lo = lo;
+		g->hi = hi;
 	}
 	fclose(fp);
 }
@@ -186,6 +203,7 @@ static nvmlReturn_t dev_ok(nvmlDevice_t d)
 		return E_ARG;
 	if (fk.lost || d->lost)
 		return E_LOST;
+	state_load();
 	return OK;
 }
 
@@ -392,7 +410,9 @@ static void advance(struct nvmlDevice_st *g)
 
 static void state_save(void)
 {
-	FILE *fp = fk.state[0] ? fopen(fk.state, "w") : NULL;
+	char tmp[sizeof fk.state + 32];
+	snprintf(tmp, sizeof tmp, "%s.%ld", fk.state, (long)getpid());
+	FILE *fp = fk.state[0] ? fopen(tmp, "w") : NULL;
 	if (!fp)
 		return;
 	for (unsigned i = 0; i < fk.n_gpus; i++) {
@@ -402,7 +422,8 @@ static void state_save(void)
 		else
 			fprintf(fp, "%u default\n", i);
 	}
-	fclose(fp);
+	if (fclose(fp) != 0 || rename(tmp, fk.state) != 0)
+		unlink(tmp);
 }
 
 nvmlReturn_t nvmlInit_v2(void)

@@ -118,6 +118,11 @@ expect_grep "... it pinned GPU 0 through the daemon" "pinned at 885 MHz; clock c
 wait "$u13"
 expect_eq "dvfstop --gpu 1,3: exit status" "$?" 0
 expect_grep "... said it went through dvfstopd" "clock control: dvfstopd" "$T/u13.err"
+if grep -q "but the GPU runs at" "$T/u13.err"; then
+	fail "dvfstop --gpu 1,3 saw its GPUs elsewhere than pinned: $(cat "$T/u13.err")"
+else
+	ok "... and saw both GPUs run at the clock the daemon set"
+fi
 all_back "every GPU back after the runs"
 expect_eq "no state file of the user's own" "$(ls -A "$T/ustate" | wc -l)" 0
 
@@ -166,9 +171,7 @@ expect_grep "... and says so for each" "gpu 3: a state left by a crashed run: " 
 # A root dvfstop controlling the node directly when the daemon starts: the
 # daemon writes nothing, a crashed run's state of a GPU included (it would
 # undo root's clocks), and refuses writes naming it, until it quits; then
-# the kept state goes back and the pin is taken.  (Last: processes writing
-# the fake's file do not see each other's locks, so the file is not read
-# after root's run.)
+# the kept state goes back and the pin is taken.
 hold c "pin 705 2"
 c_pid=$held
 gpu_is 2 "a pin on GPU 2" "locked 705 705"
@@ -191,6 +194,7 @@ expect_eq "root's dvfstop: exit status" "$?" 0
 client talk "$SOCK" "pin 885 2" "restore" >"$T/free" 2>&1
 expect_grep "... and takes the pin once it quit" "^< ok pin 885000000$" "$T/free"
 expect_grep "... putting the kept state back first" "gpu 2: a state left by a crashed run: " "$T/d.err"
+all_back "... and every GPU is back after its restore"
 stop_daemon
 expect_eq "SIGTERM exit status" "$rc" 0
 finish
