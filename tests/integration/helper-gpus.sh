@@ -25,27 +25,24 @@ chmod 644 "$NVS"
 export DVFSTOP_NVML_LIB="$NV_LIB" FAKENVML_STATE="$NVS" FAKENVML_GPUS=4
 SOCK="$T/run/nvml.sock"
 
-# gpu_is I WHAT LINE: poll the fake's state file (up to 1 s) for GPU I's
-# line (the fake rewrites the file on each lock: a read may catch it empty)
-gpu_is() {
+# until_ok WHAT CMD...: CMD every 10 ms for up to 1 s; WHAT passes once it
+# succeeds, else fails with the fake's state file (rewritten on each lock)
+until_ok() {
+	_what=$1
+	shift
 	_n=0
-	until grep -q "^$1 $3\$" "$NVS"; do
+	until "$@"; do
 		_n=$((_n + 1))
-		[ "$_n" -lt 100 ] || { fail "$2: no '$1 $3' in $NVS:"; sed 's/^/    /' "$NVS"; return; }
+		[ "$_n" -lt 100 ] || { fail "$_what: not so in $NVS:"; sed 's/^/    /' "$NVS"; return; }
 		sleep 0.01
 	done
-	ok "$2"
+	ok "$_what"
 }
-# all_back WHAT: every GPU's line says default (polled up to 1 s)
-all_back() {
-	_n=0
-	until [ "$(grep -c ' default$' "$NVS")" = 4 ]; do
-		_n=$((_n + 1))
-		[ "$_n" -lt 100 ] || { fail "$1: not every GPU default in $NVS:"; sed 's/^/    /' "$NVS"; return; }
-		sleep 0.01
-	done
-	ok "$1"
-}
+# gpu_is I WHAT LINE: GPU I's line in the fake's state file
+gpu_is() { until_ok "$2" grep -q "^$1 $3\$" "$NVS"; }
+# all_back WHAT: every GPU's line says default
+all_default() { [ "$(grep -c ' default$' "$NVS")" = 4 ]; }
+all_back() { until_ok "$1" all_default; }
 nv_daemon() {
 	_was=$(grep -c 'dvfstopd: serving ' "$T/d.err" 2>/dev/null)
 	"$DVFSTOPD" --socket "$SOCK" --group "$GRP" --state-dir "$S" 2>>"$T/d.err" &
