@@ -66,6 +66,12 @@ hold() {
 	done
 	held=$(sed -n 's/^ready //p' "$T/$_out")
 }
+# kill_daemon: dvfstopd dies by SIGKILL (its state files stay)
+kill_daemon() {
+	kill -9 "$DAEMON_PID"
+	wait "$DAEMON_PID" 2>/dev/null
+	DAEMON_PID=
+}
 user_batch() {
 	as_in env DVFSTOP_STATE_DIR="$T/ustate" "$DVFSTOP" --batch --no-config --source nvml \
 		--helper-socket "$SOCK" "$@"
@@ -140,9 +146,7 @@ c_pid=$held
 hold d "cap 810 3"
 d_pid=$held
 gpu_is 3 "GPU 3 capped" "locked 345 810"
-kill -9 "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null
-DAEMON_PID=
+kill_daemon
 kill -9 "$c_pid" "$d_pid" 2>/dev/null
 gpu_is 0 "the daemon's kill -9 leaves GPU 0 locked" "locked 705 705"
 expect_eq "two state files, one per GPU" "$(ls "$S" | grep -c 'nvml-gpu[03]\.state$')" 2
@@ -157,9 +161,7 @@ hold c "pin 705 0" "cap 810 3"
 c_pid=$held
 gpu_is 0 "one connection pins GPU 0" "locked 705 705"
 gpu_is 3 "... and caps GPU 3" "locked 345 810"
-kill -9 "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null
-DAEMON_PID=
+kill_daemon
 kill -9 "$c_pid" 2>/dev/null
 nv_daemon
 all_back "the next start gives every GPU back"
@@ -172,9 +174,7 @@ expect_grep "... and says so for each" "gpu 3: a state left by a crashed run: " 
 hold c "pin 705 2"
 c_pid=$held
 gpu_is 2 "a pin on GPU 2" "locked 705 705"
-kill -9 "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null
-DAEMON_PID=
+kill_daemon
 kill -9 "$c_pid" 2>/dev/null
 "$DVFSTOP" --batch --no-config --source nvml --helper-socket "$T/none.sock" --set-clock 1020 --duration 30 \
 	>/dev/null 2>"$T/direct.err" &
