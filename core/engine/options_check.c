@@ -55,7 +55,7 @@ static enum opt_result options_check_sim(const struct dvf_opts *o)
 	sim_cfg_defaults(&sc);
 	sc.power = o->sim_power;
 	sc.phases = o->sim_phases;
-	sc.curve = o->sim_curve && strcmp(o->sim_curve, "none") != 0 ? o->sim_curve : NULL;
+	sc.curve = o->sim_curve;
 	char err[512];
 	if (sim_cfg_validate(&sc, err, sizeof err) < 0) {
 		fprintf(stderr, "dvfstop: %s%s\n", sc.curve && strstr(err, sc.curve) == err ? "--sim-curve " : "", err);
