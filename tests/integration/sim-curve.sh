@@ -4,7 +4,8 @@
 # over them finds the table's least energy per step and measures each
 # level's J/step as the table has it, the governor runs on it, and a bad
 # file (or a config file naming one) stops dvfstop with status 2, FILE:LINE and
-# the value, before anything starts.
+# the value, before anything starts.  The fake NVML library plays the same
+# tables (FAKENVML_CURVE), and tests/train.py's steps follow them.
 . "$top_srcdir/tests/lib.sh"
 curves=$top_srcdir/data/curves
 
@@ -67,4 +68,34 @@ grep -q '^FAIL' "$T/levels" && fail "a level's J/step is off the table" || ok "e
 	--sim-curve "$curves/agx-orin-energyinfra.csv" >"$T/out" 2>"$T/err"
 expect_eq "--govern on the measured Orin sweep: exit" "$?" 0
 expect_grep "the governor profiled the table's 11 levels" "profile 1: 11 levels, 306 MHz to 1300.5 MHz" "$T/err"
+
+# The same table through NVML: the fake library's clocks and power follow
+# it (FAKENVML_CURVE), and tests/train.py's step time too (at the clock the
+# fake GPU runs, from FAKENVML_STATE), so a sweep over a real process finds
+# the table's least.  A fast V: 3.0, 2.5, 2.0, 2.4 J a step.
+FAKE=$top_builddir/tests/fakenvml/libnvidia-ml.so.1
+if [ -f "$FAKE" ] && [ -x /usr/bin/python3 ]; then
+	printf '# synthetic\nclock_mhz,step_s,power_w\n600,0.06,50\n900,0.045,55.5556\n1200,0.036,55.5556\n1500,0.036,66.6667\n' \
+		>"$T/fast.csv"
+	echo "0 default" >"$T/nvml.state"
+	DVFSTOP_NVML_LIB=$FAKE FAKENVML_CURVE=$T/fast.csv FAKENVML_STATE=$T/nvml.state \
+		"$DVFSTOP" --no-config --batch --source nvml --samples 3 --interval 20 --record "$T/nv.csv" >"$T/out" 2>"$T/err"
+	expect_eq "fake NVML on a curve: exit" "$?" 0
+	expect_grep "unlocked, the top level" "gpu clock  *1500.0 MHz" "$T/out"
+	expect_grep "its power" "GPU  *66.667 W" "$T/out"
+	expect_eq "the GPU's clock table is the curve's" "$(levels "$T/nv.csv.meta.json")" 600000000,900000000,1200000000,1500000000
+	DVFSTOP_NVML_LIB=$FAKE FAKENVML_CURVE=$T/fast.csv FAKENVML_STATE=$T/nvml.state DVFSTOP_LOG_DIR=$T \
+		"$DVFSTOP" sweep --no-config --source nvml --mode exhaustive --dwell 15steps --settle 0.2 --interval 10 \
+		--stop-job-after -- /usr/bin/python3 "$top_srcdir/tests/train.py" 5000 0.05 >"$T/out" 2>"$T/err"
+	expect_eq "sweep through the fake NVML: exit" "$?" 0
+	expect_grep "it finds the table's least" "sweep done: 1200 MHz is best" "$T/out"
+	expect_eq "the clocks given back" "$(cat "$T/nvml.state")" "0 default"
+	printf 'clock_mhz,step_s,power_w\n600,0.06,50\n' >"$T/one.csv"
+	DVFSTOP_NVML_LIB=$FAKE FAKENVML_CURVE=$T/one.csv \
+		"$DVFSTOP" --no-config --batch --source nvml --samples 1 >"$T/out" 2>"$T/err"
+	expect_eq "a one-level curve: NVML does not start" "$?" 1
+	expect_grep "the fake library names the file and line" "one.csv:2: fewer than 2 levels" "$T/err"
+else
+	ok "SKIP the NVML part: no $FAKE or /usr/bin/python3"
+fi
 finish
