@@ -4,8 +4,10 @@ EXTRA_DIST += tests/lib.sh
 EXTRA_DIST += tests/clocks.sh tests/train.py
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io
-TESTS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io
+check_PROGRAMS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io \
+	tests/unit/test_text
+TESTS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io \
+	tests/unit/test_text
 tests_unit_test_energy_SOURCES = tests/unit/test_energy.c
 tests_unit_test_energy_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_energy_LDADD = $(TEST_LDADD)
@@ -18,6 +20,9 @@ tests_unit_test_options_LDADD = $(TEST_LDADD)
 tests_unit_test_io_SOURCES = tests/unit/test_io.c
 tests_unit_test_io_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_io_LDADD = $(TEST_LDADD)
+tests_unit_test_text_SOURCES = tests/unit/test_text.c
+tests_unit_test_text_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_text_LDADD = $(TEST_LDADD)
 else
 check-local:
 	@echo "cmocka is missing: unit tests not built (install the Debian package libcmocka-dev)"; exit 1
