@@ -1,6 +1,7 @@
 #include "config.h"
 #include "prom.h"
 #include "clock.h"
+#include "text.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,10 +29,22 @@ struct emit {
 	const char *run_id, *job_name;  /* NULL or "": no label */
 };
 
-/* A label value with the three escapes the format has. */
-static void put_label(FILE *fp, const char *v)
+/* A label value with the three escapes the format has.  The format has
+ * none for other controls and wants UTF-8: those are shown as '?'
+ * (text_safe), so a hostile rail label can reach no terminal that prints
+ * the scrape, nor make Prometheus refuse it. */
+static void put_label(FILE *fp, const char *raw)
 {
-	for (; *v; v++) {
+	size_t n = strlen(raw) + 1;
+	char small[256];
+	char *safe = n <= sizeof small ? small : malloc(n);
+	if (!safe) {
+		fputc('?', fp);
+		return;
+	}
+	memcpy(safe, raw, n);
+	text_safe_lines(safe);   /* '\n' has its escape below; a tab is fine */
+	for (const char *v = safe; *v; v++) {
 		if (*v == '\\')
 			fputs("\\\\", fp);
 		else if (*v == '"')
@@ -41,6 +54,8 @@ static void put_label(FILE *fp, const char *v)
 		else
 			fputc(*v, fp);
 	}
+	if (safe != small)
+		free(safe);
 }
 
 /* ,NAME="VALUE" when the value is known. */
