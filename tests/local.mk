@@ -36,6 +36,9 @@ EXTRA_DIST += tests/integration/batch-recommend.sh
 # A board's files are never opened through a link, nor a value cut (issue 25).
 TESTS += tests/integration/sysfs-links.sh
 EXTRA_DIST += tests/integration/sysfs-links.sh
+# Names and lines from hostile files reach no terminal as escapes (issue 31).
+TESTS += tests/integration/escapes.sh
+EXTRA_DIST += tests/integration/escapes.sh
 EXTRA_DIST += docs/hardware/h200-sweep.md docs/hardware/h200-sweep.csv docs/hardware/h200-restore.md
 EXTRA_DIST += docs/reference/jetson-sysfs.md docs/reference/energy-anchors.md
 # Every option of every --help is in the man page.
