@@ -416,6 +416,9 @@ typedef int mhd_result;
 
 /* ---- the exporter ----------------------------------------------------------------- */
 
+/* conn_greediest's table: a power of two, at most half full. */
+enum { PROM_TALLY = 2 * PROM_SLOTS };
+
 /* A connection the server holds: its client's address (without the port)
  * and since when it waits for an answer. */
 struct prom_conn {
@@ -449,6 +452,10 @@ struct prom {
 	/* The connections, touched only by libmicrohttpd's thread (its
 	 * callbacks), and by prom_close once that thread has ended. */
 	struct prom_conn conns[PROM_SLOTS];
+	struct prom_tally {                /* conn_greediest's table */
+		const struct prom_conn *c;     /* an address's first connection */
+		int n;                         /* its live connections */
+	} tally[PROM_TALLY];
 };
 
 static int textfile_write(struct prom *p, const char *body, size_t len)
@@ -558,19 +565,31 @@ static struct prom_conn *conn_oldest(struct prom *p, const unsigned char *addr, 
 	return best;
 }
 
-/* The address with the most live connections (the first seen among equals). */
-static const struct prom_conn *conn_greediest(const struct prom *p)
+/* The address with the most live connections: one pass with a small
+ * open-addressed table, so that a full server (many addresses, as the
+ * loopback's 127.0.0.0/8 allows one local user) costs O(n) per newcomer. */
+static const struct prom_conn *conn_greediest(struct prom *p)
 {
+	enum { TAB = PROM_TALLY };
+	struct prom_tally *tab = p->tally;
+	memset(tab, 0, sizeof p->tally);
 	const struct prom_conn *best = NULL;
 	int most = 0;
 	for (int i = 0; i < PROM_SLOTS; i++) {
 		const struct prom_conn *c = &p->conns[i];
 		if (!c->conn || c->closing)
 			continue;
-		int n = conn_count(p, c->addr, c->addr_len);
-		if (n > most) {
-			most = n;
-			best = c;
+		uint32_t h = 2166136261u;    /* FNV-1a of the address */
+		for (int k = 0; k < c->addr_len; k++)
+			h = (h ^ c->addr[k]) * 16777619u;
+		unsigned j = h & (TAB - 1);
+		while (tab[j].c && !same_addr(tab[j].c, c->addr, c->addr_len))
+			j = (j + 1) & (TAB - 1);
+		if (!tab[j].c)
+			tab[j].c = c;
+		if (++tab[j].n > most) {
+			most = tab[j].n;
+			best = tab[j].c;
 		}
 	}
 	return best;

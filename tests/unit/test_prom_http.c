@@ -334,6 +334,37 @@ static void over_the_limit_refused(void **st)
 	nap_ms(100);
 }
 
+/* The server is full (PROM_MAX_PER_IP from each of two addresses, all
+ * idle): a scrape from a third address is answered at once, one of the
+ * oldest connections making room.  Before, it waited in the kernel's
+ * backlog until one closed. */
+static void a_full_server_lets_a_newcomer_in(void **st)
+{
+	(void)st;
+	enum { N = PROM_MAX_CONNECTIONS };
+	int fd[N];
+	for (int i = 0; i < N; i++) {
+		fd[i] = connect_from(i < N / 2 ? "127.0.0.2" : "127.0.0.3");
+		assert_true(fd[i] >= 0);
+	}
+	nap_ms(200);
+	int64_t t0 = clock_mono_ns();
+	char *r = exchange_from("127.0.0.4", scrape, sizeof scrape - 1, 3000);
+	int64_t took = clock_mono_ns() - t0;
+	starts_with(r, "HTTP/1.1 200 OK\r\n");
+	free(r);
+	assert_true(took < DVF_NS_PER_S);
+	int closed = 0;
+	for (int i = 0; i < N; i++)
+		closed += is_closed(fd[i]);
+	assert_true(closed >= 1);
+	assert_true(is_closed(fd[0]) || is_closed(fd[N / 2]));   /* an oldest one */
+	assert_false(is_closed(fd[N - 1]));                     /* not the newest */
+	for (int i = 0; i < N; i++)
+		close(fd[i]);
+	nap_ms(100);
+}
+
 /* Issue 31: PROM_MAX_PER_IP + 32 connections from 127.0.0.1 each send a
  * byte now and then (so libmicrohttpd's idle timeout never closes them)
  * and reconnect when closed, as a local user blocking the scrapes would;
@@ -418,6 +449,7 @@ int main(void)
 		cmocka_unit_test(many_at_once),
 		cmocka_unit_test(idle_clients_do_not_delay),
 		cmocka_unit_test(over_the_limit_refused),
+		cmocka_unit_test(a_full_server_lets_a_newcomer_in),
 		cmocka_unit_test(trickling_clients_do_not_block_a_scraper),
 		cmocka_unit_test(a_trickle_has_a_deadline),
 	};
