@@ -632,11 +632,16 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **ctx,
 		return;   /* cannot happen; such a connection is left to the idle timeout */
 	unsigned char addr[16] = { 0 };
 	uint8_t len = 0;
+	/* Copied out, as the sockaddr may be less aligned than its kind. */
 	if (ai && ai->client_addr && ai->client_addr->sa_family == AF_INET) {
-		memcpy(addr, &((const struct sockaddr_in *)ai->client_addr)->sin_addr, 4);
+		struct sockaddr_in s4;
+		memcpy(&s4, ai->client_addr, sizeof s4);
+		memcpy(addr, &s4.sin_addr, 4);
 		len = 4;
 	} else if (ai && ai->client_addr && ai->client_addr->sa_family == AF_INET6) {
-		memcpy(addr, &((const struct sockaddr_in6 *)ai->client_addr)->sin6_addr, 16);
+		struct sockaddr_in6 s6;
+		memcpy(&s6, ai->client_addr, sizeof s6);
+		memcpy(addr, &s6.sin6_addr, 16);
 		len = 16;
 	}
 	int64_t now = clock_mono_ns();
