@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sample.h"
 #include "text.h"
 
 static void check(const char *in, const char *want, const char *want_lines)
@@ -64,12 +65,40 @@ static void copy_cuts_at_a_character(void **st)
 	assert_string_equal(text_safe_copy(one, sizeof one, "abc"), "");
 }
 
+/* Every name a source gives is made safe as it opens, every name of a
+ * sample as it is taken. */
+static void a_sources_names(void **st)
+{
+	(void)st;
+	static const char bad[] = "x\033]2;t\007y";
+	struct dvf_info in;
+	memset(&in, 0, sizeof in);
+	in.n_rails = 2;
+	in.n_clusters = 1;
+	in.n_zones = 1;
+	char *fields[] = { in.board_name, in.l4t, in.power_mode, in.total_rule, in.gpu_procs_why,
+			   in.rail_name[0], in.rail_name[1], in.cluster_name[0], in.zone_name[0] };
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		strcpy(fields[i], bad);
+	sample_info_safe(&in);
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		assert_string_equal(fields[i], "x?]2;t?y");
+	struct dvf_sample smp;
+	memset(&smp, 0, sizeof smp);
+	strcpy(smp.gpu_governor, bad);
+	strcpy(smp.gpu_proc[DVF_MAX_GPU_PROCS - 1].name, bad);
+	sample_safe(&smp);
+	assert_string_equal(smp.gpu_governor, "x?]2;t?y");
+	assert_string_equal(smp.gpu_proc[DVF_MAX_GPU_PROCS - 1].name, "x?]2;t?y");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(controls_become_question_marks),
 		cmocka_unit_test(utf8_is_kept_invalid_is_not),
 		cmocka_unit_test(copy_cuts_at_a_character),
+		cmocka_unit_test(a_sources_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
