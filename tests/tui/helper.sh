@@ -41,27 +41,27 @@ chmod 644 "$T/mine.policy" "$T/prog"
 
 start 120 40
 run "runuser -u $UIN -- env DVFSTOP_STATE_DIR=\"$US\" \"$DVFSTOP\" --no-config --sysfs-root \"$D\" --helper-socket \"$HSOCK\" --refresh 200 --policy \"$T/mine.policy\" --progress \"$T/prog\" --sweep-dwell 10steps --sweep-settle 0.3; echo DVFSTOP-EXIT=\$?"
-expect_screen "dashboard is up as the user" 'clock [0-9.]+ MHz' 10
-expect_screen "status line: clock control: dvfstopd" 'clock control: dvfstopd' 5
+expect_screen "dashboard is up as the user" 'clock [0-9.]+ MHz'
+expect_screen "status line: clock control: dvfstopd" 'clock control: dvfstopd'
 
 keys o
-expect_screen "o: the dialog lists the levels" '1300\.5 MHz' 3
+expect_screen "o: the dialog lists the levels" '1300\.5 MHz'
 keys 7 1 4 Enter
 files "o 714 Enter" 714000000 714000000
 # (on the still tree cur_freq does not follow: the readback's verdict may
 # replace the message 200 ms later)
-expect_screen "o 714: status line" 'GPU clock pinned at 714 MHz; clock control: dvfstopd|pinned at 714 MHz, but the GPU runs at' 3
-expect_screen "o 714: GPU panel says who" 'pinned by you at 714 MHz' 3
+expect_screen "o 714: status line" 'GPU clock pinned at 714 MHz; clock control: dvfstopd|pinned at 714 MHz, but the GPU runs at'
+expect_screen "o 714: GPU panel says who" 'pinned by you at 714 MHz'
 expect_eq "no state file of the user's own" "$(ls -A "$US" | wc -l)" 0
 
 keys a
 files "a: the policy's level" 510000000 510000000
-expect_screen "a: GPU panel" 'pinned by policy at 510 MHz|policy.* 510 MHz' 3
+expect_screen "a: GPU panel" 'pinned by policy at 510 MHz|policy.* 510 MHz'
 
 keys s
-expect_screen "s: the chooser" 'start a sweep:' 5
+expect_screen "s: the chooser" 'start a sweep:'
 keys e
-expect_screen "e: the sweep runs" 'exhaustive sweep  level [0-9]+ of [0-9]+ ' 5
+expect_screen "e: the sweep runs" 'exhaustive sweep  level [0-9]+ of [0-9]+ '
 _i=0
 while [ "$_i" -lt 40 ] && [ "$(cat "$node/max_freq")" = 510000000 ]; do sleep 0.05; _i=$((_i + 1)); done
 mn=$(cat "$node/min_freq") mx=$(cat "$node/max_freq")
