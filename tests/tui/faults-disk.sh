@@ -26,8 +26,8 @@ start 120 40
 dvfstop --demo --interval 100 --refresh 200 --record "$rec"
 expect_screen "dashboard is up, recording" 'REC r\.csv'
 # rows on disk first (flushed once a second), then the disk fills
-i=50
-while [ "$(awk '/\r$/' "$f" | wc -l)" -lt 10 ] && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
+rows_on_disk() { [ "$(awk '/\r$/' "$f" | wc -l)" -ge 10 ]; }
+until_ok rows_on_disk || fail "fewer than 10 rows on disk"
 awk '/\r$/' "$f" >"$T/before"
 dd if=/dev/zero of="$T/small/filler" bs=4k 2>/dev/null
 expect_screen "the status line: stopped, the file and the reason" \

@@ -44,24 +44,22 @@ gap() {
 # na WHAT ROW-PATTERN: the first row matching it shows n/a, and keeps
 # showing no number for a few refreshes (never 0)
 row() { screen | grep -E -- "$1 +(n/a|[0-9])" | head -n1; }
+row_na() { row "$1" | grep -Eq -- "$1 +n/a"; }
 na() {
-	i=50
-	while ! row "$2" | grep -Eq -- "$2 +n/a" && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
-	if [ "$i" -eq 0 ]; then fail "$1: no n/a: $(row "$2")"; return; fi
+	until_ok row_na "$2" || { fail "$1: no n/a: $(row "$2")"; return; }
 	ok "$1: n/a"
 	i=5
 	while [ "$i" -gt 0 ]; do
-		if ! row "$2" | grep -Eq -- "$2 +n/a"; then fail "$1: a number while it fails: $(row "$2")"; return; fi
+		if row "$2" | grep -Eq -- "$2 +[0-9]"; then fail "$1: a number while it fails: $(row "$2")"; return; fi
 		sleep 0.2; i=$((i - 1))
 	done
 	ok "$1: no number while it fails"
 }
 # settle CSV: at least one more complete row than now (the recorder
 # flushes once a second)
+more_rows() { [ "$(awk '/\r$/' "$1" | wc -l)" -gt "$2" ]; }
 settle() {
-	n0=$(awk '/\r$/' "$1" | wc -l)
-	i=30
-	while [ "$(awk '/\r$/' "$1" | wc -l)" -le "$n0" ] && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
+	until_ok more_rows "$1" "$(awk '/\r$/' "$1" | wc -l)" || fail "no new row in $1"
 }
 
 # Monitoring only, but the state folder stays private to the test (the
@@ -97,9 +95,8 @@ na "EAGAIN on the GPU load" '│util'
 ticks "EAGAIN"
 settle "$CSV"
 rm -f "$D/dvfstop-faults"
-i=50
-while ! row '│util' | grep -Eq '│util +[0-9.]+%' && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
-[ "$i" -gt 0 ] && ok "no fault: GPU utilisation back" || fail "no fault: GPU utilisation: $(row '│util')"
+util_back() { row '│util' | grep -Eq '│util +[0-9.]+%'; }
+until_ok util_back && ok "no fault: GPU utilisation back" || fail "no fault: GPU utilisation: $(row '│util')"
 expect_screen "no fault: total back" 'total +[0-9.]+ W'
 settle "$CSV"; settle "$CSV"
 quit_ok "simulated q"

@@ -13,7 +13,9 @@ expect_screen "not recording at first" 'not recording'
 keys r
 expect_screen "r: recording, file named in the header" 'REC dvfstop-[0-9]{8}-[0-9]{6}\.csv'
 expect_screen "r: says how to stop, without naming the file twice" 'recording started; r stops it'
-sleep 1.5
+# Rows on disk (flushed once a second) before it stops.
+rows_written() { [ "$(cat "$T"/dvfstop-*.csv 2>/dev/null | wc -l)" -gt 5 ]; }
+until_ok rows_written
 keys r
 expect_screen "r again: stopped, samples counted" 'recorded [0-9]+ samples to dvfstop-'
 expect_screen "r again: indicator off" 'not recording'

@@ -24,12 +24,7 @@ expect_screen "power panel: the rail n/a while backed off" 'VDD_GPU_SOC[^0-9]*n/
 expect_screen "power panel: the total n/a with it" 'total +n/a'
 
 # Still refreshing while the file is backed off: the uptime moves on.
-up() { screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1; }
-u1=$(up)
-sleep 1.5
-u2=$(up)
-[ -n "$u1" ] && [ "$u1" != "$u2" ] && ok "the screen refreshes meanwhile (up $u1 -> $u2)" ||
-	fail "the screen froze: up '$u1' then '$u2'"
+ticks "slow read"
 
 rm -f "$SD/dvfstop-faults"
 # the next retry comes within 2 s of back-off after the retry (1 s)

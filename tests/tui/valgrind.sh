@@ -24,8 +24,9 @@ keys g
 expect_screen "g starts the governor" 'gov (warm-up|profile|hold)' 60
 sleep 2
 keys o
-sleep 2
+expect_screen "o: the dialog" 'set the GPU clock' 60
 keys Escape
+expect_gone "Esc: the dialog closes" 'set the GPU clock' 60
 keys -
 sleep 3
 keys q
