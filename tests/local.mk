@@ -474,6 +474,8 @@ TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh
+# The header's uptime ticks between samples and between long refreshes.
+TUI_TESTS += tests/tui/uptime.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md
