@@ -100,7 +100,14 @@ static bool is_program(const char *word)
 /* A first word that is no command: say what was probably meant. */
 static int unknown_command(const char *word)
 {
-	if (options_is_key(word))
+	const char *names[32];
+	int n = 0;
+	for (const struct command *c = command_table; c->name && n < 32; c++)
+		names[n++] = c->name;
+	const char *near = options_nearest(word, strlen(word), names, n);
+	if (near)
+		fprintf(stderr, "dvfstop: unknown command '%s'; did you mean '%s'? (see dvfstop --help)\n", word, near);
+	else if (options_is_key(word))
 		fprintf(stderr, "dvfstop: unknown command '%s'; did you mean the option --%s? (see dvfstop --help)\n",
 			word, word);
 	else if (is_program(word))

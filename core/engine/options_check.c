@@ -11,26 +11,26 @@
 
 /* The governor's options: a selection it knows, a slowdown bound that is a
  * percentage, and a board whose clocks it may change. */
-static enum opt_result options_check_governor(struct dvf_opts *o)
+static enum opt_result options_check_governor(struct dvf_opts *o, const char *prog)
 {
 	enum sweep_select sel;
 	if (sweep_parse_select(o->select, &sel) != 0) {
-		fprintf(stderr, "dvfstop: --select: '%s' is not energy, slowdown or edp\n", o->select);
+		fprintf(stderr, "%s: --select: '%s' is not energy, slowdown or edp\n", prog, o->select);
 		return OPT_ERROR;
 	}
 	if (o->max_slowdown_text) {
 		if (sweep_parse_slowdown(o->max_slowdown_text, &o->max_slowdown) != 0) {
-			fprintf(stderr, "dvfstop: --max-slowdown: '%s' is not a percentage like 10%%\n", o->max_slowdown_text);
+			fprintf(stderr, "%s: --max-slowdown: '%s' is not a percentage like 10%%\n", prog, o->max_slowdown_text);
 			return OPT_ERROR;
 		}
 		o->select = "slowdown";
 	} else if (strcmp(o->select, "slowdown") == 0) {
-		fprintf(stderr, "dvfstop: --select slowdown needs --max-slowdown PCT\n");
+		fprintf(stderr, "%s: --select slowdown needs --max-slowdown PCT\n", prog);
 		return OPT_ERROR;
 	}
 	if (!o->govern) {
 		if (o->learn) {
-			fprintf(stderr, "dvfstop: --learn %s records the governor's profiles: give --govern too\n", o->learn);
+			fprintf(stderr, "%s: --learn %s records the governor's profiles: give --govern too\n", prog, o->learn);
 			return OPT_ERROR;
 		}
 		return OPT_OK;
@@ -38,7 +38,7 @@ static enum opt_result options_check_governor(struct dvf_opts *o)
 	const char *why = o->replay ? "--replay plays a recording, whose clocks cannot be changed"
 		: o->readonly ? "--readonly never writes a clock" : NULL;
 	if (why) {
-		fprintf(stderr, "dvfstop: --govern changes the GPU clock; %s\n", why);
+		fprintf(stderr, "%s: --govern changes the GPU clock; %s\n", prog, why);
 		return OPT_ERROR;
 	}
 	return OPT_OK;
@@ -47,34 +47,34 @@ static enum opt_result options_check_governor(struct dvf_opts *o)
 /* Options that name another board than the one the command line asks
  * for would be ignored without a word.  Only those given on the command
  * line: a config file's usual board must not stop a --demo. */
-enum opt_result options_check(struct dvf_opts *o)
+enum opt_result options_check(struct dvf_opts *o, const char *prog)
 {
 	/* -d is the refresh delay as top and htop read it, in tenths. */
 	if (options_cli_set(o, "delay") && options_cli_set(o, "refresh")) {
-		fprintf(stderr, "dvfstop: --delay (-d) and --refresh both set the screen refresh (give one)\n");
+		fprintf(stderr, "%s: --delay (-d) and --refresh both set the screen refresh (give one)\n", prog);
 		return OPT_ERROR;
 	}
 	if (o->delay_ds > 0 && !options_cli_set(o, "refresh"))
 		o->refresh_ms = o->delay_ds * 100;
-	if (options_check_governor(o) != OPT_OK)
+	if (options_check_governor(o, prog) != OPT_OK)
 		return OPT_ERROR;
 	int gpus[DVF_MAX_GPUS];
 	char why[256];
 	if (nvml_api_parse_gpus(o->gpu, gpus, why, sizeof why) < 0) {
-		fprintf(stderr, "dvfstop: %s\n", why);
+		fprintf(stderr, "%s: %s\n", prog, why);
 		return OPT_ERROR;
 	}
 	const char *board = o->demo ? "--demo simulates its own board" : o->replay ? "--replay plays a recording" : NULL;
 	if (!board)
 		return OPT_OK;
 	if (options_cli_set(o, "sysfs-root")) {
-		fprintf(stderr, "dvfstop: %s; --sysfs-root %s names a board's tree (use one or the other)\n",
+		fprintf(stderr, "%s: %s; --sysfs-root %s names a board's tree (use one or the other)\n", prog,
 			board, o->sysfs_root);
 		return OPT_ERROR;
 	}
 	const char *own = o->demo ? "jetson" : "replay";
 	if (options_cli_set(o, "source") && strcmp(o->source, "auto") != 0 && strcmp(o->source, own) != 0) {
-		fprintf(stderr, "dvfstop: %s; --source %s reads another (use one or the other)\n", board, o->source);
+		fprintf(stderr, "%s: %s; --source %s reads another (use one or the other)\n", prog, board, o->source);
 		return OPT_ERROR;
 	}
 	return OPT_OK;

@@ -7,6 +7,7 @@
 
 #include "options.h"
 
-enum opt_result options_check(struct dvf_opts *o);
+/* PROG prefixes the messages ("dvfstop", "dvfstop sweep"). */
+enum opt_result options_check(struct dvf_opts *o, const char *prog);
 
 #endif
