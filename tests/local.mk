@@ -39,6 +39,8 @@ EXTRA_DIST += tests/integration/docs-options.sh
 # Command-line mistakes get a message naming what was wrong.
 TESTS += tests/integration/cli.sh
 EXTRA_DIST += tests/integration/cli.sh
+TESTS += tests/integration/set-clock-mhz.sh
+EXTRA_DIST += tests/integration/set-clock-mhz.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_groundtruth

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum opt_kind { K_FLAG, K_INT, K_DOUBLE, K_STR };
+/* K_MHZ: a clock in MHz, whole or with up to 6 decimals (1300.5): its
+ * whole MHz is stored, the text kept for options_check_clock. */
+enum opt_kind { K_FLAG, K_INT, K_DOUBLE, K_STR, K_MHZ };
 
 /* The one description of every option.  `key` is the long option and the
  * config-file key; `cli_only` options make no sense in a config file. */
@@ -63,8 +65,8 @@ static const struct opt_def opt_table[] = {
 	{ "model", 0, K_STR, OFF(model), "NAME", "the model being fine-tuned (catalog name)", 0, 0, false },
 	{ "model-config", 0, K_STR, OFF(model_config), "PATH", "the model's Hugging Face config.json", 0, 0, false },
 	{ "seq-len", 0, K_INT, OFF(seq_len), "N", "average tokens per sample", 1, 1 << 20, false },
-	{ "set-clock", 0, K_INT, OFF(set_clock_mhz), "MHZ", "pin the GPU clock to MHZ until exit", 1, 100000, true },
-	{ "cap", 0, K_INT, OFF(cap_mhz), "MHZ", "cap the GPU clock at MHZ until exit", 1, 100000, true },
+	{ "set-clock", 0, K_MHZ, OFF(set_clock_mhz), "MHZ", "pin the GPU clock to MHZ until exit (1300 or 1300.5: a level of the board's table)", 1, 100000, true },
+	{ "cap", 0, K_MHZ, OFF(cap_mhz), "MHZ", "cap the GPU clock at MHZ until exit (a level, as --set-clock)", 1, 100000, true },
 	{ "pid", 0, K_INT, OFF(pid), "PID", "follow a running fine-tune process", 1, 4194304, true },
 	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
 	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
@@ -191,6 +193,26 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 		*(double *)p = v;
 		if (d->off == OFF(sim_speed))
 			o->sim_speed_set = true;
+		return true;
+	}
+	case K_MHZ: {
+		/* digits, then at most 6 after a point: a clock to the Hz */
+		size_t whole = strspn(val, "0123456789"), frac = 0;
+		if (val[whole] == '.')
+			frac = strspn(val + whole + 1, "0123456789");
+		if (whole == 0 || whole > 6 || (val[whole] == '.' && (frac == 0 || frac > 6)) ||
+		    val[whole + (val[whole] == '.' ? 1 + frac : 0)] != '\0') {
+			fprintf(stderr, "%s: %s: '%s' is not a clock in MHz (1300 or 1300.5)\n", opt_prog, where, val);
+			return false;
+		}
+		long long v = strtoll(val, NULL, 10);
+		if (v < d->min || v > d->max) {
+			fprintf(stderr, "%s: %s: %s MHz is out of range (%lld to %lld)\n", opt_prog, where, val,
+				(long long)d->min, (long long)d->max);
+			return false;
+		}
+		*(int64_t *)p = v;
+		*(d->off == OFF(set_clock_mhz) ? &o->set_clock_arg : &o->cap_arg) = from_file ? keep(val) : val;
 		return true;
 	}
 	case K_STR:

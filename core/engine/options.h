@@ -52,8 +52,10 @@ struct dvf_opts {
 	const char *model_config;
 	int64_t seq_len;
 	/* clock control */
-	int64_t set_clock_mhz;     /* 0 none */
+	int64_t set_clock_mhz;     /* 0 none; whole MHz (1300 for 1300.5) */
 	int64_t cap_mhz;           /* 0 none */
+	const char *set_clock_arg; /* as given ("1300.5"): a decimal part names a level to its digits */
+	const char *cap_arg;
 	/* the governor */
 	bool govern;               /* --govern: profile, hold and re-tune unattended */
 	const char *select;        /* "energy" (default), "slowdown", "edp" */

@@ -4,9 +4,12 @@
 #include "options_check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "control.h"
 #include "nvml.h"
+#include "sample.h"
 #include "sweep.h"
 
 /* The governor's options: a selection it knows, a slowdown bound that is a
@@ -56,6 +59,15 @@ enum opt_result options_check(struct dvf_opts *o, const char *prog)
 	}
 	if (o->delay_ds > 0 && !options_cli_set(o, "refresh"))
 		o->refresh_ms = o->delay_ds * 100;
+	/* top's `-b -d 3` prints every 3 s; --batch prints one summary at the
+	 * end, and a refresh given for it would be taken for a limit.  A
+	 * warning, not an error: the same options may serve the dashboard
+	 * (a config file's delay is never a mistake, so only the command line's). */
+	const char *refresh = options_cli_set(o, "delay") ? "-d/--delay" : options_cli_set(o, "refresh") ? "--refresh" : NULL;
+	if (o->batch && refresh)
+		fprintf(stderr, "%s: warning: %s is the dashboard's screen refresh and has no effect under --batch, "
+			"which prints one summary at the end; --duration S stops the run after S seconds, --samples N "
+			"after N samples\n", prog, refresh);
 	if (options_check_governor(o, prog) != OPT_OK)
 		return OPT_ERROR;
 	int gpus[DVF_MAX_GPUS];
@@ -78,4 +90,39 @@ enum opt_result options_check(struct dvf_opts *o, const char *prog)
 		return OPT_ERROR;
 	}
 	return OPT_OK;
+}
+
+/* One clock option's text against the table (options_check_clock). */
+static int check_clock_arg(const char *name, const char *arg, const struct dvf_info *in, char *err, size_t len)
+{
+	const char *dot = arg ? strchr(arg, '.') : NULL;
+	if (!dot || in->n_levels <= 0)
+		return 0;   /* whole MHz, or no table: the clock control says */
+	int digits = (int)strlen(dot + 1);
+	int64_t unit = 1, scaled = strtoll(arg, NULL, 10);
+	for (int i = digits; i < 6; i++)
+		unit *= 10;
+	for (int i = 0; i < digits; i++)
+		scaled *= 10;
+	scaled += strtoll(dot + 1, NULL, 10);
+	for (int i = 0; i < in->n_levels; i++) {
+		/* the level rounded (half up) to the digits given */
+		if ((in->level_hz[i] + unit / 2) / unit != scaled)
+			continue;
+		if (in->level_hz[i] / 1000000 == strtoll(arg, NULL, 10))
+			return 0;
+		break;   /* 115.0 for a 114.96 MHz level: the whole MHz would name another */
+	}
+	char msg[256];
+	if (control_check_level(in, scaled * unit, msg, sizeof msg) == 0)
+		snprintf(msg, sizeof msg, "give it as %lld", (long long)(scaled * unit / 1000000));
+	snprintf(err, len, "%s %s: %s", name, arg, msg);
+	return -1;
+}
+
+int options_check_clock(const struct dvf_opts *o, const struct dvf_info *in, char *err, size_t len)
+{
+	if (check_clock_arg("--set-clock", o->set_clock_arg, in, err, len) < 0)
+		return -1;
+	return check_clock_arg("--cap", o->cap_arg, in, err, len);
 }

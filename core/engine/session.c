@@ -7,6 +7,7 @@
 #include "job.h"
 #include "prom.h"
 #include "recorder.h"
+#include "options_check.h"
 #include "player.h"
 #include "replay.h"
 #include "sim.h"
@@ -422,6 +423,10 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		return -1;
 	}
 	s->info = s->ops->info(s->src);
+	if (s->info && options_check_clock(o, s->info, err, errlen) < 0) {
+		session_close(s);
+		return -1;
+	}
 	struct source_timeline tl;
 	s->src_timed = s->ops->timeline && s->ops->timeline(s->src, &tl);
 	if (s->src_timed) {

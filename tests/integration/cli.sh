@@ -110,6 +110,24 @@ done
 refuse "recommend --mod (three options)" 2 "dvfstop recommend: option '--mod' is ambiguous: --model, --model-config, --model-type" recommend --mod x
 refuse "convert --out (a prefix) reaches the log check" 1 "dvfstop convert: .*$T/none" convert "$T/none" --out "$T/x.csv"
 
+# -d (the dashboard's refresh, as top's) under --batch: said to have no
+# effect there, pointing at --duration; the run goes on.  A config file's
+# delay (for the dashboard) says nothing.
+rc=0
+"$DVFSTOP" --no-config --batch --demo -d 3 -n 2 >"$T/out" 2>"$T/err" || rc=$?
+expect_eq "--batch -d 3: exit status" "$rc" 0
+expect_grep "--batch -d 3: a warning" "^dvfstop: warning: -d/--delay is the dashboard's screen refresh and has no effect under --batch" "$T/err"
+expect_grep "--batch -d 3: points at --duration" "--duration S stops the run after S seconds" "$T/err"
+expect_grep "--batch -d 3: the summary" "^dvfstop summary" "$T/out"
+"$DVFSTOP" --no-config --batch --demo --refresh 300 -n 2 >"$T/out" 2>"$T/err"
+expect_grep "--batch --refresh: the same warning" "warning: --refresh is the dashboard's screen refresh" "$T/err"
+mkdir -p "$T/xdg/dvfstop"
+printf 'delay = 3\n' >"$T/xdg/dvfstop/config"
+"$DVFSTOP" --batch --demo -n 2 >"$T/out" 2>"$T/err"
+if grep -q warning "$T/err"; then fail "a config file's delay warned under --batch: $(cat "$T/err")"
+else ok "a config file's delay: no warning under --batch"; fi
+rm -f "$T/xdg/dvfstop/config"
+
 # Abbreviations getopt accepts still work: --dur is --duration.
 "$DVFSTOP" --demo -b --dur 0.3 --sim-speed 0 >"$T/out" 2>"$T/err" && ok "an unambiguous prefix is accepted" ||
 	fail "--dur 0.3 refused: $(cat "$T/err")"
