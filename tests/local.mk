@@ -41,6 +41,10 @@ TESTS += tests/integration/cli.sh
 EXTRA_DIST += tests/integration/cli.sh
 TESTS += tests/integration/set-clock-mhz.sh
 EXTRA_DIST += tests/integration/set-clock-mhz.sh
+TESTS += tests/integration/job-stop.sh
+EXTRA_DIST += tests/integration/job-stop.sh
+TESTS += tests/integration/exit-status.sh
+EXTRA_DIST += tests/integration/exit-status.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_groundtruth

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "cmd_sweep.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -170,8 +171,9 @@ static void job_after(struct session *s, bool stop)
 			commands_error("%s\n", s->msg);
 		return;
 	}
-	commands_error("stopping %s (--stop-job-after)\n", s->job_name);
-	session_job_stop(s);
+	commands_error("stopping %s (--stop-job-after): SIGINT, then SIGTERM and SIGKILL %g s apart\n", s->job_name,
+		       s->opts->stop_grace_s);
+	session_job_interrupt(s, SIGINT);
 	while (!s->job_over) {
 		clock_sleep_until(&s->clock, session_due(s));
 		if (session_sample(s) < 0)
@@ -329,7 +331,7 @@ int cmd_sweep(const struct cmd_args *ca)
 	if (session_open(&s, &o, err, sizeof err) < 0) {
 		commands_error("%s\n", err);
 		options_free(&o);
-		return CMD_FAIL;
+		return s.job_start_status ? s.job_start_status : CMD_FAIL;   /* 127 not found, 126 not runnable */
 	}
 	struct control *ctl = session_control_open(&s, o.readonly, true);
 	if (!ctl || control_readonly(ctl)) {

@@ -16,6 +16,14 @@ enum cmd_exit {
 	CMD_FAIL = 1,     /* bad input or a failure at run time */
 	CMD_USAGE = 2,    /* the command line is wrong */
 };
+/* The monitor running a command (-- CMD) exits with the command's status,
+ * as timeout(1) and time(1) do, so its own failures (usage errors too)
+ * are told apart from the command's: */
+enum {
+	EXIT_OWN_FAILURE = 125,   /* dvfstop failed */
+	EXIT_CANNOT_RUN = 126,    /* the command was found but could not be run */
+	EXIT_NOT_FOUND = 127,     /* the command was not found */
+};
 
 /* What a run function gets. */
 struct cmd_args {

@@ -74,6 +74,7 @@ struct dvf_opts {
 	const char *progress;      /* --progress: read step lines from a file or FIFO */
 	const char *log;           /* --log: the child's output (default dvfstop-CMD-TIME.log) */
 	const char *log_dir;       /* --log-dir: the default log's folder (else $DVFSTOP_LOG_DIR, else .) */
+	double stop_grace_s;       /* --stop-grace: a stop's SIGINT, SIGTERM, SIGKILL this far apart (default 10) */
 	/* trailing command: dvfstop [options] -- CMD ARGS */
 	char **cmd;
 	int cmd_argc;

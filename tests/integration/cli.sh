@@ -38,7 +38,7 @@ printf '# a comment\ninterval = fast\n' >"$T/config"
 refuse "a bad config value" 2 "$T/config:2: 'fast' is not a whole number" --config "$T/config" --demo -b
 refuse "a missing config file" 2 "cannot read config $T/none: No such file or directory" --config "$T/none"
 refuse "a missing recording" 1 "cannot read $T/none.csv: No such file or directory" --replay "$T/none.csv" -b
-refuse "a program that is not there" 1 "cannot run '$T/none': No such file or directory" --demo -b -n 2 -- "$T/none"
+refuse "a program that is not there" 127 "cannot run '$T/none': No such file or directory" --demo -b -n 2 -- "$T/none"
 
 # Another board named beside --demo or --replay would be ignored without a word.
 refuse "--demo with --sysfs-root" 2 "--demo simulates its own board; --sysfs-root /tmp names a board's tree" --demo --sysfs-root /tmp -b

@@ -213,7 +213,7 @@ static void monitor_opts(void **state)
 	assert_int_equal(RUN("sweep", "--setle", "1"), CMD_USAGE);
 	assert_string_equal(err_buf, "dvfstop sweep: option '--setle' is unknown; did you mean --settle? "
 			    "(see dvfstop sweep --help)\n");
-	assert_int_equal(RUN("sweep", "--demo", "--", "/nonexistent/x"), CMD_FAIL);
+	assert_int_equal(RUN("sweep", "--demo", "--", "/nonexistent/x"), EXIT_NOT_FOUND);
 	assert_non_null(strstr(err_buf, "dvfstop sweep: cannot run '/nonexistent/x'"));
 }
 
