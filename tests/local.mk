@@ -45,6 +45,8 @@ TESTS += tests/integration/job-stop.sh
 EXTRA_DIST += tests/integration/job-stop.sh
 TESTS += tests/integration/exit-status.sh
 EXTRA_DIST += tests/integration/exit-status.sh
+TESTS += tests/integration/readme-commands.sh
+EXTRA_DIST += tests/integration/readme-commands.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_groundtruth
