@@ -23,9 +23,12 @@ static void help_commands(FILE *fp)
 	fprintf(fp,
 		"\nThe fine-tune (-- CMD) is yours: it writes its log file itself and outlives dvfstop\n"
 		"unless you stop it.  q asks while it runs (k stop it, d leave it running, Esc cancel);\n"
-		"SIGHUP (an SSH hang-up) leaves it running; SIGINT and SIGTERM stop it (SIGTERM, then\n"
-		"SIGKILL after 10 s); --pid is never signalled; `dvfstop sweep` leaves it running unless\n"
-		"--stop-job-after.  dvfstop exits with its status (128+N for signal N), as time does.\n");
+		"SIGHUP (an SSH hang-up) leaves it running; under --batch Ctrl-C reaches it as SIGINT\n"
+		"(as in a shell), then SIGTERM and SIGKILL --stop-grace apart (default 10 s; Ctrl-C\n"
+		"again: the next at once); --pid is never signalled; `dvfstop sweep` leaves it running\n"
+		"unless --stop-job-after.  dvfstop exits with its status (128+N for signal N), as\n"
+		"timeout does; dvfstop's own failure is then 125, a command not runnable 126, not\n"
+		"found 127.  Without a command: 1 a failure, 2 a usage error.\n");
 }
 
 /* Whether the command line names a command to run (-- CMD): then the exit

@@ -104,6 +104,8 @@ const struct command command_table[] = {
 	  "Recommend a GPU clock for a fine-tune and show the decision path.\n",
 	  recommend_opts,
 	  "Values given here override the config.json, which overrides the catalog.\n"
+	  "Without --util: a fine-tune that keeps the GPU busy (gpu_util 100%, said as\n"
+	  "assumed), and what a low utilisation would give.\n"
 	  "Exit status: 0 a clock was recommended; 1 bad input, or a feature the\n"
 	  "policy needs is missing (the path names it); 2 usage error.\n",
 	  0, cmd_recommend },
@@ -160,7 +162,9 @@ const struct command command_table[] = {
 	  "back at the end (apply the result with --set-clock or the TUI's `a`).\n",
 	  sweep_opts,
 	  "\nMonitor options (dvfstop --help) also apply: --demo, --sim-model, --sim-seq-len,\n"
-	  "--seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len, --record.\n",
+	  "--seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len, --record.\n"
+	  "Exit status: 0 the sweep finished; 1 it could not; 2 usage error; 126 or 127\n"
+	  "CMD cannot be run or is not found.\n",
 	  CMD_MONITOR_OPTS, cmd_sweep },
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
