@@ -18,6 +18,12 @@ tests_unit_test_options_LDADD = $(TEST_LDADD)
 tests_unit_test_io_SOURCES = tests/unit/test_io.c
 tests_unit_test_io_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_io_LDADD = $(TEST_LDADD)
+# Files a user names: no FIFO blocks, no other user's link followed (core/base/io_user.c).
+check_PROGRAMS += tests/unit/test_io_user
+TESTS += tests/unit/test_io_user
+tests_unit_test_io_user_SOURCES = tests/unit/test_io_user.c
+tests_unit_test_io_user_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_io_user_LDADD = $(TEST_LDADD)
 else
 check-local:
 	@echo "cmocka is missing: unit tests not built (install the Debian package libcmocka-dev)"; exit 1

@@ -13,6 +13,7 @@
 #include "cmd_restore.h"
 #include "cmd_sweep.h"
 #include "guard.h"
+#include "io_user.h"
 
 /* ---- the options of each command (indices in commands.h) ---- */
 
@@ -203,6 +204,17 @@ void commands_error(const char *fmt, ...)
 	fprintf(stderr, "%s: ", running);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+}
+
+bool commands_output_ok(const char *opt, const char *path)
+{
+	struct io_user_why why;
+	int e = io_user_check_write(path, &why);
+	if (e == 0)
+		return true;
+	char b[256];
+	commands_error("%s %s: %s\n", opt, path, io_user_strerror(e, &why, b, sizeof b));
+	return false;
 }
 
 int commands_run(const struct command *c, int argc, char **argv)

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "recorder.h"
 #include "clock.h"
+#include "io_user.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -159,11 +160,12 @@ static void hdr_write(void *ctx, const char *name)
 	put(ctx, name);
 }
 
-/* Open path for the CSV, never through a symbolic link (a recording
- * often goes to the current folder, which others may write).  fresh: a
- * default name, made new: NAME-1.csv, NAME-2.csv... when it is taken.
- * Returns an fd and the name used in *used (malloc'd), or -errno. */
-static int rec_create(const char *path, bool fresh, char **used)
+/* Open path for the CSV, never through a symbolic link nor to a FIFO or a
+ * device (a recording often goes to the current folder, which others may
+ * write: io_user.h).  fresh: a default name, made new: NAME-1.csv,
+ * NAME-2.csv... when it is taken.  Returns an fd and the name used in
+ * *used (malloc'd), or -errno with *why. */
+static int rec_create(const char *path, bool fresh, char **used, struct io_user_why *why)
 {
 	size_t l = strlen(path), cap = l + 16;
 	size_t stem = l > 4 && strcmp(path + l - 4, ".csv") == 0 ? l - 4 : l;
@@ -175,8 +177,7 @@ static int rec_create(const char *path, bool fresh, char **used)
 			snprintf(name, cap, "%.*s-%d%s", (int)stem, path, n, path + stem);
 		else
 			snprintf(name, cap, "%s", path);
-		int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (fresh ? O_EXCL : O_TRUNC);
-		int fd = open(name, flags, 0644);
+		int fd = io_user_open_write(name, fresh ? IO_USER_NEW : IO_USER_TRUNC, 0644, why);
 		if (fd >= 0) {
 			*used = name;
 			return fd;
@@ -198,12 +199,11 @@ static struct recorder *rec_open(const char *path, bool fresh, const struct dvf_
 		return NULL;
 	}
 	struct stat st;
-	int fd = rec_create(path, fresh, &r->path);
-	if (fd == -ELOOP)
-		snprintf(err, errlen, "cannot record to %s: it is a symbolic link (not followed; name the file itself)",
-			 path);
-	else if (fd < 0)
-		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-fd));
+	struct io_user_why why;
+	char b[256];
+	int fd = rec_create(path, fresh, &r->path, &why);
+	if (fd < 0)
+		snprintf(err, errlen, "cannot record to %s: %s", path, io_user_strerror(-fd, &why, b, sizeof b));
 	if (fd >= 0 && fstat(fd, &st) == 0) {
 		r->dev = st.st_dev;
 		r->ino = st.st_ino;
