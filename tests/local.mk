@@ -109,6 +109,9 @@ endif
 # bounds (docs/security.md).
 TESTS += tests/integration/files.sh tests/tui/files.sh
 EXTRA_DIST += tests/integration/files.sh tests/tui/files.sh
+# A FIFO, a device or another user's link at a file's name never blocks or fools a reader or writer.
+TESTS += tests/integration/fifo.sh
+EXTRA_DIST += tests/integration/fifo.sh
 
 # The tests of each part of the tree (they used to sit in its fragment).
 # ---- from core/local.mk
