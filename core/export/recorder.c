@@ -5,6 +5,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -255,6 +256,8 @@ const char *recorder_strerror(int err)
 {
 	if (err == RECORDER_GONE)
 		return "the file was deleted or replaced while it was written; nothing saved";
+	if (err == RECORDER_MOVED)
+		return "the file was renamed or moved while it was written";
 	return strerror(err);
 }
 
@@ -427,22 +430,47 @@ static int write_meta(struct recorder *r)
 	return err;
 }
 
-/* Whether the file we made is still there under its name (someone may
- * have deleted or replaced it while we wrote). */
-static bool rec_still_there(const struct recorder *r)
+/* Where the file we made is now (someone may have deleted, replaced or
+ * renamed it while we wrote): 0 still at its name; RECORDER_GONE it has no
+ * name left (deleted, or another file renamed over it), its data goes
+ * when we close it; RECORDER_MOVED it has another name, which the kernel
+ * keeps for the open descriptor: into moved when that name is still this
+ * file ("" when it cannot be told). */
+static int rec_where(const struct recorder *r, char *moved, size_t len)
 {
 	struct stat st, now;
+	if (len)
+		moved[0] = '\0';
 	if (fstat(fileno(r->fp), &st) != 0 || st.st_nlink == 0)
-		return false;
-	return lstat(r->path, &now) == 0 && now.st_dev == r->dev && now.st_ino == r->ino;
+		return RECORDER_GONE;
+	if (lstat(r->path, &now) == 0 && now.st_dev == r->dev && now.st_ino == r->ino)
+		return 0;
+	char fdp[64], name[PATH_MAX];
+	snprintf(fdp, sizeof fdp, "/proc/self/fd/%d", fileno(r->fp));
+	ssize_t n = readlink(fdp, name, sizeof name - 1);
+	if (n > 0 && len) {
+		name[n] = '\0';
+		if (name[0] == '/' && lstat(name, &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == r->dev &&
+		    now.st_ino == r->ino && (size_t)n < len)
+			memcpy(moved, name, (size_t)n + 1);
+	}
+	return RECORDER_MOVED;
 }
 
 int recorder_close(struct recorder *r)
 {
+	return recorder_close_at(r, NULL, 0);
+}
+
+int recorder_close_at(struct recorder *r, char *moved, size_t len)
+{
 	if (!r)
 		return 0;
 	int err = r->failed;
-	bool there = rec_still_there(r);
+	char here[PATH_MAX];
+	int where = rec_where(r, here, sizeof here);
+	if (moved && len)
+		snprintf(moved, len, "%s", where == RECORDER_MOVED ? here : "");
 	if (!err && fflush(r->fp) != 0)
 		err = r->failed = errno ? errno : EIO;
 	if (err) {
@@ -460,8 +488,17 @@ int recorder_close(struct recorder *r)
 		err = errno;
 	}
 	free(r->buf);
-	if (!there) {
-		err = RECORDER_GONE;   /* a sidecar beside nothing would mislead replay */
+	if (where == RECORDER_GONE || (where == RECORDER_MOVED && !here[0])) {
+		err = where;   /* a sidecar beside nothing (or another file) would mislead replay */
+	} else if (where == RECORDER_MOVED) {
+		/* the data is at its new name: the sidecar goes beside it */
+		char *p = strdup(here);
+		if (p) {
+			free(r->path);
+			r->path = p;
+			write_meta(r);
+		}
+		err = RECORDER_MOVED;
 	} else {
 		int merr = write_meta(r);
 		if (!err)
