@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "io_user.h"
 
 void policy_tree_init(struct policy_tree *t)
 {
@@ -415,9 +416,11 @@ int policy_tree_parse(const char *text, size_t len, const char *file, struct pol
 int policy_tree_load_file(const char *path, struct policy_tree *t, char *err, size_t errlen)
 {
 	policy_tree_init(t);
-	FILE *fp = fopen(path, "rb");
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_read(path, 0, &why);
 	if (!fp) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		char b[256];
+		snprintf(err, errlen, "%s: cannot open: %s", path, io_user_strerror(errno, &why, b, sizeof b));
 		return -1;
 	}
 	char *buf = malloc((size_t)POLICY_MAX_BYTES + 1);

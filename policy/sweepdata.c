@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "io_user.h"
 #include "policy_tree.h"
 #include "text.h"
 
@@ -435,9 +436,11 @@ int sweepdata_parse(struct sweepdata *d, const char *text, size_t len, const cha
 
 int sweepdata_add_file(struct sweepdata *d, const char *path, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_read(path, 0, &why);
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		char b[256];
+		snprintf(err, errlen, "%s: %s", path, io_user_strerror(errno, &why, b, sizeof b));
 		return -1;
 	}
 	size_t cap = 1 << 16, len = 0;

@@ -23,6 +23,12 @@ tests_unit_test_io_LDADD = $(TEST_LDADD)
 tests_unit_test_text_SOURCES = tests/unit/test_text.c
 tests_unit_test_text_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_text_LDADD = $(TEST_LDADD)
+# Files a user names: no FIFO blocks, no other user's link followed (core/base/io_user.c).
+check_PROGRAMS += tests/unit/test_io_user
+TESTS += tests/unit/test_io_user
+tests_unit_test_io_user_SOURCES = tests/unit/test_io_user.c
+tests_unit_test_io_user_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_io_user_LDADD = $(TEST_LDADD)
 else
 check-local:
 	@echo "cmocka is missing: unit tests not built (install the Debian package libcmocka-dev)"; exit 1
@@ -119,6 +125,9 @@ endif
 # bounds (docs/security.md).
 TESTS += tests/integration/files.sh tests/tui/files.sh
 EXTRA_DIST += tests/integration/files.sh tests/tui/files.sh
+# A FIFO, a device or another user's link at a file's name never blocks or fools a reader or writer.
+TESTS += tests/integration/fifo.sh
+EXTRA_DIST += tests/integration/fifo.sh
 
 # The tests of each part of the tree (they used to sit in its fragment).
 # ---- from core/local.mk

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "io_user.h"
+
 #ifndef DVF_DATADIR
 #define DVF_DATADIR "/usr/local/share/dvfstop"
 #endif
@@ -368,9 +370,11 @@ static void stem(const char *path, char *out, size_t len)
 
 int theme_load_file(struct theme *t, const char *path, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_read(path, 0, &why);
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		char b[256];
+		snprintf(err, errlen, "%s: %s", path, io_user_strerror(errno, &why, b, sizeof b));
 		return -1;
 	}
 	/* Theme files are a few dozen lines; a huge one is a mistake. */

@@ -15,6 +15,9 @@ enum {
 	DVF_MAX_ZONES = 16,
 	DVF_MAX_LEVELS = 64,
 	DVF_NAME_LEN = 32,
+	/* a devfreq governor's name: what the clock guard keeps whole (a file
+	 * of up to 63 bytes with its newline), so control reads what it saves */
+	DVF_GOV_LEN = 64,
 	DVF_MAX_CORES = 32,          /* CPU cores with a load of their own */
 	DVF_MAX_GPU_PROCS = 4,       /* GPU processes kept (the largest first) */
 	DVF_PROC_NAME_LEN = 16,      /* a process name as the kernel keeps it (comm) */
@@ -63,7 +66,7 @@ struct dvf_sample {
 	struct dvf_m gpu_min_hz;      /* min_freq (effective lower limit) */
 	struct dvf_m gpu_max_hz;      /* max_freq (effective upper limit) */
 	struct dvf_m gpu_load_pm;     /* utilisation, per-mille 0..1000 */
-	char gpu_governor[DVF_NAME_LEN]; /* "" when unreadable */
+	char gpu_governor[DVF_GOV_LEN];   /* "" when unreadable */
 
 	struct dvf_rail_sample rail[DVF_MAX_RAILS]; /* indexed like dvf_info.rail */
 	struct dvf_m total_mw;        /* the board's total rule applied; n/a if any part is */

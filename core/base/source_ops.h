@@ -25,7 +25,7 @@ struct source_cfg {
 
 /* The GPU clock settings that control changes and must give back. */
 struct ctl_state {
-	char governor[DVF_NAME_LEN];
+	char governor[DVF_GOV_LEN];
 	int64_t min_hz;
 	int64_t max_hz;
 };

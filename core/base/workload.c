@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "text.h"
+#include "io_user.h"
 
 /* A config.json larger than this is not a model config. */
 #define CONFIG_MAX_BYTES (4 * 1024 * 1024)
@@ -299,9 +300,11 @@ int workload_parse_config(struct workload *w, const char *json, const char *name
 
 int workload_load_config(struct workload *w, const char *path, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_read(path, 0, &why);
 	if (!fp) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		char b[256];
+		snprintf(err, errlen, "%s: cannot open: %s", path, io_user_strerror(errno, &why, b, sizeof b));
 		return -1;
 	}
 	char *buf = malloc(CONFIG_MAX_BYTES + 1);

@@ -14,6 +14,7 @@
 #include "cart.h"
 #include "clock.h"
 #include "catalog.h"
+#include "io_user.h"
 #include "policy_eval.h"
 
 enum { GRID_MAX = 32 };
@@ -143,9 +144,11 @@ static int fit_header(const struct sweepdata *sd, const struct sd_cart *sc, cons
 
 static int write_text(const char *path, const char *text)
 {
-	FILE *fp = fopen(path, "w");
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_write(path, IO_USER_TRUNC, &why);
 	if (!fp) {
-		commands_error("cannot write %s: %s\n", path, strerror(errno));
+		char b[256];
+		commands_error("cannot write %s: %s\n", path, io_user_strerror(errno, &why, b, sizeof b));
 		return -1;
 	}
 	fputs(text, fp);
@@ -439,5 +442,7 @@ int cmd_fit(const struct cmd_args *a)
 	int rc = fit_args(a, &f);
 	if (rc >= 0)
 		return rc;
+	if (!commands_output_ok("-o", f.out))
+		return CMD_FAIL;
 	return fit_run(a->opt.pos, a->opt.n_pos, &f);
 }

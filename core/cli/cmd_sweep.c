@@ -323,6 +323,11 @@ int cmd_sweep(const struct cmd_args *ca)
 		options_free(&o);
 		return CMD_USAGE;
 	}
+	if (a.out && !commands_output_ok("--out", a.out)) {
+		free(mv);
+		options_free(&o);
+		return CMD_FAIL;
+	}
 
 	struct session s;
 	struct recommend rec = { 0 };

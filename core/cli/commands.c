@@ -16,6 +16,7 @@
 #include "cmd_sweep.h"
 #include "guard.h"
 #include "text.h"
+#include "io_user.h"
 
 /* ---- the options of each command (indices in commands.h) ---- */
 
@@ -274,6 +275,17 @@ static bool commands_split(struct cmd_args *a, const int *mon)
 		a->cmd_argc = a->argc - a->opt.cmd_at;
 	}
 	return true;
+}
+
+bool commands_output_ok(const char *opt, const char *path)
+{
+	struct io_user_why why;
+	int e = io_user_check_write(path, &why);
+	if (e == 0)
+		return true;
+	char b[256];
+	commands_error("%s %s: %s\n", opt, path, io_user_strerror(e, &why, b, sizeof b));
+	return false;
 }
 
 int commands_run(const struct command *c, int argc, char **argv)

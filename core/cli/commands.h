@@ -64,6 +64,10 @@ int commands_run(const struct command *c, int argc, char **argv);
 /* A message of the command being run, on stderr: "dvfstop CMD: " and
  * printf's FMT (the one place the prefix is written). */
 void commands_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether an output named by option opt ("-o", "--out") can be written at
+ * path (io_user_check_write): checked at the start, so a long run does not
+ * end on a FIFO or a link planted at the name; says why not. */
+bool commands_output_ok(const char *opt, const char *path);
 /* The usage of C, from the table. */
 void commands_usage(const struct command *c, FILE *fp);
 /* "Commands:" and a line for each. */

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_user.h"
+
 /* K_MHZ: a clock in MHz, whole or with up to 6 decimals (1300.5): its
  * whole MHz is stored, the text kept for options_check_clock. */
 enum opt_kind { K_FLAG, K_INT, K_DOUBLE, K_STR, K_MHZ };
@@ -683,6 +685,13 @@ static bool config_trusted(FILE *fp, const char *path)
 		fprintf(stderr, "dvfstop: config %s is not a regular file: not read\n", path);
 		return false;
 	}
+	/* a second name may be a hard link to another user's file (where
+	 * fs.protected_hardlinks is off): its bytes are not shown */
+	if (st.st_nlink > 1) {
+		fprintf(stderr, "dvfstop: config %s has %lu names (a hard link): not read\n", path,
+			(unsigned long)st.st_nlink);
+		return false;
+	}
 	if (st.st_uid != geteuid() && st.st_uid != 0) {
 		fprintf(stderr, "dvfstop: config %s belongs to uid %lu, not to you (uid %lu) or root: not read\n",
 			path, (unsigned long)st.st_uid, (unsigned long)geteuid());
@@ -698,11 +707,15 @@ static bool config_trusted(FILE *fp, const char *path)
 
 enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool must_exist)
 {
-	FILE *fp = fopen(path, "r");
+	/* never blocks on a FIFO, never follows another user's link (root
+	 * with a kept HOME reads a user's ~/.config): io_user.h */
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_read(path, 0, &why);
 	if (!fp) {
 		if (errno == ENOENT && !must_exist)
 			return OPT_OK;
-		fprintf(stderr, "dvfstop: cannot read config %s: %s\n", path, strerror(errno));
+		char b[256];
+		fprintf(stderr, "dvfstop: cannot read config %s: %s\n", path, io_user_strerror(errno, &why, b, sizeof b));
 		return OPT_ERROR;
 	}
 	if (!config_trusted(fp, path)) {

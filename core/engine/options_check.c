@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "io_user.h"
 #include "nvml.h"
 #include "sample.h"
 #include "sim.h"
@@ -67,6 +68,27 @@ static enum opt_result options_check_sim(const struct dvf_opts *o, const char *p
 	return OPT_OK;
 }
 
+/* The outputs a run writes to: a FIFO, a device or a link at the name is
+ * refused now, not after a profile or a sweep (--learn writes at each
+ * profile's end), and not waited on (io_user.h). */
+static enum opt_result options_check_outputs(const struct dvf_opts *o)
+{
+	const struct {
+		const char *opt, *path;
+	} out[] = { { "--record", o->record }, { "--learn", o->learn }, { "--log", o->log } };
+	for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+		struct io_user_why why;
+		int e = out[i].path ? io_user_check_write(out[i].path, &why) : 0;
+		if (e) {
+			char b[256];
+			fprintf(stderr, "dvfstop: %s %s: %s\n", out[i].opt, out[i].path,
+				io_user_strerror(e, &why, b, sizeof b));
+			return OPT_ERROR;
+		}
+	}
+	return OPT_OK;
+}
+
 /* Options that name another board than the one the command line asks
  * for would be ignored without a word.  Only those given on the command
  * line: a config file's usual board must not stop a --demo. */
@@ -88,7 +110,8 @@ enum opt_result options_check(struct dvf_opts *o, const char *prog)
 		fprintf(stderr, "%s: warning: %s is the dashboard's screen refresh and has no effect under --batch, "
 			"which prints one summary at the end; --duration S stops the run after S seconds, --samples N "
 			"after N samples\n", prog, refresh);
-	if (options_check_governor(o, prog) != OPT_OK || options_check_sim(o, prog) != OPT_OK)
+	if (options_check_governor(o, prog) != OPT_OK || options_check_sim(o, prog) != OPT_OK ||
+	    options_check_outputs(o) != OPT_OK)
 		return OPT_ERROR;
 	int gpus[DVF_MAX_GPUS];
 	char why[256];

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_user.h"
 #include "options.h"
 
 enum { SAVE_MAX = 64 * 1024 };
@@ -95,9 +96,11 @@ int options_save(const char *path, const char *key, const char *value, char *msg
 		snprintf(msg, len, "%s: a value of one line only", key);
 		return -1;
 	}
-	FILE *in = fopen(path, "r");
+	struct io_user_why why;
+	char b[256];
+	FILE *in = io_user_fopen_read(path, 0, &why);
 	if (!in && errno != ENOENT) {
-		snprintf(msg, len, "cannot read %s: %s", path, strerror(errno));
+		snprintf(msg, len, "cannot read %s: %s", path, io_user_strerror(errno, &why, b, sizeof b));
 		return -1;
 	}
 	char *text = malloc(SAVE_MAX);
@@ -113,8 +116,8 @@ int options_save(const char *path, const char *key, const char *value, char *msg
 	char tmp[1100];
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
 	FILE *out = NULL;
-	if (make_dirs(path, msg, len) == 0 && (out = fopen(tmp, "w")) == NULL)
-		snprintf(msg, len, "cannot write %s: %s", tmp, strerror(errno));
+	if (make_dirs(path, msg, len) == 0 && (out = io_user_fopen_write(tmp, IO_USER_NEW, &why)) == NULL)
+		snprintf(msg, len, "cannot write %s: %s", tmp, io_user_strerror(errno, &why, b, sizeof b));
 	if (!out) {
 		free(text);
 		return -1;

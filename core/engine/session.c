@@ -17,6 +17,7 @@
 #include "session_priv.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -502,6 +503,18 @@ int64_t session_wait_real_ns(struct session *s)
 	return 0;
 }
 
+/* The recording was renamed while written: where its rows are now. */
+static void session_record_moved(struct session *s, uint64_t rows, const char *moved)
+{
+	if (moved[0])
+		session_msg(s, "recording %s: renamed while it was written; its %llu samples are in %s", s->rec_path,
+			    (unsigned long long)rows, moved);
+	else
+		session_msg(s, "recording %s: renamed or moved while it was written; its %llu samples are "
+			    "in that file, whose new name dvfstop cannot tell (no sidecar written)", s->rec_path,
+			    (unsigned long long)rows);
+}
+
 int session_sample(struct session *s)
 {
 	struct source_timeline tl_next;
@@ -583,10 +596,15 @@ int session_sample(struct session *s)
 		if (err) {
 			session_msg(s, "recording to %s stopped: %s (what was written is kept)",
 				    s->rec_path, strerror(err));
-			if (recorder_close(s->rec) == RECORDER_GONE)
+			char moved[PATH_MAX];
+			uint64_t rows = recorder_rows(s->rec);
+			int cerr = recorder_close_at(s->rec, moved, sizeof moved);
+			s->rec = NULL;
+			if (cerr == RECORDER_GONE)
 				session_msg(s, "recording to %s stopped: %s; %s", s->rec_path, strerror(err),
 					    recorder_strerror(RECORDER_GONE));
-			s->rec = NULL;
+			else if (cerr == RECORDER_MOVED)
+				session_record_moved(s, rows, moved);
 		}
 	}
 	struct prom_view pv;
@@ -684,9 +702,12 @@ void session_record_stop(struct session *s)
 	recorder_meta_summary(s->rec, json_object_to_json_string(j));
 	json_object_put(j);
 	uint64_t rows = recorder_rows(s->rec);
-	int err = recorder_close(s->rec);
+	char moved[PATH_MAX];
+	int err = recorder_close_at(s->rec, moved, sizeof moved);
 	s->rec = NULL;
-	if (err == RECORDER_GONE)
+	if (err == RECORDER_MOVED)
+		session_record_moved(s, rows, moved);
+	else if (err == RECORDER_GONE)
 		session_msg(s, "recording %s: %s", s->rec_path, recorder_strerror(err));
 	else if (err)
 		session_msg(s, "recording %s closed with an error: %s", s->rec_path, strerror(err));

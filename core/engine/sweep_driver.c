@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_user.h"
 #include "options.h"
 #include "session.h"
 #include "sweepdata.h"
@@ -239,13 +241,17 @@ static void row_cells(struct csv_cells *r, const struct sweep *sw, const struct 
 int sweep_driver_write_csv(const char *path, const struct sweep *sw, const struct sweep_workload *w,
 			   bool append, char *msg, size_t len)
 {
-	bool exists = append && access(path, F_OK) == 0;
-	FILE *fp = fopen(path, append ? "a" : "w");
+	/* never through a link, never to a FIFO or a device (io_user.h) */
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_write(path, append ? IO_USER_APPEND : IO_USER_TRUNC, &why);
 	if (!fp) {
-		snprintf(msg, len, "cannot write %s: %s", path, strerror(errno));
-		return errno;
+		int e = errno;
+		char b[256];
+		snprintf(msg, len, "cannot write %s: %s", path, io_user_strerror(e, &why, b, sizeof b));
+		return e;
 	}
-	if (!exists)
+	struct stat st;
+	if (fstat(fileno(fp), &st) == 0 && st.st_size == 0)   /* new, or empty: the header first */
 		sweepdata_write_header(fp);
 	/* The workload's utilisation feature: at the highest measured level
 	 * (the closest to what MAXN would show). */

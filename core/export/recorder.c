@@ -1,9 +1,11 @@
 #include "config.h"
 #include "recorder.h"
 #include "clock.h"
+#include "io_user.h"
 
 #include <csv.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -159,11 +161,12 @@ static void hdr_write(void *ctx, const char *name)
 	put(ctx, name);
 }
 
-/* Open path for the CSV, never through a symbolic link (a recording
- * often goes to the current folder, which others may write).  fresh: a
- * default name, made new: NAME-1.csv, NAME-2.csv... when it is taken.
- * Returns an fd and the name used in *used (malloc'd), or -errno. */
-static int rec_create(const char *path, bool fresh, char **used)
+/* Open path for the CSV, never through a symbolic link nor to a FIFO or a
+ * device (a recording often goes to the current folder, which others may
+ * write: io_user.h).  fresh: a default name, made new: NAME-1.csv,
+ * NAME-2.csv... when it is taken.  Returns an fd and the name used in
+ * *used (malloc'd), or -errno with *why. */
+static int rec_create(const char *path, bool fresh, char **used, struct io_user_why *why)
 {
 	size_t l = strlen(path), cap = l + 16;
 	size_t stem = l > 4 && strcmp(path + l - 4, ".csv") == 0 ? l - 4 : l;
@@ -175,8 +178,7 @@ static int rec_create(const char *path, bool fresh, char **used)
 			snprintf(name, cap, "%.*s-%d%s", (int)stem, path, n, path + stem);
 		else
 			snprintf(name, cap, "%s", path);
-		int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (fresh ? O_EXCL : O_TRUNC);
-		int fd = open(name, flags, 0644);
+		int fd = io_user_open_write(name, fresh ? IO_USER_NEW : IO_USER_TRUNC, 0644, why);
 		if (fd >= 0) {
 			*used = name;
 			return fd;
@@ -198,12 +200,11 @@ static struct recorder *rec_open(const char *path, bool fresh, const struct dvf_
 		return NULL;
 	}
 	struct stat st;
-	int fd = rec_create(path, fresh, &r->path);
-	if (fd == -ELOOP)
-		snprintf(err, errlen, "cannot record to %s: it is a symbolic link (not followed; name the file itself)",
-			 path);
-	else if (fd < 0)
-		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-fd));
+	struct io_user_why why;
+	char b[256];
+	int fd = rec_create(path, fresh, &r->path, &why);
+	if (fd < 0)
+		snprintf(err, errlen, "cannot record to %s: %s", path, io_user_strerror(-fd, &why, b, sizeof b));
 	if (fd >= 0 && fstat(fd, &st) == 0) {
 		r->dev = st.st_dev;
 		r->ino = st.st_ino;
@@ -255,6 +256,8 @@ const char *recorder_strerror(int err)
 {
 	if (err == RECORDER_GONE)
 		return "the file was deleted or replaced while it was written; nothing saved";
+	if (err == RECORDER_MOVED)
+		return "the file was renamed or moved while it was written";
 	return strerror(err);
 }
 
@@ -427,22 +430,47 @@ static int write_meta(struct recorder *r)
 	return err;
 }
 
-/* Whether the file we made is still there under its name (someone may
- * have deleted or replaced it while we wrote). */
-static bool rec_still_there(const struct recorder *r)
+/* Where the file we made is now (someone may have deleted, replaced or
+ * renamed it while we wrote): 0 still at its name; RECORDER_GONE it has no
+ * name left (deleted, or another file renamed over it), its data goes
+ * when we close it; RECORDER_MOVED it has another name, which the kernel
+ * keeps for the open descriptor: into moved when that name is still this
+ * file ("" when it cannot be told). */
+static int rec_where(const struct recorder *r, char *moved, size_t len)
 {
 	struct stat st, now;
+	if (len)
+		moved[0] = '\0';
 	if (fstat(fileno(r->fp), &st) != 0 || st.st_nlink == 0)
-		return false;
-	return lstat(r->path, &now) == 0 && now.st_dev == r->dev && now.st_ino == r->ino;
+		return RECORDER_GONE;
+	if (lstat(r->path, &now) == 0 && now.st_dev == r->dev && now.st_ino == r->ino)
+		return 0;
+	char fdp[64], name[PATH_MAX];
+	snprintf(fdp, sizeof fdp, "/proc/self/fd/%d", fileno(r->fp));
+	ssize_t n = readlink(fdp, name, sizeof name - 1);
+	if (n > 0 && len) {
+		name[n] = '\0';
+		if (name[0] == '/' && lstat(name, &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == r->dev &&
+		    now.st_ino == r->ino && (size_t)n < len)
+			memcpy(moved, name, (size_t)n + 1);
+	}
+	return RECORDER_MOVED;
 }
 
 int recorder_close(struct recorder *r)
 {
+	return recorder_close_at(r, NULL, 0);
+}
+
+int recorder_close_at(struct recorder *r, char *moved, size_t len)
+{
 	if (!r)
 		return 0;
 	int err = r->failed;
-	bool there = rec_still_there(r);
+	char here[PATH_MAX];
+	int where = rec_where(r, here, sizeof here);
+	if (moved && len)
+		snprintf(moved, len, "%s", where == RECORDER_MOVED ? here : "");
 	if (!err && fflush(r->fp) != 0)
 		err = r->failed = errno ? errno : EIO;
 	if (err) {
@@ -460,8 +488,17 @@ int recorder_close(struct recorder *r)
 		err = errno;
 	}
 	free(r->buf);
-	if (!there) {
-		err = RECORDER_GONE;   /* a sidecar beside nothing would mislead replay */
+	if (where == RECORDER_GONE || (where == RECORDER_MOVED && !here[0])) {
+		err = where;   /* a sidecar beside nothing (or another file) would mislead replay */
+	} else if (where == RECORDER_MOVED) {
+		/* the data is at its new name: the sidecar goes beside it */
+		char *p = strdup(here);
+		if (p) {
+			free(r->path);
+			r->path = p;
+			write_meta(r);
+		}
+		err = RECORDER_MOVED;
 	} else {
 		int merr = write_meta(r);
 		if (!err)

@@ -26,10 +26,14 @@ struct recorder *recorder_open(const char *path, const struct dvf_info *info, ch
 /* Record to a new file at a default name: path, or path-1, path-2... (before
  * .csv) when it is taken.  recorder_path() says which. */
 struct recorder *recorder_open_new(const char *path, const struct dvf_info *info, char *err, size_t errlen);
-/* recorder_close()'s answer when the file was deleted or replaced while it
- * was written: nothing is saved and no sidecar is written. */
-enum { RECORDER_GONE = -1 };
-/* strerror() that knows RECORDER_GONE. */
+/* recorder_close()'s answers about where the file went while it was
+ * written.  RECORDER_GONE: deleted or replaced (it has no name left):
+ * nothing is saved and no sidecar is written.  RECORDER_MOVED: renamed or
+ * moved; the rows are in it at its new name, which recorder_close_at
+ * tells when the kernel still knows it (the sidecar is then written
+ * beside it), else no sidecar is written. */
+enum { RECORDER_GONE = -1, RECORDER_MOVED = -2 };
+/* strerror() that knows RECORDER_GONE and RECORDER_MOVED. */
 const char *recorder_strerror(int err);
 /* Write one row.  t_rel_ns: session time; the first row's is time_s 0.
  * unix_time_s is the sample's unix_ns (n/a: empty).  Returns 0, or
@@ -42,8 +46,12 @@ const char *recorder_path(const struct recorder *r);
 /* Add a key to the metadata written at close (e.g. the summary). */
 void recorder_meta_summary(struct recorder *r, const char *json_text);
 /* Flush, write the metadata (FILE.meta.json, whose row count is the rows
- * the CSV holds), close.  Returns 0, an errno or RECORDER_GONE. */
+ * the CSV holds), close.  Returns 0, an errno, RECORDER_GONE or
+ * RECORDER_MOVED. */
 int recorder_close(struct recorder *r);
+/* The same, and for RECORDER_MOVED the file's new name into moved ("" when
+ * it cannot be told). */
+int recorder_close_at(struct recorder *r, char *moved, size_t len);
 
 
 #endif

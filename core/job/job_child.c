@@ -146,7 +146,7 @@ static int job_child_log_open(struct job *j)
 	for (int tries = 0, n = 0; tries < 100 && j->log_fd < 0; tries++) {
 		if (!job_child_log_name(j->o.log_path, n, name, sizeof name))
 			return ENAMETOOLONG;
-		j->log_fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+		j->log_fd = io_user_open_write(name, IO_USER_NEW | IO_USER_APPEND, 0644, &j->log_why);
 		if (j->log_fd >= 0) {
 			j->log_created = true;
 			break;
@@ -157,7 +157,8 @@ static int job_child_log_open(struct job *j)
 			n++;
 			continue;
 		}
-		j->log_fd = open(name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		/* a link, a FIFO, a device at the name is refused, never waited on */
+		j->log_fd = io_user_open_write(name, IO_USER_APPEND, 0644, &j->log_why);
 		if (j->log_fd >= 0)
 			return 0;
 		if (errno != ENOENT)   /* ENOENT: removed meanwhile, create it */
@@ -324,9 +325,10 @@ struct job *job_child_start(char *const argv[], const struct job_opts *o, int64_
 		return NULL;
 	}
 	if ((e = job_child_open_output(j)) != 0) {
-		if (e == ELOOP && j->o.log_path && err && errlen)
-			snprintf(err, errlen, "log file %s is a symbolic link: not followed (name the file itself)",
-				 j->o.log_path);
+		char b[256];
+		if ((e == ELOOP || e == ENOTSUP || e == EISDIR || e == EMLINK) && j->o.log_path && err && errlen)
+			snprintf(err, errlen, "log file %s: %s", j->o.log_path,
+				 io_user_strerror(e, &j->log_why, b, sizeof b));
 		else if (j->o.log_path)
 			job_set_err(err, errlen, "log file ", j->o.log_path, e);
 		else

@@ -5,6 +5,7 @@
 #define DVF_JOB_PRIV_H
 
 #include "job.h"
+#include "io_user.h"
 #include "linebuf.h"
 
 #include <stdbool.h>
@@ -56,6 +57,7 @@ struct job {
 	bool log_created;                /* we made it: removed at the end if still empty */
 	dev_t log_dev;                   /* which file that is (the child holds it, not us) */
 	ino_t log_ino;
+	struct io_user_why log_why;      /* what a refused log file was */
 
 	struct follow prog;
 	bool has_prog;

@@ -44,7 +44,7 @@ int jetson_ctl_write(struct source *s, const struct ctl_state *st)
 	if (st->min_hz <= 0 || st->max_hz <= 0 || st->min_hz > st->max_hz)
 		return EINVAL;
 	int first = 0;
-	char cur[DVF_NAME_LEN];
+	char cur[DVF_GOV_LEN];
 	if (st->governor[0] && (io_read(&s->gov, cur, sizeof cur) < 0 || strcmp(cur, st->governor) != 0)) {
 		const char *p = jetson_ctl_path(s, "governor");
 		first = p ? io_write_in(s->prefix, p, st->governor) : ENAMETOOLONG;

@@ -7,10 +7,10 @@
 #include "replay.h"
 #include "replay_table.h"
 #include "clock.h"
+#include "io_user.h"
 #include "jetson.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,15 +51,17 @@ static long line_check(const char *buf, size_t from, size_t n, size_t *run, long
  * /dev/zero never ends), with the bounds above. */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	/* a device (/dev/zero never ends) is refused before it is opened;
+	 * another user's link is not followed (io_user.h) */
+	struct io_user_why why;
+	FILE *fp = io_user_fopen_read(path, IO_USER_FIFO, &why);
+	if (!fp && (errno == ENOTSUP || errno == EISDIR)) {
+		snprintf(err, errlen, "%s: not a regular file or FIFO: not a recording", path);
 		return NULL;
 	}
-	struct stat st;
-	if (fstat(fileno(fp), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
-		snprintf(err, errlen, "%s: not a regular file or FIFO: not a recording", path);
-		fclose(fp);
+	if (!fp) {
+		char b[256];
+		snprintf(err, errlen, "cannot read %s: %s", path, io_user_strerror(errno, &why, b, sizeof b));
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0, run = 0;
@@ -132,23 +134,30 @@ static void meta_read(struct replay_table *r)
 	if (!mp)
 		return;
 	snprintf(mp, n, "%s.meta.json", r->path);
-	/* O_NONBLOCK: a FIFO planted at the name must not hang the open */
-	int probe = open(mp, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (probe < 0) {
-		free(mp);
-		return;
-	}
+	/* a FIFO planted at the name must not hang the open (io_user.h); the
+	 * descriptor checked is the one read */
+	struct io_user_why why;
+	int fd = io_user_open_read(mp, 0, &why);
+	int e = errno;
 	struct stat st;
-	bool fits = fstat(probe, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= REPLAY_MAX_LINE;
-	close(probe);
-	if (!fits) {
-		size_t len = strlen(mp) + 64;
-		if ((r->notice = malloc(len)))
-			snprintf(r->notice, len, "%s: not a regular file of at most 1 MiB, ignored", mp);
+	if (fd < 0 && e == ENOENT) {
 		free(mp);
 		return;
 	}
-	json_object *o = json_object_from_file(mp);
+	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size > REPLAY_MAX_LINE) {
+		size_t len = strlen(mp) + 300;
+		char b[256];
+		if ((r->notice = malloc(len)))
+			snprintf(r->notice, len, "%s: %s, ignored", mp,
+				 fd >= 0 || e == ENOTSUP || e == EISDIR ? "not a regular file of at most 1 MiB"
+									: io_user_strerror(e, &why, b, sizeof b));
+		if (fd >= 0)
+			close(fd);
+		free(mp);
+		return;
+	}
+	json_object *o = json_object_from_fd(fd);
+	close(fd);
 	if (!o || !json_object_is_type(o, json_type_object)) {
 		size_t len = strlen(mp) + 64;
 		if ((r->notice = malloc(len)))

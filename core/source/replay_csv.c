@@ -245,7 +245,7 @@ static int gov_index(struct replay_table *r, const char *g)
 			return i;
 	if (r->n_govs >= (int)(sizeof r->govs / sizeof r->govs[0]))
 		return -1;
-	snprintf(r->govs[r->n_govs], DVF_NAME_LEN, "%s", g);
+	snprintf(r->govs[r->n_govs], sizeof r->govs[0], "%s", g);
 	return r->n_govs++;
 }
 

@@ -72,7 +72,7 @@ struct replay_table {
 	size_t n_rows, cap_rows;
 	struct bad *bad;
 	size_t n_bad, cap_bad;
-	char govs[8][DVF_NAME_LEN];
+	char govs[8][DVF_GOV_LEN];
 	int n_govs;
 
 	int64_t interval_ns;

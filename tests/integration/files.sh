@@ -5,8 +5,9 @@
 # --log-dir / DVFSTOP_LOG_DIR; --record refuses a link; --sim-dir takes only
 # a new, empty or marked folder of the user's; a config file that is not
 # the user's or that others can write is refused, and so are keys naming a
-# file; a recording deleted while written is reported; after a write error
-# the sidecar counts the rows the CSV holds; --replay reads within bounds.
+# file; a recording deleted while written is reported, one renamed says
+# where its rows are (its sidecar beside them); after a write error the
+# sidecar counts the rows the CSV holds; --replay reads within bounds.
 . "$top_srcdir/tests/lib.sh"
 export XDG_CONFIG_HOME="$T/xdg"
 D="$DVFSTOP"
@@ -53,7 +54,7 @@ grep -qs in-env "$T"/logs2/dvfstop-sh-*.log && ok "DVFSTOP_LOG_DIR puts the log 
 ln -s "$T/v.log" "$T/named.log"
 "$D" --no-config --demo -b -n 2 --log "$T/named.log" -- sh -c 'echo x' >/dev/null 2>"$T/e"
 rc=$?
-[ $rc -ne 0 ] && grep -q "named.log is a symbolic link" "$T/e" && ok "--log LINK refused" ||
+[ $rc -ne 0 ] && grep -q "named.log: a symbolic link (refused: not followed" "$T/e" && ok "--log LINK refused" ||
 	fail "--log LINK: rc $rc, $(cat "$T/e")"
 intact "$T/v.log" "--log LINK"
 
@@ -62,7 +63,7 @@ victim "$T/v.csv"
 ln -s "$T/v.csv" "$T/link.csv"
 "$D" --no-config --demo -b -n 2 --record "$T/link.csv" >/dev/null 2>"$T/e"
 rc=$?
-[ $rc -ne 0 ] && grep -q "link.csv: it is a symbolic link" "$T/e" && ok "--record LINK refused" ||
+[ $rc -ne 0 ] && grep -q "link.csv: a symbolic link (refused: not followed" "$T/e" && ok "--record LINK refused" ||
 	fail "--record LINK: rc $rc, $(cat "$T/e")"
 intact "$T/v.csv" "--record LINK"
 victim "$T/v.meta"
@@ -83,6 +84,24 @@ wait $pid
 grep -q "gone.csv: the file was deleted or replaced while it was written" "$T/e" && ! grep -q "recorded .* samples" "$T/e" &&
 	ok "a recording deleted while written is reported" || fail "deleted recording: $(cat "$T/e")"
 [ ! -e "$T/gone.csv.meta.json" ] && ok "and no sidecar beside nothing" || fail "a sidecar of a deleted recording"
+
+# renamed while written: the message says where the rows are, and the
+# sidecar goes beside them
+"$D" --no-config --demo -b --sim-speed 1 --interval 100 -n 60 --record "$T/moving.csv" >/dev/null 2>"$T/e" &
+pid=$!
+n=300   # until the first rows are flushed (each second), up to 30 s; the run lasts 6 s
+while [ "$(wc -l <"$T/moving.csv" 2>/dev/null || echo 0)" -lt 2 ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+mkdir -p "$T/moved"
+mv "$T/moving.csv" "$T/moved/kept.csv"
+wait $pid
+grep -q "moving.csv: renamed while it was written; its 60 samples are in $T/moved/kept.csv" "$T/e" &&
+	! grep -q "nothing saved" "$T/e" && ok "a recording renamed while written: its new name said" ||
+	fail "renamed recording: $(cat "$T/e")"
+csv_rows=$(($(wc -l <"$T/moved/kept.csv") - 1))
+expect_eq "the renamed file holds every row" "$csv_rows" 60
+meta_rows=$(sed -n 's/.*"rows": *\([0-9]*\).*/\1/p' "$T/moved/kept.csv.meta.json" 2>/dev/null)
+expect_eq "its sidecar beside it counts them" "$meta_rows" 60
+[ ! -e "$T/moving.csv.meta.json" ] && ok "and none at the old name" || fail "a sidecar at the old name"
 
 # a write error (EFBIG under ulimit -f; ENOSPC takes the same path): the
 # sidecar counts the rows the CSV holds

@@ -808,6 +808,46 @@ static void test_gpu_garbage(void **state)
 
 /* ---- clock control primitives ------------------------------------------ */
 
+/* A governor name is read as whole as the guard keeps it: a file of up to
+ * 63 bytes (62 characters and the newline) reads whole through control
+ * and the sample; one byte more is refused (EFBIG), never cut. */
+static void test_ctl_long_governor(void **state)
+{
+	(void)state;
+	char *root = copy_fixture("jp6-agx-orin");
+	const char *node = "sys/devices/platform/bus@0/17000000.gpu/devfreq/17000000.gpu";
+	char f[PATH_MAX], gov[80], want[80];
+	fmt(f, sizeof f, "%s/governor", node);
+	for (int len = 61; len <= 63; len++) {
+		memset(want, 'g', (size_t)len - 1);   /* len - 1 characters and the newline */
+		want[len - 1] = '\0';
+		fmt(gov, sizeof gov, "%s\n", want);
+		put(root, f, gov);
+		struct source *s = open_at(root);
+		struct ctl_state st;
+		assert_int_equal(J->ctl_read(s, &st), 0);
+		assert_string_equal(st.governor, want);
+		struct dvf_sample x;
+		sample(s, &x);
+		assert_string_equal(x.gpu_governor, want);
+		/* written back whole, and not written when it already reads so */
+		assert_int_equal(J->ctl_write(s, &st), 0);
+		char buf[80];
+		get(root, f, buf, sizeof buf);
+		assert_string_equal(buf, want);
+		J->close(s);
+	}
+	memset(gov, 'g', 63);
+	gov[63] = '\n';
+	gov[64] = '\0';
+	put(root, f, gov);   /* 64 bytes */
+	struct source *s = open_at(root);
+	struct ctl_state st;
+	assert_int_equal(J->ctl_read(s, &st), EFBIG);
+	J->close(s);
+	remove_copy(root);
+}
+
 static void test_ctl(void **state)
 {
 	(void)state;
@@ -963,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_util),
 		cmocka_unit_test_teardown(test_gpu_garbage, teardown_faults),
 		cmocka_unit_test_teardown(test_ctl, teardown_faults),
+		cmocka_unit_test(test_ctl_long_governor),
 		cmocka_unit_test_teardown(test_slow_message, teardown_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

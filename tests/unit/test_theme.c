@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -169,6 +170,29 @@ static void test_load_by_name_and_fallback(void **state)
 	assert_string_equal(t.name, "default");
 }
 
+/* A theme file that is a FIFO is refused at once by the loader itself
+ * (theme_load looks before, but the name may change in between), with
+ * the file named. */
+static void test_fifo_refused(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/dvf-theme-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/t.theme", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(20);   /* a blocked open fails the test instead of hanging it */
+	struct theme t;
+	assert_int_equal(theme_load_file(&t, path, err, sizeof err), -1);
+	alarm(0);
+	assert_non_null(strstr(err, "t.theme: a FIFO (refused: not a regular file)"));
+	/* and by name: not taken for a theme file */
+	assert_int_equal(theme_load(&t, path, err, sizeof err), -1);
+	assert_string_equal(t.name, "default");
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_color8(void **state)
 {
 	(void)state;
@@ -209,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_themes_complete),
 		cmocka_unit_test(test_mono_has_no_colour),
 		cmocka_unit_test(test_load_by_name_and_fallback),
+		cmocka_unit_test(test_fifo_refused),
 		cmocka_unit_test(test_color8),
 		cmocka_unit_test(test_role_names),
 	};
