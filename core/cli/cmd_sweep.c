@@ -324,7 +324,6 @@ int cmd_sweep(const struct cmd_args *ca)
 		return CMD_USAGE;
 	}
 	if (a.out && !commands_output_ok("--out", a.out)) {
-		free(mv);
 		options_free(&o);
 		return CMD_FAIL;
 	}
