@@ -62,6 +62,12 @@ TESTS += tests/unit/test_govern
 tests_unit_test_govern_SOURCES = tests/unit/test_govern.c
 tests_unit_test_govern_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_govern_LDADD = $(TEST_LDADD)
+# The governor's profile cache: keys, records, files (core/engine/govern_cache.c).
+check_PROGRAMS += tests/unit/test_govern_cache
+TESTS += tests/unit/test_govern_cache
+tests_unit_test_govern_cache_SOURCES = tests/unit/test_govern_cache.c
+tests_unit_test_govern_cache_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_govern_cache_LDADD = $(TEST_LDADD)
 endif
 
 TESTS += tests/integration/sweep.sh tests/integration/govern.sh
