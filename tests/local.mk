@@ -72,6 +72,9 @@ endif
 
 TESTS += tests/integration/sweep.sh tests/integration/govern.sh
 EXTRA_DIST += tests/integration/sweep.sh tests/integration/govern.sh
+# --demo with a real command: a rehearsal, never a saving (issue 32).
+TESTS += tests/integration/rehearsal.sh
+EXTRA_DIST += tests/integration/rehearsal.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
 TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh

@@ -6,7 +6,9 @@
 # Prometheus, appends its profile to --learn FILE, and gives the clocks
 # back byte for byte at the end, on SIGTERM too.  A clock set with
 # --set-clock suspends it; options it cannot use are refused.  Last, a
-# real child (tests/train.py, tqdm on stderr) governed headless.
+# real child (tests/train.py, tqdm on stderr) and a --progress file
+# governed headless: on the simulated board those are rehearsals
+# (tests/integration/rehearsal.sh), the machinery the same.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/clocks.sh"
 PY=/usr/bin/python3
@@ -123,15 +125,15 @@ wpid=$!
 expect_eq "--progress: exit status" "$?" 0
 kill $wpid 2>/dev/null
 wait $wpid 2>/dev/null
-expect_grep "--progress: warm-up ends on the file's steps" "governor: warm-up \(over\|bound reached\)" "$T/p.err"
-expect_grep "--progress: profiled" "governor: profile 1" "$T/p.err"
+expect_grep "--progress: warm-up ends on the file's steps" "governor (rehearsal): warm-up \(over\|bound reached\)" "$T/p.err"
+expect_grep "--progress: profiled" "governor (rehearsal): profile 1" "$T/p.err"
 
 # A real child governed headless: its tqdm steps drive the governor.
 "$DVFSTOP" --batch --no-config --demo --govern --sim-speed 1 --log "$T/c.log" \
 	-- "$PY" "$top_srcdir/tests/train.py" 400 0.03 >"$T/c.out" 2>"$T/c.err"
 expect_eq "real child: exit status" "$?" 0
 expect_grep "real child: it ran to its end" "done 400" "$T/c.log"
-expect_grep "real child: warm-up ends on its steps" "governor: warm-up \(over\|bound reached\)" "$T/c.err"
-expect_grep "real child: profiled" "governor: profile 1" "$T/c.err"
-expect_grep "real child: the end gives back" "governor: the fine-tune ended" "$T/c.err"
+expect_grep "real child: warm-up ends on its steps" "governor (rehearsal): warm-up \(over\|bound reached\)" "$T/c.err"
+expect_grep "real child: profiled" "governor (rehearsal): profile 1" "$T/c.err"
+expect_grep "real child: the end gives back" "governor (rehearsal): the fine-tune ended" "$T/c.err"
 finish
