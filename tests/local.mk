@@ -472,6 +472,8 @@ endif
 TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
 TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/replay.sh tests/tui/help.sh tests/tui/valgrind.sh
 TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
+# --demo with a real command: the governor rehearses, saves nothing (issue 32).
+TUI_TESTS += tests/tui/rehearsal.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh
