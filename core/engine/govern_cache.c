@@ -159,7 +159,7 @@ static const struct field fields[] = {
 	{ "seq_len", F_I64, R(key.seq_len), 0, 0, 1 << 20 },
 	{ "batch", F_I64, R(key.batch), 0, 0, 1 << 20 },
 	{ "select", F_STR, S(key.select), 0, 0 },
-	{ "held_hz", F_I64, R(held_hz), 0, 1, 1e12 },
+	{ "held_hz", F_I64, R(held_hz), 0, 0, 1e12 },
 	{ "j_per_step", F_DBL, R(jps), 0, 1e-9, 1e9 },
 	{ "s_per_step", F_DBL, R(sps), 0, 1e-9, 1e9 },
 	{ "noise", F_DBL, R(noise), 0, 0, GCACHE_NOISE_MAX },
@@ -307,8 +307,9 @@ int govern_cache_parse(const char *text, size_t len, const char *name, struct gc
 	bool held = false;
 	for (int i = 0; i < r->key.n_levels; i++)
 		held |= r->key.level_hz[i] == r->held_hz;
-	if (!held)
-		return bad(err, errlen, name, line, "held_hz %lld is not one of its levels", (long long)r->held_hz);
+	if (r->held_hz != 0 && !held)
+		return bad(err, errlen, name, line, "held_hz %lld is not one of its levels (nor 0, the user's clocks)",
+			   (long long)r->held_hz);
 	return 0;
 }
 

@@ -53,7 +53,7 @@ struct gcache_key {
 
 struct gcache_rec {
 	struct gcache_key key;
-	int64_t held_hz;             /* the level held: one of key.level_hz */
+	int64_t held_hz;             /* the level held: one of key.level_hz; 0 the user's clocks (no level beat them) */
 	double jps, sps;             /* its J/step and s/step (the hold's reference windows) */
 	double noise;                /* their relative noise, one window */
 	double base_jps, base_sps;   /* the baseline at the user's clocks */

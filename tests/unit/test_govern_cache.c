@@ -224,6 +224,12 @@ static void test_bad(void **state)
 		strcat(many, "#\n");
 	assert_int_equal(parse(many, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "p.profile:65: more than 64 lines"));
+	/* held_hz 0: the user's clocks were held (no level beat them) */
+	rec_orin(&r);
+	r.held_hz = 0;
+	assert_true(govern_cache_format(&r, text, sizeof text) > 0);
+	assert_int_equal(parse(text, &r, err, sizeof err), 0);
+	assert_int_equal(r.held_hz, 0);
 	/* a later format's field and comments are ignored */
 	rec_orin(&r);
 	assert_true(govern_cache_format(&r, text, sizeof text) > 0);
