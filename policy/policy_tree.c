@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 void policy_tree_init(struct policy_tree *t)
 {
 	memset(t, 0, sizeof *t);
@@ -104,6 +106,7 @@ static int perr(struct parser *p, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	text_safe(p->err + n);   /* it may quote the file's words */
 	return -1;
 }
 
@@ -155,7 +158,8 @@ static int header_add(struct parser *p, int line, const char *text)
 	if (!first)
 		h[p->header_len++] = '\n';
 	memcpy(h + p->header_len, text, n + 1);
-	p->header_len += n;
+	/* `policy show` prints it: a control byte becomes '?' (a tab stays). */
+	p->header_len += strlen(text_safe_lines(h + p->header_len));
 	return 0;
 }
 

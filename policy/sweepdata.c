@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "policy_tree.h"
+#include "text.h"
 
 #define SD_MAX_FILE (64L << 20)
 
@@ -160,7 +161,9 @@ static void on_field(void *s, size_t len, void *data)
 	if (len)
 		memcpy(v, s, len);
 	v[len] = '\0';
-	c->field[c->n_fields++] = v;
+	/* Names (workload, model) are printed by fit, evaluate and their
+	 * messages quote fields: a control byte becomes '?' here, once. */
+	c->field[c->n_fields++] = text_safe(v);
 }
 
 static void clear_row(struct ctx *c)

@@ -4,6 +4,9 @@
 #
 #   scripts/setup.sh demo     build and start `dvfstop --demo`
 #   scripts/setup.sh test     build and run every test (what CI runs)
+#   scripts/setup.sh quick    build and run a quick subset: every unit test and
+#                             a few fast integration and terminal tests (a minute
+#                             or two; the whole suite before a commit is `test`)
 #   scripts/setup.sh build    only build (in _build/)
 #   scripts/setup.sh deps     only install the Debian packages
 #
@@ -21,7 +24,7 @@ TEST_PKGS="libcmocka-dev tmux clang valgrind python3 python3-tqdm prometheus sys
 
 deps() {
 	pkgs=$BUILD_PKGS
-	[ "$what" = test ] && pkgs="$pkgs $TEST_PKGS"
+	case $what in test|quick) pkgs="$pkgs $TEST_PKGS";; esac
 	missing=""
 	for p in $pkgs; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -66,6 +69,12 @@ count() { # DIR
 npass=0; nfail=0; nskip=0
 # Terminal and replay tests measure time: one test a core keeps them honest.
 jobs=$(nproc)
+# The quick subset: the unit tests (all of them: seconds) and these, the
+# command line, the docs, the layers, the fixtures, a replay, the exporter,
+# the dashboard and its uptime.
+QUICK_TESTS="tests/integration/cli.sh tests/integration/docs-options.sh tests/integration/layers.sh
+	tests/integration/batch-fixtures.sh tests/integration/replay_roundtrip.sh tests/integration/prom_textfile.sh
+	tests/tui/dashboard.sh tests/tui/uptime.sh"
 DISTCHECK_TESTS="tests/unit/test_options tests/unit/test_jetson tests/unit/test_policy_tree tests/integration/batch-fixtures.sh tests/integration/policy.sh"
 
 build() { # build DIR [configure flags...]
@@ -84,6 +93,17 @@ build)
 demo)
 	deps; build _build
 	exec _build/dvfstop --demo "$@" ;;
+quick)
+	deps
+	echo "== build (gcc, warnings as errors), the unit tests and a few others"
+	build _build --enable-werror
+	# The unit tests are the TESTS that are programs (tests/unit/...).
+	unit=$(printf 'quick-list:\n\t@echo $(TESTS)\n' | make -s -C _build -f Makefile -f - quick-list |
+		tr ' ' '\n' | grep '^tests/unit/' | tr '\n' ' ')
+	make -C _build check -j"$jobs" TESTS="$unit $(echo $QUICK_TESTS)" >/dev/null ||
+		{ grep -E '^(FAIL|ERROR)' _build/test-suite.log; count _build; echo "tests: $npass passed, $nfail failed"; exit 1; }
+	count _build
+	echo "tests: $npass passed, $nfail failed, $nskip skipped" ;;
 test)
 	deps
 	echo "== build (gcc, warnings as errors) and unit, integration and terminal tests"
@@ -118,5 +138,5 @@ test)
 		{ echo "Debian packages failed"; exit 1; }
 	echo "tests: $npass passed, $nfail failed, $nskip skipped" ;;
 *)
-	echo "usage: scripts/setup.sh demo|test|build|deps" >&2; exit 2 ;;
+	echo "usage: scripts/setup.sh demo|test|quick|build|deps" >&2; exit 2 ;;
 esac

@@ -22,16 +22,9 @@ same() {
 		cmp -s "$1/$f" "$2.$f" || { echo "$f is '$(cat "$1/$f")', was '$(cat "$2.$f")'"; return 1; }
 	done
 }
-# wait_file GLOB: up to 5 s for a file to appear
-wait_file() {
-	i=0
-	while [ "$i" -lt 1000 ]; do
-		for f in $1; do [ -e "$f" ] && return 0; done
-		sleep 0.005
-		i=$((i + 1))
-	done
-	return 1
-}
+# wait_file GLOB: until a file matching it exists (lib.sh's until_ok)
+file_exists() { for f in $1; do [ -e "$f" ] && return 0; done; return 1; }
+wait_file() { until_ok file_exists "$1"; }
 # shm_trees: TREES, the folder for simulated trees: in memory when there
 # is a tmpfs (a rebuild there takes milliseconds, on a disk a good part of
 # a second), removed at exit

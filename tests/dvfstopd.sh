@@ -66,12 +66,8 @@ else
 	"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --readonly --samples 1 >/dev/null 2>"$T/sim.err" ||
 		{ cat "$T/sim.err"; exit 1; }
 fi
-_n=0
-until [ -n "$(gpu_node "$D" 2>/dev/null)" ] && [ -s "$(gpu_node "$D")/max_freq" ]; do
-	_n=$((_n + 1))
-	[ "$_n" -lt 200 ] || { echo "no simulated tree after 20 s:"; cat "$T/sim.err"; exit 1; }
-	sleep 0.1
-done
+tree_built() { [ -n "$(gpu_node "$D" 2>/dev/null)" ] && [ -s "$(gpu_node "$D")/max_freq" ]; }
+until_ok tree_built || { echo "no simulated tree after $WAIT_S s:"; cat "$T/sim.err"; exit 1; }
 node=$(gpu_node "$D")
 snap "$node" "$T/orig"
 
@@ -82,13 +78,14 @@ start_daemon() {
 	"$DVFSTOPD" --socket "$SOCK" --sysfs-root "$D" --group "$GRP" --state-dir "$S" "$@" \
 		2>>"$T/d.err" &
 	DAEMON_PID=$!
-	_n=0
-	until [ "$(grep -c 'dvfstopd: serving ' "$T/d.err")" -gt "${_was:-0}" ]; do
-		_n=$((_n + 1))
-		kill -0 "$DAEMON_PID" 2>/dev/null && [ "$_n" -lt 400 ] ||
-			{ echo "dvfstopd did not start:"; cat "$T/d.err"; exit 1; }
-		sleep 0.05
-	done
+	until_ok daemon_serves "${_was:-0}" || { echo "dvfstopd did not start:"; cat "$T/d.err"; exit 1; }
+}
+# daemon_serves N: more than N "serving" lines in its log; stops the test
+# once the daemon has died
+daemon_serves() {
+	[ "$(grep -c 'dvfstopd: serving ' "$T/d.err")" -gt "$1" ] && return 0
+	kill -0 "$DAEMON_PID" 2>/dev/null || { echo "dvfstopd did not start:"; cat "$T/d.err"; exit 1; }
+	return 1
 }
 # stop_daemon: SIGTERM, and its exit status in $rc
 stop_daemon() {
@@ -103,12 +100,6 @@ as_out() { (cd / && runuser -u "$UOUT" -- "$@"); }
 client() { /usr/bin/python3 "$CLIENT" "$@"; }
 # back WHAT: the clock files hold the originals again
 back() { why=$(same "$node" "$T/orig") && ok "$1: clocks back" || fail "$1: $why"; }
-# wait_back: up to 1 s for the originals (a killed client's restore)
-wait_back() {
-	_n=0
-	while ! same "$node" "$T/orig" >/dev/null; do
-		_n=$((_n + 1))
-		[ "$_n" -lt 100 ] || return 1
-		sleep 0.01
-	done
-}
+# wait_back: until the originals are back (a killed client's restore)
+is_back() { same "$node" "$T/orig" >/dev/null; }
+wait_back() { until_ok is_back; }

@@ -14,6 +14,35 @@ expect_eq() { if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', wa
 expect_grep() { if grep -q -- "$2" "$3"; then ok "$1"; else fail "$1: no '$2' in $3:"; sed 's/^/    /' "$3"; fi; }
 finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exit 0; }
 
+# Waits.  A test never assumes a machine's speed: every wait polls for the
+# state it needs and gives up only after WAIT_S seconds (default 30), far
+# beyond the second or two any state takes on an idle machine, so a busy
+# machine, a sanitizer or a valgrind build only makes a test slower.  A
+# wait that is over once its state holds costs no more than that.
+WAIT_S=${WAIT_S:-30}
+# until_ok [-t SECONDS] CMD [ARGS...]: run CMD every 0.1 s until it
+# succeeds; status 1 if it has not within SECONDS (default WAIT_S).  CMD
+# must not call until_ok itself.
+until_ok() {
+	_uo_s=$WAIT_S
+	if [ "$1" = -t ]; then
+		_uo_s=$2
+		shift 2
+	fi
+	_uo_end=$(($(date +%s) + _uo_s))
+	until "$@"; do
+		[ "$(date +%s)" -lt "$_uo_end" ] || return 1
+		sleep 0.1
+	done
+}
+# file_has PATTERN FILE: FILE exists and has a line matching the grep -E
+# PATTERN (for until_ok)
+file_has() { grep -Eq -- "$1" "$2" 2>/dev/null; }
+# expect_file WHAT PATTERN FILE: until FILE has a line matching PATTERN
+expect_file() {
+	if until_ok file_has "$2" "$3"; then ok "$1"; else fail "$1: no '$2' in $3 after $WAIT_S s:"; sed 's/^/    /' "$3" 2>/dev/null; fi
+}
+
 # A private temporary folder, removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -27,18 +56,14 @@ rail_files() {
 }
 
 # wait_rails ROOT LABEL...: until the simulator being started has built
-# those rails' files (a folder can exist before the labels in it); up to
-# 20 s, as a sanitizer build starts slowly.  Exits the test if not.
+# those rails' files (a folder can exist before the labels in it).  Exits
+# the test if not.
+has_rail() { [ "$(rail_files "$1" "$2" 2>/dev/null | wc -w)" -eq 3 ]; }
 wait_rails() {
 	_root=$1
 	shift
-	_n=200
 	for _lab in "$@"; do
-		while [ "$(rail_files "$_root" "$_lab" 2>/dev/null | wc -w)" -ne 3 ]; do
-			_n=$((_n - 1))
-			[ "$_n" -gt 0 ] || { fail "the simulated tree has no rail $_lab after 20 s"; finish; }
-			sleep 0.1
-		done
+		until_ok has_rail "$_root" "$_lab" || { fail "the simulated tree has no rail $_lab after $WAIT_S s"; finish; }
 	done
 }
 

@@ -4,8 +4,10 @@ EXTRA_DIST += tests/lib.sh
 EXTRA_DIST += tests/clocks.sh tests/train.py
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io
-TESTS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io
+check_PROGRAMS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io \
+	tests/unit/test_text
+TESTS += tests/unit/test_energy tests/unit/test_history tests/unit/test_options tests/unit/test_io \
+	tests/unit/test_text
 tests_unit_test_energy_SOURCES = tests/unit/test_energy.c
 tests_unit_test_energy_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_energy_LDADD = $(TEST_LDADD)
@@ -18,6 +20,9 @@ tests_unit_test_options_LDADD = $(TEST_LDADD)
 tests_unit_test_io_SOURCES = tests/unit/test_io.c
 tests_unit_test_io_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_io_LDADD = $(TEST_LDADD)
+tests_unit_test_text_SOURCES = tests/unit/test_text.c
+tests_unit_test_text_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_text_LDADD = $(TEST_LDADD)
 else
 check-local:
 	@echo "cmocka is missing: unit tests not built (install the Debian package libcmocka-dev)"; exit 1
@@ -31,6 +36,9 @@ EXTRA_DIST += tests/integration/batch-recommend.sh
 # A board's files are never opened through a link, nor a value cut (issue 25).
 TESTS += tests/integration/sysfs-links.sh
 EXTRA_DIST += tests/integration/sysfs-links.sh
+# Names and lines from hostile files reach no terminal as escapes (issue 31).
+TESTS += tests/integration/escapes.sh
+EXTRA_DIST += tests/integration/escapes.sh
 EXTRA_DIST += docs/hardware/h200-sweep.md docs/hardware/h200-sweep.csv docs/hardware/h200-restore.md
 EXTRA_DIST += docs/reference/jetson-sysfs.md docs/reference/energy-anchors.md
 # Every option of every --help is in the man page.
@@ -477,6 +485,8 @@ TUI_TESTS += tests/tui/rehearsal.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh
+# The header's uptime ticks between samples and between long refreshes.
+TUI_TESTS += tests/tui/uptime.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += tests/tui/tmux.sh $(TUI_TESTS)
 EXTRA_DIST += docs/tui.md

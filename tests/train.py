@@ -4,10 +4,12 @@
 Run by Debian's /usr/bin/python3 (python3-tqdm); where tqdm is missing it
 prints plain "N/M [elapsed<remaining, rate]" lines of the same shape.
 
-    train.py STEPS [STEP_SECONDS] [EXIT_CODE]
+    train.py STEPS [STEP_SECONDS] [EXIT_CODE] [GATE]
 
 STEPS training steps of STEP_SECONDS each (default 0.05), then exit with
-EXIT_CODE (default 0).  It writes "done N" to stdout at the end, so a test
+EXIT_CODE (default 0).  With GATE (a path) the last step waits until that
+file exists, so a test decides when the run may finish, whatever the
+machine's speed.  It writes "done N" to stdout at the end, so a test
 can tell that the run finished rather than being stopped.  SIGTERM ends it
 with 128+15 after printing "stopped at N".  SIGHUP is ignored, as a
 fine-tune under nohup would: an SSH hang-up reaches dvfstop, not the job.
@@ -26,6 +28,7 @@ import time
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 dt = float(sys.argv[2]) if len(sys.argv) > 2 else 0.05
 code = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+gate = sys.argv[4] if len(sys.argv) > 4 else None
 done = 0
 
 
@@ -84,6 +87,15 @@ def on_term(signum, frame):
 signal.signal(signal.SIGTERM, on_term)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
+
+def step(i):
+    """Step i (from 0): its time, and before the last one the gate."""
+    if gate is not None and i == steps - 1:
+        while not os.path.exists(gate):
+            time.sleep(0.05)
+    time.sleep(step_time())
+
+
 try:
     from tqdm import tqdm
 except ImportError:
@@ -93,15 +105,15 @@ if tqdm is not None:
     # mininterval 0: every step reaches the pipe, as a slow real step would.
     bar = tqdm(total=steps, desc="train", file=sys.stderr, mininterval=0,
                miniters=1, ascii=False)
-    for _ in range(steps):
-        time.sleep(step_time())
+    for i in range(steps):
+        step(i)
         done += 1
         bar.update(1)
     bar.close()
 else:
     t0 = time.monotonic()
-    for _ in range(steps):
-        time.sleep(step_time())
+    for i in range(steps):
+        step(i)
         done += 1
         el = time.monotonic() - t0
         rate = done / el if el > 0 else 0.0

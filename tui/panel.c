@@ -138,7 +138,7 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	/* Second row: what the operator must not miss first. */
 	char up[32], right[128];
 	p = pen_at(cb, 1, 1, cb->w - 1);
-	render_duration(up, sizeof up, v->elapsed_s);
+	render_duration(up, sizeof up, v->up_s);
 	snprintf(right, sizeof right, "theme %s  up %s", v->theme_name, up);
 	/* A message (it lasts seconds) takes the room of the theme, then of
 	 * "not recording", before it is cut; the uptime stays (it shows the

@@ -58,7 +58,10 @@ struct tui_view {
 	 * (several GPUs); n/a where it has none. */
 	struct dvf_m gpu_mj[DVF_MAX_GPUS];
 	const struct history *hist;
-	double elapsed_s;
+	double elapsed_s;      /* first to last sample: what the energy covers */
+	/* The header's uptime: since the first sample, on the session's clock
+	 * now, so it ticks with the screen whatever the sampling interval. */
+	double up_s;
 	time_t wall;
 	bool recording;
 	char rec_path[512];

@@ -263,6 +263,24 @@ static void view_gpu_energy(struct tui *t)
 	}
 }
 
+/* The header's clock and uptime.  The uptime runs on the session's clock
+ * (real time, a simulated board's time, a replay's position, which stands
+ * still while paused) rather than from sample to sample, so it ticks with
+ * the screen at any interval; once the source has ended it stays at the
+ * last sample. */
+static void view_clock(struct tui *t)
+{
+	struct session *s = t->s;
+	struct tui_view *v = &t->view;
+	v->up_s = session_elapsed_s(s);
+	if (s->have_cur && !t->ended) {
+		int64_t up = clock_now(&s->clock) - s->t_start;
+		if (up > s->cur.t_ns - s->t_start)
+			v->up_s = (double)up * 1e-9;
+	}
+	v->wall = time(NULL);
+}
+
 static void view_data(struct tui *t)
 {
 	struct session *s = t->s;
@@ -275,7 +293,7 @@ static void view_data(struct tui *t)
 	view_gpu_energy(t);
 	v->hist = &s->hist;
 	v->elapsed_s = session_elapsed_s(s);
-	v->wall = time(NULL);
+	view_clock(t);
 	panel_table_view(t, false);
 }
 
@@ -389,13 +407,20 @@ static const struct tui_key *help_keys(struct tui *t)
 			 (int)(sizeof t->help_keys / sizeof t->help_keys[0]));
 	return t->help_keys;
 }
-static void frame(struct tui *t)
+/* Draw the screen: with the session's latest data (full), or with only the
+ * header's clock and uptime brought forward (a tick between refreshes
+ * longer than a second); a frozen view keeps both. */
+static void frame(struct tui *t, bool full)
 {
 	bool any = false;
 	if (t->relayout)
 		layout_do(t);
-	if (!t->frozen)
-		view_data(t);
+	if (!t->frozen) {
+		if (full)
+			view_data(t);
+		else
+			view_clock(t);
+	}
 	view_status(t);
 
 	if (t->lay.too_small) {
@@ -667,7 +692,11 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	layout_do(t);
 
 	int64_t refresh_ns = (o->refresh_ms > 0 ? o->refresh_ms : 500) * DVF_NS_PER_MS;
-	int64_t next_frame = 0;
+	/* The header's clock and uptime move at least once a second, whatever
+	 * the refresh: between longer refreshes a tick redraws them alone (the
+	 * other regions are unchanged, so nothing else is sent). */
+	int64_t tick_ns = refresh_ns < DVF_NS_PER_S ? refresh_ns : DVF_NS_PER_S;
+	int64_t next_frame = 0, next_tick = 0;
 	/* A stop signal ends the loop; a failed write to stdout or stderr does
 	 * not (stopsig_asked would say stop): the dashboard's stdout is the
 	 * terminal, whose loss comes as SIGHUP (detach), and ending here would
@@ -677,12 +706,16 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 			break;
 		int64_t now = clock_mono_ns();
 		if (now >= next_frame || t->dirty) {
-			frame(t);
+			frame(t, true);
 			t->dirty = false;
 			next_frame = now + refresh_ns;
+			next_tick = now + tick_ns;
+		} else if (now >= next_tick) {
+			frame(t, false);
+			next_tick = now + tick_ns;
 		}
-		/* Block for a key until the next sample or frame is due. */
-		int64_t wait = next_frame - clock_mono_ns();
+		/* Block for a key until the next sample, frame or tick is due. */
+		int64_t wait = (next_tick < next_frame ? next_tick : next_frame) - clock_mono_ns();
 		if (!t->ended) {
 			int64_t ws = session_wait_real_ns(s);
 			if (ws < wait)

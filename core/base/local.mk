@@ -1,5 +1,5 @@
 # core/base/: Plain data: samples with validity, monotonic time, energy integration, history,
-# io helpers, line intake, workload features, the model catalog, the source interface.
+# io helpers, line intake, text made safe to print, workload features, the model catalog, the source interface.
 # Compiled with the include paths of its own folder and the layers below only
 # (Makefile.am, "Layers"): an include from a layer above does not build.
 noinst_LIBRARIES += core/base/libbase.a
@@ -8,5 +8,5 @@ core_base_libbase_a_SOURCES = core/base/atdeath.c core/base/atdeath.h \
 	core/base/catalog.c core/base/catalog.h core/base/clock.c core/base/clock.h \
 	core/base/energy.c core/base/energy.h core/base/history.c core/base/history.h \
 	core/base/io.c core/base/io.h core/base/linebuf.c core/base/linebuf.h \
-	core/base/sample.c core/base/sample.h core/base/source_ops.h core/base/workload.c \
-	core/base/workload.h
+	core/base/sample.c core/base/sample.h core/base/source_ops.h core/base/text.c core/base/text.h \
+	core/base/workload.c core/base/workload.h

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "sample.h"
+#include "text.h"
 
 int sample_level_index(const struct dvf_info *in, int64_t hz)
 {
@@ -21,4 +22,29 @@ int sample_level_nearest(const struct dvf_info *in, int64_t hz)
 		}
 	}
 	return best;
+}
+
+/* The names a source read from files (a board's model, rail labels, zone
+ * types, a recording's columns and sidecar) are printed by every front end:
+ * made safe once here, as the source opens. */
+void sample_info_safe(struct dvf_info *in)
+{
+	text_safe(in->board_name);
+	text_safe(in->l4t);
+	text_safe(in->power_mode);
+	text_safe(in->total_rule);
+	text_safe(in->gpu_procs_why);
+	for (int i = 0; i < in->n_rails && i < DVF_MAX_RAILS; i++)
+		text_safe(in->rail_name[i]);
+	for (int i = 0; i < in->n_clusters && i < DVF_MAX_CLUSTERS; i++)
+		text_safe(in->cluster_name[i]);
+	for (int i = 0; i < in->n_zones && i < DVF_MAX_ZONES; i++)
+		text_safe(in->zone_name[i]);
+}
+
+void sample_safe(struct dvf_sample *s)
+{
+	text_safe(s->gpu_governor);
+	for (int i = 0; i < DVF_MAX_GPU_PROCS; i++)
+		text_safe(s->gpu_proc[i].name);
 }

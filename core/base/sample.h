@@ -147,5 +147,11 @@ struct dvf_info {
 int sample_level_index(const struct dvf_info *in, int64_t hz);
 /* Index of the level nearest to hz (ties go to the lower level), or -1 if none. */
 int sample_level_nearest(const struct dvf_info *in, int64_t hz);
+/* Make every name in *in safe to print (text_safe: a control byte becomes
+ * '?'); each source calls it as it opens, since those names come from
+ * files (a tree's model, rail labels, a recording's columns). */
+void sample_info_safe(struct dvf_info *in);
+/* The same for a sample's names (the governor, the GPU's processes). */
+void sample_safe(struct dvf_sample *s);
 
 #endif

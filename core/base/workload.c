@@ -11,6 +11,8 @@
 
 #include <json-c/json.h>
 
+#include "text.h"
+
 /* A config.json larger than this is not a model config. */
 #define CONFIG_MAX_BYTES (4 * 1024 * 1024)
 
@@ -175,8 +177,7 @@ static int offset_line(const char *s, size_t off)
 	return line;
 }
 
-int workload_parse_config(struct workload *w, const char *json, const char *name,
-			  char *err, size_t errlen)
+static int parse_config(struct workload *w, const char *json, const char *name, char *err, size_t errlen)
 {
 	err[0] = '\0';
 	size_t n = strlen(json);
@@ -279,9 +280,20 @@ int workload_parse_config(struct workload *w, const char *json, const char *name
 
 	if (json_object_object_get_ex(root, "_name_or_path", &o) && json_object_is_type(o, json_type_string) &&
 	    json_object_get_string_len(o) > 0 && !w->model[0])
-		snprintf(w->model, sizeof w->model, "%s", json_object_get_string(o));
+		text_safe_copy(w->model, sizeof w->model, json_object_get_string(o));
 	json_object_put(root);
 	*out = tmp;
+	return rc;
+}
+
+/* The model's name and the messages, which quote the file, are printed
+ * (recommend, the summary): made safe here. */
+int workload_parse_config(struct workload *w, const char *json, const char *name,
+			  char *err, size_t errlen)
+{
+	int rc = parse_config(w, json, name, err, errlen);
+	if (errlen > 0)
+		text_safe(err);
 	return rc;
 }
 

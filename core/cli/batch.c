@@ -7,6 +7,7 @@
 #include "stopsig.h"
 #include "recorder.h"
 #include "sim.h"
+#include "text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,9 +81,12 @@ static void batch_wait(struct session *s)
 		clock_sleep_until(&s->clock, session_due(s));
 }
 
+/* A message on stderr; it may quote a board's file or a recording, so what
+ * a terminal would take as a control is shown as '?'. */
 static void say(const char *msg)
 {
-	fprintf(stderr, "dvfstop: %s\n", msg);
+	char buf[2048];
+	fprintf(stderr, "dvfstop: %s\n", text_safe_copy(buf, sizeof buf, msg));
 }
 
 #define STR_(x) #x
@@ -135,9 +139,9 @@ static int recommender_open(struct session *s, const struct dvf_opts *o, struct 
 		return 0;
 	int rc = recommend_open(r, o->policy, s, err, sizeof err);
 	if (rc > 0)
-		fprintf(stderr, "dvfstop: note: %s\n", err);
+		fprintf(stderr, "dvfstop: note: %s\n", text_safe(err));
 	if (rc < 0) {
-		fprintf(stderr, "dvfstop: %s\n", err);
+		say(err);
 		*on = false;
 		return -1;
 	}
@@ -167,18 +171,18 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	}
 	bool want_clock = o->set_clock_mhz || o->cap_mhz;
 	if (control_stale(ctl) || (want_clock && control_readonly(ctl)))
-		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+		say(control_msg(ctl));
 	if (want_clock) {
 		int err = control_apply_opts(ctl, o->set_clock_mhz, o->cap_mhz);
 		if (err) {
 			if (!control_readonly(ctl) || err != EPERM)
-				fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+				say(control_msg(ctl));
 			control_close(ctl);
 			if (recommending)
 				recommend_close(&rec);
 			return 1;
 		}
-		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+		say(control_msg(ctl));
 	}
 	struct govern_driver gov = { 0 };
 	if (o->govern) {
@@ -209,7 +213,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		}
 		govern_driver_feed(&gov, s);
 		if (control_observe(ctl, &s->cur))
-			fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+			say(control_msg(ctl));
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			break;
 		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
@@ -239,7 +243,7 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	}
 	govern_driver_close(&gov, s);
 	if (control_release(ctl))
-		fprintf(stderr, "dvfstop: %s\n", control_msg(ctl));
+		say(control_msg(ctl));
 	control_close(ctl);
 	session_record_stop(s);
 	summary(s, recommending ? &rec : NULL, strcmp(o->summary_format, "json") == 0);

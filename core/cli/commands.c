@@ -4,6 +4,8 @@
 #include "commands.h"
 
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd_convert.h"
@@ -13,6 +15,7 @@
 #include "cmd_restore.h"
 #include "cmd_sweep.h"
 #include "guard.h"
+#include "text.h"
 
 /* ---- the options of each command (indices in commands.h) ---- */
 
@@ -197,13 +200,26 @@ void commands_list(FILE *fp)
 /* "dvfstop CMD" of the command being run, for commands_error. */
 static char running[64] = "dvfstop";
 
+/* Messages quote files (a sweep's line, a policy's word): what a terminal
+ * would take as a control is shown as '?' (text_safe). */
 void commands_error(const char *fmt, ...)
 {
+	char buf[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", running);
-	vfprintf(stderr, fmt, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
+	char *msg = buf;
+	if (n >= (int)sizeof buf && (msg = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!msg)
+		msg = buf;   /* out of memory: the message cut */
+	fprintf(stderr, "%s: %s", running, text_safe_lines(msg));
+	if (msg != buf)
+		free(msg);
 }
 
 int commands_run(const struct command *c, int argc, char **argv)

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "options.h"
 #include "options_check.h"
+#include "text.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -698,7 +699,9 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 				;
 			continue;
 		}
-		char *s = trim(line);
+		/* Messages quote the line: a control byte in it is shown as '?' (no
+		 * value of ours holds one). */
+		char *s = text_safe_lines(trim(line));
 		if (!*s || *s == '#')
 			continue;
 		char *eq = strchr(s, '=');

@@ -11,6 +11,7 @@
 #include "replay.h"
 #include "sim.h"
 #include "source.h"
+#include "text.h"
 #include "workload_resolve.h"
 #include "session_priv.h"
 
@@ -33,6 +34,7 @@ void session_msg(struct session *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
 	va_end(ap);
+	text_safe(s->msg);   /* may quote a file's line or a name */
 	s->msg_t = clock_now(&s->clock);
 	if (s->msg_sink)
 		s->msg_sink(s->msg);
@@ -309,6 +311,7 @@ static void source_messages(struct session *s, int64_t now)
 	all[0] = '\0';
 	/* bounded: a source always runs out of changes, but never trust it to */
 	for (int i = 0; i < 16 && s->ops->message(s->src, one, sizeof one) == 1; i++) {
+		text_safe(one);
 		if (s->rec)
 			recorder_event(s->rec, one);
 		if (s->msg_sink)
@@ -355,7 +358,7 @@ static void prom_view_fill(const struct session *s, struct prom_view *pv)
 	pv->j_per_step = job ? js.j_per_step : 0;
 }
 
-int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
+static int session_open_all(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	s->opts = o;
@@ -434,6 +437,8 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 		s->next_t = tl.first_ns;
 	}
 	s->have_recorded = s->ops->recorded && s->ops->recorded(s->src, &s->recorded);
+	text_safe(s->recorded.job_name);
+	text_safe(s->recorded.model);
 	/* Bridge gaps up to 5 intervals (a glitching sensor, a slow read);
 	 * never less than 1 s so coarse sampling still integrates. */
 	int64_t bridge = 5 * s->interval_ns;
@@ -468,6 +473,16 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 	return 0;
 }
 
+/* Every front end prints what went wrong as it is: a replayed file's line
+ * or a board's name in it is made safe here, once. */
+int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
+{
+	int rc = session_open_all(s, o, err, errlen);
+	if (rc < 0 && errlen > 0)
+		text_safe_lines(err);
+	return rc;
+}
+
 int64_t session_wait_real_ns(struct session *s)
 {
 	int64_t d = s->next_t - clock_now(&s->clock);
@@ -487,6 +502,7 @@ int session_sample(struct session *s)
 	struct dvf_sample smp;
 	memset(&smp, 0, sizeof smp);
 	int rc = s->ops->sample(s->src, &smp);
+	sample_safe(&smp);   /* a recording's governor column, a process's name */
 	if (s->ops->broken && s->ops->broken(s->src))
 		s->source_broken = true;   /* said by source_messages; the exit status says it too */
 	if (rc < 0) {

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "prom.h"
 #include "clock.h"
+#include "text.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,10 +29,22 @@ struct emit {
 	const char *run_id, *job_name;  /* NULL or "": no label */
 };
 
-/* A label value with the three escapes the format has. */
-static void put_label(FILE *fp, const char *v)
+/* A label value with the three escapes the format has.  The format has
+ * none for other controls and wants UTF-8: those are shown as '?'
+ * (text_safe), so a hostile rail label can reach no terminal that prints
+ * the scrape, nor make Prometheus refuse it. */
+static void put_label(FILE *fp, const char *raw)
 {
-	for (; *v; v++) {
+	size_t n = strlen(raw) + 1;
+	char small[256];
+	char *safe = n <= sizeof small ? small : malloc(n);
+	if (!safe) {
+		fputc('?', fp);
+		return;
+	}
+	memcpy(safe, raw, n);
+	text_safe_lines(safe);   /* '\n' has its escape below; a tab is fine */
+	for (const char *v = safe; *v; v++) {
 		if (*v == '\\')
 			fputs("\\\\", fp);
 		else if (*v == '"')
@@ -41,6 +54,8 @@ static void put_label(FILE *fp, const char *v)
 		else
 			fputc(*v, fp);
 	}
+	if (safe != small)
+		free(safe);
 }
 
 /* ,NAME="VALUE" when the value is known. */
@@ -404,6 +419,20 @@ typedef int mhd_result;
 
 /* ---- the exporter ----------------------------------------------------------------- */
 
+/* conn_greediest's table: a power of two, at most half full. */
+enum { PROM_TALLY = 2 * PROM_SLOTS };
+
+/* A connection the server holds: its client's address (without the port)
+ * and since when it waits for an answer. */
+struct prom_conn {
+	struct MHD_Connection *conn;   /* NULL: a free slot */
+	MHD_socket fd;
+	unsigned char addr[16];
+	uint8_t addr_len;
+	bool closing;                  /* shut down; the server has yet to see it */
+	int64_t since;                 /* monotonic ns: opened, or last answered */
+};
+
 struct prom {
 	char *textfile;
 	int64_t last_write;  /* real monotonic ns, -1 never */
@@ -422,6 +451,14 @@ struct prom {
 	 * view is kept for prom_close's final write. */
 	struct prom_view view;
 	bool stale;
+
+	/* The connections, touched only by libmicrohttpd's thread (its
+	 * callbacks), and by prom_close once that thread has ended. */
+	struct prom_conn conns[PROM_SLOTS];
+	struct prom_tally {                /* conn_greediest's table */
+		const struct prom_conn *c;     /* an address's first connection */
+		int n;                         /* its live connections */
+	} tally[PROM_TALLY];
 };
 
 static int textfile_write(struct prom *p, const char *body, size_t len)
@@ -489,6 +526,154 @@ static mhd_result queue_text(struct MHD_Connection *conn, unsigned code, const c
 	mhd_result ret = MHD_queue_response(conn, code, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+/* ---- who keeps a connection ----------------------------------------------------- */
+
+/* Close a connection from the server's own thread: shutdown() (not close:
+ * the descriptor stays libmicrohttpd's) makes its next read see the end,
+ * and the server then closes it and tells on_connection. */
+static void conn_drop(struct prom_conn *c)
+{
+	shutdown(c->fd, SHUT_RDWR);
+	c->closing = true;
+}
+
+static bool same_addr(const struct prom_conn *a, const unsigned char *addr, uint8_t len)
+{
+	return a->addr_len == len && memcmp(a->addr, addr, len) == 0;
+}
+
+/* Live connections from addr (all of them when addr is NULL). */
+static int conn_count(const struct prom *p, const unsigned char *addr, uint8_t len)
+{
+	int n = 0;
+	for (int i = 0; i < PROM_SLOTS; i++) {
+		const struct prom_conn *c = &p->conns[i];
+		if (c->conn && !c->closing && (!addr || same_addr(c, addr, len)))
+			n++;
+	}
+	return n;
+}
+
+/* The live connection from addr that has waited longest, or NULL. */
+static struct prom_conn *conn_oldest(struct prom *p, const unsigned char *addr, uint8_t len)
+{
+	struct prom_conn *best = NULL;
+	for (int i = 0; i < PROM_SLOTS; i++) {
+		struct prom_conn *c = &p->conns[i];
+		if (c->conn && !c->closing && same_addr(c, addr, len) && (!best || c->since < best->since))
+			best = c;
+	}
+	return best;
+}
+
+/* The address with the most live connections: one pass with a small
+ * open-addressed table, so that a full server (many addresses, as the
+ * loopback's 127.0.0.0/8 allows one local user) costs O(n) per newcomer. */
+static const struct prom_conn *conn_greediest(struct prom *p)
+{
+	enum { TAB = PROM_TALLY };
+	struct prom_tally *tab = p->tally;
+	memset(tab, 0, sizeof p->tally);
+	const struct prom_conn *best = NULL;
+	int most = 0;
+	for (int i = 0; i < PROM_SLOTS; i++) {
+		const struct prom_conn *c = &p->conns[i];
+		if (!c->conn || c->closing)
+			continue;
+		uint32_t h = 2166136261u;    /* FNV-1a of the address */
+		for (int k = 0; k < c->addr_len; k++)
+			h = (h ^ c->addr[k]) * 16777619u;
+		unsigned j = h & (TAB - 1);
+		while (tab[j].c && !same_addr(tab[j].c, c->addr, c->addr_len))
+			j = (j + 1) & (TAB - 1);
+		if (!tab[j].c)
+			tab[j].c = c;
+		if (++tab[j].n > most) {
+			most = tab[j].n;
+			best = tab[j].c;
+		}
+	}
+	return best;
+}
+
+/* A client connects: connections past their deadline go, then, while its
+ * address or the server is full, the oldest of that address (of the
+ * address holding the most), so that a new scraper always gets in however
+ * the others behave. */
+static void conn_make_room(struct prom *p, const unsigned char *addr, uint8_t len, int64_t now)
+{
+	for (int i = 0; i < PROM_SLOTS; i++) {
+		struct prom_conn *c = &p->conns[i];
+		if (c->conn && !c->closing && now - c->since > (int64_t)PROM_DEADLINE_S * DVF_NS_PER_S)
+			conn_drop(c);
+	}
+	struct prom_conn *old;
+	while (conn_count(p, addr, len) >= PROM_MAX_PER_IP && (old = conn_oldest(p, addr, len)))
+		conn_drop(old);
+	const struct prom_conn *g;
+	while (conn_count(p, NULL, 0) >= PROM_MAX_CONNECTIONS && (g = conn_greediest(p)) &&
+	       (old = conn_oldest(p, g->addr, g->addr_len)))
+		conn_drop(old);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **ctx,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct prom *p = cls;
+	if (toe != MHD_CONNECTION_NOTIFY_STARTED) {
+		struct prom_conn *c = *ctx;
+		if (c)
+			memset(c, 0, sizeof *c);
+		*ctx = NULL;
+		return;
+	}
+	const union MHD_ConnectionInfo *fi = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *ai = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (!fi)
+		return;   /* cannot happen; such a connection is left to the idle timeout */
+	unsigned char addr[16] = { 0 };
+	uint8_t len = 0;
+	/* Copied out, as the sockaddr may be less aligned than its kind. */
+	if (ai && ai->client_addr && ai->client_addr->sa_family == AF_INET) {
+		struct sockaddr_in s4;
+		memcpy(&s4, ai->client_addr, sizeof s4);
+		memcpy(addr, &s4.sin_addr, 4);
+		len = 4;
+	} else if (ai && ai->client_addr && ai->client_addr->sa_family == AF_INET6) {
+		struct sockaddr_in6 s6;
+		memcpy(&s6, ai->client_addr, sizeof s6);
+		memcpy(addr, &s6.sin6_addr, 16);
+		len = 16;
+	}
+	int64_t now = clock_mono_ns();
+	conn_make_room(p, addr, len, now);
+	for (int i = 0; i < PROM_SLOTS; i++) {
+		struct prom_conn *c = &p->conns[i];
+		if (!c->conn) {
+			*c = (struct prom_conn){ .conn = conn, .fd = fi->connect_fd, .addr_len = len, .since = now };
+			memcpy(c->addr, addr, sizeof c->addr);
+			*ctx = c;
+			return;
+		}
+	}
+	/* No slot: libmicrohttpd takes no more than PROM_SLOTS, so never. */
+	shutdown(fi->connect_fd, SHUT_RDWR);
+}
+
+/* A request answered: a kept-alive connection's next one has its own
+ * PROM_DEADLINE_S. */
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_ctx,
+			 enum MHD_RequestTerminationCode toe)
+{
+	(void)cls;
+	(void)req_ctx;
+	(void)toe;
+	const union MHD_ConnectionInfo *si = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct prom_conn *c = si ? si->socket_context : NULL;
+	if (c && c->conn == conn)
+		c->since = clock_mono_ns();
 }
 
 /* The HTTP thread: GET or HEAD /metrics gets a copy of the snapshot;
@@ -565,8 +750,13 @@ static int listen_open(struct prom *p, const char *spec, char *err, size_t errle
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	p->httpd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, p,
 				    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-				    MHD_OPTION_CONNECTION_LIMIT, (unsigned)PROM_MAX_CONNECTIONS,
-				    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PROM_MAX_PER_IP,
+				    /* Our own limits (on_connection) close the oldest
+				     * to let a newcomer in; libmicrohttpd's would
+				     * refuse the newcomer, so its limit is only the
+				     * backstop, above ours. */
+				    MHD_OPTION_CONNECTION_LIMIT, (unsigned)PROM_SLOTS,
+				    MHD_OPTION_NOTIFY_CONNECTION, on_connection, p,
+				    MHD_OPTION_NOTIFY_COMPLETED, on_completed, p,
 				    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROM_TIMEOUT_S,
 				    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_MAX_REQUEST,
 				    MHD_OPTION_END);

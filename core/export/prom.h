@@ -14,12 +14,17 @@
  * The HTTP side is libmicrohttpd's server with its own thread, so scrapes
  * are answered while the caller sleeps between samples, however long the
  * interval.  Each sample the text is built once (prom_update) and kept as a
- * snapshot under a mutex; a request only copies that snapshot.  Bounded:
- * at most PROM_MAX_CONNECTIONS connections at once and PROM_MAX_PER_IP from
- * one address (more are refused), PROM_MAX_REQUEST bytes of request
- * headers, and a connection idle for PROM_TIMEOUT_S is closed, so idle or
- * slow clients cannot hold it.  GET and HEAD /metrics; other paths 404,
- * other methods 405. */
+ * snapshot under a mutex; a request only copies that snapshot.  Bounded,
+ * with a place always made for a new scraper: at most PROM_MAX_CONNECTIONS
+ * connections at once and PROM_MAX_PER_IP from one address; when a new one
+ * comes and its address (or the server) is full, the oldest connection of
+ * that address (of the address that holds the most) is closed, not the
+ * newcomer.  A connection gets PROM_DEADLINE_S from its start, or from its
+ * last answer, to be answered; past that it is closed when the next client
+ * connects, however steadily it trickles bytes (libmicrohttpd's own timeout
+ * counts idleness only, PROM_TIMEOUT_S, and stays for a server nobody else
+ * connects to).  PROM_MAX_REQUEST bytes of request headers.  GET and HEAD
+ * /metrics; other paths 404, other methods 405. */
 #ifndef DVF_PROM_H
 #define DVF_PROM_H
 
@@ -36,6 +41,10 @@ enum {
 	PROM_MAX_PER_IP = 128,
 	PROM_MAX_REQUEST = 16384,
 	PROM_TIMEOUT_S = 10,
+	PROM_DEADLINE_S = 3,
+	/* Connections libmicrohttpd itself takes: room for the ones being
+	 * closed beside PROM_MAX_CONNECTIONS live ones. */
+	PROM_SLOTS = 2 * PROM_MAX_CONNECTIONS,
 };
 
 /* What the metrics are made from (pointers into the session). */

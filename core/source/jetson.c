@@ -323,6 +323,7 @@ static struct source *jetson_open(const struct source_cfg *cfg, char *err, size_
 	jetson_discover_cpus(s);
 	jetson_discover_zones(s);
 	jetson_sys_discover(s);
+	sample_info_safe(in);   /* the model, labels and zone types are the tree's */
 	return s;
 }
 

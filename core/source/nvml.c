@@ -375,6 +375,7 @@ struct source *nvml_open_gpus(const struct source_cfg *cfg, const int *idx, int 
 	else if (no_energy)
 		set_msg(s, "%d of the %d GPUs have no hardware energy counter (NVML offers it from Volta "
 			"on): energy is integrated from power only", no_energy, s->n);
+	sample_info_safe(&s->info);   /* the GPUs' names come from the driver */
 	return s;
 }
 

@@ -372,6 +372,7 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 		replay_free(src);
 		return NULL;
 	}
+	sample_info_safe(in);   /* the columns' and the sidecar's names */
 	r->interval_ns = median_step(r, interval);
 	return src;
 }

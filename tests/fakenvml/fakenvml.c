@@ -34,6 +34,8 @@
  *                            unlocked clock, and the power at a level its
  *                            power_w; a bad file fails nvmlInit (Unknown
  *                            Error) with FILE:LINE on stderr
+ *   FAKENVML_LOSE_FILE=PATH  with FAKENVML_LOSE_GPU: GPU I is lost once PATH
+ *                            exists (a test says when, whatever its speed)
  *   FAKENVML_STATE=FILE      locked clocks persist in FILE across processes
  *                            (one line per GPU: "I default" or "I locked LO HI"),
  *                            read before every device call: processes sharing
@@ -135,6 +137,7 @@ static struct {
 	bool no_perm, no_energy, no_instant;
 	long lose_after;      /* < 0: never */
 	int lose_gpu;         /* < 0: every GPU */
+	char lose_file[512];  /* "": none */
 	long util_reads;
 	bool lost;
 	char state[512];
@@ -342,6 +345,8 @@ nvmlReturn_t nvmlInit(void)
 	fk.lose_after = la ? atol(la) : -1;
 	const char *lg = getenv("FAKENVML_LOSE_GPU");
 	fk.lose_gpu = lg ? atoi(lg) : -1;
+	const char *lf = getenv("FAKENVML_LOSE_FILE");
+	snprintf(fk.lose_file, sizeof fk.lose_file, "%s", lf ? lf : "");
 	fk.util_reads = 0;
 	fk.lost = false;
 	const char *cv = getenv("FAKENVML_CURVE");
@@ -442,7 +447,9 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 	if (r)
 		return r;
 	if (fk.lose_gpu >= 0) {
-		if (fk.lose_after >= 0 && d->index == (unsigned)fk.lose_gpu && d->util_reads++ >= fk.lose_after) {
+		bool told = fk.lose_file[0] && access(fk.lose_file, F_OK) == 0;
+		if (d->index == (unsigned)fk.lose_gpu &&
+		    (told || (fk.lose_after >= 0 && d->util_reads++ >= fk.lose_after))) {
 			d->lost = true;
 			return E_LOST;
 		}

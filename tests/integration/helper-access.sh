@@ -71,10 +71,7 @@ back "after refused values"
 # Two clients: the first controls, the second is read-only and told who.
 as_in /usr/bin/python3 "$CLIENT" hold "$SOCK" "pin 714" >"$T/first" 2>&1 &
 first=$!
-n=0
-until grep -q '^ready' "$T/first"; do
-	n=$((n + 1)); [ "$n" -lt 200 ] || break; sleep 0.05
-done
+until_ok grep -q '^ready' "$T/first"
 expect_eq "first client pinned" "$(cat "$node/max_freq")" 714000000
 fpid=$(sed -n 's/^ready //p' "$T/first")
 as_in /usr/bin/python3 "$CLIENT" talk "$SOCK" status "pin 510" "cap 816" default restore >"$T/second" 2>&1
@@ -109,10 +106,7 @@ SA="$T/run/activated.sock"
 /usr/bin/python3 "$CLIENT" activate "$SA" "$(getent group "$GRP" | cut -d: -f3)" "$DVFSTOPD" --socket "$T/run/unused.sock" \
 	--sysfs-root "$D" --group "$GRP" --state-dir "$S" 2>>"$T/d.err" &
 DAEMON_PID=$!
-n=0
-until grep -q 'on the socket systemd passed' "$T/d.err"; do
-	n=$((n + 1)); [ "$n" -lt 200 ] || break; sleep 0.05
-done
+until_ok grep -q 'on the socket systemd passed' "$T/d.err"
 expect_grep "socket activation: the passed socket is used" "serving .* on the socket systemd passed" "$T/d.err"
 as_in /usr/bin/python3 "$CLIENT" talk "$SA" "pin 918" status >"$T/sa" 2>&1
 expect_grep "socket activation: a member pins" "^< ok pin 918000000$" "$T/sa"

@@ -16,14 +16,10 @@
 . "$top_srcdir/tests/dvfstopd.sh"
 
 states() { find "$S" -name '*.state' | wc -l; }
-# pinned MIN MAX WHAT: poll the files (up to 5 s)
+# pinned MIN MAX WHAT: poll the files
+limits_are() { [ "$(cat "$node/min_freq")" = "$1" ] && [ "$(cat "$node/max_freq")" = "$2" ]; }
 pinned() {
-	_n=0
-	until [ "$(cat "$node/min_freq")" = "$1" ] && [ "$(cat "$node/max_freq")" = "$2" ]; do
-		_n=$((_n + 1))
-		[ "$_n" -lt 100 ] || break
-		sleep 0.05
-	done
+	until_ok limits_are "$1" "$2"
 	expect_eq "$3: min_freq" "$(cat "$node/min_freq")" "$1"
 	expect_eq "$3: max_freq" "$(cat "$node/max_freq")" "$2"
 }

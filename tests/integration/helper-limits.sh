@@ -13,10 +13,7 @@ start_daemon
 # The slow client in the background (it takes 5 s) while the rest runs.
 as_in /usr/bin/python3 "$CLIENT" slow "$SOCK" >"$T/slow" 2>&1 &
 slow=$!
-n=0
-until grep -q '^< dvfstopd 1 ' "$T/slow"; do
-	n=$((n + 1)); [ "$n" -lt 200 ] || break; sleep 0.05
-done
+until_ok grep -q '^< dvfstopd 1 ' "$T/slow"
 
 as_in /usr/bin/python3 "$CLIENT" big "$SOCK" >"$T/big" 2>&1
 sed 's/^/    /' "$T/big"

@@ -16,12 +16,7 @@ hold_pin() {
 	: >"$T/hold"
 	as_in /usr/bin/python3 "$CLIENT" hold "$SOCK" "pin $1" >"$T/hold" 2>&1 &
 	holder=$!
-	n=0
-	until grep -q '^ready' "$T/hold"; do
-		n=$((n + 1))
-		[ "$n" -lt 200 ] || { fail "the client did not pin: $(cat "$T/hold")"; return 1; }
-		sleep 0.05
-	done
+	until_ok grep -q '^ready' "$T/hold" || { fail "the client did not pin: $(cat "$T/hold")"; return 1; }
 	cpid=$(sed -n 's/^ready //p' "$T/hold")
 	expect_eq "pinned at $1 MHz" "$(cat "$node/max_freq") $(cat "$node/min_freq")" "${1}000000 ${1}000000"
 }
@@ -34,7 +29,7 @@ sed 's/^/    /' "$T/trials"
 expect_grep "kill -9 of the controller: back within 1 s every time" "^back within 1 s: 50 of 50 " "$T/trials"
 back "after the trials"
 expect_eq "no state file after the trials" "$(states)" 0
-expect_grep "the log says the controller went" "the controller went: GPU clocks given back" "$T/d.err"
+expect_file "the log says the controller went" "the controller went: GPU clocks given back" "$T/d.err"
 
 # SIGTERM to the daemon while a client holds a pin.
 hold_pin 714
@@ -77,27 +72,16 @@ else
 	DVFSTOP_NVML_LIB="$NV_LIB" FAKENVML_STATE="$NVS" \
 		"$DVFSTOPD" --socket "$SOCK" --group "$GRP" --state-dir "$S" 2>>"$T/d.err" &
 	DAEMON_PID=$!
-	n=0
-	until grep -q "serving .* on $SOCK " "$T/d.err"; do
-		n=$((n + 1))
-		kill -0 "$DAEMON_PID" 2>/dev/null && [ "$n" -lt 200 ] || { fail "nvml: no daemon: $(cat "$T/d.err")"; break; }
-		sleep 0.05
-	done
+	until_ok grep -q "serving .* on $SOCK " "$T/d.err" || fail "nvml: no daemon: $(cat "$T/d.err")"
 	as_in /usr/bin/python3 "$CLIENT" hold "$SOCK" "pin 1020" >"$T/hold" 2>&1 &
 	holder=$!
-	n=0
-	until grep -q '^ready' "$T/hold"; do
-		n=$((n + 1)); [ "$n" -lt 200 ] || break; sleep 0.05
-	done
+	until_ok grep -q '^ready' "$T/hold"
 	expect_grep "nvml: a member pins" "^< ok pin 1020000000$" "$T/hold"
 	expect_grep "nvml: the GPU's clocks are locked" "^0 locked 1020 1020$" "$NVS"
 	kill -9 "$(sed -n 's/^ready //p' "$T/hold")"
 	wait "$holder"
-	n=0
-	until grep -q '^0 default$' "$NVS"; do
-		n=$((n + 1)); [ "$n" -lt 100 ] || break; sleep 0.01
-	done
-	expect_grep "nvml: kill -9 of the client: back within 1 s" "^0 default$" "$NVS"
+	until_ok grep -q '^0 default$' "$NVS"
+	expect_grep "nvml: kill -9 of the client: back" "^0 default$" "$NVS"
 	stop_daemon
 	expect_eq "nvml: SIGTERM exit status" "$rc" 0
 	SOCK=$SOCK_J

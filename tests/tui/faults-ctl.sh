@@ -32,20 +32,17 @@ unchanged() {
 	if d=$(same "$NODE" "$T/orig"); then ok "$1: governor, min_freq, max_freq as they were"; else fail "$1: $d"; fi
 }
 # files WHAT MIN MAX: poll (the write is synchronous, the screen is not)
+limits_are() { [ "$(cat "$NODE/min_freq")" = "$1" ] && [ "$(cat "$NODE/max_freq")" = "$2" ]; }
 files() {
-	n=30
-	while [ "$n" -gt 0 ]; do
-		[ "$(cat "$NODE/min_freq")" = "$2" ] && [ "$(cat "$NODE/max_freq")" = "$3" ] && break
-		sleep 0.1; n=$((n - 1))
-	done
+	until_ok limits_are "$2" "$3"
 	expect_eq "$1: min_freq" "$(cat "$NODE/min_freq")" "$2"
 	expect_eq "$1: max_freq" "$(cat "$NODE/max_freq")" "$3"
 }
-# fault LINE: the simulator rereads the file within 100 ms of a change
-fault() { echo "$1" >"$SD/dvfstop-faults"; sleep 0.4; }
-nofault() { rm -f "$SD/dvfstop-faults"; sleep 0.4; }
+# fault LINE / nofault: the simulator's faults, once it has taken them in
+fault() { sim_faults "$SD" "$1"; }
+nofault() { sim_faults "$SD"; }
 # other: a message of another key first, so what follows is the next key's
-other() { keys x; wait_for 'key x does nothing here' 3; }
+other() { keys x; wait_for 'key x does nothing here'; }
 # complete CSV lines so far (the recorder flushes whole rows once a second)
 lines() { awk '/\r$/' "$1" >"$2"; wc -l <"$2"; }
 # kept WHAT BEFORE FILE: BEFORE is a prefix of FILE
@@ -53,18 +50,17 @@ kept() {
 	n=$(wc -l <"$2")
 	if head -n "$n" "$3" | cmp -s - "$2"; then ok "$1: the $n lines recorded before are kept"; else fail "$1: lines recorded before changed"; fi
 }
-# grown WHAT N FILE: more than N complete lines, within 5 s
+# grown WHAT N FILE: more than N complete lines
+more_lines() { [ "$(awk '/\r$/' "$2" | wc -l)" -gt "$1" ]; }
 grown() {
-	i=50
-	while [ "$(awk '/\r$/' "$3" | wc -l)" -le "$2" ] && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
-	[ "$i" -gt 0 ] && ok "$1: rows go on being recorded" || fail "$1: no row after line $2"
+	until_ok more_lines "$2" "$3" && ok "$1: rows go on being recorded" || fail "$1: no row after line $2"
 }
 
 # ---- 1. devfreq writes failing --------------------------------------------
 start 120 40
 ctl --demo --sim-dir "$SD" --record "$T/rec.csv"
-expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
-expect_screen "board default" 'set +board default \(nvhost_podgov\)' 3
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz'
+expect_screen "board default" 'set +board default \(nvhost_podgov\)'
 snap "$NODE" "$T/orig"
 grown "before the faults" 3 "$T/rec.csv"
 
@@ -72,25 +68,25 @@ grown "before the faults" 3 "$T/rec.csv"
 lines "$T/rec.csv" "$T/before1" >/dev/null
 fault "w EINVAL /min_freq"
 keys o
-expect_screen "EINVAL: o opens the dialog" 'set the GPU clock' 3
+expect_screen "EINVAL: o opens the dialog" 'set the GPU clock'
 keys 6 1 2 Enter
 expect_screen "EINVAL: the status line says what failed and why" \
-	'pin 612 MHz failed: writing min_freq: Invalid argument' 3
-expect_screen "EINVAL: the dialog says so too" '│ *pin 612 MHz failed: writing min_freq: Invalid' 3
+	'pin 612 MHz failed: writing min_freq: Invalid argument'
+expect_screen "EINVAL: the dialog says so too" '│ *pin 612 MHz failed: writing min_freq: Invalid'
 unchanged "EINVAL"
-expect_screen "EINVAL: GPU panel still says board default" 'set +board default \(nvhost_podgov\)' 3
+expect_screen "EINVAL: GPU panel still says board default" 'set +board default \(nvhost_podgov\)'
 keys Escape
 ticks "EINVAL"
 nofault
 other
 keys o
-expect_screen "no fault: o again" 'set the GPU clock' 3
+expect_screen "no fault: o again" 'set the GPU clock'
 keys 6 1 2 Enter
 files "no fault: the same pin works" 612000000 612000000
-expect_screen "no fault: status line" 'GPU clock pinned at 612 MHz' 3
-expect_screen "no fault: GPU panel" 'set +pinned by you at 612 MHz' 3
+expect_screen "no fault: status line" 'GPU clock pinned at 612 MHz'
+expect_screen "no fault: GPU panel" 'set +pinned by you at 612 MHz'
 keys d
-expect_screen "d: default" 'set +board default \(nvhost_podgov\)' 3
+expect_screen "d: default" 'set +board default \(nvhost_podgov\)'
 unchanged "d"
 kept "EINVAL" "$T/before1" "$T/rec.csv"
 
@@ -98,12 +94,12 @@ kept "EINVAL" "$T/before1" "$T/rec.csv"
 n=$(lines "$T/rec.csv" "$T/before2")
 fault "w EBUSY /max_freq"
 keys o
-expect_screen "EBUSY: dialog" 'set the GPU clock' 3
+expect_screen "EBUSY: dialog" 'set the GPU clock'
 keys c
-expect_screen "EBUSY: c in the dialog chooses a cap" 'Enter caps: max only' 3
+expect_screen "EBUSY: c in the dialog chooses a cap" 'Enter caps: max only'
 keys 8 1 6 Enter
 expect_screen "EBUSY: the status line says what failed and why" \
-	'cap 816 MHz failed: writing max_freq: Device or resource busy' 3
+	'cap 816 MHz failed: writing max_freq: Device or resource busy'
 unchanged "EBUSY"
 keys Escape
 grown "EBUSY" "$n" "$T/rec.csv"
@@ -111,12 +107,12 @@ nofault
 other
 keys o
 keys c
-expect_screen "no fault: cap chosen" 'Enter caps: max only' 3
+expect_screen "no fault: cap chosen" 'Enter caps: max only'
 keys 8 1 6 Enter
 files "no fault: the same cap works" "$(cat "$T/orig.min_freq")" 816000000
-expect_screen "no fault: GPU panel capped" 'set +capped by you at 816 MHz' 3
+expect_screen "no fault: GPU panel capped" 'set +capped by you at 816 MHz'
 keys d
-expect_screen "d after the cap" 'set +board default' 3
+expect_screen "d after the cap" 'set +board default'
 unchanged "d after the cap"
 kept "EBUSY" "$T/before2" "$T/rec.csv"
 
@@ -124,10 +120,10 @@ kept "EBUSY" "$T/before2" "$T/rec.csv"
 # undone, so the limits are as they were, not half changed.
 fault "w EINVAL /max_freq"
 keys o
-expect_screen "second write: dialog" 'set the GPU clock' 3
+expect_screen "second write: dialog" 'set the GPU clock'
 keys 6 1 2 Enter
 expect_screen "second write fails: names max_freq, says it was undone" \
-	'pin 612 MHz failed: writing max_freq: Invalid argument; undone' 3
+	'pin 612 MHz failed: writing max_freq: Invalid argument; undone'
 files "second write fails: min put back, max not changed" "$(cat "$T/orig.min_freq")" "$(cat "$T/orig.max_freq")"
 keys Escape
 nofault
@@ -142,26 +138,26 @@ expect_eq "the failed writes are no events (pin, cap)" "$c" 2
 # EACCES: read-only from then on, and it says so; the next run controls.
 clear_screen
 ctl --demo --sim-dir "$SD"
-expect_screen "EACCES run: dashboard" 'clock [0-9.]+ MHz' 10
+expect_screen "EACCES run: dashboard" 'clock [0-9.]+ MHz'
 fault "w EACCES /min_freq"
 keys o
-expect_screen "EACCES: dialog" 'set the GPU clock' 3
+expect_screen "EACCES: dialog" 'set the GPU clock'
 keys 6 1 2 Enter
-expect_screen "EACCES: the status line says why" 'read-only: no permission to write min_freq\. To set GPU clocks run dvfstop as' 3
+expect_screen "EACCES: the status line says why" 'read-only: no permission to write min_freq\. To set GPU clocks run dvfstop as'
 keys Escape
-expect_screen "EACCES: the GPU panel says read-only" 'set +not set by this dvfstop \(read-only\)' 3
+expect_screen "EACCES: the GPU panel says read-only" 'set +not set by this dvfstop \(read-only\)'
 unchanged "EACCES"
 nofault
 other
 keys o
-expect_screen "EACCES: read-only for the rest of the run" 'read-only: no permission to write' 3
+expect_screen "EACCES: read-only for the rest of the run" 'read-only: no permission to write'
 unchanged "EACCES, fault gone, same run"
 quit_ok "EACCES q"
 clear_screen
 ctl --demo --sim-dir "$SD"
-expect_screen "next run: dashboard" 'clock [0-9.]+ MHz' 10
+expect_screen "next run: dashboard" 'clock [0-9.]+ MHz'
 keys o
-expect_screen "next run: dialog" 'set the GPU clock' 3
+expect_screen "next run: dialog" 'set the GPU clock'
 keys 6 1 2 Enter
 files "next run: the same pin works" 612000000 612000000
 quit_ok "next run q"
@@ -178,27 +174,25 @@ cool=$(cat "$zone/temp")
 echo 97000 >"$zone/temp"
 clear_screen
 ctl --sysfs-root "$F"
-expect_screen "fixture: dashboard at 714 MHz" 'clock 714 MHz' 10
+expect_screen "fixture: dashboard at 714 MHz" 'clock 714 MHz'
 keys o
-expect_screen "fixture: dialog" 'set the GPU clock' 3
+expect_screen "fixture: dialog" 'set the GPU clock'
 keys 8 1 6 Enter
 files "fixture: pinned in the files" 816000000 816000000
 expect_screen "hot: the status line says the GPU runs elsewhere" \
-	'pinned at 816 MHz, but the GPU runs at 714 MHz: thermal throttling \(gpu-thermal' 5
-expect_screen "hot: the GPU panel keeps the reason" '│pinned at 816 MHz, but the GPU runs at 714 MHz' 3
+	'pinned at 816 MHz, but the GPU runs at 714 MHz: thermal throttling \(gpu-thermal'
+expect_screen "hot: the GPU panel keeps the reason" '│pinned at 816 MHz, but the GPU runs at 714 MHz'
 echo "$cool" >"$zone/temp"
 echo 816000000 >"$NODE/cur_freq"
-expect_screen "cur_freq follows: clock on screen" 'clock 816 MHz' 5
-i=30
-while screen | grep -q '│pinned at 816 MHz, but' && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
-[ "$i" -gt 0 ] && ok "cur_freq follows: the note goes" || fail "cur_freq follows: the note stays"
+expect_screen "cur_freq follows: clock on screen" 'clock 816 MHz'
+expect_gone "cur_freq follows: the note goes" '│pinned at 816 MHz, but'
 echo 714000000 >"$NODE/cur_freq"
 keys o
-expect_screen "fixture: dialog again" 'set the GPU clock' 3
+expect_screen "fixture: dialog again" 'set the GPU clock'
 keys 6 1 2 Enter
 files "fixture: pinned at 612" 612000000 612000000
 expect_screen "runs higher: the reason" \
-	'pinned at 612 MHz, but the GPU runs at 714 MHz: the driver runs it higher' 5
+	'pinned at 612 MHz, but the GPU runs at 714 MHz: the driver runs it higher'
 quit_ok "fixture q"
 unchanged "fixture q"
 finish

@@ -24,18 +24,18 @@ f="$T/$rec"
 
 start 120 40
 dvfstop --demo --interval 100 --refresh 200 --record "$rec"
-expect_screen "dashboard is up, recording" 'REC r\.csv' 10
+expect_screen "dashboard is up, recording" 'REC r\.csv'
 # rows on disk first (flushed once a second), then the disk fills
-i=50
-while [ "$(awk '/\r$/' "$f" | wc -l)" -lt 10 ] && [ "$i" -gt 0 ]; do sleep 0.1; i=$((i - 1)); done
+rows_on_disk() { [ "$(awk '/\r$/' "$f" | wc -l)" -ge 10 ]; }
+until_ok rows_on_disk || fail "fewer than 10 rows on disk"
 awk '/\r$/' "$f" >"$T/before"
 dd if=/dev/zero of="$T/small/filler" bs=4k 2>/dev/null
 expect_screen "the status line: stopped, the file and the reason" \
-	"recording to $rec stopped: No space left on device" 10
-expect_screen "the header: not recording" 'not recording' 3
+	"recording to $rec stopped: No space left on device"
+expect_screen "the header: not recording" 'not recording'
 ticks "disk full"
 keys p
-expect_screen "keys still work (p freezes)" 'FROZEN' 3
+expect_screen "keys still work (p freezes)" 'FROZEN'
 keys p
 quit_ok "disk full q"
 

@@ -7,26 +7,26 @@
 
 start 120 40
 run "\"$DVFSTOP\" --no-config --demo --govern --sim-speed 20 --refresh 200; echo DVFSTOP-EXIT=\$?"
-expect_screen "--govern: it starts" 'gov (warm-up|profile|hold)' 10
-expect_screen "it holds a level" 'gov hold [0-9.]+ MHz' 60
-expect_screen "the GPU panel names the governor" 'pinned at [0-9.]+ MHz \(governor\)' 5
-expect_screen "the energy it saved" 'saved [0-9]+ J \([-+][0-9.]+%\)' 5
+expect_screen "--govern: it starts" 'gov (warm-up|profile|hold)'
+expect_screen "it holds a level" 'gov hold [0-9.]+ MHz' 180
+expect_screen "the GPU panel names the governor" 'pinned at [0-9.]+ MHz \(governor\)'
+expect_screen "the energy it saved" 'saved [0-9]+ J \([-+][0-9.]+%\)'
 keys g
-expect_screen "g: off" 'gov off' 5
-expect_screen "g: the clocks back" 'governor off: the clocks go back' 5
+expect_screen "g: off" 'gov off'
+expect_screen "g: the clocks back" 'governor off: the clocks go back'
 keys g
-expect_screen "g again: it holds its level" 'gov hold [0-9.]+ MHz' 5
+expect_screen "g again: it holds its level" 'gov hold [0-9.]+ MHz'
 keys +
-expect_screen "+: suspended" 'gov suspended' 5
-expect_screen "+: the user's pin" 'pinned at [0-9.]+ MHz' 5
+expect_screen "+: suspended" 'gov suspended'
+expect_screen "+: the user's pin" 'pinned at [0-9.]+ MHz'
 keys q
-expect_screen "q quits" 'DVFSTOP-EXIT=0' 10
+expect_screen "q quits" 'DVFSTOP-EXIT=0'
 
 clear_screen
 run "\"$DVFSTOP\" --no-config --demo --sim-speed 20 --refresh 200; echo DVFSTOP-EXIT=\$?"
-expect_screen "without --govern: no governor line" 'util 30 s mean' 10
+expect_screen "without --govern: no governor line" 'util 30 s mean'
 keys g
-expect_screen "g starts it" 'gov (warm-up|profile|hold)' 5
+expect_screen "g starts it" 'gov (warm-up|profile|hold)'
 keys q
-expect_screen "q quits" 'DVFSTOP-EXIT=0' 10
+expect_screen "q quits" 'DVFSTOP-EXIT=0'
 finish

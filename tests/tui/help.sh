@@ -6,29 +6,28 @@
 
 start 80 24
 dvfstop --demo --refresh 200
-expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz'
 
 keys '?'
-expect_screen "?: help window" 'help: keys' 5
-expect_screen "first keys listed" 'q +quit' 1
-expect_screen "footer says it scrolls" '1-[0-9]+ of [0-9]+: Down/PgDn more' 1
+expect_screen "?: help window" 'help: keys'
+expect_screen "first keys listed" 'q +quit'
+expect_screen "footer says it scrolls" '1-[0-9]+ of [0-9]+: Down/PgDn more'
 if screen | grep -q 'replay at 1x'; then fail "a replay's key on the first page of a live session"; else ok "the replay's keys below the fold"; fi
 # The first page is the session's own: the clock keys that act here come
 # before the replay's, which do nothing in a live session.
-expect_screen "first page: + (a clock key of this session)" 'GPU clock one level up' 1
+expect_screen "first page: + (a clock key of this session)" 'GPU clock one level up'
 
 keys NPage
 keys NPage
-expect_screen "PgDn: the replay's keys last, still listed" 'replay: forward 60 s' 5
-if screen | grep -q 'q  *quit: restore'; then fail "first key still shown after paging"; else ok "first key scrolled away"; fi
+expect_screen "PgDn: the replay's keys last, still listed" 'replay: forward 60 s'
+expect_gone "first key scrolled away" 'q +quit: restore'
 keys Up
-expect_screen "Up: still the help window" 'help: keys' 2
+expect_screen "Up: still the help window" 'help: keys'
 
 keys x
-sleep 0.5
-if screen | grep -q 'help: keys'; then fail "x did not close help"; else ok "other keys close help"; fi
-expect_screen "dashboard again" 'clock [0-9.]+ MHz' 5
+expect_gone "other keys close help" 'help: keys'
+expect_screen "dashboard again" 'clock [0-9.]+ MHz'
 
 keys q
-expect_screen "q quits" 'DVFSTOP-EXIT=0' 10
+expect_screen "q quits" 'DVFSTOP-EXIT=0'
 finish

@@ -14,14 +14,10 @@ TMUX_SOCK=$SOCK   # tmux's server name: dvfstopd.sh takes SOCK for the daemon's
 FEED_PID=
 trap 'tm kill-server >/dev/null 2>&1; [ -n "$FEED_PID" ] && kill "$FEED_PID" 2>/dev/null; cleanup' EXIT
 
-# files WHAT MIN MAX: poll the tree's files (up to 5 s)
+# files WHAT MIN MAX: poll the tree's files
+limits_are() { [ "$(cat "$node/min_freq")" = "$1" ] && [ "$(cat "$node/max_freq")" = "$2" ]; }
 files() {
-	_n=0
-	until [ "$(cat "$node/min_freq")" = "$2" ] && [ "$(cat "$node/max_freq")" = "$3" ]; do
-		_n=$((_n + 1))
-		[ "$_n" -lt 100 ] || break
-		sleep 0.05
-	done
+	until_ok limits_are "$2" "$3"
 	expect_eq "$1: min_freq" "$(cat "$node/min_freq")" "$2"
 	expect_eq "$1: max_freq" "$(cat "$node/max_freq")" "$3"
 }
@@ -33,37 +29,40 @@ US="$T/ustate"
 mkdir -m 700 "$US"
 chown "$UIN" "$US"
 printf 'dvfstop-policy 1\nname mine\nleaf 510\n' >"$T/mine.policy"
-# A fine-tune's steps for the sweep to measure, as a --progress file.
+# A fine-tune's steps for the sweep to measure, as a --progress file (until
+# the test ends).
 : >"$T/prog"
-( i=0; while [ "$i" -lt 3000 ]; do i=$((i + 1)); echo "step $i" >>"$T/prog"; sleep 0.02; done ) &
+( i=0; while :; do i=$((i + 1)); echo "step $i" >>"$T/prog"; sleep 0.02; done ) &
 FEED_PID=$!
 chmod 644 "$T/mine.policy" "$T/prog"
 
 start 120 40
 run "runuser -u $UIN -- env DVFSTOP_STATE_DIR=\"$US\" \"$DVFSTOP\" --no-config --sysfs-root \"$D\" --helper-socket \"$HSOCK\" --refresh 200 --policy \"$T/mine.policy\" --progress \"$T/prog\" --sweep-dwell 10steps --sweep-settle 0.3; echo DVFSTOP-EXIT=\$?"
-expect_screen "dashboard is up as the user" 'clock [0-9.]+ MHz' 10
-expect_screen "status line: clock control: dvfstopd" 'clock control: dvfstopd' 5
+expect_screen "dashboard is up as the user" 'clock [0-9.]+ MHz'
+expect_screen "status line: clock control: dvfstopd" 'clock control: dvfstopd'
 
 keys o
-expect_screen "o: the dialog lists the levels" '1300\.5 MHz' 3
+expect_screen "o: the dialog lists the levels" '1300\.5 MHz'
 keys 7 1 4 Enter
 files "o 714 Enter" 714000000 714000000
 # (on the still tree cur_freq does not follow: the readback's verdict may
 # replace the message 200 ms later)
-expect_screen "o 714: status line" 'GPU clock pinned at 714 MHz; clock control: dvfstopd|pinned at 714 MHz, but the GPU runs at' 3
-expect_screen "o 714: GPU panel says who" 'pinned by you at 714 MHz' 3
+expect_screen "o 714: status line" 'GPU clock pinned at 714 MHz; clock control: dvfstopd|pinned at 714 MHz, but the GPU runs at'
+expect_screen "o 714: GPU panel says who" 'pinned by you at 714 MHz'
 expect_eq "no state file of the user's own" "$(ls -A "$US" | wc -l)" 0
 
 keys a
 files "a: the policy's level" 510000000 510000000
-expect_screen "a: GPU panel" 'pinned by policy at 510 MHz|policy.* 510 MHz' 3
+# (the GPU panel's words: the status line's may give way to the readback's
+# verdict, as above)
+expect_screen "a: GPU panel" 'set +pinned at 510 MHz \(policy\)'
 
 keys s
-expect_screen "s: the chooser" 'start a sweep:' 5
+expect_screen "s: the chooser" 'start a sweep:'
 keys e
-expect_screen "e: the sweep runs" 'exhaustive sweep  level [0-9]+ of [0-9]+ ' 5
-_i=0
-while [ "$_i" -lt 40 ] && [ "$(cat "$node/max_freq")" = 510000000 ]; do sleep 0.05; _i=$((_i + 1)); done
+expect_screen "e: the sweep runs" 'exhaustive sweep  level [0-9]+ of [0-9]+ '
+sweep_pinned() { [ "$(cat "$node/min_freq")" = "$(cat "$node/max_freq")" ] && [ "$(cat "$node/max_freq")" != 510000000 ]; }
+until_ok sweep_pinned
 mn=$(cat "$node/min_freq") mx=$(cat "$node/max_freq")
 if [ "$mn" = "$mx" ] && [ "$mx" != 510000000 ]; then ok "the sweep pins through dvfstopd ($mx)"; else fail "sweep: min $mn max $mx"; fi
 keys Escape

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The dashboard cannot give the clocks back: pinned by key (o 510 Enter) on
 # the simulated Orin, then a fault file makes the max_freq write refused
-# (the simulator reloads it while it samples, at most every 100 ms), q:
+# (the simulator reloads it while it samples, at most every 100 ms; the
+# test waits until the screen shows it has), q:
 # after the dashboard ends the terminal says which file could not be
 # written and to run `dvfstop restore`, the exit status is 1 and the state
 # file stays; `dvfstop restore` then puts the originals back.
@@ -14,30 +15,25 @@ NODE="$SD/sys/class/devfreq/17000000.gpu"
 
 # The whole pane, wrapped lines joined (the message is long).
 joined() { tm capture-pane -p -J; }
+on_joined() { joined | grep -Eq -- "$1"; }
 expect_joined() {
-	_n=50
-	while [ "$_n" -gt 0 ]; do
-		joined | grep -Eq -- "$2" && { ok "$1"; return; }
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	until_ok on_joined "$2" && { ok "$1"; return; }
 	fail "$1: no '$2' on the screen:"
 	joined | sed 's/^/    |/'
 }
 
 start 160 40
 run "DVFSTOP_STATE_DIR=\"$ST\" \"$DVFSTOP\" --no-config --demo --sim-dir \"$SD\" --refresh 200; echo DVFSTOP-EXIT=\$?"
-expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz'
 for f in governor min_freq max_freq; do cp "$NODE/$f" "$T/orig.$f"; done
 keys o
-expect_screen "o: the dialog" 'set the GPU clock' 3
+expect_screen "o: the dialog" 'set the GPU clock'
 keys 5 1 0 Enter
-expect_screen "o 510: pinned" 'set +pinned by you at 510 MHz' 3
+expect_screen "o 510: pinned" 'set +pinned by you at 510 MHz'
 expect_eq "o 510: max_freq written" "$(cat "$NODE/max_freq")" 510000000
-printf 'w EACCES /max_freq\n' >"$SD/dvfstop-faults"
-sleep 0.6
+sim_faults "$SD" 'w EACCES /max_freq'
 keys q
-expect_screen "q: exit status 1 (clocks not given back)" 'DVFSTOP-EXIT=1' 10
+expect_screen "q: exit status 1 (clocks not given back)" 'DVFSTOP-EXIT=1'
 expect_joined "q: names the file" 'writing [^ ]*/17000000\.gpu/max_freq: Permission denied'
 expect_joined "q: says to run dvfstop restore" "run \`dvfstop restore --sysfs-root [^\`]*/sim\`"
 if ls "$ST"/*.state >/dev/null 2>&1; then ok "q: the state file is kept"; else fail "q: no state file kept"; fi

@@ -6,23 +6,23 @@
 cfg=$T/xdg/dvfstop/config
 start 100 30
 run "XDG_CONFIG_HOME='$T/xdg' \"$DVFSTOP\" --demo --refresh 200; echo DVFSTOP-EXIT=\$?"
-expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
-expect_screen "the default theme" 'theme default' 2
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz'
+expect_screen "the default theme" 'theme default'
 keys t
-expect_screen "t: the next theme" 'theme light' 5
+expect_screen "t: the next theme" 'theme light'
 keys P
-expect_screen "P: the next policy" 'policy builtin:ffg' 5
+expect_screen "P: the next policy" 'policy builtin:ffg'
 keys S
-expect_screen "S: says what it saved and where" 'saved theme = light, policy = builtin:ffg to' 5
+expect_screen "S: says what it saved and where" 'saved theme = light, policy = builtin:ffg to'
 expect_eq "the config holds the theme" "$(grep '^theme' "$cfg" 2>/dev/null)" "theme = light"
 expect_eq "the config holds the policy" "$(grep '^policy' "$cfg" 2>/dev/null)" "policy = builtin:ffg"
 keys q
-expect_screen "q quits" 'DVFSTOP-EXIT=0' 10
+expect_screen "q quits" 'DVFSTOP-EXIT=0'
 
 # The next start has them.
 clear_screen
 run "XDG_CONFIG_HOME='$T/xdg' \"$DVFSTOP\" --demo --refresh 200; echo DVFSTOP-EXIT=\$?"
-expect_screen "restart: the saved theme" 'theme light' 10
+expect_screen "restart: the saved theme" 'theme light'
 keys q
-expect_screen "q quits again" 'DVFSTOP-EXIT=0' 10
+expect_screen "q quits again" 'DVFSTOP-EXIT=0'
 finish

@@ -11,29 +11,24 @@
 SD="$T/sim"
 start 120 40
 dvfstop --demo --sim-dir "\"$SD\"" --refresh 200
-expect_screen "dashboard is up" 'clock [0-9.]+ MHz' 10
-expect_screen "the rail has watts" 'VDD_GPU_SOC[^0-9]*[0-9.]+ W' 5
+expect_screen "dashboard is up" 'clock [0-9.]+ MHz'
+expect_screen "the rail has watts" 'VDD_GPU_SOC[^0-9]*[0-9.]+ W'
 
 set -- $(rail_files "$SD" VDD_GPU_SOC); hw=$2 ch=$3
 file="$hw/in${ch}_input"
 echo "s 150 /$file" >"$SD/dvfstop-faults"
 
 expect_screen "status line: slow read, the file, the back-off" \
-	"slow read: VDD_GPU_SOC \($file\) took [0-9]+ ms; backing off 1 s" 5
-expect_screen "power panel: the rail n/a while backed off" 'VDD_GPU_SOC[^0-9]*n/a' 3
-expect_screen "power panel: the total n/a with it" 'total +n/a' 3
+	"slow read: VDD_GPU_SOC \($file\) took [0-9]+ ms; backing off 1 s"
+expect_screen "power panel: the rail n/a while backed off" 'VDD_GPU_SOC[^0-9]*n/a'
+expect_screen "power panel: the total n/a with it" 'total +n/a'
 
 # Still refreshing while the file is backed off: the uptime moves on.
-up() { screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1; }
-u1=$(up)
-sleep 1.5
-u2=$(up)
-[ -n "$u1" ] && [ "$u1" != "$u2" ] && ok "the screen refreshes meanwhile (up $u1 -> $u2)" ||
-	fail "the screen froze: up '$u1' then '$u2'"
+ticks "slow read"
 
 rm -f "$SD/dvfstop-faults"
 # the next retry comes within 2 s of back-off after the retry (1 s)
-expect_screen "status line: reads normally again" "VDD_GPU_SOC \($file\) reads normally again" 6
-expect_screen "power panel: the rail has watts again" 'VDD_GPU_SOC[^0-9]*[0-9.]+ W' 3
+expect_screen "status line: reads normally again" "VDD_GPU_SOC \($file\) reads normally again"
+expect_screen "power panel: the rail has watts again" 'VDD_GPU_SOC[^0-9]*[0-9.]+ W'
 quit_ok
 finish

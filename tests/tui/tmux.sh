@@ -23,7 +23,7 @@ start() {
 	tm kill-server >/dev/null 2>&1
 	tm new-session -d -x "$1" -y "$2" -c "$T" "env PS1='PROMPT> ' sh" || { echo "tmux cannot start"; exit 99; }
 	tm set-option -g status off >/dev/null
-	wait_for '^PROMPT>' 10 || { echo "no shell prompt in tmux"; exit 99; }
+	wait_for '^PROMPT>' || { echo "no shell prompt in tmux"; exit 99; }
 }
 # run CMD...: type a command line into the shell.
 run() { tm send-keys -l "$*"; tm send-keys Enter; }
@@ -32,47 +32,80 @@ screen() { tm capture-pane -p; }
 # screen_e: with the colours and attributes as escape sequences.
 screen_e() { tm capture-pane -p -e; }
 
-# wait_for PATTERN [SECONDS]: until a grep -E pattern is on the screen.
-wait_for() {
-	_n=$(( ${2:-10} * 10 ))
-	while [ "$_n" -gt 0 ]; do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
+# on_screen PATTERN / off_screen PATTERN: a grep -E pattern is / is not on
+# the screen now (for until_ok)
+on_screen() { screen | grep -Eq -- "$1"; }
+off_screen() { ! screen | grep -Eq -- "$1"; }
+# wait_for PATTERN [SECONDS]: until a grep -E pattern is on the screen (up
+# to SECONDS, default WAIT_S: lib.sh).
+wait_for() { until_ok -t "${2:-$WAIT_S}" on_screen "$1"; }
+# wait_gone PATTERN [SECONDS]: until it is not.
+wait_gone() { until_ok -t "${2:-$WAIT_S}" off_screen "$1"; }
 # expect_screen WHAT PATTERN [SECONDS]
 expect_screen() {
-	if wait_for "$2" "${3:-10}"; then ok "$1"; else fail "$1: no '$2' on the screen:"; screen | sed 's/^/    |/'; fi
+	if wait_for "$2" "${3:-$WAIT_S}"; then ok "$1"; else fail "$1: no '$2' on the screen:"; screen | sed 's/^/    |/'; fi
+}
+# expect_gone WHAT PATTERN [SECONDS]: until PATTERN has left the screen.
+expect_gone() {
+	if wait_gone "$2" "${3:-$WAIT_S}"; then ok "$1"; else fail "$1: '$2' still on the screen:"; screen | sed 's/^/    |/'; fi
+}
+# expect_rows WHAT CMD [ARGS...]: until CMD, given the screen on its
+# stdin, succeeds (a check of several rows at once, read from one capture:
+# a capture taken mid-redraw just fails and the next is tried).
+screen_ok() { screen | "$@"; }
+expect_rows() {
+	_what=$1
+	shift
+	if until_ok screen_ok "$@"; then ok "$_what"; else fail "$_what: not on the screen:"; screen | sed 's/^/    |/'; fi
 }
 # clear_screen: an empty screen before the next run (no stale output).
 clear_screen() {
 	run clear
-	_n=50
-	while [ "$_n" -gt 0 ] && screen | grep -q -e DVFSTOP-EXIT -e 'clock'; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	wait_gone 'DVFSTOP-EXIT|clock' || { fail "the screen does not clear:"; screen | sed 's/^/    |/'; }
 }
 # dvfstop ARGS...: run the binary in the shell, exit status printed after.
 dvfstop() { run "\"$DVFSTOP\" --no-config $*; echo DVFSTOP-EXIT=\$?"; }
 # quit_ok: q leaves with status 0 and a prompt.
 quit_ok() {
 	keys q
-	expect_screen "${1:-q}: exits with status 0" 'DVFSTOP-EXIT=0' 10
-	expect_screen "${1:-q}: the shell prompt comes back" '^PROMPT>$' 5
+	expect_screen "${1:-q}: exits with status 0" 'DVFSTOP-EXIT=0'
+	expect_screen "${1:-q}: the shell prompt comes back" '^PROMPT>$'
 }
 
-# ticks WHAT: the header's uptime changes within 4 s (the dashboard keeps
-# refreshing, whatever fault it meets)
+# sim_faults ROOT [LINE...]: the simulator running under ROOT fails as the
+# LINEs say (its dvfstop-faults file), or, with no LINE, nothing fails,
+# once the dashboard shows that the simulator has taken the file in.  The
+# simulator rereads the file as it samples (at most every 100 ms of real
+# time) and says nothing, so a marker goes with the LINEs: VIN_SYS_5V0's
+# current fails, and its power row reads n/a once the table is loaded (a
+# value again once it is emptied).  The power panel must be on the screen.
+sim_faults() {
+	_sf=$1
+	shift
+	set -- "$@" "r EIO /$(rail_files "$_sf" VIN_SYS_5V0 | awk '{ print $2 "/curr" $3 "_input" }')"
+	if [ $# -gt 1 ]; then
+		# From no faults: the marker's n/a is then this table's.
+		on_screen 'VIN_SYS_5V0 +Σ +n/a' && sim_faults "$_sf"
+		printf '%s\n' "$@" >"$_sf/dvfstop-faults.new"
+		mv "$_sf/dvfstop-faults.new" "$_sf/dvfstop-faults"
+		wait_for 'VIN_SYS_5V0 +Σ +n/a' || fail "the simulator did not take the faults in (no n/a for the marker)"
+	else
+		rm -f "$_sf/dvfstop-faults"
+		wait_for 'VIN_SYS_5V0 +Σ +[0-9.]+ W' || fail "the simulator did not drop the faults (the marker stays n/a)"
+	fi
+}
+
+# up_now: the header's uptime (M:SS) on the screen now
+up_now() { screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1; }
+# ticks WHAT: the header's uptime changes (it moves every second, whatever
+# the interval: the dashboard keeps refreshing, whatever fault it meets)
+up_moved() { _up_b=$(up_now); [ -n "$_up_b" ] && [ "$_up_b" != "$_up_a" ]; }
 ticks() {
-	a=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-	i=40
-	while [ "$i" -gt 0 ]; do
-		b=$(screen | sed -n 's/.* up \([0-9:]*\) *$/\1/p' | head -n1)
-		[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && break
-		sleep 0.1; i=$((i - 1))
-	done
-	[ "$i" -gt 0 ] && ok "$1: the dashboard keeps refreshing (up $a -> $b)" || fail "$1: uptime stuck at '$a'"
+	until_ok on_screen ' up [0-9:]+ *$'
+	_up_a=$(up_now)
+	if [ -n "$_up_a" ] && until_ok up_moved; then
+		ok "$1: the dashboard keeps refreshing (up $_up_a -> $_up_b)"
+	else
+		fail "$1: uptime stuck at '$_up_a'"; screen | sed 's/^/    |/'
+	fi
 }

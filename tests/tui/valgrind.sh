@@ -16,20 +16,21 @@ start 100 32
 run "DVFSTOP_STATE_DIR='$T/state' valgrind -q --error-exitcode=99 --leak-check=full" \
 	"--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect" \
 	"--log-file='$T/vg' '$DVFSTOP' --no-config --demo --refresh 250 --record '$T/rec.csv'; echo DVFSTOP-EXIT=\$?"
-expect_screen "dashboard is up under valgrind" 'clock [0-9.]+ MHz' 60
+expect_screen "dashboard is up under valgrind" 'clock [0-9.]+ MHz' 180
 keys '?'
-expect_screen "help window" 'help: keys' 20
+expect_screen "help window" 'help: keys' 60
 keys x
 keys g
-expect_screen "g starts the governor" 'gov (warm-up|profile|hold)' 20
+expect_screen "g starts the governor" 'gov (warm-up|profile|hold)' 60
 sleep 2
 keys o
-sleep 2
+expect_screen "o: the dialog" 'set the GPU clock' 60
 keys Escape
+expect_gone "Esc: the dialog closes" 'set the GPU clock' 60
 keys -
 sleep 3
 keys q
-expect_screen "q quits, valgrind clean" 'DVFSTOP-EXIT=0' 60
+expect_screen "q quits, valgrind clean" 'DVFSTOP-EXIT=0' 180
 if [ -s "$T/vg" ]; then
 	fail "valgrind reports:"
 	sed 's/^/    /' "$T/vg" | head -40

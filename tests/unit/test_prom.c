@@ -398,6 +398,22 @@ static void before_first_sample_and_escaping(void **st)
 	has(t, "dvfstop_samples_total{board=\"Odd \\\"board\\\" \\\\ name\\nline2\"} 0");
 	lacks(t, "hertz");
 	free(t);
+	/* Issue 31: a terminal escape, a C1 control, invalid UTF-8 (from a
+	 * tree's model file or a recording): '?', never the raw bytes. */
+	snprintf(in.board_name, sizeof in.board_name, "Orin\033]2;PWNED\007 \xc2\x9b" "1m\xff \xc3\xa9");
+	snprintf(in.rail_name[0], DVF_NAME_LEN, "VDD_\033[2JGPU");
+	t = render(&v);
+	has(t, "dvfstop_samples_total{board=\"Orin?]2;PWNED? ?1m? \xc3\xa9\"} 0");
+	lacks(t, "\033");
+	lacks(t, "\007");
+	free(t);
+	struct dvf_sample smp = loaded();
+	v.cur = &smp;
+	t = render(&v);
+	assert_non_null(strstr(t, ",rail=\"VDD_?[2JGPU\"}"));
+	lacks(t, "\033");
+	free(t);
+	v.cur = NULL;
 	in.board_name[0] = '\0';
 	t = render(&v);
 	has(t, "dvfstop_samples_total{board=\"unknown\"} 0");
