@@ -25,7 +25,8 @@ D="$T/tree"
 node=$(gpu_node "$D")
 snap "$node" "$T/orig"
 
-"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --govern --sim-steps 900 --seed 7 \
+# (--no-cache: each run below profiles; the cache has govern-cache.sh)
+"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --govern --no-cache --sim-steps 900 --seed 7 \
 	--record "$T/g.csv" --prom-textfile "$T/g.prom" --learn "$T/learn.csv" \
 	--summary-format json >"$T/g.json" 2>"$T/g.err"
 expect_eq "governed run exit status" "$?" 0
