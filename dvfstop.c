@@ -23,9 +23,24 @@ static void help_commands(FILE *fp)
 	fprintf(fp,
 		"\nThe fine-tune (-- CMD) is yours: it writes its log file itself and outlives dvfstop\n"
 		"unless you stop it.  q asks while it runs (k stop it, d leave it running, Esc cancel);\n"
-		"SIGHUP (an SSH hang-up) leaves it running; SIGINT and SIGTERM stop it (SIGTERM, then\n"
-		"SIGKILL after 10 s); --pid is never signalled; `dvfstop sweep` leaves it running unless\n"
-		"--stop-job-after.  dvfstop exits with its status (128+N for signal N), as time does.\n");
+		"SIGHUP (an SSH hang-up) leaves it running; under --batch Ctrl-C reaches it as SIGINT\n"
+		"(as in a shell), then SIGTERM and SIGKILL --stop-grace apart (default 10 s; Ctrl-C\n"
+		"again: the next at once); --pid is never signalled; `dvfstop sweep` leaves it running\n"
+		"unless --stop-job-after.  dvfstop exits with its status (128+N for signal N), as\n"
+		"timeout does; dvfstop's own failure is then 125, a command not runnable 126, not\n"
+		"found 127.  Without a command: 1 a failure, 2 a usage error.\n");
+}
+
+/* Whether the command line names a command to run (-- CMD): then the exit
+ * status is the command's, and dvfstop's own failures are 125 (126 and 127
+ * the command's start), as timeout(1) says them; without one, 1 a failure
+ * and 2 a usage error, as every dvfstop command. */
+static bool names_command(int argc, char **argv)
+{
+	for (int i = 1; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return true;
+	return false;
 }
 
 int monitor_main(int argc, char **argv)
@@ -36,23 +51,24 @@ int monitor_main(int argc, char **argv)
 			help_commands(stdout);
 			return CMD_OK;
 		}
+	bool cmd = names_command(argc, argv);
 	struct dvf_opts o;
 	enum opt_result r = options_load(&o, argc, argv);
 	if (r != OPT_OK) {
 		options_free(&o);
-		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
+		return r == OPT_EXIT_OK ? CMD_OK : cmd ? EXIT_OWN_FAILURE : CMD_USAGE;
 	}
 	if (strcmp(o.summary_format, "text") != 0 && strcmp(o.summary_format, "json") != 0) {
 		fprintf(stderr, "dvfstop: --summary-format: '%s' is not text or json\n", o.summary_format);
 		options_free(&o);
-		return CMD_USAGE;
+		return cmd ? EXIT_OWN_FAILURE : CMD_USAGE;
 	}
 	struct session s;
 	char err[1024];
 	if (session_open(&s, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "dvfstop: %s\n", err);
 		options_free(&o);
-		return CMD_FAIL;
+		return s.job_start_status ? s.job_start_status : cmd ? EXIT_OWN_FAILURE : CMD_FAIL;
 	}
 	int rc;
 	if (o.batch) {
@@ -69,6 +85,8 @@ int monitor_main(int argc, char **argv)
 	int js = session_exit_status(&s);
 	if (js >= 0 && (rc == 0 || rc >= 128))
 		rc = js;
+	else if (cmd && rc > 0 && rc < 128)
+		rc = EXIT_OWN_FAILURE;   /* dvfstop failed: 1 could be the command's */
 	session_close(&s);
 	options_free(&o);
 	/* Ended by a stop signal other than INT, TERM, HUP: the clocks are
@@ -100,7 +118,14 @@ static bool is_program(const char *word)
 /* A first word that is no command: say what was probably meant. */
 static int unknown_command(const char *word)
 {
-	if (options_is_key(word))
+	const char *names[32];
+	int n = 0;
+	for (const struct command *c = command_table; c->name && n < 32; c++)
+		names[n++] = c->name;
+	const char *near = options_nearest(word, strlen(word), names, n);
+	if (near)
+		fprintf(stderr, "dvfstop: unknown command '%s'; did you mean '%s'? (see dvfstop --help)\n", word, near);
+	else if (options_is_key(word))
 		fprintf(stderr, "dvfstop: unknown command '%s'; did you mean the option --%s? (see dvfstop --help)\n",
 			word, word);
 	else if (is_program(word))

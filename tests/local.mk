@@ -47,6 +47,14 @@ EXTRA_DIST += tests/integration/docs-options.sh
 # Command-line mistakes get a message naming what was wrong.
 TESTS += tests/integration/cli.sh
 EXTRA_DIST += tests/integration/cli.sh
+TESTS += tests/integration/set-clock-mhz.sh
+EXTRA_DIST += tests/integration/set-clock-mhz.sh
+TESTS += tests/integration/job-stop.sh
+EXTRA_DIST += tests/integration/job-stop.sh
+TESTS += tests/integration/exit-status.sh
+EXTRA_DIST += tests/integration/exit-status.sh
+TESTS += tests/integration/readme-commands.sh
+EXTRA_DIST += tests/integration/readme-commands.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_groundtruth

@@ -358,6 +358,7 @@ void workload_mark_simulated(struct workload *w)
 const char *workload_source_name(enum wl_source s)
 {
 	switch (s) {
+	case WL_SRC_ASSUMED: return "assumed";
 	case WL_SRC_DEFAULT: return "default";
 	case WL_SRC_CATALOG: return "catalog";
 	case WL_SRC_CONFIG: return "config";

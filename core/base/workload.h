@@ -31,6 +31,7 @@ enum wl_feature {
 
 enum wl_source {
 	WL_SRC_NONE = 0, /* missing */
+	WL_SRC_ASSUMED,  /* not given: what `dvfstop recommend` takes (a GPU the fine-tune keeps busy) */
 	WL_SRC_DEFAULT,  /* a default written in the policy file */
 	WL_SRC_CATALOG,  /* core/base/catalog.c */
 	WL_SRC_CONFIG,   /* --model-config config.json */

@@ -148,6 +148,66 @@ static int recommender_open(struct session *s, const struct dvf_opts *o, struct 
 	return 0;
 }
 
+/* Stopped while a child runs: stop it as a shell's Ctrl-C would and wait
+ * for it, sampling on, so its totals are complete.  It gets the signal
+ * dvfstop got (SIGINT for Ctrl-C, --duration, --samples; SIGTERM for
+ * SIGTERM), then SIGTERM and SIGKILL --stop-grace apart; each further stop
+ * signal sends the next one at once; a hang-up leaves it to end by itself.
+ * Only a child: a --pid process or a --progress file is never ours to end. */
+static void stop_child(struct session *s, const struct dvf_opts *o)
+{
+	int sig = session_job_interrupt(s, stopsig_signal() == SIGTERM ? SIGTERM : SIGINT);
+	if (sig < 0)
+		return;
+	if (sig == SIGINT)
+		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGINT now, SIGTERM %g s later, SIGKILL %g s after that; "
+			"Ctrl-C again sends the next at once\n", s->job_name, (int)job_pid(s->job), o->stop_grace_s,
+			o->stop_grace_s);
+	else
+		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGTERM now, SIGKILL %g s later\n", s->job_name,
+			(int)job_pid(s->job), o->stop_grace_s);
+	*stopsig_flag() = 0;   /* a stop signal from now on is recorded again */
+	while (!s->job_over) {
+		batch_wait(s);
+		int again = stopsig_signal();
+		if (again == SIGHUP) {
+			session_job_detach(s);   /* its stop goes on without us */
+			break;
+		}
+		if (again) {
+			*stopsig_flag() = 0;
+			sig = session_job_interrupt(s, again);
+			if (sig > 0)
+				fprintf(stderr, "dvfstop: %s to %s (pid %d)\n", sig == SIGTERM ? "SIGTERM" : "SIGKILL",
+					s->job_name, (int)job_pid(s->job));
+		}
+		if (session_sample(s) < 0)
+			break;
+	}
+}
+
+/* A fine-tune dvfstop started that failed by itself (not stopped by us):
+ * its last lines, so a headless run says why without opening the log. */
+static void say_failed_job(const struct session *s)
+{
+	enum { TAIL = 10 };
+	if (!s->job || !job_is_child(s->job) || job_stop_asked(s->job))
+		return;
+	int es = job_exit_status(s->job);
+	int n = job_ring_count(s->job);
+	if (es <= 0 || n == 0)
+		return;
+	char how[96], lines[32] = "line";
+	if (n > 1)
+		snprintf(lines, sizeof lines, "%d lines", n < TAIL ? n : TAIL);
+	/* its end was said as it came (the session's message): what it wrote */
+	fprintf(stderr, "dvfstop: %s %s; the last %s of its output%s%s%s:\n", s->job_name,
+		job_describe(s->job, how, sizeof how), lines, s->job_log[0] ? " (" : "", s->job_log,
+		s->job_log[0] ? ")" : "");
+	for (int i = n > TAIL ? n - TAIL : 0; i < n; i++)
+		fprintf(stderr, "  | %s\n", job_ring_line(s->job, i));
+}
+
 int batch_run(struct session *s, const struct dvf_opts *o)
 {
 	stopsig_install(true);
@@ -228,24 +288,14 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	 * would have run without dvfstop; the clocks are given back below. */
 	if (stopsig_signal() == SIGHUP)
 		session_job_detach(s);   /* says so through msg_sink */
-	/* Stopped while a child runs: ask it to stop and wait for it (its
-	 * grace period), sampling on, so its totals are complete.  Only a
-	 * child: a --pid process or a --progress file is never ours to end,
-	 * so nothing is waited for (a second signal also ends the wait). */
-	if (s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING) {
-		session_job_stop(s);
-		*stopsig_flag() = 0;   /* a second stop signal ends this wait */
-		while (!s->job_over && !stopsig_signal()) {
-			batch_wait(s);
-			if (session_sample(s) < 0)
-				break;
-		}
-	}
+	if (s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING)
+		stop_child(s, o);
 	govern_driver_close(&gov, s);
 	if (control_release(ctl))
 		say(control_msg(ctl));
 	control_close(ctl);
 	session_record_stop(s);
+	say_failed_job(s);
 	summary(s, recommending ? &rec : NULL, strcmp(o->summary_format, "json") == 0);
 	if (recommending)
 		recommend_close(&rec);

@@ -150,6 +150,31 @@ static int recommend_workload(const struct recommend_args *a, struct workload *w
 	return 0;
 }
 
+/* No --util and none measured: a fine-tune that keeps the GPU busy, the
+ * common case (the built-in policy's gpu_util split is for runs starved of
+ * data), said in the path as "assumed".  What a utilisation at or below
+ * the split would give goes in *alt (0: the same, or none). */
+enum { ASSUMED_UTIL = 100 };
+static void recommend_assume_util(struct recommend *r, const struct policy_tree *t, const char *spec,
+				  struct workload *w, const struct dvf_info *info, struct recommendation *rec, double *alt)
+{
+	*alt = 0;
+	if (rec->eval.ok || rec->eval.missing != WL_GPU_UTIL)
+		return;
+	struct workload low = *w;
+	workload_offer(&low, WL_GPU_UTIL, 0, WL_SRC_ASSUMED);
+	recommend_close(r);
+	recommend_init(r, t, spec, &low, info);
+	struct recommendation lo;
+	recommend_now(r, &lo);
+	workload_offer(w, WL_GPU_UTIL, ASSUMED_UTIL, WL_SRC_ASSUMED);
+	recommend_close(r);
+	recommend_init(r, t, spec, w, info);
+	recommend_now(r, rec);
+	if (lo.eval.ok && rec->eval.ok && lo.have_map && rec->have_map && lo.map.hz != rec->map.hz)
+		*alt = (double)lo.map.hz / 1e6;
+}
+
 int cmd_recommend(const struct cmd_args *ca)
 {
 	struct recommend_args a = { .spec = POLICY_DEFAULT_SPEC };
@@ -187,13 +212,27 @@ int cmd_recommend(const struct cmd_args *ca)
 	struct recommendation rec;
 	recommend_init(&r, &t, a.spec, &w, &info);
 	recommend_now(&r, &rec);
+	double alt;
+	recommend_assume_util(&r, &t, a.spec, &w, &info, &rec, &alt);
+	bool assumed = w.f[WL_GPU_UTIL].src == WL_SRC_ASSUMED;
+	char alt_text[40];
+	policy_tree_format_number(alt, alt_text, sizeof alt_text);
 	if (a.json) {
 		json_object *root = recommend_json(&rec);
 		json_object_object_add(root, "levels", json_object_new_string(table));
+		if (assumed)
+			json_object_object_add(root, "gpu_util_assumed", json_object_new_int(ASSUMED_UTIL));
+		if (alt > 0)
+			json_object_object_add(root, "mhz_if_gpu_util_low", json_object_new_double(alt));
 		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
 	} else {
 		recommend_print(&rec, "", table_text, feature_hint, stdout);
+		if (assumed)
+			printf("note:      no --util: gpu_util taken as %d%% (a fine-tune that keeps the GPU busy)%s%s%s\n"
+			       "           --util PCT gives it; the monitor measures it (--batch --policy)\n",
+			       ASSUMED_UTIL, alt > 0 ? ";\n           a low one gives " : "", alt > 0 ? alt_text : "",
+			       alt > 0 ? " MHz" : "");
 	}
 	recommend_close(&r);
 	policy_tree_free(&t);

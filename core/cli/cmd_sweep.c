@@ -1,6 +1,7 @@
 #include "config.h"
 #include "cmd_sweep.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,15 +31,12 @@ struct sweep_args {
 	bool stop_job_after;       /* --stop-job-after */
 };
 
-/* The sweep's own options, parsed by the command table (commands.c); the
- * rest (ca->opt.pos) goes to the monitor's parser.  Returns CMD_OK or CMD_USAGE. */
-static int parse_args(const struct cmd_args *ca, struct sweep_args *a, int *mc, char **mv)
+/* The sweep's own options, parsed with the monitor's in one table
+ * (commands.c); the monitor's go to options_load_hits.  Returns CMD_OK or
+ * CMD_USAGE. */
+static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 {
 	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = "40steps", .settle_s = 2.0, .wait_steps_s = 60 };
-	*mc = 0;
-	mv[(*mc)++] = (char *)"dvfstop";
-	for (int i = 0; i < ca->opt.n_pos; i++)
-		mv[(*mc)++] = ca->opt.pos[i];
 	for (int k = 0; k < ca->opt.n_hit; k++) {
 		int opt = ca->opt.hit[k].opt;
 		const char *val = ca->opt.hit[k].val;
@@ -173,8 +171,9 @@ static void job_after(struct session *s, bool stop)
 			commands_error("%s\n", s->msg);
 		return;
 	}
-	commands_error("stopping %s (--stop-job-after)\n", s->job_name);
-	session_job_stop(s);
+	commands_error("stopping %s (--stop-job-after): SIGINT, then SIGTERM and SIGKILL %g s apart\n", s->job_name,
+		       s->opts->stop_grace_s);
+	session_job_interrupt(s, SIGINT);
 	while (!s->job_over) {
 		clock_sleep_until(&s->clock, session_due(s));
 		if (session_sample(s) < 0)
@@ -303,19 +302,12 @@ static int report(const struct sweep_args *a, const struct session *s,
 int cmd_sweep(const struct cmd_args *ca)
 {
 	struct sweep_args a;
-	char **mv = calloc((size_t)ca->argc + 2, sizeof *mv);
-	if (!mv)
-		return CMD_FAIL;
-	int mc, rc = parse_args(ca, &a, &mc, mv);
-	if (rc) {
-		free(mv);
+	int rc = parse_args(ca, &a);
+	if (rc)
 		return rc;
-	}
-	mv[mc] = NULL;
 	struct dvf_opts o;
-	enum opt_result r = options_load(&o, mc, mv);
+	enum opt_result r = options_load_hits(&o, ca->prog, ca->mon_hit, ca->n_mon_hit, ca->cmd, ca->cmd_argc);
 	if (r != OPT_OK) {
-		free(mv);
 		options_free(&o);
 		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
 	}
@@ -324,7 +316,6 @@ int cmd_sweep(const struct cmd_args *ca)
 		commands_error("--out %s: on the simulated board (--demo) a real job's steps do not follow the "
 			       "clock, so its sweep is a rehearsal with no figures of the job to keep; sweep on the "
 			       "board, or --demo without a command for the simulator's own fine-tune\n", a.out);
-		free(mv);
 		options_free(&o);
 		return CMD_USAGE;
 	}
@@ -340,7 +331,6 @@ int cmd_sweep(const struct cmd_args *ca)
 	char err[1024];
 	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0) {
 		commands_error("%s\n", err);
-		free(mv);
 		options_free(&o);
 		return CMD_USAGE;
 	}
@@ -351,9 +341,8 @@ int cmd_sweep(const struct cmd_args *ca)
 	stopsig_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
 		commands_error("%s\n", err);
-		free(mv);
 		options_free(&o);
-		return CMD_FAIL;
+		return s.job_start_status ? s.job_start_status : CMD_FAIL;   /* 127 not found, 126 not runnable */
 	}
 	struct control *ctl = session_control_open(&s, o.readonly, true);
 	if (!ctl || control_readonly(ctl)) {
@@ -400,7 +389,6 @@ out:
 		control_close(ctl);
 	recommend_close(&rec);
 	session_close(&s);
-	free(mv);
 	options_free(&o);
 	fflush(stdout);
 	stopsig_raise_pending();

@@ -106,6 +106,8 @@ const struct command command_table[] = {
 	  "Recommend a GPU clock for a fine-tune and show the decision path.\n",
 	  recommend_opts,
 	  "Values given here override the config.json, which overrides the catalog.\n"
+	  "Without --util: a fine-tune that keeps the GPU busy (gpu_util 100%, said as\n"
+	  "assumed), and what a low utilisation would give.\n"
 	  "Exit status: 0 a clock was recommended; 1 bad input, or a feature the\n"
 	  "policy needs is missing (the path names it); 2 usage error.\n",
 	  0, cmd_recommend },
@@ -162,9 +164,10 @@ const struct command command_table[] = {
 	  "back at the end (apply the result with --set-clock or the TUI's `a`).\n",
 	  sweep_opts,
 	  "\nMonitor options (dvfstop --help) also apply: --demo, --sim-model, --sim-seq-len,\n"
-	  "--sim-curve, --seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len,\n"
-	  "--record.\n",
-	  CMD_PASS_UNKNOWN, cmd_sweep },
+	  "--sim-curve, --seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len, --record.\n"
+	  "Exit status: 0 the sweep finished; 1 it could not; 2 usage error; 126 or 127\n"
+	  "CMD cannot be run or is not found.\n",
+	  CMD_MONITOR_OPTS, cmd_sweep },
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -181,7 +184,7 @@ void commands_usage(const struct command *c, FILE *fp)
 	if (c->usage)
 		fputs(c->usage, fp);
 	if (c->opts) {
-		fprintf(fp, "\n%s:\n", c->flags & CMD_PASS_UNKNOWN ? "Sweep options" : "Options");
+		fprintf(fp, "\n%s:\n", c->flags & CMD_MONITOR_OPTS ? "Sweep options" : "Options");
 		options_table_usage(fp, c->opts);
 	} else {
 		fprintf(fp, "  -h, --help   this help\n");
@@ -222,21 +225,80 @@ void commands_error(const char *fmt, ...)
 		free(msg);
 }
 
+/* C's options, then the monitor's that C does not have (CMD_MONITOR_OPTS):
+ * one table for one parse.  mon[i]: the monitor's index of entry i, -1 for
+ * C's own. */
+enum { TABLE_MAX = 160 };
+static void commands_table(const struct command *c, struct opt_spec *t, int *mon)
+{
+	int n = 0;
+	for (int i = 0; c->opts && c->opts[i].name && n < TABLE_MAX - 1; i++) {
+		mon[n] = -1;
+		t[n++] = c->opts[i];
+	}
+	int own = n;
+	const struct opt_spec *m = (c->flags & CMD_MONITOR_OPTS) ? options_table() : NULL;
+	for (int i = 0; m && m[i].name && n < TABLE_MAX - 1; i++) {
+		bool shadowed = false;
+		for (int k = 0; k < own && !shadowed; k++)
+			shadowed = strcmp(t[k].name, m[i].name) == 0;
+		if (shadowed)
+			continue;
+		mon[n] = i;
+		t[n] = m[i];
+		for (int k = 0; k < own; k++)
+			if (t[k].shortopt && t[k].shortopt == m[i].shortopt)
+				t[n].shortopt = 0;
+		n++;
+	}
+	t[n] = (struct opt_spec){ NULL, 0, false, NULL, NULL };
+}
+
+/* The monitor's hits out of A's: they go to options_load_hits. */
+static bool commands_split(struct cmd_args *a, const int *mon)
+{
+	a->mon_hit = calloc((size_t)a->opt.n_hit + 1, sizeof *a->mon_hit);
+	if (!a->mon_hit)
+		return false;
+	int own = 0;
+	for (int k = 0; k < a->opt.n_hit; k++) {
+		struct opt_hit h = a->opt.hit[k];
+		if (mon[h.opt] >= 0)
+			a->mon_hit[a->n_mon_hit++] = (struct opt_hit){ mon[h.opt], h.val };
+		else
+			a->opt.hit[own++] = h;
+	}
+	a->opt.n_hit = own;
+	if (a->opt.cmd_at > 0) {
+		a->cmd = a->argv + a->opt.cmd_at;
+		a->cmd_argc = a->argc - a->opt.cmd_at;
+	}
+	return true;
+}
+
 int commands_run(const struct command *c, int argc, char **argv)
 {
 	char *prog = running;
 	snprintf(running, sizeof running, "dvfstop %s", c->name);
-	struct cmd_args a = { prog, argc, argv, { 0 } };
-	enum opt_result r = options_parse_table(prog, c->opts, c->flags & CMD_PASS_UNKNOWN, argc, argv, &a.opt);
+	struct cmd_args a = { .prog = prog, .argc = argc, .argv = argv };
+	struct opt_spec t[TABLE_MAX];
+	int mon[TABLE_MAX];
+	commands_table(c, t, mon);
+	unsigned flags = c->flags & CMD_MONITOR_OPTS ? OPT_TAKE_COMMAND : 0;
+	enum opt_result r = options_parse_table(prog, t, flags, argc, argv, &a.opt);
 	int rc;
 	if (r == OPT_EXIT_OK) {
 		commands_usage(c, stdout);
 		rc = CMD_OK;
 	} else if (r == OPT_ERROR) {
 		rc = CMD_USAGE;
+	} else if (!commands_split(&a, mon)) {
+		commands_error("out of memory\n");
+		rc = CMD_FAIL;
 	} else {
 		rc = c->run(&a);
 	}
+	free(a.mon_hit);
 	options_args_free(&a.opt);
 	return rc;
 }

@@ -16,6 +16,14 @@ enum cmd_exit {
 	CMD_FAIL = 1,     /* bad input or a failure at run time */
 	CMD_USAGE = 2,    /* the command line is wrong */
 };
+/* The monitor running a command (-- CMD) exits with the command's status,
+ * as timeout(1) and time(1) do, so its own failures (usage errors too)
+ * are told apart from the command's: */
+enum {
+	EXIT_OWN_FAILURE = 125,   /* dvfstop failed */
+	EXIT_CANNOT_RUN = 126,    /* the command was found but could not be run */
+	EXIT_NOT_FOUND = 127,     /* the command was not found */
+};
 
 /* What a run function gets. */
 struct cmd_args {
@@ -23,10 +31,19 @@ struct cmd_args {
 	int argc;                /* the raw arguments, argv[0] the command's name */
 	char **argv;
 	struct opt_args opt;     /* parsed with the entry's options */
+	/* CMD_MONITOR_OPTS: the monitor's options given (indices into
+	 * options_table(), for options_load_hits) and the command after --. */
+	struct opt_hit *mon_hit;
+	int n_mon_hit;
+	char **cmd;
+	int cmd_argc;
 };
 
 enum cmd_flags {
-	CMD_PASS_UNKNOWN = 2,    /* options not in the table go on to the monitor's parser (sweep) */
+	/* The monitor's options are the command's too, parsed in the same
+	 * table after its own (which win a name they share), and what follows
+	 * -- is a command to run (sweep). */
+	CMD_MONITOR_OPTS = 2,
 };
 
 struct command {

@@ -4,7 +4,6 @@
 #include "text.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum opt_kind { K_FLAG, K_INT, K_DOUBLE, K_STR };
+/* K_MHZ: a clock in MHz, whole or with up to 6 decimals (1300.5): its
+ * whole MHz is stored, the text kept for options_check_clock. */
+enum opt_kind { K_FLAG, K_INT, K_DOUBLE, K_STR, K_MHZ };
 
 /* The one description of every option.  `key` is the long option and the
  * config-file key; `cli_only` options make no sense in a config file. */
@@ -66,12 +67,13 @@ static const struct opt_def opt_table[] = {
 	{ "model", 0, K_STR, OFF(model), "NAME", "the model being fine-tuned (catalog name)", 0, 0, false },
 	{ "model-config", 0, K_STR, OFF(model_config), "PATH", "the model's Hugging Face config.json", 0, 0, false },
 	{ "seq-len", 0, K_INT, OFF(seq_len), "N", "average tokens per sample", 1, 1 << 20, false },
-	{ "set-clock", 0, K_INT, OFF(set_clock_mhz), "MHZ", "pin the GPU clock to MHZ until exit", 1, 100000, true },
-	{ "cap", 0, K_INT, OFF(cap_mhz), "MHZ", "cap the GPU clock at MHZ until exit", 1, 100000, true },
+	{ "set-clock", 0, K_MHZ, OFF(set_clock_mhz), "MHZ", "pin the GPU clock to MHZ until exit (1300 or 1300.5: a level of the board's table)", 1, 100000, true },
+	{ "cap", 0, K_MHZ, OFF(cap_mhz), "MHZ", "cap the GPU clock at MHZ until exit (a level, as --set-clock)", 1, 100000, true },
 	{ "pid", 0, K_INT, OFF(pid), "PID", "follow a running fine-tune process", 1, 4194304, true },
 	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
 	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
 	{ "log-dir", 0, K_STR, OFF(log_dir), "DIR", "the folder of the default log (default $DVFSTOP_LOG_DIR, else the current folder)", 0, 0, true },
+	{ "stop-grace", 0, K_DOUBLE, OFF(stop_grace_s), "S", "stopping a fine-tune dvfstop started (Ctrl-C): SIGINT, then SIGTERM S seconds later, then SIGKILL S more (default 10)", 0, 0, false },
 	{ "govern", 0, K_FLAG, OFF(govern), NULL, "governor: find the cheapest clock by itself, hold it, re-tune when the job changes", 0, 0, false },
 	{ "select", 0, K_STR, OFF(select), "WHAT", "what the governor minimises: energy (per step, default), slowdown (energy within --max-slowdown) or edp (energy x delay)", 0, 0, false },
 	{ "max-slowdown", 0, K_STR, OFF(max_slowdown_text), "PCT", "the governor: least energy at most PCT slower than the top level (e.g. 10%; implies --select slowdown)", 0, 0, false },
@@ -110,6 +112,7 @@ void options_defaults(struct dvf_opts *o)
 	o->sweep_mode = "adaptive";
 	o->sweep_dwell = "40steps";
 	o->sweep_settle_s = 2.0;
+	o->stop_grace_s = 10.0;
 }
 
 /* Strings we strdup live in this list so options_free can release them.  It
@@ -144,6 +147,9 @@ void options_free(struct dvf_opts *o)
 	n_owned = cap_owned = 0;
 }
 
+/* Messages of option values name the command being run ("dvfstop sweep"). */
+static const char *opt_prog = "dvfstop";
+
 /* Set one option from text.  where: "--name" or "FILE:LINE". */
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
@@ -157,7 +163,7 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 		} else if (strcasecmp(val, "no") == 0 || strcasecmp(val, "false") == 0 || strcmp(val, "0") == 0) {
 			*(bool *)p = false;
 		} else {
-			fprintf(stderr, "dvfstop: %s: '%s' is not yes or no\n", where, val);
+			fprintf(stderr, "%s: %s: '%s' is not yes or no\n", opt_prog, where, val);
 			return false;
 		}
 		return true;
@@ -166,11 +172,11 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 		errno = 0;
 		long long v = strtoll(val, &end, 10);
 		if (end == val || *end || errno) {
-			fprintf(stderr, "dvfstop: %s: '%s' is not a whole number\n", where, val);
+			fprintf(stderr, "%s: %s: '%s' is not a whole number\n", opt_prog, where, val);
 			return false;
 		}
 		if (v < d->min || v > d->max) {
-			fprintf(stderr, "dvfstop: %s: %lld is out of range (%lld to %lld)\n", where, v,
+			fprintf(stderr, "%s: %s: %lld is out of range (%lld to %lld)\n", opt_prog, where, v,
 				(long long)d->min, (long long)d->max);
 			return false;
 		}
@@ -186,7 +192,7 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 		/* finite and at most 1e9 (seconds: 31 years), so that turning
 		 * it into nanoseconds cannot overflow */
 		if (end == val || *end || errno || !(v >= 0 && v <= 1e9)) {
-			fprintf(stderr, "dvfstop: %s: '%s' is not a number from 0 to 1e9\n", where, val);
+			fprintf(stderr, "%s: %s: '%s' is not a number from 0 to 1e9\n", opt_prog, where, val);
 			return false;
 		}
 		*(double *)p = v;
@@ -194,9 +200,29 @@ static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val
 			o->sim_speed_set = true;
 		return true;
 	}
+	case K_MHZ: {
+		/* digits, then at most 6 after a point: a clock to the Hz */
+		size_t whole = strspn(val, "0123456789"), frac = 0;
+		if (val[whole] == '.')
+			frac = strspn(val + whole + 1, "0123456789");
+		if (whole == 0 || whole > 6 || (val[whole] == '.' && (frac == 0 || frac > 6)) ||
+		    val[whole + (val[whole] == '.' ? 1 + frac : 0)] != '\0') {
+			fprintf(stderr, "%s: %s: '%s' is not a clock in MHz (1300 or 1300.5)\n", opt_prog, where, val);
+			return false;
+		}
+		long long v = strtoll(val, NULL, 10);
+		if (v < d->min || v > d->max) {
+			fprintf(stderr, "%s: %s: %s MHz is out of range (%lld to %lld)\n", opt_prog, where, val,
+				(long long)d->min, (long long)d->max);
+			return false;
+		}
+		*(int64_t *)p = v;
+		*(d->off == OFF(set_clock_mhz) ? &o->set_clock_arg : &o->cap_arg) = from_file ? keep(val) : val;
+		return true;
+	}
 	case K_STR:
 		if (!*val) {
-			fprintf(stderr, "dvfstop: %s: empty value\n", where);
+			fprintf(stderr, "%s: %s: empty value\n", opt_prog, where);
 			return false;
 		}
 		*(const char **)p = from_file ? keep(val) : val;
@@ -308,6 +334,20 @@ static int opt_distance(const char *a, size_t na, const char *b)
 	return row[nb] > 9 ? 9 : row[nb];
 }
 
+const char *options_nearest(const char *word, size_t len, const char *const *candidates, int n)
+{
+	const char *near = NULL;
+	int best = len < 4 ? 2 : 3;   /* a typo, not another word */
+	for (int i = 0; i < n; i++) {
+		int d = opt_distance(word, len, candidates[i]);
+		if (d < best || (!near && strlen(candidates[i]) > len && strncmp(candidates[i], word, len) == 0 && len >= 3)) {
+			best = d < best ? d : best;
+			near = candidates[i];
+		}
+	}
+	return near;
+}
+
 void options_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n)
 {
 	if (arg[0] == '-' && arg[1] && arg[1] != '-') {
@@ -315,54 +355,15 @@ void options_say_unknown(const char *prog, const char *arg, const char *const *c
 		return;
 	}
 	const char *name = arg + (arg[0] == '-' && arg[1] == '-' ? 2 : 0);
-	size_t len = strcspn(name, "=");
-	const char *near = NULL;
-	int best = len < 4 ? 2 : 3;   /* a typo, not another word */
-	for (int i = 0; i < n; i++) {
-		int d = opt_distance(name, len, candidates[i]);
-		if (d < best || (!near && strlen(candidates[i]) > len && strncmp(candidates[i], name, len) == 0 && len >= 3)) {
-			best = d < best ? d : best;
-			near = candidates[i];
-		}
-	}
+	const char *near = options_nearest(name, strcspn(name, "="), candidates, n);
 	if (near)
-		fprintf(stderr, "%s: option '%s' is unknown or ambiguous; did you mean --%s? (see %s --help)\n", prog,
-			arg, near, prog);
+		fprintf(stderr, "%s: option '%s' is unknown; did you mean --%s? (see %s --help)\n", prog, arg, near,
+			prog);
 	else
-		fprintf(stderr, "%s: option '%s' is unknown or ambiguous (see %s --help)\n", prog, arg, prog);
+		fprintf(stderr, "%s: option '%s' is unknown (see %s --help)\n", prog, arg, prog);
 }
 
-/* What getopt_long refused, said as the user typed it.  `missing`: the
- * option needs a value and none came; `optopt` is a short option's letter,
- * 256 + a table index for a long option, 0 for a long option getopt does
- * not know (unknown, or a prefix of several). */
-static void opt_complain(bool missing, int optopt_, const char *arg)
-{
-	const struct opt_def *d = NULL;
-	if (optopt_ >= 256 && optopt_ - 256 < N_OPTS)
-		d = &opt_table[optopt_ - 256];
-	for (int i = 0; !d && optopt_ > 0 && optopt_ < 256 && i < N_OPTS; i++)
-		if (opt_table[i].shortopt == optopt_)
-			d = &opt_table[i];
-	if (d) {
-		if (missing)
-			options_say_missing("dvfstop", d->key, d->arg);
-		else   /* a flag given a value: --demo=1 */
-			options_say_no_value("dvfstop", d->key);
-	} else if (optopt_ > 0 && optopt_ < 256) {
-		char s[3] = { '-', (char)optopt_, 0 };
-		options_say_unknown("dvfstop", s, NULL, 0);
-	} else {
-		const char *names[N_OPTS + 2];
-		for (int i = 0; i < N_OPTS; i++)
-			names[i] = opt_table[i].key;
-		names[N_OPTS] = "help";
-		names[N_OPTS + 1] = "version";
-		options_say_unknown("dvfstop", arg, names, N_OPTS + 2);
-	}
-}
-
-/* ---- the sub-commands' tables ---- */
+/* ---- the one parser: the monitor's options and every command's ---- */
 
 static bool args_push_hit(struct opt_args *a, int opt, const char *val)
 {
@@ -392,48 +393,76 @@ void options_args_free(struct opt_args *a)
 	*a = (struct opt_args){ 0 };
 }
 
-/* The table's option named by the first LEN bytes of NAME: exact, else
- * (prefix) the one it begins.  -1 none, -2 the prefix of several. */
-static int table_find(const struct opt_spec *t, const char *name, size_t len, bool prefix)
+/* The table's names and "help" (which every table has), for messages. */
+static int table_names(const struct opt_spec *t, const char **names, int max)
 {
-	int found = -1;
-	for (int i = 0; t[i].name; i++) {
-		if (strncmp(t[i].name, name, len) != 0)
-			continue;
-		if (t[i].name[len] == '\0')
-			return i;
-		if (prefix)
-			found = found == -1 ? i : -2;
-	}
-	return found;
-}
-
-static void table_unknown(const char *prog, const struct opt_spec *t, const char *arg)
-{
-	const char *names[64];
 	int n = 0;
-	for (int i = 0; t[i].name && n < 63; i++)
+	for (int i = 0; t[i].name && n < max - 1; i++)
 		names[n++] = t[i].name;
 	names[n++] = "help";
-	options_say_unknown(prog, arg, names, n);
+	return n;
 }
 
-/* One long option, argv[*i] = "--NAME[=VALUE]".  1 taken, 0 not in the
- * table (pass_unknown), -1 refused. */
-static int table_long(const char *prog, const struct opt_spec *t, bool pass_unknown, int argc, char **argv, int *i,
-		      struct opt_args *out)
+enum { FIND_NONE = -1, FIND_SEVERAL = -2, FIND_HELP = -3 };
+
+/* The option named by the first LEN bytes of NAME: the one of that name,
+ * else the only one it begins, as getopt_long takes them.  "help" is in
+ * every table.  FIND_NONE, FIND_SEVERAL or FIND_HELP otherwise. */
+static int table_find(const struct opt_spec *t, const char *name, size_t len)
+{
+	if (len == 0)
+		return FIND_NONE;
+	const char *names[160];
+	int n = table_names(t, names, 160), found = FIND_NONE;
+	for (int i = 0; i < n; i++) {
+		if (strncmp(names[i], name, len) != 0)
+			continue;
+		if (names[i][len] == '\0')
+			return i == n - 1 ? FIND_HELP : i;
+		found = found == FIND_NONE ? i : FIND_SEVERAL;
+	}
+	return found == n - 1 ? FIND_HELP : found;
+}
+
+/* "--se" begins several options: name them (at most a line's worth). */
+static void table_ambiguous(const char *prog, const struct opt_spec *t, const char *arg, size_t len)
+{
+	const char *names[160];
+	int n = table_names(t, names, 160), shown = 0;
+	char list[256] = "";
+	size_t used = 0;
+	for (int i = 0; i < n; i++) {
+		if (strncmp(names[i], arg + 2, len) != 0)
+			continue;
+		if (shown == 6) {
+			snprintf(list + used, sizeof list - used, ", ...");
+			break;
+		}
+		int w = snprintf(list + used, sizeof list - used, "%s--%s", shown ? ", " : "", names[i]);
+		if (w > 0 && (size_t)w < sizeof list - used)
+			used += (size_t)w;
+		shown++;
+	}
+	fprintf(stderr, "%s: option '%.*s' is ambiguous: %s (see %s --help)\n", prog, (int)len + 2, arg, list, prog);
+}
+
+/* One long option, argv[*i] = "--NAME[=VALUE]".  1 taken, -1 refused. */
+static int table_long(const char *prog, const struct opt_spec *t, int argc, char **argv, int *i, struct opt_args *out)
 {
 	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	int k = table_find(t, name, len, !pass_unknown);
-	if (k < 0 && !eq && strncmp("help", name, len) == 0 && len > 0 && (len == 4 || !pass_unknown)) {
+	int k = table_find(t, name, len);
+	if (k == FIND_HELP && !eq) {
 		out->help = true;
 		return 1;
 	}
+	if (k == FIND_SEVERAL) {
+		table_ambiguous(prog, t, arg, len);
+		return -1;
+	}
 	if (k < 0) {
-		if (pass_unknown)
-			return 0;
-		table_unknown(prog, t, arg);
+		const char *names[160];
+		options_say_unknown(prog, arg, names, table_names(t, names, 160));
 		return -1;
 	}
 	const struct opt_spec *d = &t[k];
@@ -456,8 +485,7 @@ static int table_long(const char *prog, const struct opt_spec *t, bool pass_unkn
 }
 
 /* Short options, argv[*i] = "-abVALUE". */
-static int table_short(const char *prog, const struct opt_spec *t, bool pass_unknown, int argc, char **argv, int *i,
-		       struct opt_args *out)
+static int table_short(const char *prog, const struct opt_spec *t, int argc, char **argv, int *i, struct opt_args *out)
 {
 	const char *arg = argv[*i];
 	for (int j = 1; arg[j]; j++) {
@@ -470,8 +498,6 @@ static int table_short(const char *prog, const struct opt_spec *t, bool pass_unk
 			continue;
 		}
 		if (k < 0) {
-			if (pass_unknown && j == 1)
-				return 0;
 			char s[3] = { '-', arg[j], 0 };
 			options_say_unknown(prog, s, NULL, 0);
 			return -1;
@@ -495,8 +521,8 @@ static int table_short(const char *prog, const struct opt_spec *t, bool pass_unk
 	return 1;
 }
 
-enum opt_result options_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
-				 int argc, char **argv, struct opt_args *out)
+enum opt_result options_parse_table(const char *prog, const struct opt_spec *table, unsigned flags, int argc,
+				    char **argv, struct opt_args *out)
 {
 	*out = (struct opt_args){ 0 };
 	static const struct opt_spec none[] = { { NULL, 0, false, NULL, NULL } };
@@ -504,25 +530,27 @@ enum opt_result options_parse_table(const char *prog, const struct opt_spec *tab
 		table = none;
 	bool ended = false;
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
+		char *arg = argv[i];
 		int r = 0;
 		if (!ended && strcmp(arg, "--") == 0) {
-			if (pass_unknown) {
-				for (; i < argc; i++)
-					if (!args_push_pos(out, argv[i]))
-						return OPT_ERROR;
+			if (flags & OPT_TAKE_COMMAND) {
+				out->cmd_at = i + 1;
 				break;
 			}
 			ended = true;
 			continue;
 		}
 		if (!ended && arg[0] == '-' && arg[1] == '-')
-			r = table_long(prog, table, pass_unknown, argc, argv, &i, out);
+			r = table_long(prog, table, argc, argv, &i, out);
 		else if (!ended && arg[0] == '-' && arg[1])
-			r = table_short(prog, table, pass_unknown, argc, argv, &i, out);
+			r = table_short(prog, table, argc, argv, &i, out);
 		if (r < 0)
 			return OPT_ERROR;
-		if (r == 0 && !args_push_pos(out, argv[i]))
+		if (r == 0 && (flags & OPT_TAKE_COMMAND)) {
+			fprintf(stderr, "%s: unexpected argument '%s' (a command to run goes after --)\n", prog, arg);
+			return OPT_ERROR;
+		}
+		if (r == 0 && !args_push_pos(out, arg))
 			return OPT_ERROR;
 		if (out->help)
 			return OPT_EXIT_OK;
@@ -555,69 +583,67 @@ void options_table_usage(FILE *fp, const struct opt_spec *t)
 	fprintf(fp, "  %-28s %s\n", "-h, --help", "this help");
 }
 
-enum opt_result options_parse_argv(struct dvf_opts *o, int argc, char **argv)
+/* The monitor's options as the parser's table: opt_table's, then
+ * --version (index N_OPTS). */
+#define OPT_VERSION N_OPTS
+const struct opt_spec *options_table(void)
 {
-	struct option lopts[N_OPTS + 3];
-	char shorts[3 * N_OPTS + 8];
-	int ns = 0;
-	for (int i = 0; i < N_OPTS; i++) {
-		const struct opt_def *d = &opt_table[i];
-		lopts[i] = (struct option){ d->key, d->kind == K_FLAG ? no_argument : required_argument, NULL, 256 + i };
-		if (d->shortopt) {
-			shorts[ns++] = d->shortopt;
-			if (d->kind != K_FLAG)
-				shorts[ns++] = ':';
-		}
+	static struct opt_spec t[N_OPTS + 2];
+	if (!t[0].name) {
+		for (int i = 0; i < N_OPTS; i++)
+			t[i] = (struct opt_spec){ opt_table[i].key, opt_table[i].shortopt, opt_table[i].kind != K_FLAG,
+						  opt_table[i].arg, opt_table[i].help };
+		t[OPT_VERSION] = (struct opt_spec){ "version", 'V', false, NULL, "show the version" };
 	}
-	lopts[N_OPTS] = (struct option){ "help", no_argument, NULL, 'h' };
-	lopts[N_OPTS + 1] = (struct option){ "version", no_argument, NULL, 'V' };
-	lopts[N_OPTS + 2] = (struct option){ NULL, 0, NULL, 0 };
-	memcpy(shorts + ns, "hV", 3);
-	/* "+": stop at the first non-option, so `-- CMD ARGS` reaches us whole;
-	 * ":": a missing value is told apart from an unknown option. */
-	char spec[sizeof shorts + 3] = "+:";
-	strcat(spec, shorts);
+	return t;
+}
 
-	optind = 1;
-	opterr = 0;
-	int c, li;
-	while ((c = getopt_long(argc, argv, spec, lopts, &li)) != -1) {
-		if (c == 'h') {
-			options_usage(stdout);
-			return OPT_EXIT_OK;
-		}
-		if (c == 'V') {
+/* Set the options of HIT (indices into options_table()).  --version is
+ * said and OPT_EXIT_OK. */
+static enum opt_result opt_set_hits(struct dvf_opts *o, const struct opt_hit *hit, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (hit[k].opt == OPT_VERSION) {
 			printf("dvfstop %s\n", PACKAGE_VERSION);
 			return OPT_EXIT_OK;
 		}
-		if (c == '?' || c == ':') {
-			opt_complain(c == ':', optopt, argv[optind - 1]);
-			return OPT_ERROR;
-		}
-		const struct opt_def *d = NULL;
-		if (c >= 256) {
-			d = &opt_table[c - 256];
-		} else {
-			for (int i = 0; i < N_OPTS; i++)
-				if (opt_table[i].shortopt == c)
-					d = &opt_table[i];
-		}
-		if (!d)
-			return OPT_ERROR;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct opt_def *d = &opt_table[hit[k].opt];
 		char where[64];
 		snprintf(where, sizeof where, "--%s", d->key);
-		if (!opt_set(o, d, optarg, where, false))
+		if (!opt_set(o, d, hit[k].val, where, false))
 			return OPT_ERROR;
-	}
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--") != 0) {
-			fprintf(stderr, "dvfstop: unexpected argument '%s' (a command to run goes after --)\n", argv[optind]);
-			return OPT_ERROR;
-		}
-		o->cmd = argv + optind;
-		o->cmd_argc = argc - optind;
 	}
 	return OPT_OK;
+}
+
+/* Parse ARGV with the monitor's table; the command after --. */
+static enum opt_result opt_parse_monitor(int argc, char **argv, struct opt_args *a)
+{
+	enum opt_result r = options_parse_table("dvfstop", options_table(), OPT_TAKE_COMMAND, argc, argv, a);
+	if (r == OPT_EXIT_OK)
+		options_usage(stdout);
+	return r;
+}
+
+static void opt_set_command(struct dvf_opts *o, char **cmd, int cmd_argc)
+{
+	o->cmd = cmd_argc > 0 ? cmd : NULL;
+	o->cmd_argc = cmd_argc > 0 ? cmd_argc : 0;
+}
+
+enum opt_result options_parse_argv(struct dvf_opts *o, int argc, char **argv)
+{
+	struct opt_args a;
+	opt_prog = "dvfstop";
+	enum opt_result r = opt_parse_monitor(argc, argv, &a);
+	if (r == OPT_OK)
+		r = opt_set_hits(o, a.hit, a.n_hit);
+	if (r == OPT_OK && a.cmd_at > 0)
+		opt_set_command(o, argv + a.cmd_at, argc - a.cmd_at);
+	options_args_free(&a);
+	return r;
 }
 
 bool options_config_path(char *buf, size_t len)
@@ -735,14 +761,17 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 	return r;
 }
 
-enum opt_result options_load(struct dvf_opts *o, int argc, char **argv)
+enum opt_result options_load_hits(struct dvf_opts *o, const char *prog, const struct opt_hit *hit, int n,
+				  char **cmd, int cmd_argc)
 {
 	options_defaults(o);
-	/* A first pass finds --config/--no-config/--help; the file is read,
-	 * then argv again so the command line wins. */
+	opt_prog = prog;
+	/* A first pass finds --config/--no-config (and says what is wrong
+	 * on the command line first); the file is read, then the command
+	 * line again so that it wins. */
 	struct dvf_opts pre;
 	options_defaults(&pre);
-	enum opt_result r = options_parse_argv(&pre, argc, argv);
+	enum opt_result r = opt_set_hits(&pre, hit, n);
 	if (r != OPT_OK)
 		return r;
 	if (pre.config) {
@@ -754,8 +783,24 @@ enum opt_result options_load(struct dvf_opts *o, int argc, char **argv)
 	}
 	if (r != OPT_OK)
 		return r;
-	r = options_parse_argv(o, argc, argv);
-	if (r == OPT_OK && o->batch && !o->sim_speed_set)
+	r = opt_set_hits(o, hit, n);
+	if (r != OPT_OK)
+		return r;
+	opt_set_command(o, cmd, cmd_argc);
+	if (o->batch && !o->sim_speed_set)
 		o->sim_speed = 0;
-	return r == OPT_OK ? options_check(o) : r;
+	return options_check(o, prog);
+}
+
+enum opt_result options_load(struct dvf_opts *o, int argc, char **argv)
+{
+	struct opt_args a;
+	enum opt_result r = opt_parse_monitor(argc, argv, &a);
+	if (r == OPT_OK)
+		r = options_load_hits(o, "dvfstop", a.hit, a.n_hit, a.cmd_at > 0 ? argv + a.cmd_at : NULL,
+				      a.cmd_at > 0 ? argc - a.cmd_at : 0);
+	else
+		options_defaults(o);
+	options_args_free(&a);
+	return r;
 }

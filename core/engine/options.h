@@ -53,8 +53,10 @@ struct dvf_opts {
 	const char *model_config;
 	int64_t seq_len;
 	/* clock control */
-	int64_t set_clock_mhz;     /* 0 none */
+	int64_t set_clock_mhz;     /* 0 none; whole MHz (1300 for 1300.5) */
 	int64_t cap_mhz;           /* 0 none */
+	const char *set_clock_arg; /* as given ("1300.5"): a decimal part names a level to its digits */
+	const char *cap_arg;
 	/* the governor */
 	bool govern;               /* --govern: profile, hold and re-tune unattended */
 	const char *select;        /* "energy" (default), "slowdown", "edp" */
@@ -74,6 +76,7 @@ struct dvf_opts {
 	const char *progress;      /* --progress: read step lines from a file or FIFO */
 	const char *log;           /* --log: the child's output (default dvfstop-CMD-TIME.log) */
 	const char *log_dir;       /* --log-dir: the default log's folder (else $DVFSTOP_LOG_DIR, else .) */
+	double stop_grace_s;       /* --stop-grace: a stop's SIGINT, SIGTERM, SIGKILL this far apart (default 10) */
 	/* trailing command: dvfstop [options] -- CMD ARGS */
 	char **cmd;
 	int cmd_argc;
@@ -108,10 +111,14 @@ bool options_names_file(const char *key, const char *val);
 bool options_cli_set(const struct dvf_opts *o, const char *key);
 
 
-/* ---- the sub-commands' option tables (commands.c) ----
- * The same engine for every `dvfstop CMD`: a table of options, parsed into
- * the options in the order given and the other arguments.  Its messages
- * are the monitor's, prefixed "dvfstop CMD: ". */
+/* ---- the one option parser: the monitor's and every command's ----
+ * A table of options (the monitor's is options_table(); each command's is
+ * in commands.c), parsed into the options in the order given and the other
+ * arguments.  One grammar for all: --name VALUE, --name=VALUE, a unique
+ * prefix of a long option (--dwel), -x VALUE, -xVALUE, grouped flags,
+ * -h/--help; an unknown option gets the nearest of the table's own as a
+ * "did you mean", an ambiguous prefix the options it begins; messages
+ * begin with PROG ("dvfstop", "dvfstop sweep") and point at PROG --help. */
 struct opt_spec {
 	const char *name;        /* long name, without dashes; NULL ends a table */
 	char shortopt;           /* 0: none */
@@ -129,23 +136,37 @@ struct opt_args {
 	char **pos;              /* the other arguments, in order */
 	int n_pos;
 	bool help;               /* -h or --help was given */
+	int cmd_at;              /* OPT_TAKE_COMMAND: argv index of the command after --; 0 none */
 };
-/* Parse argv[1..] with TABLE.  PROG prefixes messages ("dvfstop fit").
- * pass_unknown: options not in the table (and what follows `--`, with it)
- * go to pos for another parser, instead of being refused; otherwise a
- * unique prefix of a long option is that option, as with getopt_long, and
- * what follows `--` is arguments.  -h/--help: OPT_EXIT_OK with help set.
- * OPT_ERROR after a message on stderr.  Free with options_args_free. */
-enum opt_result options_parse_table(const char *prog, const struct opt_spec *table, bool pass_unknown,
-				 int argc, char **argv, struct opt_args *out);
+enum opt_parse_flags {
+	/* No arguments but options; what follows -- is a command to run
+	 * (cmd_at), taken whole.  Without it, what follows -- is arguments. */
+	OPT_TAKE_COMMAND = 1,
+};
+/* Parse argv[1..] with TABLE (FLAGS: enum opt_parse_flags).  -h/--help:
+ * OPT_EXIT_OK with help set.  OPT_ERROR after a message on stderr.  Free
+ * with options_args_free. */
+enum opt_result options_parse_table(const char *prog, const struct opt_spec *table, unsigned flags, int argc,
+				    char **argv, struct opt_args *out);
 void options_args_free(struct opt_args *a);
 /* The options of TABLE, one a line, for a --help. */
-void options_table_usage(FILE *fp, const struct opt_spec *table);
+void options_table_usage(FILE *fp, const struct opt_spec *t);
+/* The monitor's options as a parser table (and --version, 'V', last). */
+const struct opt_spec *options_table(void);
+/* Defaults, the config file, then HIT (N hits, indices into
+ * options_table(), as options_parse_table gave them) and the command to
+ * run: options_load for a parse already made (dvfstop sweep parses its own
+ * options and the monitor's in one table).  PROG prefixes the messages. */
+enum opt_result options_load_hits(struct dvf_opts *o, const char *prog, const struct opt_hit *hit, int n,
+				  char **cmd, int cmd_argc);
 /* The one wording of a refused option.  PROG: "dvfstop" or "dvfstop CMD".
  * A long option's NAME that is unknown gets the nearest of CANDIDATES
  * (n of them) as a "did you mean". */
 void options_say_missing(const char *prog, const char *name, const char *value_name);
 void options_say_no_value(const char *prog, const char *name);
 void options_say_unknown(const char *prog, const char *arg, const char *const *candidates, int n);
+/* The candidate nearest the first LEN bytes of WORD (a typo of it, or a
+ * word it begins), NULL when none is near: the "did you mean". */
+const char *options_nearest(const char *word, size_t len, const char *const *candidates, int n);
 
 #endif

@@ -7,6 +7,7 @@
 #include "job.h"
 #include "prom.h"
 #include "recorder.h"
+#include "options_check.h"
 #include "player.h"
 #include "replay.h"
 #include "sim.h"
@@ -112,7 +113,13 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 			jo.log_fresh = true;   /* a new file, -1, -2... when the name is taken */
 		}
 		jo.log_path = s->job_log;
+		/* the steps of a stop, a grace apart (0: no wait) */
+		jo.grace_ns = o->stop_grace_s > 0 ? (int64_t)(o->stop_grace_s * 1e9) : 1;
+		int exec_errno = 0;
+		jo.exec_errno = &exec_errno;
 		s->job = job_child_start(o->cmd, &jo, now, err, errlen);
+		if (!s->job && exec_errno)
+			s->job_start_status = exec_errno == ENOENT || exec_errno == ENOTDIR ? 127 : 126;
 		if (s->job && job_log_path(s->job))
 			snprintf(s->job_log, sizeof s->job_log, "%s", job_log_path(s->job));
 		return s->job ? 0 : -1;
@@ -428,6 +435,10 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 		return -1;
 	}
 	s->info = s->ops->info(s->src);
+	if (s->info && options_check_clock(o, s->info, err, errlen) < 0) {
+		session_close(s);
+		return -1;
+	}
 	struct source_timeline tl;
 	s->src_timed = s->ops->timeline && s->ops->timeline(s->src, &tl);
 	if (s->src_timed) {

@@ -50,6 +50,9 @@ struct session {
 	struct job *job;
 	char job_name[128];          /* the command, for the header and summary */
 	char job_log[512];
+	/* -- CMD could not be started: 127 not found, 126 found but not
+	 * runnable, as a shell (and timeout) say it; 0 otherwise. */
+	int job_start_status;
 	struct progress_tracker trk; /* the simulator's or the replayed recording's progress (no job) */
 	bool replay_job;             /* trk follows a replayed recording's steps column */
 	/* The source carries its own time (a recording: its .timeline): each
@@ -167,6 +170,10 @@ struct job_stats {
 bool session_job_stats(const struct session *s, struct job_stats *js);
 /* Ask a child fine-tune to stop (SIGTERM, then SIGKILL after the grace). */
 void session_job_stop(struct session *s);
+/* Stop it as Ctrl-C in a shell would (SIG: SIGINT, or SIGTERM to begin
+ * there), then SIGTERM and SIGKILL, --stop-grace apart; called again, the
+ * next signal at once (job_interrupt).  The signal sent, -1 none. */
+int session_job_interrupt(struct session *s, int sig);
 /* A fine-tune dvfstop started that still runs (quitting asks about it). */
 bool session_job_running_child(const struct session *s);
 /* Leave it running: its totals end now, it is never signalled, its output

@@ -17,6 +17,13 @@ void session_job_stop(struct session *s)
 		job_stop(s->job, clock_now(&s->clock));
 }
 
+int session_job_interrupt(struct session *s, int sig)
+{
+	if (!s->job || job_state(s->job) != JOB_RUNNING || !job_is_child(s->job))
+		return -1;
+	return job_interrupt(s->job, sig, clock_now(&s->clock));
+}
+
 bool session_job_running_child(const struct session *s)
 {
 	return s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING;
@@ -43,6 +50,21 @@ int session_job_detach(struct session *s)
 	if (s->rec)
 		recorder_event(s->rec, s->msg);
 	return 0;
+}
+
+/* A fine-tune that ended before its last step other than by exiting 0
+ * (killed, a failed exit, gone with its status unknown): what it would
+ * have cost to the end is no figure of it. */
+static bool session_job_died(const struct session *s, int64_t steps, int64_t total)
+{
+	if (!s->job || steps >= total)
+		return false;
+	switch (job_state(s->job)) {
+	case JOB_SIGNALED: return true;
+	case JOB_EXITED: return job_exit_code(s->job) != 0;
+	case JOB_GONE: return true;
+	default: return false;   /* running, or left running */
+	}
 }
 
 bool session_job_stats(const struct session *s, struct job_stats *js)
@@ -76,7 +98,7 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 	if (done > 0 && js->energy_j > 0) {
 		js->jps_ok = true;
 		js->j_per_step = js->energy_j / (double)done;
-		if (js->st.total.ok && js->st.total.v >= steps) {
+		if (js->st.total.ok && js->st.total.v >= steps && !session_job_died(s, steps, js->st.total.v)) {
 			/* steps before the window and those left, at the measured rate */
 			js->proj_ok = true;
 			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps + s->job_steps0);

@@ -281,10 +281,8 @@ unsigned job_poll(struct job *j, int64_t now_ns)
 	job_child_leftovers_kill(j, false);
 	if (j->has_prog)
 		job_follow_read(j, &j->prog);
-	if (j->child && j->state == JOB_RUNNING && j->stopping && !j->killed && now_ns >= j->kill_at) {
-		kill(-j->pid, SIGKILL);
-		j->killed = true;
-	}
+	if (j->child && j->state == JOB_RUNNING && j->stopping && !j->killed && now_ns >= j->kill_at)
+		job_interrupt(j, j->stop_sig, now_ns);
 	return j->flags;
 }
 
@@ -300,15 +298,32 @@ int job_fds(const struct job *j, struct pollfd *fds, int max)
 
 int job_stop(struct job *j, int64_t now_ns)
 {
-	if (!j->child || j->state != JOB_RUNNING)
+	if (j->stopping)
+		return j->child && j->state == JOB_RUNNING ? 0 : -1;
+	return job_interrupt(j, SIGTERM, now_ns) < 0 ? -1 : 0;
+}
+
+int job_interrupt(struct job *j, int sig, int64_t now_ns)
+{
+	if (!j->child || j->state != JOB_RUNNING || j->killed)
 		return -1;
-	if (kill(-j->pid, SIGTERM) < 0)
-		kill(j->pid, SIGTERM);
-	if (!j->stopping) {
-		j->stopping = true;
-		j->kill_at = now_ns + j->o.grace_ns;
-	}
-	return 0;
+	/* the signal after the last one sent: INT, TERM, KILL */
+	if (j->stopping)
+		sig = j->stop_sig == SIGINT ? SIGTERM : SIGKILL;
+	else if (sig != SIGINT)
+		sig = SIGTERM;
+	if (kill(-j->pid, sig) < 0)
+		kill(j->pid, sig);
+	j->stopping = true;
+	j->stop_sig = sig;
+	j->killed = sig == SIGKILL;
+	j->kill_at = now_ns + j->o.grace_ns;
+	return sig;
+}
+
+bool job_stop_asked(const struct job *j)
+{
+	return j->stopping;
 }
 
 int job_detach(struct job *j)

@@ -5,7 +5,10 @@
  *     (Ctrl-C, Ctrl-\, SSH hangup) then reach dvfstop only, never the
  *     fine-tune directly, so it is not hit twice; dvfstop decides, and
  *     job_stop() signals the whole group (DataLoader workers, torchrun's
- *     children) with SIGTERM, then SIGKILL after a grace period.  Nothing
+ *     children) with SIGTERM, then SIGKILL after a grace period;
+ *     job_interrupt() begins with SIGINT, as Ctrl-C in a shell does (a
+ *     script's KeyboardInterrupt handler saves its checkpoint), then
+ *     SIGTERM, then SIGKILL, a grace period apart.  Nothing
  *     else ends it: not dvfstop's own end (no PR_SET_PDEATHSIG), not a
  *     job_detach()ed job's job_free().
  *   - stdin is /dev/null (the terminal belongs to the TUI); stdout and
@@ -68,7 +71,9 @@ struct job_opts {
 	const char *progress_path;  /* NULL: child gets a private file; attach: none */
 	int ring_lines;             /* lines kept for the log pane; 0: 1000 */
 	int64_t window_ns;          /* tracker's rate window; 0: 10 s */
-	int64_t grace_ns;           /* SIGTERM to SIGKILL; 0: 10 s */
+	int64_t grace_ns;           /* between the signals of a stop (SIGINT, SIGTERM, SIGKILL); 0: 10 s */
+	int *exec_errno;            /* optional: the errno of a command that could not be run
+				       (ENOENT: not found), 0 when it ran or failed otherwise */
 	/* optional: every complete line, every progress event, as they come */
 	void (*on_line)(const char *line, bool cr, void *ctx);
 	void (*on_event)(const struct progress_event *ev, int64_t now_ns, void *ctx);
@@ -97,6 +102,14 @@ unsigned job_poll(struct job *j, int64_t now_ns);
  * has passed (done by job_poll).  0, or -1 when there is nothing we may
  * signal (attached, already ended). */
 int job_stop(struct job *j, int64_t now_ns);
+/* Stop a child as a shell's Ctrl-C would, then harder: SIG (SIGINT or
+ * SIGTERM) to its group now, then each of SIGTERM and SIGKILL that
+ * follow SIG once a grace has passed since the last (done by job_poll).
+ * Called again while it stops: the next signal at once.  Returns the
+ * signal sent, or -1 when there is nothing we may signal. */
+int job_interrupt(struct job *j, int sig, int64_t now_ns);
+/* Whether a stop was asked of it (job_stop, job_interrupt). */
+bool job_stop_asked(const struct job *j);
 /* Leave a running job be: read what it has written, then stop following
  * it (JOB_DETACHED).  It is never signalled after this, job_free() does not
  * kill it and keeps its private files (its $DVFSTOP_PROGRESS, its output

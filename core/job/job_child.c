@@ -363,6 +363,8 @@ struct job *job_child_start(char *const argv[], const struct job_opts *o, int64_
 	ssize_t n = job_read_retry(status[0], &child_errno, sizeof child_errno);
 	job_close_fd(&status[0]);
 	if (n == (ssize_t)sizeof child_errno) {
+		if (j->o.exec_errno)
+			*j->o.exec_errno = child_errno;
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;

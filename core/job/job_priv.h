@@ -43,7 +43,8 @@ struct job {
 	int code, sig;
 	unsigned long long start_ticks;  /* attach: /proc/PID/stat starttime, 0 unknown */
 	bool stopping, killed;
-	int64_t kill_at;
+	int stop_sig;                    /* the last signal of the stop sent: SIGINT, SIGTERM */
+	int64_t kill_at;                 /* when the next one goes */
 	bool leftovers;                  /* its group outlived it: SIGKILL at leftover_kill_at */
 	int64_t leftover_kill_at;        /* real monotonic ns */
 

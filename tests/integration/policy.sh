@@ -34,10 +34,26 @@ has out "recommend: 816 MHz"
 run 0 "$DVFSTOP" recommend --model pythia-70m --seq-len 20
 has out "recommend: 510 MHz"
 
-# A missing feature withholds the recommendation and says what to give.
-run 1 "$DVFSTOP" recommend --model bert-base --seq-len 128
-has out "gpu_util=n/a (missing) -> no recommendation"
-has out "recommend: none: gpu_util is missing (give --util"
+# README's example: no --util, which a command line cannot measure: the
+# side of a fine-tune that keeps the GPU busy, said as assumed, with what a
+# low utilisation would give.
+run 0 "$DVFSTOP" recommend --model bert-base --seq-len 128
+has out "gpu_util=100% (assumed) > 22 -> 816 MHz"
+has out "recommend: 816 MHz"
+has out "note:      no --util: gpu_util taken as 100% (a fine-tune that keeps the GPU busy);"
+has out "a low one gives 1020 MHz"
+run 0 "$DVFSTOP" recommend --model bert-base --seq-len 128 --json
+has out '"source":"assumed"'
+has out '"gpu_util_assumed":100'
+has out '"mhz_if_gpu_util_low":1020'
+# No assumption where the path needs no utilisation, or when it is given.
+run 0 "$DVFSTOP" recommend --model bert-base --seq-len 20
+if grep -q "assumed" "$TMP/out"; then echo "FAIL: an assumption where none is needed"; fails=$((fails + 1)); fi
+
+# Any other missing feature withholds the recommendation and says what to give.
+run 1 "$DVFSTOP" recommend --model bert-base
+has out "seq_len=n/a (missing) -> no recommendation"
+has out "recommend: none: seq_len is missing (give --seq-len"
 
 # Orin NX table (306-918 MHz): 1020 maps to 918.
 run 0 "$DVFSTOP" recommend --model gpt2 --seq-len 128 --util 10 \

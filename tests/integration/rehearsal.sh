@@ -47,11 +47,11 @@ expect_grep "text: why" "^  rehearsal  .*the simulated board's clock does not dr
 expect_grep "text: energy saved n/a" "^  energy saved  *n/a (a rehearsal: no saving is counted)" "$T/t.out"
 if grep -q "energy saved .* J over" "$T/t.out"; then fail "text: a saving in joules"; else ok "text: no saving in joules"; fi
 
-# --learn would keep the rehearsal's rows for `dvfstop fit`: refused (exit 2)
+# --learn would keep the rehearsal's rows for `dvfstop fit`: refused
 # and the job is not run.
 "$DVFSTOP" --batch --no-config --demo --govern --learn "$T/learn.csv" --log "$T/l.log" \
 	-- "$PY" "$T/steps.py" 50 >"$T/l.out" 2>"$T/l.err"
-expect_eq "--learn in a rehearsal: usage error" "$?" 2
+expect_eq "--learn in a rehearsal: dvfstop's own error (125, as timeout(1), with a command)" "$?" 125
 expect_grep "--learn: why" "--learn .*learn.csv: a rehearsal on the simulated board" "$T/l.err"
 [ ! -e "$T/learn.csv" ] && [ ! -e "$T/l.log" ] && ok "--learn: nothing written, no job started" ||
 	fail "--learn: a file or the job's log was made"

@@ -62,14 +62,14 @@ static void unknown_option(void **state)
 {
 	(void)state;
 	assert_int_equal(RUN("fit", "--bogus", "x.csv"), CMD_USAGE);
-	assert_non_null(strstr(err_buf, "dvfstop fit: option '--bogus' is unknown or ambiguous (see dvfstop fit --help)"));
+	assert_non_null(strstr(err_buf, "dvfstop fit: option '--bogus' is unknown (see dvfstop fit --help)"));
 	assert_int_equal(RUN("evaluate", "--jsn", "x.csv"), CMD_USAGE);
-	assert_non_null(strstr(err_buf, "dvfstop evaluate: option '--jsn' is unknown or ambiguous; did you mean --json?"));
+	assert_non_null(strstr(err_buf, "dvfstop evaluate: option '--jsn' is unknown; did you mean --json?"));
 	assert_int_equal(RUN("convert", "-x"), CMD_USAGE);
 	assert_non_null(strstr(err_buf, "dvfstop convert: option -x is unknown (see dvfstop convert --help)"));
 	/* a prefix of two options is ambiguous: --m of --model, --model-config, ... */
 	assert_int_equal(RUN("recommend", "--m", "x"), CMD_USAGE);
-	assert_non_null(strstr(err_buf, "dvfstop recommend: option '--m' is unknown or ambiguous"));
+	assert_non_null(strstr(err_buf, "dvfstop recommend: option '--m' is ambiguous: --model, --model-config, "));
 	assert_string_equal(out_buf, "");
 }
 
@@ -129,7 +129,7 @@ static void valid_parse(void **state)
 	(void)state;
 	char *argv[] = { "cmd", "a.csv", "-oP", "--name=n1", "-j", "b.csv", "--na", "n2", "--", "--json", NULL };
 	struct opt_args a;
-	assert_int_equal(options_parse_table("dvfstop cmd", table, false, 10, argv, &a), OPT_OK);
+	assert_int_equal(options_parse_table("dvfstop cmd", table, 0, 10, argv, &a), OPT_OK);
 	assert_int_equal(a.n_hit, 4);
 	assert_int_equal(a.hit[0].opt, 0);
 	assert_string_equal(a.hit[0].val, "P");
@@ -147,28 +147,74 @@ static void valid_parse(void **state)
 	options_args_free(&a);
 }
 
-/* sweep: its own options are taken, the monitor's go on, in order, and
- * everything from -- on. */
-static void pass_unknown(void **state)
+/* sweep: its own options and the monitor's in one table, its own first
+ * (and winning a name both have: --select); what follows -- is the command,
+ * whole; prefixes of either kind. */
+/* What a command's run function was given. */
+static struct opt_hit seen_own[16], seen_mon[16];
+static int seen_n_own, seen_n_mon, seen_cmd_argc;
+static char **seen_cmd;
+
+static int record_args(const struct cmd_args *a)
+{
+	seen_n_own = a->opt.n_hit;
+	seen_n_mon = a->n_mon_hit;
+	for (int i = 0; i < a->opt.n_hit && i < 16; i++)
+		seen_own[i] = a->opt.hit[i];
+	for (int i = 0; i < a->n_mon_hit && i < 16; i++)
+		seen_mon[i] = a->mon_hit[i];
+	seen_cmd = a->cmd;
+	seen_cmd_argc = a->cmd_argc;
+	return CMD_OK;
+}
+
+static int mon_index(const char *name)
+{
+	const struct opt_spec *t = options_table();
+	for (int i = 0; t[i].name; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static void monitor_opts(void **state)
 {
 	(void)state;
-	char *argv[] = { "sweep", "--demo", "--mode", "exhaustive", "-i", "50", "--append", "--sim-model=x",
-			 "--", "train", "--mode", NULL };
-	const struct command *c = commands_find("sweep");
-	struct opt_args a;
-	assert_int_equal(options_parse_table("dvfstop sweep", c->opts, true, 11, argv, &a), OPT_OK);
-	assert_int_equal(a.n_hit, 2);
-	assert_int_equal(a.hit[0].opt, SWO_MODE);
-	assert_string_equal(a.hit[0].val, "exhaustive");
-	assert_int_equal(a.hit[1].opt, SWO_APPEND);
-	const char *want[] = { "--demo", "-i", "50", "--sim-model=x", "--", "train", "--mode" };
-	assert_int_equal(a.n_pos, 7);
-	for (int i = 0; i < 7; i++)
-		assert_string_equal(a.pos[i], want[i]);
-	options_args_free(&a);
+	char *argv[] = { "sweep", "--demo", "--mode", "exhaustive", "-i", "50", "--append", "--sim-model=x", "--sel",
+			 "edp", "--dwel", "1s", "--", "train", "--mode", NULL };
+	struct command probe = *commands_find("sweep");
+	probe.run = record_args;
+	assert_int_equal(commands_run(&probe, 15, argv), CMD_OK);
+	assert_int_equal(seen_n_own, 4);
+	assert_int_equal(seen_own[0].opt, SWO_MODE);
+	assert_string_equal(seen_own[0].val, "exhaustive");
+	assert_int_equal(seen_own[1].opt, SWO_APPEND);
+	assert_int_equal(seen_own[2].opt, SWO_SELECT);   /* the sweep's own --select, not the monitor's */
+	assert_string_equal(seen_own[2].val, "edp");
+	assert_int_equal(seen_own[3].opt, SWO_DWELL);    /* a unique prefix */
+	assert_int_equal(seen_n_mon, 3);
+	assert_int_equal(seen_mon[0].opt, mon_index("demo"));
+	assert_int_equal(seen_mon[1].opt, mon_index("interval"));
+	assert_string_equal(seen_mon[1].val, "50");
+	assert_int_equal(seen_mon[2].opt, mon_index("sim-model"));
+	assert_string_equal(seen_mon[2].val, "x");
+	assert_int_equal(seen_cmd_argc, 2);   /* after --, whole */
+	assert_string_equal(seen_cmd[0], "train");
+	assert_string_equal(seen_cmd[1], "--mode");
 	/* a sweep option without its value */
 	assert_int_equal(RUN("sweep", "--demo", "--dwell"), CMD_USAGE);
 	assert_string_equal(err_buf, "dvfstop sweep: option --dwell needs a value: N[steps]|Ns|Nms\n");
+	/* a monitor option's bad value names the command */
+	assert_int_equal(RUN("sweep", "--demo", "--seed", "x"), CMD_USAGE);
+	assert_string_equal(err_buf, "dvfstop sweep: --seed: 'x' is not a whole number\n");
+	/* a typo gets the nearest of the sweep's own options and the monitor's */
+	assert_int_equal(RUN("sweep", "--demo", "--sett"), CMD_USAGE);   /* --settle, without its value */
+	assert_string_equal(err_buf, "dvfstop sweep: option --settle needs a value: S\n");
+	assert_int_equal(RUN("sweep", "--setle", "1"), CMD_USAGE);
+	assert_string_equal(err_buf, "dvfstop sweep: option '--setle' is unknown; did you mean --settle? "
+			    "(see dvfstop sweep --help)\n");
+	assert_int_equal(RUN("sweep", "--demo", "--", "/nonexistent/x"), EXIT_NOT_FOUND);
+	assert_non_null(strstr(err_buf, "dvfstop sweep: cannot run '/nonexistent/x'"));
 }
 
 static void unknown_command_name(void **state)
@@ -188,7 +234,7 @@ int main(void)
 		cmocka_unit_test(flag_with_value),
 		cmocka_unit_test(help),
 		cmocka_unit_test(valid_parse),
-		cmocka_unit_test(pass_unknown),
+		cmocka_unit_test(monitor_opts),
 		cmocka_unit_test(unknown_command_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -280,6 +280,71 @@ static void test_stop(void **state)
 	assert_int_equal(count_fds(), fds0);
 }
 
+/* job_interrupt: SIGINT first (as a shell's Ctrl-C), then SIGTERM and
+ * SIGKILL a grace apart; called again, the next signal at once; a start
+ * that cannot exec says its errno (127 against 126 for the front end). */
+static void test_interrupt(void **state)
+{
+	(void)state;
+	struct job_opts o = { .grace_ns = 200 * MS };
+	/* deaf to INT and TERM: each is said, then SIGKILL */
+	struct job *j = start_sh("trap 'echo got INT' INT; trap 'echo got TERM' TERM; echo ready; "
+				 "while :; do sleep 0.05; done", &o);
+	while (job_ring_count(j) == 0)
+		job_poll(j, clock_mono_ns());
+	int64_t t0 = clock_mono_ns();
+	assert_false(job_stop_asked(j));
+	assert_int_equal(job_interrupt(j, SIGINT, t0), SIGINT);
+	assert_true(job_stop_asked(j));
+	run_to_end(j);
+	assert_true(clock_mono_ns() - t0 >= 400 * MS);   /* two graces */
+	assert_int_equal(job_state(j), JOB_SIGNALED);
+	assert_int_equal(job_signal(j), SIGKILL);
+	bool got_int = false, got_term = false;
+	for (int i = 0; i < job_ring_count(j); i++) {
+		got_int |= strcmp(job_ring_line(j, i), "got INT") == 0;
+		got_term |= got_int && strcmp(job_ring_line(j, i), "got TERM") == 0;
+	}
+	assert_true(got_int);
+	assert_true(got_term);   /* and after INT */
+	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), -1);   /* nothing left */
+	job_free(j);
+
+	/* called again: the next signal at once, whatever the grace */
+	o.grace_ns = 600 * 1000 * MS;
+	j = start_sh("trap '' INT TERM; echo ready; while :; do sleep 0.05; done", &o);
+	while (job_ring_count(j) == 0)
+		job_poll(j, clock_mono_ns());
+	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), SIGINT);
+	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), SIGTERM);
+	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), SIGKILL);
+	run_to_end(j);
+	assert_int_equal(job_signal(j), SIGKILL);
+	job_free(j);
+
+	/* SIGTERM begins at SIGTERM */
+	o.grace_ns = 200 * MS;
+	j = start_sh("exec sleep 30", &o);
+	assert_int_equal(job_interrupt(j, SIGTERM, clock_mono_ns()), SIGTERM);
+	run_to_end(j);
+	assert_int_equal(job_signal(j), SIGTERM);
+	job_free(j);
+
+	/* the errno of a command that cannot be run */
+	int e = -1;
+	struct job_opts eo = { .exec_errno = &e };
+	static char nosuch[] = "/nonexistent/dvfstop-no-such-command";
+	char *argv[] = { nosuch, NULL };
+	char err[256];
+	assert_null(job_child_start(argv, &eo, clock_mono_ns(), err, sizeof err));
+	assert_int_equal(e, ENOENT);
+	e = -1;
+	static char dir[] = "/";
+	char *argv2[] = { dir, NULL };
+	assert_null(job_child_start(argv2, &eo, clock_mono_ns(), err, sizeof err));
+	assert_int_equal(e, EACCES);
+}
+
 static void test_child_environment(void **state)
 {
 	(void)state;
@@ -556,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_reaped_elsewhere),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_interrupt),
 		cmocka_unit_test(test_child_environment),
 		cmocka_unit_test(test_ring_and_flood),
 		cmocka_unit_test(test_fifo_progress),
