@@ -46,6 +46,9 @@ expect_file() {
 # A private temporary folder, removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# The governor's profile cache of this test alone: a governed run never
+# starts from a profile another test (or the user) left behind.
+export XDG_STATE_HOME="$T/state-home"
 
 # rail_files ROOT LABEL: "HWMON_DIR HWMON CHANNEL" of the INA3221 rail
 # labelled LABEL in a simulated tree (e.g. ".../hwmon9 hwmon9 1": its files

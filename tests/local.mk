@@ -84,10 +84,19 @@ TESTS += tests/unit/test_govern
 tests_unit_test_govern_SOURCES = tests/unit/test_govern.c
 tests_unit_test_govern_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_govern_LDADD = $(TEST_LDADD)
+# The governor's profile cache: keys, records, files (core/engine/govern_cache.c).
+check_PROGRAMS += tests/unit/test_govern_cache
+TESTS += tests/unit/test_govern_cache
+tests_unit_test_govern_cache_SOURCES = tests/unit/test_govern_cache.c
+tests_unit_test_govern_cache_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_govern_cache_LDADD = $(TEST_LDADD)
 endif
 
 TESTS += tests/integration/sweep.sh tests/integration/govern.sh
 EXTRA_DIST += tests/integration/sweep.sh tests/integration/govern.sh
+# --demo with a real command: a rehearsal, never a saving (issue 32).
+TESTS += tests/integration/rehearsal.sh
+EXTRA_DIST += tests/integration/rehearsal.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
 TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh
@@ -488,6 +497,8 @@ endif
 TUI_TESTS = tests/tui/dashboard.sh tests/tui/record.sh tests/tui/resize.sh tests/tui/terms.sh
 TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/replay.sh tests/tui/help.sh tests/tui/valgrind.sh
 TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
+# --demo with a real command: the governor rehearses, saves nothing (issue 32).
+TUI_TESTS += tests/tui/rehearsal.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh

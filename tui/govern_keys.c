@@ -79,8 +79,12 @@ void govern_keys_view(struct tui *t)
 		return;
 	const struct govern *g = &t->gov->g;
 	snprintf(pv->gov_state, sizeof pv->gov_state, "%s", govern_state_name(g->state));
-	govern_describe(g, pv->gov_line, sizeof pv->gov_line);
-	pv->gov_saved_ok = g->base_ok;
+	/* A rehearsal (session_rehearsal) says so first and shows no saving. */
+	const char *pre = t->gov->rehearsal ? "rehearsal: " : "";
+	size_t n = strlen(pre);
+	snprintf(pv->gov_line, sizeof pv->gov_line, "%s", pre);
+	govern_describe(g, pv->gov_line + n, sizeof pv->gov_line - n);
+	pv->gov_saved_ok = g->base_ok && !t->gov->rehearsal;
 	pv->gov_saved_j = g->saved_j;
 	pv->gov_saved_pct = govern_saved_pct(g);
 }

@@ -286,7 +286,10 @@ static int report(const struct sweep_args *a, const struct session *s,
 		printf("%s\n", sw->msg);
 	else
 		commands_error("%s\n", sw->msg);
-	if (sw->state == SW_DONE && sw->best >= 0)
+	if (sw->state == SW_DONE && sw->best >= 0 && session_rehearsal(s))
+		printf("rehearsal: %.1f MHz was the cheapest of the simulated board's figures, which are not the "
+		       "job's (%s): nothing to apply\n", sw->cfg.level_hz[sw->best] * 1e-6, SESSION_REHEARSAL_WHY);
+	else if (sw->state == SW_DONE && sw->best >= 0)
 		printf("best: %.1f MHz (%d windows, %lld training steps measured); apply with "
 		       "`dvfstop --set-clock %lld` or the dashboard's `A`\n",
 		       sw->cfg.level_hz[sw->best] * 1e-6, sw->windows, (long long)sw->steps_used,
@@ -307,6 +310,14 @@ int cmd_sweep(const struct cmd_args *ca)
 	if (r != OPT_OK) {
 		options_free(&o);
 		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
+	}
+	if (o.demo && session_follows_process(&o) && a.out) {
+		/* a sweep CSV is what `dvfstop fit` learns from: no made-up rows */
+		commands_error("--out %s: on the simulated board (--demo) a real job's steps do not follow the "
+			       "clock, so its sweep is a rehearsal with no figures of the job to keep; sweep on the "
+			       "board, or --demo without a command for the simulator's own fine-tune\n", a.out);
+		options_free(&o);
+		return CMD_USAGE;
 	}
 	if (o.demo && o.sim_steps == 2000)
 		o.sim_steps = 0; /* the simulated fine-tune lasts as long as the sweep */
@@ -369,6 +380,9 @@ int cmd_sweep(const struct cmd_args *ca)
 	sweep_driver_start(&d, &c, ctl, CTL_BY_USER, true, s.cur.t_ns);
 	printf("sweep: %s, %d levels, dwell %s, settle %.1f s, select %s\n", sweep_mode_name(c.mode), c.n_levels,
 	       a.dwell, a.settle_s, sweep_select_name(c.select));
+	if (session_rehearsal(&s))
+		printf("sweep: a rehearsal: %s; the table shows the machinery at work, not the job\n",
+		       SESSION_REHEARSAL_WHY);
 	fflush(stdout);
 	run(&d, &s, ctl);
 	rc = report(&a, &s, &d.sw);

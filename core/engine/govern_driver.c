@@ -54,6 +54,7 @@ int govern_driver_start(struct govern_driver *d, struct session *s, struct contr
 	struct govern_cfg c;
 	if (govern_driver_config(s->opts, s->info, &c, err, len) != 0)
 		return -1;
+	d->rehearsal = session_rehearsal(s);   /* (--learn is refused then: options_check) */
 	char rerr[600];
 	int rc = recommend_open(&d->rec, s->opts->policy, s, rerr, sizeof rerr);
 	d->have_rec = rc >= 0;
@@ -62,6 +63,9 @@ int govern_driver_start(struct govern_driver *d, struct session *s, struct contr
 	d->active = true;
 	remember_clocks(d);
 	s->gov = &d->g;
+	if (d->rehearsal)
+		session_msg(s, "governor (rehearsal): %s; its decisions are the machinery's, and no energy saved "
+			    "is counted", SESSION_REHEARSAL_WHY);
 	if (d->prev_mode != CTL_DEFAULT) {
 		char mhz[32];
 		control_fmt_mhz(d->prev_hz, mhz, sizeof mhz);
@@ -95,7 +99,7 @@ static void say_new(struct govern_driver *d, struct session *s)
 	if (n > (unsigned)d->g.n_log)
 		n = (unsigned)d->g.n_log;
 	for (int i = d->g.n_log - (int)n; i < d->g.n_log; i++) {
-		session_msg(s, "governor: %s", d->g.log[i]);
+		session_msg(s, "governor%s: %s", d->rehearsal ? " (rehearsal)" : "", d->g.log[i]);
 		if (s->rec)
 			recorder_event(s->rec, s->msg);
 	}

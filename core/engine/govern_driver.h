@@ -30,6 +30,7 @@ struct govern_driver {
 	struct recommend rec;
 	bool have_rec;
 	bool active;                /* started (on, suspended or ended) */
+	bool rehearsal;             /* session_rehearsal: nothing it measures is the job's */
 	int applied;                /* the level the driver pinned, -1 none */
 	enum control_mode prev_mode;/* the clocks before the governor took them */
 	int64_t prev_hz;

@@ -79,6 +79,7 @@ static const struct opt_def opt_table[] = {
 	{ "govern", 0, K_FLAG, OFF(govern), NULL, "governor: find the cheapest clock by itself, hold it, re-tune when the job changes", 0, 0, false },
 	{ "select", 0, K_STR, OFF(select), "WHAT", "what the governor minimises: energy (per step, default), slowdown (energy within --max-slowdown) or edp (energy x delay)", 0, 0, false },
 	{ "max-slowdown", 0, K_STR, OFF(max_slowdown_text), "PCT", "the governor: least energy at most PCT slower than the top level (e.g. 10%; implies --select slowdown)", 0, 0, false },
+	{ "no-cache", 0, K_FLAG, OFF(no_cache), NULL, "the governor: neither start from nor keep a profile of a job seen before ($XDG_STATE_HOME/dvfstop/profiles)", 0, 0, false },
 	{ "learn", 0, K_STR, OFF(learn), "FILE", "the governor: append each profile's measured levels to FILE, a sweep CSV for `dvfstop fit`", 0, 0, true },
 	{ "sweep-mode", 0, K_STR, OFF(sweep_mode), "MODE", "the dashboard's sweep (s): adaptive (default) or exhaustive first in its chooser", 0, 0, false },
 	{ "sweep-dwell", 0, K_STR, OFF(sweep_dwell), "N[steps]|Ns", "the dashboard's sweep: measuring window per level (default 40steps)", 0, 0, false },

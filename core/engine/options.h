@@ -62,6 +62,7 @@ struct dvf_opts {
 	const char *select;        /* "energy" (default), "slowdown", "edp" */
 	const char *max_slowdown_text; /* --max-slowdown PCT as given */
 	double max_slowdown;       /* its fraction (0.10 for 10 %); 0 none */
+	bool no_cache;             /* --no-cache: no profile cache (govern_cache.h) */
 	const char *learn;         /* --learn FILE: each profile's levels appended as sweep CSV rows */
 	/* the dashboard's sweep (s) */
 	const char *sweep_mode;    /* "adaptive" (default) or "exhaustive" */

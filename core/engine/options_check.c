@@ -11,6 +11,7 @@
 #include "io_user.h"
 #include "nvml.h"
 #include "sample.h"
+#include "session.h"
 #include "sim.h"
 #include "sweep.h"
 
@@ -39,6 +40,14 @@ static enum opt_result options_check_governor(struct dvf_opts *o, const char *pr
 			return OPT_ERROR;
 		}
 		return OPT_OK;
+	}
+	if (o->learn && o->demo && session_follows_process(o)) {
+		/* a rehearsal (session_rehearsal): its rows would teach
+		 * `dvfstop fit` figures the job never had */
+		fprintf(stderr, "%s: --learn %s: a rehearsal on the simulated board (%s) has no profile of the "
+			"job to keep; run it on the board, or --demo without a command for the simulator's own "
+			"fine-tune\n", prog, o->learn, SESSION_REHEARSAL_WHY);
+		return OPT_ERROR;
 	}
 	const char *why = o->replay ? "--replay plays a recording, whose clocks cannot be changed"
 		: o->readonly ? "--readonly never writes a clock" : NULL;

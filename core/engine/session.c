@@ -355,7 +355,9 @@ static void prom_view_fill(const struct session *s, struct prom_view *pv)
 	if (s->gov) {
 		pv->gov_state = govern_state_name(s->gov->state);
 		pv->governed_hz = s->governed_hz;
-		pv->saved_ok = s->gov->base_ok;
+		/* a rehearsal's figures are no saving: none is exported */
+		pv->gov_rehearsal = session_rehearsal(s);
+		pv->saved_ok = s->gov->base_ok && !pv->gov_rehearsal;
 		pv->saved_j = s->gov->saved_j;
 		pv->baseline_j = s->gov->base_j;
 		pv->governed_j = s->gov->used_j;
@@ -748,6 +750,11 @@ int session_exit_status(const struct session *s)
 bool session_follows_process(const struct dvf_opts *o)
 {
 	return (o->cmd && o->cmd_argc > 0) || o->pid > 0 || o->progress;
+}
+
+bool session_rehearsal(const struct session *s)
+{
+	return s->sim && session_follows_process(s->opts);
 }
 
 /* ---- clock control --------------------------------------------------------- */

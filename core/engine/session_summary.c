@@ -28,11 +28,15 @@ static void add_exit_json(const struct session *s, json_object *j)
 	json_object_object_add(j, "left_running", json_object_new_boolean(st == JOB_DETACHED));
 }
 
-/* The governor: where it stands, what it held, what it saved. */
-static json_object *governor_json(const struct govern *g)
+/* The governor: where it stands, what it held, what it saved.  A
+ * rehearsal (session_rehearsal) saves nothing: its energy saved is null. */
+static json_object *governor_json(const struct govern *g, bool rehearsal)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "state", json_object_new_string(govern_state_name(g->state)));
+	json_object_object_add(o, "rehearsal", json_object_new_boolean(rehearsal));
+	if (rehearsal)
+		json_object_object_add(o, "rehearsal_why", json_object_new_string(SESSION_REHEARSAL_WHY));
 	json_object_object_add(o, "held_hz", g->held >= 0 ? json_object_new_int64(g->cfg.level_hz[g->held]) : NULL);
 	json_object_object_add(o, "select", json_object_new_string(sweep_select_name(g->cfg.select)));
 	json_object_object_add(o, "profiles", json_object_new_int(g->profiles));
@@ -40,24 +44,31 @@ static json_object *governor_json(const struct govern *g)
 			       g->first_profile_steps >= 0 ? json_object_new_int64(g->first_profile_steps) : NULL);
 	json_object_object_add(o, "baseline_j_per_step", g->base_ok ? json_object_new_double(g->base_jps) : NULL);
 	json_object_object_add(o, "baseline", json_object_new_string("measured at the user's clocks"));
-	json_object_object_add(o, "energy_saved_j", g->base_ok ? json_object_new_double(g->saved_j) : NULL);
+	json_object_object_add(o, "energy_saved_j", g->base_ok && !rehearsal ? json_object_new_double(g->saved_j) : NULL);
 	json_object_object_add(o, "saved_steps", json_object_new_int64(g->save_steps));
 	json_object_object_add(o, "watch_window_steps", g->hold_n > 0 ? json_object_new_int64(g->hold_n) : NULL);
 	json_object_object_add(o, "last_decision", json_object_new_string(govern_last(g)));
 	return o;
 }
 
-static void print_governor(const struct govern *g, FILE *fp)
+static void print_governor(const struct govern *g, bool rehearsal, FILE *fp)
 {
 	char d[200];
 	govern_describe(g, d, sizeof d);
-	fprintf(fp, "governor: %s\n", d);
+	fprintf(fp, "governor: %s%s\n", rehearsal ? "rehearsal, " : "", d);
+	if (rehearsal)
+		fprintf(fp, "  %-18s %s: the machinery ran; its J/step are not the job's and no saving is counted\n", "rehearsal",
+			SESSION_REHEARSAL_WHY);
 	if (g->held >= 0)
 		fprintf(fp, "  %-18s %9.1f MHz\n", "held", g->cfg.level_hz[g->held] * 1e-6);
 	fprintf(fp, "  %-18s %d", "profiles", g->profiles);
 	if (g->first_profile_steps >= 0)
 		fprintf(fp, " (the first took %lld steps)", (long long)g->first_profile_steps);
 	fputc('\n', fp);
+	if (rehearsal) {
+		fprintf(fp, "  %-18s n/a (a rehearsal: no saving is counted)\n", "energy saved");
+		return;
+	}
 	if (!g->base_ok) {
 		fprintf(fp, "  %-18s n/a (no baseline measured yet)\n", "energy saved");
 		return;
@@ -183,7 +194,7 @@ static json_object *summary_json(const struct session *s)
 		json_object_object_add(o, "job", j);
 	}
 	if (s->gov)
-		json_object_object_add(o, "governor", governor_json(s->gov));
+		json_object_object_add(o, "governor", governor_json(s->gov, session_rehearsal(s)));
 	return o;
 }
 
@@ -291,5 +302,5 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 				js.projected_j / 3600.0, (long long)js.st.total.v);
 	}
 	if (s->gov)
-		print_governor(s->gov, fp);
+		print_governor(s->gov, session_rehearsal(s), fp);
 }

@@ -209,6 +209,9 @@ static void fleet_governor(struct emit *e, const struct prom_view *v)
 	struct fam f_hz = { "dvfstop_gpu_governed_frequency_hertz", "gauge",
 			    "The GPU clock the governor pins now; absent while it pins none.", false };
 	series_m(e, &f_hz, NULL, NULL, v->governed_hz, 1);
+	struct fam f_reh = { "dvfstop_governor_rehearsal", "gauge",
+			     "1 when the governor rehearses on the simulated board with a real job, whose steps the simulated clock does not drive: no energy saved is exported; else 0.", false };
+	series_i(e, &f_reh, NULL, NULL, v->gov_rehearsal ? 1 : 0);
 	if (!v->saved_ok)
 		return;
 	struct fam f_saved = { "dvfstop_energy_saved_joules_total", "counter",

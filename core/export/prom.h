@@ -68,6 +68,7 @@ struct prom_view {
 	/* The governor, while one runs (NULL state: none). */
 	const char *gov_state;          /* "warm-up", "profile", "hold", ... */
 	struct dvf_m governed_hz;       /* the level it pins now */
+	bool gov_rehearsal;             /* a rehearsal (session_rehearsal): no saving is exported */
 	bool saved_ok;                  /* a baseline was measured */
 	double saved_j;                 /* net energy saved against it */
 	double baseline_j, governed_j;  /* the steps counted, at the baseline and as used */

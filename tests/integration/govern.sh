@@ -6,7 +6,10 @@
 # Prometheus, appends its profile to --learn FILE, and gives the clocks
 # back byte for byte at the end, on SIGTERM too.  A clock set with
 # --set-clock suspends it; options it cannot use are refused.  Last, a
-# real child (tests/train.py, tqdm on stderr) governed headless.
+# real child (tests/train.py, tqdm on stderr) and a --progress file
+# governed headless: on the simulated board those are rehearsals
+# (tests/integration/rehearsal.sh), the machinery the same.  Every run
+# profiles (--no-cache): the profile cache has govern-cache.sh.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/clocks.sh"
 PY=/usr/bin/python3
@@ -23,7 +26,7 @@ D="$T/tree"
 node=$(gpu_node "$D")
 snap "$node" "$T/orig"
 
-"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --govern --sim-steps 900 --seed 7 \
+"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --govern --no-cache --sim-steps 900 --seed 7 \
 	--record "$T/g.csv" --prom-textfile "$T/g.prom" --learn "$T/learn.csv" \
 	--summary-format json >"$T/g.json" 2>"$T/g.err"
 expect_eq "governed run exit status" "$?" 0
@@ -75,12 +78,12 @@ rc=$?
 if [ "$rc" -eq 0 ] && grep -q "^leaf " "$T/fit.tree"; then ok "dvfstop fit makes a policy of the --learn file"; else fail "fit (exit $rc): $(cat "$T/fit.out")"; fi
 
 # The text summary has the governor's section.
-"$DVFSTOP" --batch --no-config --demo --govern --sim-steps 300 >"$T/t.out" 2>"$T/t.err"
+"$DVFSTOP" --batch --no-config --demo --govern --no-cache --sim-steps 300 >"$T/t.out" 2>"$T/t.err"
 expect_grep "text summary: governor" "^governor: ended" "$T/t.out"
 expect_grep "text summary: energy saved" "energy saved .* J over [0-9]* steps" "$T/t.out"
 
 # SIGTERM while it holds a level: the clocks go back.
-"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --govern --sim-steps 0 --sim-speed 20 \
+"$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --govern --no-cache --sim-steps 0 --sim-speed 20 \
 	>"$T/k.out" 2>"$T/k.err" &
 pid=$!
 i=0
@@ -94,7 +97,7 @@ expect_eq "SIGTERM: exit status" "$?" 0
 why=$(same "$node" "$T/orig") && ok "SIGTERM: clocks given back byte for byte" || fail "after SIGTERM: $why"
 
 # --set-clock holds the clock: the governor starts suspended, pins nothing.
-"$DVFSTOP" --batch --no-config --demo --govern --set-clock 714 --sim-steps 200 --record "$T/s.csv" \
+"$DVFSTOP" --batch --no-config --demo --govern --no-cache --set-clock 714 --sim-steps 200 --record "$T/s.csv" \
 	>"$T/s.out" 2>"$T/s.err"
 expect_eq "--set-clock with --govern: exit status" "$?" 0
 expect_grep "--set-clock suspends the governor" "governor: suspended: the user's pin at 714 MHz holds the clock" "$T/s.err"
@@ -119,19 +122,19 @@ P="$T/progress"
 : >"$P"
 ( i=1; while [ $i -le 400 ]; do echo "step $i" >>"$P"; i=$((i + 1)); sleep 0.02; done ) &
 wpid=$!
-"$DVFSTOP" --batch --no-config --demo --govern --progress "$P" --sim-speed 1 --duration 9 >"$T/p.out" 2>"$T/p.err"
+"$DVFSTOP" --batch --no-config --demo --govern --no-cache --progress "$P" --sim-speed 1 --duration 9 >"$T/p.out" 2>"$T/p.err"
 expect_eq "--progress: exit status" "$?" 0
 kill $wpid 2>/dev/null
 wait $wpid 2>/dev/null
-expect_grep "--progress: warm-up ends on the file's steps" "governor: warm-up \(over\|bound reached\)" "$T/p.err"
-expect_grep "--progress: profiled" "governor: profile 1" "$T/p.err"
+expect_grep "--progress: warm-up ends on the file's steps" "governor (rehearsal): warm-up \(over\|bound reached\)" "$T/p.err"
+expect_grep "--progress: profiled" "governor (rehearsal): profile 1" "$T/p.err"
 
 # A real child governed headless: its tqdm steps drive the governor.
-"$DVFSTOP" --batch --no-config --demo --govern --sim-speed 1 --log "$T/c.log" \
+"$DVFSTOP" --batch --no-config --demo --govern --no-cache --sim-speed 1 --log "$T/c.log" \
 	-- "$PY" "$top_srcdir/tests/train.py" 400 0.03 >"$T/c.out" 2>"$T/c.err"
 expect_eq "real child: exit status" "$?" 0
 expect_grep "real child: it ran to its end" "done 400" "$T/c.log"
-expect_grep "real child: warm-up ends on its steps" "governor: warm-up \(over\|bound reached\)" "$T/c.err"
-expect_grep "real child: profiled" "governor: profile 1" "$T/c.err"
-expect_grep "real child: the end gives back" "governor: the fine-tune ended" "$T/c.err"
+expect_grep "real child: warm-up ends on its steps" "governor (rehearsal): warm-up \(over\|bound reached\)" "$T/c.err"
+expect_grep "real child: profiled" "governor (rehearsal): profile 1" "$T/c.err"
+expect_grep "real child: the end gives back" "governor (rehearsal): the fine-tune ended" "$T/c.err"
 finish

@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/tui/tmux.sh"
 
 start 120 40
-run "\"$DVFSTOP\" --no-config --demo --govern --sim-speed 20 --refresh 200; echo DVFSTOP-EXIT=\$?"
+run "\"$DVFSTOP\" --no-config --demo --govern --no-cache --sim-speed 20 --refresh 200; echo DVFSTOP-EXIT=\$?"
 expect_screen "--govern: it starts" 'gov (warm-up|profile|hold)'
 expect_screen "it holds a level" 'gov hold [0-9.]+ MHz' 180
 expect_screen "the GPU panel names the governor" 'pinned at [0-9.]+ MHz \(governor\)'
