@@ -373,10 +373,18 @@ static void strip(char *buf, int *n)
 }
 
 /* An injected slow read: sleep (interrupted sleeps go on, so the delay is
- * whole and the back-off is set off as it would be by a stalled driver). */
+ * whole and the back-off is set off as it would be by a stalled driver).
+ * A hiccup (op 'h') delays the next read only, then is gone: a machine too
+ * busy to run us for a while, not a driver that stalls. */
 static void fault_delay(const char *path)
 {
 	int ms = fault_for(path, 's');
+	for (int i = 0; i < n_faults; i++)
+		if (faults[i].op == 'h' && suffix_match(path, faults[i].suffix)) {
+			ms += faults[i].err;
+			faults[i] = faults[--n_faults];
+			break;
+		}
 	if (ms <= 0)
 		return;
 	if (ms > IO_FAULT_MAX_DELAY_MS)
@@ -483,12 +491,25 @@ static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 	}
 	ssize_t n = pread(f->fd, buf, len - 1, 0);
 	int rerr = errno;
+	int64_t t1 = clock_mono_ns();
+	/* A read this slow is a stalling driver, or a machine so busy that we
+	 * were not run for a while (the wall clock counts both).  Only the
+	 * first wants a back-off, so a first slow read is confirmed by one
+	 * more: a driver that stalls stalls again; a busy moment has passed. */
+	if (slow_watch && n >= 0 && t1 - t0 > IO_SLOW_NS && f->backoff_ns == 0) {
+		t0 = t1;
+		if (n_faults)
+			fault_delay(f->path);
+		n = pread(f->fd, buf, len - 1, 0);
+		rerr = errno;
+		t1 = clock_mono_ns();
+	}
 	/* A full buffer may be the start of a longer file: one byte more says
 	 * (only then, so a normal read stays one call). */
 	char c;
 	if (n > 0 && (size_t)n == len - 1 && pread(f->fd, &c, 1, n) > 0)
 		*more = true;
-	note_time(f, t0, clock_mono_ns());
+	note_time(f, t0, t1);
 	if (n < 0) {
 		f->err = rerr;
 		/* A device that went away gives ENODEV/ESTALE: reopen next time. */

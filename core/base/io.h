@@ -7,8 +7,9 @@
  * channel, EIO, EACCES on writes) or take a while (a stalling driver):
  * plain files cannot do that, and real boards never set it.
  *
- * Slow reads back off.  A read that takes longer than IO_SLOW_NS marks the
- * file slow: later io_read calls fail at once with ETIMEDOUT, without
+ * Slow reads back off.  A read that takes longer than IO_SLOW_NS, twice in
+ * a row (a first slow read is read again at once: a busy machine that did
+ * not run us for a while is no stalled driver), marks the file slow: later io_read calls fail at once with ETIMEDOUT, without
  * touching the file, until the back-off ends; then one read is tried again.
  * A slow retry doubles the back-off (up to IO_BACKOFF_MAX_NS); a fast read
  * ends it.  All of this is in real monotonic time (clock_mono_ns), also
@@ -152,8 +153,9 @@ bool io_parse_i64(const char *s, int64_t *out);
 /* Fault table.  A path (or a suffix of one, starting at a '/') listed here
  * fails with err on read (op 'r') or write (op 'w'), or (op 's') makes each
  * io_read of it take err milliseconds more (a sleep before the read, timed
- * with it, so it sets off the back-off as a stalled driver would).  err 0
- * removes it. */
+ * with it, so it sets off the back-off as a stalled driver would), or (op
+ * 'h', a hiccup) makes the next read only take err milliseconds more, as a
+ * machine too busy to run the sampler would.  err 0 removes it. */
 void io_fault_set(const char *path_suffix, char op, int err);
 void io_fault_clear(void);
 /* The errno a fault sets for path and op (for 's': the delay in ms), 0
