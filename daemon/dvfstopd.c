@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "guard.h"
 #include "helper_proto.h"
 #include "listener.h"
 #include "peer.h"
@@ -84,6 +85,8 @@ static void usage(FILE *fp)
 		"                    tree; default /)\n"
 		"  --state-dir DIR   the guard's state folder (default $DVFSTOP_STATE_DIR,\n"
 		"                    else /run/dvfstop)\n"
+		"  --restore         put back the clocks a killed dvfstopd left changed (its\n"
+		"                    state files under --state-dir for --sysfs-root), then exit\n"
 		"  -h, --help        show this help\n"
 		"  -V, --version     show the version\n");
 }
@@ -266,11 +269,13 @@ static int loop(struct daemon *d)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct daemon *d, const char **root, const char **state_dir)
+static int parse_args(int argc, char **argv, struct daemon *d, const char **root, const char **state_dir,
+		      bool *restore)
 {
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, 's' }, { "group", required_argument, NULL, 'g' },
 		{ "sysfs-root", required_argument, NULL, 'r' }, { "state-dir", required_argument, NULL, 'd' },
+		{ "restore", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' }, { 0, 0, 0, 0 },
 	};
 	int o;
@@ -280,6 +285,7 @@ static int parse_args(int argc, char **argv, struct daemon *d, const char **root
 		case 'g': d->group = optarg; break;
 		case 'r': *root = optarg; break;
 		case 'd': *state_dir = optarg; break;
+		case 'R': *restore = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("dvfstopd %s (protocol %d)\n", PACKAGE_VERSION, HP_VERSION); return 0;
 		default:
@@ -292,6 +298,25 @@ static int parse_args(int argc, char **argv, struct daemon *d, const char **root
 		return 2;
 	}
 	return -1;
+}
+
+/* dvfstopd --restore: what a start does with the states a killed daemon
+ * left (each GPU's, the node's, the tree's), and nothing more: no group,
+ * no socket.  The signal path of a daemon on NVML runs it (the library
+ * cannot be called from a handler); an admin may too. */
+static int restore_only(const char *root, const char *state_dir)
+{
+	char msg[1200], log[SERVE_LOG_MAX] = "";
+	struct serve *sv = serve_open(&(struct serve_cfg){ .root = root, .state_dir = state_dir }, msg, sizeof msg,
+				      log, sizeof log);
+	if (!sv) {
+		logf_("--restore: %s", msg);
+		return 1;
+	}
+	logf_("--restore (%s): %s", root, log[0] ? log : "nothing to restore");
+	int left = serve_left(sv);
+	serve_close(sv, NULL, 0);
+	return left ? 1 : 0;
 }
 
 static int start(struct daemon *d, const char *root, const char *state_dir)
@@ -340,10 +365,15 @@ int main(int argc, char **argv)
 	for (int i = 0; i < MAX_CLIENTS; i++)
 		d.cl[i].fd = -1;
 	const char *root = "/", *state_dir = NULL;
-	int rc = parse_args(argc, argv, &d, &root, &state_dir);
+	bool restore = false;
+	int rc = parse_args(argc, argv, &d, &root, &state_dir, &restore);
 	if (rc >= 0)
 		return rc;
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	/* A fatal signal puts the NVML GPUs back through this very program. */
+	guard_use_restorer("dvfstopd", "--restore");
+	if (restore)
+		return restore_only(root, state_dir);
 	rc = start(&d, root, state_dir);
 	if (rc == 0)
 		rc = loop(&d);

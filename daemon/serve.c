@@ -200,6 +200,14 @@ void serve_close(struct serve *sv, char *log, size_t loglen)
 	free(sv);
 }
 
+int serve_left(const struct serve *sv)
+{
+	int n = sv->have_node && sv->node.ctl && control_stale(sv->node.ctl);
+	for (int k = 0; k < sv->n_gpus; k++)
+		n += sv->gpu[k].ctl && control_stale(sv->gpu[k].ctl);
+	return n;
+}
+
 const char *serve_board(const struct serve *sv)
 {
 	const struct dvf_info *in = sv->have_node ? sv->node.info : sv->gpu[0].info;

@@ -37,6 +37,9 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 /* Give the clocks back (SIGTERM, end) and free; log says how it went. */
 void serve_close(struct serve *sv, char *log, size_t loglen);
 
+/* States a crashed run left that are still there after serve_open (a
+ * restore refused, or kept while another dvfstop holds the node). */
+int serve_left(const struct serve *sv);
 const char *serve_board(const struct serve *sv);
 int serve_gpus(const struct serve *sv);
 /* Who controls, as seen by who: the greeting's word (the first GPU that
