@@ -452,6 +452,14 @@ bool serve_request(struct serve *sv, const struct serve_who *who, const struct h
 	return false;
 }
 
+bool serve_holds(const struct serve *sv, unsigned long id)
+{
+	for (int k = 0; k < sv->n_gpus; k++)
+		if (sv->gpu[k].owner == id)
+			return true;
+	return false;
+}
+
 bool serve_gone(struct serve *sv, unsigned long id, char *log, size_t loglen)
 {
 	log[0] = '\0';

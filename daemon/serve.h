@@ -51,6 +51,8 @@ void serve_control(const struct serve *sv, unsigned long id, struct helper_proto
  * the connection ends after the reply (quit). */
 bool serve_request(struct serve *sv, const struct serve_who *who, const struct helper_proto_req *r,
 		   char *buf, size_t len, char *log, size_t loglen);
+/* Does connection id control a GPU? */
+bool serve_holds(const struct serve *sv, unsigned long id);
 /* A connection ended: every GPU it controlled goes back and is free.
  * True when it controlled one (log says how it went). */
 bool serve_gone(struct serve *sv, unsigned long id, char *log, size_t loglen);

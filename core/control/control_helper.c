@@ -103,6 +103,13 @@ bool control_helper_open(struct control *c)
 					"%s may connect: sudo usermod -aG %s $USER, then log in again)", m, grp, grp);
 			return true;
 		}
+		if (err == EBUSY) {
+			/* It answered, but has no room for us now (too many
+			 * connections): not "nothing answers", not a controller. */
+			c->ro = true;
+			control_set_msg(c, "read-only: dvfstopd at %s answered: %s", c->cfg.helper_socket, m);
+			return true;
+		}
 		snprintf(c->helper_why, sizeof c->helper_why, "nothing answers at %s", c->cfg.helper_socket);
 		return false;
 	}
@@ -222,6 +229,9 @@ bool control_helper_check(struct control *c)
 {
 	if (!c->hc || !helper_client_gone(c->hc))
 		return false;
-	gone(c, "the connection closed");
+	char why[300];
+	const char *f = helper_client_farewell(c->hc);
+	snprintf(why, sizeof why, "%s%s", f[0] ? "it closed the connection: " : "the connection closed", f);
+	gone(c, why);
 	return true;
 }

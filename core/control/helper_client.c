@@ -21,6 +21,7 @@ struct helper_client {
 	int fd;
 	int timeout_ms;
 	bool gone;
+	char farewell[256];   /* the daemon's last line before it closed us, "" */
 	struct helper_greeting greet;
 	char buf[LINE_MAX_IN];
 	size_t have;
@@ -309,15 +310,34 @@ bool helper_client_gone(struct helper_client *h)
 	struct pollfd p = { .fd = h->fd, .events = POLLIN };
 	if (poll(&p, 1, 0) <= 0)
 		return false;
-	if (p.revents & (POLLHUP | POLLERR)) {
+	if (p.revents & (POLLHUP | POLLERR) && !(p.revents & POLLIN)) {
 		h->gone = true;
 		return true;
 	}
-	char c;
-	ssize_t k = recv(h->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-	if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+	/* Between requests the daemon says nothing, but for the line it sends
+	 * as it closes a connection (an idle one whose slot was needed). */
+	if (h->have == sizeof h->buf)
+		h->have = 0;
+	ssize_t k = recv(h->fd, h->buf + h->have, sizeof h->buf - h->have, MSG_DONTWAIT);
+	if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
 		h->gone = true;
+	} else if (k > 0) {
+		h->have += (size_t)k;
+		char *nl = memchr(h->buf, '\n', h->have);
+		const char *rest;
+		if (nl && strncmp(h->buf, "err ", 4) == 0) {
+			*nl = '\0';
+			(void)reply_code(h->buf, &rest);
+			snprintf(h->farewell, sizeof h->farewell, "%s", rest);
+			h->gone = true;
+		}
+	}
 	return h->gone;
+}
+
+const char *helper_client_farewell(const struct helper_client *h)
+{
+	return h->farewell;
 }
 
 int helper_client_call(struct helper_client *h, const char *request, char *reply, size_t len)

@@ -50,6 +50,8 @@ void helper_client_close(struct helper_client *h);
 const struct helper_greeting *helper_client_greeting(const struct helper_client *h);
 /* The connection is closed by the daemon (or broke): every call fails. */
 bool helper_client_gone(struct helper_client *h);
+/* What the daemon said as it closed this connection ("" when nothing). */
+const char *helper_client_farewell(const struct helper_client *h);
 
 /* One request, one reply.  0 with the text after "ok " in reply; or the
  * error's errno (EBUSY, EINVAL, ...) with the daemon's text after the code;
