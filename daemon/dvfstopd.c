@@ -188,7 +188,10 @@ static void accept_one(struct daemon *d)
 	admit_bucket_init(&c->rate, ADMIT_BURST, now);
 	struct helper_proto_ctl ctl;
 	serve_control(d->sv, c->id, &ctl);
-	size_t n = helper_proto_fmt_greeting(line, sizeof line, serve_board(d->sv), serve_gpus(d->sv), &ctl);
+	struct helper_proto_tree tree;
+	serve_tree(d->sv, &tree);
+	size_t n = helper_proto_fmt_greeting_tree(line, sizeof line, serve_board(d->sv), serve_gpus(d->sv), &ctl,
+						  &tree);
 	dlog_uid(p.uid, now, "conn %lu uid=%ld (%s) pid=%ld accepted", c->id, (long)p.uid,
 		 p.user[0] ? p.user : "?", (long)p.pid);
 	send_line(c, line, n);

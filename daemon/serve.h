@@ -37,6 +37,9 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 /* Give the clocks back (SIGTERM, end) and free; log says how it went. */
 void serve_close(struct serve *sv, char *log, size_t loglen);
 
+/* The tree it serves, for the greeting: the resolved root, the identity
+ * of the root and of the GPU's devfreq folder (NVML: the root's). */
+void serve_tree(const struct serve *sv, struct helper_proto_tree *t);
 /* States a crashed run left that are still there after serve_open (a
  * restore refused, or kept while another dvfstop holds the node). */
 int serve_left(const struct serve *sv);

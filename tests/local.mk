@@ -241,9 +241,9 @@ endif
 # dvfstopd on the simulated Orin, clients as users in and outside its group
 # (root only: they skip otherwise).
 TESTS += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-limits.sh \
-	tests/integration/helper-gpus.sh tests/integration/helper-signals.sh tests/integration/helper-fair.sh
+	tests/integration/helper-gpus.sh tests/integration/helper-signals.sh tests/integration/helper-fair.sh tests/integration/helper-tree.sh
 EXTRA_DIST += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-gpus.sh \
-	tests/integration/helper-limits.sh tests/integration/helper-signals.sh tests/integration/helper-fair.sh tests/dvfstopd.sh tests/dvfstopd_client.py
+	tests/integration/helper-limits.sh tests/integration/helper-signals.sh tests/integration/helper-fair.sh tests/integration/helper-tree.sh tests/dvfstopd.sh tests/dvfstopd_client.py
 
 # A control action loop on the simulator, driven by restore-signals.sh.
 check_PROGRAMS += tests/unit/test_control_loop

@@ -97,6 +97,20 @@ static bool field_i64(const char *line, const char *key, int64_t *v)
 	return true;
 }
 
+/* " KEY=DEV:INO" */
+static bool parse_id(const char *line, const char *key, unsigned long long *dev, unsigned long long *ino)
+{
+	char v[48], *e, *f;
+	if (!field(line, key, v, sizeof v) || v[0] < '0' || v[0] > '9')
+		return false;
+	errno = 0;
+	*dev = strtoull(v, &e, 10);
+	if (*e != ':' || e[1] < '0' || e[1] > '9')
+		return false;
+	*ino = strtoull(e + 1, &f, 10);
+	return !*f && !errno;
+}
+
 int helper_client_parse_greeting(const char *line, struct helper_greeting *g)
 {
 	memset(g, 0, sizeof *g);
@@ -113,6 +127,11 @@ int helper_client_parse_greeting(const char *line, struct helper_greeting *g)
 		g->gpus = (int)n;
 	if (field(e, "control", v, sizeof v))
 		g->who = parse_control(v, &g->uid, &g->pid);
+	g->have_tree = parse_id(e, "tree", &g->root_dev, &g->root_ino) &&
+		       parse_id(e, "gpudir", &g->dir_dev, &g->dir_ino);
+	char r[sizeof g->root + 8];
+	if (g->have_tree && field(e, "root", r, sizeof r) && !helper_proto_unescape(r, g->root, sizeof g->root))
+		g->root[0] = '\0';
 	return 0;
 }
 

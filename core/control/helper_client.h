@@ -21,6 +21,12 @@ struct helper_greeting {
 	int gpus;
 	enum helper_who who;
 	long uid, pid;               /* HELPER_OTHER: the controller */
+	/* The tree it serves (helper_proto_fmt_greeting_tree); have_tree
+	 * false when the greeting does not say (root "" when only the path
+	 * is left out). */
+	bool have_tree;
+	char root[256];
+	unsigned long long root_dev, root_ino, dir_dev, dir_ino;
 };
 
 struct helper_status {
