@@ -2,13 +2,16 @@
  * dvfstop runs as a normal user (docs/helper.md, dvfstopd.8).
  *
  * One poll() loop: the listening socket, the stop signals' pipe and at
- * most MAX_CLIENTS connections.  Every peer is checked (SO_PEERCRED: root
- * or a member of the group); requests are lines of the protocol
+ * most MAX_CLIENTS connections, shared fairly (admit.h: a few per user,
+ * one slot kept for root, an idle one closed for a newcomer, requests
+ * paced per connection).  Every peer is checked (SO_PEERCRED: root or a
+ * member of the group); requests are lines of the protocol
  * (helper_proto.h), bounded in size and time; the clocks are changed only
  * through core/control (serve.c) and given back when the controlling
- * connection ends, on SIGTERM/SIGINT, and at the next start after a
- * crash.  One line per connection and per decision goes to stderr (the
- * journal). */
+ * connection ends, on every signal that ends the daemon (on NVML a fatal
+ * one runs `dvfstopd --restore`), and at the next start after kill -9.
+ * One line per connection and per decision goes to stderr (the journal),
+ * within a budget per user (dlog.h). */
 #include "config.h"
 
 #include <errno.h>
