@@ -9,8 +9,8 @@
     dvfstopd_client.py slow SOCK            half a request, then silence
     dvfstopd_client.py big SOCK             a request over 128 bytes
     dvfstopd_client.py many SOCK N          N connections at once
-    dvfstopd_client.py idle SOCK N [REQ]    N connections that say nothing (the first
-                                            accepted sends REQ), "ready", then every line
+    dvfstopd_client.py idle SOCK N [REQ]    "pid PID", N connections that say nothing (the
+                                            first accepted sends REQ), "ready", then every line
                                             that comes on them ("I: < LINE"), until killed
     dvfstopd_client.py flood SOCK SECS      pins (510 and 714 MHz in turn) as fast as the
                                             daemon takes them for SECS: how many answered
@@ -20,6 +20,8 @@
                                             it as fd 3, LISTEN_PID and LISTEN_FDS
 
 Replies are printed as they come ("< LINE"); a closed connection as "<EOF>".
+Started as root with DVFSTOPD_CLIENT_AS=USER, it runs as USER (its groups
+from the user database).
 """
 import os
 import select
@@ -145,6 +147,7 @@ def many(path, n):
 
 
 def idle(path, n, req):
+    print("pid %d" % os.getpid(), flush=True)
     held = []
     for i in range(n):
         s, f = connect(path)
@@ -221,7 +224,19 @@ def activate(path, gid, argv):
     os.execve(argv[0], argv, env)
 
 
+def become(user):
+    """Run as USER from here on (started as root): the test waits for and
+    kills this very process, not a runuser between it and the shell."""
+    import pwd
+    pw = pwd.getpwnam(user)
+    os.initgroups(user, pw.pw_gid)
+    os.setgid(pw.pw_gid)
+    os.setuid(pw.pw_uid)
+
+
 def main():
+    if os.environ.get("DVFSTOPD_CLIENT_AS"):
+        become(os.environ["DVFSTOPD_CLIENT_AS"])
     cmd, path = sys.argv[1], sys.argv[2]
     args = sys.argv[3:]
     if cmd == "talk":

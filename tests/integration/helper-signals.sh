@@ -50,10 +50,11 @@ daemon_up() {
 		sleep 0.05
 	done
 }
-# hold REQ...: a member's connection that sends REQ... and stays open
+# hold REQ...: a member's connection that sends REQ... and stays open (the
+# job is the client itself, which drops to the member)
 hold() {
 	: >"$T/held"
-	as_in /usr/bin/python3 "$CLIENT" hold "$SOCK" "$@" >"$T/held" 2>&1 &
+	DVFSTOPD_CLIENT_AS=$UIN /usr/bin/python3 "$CLIENT" hold "$SOCK" "$@" </dev/null >"$T/held" 2>&1 &
 	HOLD_PID=$!
 	_n=0
 	until grep -q '^ready' "$T/held"; do
