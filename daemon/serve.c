@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "clock.h"
 #include "control.h"
@@ -198,6 +199,36 @@ void serve_close(struct serve *sv, char *log, size_t loglen)
 	if (sv->have_node || sv->node.src)
 		gpu_close(sv, &sv->node, log, loglen);
 	free(sv);
+}
+
+void serve_tree(const struct serve *sv, struct helper_proto_tree *t)
+{
+	memset(t, 0, sizeof *t);
+	t->root = sv->real_root;
+	struct stat r, d;
+	if (stat(sv->real_root, &r) == 0) {
+		t->root_dev = (unsigned long long)r.st_dev;
+		t->root_ino = (unsigned long long)r.st_ino;
+		t->dir_dev = t->root_dev;
+		t->dir_ino = t->root_ino;
+	}
+	const char *p = sv->ops->ctl_path && !sv->have_node ? sv->ops->ctl_path(sv->gpu[0].src, "max_freq") : NULL;
+	char dir[PATH_MAX];
+	if (p && snprintf(dir, sizeof dir, "%s", p) < (int)sizeof dir && strrchr(dir, '/')) {
+		*strrchr(dir, '/') = '\0';
+		if (stat(dir, &d) == 0) {
+			t->dir_dev = (unsigned long long)d.st_dev;
+			t->dir_ino = (unsigned long long)d.st_ino;
+		}
+	}
+}
+
+int serve_left(const struct serve *sv)
+{
+	int n = sv->have_node && sv->node.ctl && control_stale(sv->node.ctl);
+	for (int k = 0; k < sv->n_gpus; k++)
+		n += sv->gpu[k].ctl && control_stale(sv->gpu[k].ctl);
+	return n;
 }
 
 const char *serve_board(const struct serve *sv)
@@ -441,6 +472,14 @@ bool serve_request(struct serve *sv, const struct serve_who *who, const struct h
 	}
 	/* a node's decisions name their GPU (restore names each itself) */
 	log_add(log, loglen, sv->have_node && r->verb != HP_RESTORE ? g->index : -1, line);
+	return false;
+}
+
+bool serve_holds(const struct serve *sv, unsigned long id)
+{
+	for (int k = 0; k < sv->n_gpus; k++)
+		if (sv->gpu[k].owner == id)
+			return true;
 	return false;
 }
 

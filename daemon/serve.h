@@ -37,6 +37,12 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 /* Give the clocks back (SIGTERM, end) and free; log says how it went. */
 void serve_close(struct serve *sv, char *log, size_t loglen);
 
+/* The tree it serves, for the greeting: the resolved root, the identity
+ * of the root and of the GPU's devfreq folder (NVML: the root's). */
+void serve_tree(const struct serve *sv, struct helper_proto_tree *t);
+/* States a crashed run left that are still there after serve_open (a
+ * restore refused, or kept while another dvfstop holds the node). */
+int serve_left(const struct serve *sv);
 const char *serve_board(const struct serve *sv);
 int serve_gpus(const struct serve *sv);
 /* Who controls, as seen by who: the greeting's word (the first GPU that
@@ -48,6 +54,8 @@ void serve_control(const struct serve *sv, unsigned long id, struct helper_proto
  * the connection ends after the reply (quit). */
 bool serve_request(struct serve *sv, const struct serve_who *who, const struct helper_proto_req *r,
 		   char *buf, size_t len, char *log, size_t loglen);
+/* Does connection id control a GPU? */
+bool serve_holds(const struct serve *sv, unsigned long id);
 /* A connection ended: every GPU it controlled goes back and is free.
  * True when it controlled one (log says how it went). */
 bool serve_gone(struct serve *sv, unsigned long id, char *log, size_t loglen);

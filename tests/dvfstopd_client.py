@@ -9,14 +9,22 @@
     dvfstopd_client.py slow SOCK            half a request, then silence
     dvfstopd_client.py big SOCK             a request over 128 bytes
     dvfstopd_client.py many SOCK N          N connections at once
+    dvfstopd_client.py idle SOCK N [REQ]    "pid PID", N connections that say nothing (the
+                                            first accepted sends REQ), "ready", then every line
+                                            that comes on them ("I: < LINE"), until killed
+    dvfstopd_client.py flood SOCK SECS      pins (510 and 714 MHz in turn) as fast as the
+                                            daemon takes them for SECS: how many answered
     dvfstopd_client.py activate SOCK GID DVFSTOPD ARGS...
                                             as systemd's socket activation: listen at
                                             SOCK (0660, group GID), run DVFSTOPD with
                                             it as fd 3, LISTEN_PID and LISTEN_FDS
 
 Replies are printed as they come ("< LINE"); a closed connection as "<EOF>".
+Started as root with DVFSTOPD_CLIENT_AS=USER, it runs as USER (its groups
+from the user database).
 """
 import os
+import select
 import signal
 import socket
 import sys
@@ -138,6 +146,72 @@ def many(path, n):
     print("after: < " + line(f)[:9], flush=True)
 
 
+def idle(path, n, req):
+    print("pid %d" % os.getpid(), flush=True)
+    held = []
+    for i in range(n):
+        s, f = connect(path)
+        g = line(f)
+        print("%d: < %s" % (i, g), flush=True)
+        if g.startswith("dvfstopd "):
+            if req and not held:
+                s.sendall((req + "\n").encode())
+                print("%d: < %s" % (i, line(f)), flush=True)
+            held.append((i, s, f))
+        else:
+            f.close()
+            s.close()
+    print("ready %d" % os.getpid(), flush=True)
+    open_ = {s.fileno(): (i, s, f) for i, s, f in held}
+    while open_:
+        r, _, _ = select.select(list(open_), [], [])
+        for fd in r:
+            i, s, f = open_[fd]
+            ln = line(f)
+            print("%d: < %s" % (i, ln), flush=True)
+            if ln == "<EOF>":
+                del open_[fd]
+    signal.pause()
+
+
+def flood(path, secs):
+    s, f = connect(path)
+    line(f)
+    s.setblocking(False)
+    reqs = [b"pin 510\n", b"pin 714\n"]
+    sent = answered = 0
+    pending = b""
+    buf = b""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < secs:
+        if not pending:
+            pending = reqs[sent % 2]
+        r, w, _ = select.select([s], [s], [], 0.05)
+        if w:
+            try:
+                k = s.send(pending)
+                pending = pending[k:]
+                if not pending:
+                    sent += 1
+            except BlockingIOError:
+                pass
+        if r:
+            try:
+                data = s.recv(65536)
+            except BlockingIOError:
+                data = b"x"
+            if not data:
+                break
+            buf += data
+            while b"\n" in buf:
+                ln, buf = buf.split(b"\n", 1)
+                if ln.startswith(b"ok pin"):
+                    answered += 1
+                elif ln.startswith(b"err"):
+                    print("< " + ln.decode("ascii", "replace"), flush=True)
+    print("sent %d answered %d in %.1f s" % (sent, answered, time.monotonic() - t0), flush=True)
+
+
 def activate(path, gid, argv):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(path)
@@ -150,7 +224,19 @@ def activate(path, gid, argv):
     os.execve(argv[0], argv, env)
 
 
+def become(user):
+    """Run as USER from here on (started as root): the test waits for and
+    kills this very process, not a runuser between it and the shell."""
+    import pwd
+    pw = pwd.getpwnam(user)
+    os.initgroups(user, pw.pw_gid)
+    os.setgid(pw.pw_gid)
+    os.setuid(pw.pw_uid)
+
+
 def main():
+    if os.environ.get("DVFSTOPD_CLIENT_AS"):
+        become(os.environ["DVFSTOPD_CLIENT_AS"])
     cmd, path = sys.argv[1], sys.argv[2]
     args = sys.argv[3:]
     if cmd == "talk":
@@ -163,6 +249,10 @@ def main():
         slow(path)
     elif cmd == "big":
         big(path)
+    elif cmd == "idle":
+        idle(path, int(args[0]), args[1] if len(args) > 1 else "")
+    elif cmd == "flood":
+        flood(path, float(args[0]))
     elif cmd == "activate":
         activate(path, args[0], args[1:])
     elif cmd == "many":

@@ -279,12 +279,20 @@ tests_unit_test_helper_proto_SOURCES = tests/unit/test_helper_proto.c
 tests_unit_test_helper_proto_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_helper_proto_LDADD = $(TEST_LDADD)
 endif
+# dvfstopd's slots and request pacing (daemon/admit.c, pure).
+check_PROGRAMS += tests/unit/test_admit
+TESTS += tests/unit/test_admit
+tests_unit_test_admit_SOURCES = tests/unit/test_admit.c daemon/admit.c daemon/admit.h
+tests_unit_test_admit_CPPFLAGS = $(AM_CPPFLAGS) $(I_DAEMON)
+tests_unit_test_admit_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_admit_LDADD = $(CMOCKA_LIBS)
+
 # dvfstopd on the simulated Orin, clients as users in and outside its group
 # (root only: they skip otherwise).
 TESTS += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-limits.sh \
-	tests/integration/helper-gpus.sh
+	tests/integration/helper-gpus.sh tests/integration/helper-signals.sh tests/integration/helper-fair.sh tests/integration/helper-tree.sh
 EXTRA_DIST += tests/integration/helper-access.sh tests/integration/helper-restore.sh tests/integration/helper-gpus.sh \
-	tests/integration/helper-limits.sh tests/dvfstopd.sh tests/dvfstopd_client.py
+	tests/integration/helper-limits.sh tests/integration/helper-signals.sh tests/integration/helper-fair.sh tests/integration/helper-tree.sh tests/dvfstopd.sh tests/dvfstopd_client.py
 
 # A control action loop on the simulator, driven by restore-signals.sh.
 check_PROGRAMS += tests/unit/test_control_loop

@@ -61,6 +61,37 @@ static bool same_board(struct control *c, struct helper_client *h, char *why, si
 	return same;
 }
 
+/* The daemon must serve the tree we read: its root and GPU folder are
+ * ours (by identity: a copy of the board has the same table and settings
+ * but other files), or both are the live board's "/".  NVML has no tree:
+ * same_board's check is all. */
+static bool same_tree(struct control *c, const struct helper_greeting *g, char *why, size_t len)
+{
+	const char *path = c->cfg.helper_socket;
+	if (c->api)
+		return true;
+	if (!g->have_tree) {
+		snprintf(why, len, "dvfstopd at %s does not say which tree it serves (a version before this "
+			 "dvfstop's?), so it is not asked to set this one's clocks", path);
+		return false;
+	}
+	if (strcmp(c->real_root, "/") == 0 && strcmp(g->root, "/") == 0)
+		return true;
+	char dir[sizeof c->path[0]];
+	snprintf(dir, sizeof dir, "%s", c->path[GUARD_MAX]);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	struct stat r, d;
+	if (stat(c->real_root, &r) == 0 && stat(dir, &d) == 0 && (unsigned long long)r.st_dev == g->root_dev &&
+	    (unsigned long long)r.st_ino == g->root_ino && (unsigned long long)d.st_dev == g->dir_dev &&
+	    (unsigned long long)d.st_ino == g->dir_ino)
+		return true;
+	snprintf(why, len, "dvfstopd at %s serves another tree (%s), not %s: it sets only that tree's clocks", path,
+		 g->root[0] ? g->root : "its --sysfs-root", c->real_root);
+	return false;
+}
+
 /* Another client controls one of our GPUs: its uid and pid. */
 static bool other_controls(struct control *c, struct helper_client *h, long *uid, long *pid)
 {
@@ -103,6 +134,13 @@ bool control_helper_open(struct control *c)
 					"%s may connect: sudo usermod -aG %s $USER, then log in again)", m, grp, grp);
 			return true;
 		}
+		if (err == EBUSY) {
+			/* It answered, but has no room for us now (too many
+			 * connections): not "nothing answers", not a controller. */
+			c->ro = true;
+			control_set_msg(c, "read-only: dvfstopd at %s answered: %s", c->cfg.helper_socket, m);
+			return true;
+		}
 		snprintf(c->helper_why, sizeof c->helper_why, "nothing answers at %s", c->cfg.helper_socket);
 		return false;
 	}
@@ -115,7 +153,8 @@ bool control_helper_open(struct control *c)
 			return false;
 		}
 	}
-	if (!same_board(c, h, c->helper_why, sizeof c->helper_why)) {
+	if (!same_tree(c, g, c->helper_why, sizeof c->helper_why) ||
+	    !same_board(c, h, c->helper_why, sizeof c->helper_why)) {
 		helper_client_close(h);
 		return false;
 	}
@@ -222,6 +261,9 @@ bool control_helper_check(struct control *c)
 {
 	if (!c->hc || !helper_client_gone(c->hc))
 		return false;
-	gone(c, "the connection closed");
+	char why[300];
+	const char *f = helper_client_farewell(c->hc);
+	snprintf(why, sizeof why, "%s%s", f[0] ? "it closed the connection: " : "the connection closed", f);
+	gone(c, why);
 	return true;
 }

@@ -4,6 +4,7 @@
 #include "guard_priv.h"
 #include "lockfile.h"
 #include "rawio.h"
+#include "sample.h"
 #include "sigrestore.h"
 #include "statedir.h"
 #include "statefile.h"
@@ -50,11 +51,12 @@ static pid_t left_pid;
 
 static void at_exit(void)
 {
-	struct guard *g = sigrestore_armed();
-	if (g) {
+	struct guard *gs[DVF_MAX_GPUS + 2];
+	int n = sigrestore_armed(gs, DVF_MAX_GPUS + 2);
+	for (int i = 0; i < n; i++) {
 		/* exit() without a release: the views say it themselves. */
 		char m[3 * PATH_MAX + 1024];
-		if (guard_restore(g, m, sizeof m) != 0)
+		if (guard_restore(gs[i], m, sizeof m) != 0)
 			fprintf(stderr, "dvfstop: %s\n", m);
 	}
 	if (left_pid && left_pid == getpid()) {
@@ -144,15 +146,26 @@ static void stale_find(struct guard *g, bool have_lock, char *msg, size_t len)
 		 "run `dvfstop restore` to put them back");
 }
 
+/* The program that puts back a state without files for the signal path:
+ * this process's own executable with these first arguments, then
+ * `--sysfs-root ROOT` (guard_use_restorer). */
+static char rs_prog[2][32] = { "dvfstop", "restore" };
+
+void guard_use_restorer(const char *argv0, const char *arg1)
+{
+	cfmt(rs_prog[0], sizeof rs_prog[0], "%s", argv0);
+	cfmt(rs_prog[1], sizeof rs_prog[1], "%s", arg1);
+}
+
 /* The command that finishes a restore this process could not do. */
 static void restore_cmd_make(struct guard *g)
 {
 	char real[PATH_MAX];
 	const char *r = realpath(g->root, real) ? real : g->root;
 	if (strcmp(r, "/") == 0)
-		cfmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore");
+		cfmt(g->restore_cmd, sizeof g->restore_cmd, "%s %s", rs_prog[0], rs_prog[1]);
 	else
-		cfmt(g->restore_cmd, sizeof g->restore_cmd, "dvfstop restore --sysfs-root %s", r);
+		cfmt(g->restore_cmd, sizeof g->restore_cmd, "%s %s --sysfs-root %s", rs_prog[0], rs_prog[1], r);
 }
 
 /* For restore_api_child: `dvfstop restore --sysfs-root ROOT` with this
@@ -163,7 +176,7 @@ static void restorer_prepare(struct guard *g)
 {
 	if (g->rs_envp)
 		return;
-	static char a0[] = "dvfstop", a1[] = "restore", a2[] = "--sysfs-root";
+	static char a2[] = "--sysfs-root";
 	static const char dir_var[] = "DVFSTOP_STATE_DIR=";
 	size_t n = 0;
 	while (environ && environ[n])
@@ -192,8 +205,8 @@ static void restorer_prepare(struct guard *g)
 		free(env);
 		return;
 	}
-	g->rs_argv[0] = a0;
-	g->rs_argv[1] = a1;
+	g->rs_argv[0] = rs_prog[0];
+	g->rs_argv[1] = rs_prog[1];
 	g->rs_argv[2] = a2;
 	if (!realpath(g->root, g->rs_root))
 		cfmt(g->rs_root, sizeof g->rs_root, "%s", g->root);

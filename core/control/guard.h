@@ -103,6 +103,12 @@ int guard_mark(struct guard *g, enum guard_file f, char *msg, size_t len);
  * Where no async-signal-safe fork is known the state file stays and the
  * message says to run `dvfstop restore`. */
 typedef int (*guard_restore_fn)(void *ctx, const struct ctl_state *st);
+/* The restorer the signal path runs is this very program (/proc/self/exe):
+ * argv0 and arg1 are its first arguments before `--sysfs-root ROOT`,
+ * `dvfstop restore` unless told (dvfstopd: `dvfstopd --restore`, which
+ * puts back every GPU's state of the daemon).  The same words name the
+ * command in messages.  Before the first guard_open. */
+void guard_use_restorer(const char *argv0, const char *arg1);
 int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *node, char *msg, size_t len);
 void guard_set_restorer(struct guard *g, guard_restore_fn fn, void *ctx);
 /* The saved values (valid after guard_save); governor without newline. */

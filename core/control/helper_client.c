@@ -21,6 +21,7 @@ struct helper_client {
 	int fd;
 	int timeout_ms;
 	bool gone;
+	char farewell[256];   /* the daemon's last line before it closed us, "" */
 	struct helper_greeting greet;
 	char buf[LINE_MAX_IN];
 	size_t have;
@@ -96,6 +97,20 @@ static bool field_i64(const char *line, const char *key, int64_t *v)
 	return true;
 }
 
+/* " KEY=DEV:INO" */
+static bool parse_id(const char *line, const char *key, unsigned long long *dev, unsigned long long *ino)
+{
+	char v[48], *e, *f;
+	if (!field(line, key, v, sizeof v) || v[0] < '0' || v[0] > '9')
+		return false;
+	errno = 0;
+	*dev = strtoull(v, &e, 10);
+	if (*e != ':' || e[1] < '0' || e[1] > '9')
+		return false;
+	*ino = strtoull(e + 1, &f, 10);
+	return !*f && !errno;
+}
+
 int helper_client_parse_greeting(const char *line, struct helper_greeting *g)
 {
 	memset(g, 0, sizeof *g);
@@ -112,6 +127,11 @@ int helper_client_parse_greeting(const char *line, struct helper_greeting *g)
 		g->gpus = (int)n;
 	if (field(e, "control", v, sizeof v))
 		g->who = parse_control(v, &g->uid, &g->pid);
+	g->have_tree = parse_id(e, "tree", &g->root_dev, &g->root_ino) &&
+		       parse_id(e, "gpudir", &g->dir_dev, &g->dir_ino);
+	char r[sizeof g->root + 8];
+	if (g->have_tree && field(e, "root", r, sizeof r) && !helper_proto_unescape(r, g->root, sizeof g->root))
+		g->root[0] = '\0';
 	return 0;
 }
 
@@ -309,15 +329,34 @@ bool helper_client_gone(struct helper_client *h)
 	struct pollfd p = { .fd = h->fd, .events = POLLIN };
 	if (poll(&p, 1, 0) <= 0)
 		return false;
-	if (p.revents & (POLLHUP | POLLERR)) {
+	if (p.revents & (POLLHUP | POLLERR) && !(p.revents & POLLIN)) {
 		h->gone = true;
 		return true;
 	}
-	char c;
-	ssize_t k = recv(h->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-	if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+	/* Between requests the daemon says nothing, but for the line it sends
+	 * as it closes a connection (an idle one whose slot was needed). */
+	if (h->have == sizeof h->buf)
+		h->have = 0;
+	ssize_t k = recv(h->fd, h->buf + h->have, sizeof h->buf - h->have, MSG_DONTWAIT);
+	if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
 		h->gone = true;
+	} else if (k > 0) {
+		h->have += (size_t)k;
+		char *nl = memchr(h->buf, '\n', h->have);
+		const char *rest;
+		if (nl && strncmp(h->buf, "err ", 4) == 0) {
+			*nl = '\0';
+			(void)reply_code(h->buf, &rest);
+			snprintf(h->farewell, sizeof h->farewell, "%s", rest);
+			h->gone = true;
+		}
+	}
 	return h->gone;
+}
+
+const char *helper_client_farewell(const struct helper_client *h)
+{
+	return h->farewell;
 }
 
 int helper_client_call(struct helper_client *h, const char *request, char *reply, size_t len)

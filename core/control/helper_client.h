@@ -21,6 +21,12 @@ struct helper_greeting {
 	int gpus;
 	enum helper_who who;
 	long uid, pid;               /* HELPER_OTHER: the controller */
+	/* The tree it serves (helper_proto_fmt_greeting_tree); have_tree
+	 * false when the greeting does not say (root "" when only the path
+	 * is left out). */
+	bool have_tree;
+	char root[256];
+	unsigned long long root_dev, root_ino, dir_dev, dir_ino;
 };
 
 struct helper_status {
@@ -50,6 +56,8 @@ void helper_client_close(struct helper_client *h);
 const struct helper_greeting *helper_client_greeting(const struct helper_client *h);
 /* The connection is closed by the daemon (or broke): every call fails. */
 bool helper_client_gone(struct helper_client *h);
+/* What the daemon said as it closed this connection ("" when nothing). */
+const char *helper_client_farewell(const struct helper_client *h);
 
 /* One request, one reply.  0 with the text after "ok " in reply; or the
  * error's errno (EBUSY, EINVAL, ...) with the daemon's text after the code;

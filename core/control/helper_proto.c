@@ -241,6 +241,69 @@ size_t helper_proto_fmt_greeting(char *buf, size_t len, const char *board, int g
 	return line(buf, len, "dvfstopd %d board=%s gpus=%d control=%s", HP_VERSION, b, gpus, ctl);
 }
 
+/* A path as one field value: %XX for blanks, '%' and bytes outside
+ * '!'..'~'.  False when it does not fit. */
+static bool escape(const char *s, char *out, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = 0;
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		bool plain = ch > 0x20 && ch < 0x7f && ch != '%';
+		if (n + (plain ? 1 : 3) >= len)
+			return false;
+		if (plain) {
+			out[n++] = (char)ch;
+		} else {
+			out[n++] = '%';
+			out[n++] = hex[ch >> 4];
+			out[n++] = hex[ch & 15];
+		}
+	}
+	out[n] = '\0';
+	return n > 0;
+}
+
+static int hexval(char ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 :
+	       ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+bool helper_proto_unescape(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+	for (; *s; s++) {
+		int ch = (unsigned char)*s;
+		if (ch == '%') {
+			int hi = hexval(s[1]), lo = hi < 0 ? -1 : hexval(s[2]);
+			if (lo < 0 || (hi == 0 && lo == 0))
+				return false;
+			ch = hi * 16 + lo;
+			s += 2;
+		}
+		if (n + 1 >= len)
+			return false;
+		out[n++] = (char)ch;
+	}
+	if (!len)
+		return false;
+	out[n] = '\0';
+	return true;
+}
+
+size_t helper_proto_fmt_greeting_tree(char *buf, size_t len, const char *board, int gpus,
+				      const struct helper_proto_ctl *c, const struct helper_proto_tree *t)
+{
+	char b[96], ctl[48], root[260];
+	word(board && *board ? board : "unknown", b, sizeof b);
+	helper_proto_fmt_control(c, ctl, sizeof ctl);
+	bool named = t->root && escape(t->root, root, sizeof root);
+	return line(buf, len, "dvfstopd %d board=%s gpus=%d control=%s%s%s tree=%llu:%llu gpudir=%llu:%llu",
+		    HP_VERSION, b, gpus, ctl, named ? " root=" : "", named ? root : "", t->root_dev, t->root_ino,
+		    t->dir_dev, t->dir_ino);
+}
+
 size_t helper_proto_fmt_status(char *buf, size_t len, int gpu, const struct ctl_state *st,
 			       struct dvf_m cur, enum control_mode mode, int64_t target_hz,
 			       const struct helper_proto_ctl *c)

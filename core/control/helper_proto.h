@@ -74,6 +74,22 @@ void helper_proto_fmt_control(const struct helper_proto_ctl *c, char *buf, size_
 /* "dvfstopd 1 board=NAME gpus=N control=..." (blanks of the board's name
  * become "_", so every field is KEY=VALUE without blanks). */
 size_t helper_proto_fmt_greeting(char *buf, size_t len, const char *board, int gpus, const struct helper_proto_ctl *c);
+/* The tree a daemon serves, so a client can tell it is the one it reads
+ * (a --sysfs-root copy of the board is not the board): the root's path
+ * (for people) and the identities (st_dev, st_ino) of the root and of
+ * the GPU's devfreq folder (NVML: the root's again). */
+struct helper_proto_tree {
+	const char *root;
+	unsigned long long root_dev, root_ino, dir_dev, dir_ino;
+};
+/* The greeting with " root=PATH tree=DEV:INO gpudir=DEV:INO" after it (the
+ * path with blanks, '%' and other bytes outside '!'..'~' as %XX; left out
+ * when it is longer than 256 bytes so written). */
+size_t helper_proto_fmt_greeting_tree(char *buf, size_t len, const char *board, int gpus,
+				      const struct helper_proto_ctl *c, const struct helper_proto_tree *t);
+/* A root= value back to the path: false when it is not one (a bad %XX, a
+ * NUL) or does not fit. */
+bool helper_proto_unescape(const char *s, char *out, size_t len);
 /* cur is n/a when the clock cannot be read. */
 size_t helper_proto_fmt_status(char *buf, size_t len, int gpu, const struct ctl_state *st, struct dvf_m cur,
 		     enum control_mode mode, int64_t target_hz, const struct helper_proto_ctl *c);

@@ -13,14 +13,42 @@
 
 /* Only async-signal-safe calls in this file. */
 
-static struct guard *volatile sig_g;
-static volatile sig_atomic_t sig_armed;
-static volatile pid_t sig_pid;
+/* The guards of this process whose saved state a signal puts back, and
+ * those that hold a control lock (so a death by signal removes the lock
+ * file too: we hold it, nobody is between flock and unlink).  dvfstopd
+ * holds one of each per NVML GPU and the node's lock: all of them, not
+ * the last one armed.  A slot is for the process that filled it (a forked
+ * child inherits the table, not the clocks). */
+enum { SLOTS = 64 };
+struct slot {
+	struct guard *volatile g;
+	volatile pid_t pid;
+};
+static struct slot armed[SLOTS], locked[SLOTS];
 
-/* The guard that holds the control lock, so a death by signal removes
- * the lock file too (we hold it: nobody is between flock and unlink). */
-static struct guard *volatile lock_g;
-static volatile pid_t lock_pid;
+static void slot_put(struct slot *t, struct guard *g)
+{
+	pid_t me = getpid();
+	int free_at = -1;
+	for (int i = 0; i < SLOTS; i++) {
+		if (t[i].g == g && t[i].pid == me)
+			return;
+		if (free_at < 0 && (!t[i].g || t[i].pid != me))
+			free_at = i;
+	}
+	if (free_at < 0)
+		return;   /* more guards than GPUs a node can have, twice over */
+	t[free_at].g = NULL;   /* the handler never sees half a slot */
+	t[free_at].pid = me;
+	t[free_at].g = g;
+}
+
+static void slot_drop(struct slot *t, const struct guard *g)
+{
+	for (int i = 0; i < SLOTS; i++)
+		if (t[i].g == g)
+			t[i].g = NULL;
+}
 
 int sigrestore_files(const struct gstate *st, int errs[GUARD_NFILES])
 {
@@ -75,22 +103,42 @@ static size_t put(char *buf, size_t at, size_t len, const char *s)
 	return at;
 }
 
-static size_t put_err(char *buf, size_t at, size_t len, int err)
+/* strerror is not async-signal-safe: the errors a write of a clock file
+ * can give, each with its text and its name. */
+static const struct {
+	int err;
+	const char *name, *text;
+} err_names[] = {
+	{ EACCES, "EACCES", "Permission denied" }, { EPERM, "EPERM", "Operation not permitted" },
+	{ EBUSY, "EBUSY", "Device or resource busy" }, { EROFS, "EROFS", "Read-only file system" },
+	{ EINVAL, "EINVAL", "Invalid argument" }, { EIO, "EIO", "Input/output error" },
+	{ ENOENT, "ENOENT", "No such file or directory" }, { ENODEV, "ENODEV", "No such device" },
+	{ EISDIR, "EISDIR", "Is a directory" }, { EAGAIN, "EAGAIN", "Resource temporarily unavailable" },
+	{ ELOOP, "ELOOP", "Too many levels of symbolic links" }, { ENOTDIR, "ENOTDIR", "Not a directory" },
+	{ ENXIO, "ENXIO", "No such device or address" }, { ENOSPC, "ENOSPC", "No space left on device" },
+	{ EFBIG, "EFBIG", "File too large" }, { EDQUOT, "EDQUOT", "Disk quota exceeded" },
+	{ EEXIST, "EEXIST", "File exists" }, { ENAMETOOLONG, "ENAMETOOLONG", "File name too long" },
+	{ ETXTBSY, "ETXTBSY", "Text file busy" }, { EINTR, "EINTR", "Interrupted system call" },
+	{ ENOMEM, "ENOMEM", "Cannot allocate memory" }, { EMFILE, "EMFILE", "Too many open files" },
+	{ ENFILE, "ENFILE", "Too many open files in system" }, { ENOTSUP, "ENOTSUP", "Operation not supported" },
+	{ EOVERFLOW, "EOVERFLOW", "Value too large for defined data type" },
+	{ EMLINK, "EMLINK", "Too many links" }, { EXDEV, "EXDEV", "Invalid cross-device link" },
+	{ ESTALE, "ESTALE", "Stale file handle" }, { ETIMEDOUT, "ETIMEDOUT", "Connection timed out" },
+	{ EFAULT, "EFAULT", "Bad address" }, { EBADF, "EBADF", "Bad file descriptor" },
+	{ ENODATA, "ENODATA", "No data available" }, { ERANGE, "ERANGE", "Numerical result out of range" },
+};
+
+size_t sigrestore_put_err(char *buf, size_t at, size_t len, int err)
 {
-	/* strerror is not async-signal-safe: the errors a sysfs write gives. */
-	switch (err) {
-	case EACCES: return put(buf, at, len, "Permission denied");
-	case EPERM: return put(buf, at, len, "Operation not permitted");
-	case EBUSY: return put(buf, at, len, "Device or resource busy");
-	case EROFS: return put(buf, at, len, "Read-only file system");
-	case EINVAL: return put(buf, at, len, "Invalid argument");
-	case EIO: return put(buf, at, len, "Input/output error");
-	case ENOENT: return put(buf, at, len, "No such file or directory");
-	case ENODEV: return put(buf, at, len, "No such device");
-	case EISDIR: return put(buf, at, len, "Is a directory");
-	case EAGAIN: return put(buf, at, len, "Resource temporarily unavailable");
-	default: break;
+	for (size_t i = 0; i < sizeof err_names / sizeof err_names[0]; i++) {
+		if (err_names[i].err != err)
+			continue;
+		at = put(buf, at, len, err_names[i].text);
+		at = put(buf, at, len, " (");
+		at = put(buf, at, len, err_names[i].name);
+		return put(buf, at, len, ")");
 	}
+	/* Not one a clock file gives: its number, which errno(1) names. */
 	char num[16];
 	int i = (int)sizeof num - 1;
 	num[i] = '\0';
@@ -99,7 +147,7 @@ static size_t put_err(char *buf, size_t at, size_t len, int err)
 		num[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v && i > 0);
-	at = put(buf, at, len, "error ");
+	at = put(buf, at, len, "errno ");
 	return put(buf, at, len, num + i);
 }
 
@@ -114,7 +162,7 @@ void sigrestore_left_msg(const struct guard *g, const struct gstate *st,
 		at = put(buf, at, len, any ? "; writing " : "writing ");
 		at = put(buf, at, len, st->path[f]);
 		at = put(buf, at, len, ": ");
-		at = put_err(buf, at, len, errs[f]);
+		at = sigrestore_put_err(buf, at, len, errs[f]);
 		any = true;
 	}
 	at = put(buf, at, len, ". The saved state stays in ");
@@ -147,16 +195,21 @@ enum { RESTORER_TICK_MS = 10, RESTORER_WAIT_MS = 15000 };
 /* An api state is put back by `dvfstop restore` in a child (a library
  * call here could wait forever on a lock the signal interrupted), with
  * the argv and environment made at save time; waited for, but not forever
- * (a hung driver must not keep a dying process).  True when the state
- * file is gone afterwards. */
+ * (a hung driver must not keep a dying process).  True when it ran (the
+ * caller looks at the state files). */
 static bool restore_api_child(struct guard *g)
 {
 	if (!g->rs_argv[0] || !g->rs_envp)
 		return false;
-	/* The restorer takes the lock: ours would make it wait for us. */
-	if (g->lock_fd >= 0) {
-		close(g->lock_fd);
-		g->lock_fd = -1;
+	/* The restorer takes the locks (every GPU's and the node's, in
+	 * dvfstopd): ours would make it wait for us. */
+	pid_t me = getpid();
+	for (int i = 0; i < SLOTS; i++) {
+		struct guard *l = locked[i].g;
+		if (l && locked[i].pid == me && l->lock_fd >= 0) {
+			close(l->lock_fd);
+			l->lock_fd = -1;
+		}
 	}
 	pid_t pid = fork_raw();
 	if (pid < 0)
@@ -166,6 +219,9 @@ static bool restore_api_child(struct guard *g)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		dup2(2, 1);   /* its report goes where ours would */
+		/* the program we are, with the argv it takes for a restore
+		 * (guard_use_restorer: dvfstop's `restore`, dvfstopd's
+		 * `--restore`) */
 		execve("/proc/self/exe", g->rs_argv, g->rs_envp);
 		_exit(127);
 	}
@@ -178,7 +234,7 @@ static bool restore_api_child(struct guard *g)
 			break;
 		nanosleep(&tick, NULL);
 	}
-	return access(g->state_path, F_OK) != 0;
+	return true;
 }
 
 static void say(const char *a, const char *b)
@@ -189,77 +245,94 @@ static void say(const char *a, const char *b)
 	(void)w;
 }
 
+/* One state without files: the restorer (run once for all of them) did
+ * not remove its file. */
+static void say_api_left(const struct guard *g, char *m, size_t len)
+{
+	size_t at = put(m, 0, len, "could not give the ");
+	at = put(m, at, len, g->st.source);
+	at = put(m, at, len, " clock settings back; the saved state stays in ");
+	at = put(m, at, len, g->state_path);
+	at = put(m, at, len, ": run `");
+	at = put(m, at, len, g->restore_cmd);
+	put(m, at, len, "`");
+	say("dvfstop: ", m);
+}
+
 static void restore_from_signal(void)
 {
-	struct guard *g = sig_g;
-	if (!sig_armed || !g || getpid() != sig_pid)
-		return;
-	sig_armed = 0;
 	/* Only guarded signals call this, and they are all blocked while one
-	 * runs: nobody else uses the buffer. */
+	 * runs: nobody else uses these buffers. */
 	static char m[3 * PATH_MAX + 1024];
-	if (g->st.api) {
-		if (restore_api_child(g))
-			return;
-		size_t at = put(m, 0, sizeof m, "could not give the ");
-		at = put(m, at, sizeof m, g->st.source);
-		at = put(m, at, sizeof m, " clock settings back; the saved state stays in ");
-		at = put(m, at, sizeof m, g->state_path);
-		at = put(m, at, sizeof m, ": run `");
-		at = put(m, at, sizeof m, g->restore_cmd);
-		put(m, at, sizeof m, "`");
+	static struct guard *api[SLOTS];
+	int n_api = 0;
+	pid_t me = getpid();
+	for (int i = 0; i < SLOTS; i++) {
+		struct guard *g = armed[i].g;
+		if (!g || armed[i].pid != me)
+			continue;
+		armed[i].g = NULL;
+		if (g->st.api) {
+			api[n_api++] = g;
+			continue;
+		}
+		int errs[GUARD_NFILES];
+		if (sigrestore_files(&g->st, errs) == 0) {
+			unlink(g->state_path);
+			unlink(g->tmp_path);
+			continue;
+		}
+		sigrestore_left_msg(g, &g->st, errs, g->state_path, m, sizeof m);
 		say("dvfstop: ", m);
-		return;
 	}
-	int errs[GUARD_NFILES];
-	if (sigrestore_files(&g->st, errs) == 0) {
-		unlink(g->state_path);
-		unlink(g->tmp_path);
+	if (!n_api)
 		return;
-	}
-	sigrestore_left_msg(g, &g->st, errs, g->state_path, m, sizeof m);
-	say("dvfstop: ", m);
+	/* One restorer puts back every state of the root it is given (each
+	 * GPU's own file included): started once, then each file checked. */
+	bool ran = restore_api_child(api[0]);
+	for (int k = 0; k < n_api; k++)
+		if (!ran || access(api[k]->state_path, F_OK) == 0)
+			say_api_left(api[k], m, sizeof m);
 }
 
 void sigrestore_run(void)
 {
 	restore_from_signal();
-	struct guard *g = lock_g;
-	if (g && lock_pid == getpid() && g->lock_fd >= 0)
-		unlink(g->lock_path);
+	pid_t me = getpid();
+	for (int i = 0; i < SLOTS; i++) {
+		struct guard *g = locked[i].g;
+		if (g && locked[i].pid == me && g->lock_fd >= 0)
+			unlink(g->lock_path);
+	}
 }
 
 void sigrestore_arm(struct guard *g)
 {
-	sig_g = g;
-	sig_pid = getpid();
-	sig_armed = 1;
+	slot_put(armed, g);
 }
 
 void sigrestore_disarm(const struct guard *g)
 {
-	if (sig_g == g)
-		sig_armed = 0;
+	slot_drop(armed, g);
 }
 
 void sigrestore_lock(struct guard *g)
 {
-	lock_pid = getpid();
-	lock_g = g;
+	slot_put(locked, g);
 }
 
 void sigrestore_forget(const struct guard *g)
 {
-	if (sig_g == g) {
-		sig_armed = 0;
-		sig_g = NULL;
-	}
-	if (lock_g == g)
-		lock_g = NULL;
+	slot_drop(armed, g);
+	slot_drop(locked, g);
 }
 
-struct guard *sigrestore_armed(void)
+int sigrestore_armed(struct guard **out, int max)
 {
-	struct guard *g = sig_g;
-	return g && sig_armed && getpid() == sig_pid ? g : NULL;
+	pid_t me = getpid();
+	int n = 0;
+	for (int i = 0; i < SLOTS && n < max; i++)
+		if (armed[i].g && armed[i].pid == me)
+			out[n++] = armed[i].g;
+	return n;
 }

@@ -2,8 +2,9 @@
  * signal (async-signal-safe: everything is ready at arm time).
  *
  * The guard arms the state it saved; the stop-signal handler
- * (stopsig.c) calls sigrestore_run() before the process dies.  A state of
- * a source without files is put back by `dvfstop restore` in a child. */
+ * (stopsig.c) calls sigrestore_run() before the process dies.  States of
+ * a source without files are put back by the process's restorer in a
+ * child (`dvfstop restore`, `dvfstopd --restore`: guard_use_restorer). */
 #ifndef DVF_SIGRESTORE_H
 #define DVF_SIGRESTORE_H
 
@@ -22,17 +23,23 @@ int sigrestore_files(const struct gstate *st, int errs[GUARD_NFILES]);
  * handler and from a normal exit. */
 void sigrestore_left_msg(const struct guard *g, const struct gstate *st,
 			 const int errs[GUARD_NFILES], const char *state_path, char *buf, size_t len);
-/* g's saved state is what a signal puts back from now on. */
+/* An errno as people read it, "Too many levels of symbolic links (ELOOP)",
+ * appended to buf at at (cut to fit); the new end.  Async-signal-safe. */
+size_t sigrestore_put_err(char *buf, size_t at, size_t len, int err);
+/* g's saved state is put back by a signal from now on (with every other
+ * armed guard of the process: dvfstopd arms one per GPU). */
 void sigrestore_arm(struct guard *g);
-/* Nothing to put back any more (when g is the armed guard). */
+/* Nothing of g's to put back any more. */
 void sigrestore_disarm(const struct guard *g);
-/* g holds the control lock: a death by signal removes the lock file. */
+/* g holds its control lock: a death by signal removes the lock file. */
 void sigrestore_lock(struct guard *g);
 /* g is going away: neither armed nor holding the lock. */
 void sigrestore_forget(const struct guard *g);
-/* The armed guard of this process, NULL when none. */
-struct guard *sigrestore_armed(void);
-/* In a signal handler: put the armed state back and remove the lock file. */
+/* The armed guards of this process (at most max, into out): how many. */
+int sigrestore_armed(struct guard **out, int max);
+/* In a signal handler: put every armed state back (the files here; the
+ * states without files by one restorer child, after every lock of the
+ * process is let go) and remove the lock files still held. */
 void sigrestore_run(void);
 
 #endif

@@ -53,6 +53,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = fuzz_str(data, size);
 	one_line(buf, helper_proto_fmt_err(buf, sizeof buf, EIO, s));
 	one_line(buf, helper_proto_fmt_greeting(buf, sizeof buf, s, 1, &(struct helper_proto_ctl){ 0 }));
+	/* a root path from the input: one field, and it reads back whole */
+	struct helper_proto_tree t = { .root = s, .root_dev = 1, .root_ino = 2, .dir_dev = 3, .dir_ino = 4 };
+	one_line(buf, helper_proto_fmt_greeting_tree(buf, sizeof buf, s, 1, &(struct helper_proto_ctl){ 0 }, &t));
+	char rv[300], rb[300];
+	if (helper_proto_field(buf, "root", rv, sizeof rv) &&
+	    (!helper_proto_unescape(rv, rb, sizeof rb) || strcmp(rb, s) != 0))
+		abort();
 	struct ctl_state st = { .min_hz = 1, .max_hz = 2 };
 	snprintf(st.governor, sizeof st.governor, "%s", s);
 	one_line(buf, helper_proto_fmt_status(buf, sizeof buf, 0, &st, dvf_m_na(), CTL_PIN, 1,

@@ -42,7 +42,7 @@ back "after the outsider"
 as_in /usr/bin/python3 "$CLIENT" talk "$SOCK" status levels "pin 510" status "cap 1300" status \
 	"pin 715" "cap 99999" "pin 1300.4" "pin 0" "cap 714 1" "default" "pin 612" restore status quit >"$T/in" 2>&1
 sed 's/^/    /' "$T/in"
-expect_grep "greeting" "^< dvfstopd 1 board=NVIDIA_Jetson_AGX_Orin[^ ]* gpus=1 control=free$" "$T/in"
+expect_grep "greeting" "^< dvfstopd 1 board=NVIDIA_Jetson_AGX_Orin[^ ]* gpus=1 control=free root=[^ ]* tree=[0-9]*:[0-9]* gpudir=[0-9]*:[0-9]*$" "$T/in"
 expect_grep "levels" "^< ok levels 306000000 .* 1300500000$" "$T/in"
 expect_grep "pin" "^< ok pin 510000000$" "$T/in"
 expect_grep "pinned status" "^< ok status gpu=0 governor=[^ ]* min_hz=510000000 max_hz=510000000 cur_hz=[0-9na]* mode=pin target_hz=510000000 control=you$" "$T/in"
@@ -76,7 +76,7 @@ expect_eq "first client pinned" "$(cat "$node/max_freq")" 714000000
 fpid=$(sed -n 's/^ready //p' "$T/first")
 as_in /usr/bin/python3 "$CLIENT" talk "$SOCK" status "pin 510" "cap 816" default restore >"$T/second" 2>&1
 sed 's/^/    /' "$T/second"
-expect_grep "second told who controls at connect" "^< dvfstopd 1 .* control=uid=$(id -u "$UIN"),pid=$fpid$" "$T/second"
+expect_grep "second told who controls at connect" "^< dvfstopd 1 .* control=uid=$(id -u "$UIN"),pid=$fpid " "$T/second"
 expect_grep "second's status names the controller" "^< ok status .* mode=pin target_hz=714000000 control=uid=$(id -u "$UIN"),pid=$fpid$" "$T/second"
 n=$(grep -c "^< err EBUSY uid=$(id -u "$UIN") pid=$fpid controls the clocks; this connection is read-only$" "$T/second")
 expect_eq "second's writes refused" "$n" 4

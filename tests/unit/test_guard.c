@@ -22,6 +22,7 @@
 #include <sys/file.h>
 
 #include "guard.h"
+#include "sigrestore.h"
 #include "statedir.h"
 #include "stopsig.h"
 #include "cmd_restore.h"
@@ -206,6 +207,12 @@ static void test_restore_refuses_link(void **st)
 	assert_int_equal(symlink(victim, gov), 0);
 	char m[512];
 	assert_int_not_equal(guard_restore(g, m, sizeof m), 0);
+	/* the refusal named as people read it, not "error 40" */
+	assert_non_null(strstr(m, "governor: Too many levels of symbolic links (ELOOP)"));
+	assert_null(strstr(m, "error 40"));
+	char e[64];
+	e[sigrestore_put_err(e, 0, sizeof e, 4095)] = '\0';
+	assert_string_equal(e, "errno 4095");
 	char buf[64] = "";
 	f = fopen(victim, "r");
 	assert_non_null(f);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,6 +48,17 @@ static void test_parse_greeting(void **state)
 	assert_int_equal(g.uid, 1000);
 	assert_int_equal(g.pid, 4242);
 	assert_int_equal(g.gpus, 2);
+	assert_false(g.have_tree);
+	assert_int_equal(helper_client_parse_greeting("dvfstopd 1 board=x gpus=1 control=free root=/tmp/a%20b "
+						      "tree=2049:131 gpudir=0:77", &g), 0);
+	assert_true(g.have_tree);
+	assert_string_equal(g.root, "/tmp/a b");
+	assert_true(g.root_dev == 2049 && g.root_ino == 131 && g.dir_dev == 0 && g.dir_ino == 77);
+	assert_int_equal(helper_client_parse_greeting("dvfstopd 1 board=x tree=2049 gpudir=0:77", &g), 0);
+	assert_false(g.have_tree);
+	assert_int_equal(helper_client_parse_greeting("dvfstopd 1 board=x tree=1:2 gpudir=0:77 root=%zz", &g), 0);
+	assert_true(g.have_tree);
+	assert_string_equal(g.root, "");
 	assert_int_equal(helper_client_parse_greeting("SSH-2.0-OpenSSH", &g), EPROTO);
 	assert_int_equal(helper_client_parse_greeting("dvfstopd x", &g), EPROTO);
 }
@@ -94,7 +107,7 @@ static void test_who_socket(void **state)
 
 /* ---- a scripted daemon ------------------------------------------------------ */
 
-enum script { S_NORMAL, S_OTHER, S_BUSY, S_HANGUP_AFTER_PIN, S_REFUSE, S_GARBAGE };
+enum script { S_NORMAL, S_OTHER, S_BUSY, S_HANGUP_AFTER_PIN, S_REFUSE, S_GARBAGE, S_COPY, S_FULL };
 
 struct fd_daemon {
 	pid_t pid;
@@ -127,8 +140,20 @@ static void serve(int cfd, struct fake_board *b, enum script sc)
 		say(cfd, "SSH-2.0-OpenSSH_9\n");
 		return;
 	}
-	say(cfd, sc == S_OTHER ? "dvfstopd 1 board=fake gpus=1 control=uid=1000,pid=4242\n" :
-		 "dvfstopd 1 board=fake gpus=1 control=free\n");
+	if (sc == S_FULL) {
+		say(cfd, "err EBUSY daemon busy: too many connections from uid 1000 (4 open, at most 4 per user); close one\n");
+		return;
+	}
+	/* the tree it serves: the fake board's (S_COPY: another folder's) */
+	char real[PATH_MAX], hello[PATH_MAX + 256];
+	struct stat r, d;
+	if (!realpath(b->root, real) || stat(real, &r) != 0 || stat(b->src.node, &d) != 0)
+		_exit(4);
+	snprintf(hello, sizeof hello, "dvfstopd 1 board=fake gpus=1 control=%s root=%s tree=%llu:%llu gpudir=%llu:%llu\n",
+		 sc == S_OTHER ? "uid=1000,pid=4242" : "free", sc == S_COPY ? "/elsewhere" : real,
+		 (unsigned long long)r.st_dev, (unsigned long long)r.st_ino + (sc == S_COPY),
+		 (unsigned long long)d.st_dev, (unsigned long long)d.st_ino);
+	say(cfd, hello);
 	char orig_min[64], orig_max[64], line[256];
 	snprintf(orig_min, sizeof orig_min, "%s", fake_get(b, "min_freq", 0));
 	snprintf(orig_max, sizeof orig_max, "%s", fake_get(b, "max_freq", 1));
@@ -360,6 +385,32 @@ static void test_other_controls(void **state)
 	fx_free(f);
 }
 
+/* The daemon serves another tree (a copy of the board has the same table
+ * and settings): not asked; the fake tree is ours, so written directly.
+ * A daemon with no slot for us says so: read-only with its words. */
+static void test_other_tree_and_full(void **state)
+{
+	(void)state;
+	struct fx *f = fx_new(S_COPY);
+	struct control *c = open_via(f, f->d.sock);
+	assert_false(control_readonly(c));
+	assert_non_null(strstr(control_msg(c), "clock control: direct"));
+	assert_int_equal(control_pin(c, 714 * MHZ, CTL_BY_USER), 0);
+	assert_int_equal(state_files(f) > 0, 1);   /* our own state file: not through the daemon */
+	control_close(c);
+	fx_free(f);
+
+	f = fx_new(S_FULL);
+	c = open_via(f, f->d.sock);
+	assert_true(control_readonly(c));
+	assert_non_null(strstr(control_msg(c), "read-only: dvfstopd at "));
+	assert_non_null(strstr(control_msg(c), " answered: daemon busy: too many connections from uid 1000"));
+	assert_null(strstr(control_msg(c), "nothing answers"));
+	assert_int_equal(control_pin(c, 714 * MHZ, CTL_BY_USER), EPERM);
+	control_close(c);
+	fx_free(f);
+}
+
 static void test_daemon_gone(void **state)
 {
 	(void)state;
@@ -417,6 +468,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_greeting),
+		cmocka_unit_test(test_other_tree_and_full),
 		cmocka_unit_test(test_parse_status_levels),
 		cmocka_unit_test(test_who_socket),
 		cmocka_unit_test(test_through_daemon),

@@ -183,6 +183,23 @@ static void replies(void **st)
 	assert_string_equal(b, "dvfstopd 1 board=NVIDIA_Jetson_AGX_Orin gpus=1 control=free\n");
 	helper_proto_fmt_greeting(b, sizeof b, "", 1, &other);
 	assert_string_equal(b, "dvfstopd 1 board=unknown gpus=1 control=uid=1001,pid=4242\n");
+	struct helper_proto_tree t = { .root = "/tmp/my tree%\n", .root_dev = 2049, .root_ino = 131, .dir_dev = 0,
+				       .dir_ino = 77 };
+	helper_proto_fmt_greeting_tree(b, sizeof b, "orin", 1, &free_, &t);
+	assert_string_equal(b, "dvfstopd 1 board=orin gpus=1 control=free root=/tmp/my%20tree%25%0A tree=2049:131 "
+			    "gpudir=0:77\n");
+	char back[64];
+	assert_true(helper_proto_unescape("/tmp/my%20tree%25%0A", back, sizeof back));
+	assert_string_equal(back, "/tmp/my tree%\n");
+	assert_false(helper_proto_unescape("/a%00", back, sizeof back));
+	assert_false(helper_proto_unescape("/a%2", back, sizeof back));
+	assert_false(helper_proto_unescape("/abcdef", back, 4));
+	char longp[400];
+	memset(longp, 'a', sizeof longp - 1);
+	longp[sizeof longp - 1] = '\0';
+	t.root = longp;   /* too long to say: left out, the identities stay */
+	helper_proto_fmt_greeting_tree(b, sizeof b, "orin", 1, &free_, &t);
+	assert_string_equal(b, "dvfstopd 1 board=orin gpus=1 control=free tree=2049:131 gpudir=0:77\n");
 
 	struct ctl_state cs = { .governor = "nvhost_podgov", .min_hz = 306000000, .max_hz = 714000000 };
 	size_t n = helper_proto_fmt_status(b, sizeof b, 0, &cs, dvf_m_val(714000000), CTL_CAP, 714000000, &you);
