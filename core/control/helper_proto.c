@@ -308,7 +308,7 @@ size_t helper_proto_fmt_status(char *buf, size_t len, int gpu, const struct ctl_
 			       struct dvf_m cur, enum control_mode mode, int64_t target_hz,
 			       const struct helper_proto_ctl *c)
 {
-	char gov[DVF_NAME_LEN + 1], ctl[48], cur_s[24];
+	char gov[DVF_GOV_LEN], ctl[48], cur_s[24];   /* the whole name, as the guard keeps it */
 	word(st->governor, gov, sizeof gov);
 	helper_proto_fmt_control(c, ctl, sizeof ctl);
 	if (cur.ok)
