@@ -88,7 +88,28 @@ static void win_start(struct govern *g, const struct dvf_sample *s, const struct
 	struct energy at;
 	int64_t t;
 	edge(g, s, e, &at, &t);
-	g->win = (struct govern_win){ .open = true, .t0 = t, .steps0 = steps, .e0_mj = at.ch[ENERGY_TOTAL].mj };
+	g->win = (struct govern_win){ .open = true, .t0 = t, .steps0 = steps, .e0_mj = at.ch[ENERGY_TOTAL].mj,
+				      .sub_e0 = at.ch[ENERGY_TOTAL].mj, .sub_t0 = t, .sub_s0 = steps };
+}
+
+/* A step boundary inside the open window: one more entry of its steps. */
+static void win_step(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
+{
+	struct govern_win *w = &g->win;
+	if (!w->open || !stepped || !s->steps.ok || s->steps.v <= w->sub_s0 || w->sub.n >= GOVERN_SUBS)
+		return;
+	struct energy at;
+	int64_t t;
+	edge(g, s, e, &at, &t);
+	double n = (double)(s->steps.v - w->sub_s0);
+	if (!s->step_ns.ok)
+		w->sub.coarse = true;
+	w->sub.jps[w->sub.n] = (at.ch[ENERGY_TOTAL].mj - w->sub_e0) * 1e-3 / n;
+	w->sub.sps[w->sub.n] = (double)(t - w->sub_t0) * 1e-9 / n;
+	w->sub.steps[w->sub.n++] = (int)(s->steps.v - w->sub_s0);
+	w->sub_e0 = at.ch[ENERGY_TOTAL].mj;
+	w->sub_t0 = t;
+	w->sub_s0 = s->steps.v;
 }
 
 bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
@@ -103,6 +124,9 @@ bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, c
 	f->sps = (double)(t - w->t0) * 1e-9 / (double)d;
 	f->jps = (e->ch[ENERGY_TOTAL].mj - w->e0_mj) * 1e-3 / (double)d;
 	f->util = w->util_n ? w->util_sum / w->util_n : -1;
+	f->f_lo = w->f_lo;
+	f->f_hi = w->f_hi;
+	f->sub = w->sub;
 	return true;
 }
 
@@ -121,6 +145,73 @@ static void win_add(struct govern_win *w, const struct dvf_sample *s)
 		w->util_sum += (double)s->gpu_load_pm.v / 10.0;
 		w->util_n++;
 	}
+	/* the clock it ran at: the user's clocks may move (the board's own
+	 * governor), and a baseline counts as a level's measurement only where
+	 * they stayed at one; a clock not read is a clock not known */
+	if (w->open) {
+		int64_t f = s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : -1;
+		if (w->f_lo == 0 && w->f_hi == 0)
+			w->f_lo = w->f_hi = f;
+		if (f < w->f_lo)
+			w->f_lo = f;
+		if (f > w->f_hi)
+			w->f_hi = f;
+	}
+}
+
+/* The level the user's clocks stayed at through the baseline's windows,
+ * -1 when they moved or were not read. */
+static int base_level(const struct govern *g)
+{
+	int64_t f = g->base_fig[0].f_lo;
+	for (int k = 0; k < g->n_base; k++)
+		if (g->base_fig[k].f_lo <= 0 || g->base_fig[k].f_lo != f || g->base_fig[k].f_hi != f)
+			return -1;
+	for (int i = 0; g->n_base > 0 && i < g->cfg.n_levels; i++)
+		if (g->cfg.level_hz[i] == f)
+			return i;
+	return -1;
+}
+
+/* The baseline from its windows (at the user's clocks, this phase). */
+static void set_base(struct govern *g, const struct govern_fig *f, int n)
+{
+	int64_t steps = 0;
+	double j = 0, t = 0;
+	g->n_base = n;
+	for (int k = 0; k < n; k++) {
+		g->base_fig[k] = f[k];
+		steps += f[k].steps;
+		j += f[k].jps * (double)f[k].steps;
+		t += f[k].sps * (double)f[k].steps;
+	}
+	g->base_ok = true;
+	g->base_jps = j / (double)steps;
+	g->base_sps = t / (double)steps;
+	/* Its steps with the stalls left out: a stall in a baseline's twenty
+	 * steps moves their J/step by more than a level's saving, and it
+	 * costs about the same at any clock. */
+	double sj[2 * GOVERN_SUBS], st[2 * GOVERN_SUBS];
+	int sn[2 * GOVERN_SUBS], m = 0;
+	bool coarse = false;
+	for (int k = 0; k < n; k++)
+		coarse |= f[k].sub.coarse;
+	for (int k = 0; k < n && !coarse; k++)
+		for (int i = 0; i < f[k].sub.n; i++) {
+			sj[m] = f[k].sub.jps[i];
+			st[m] = f[k].sub.sps[i];
+			sn[m++] = f[k].sub.steps[i];
+		}
+	double cj, cs;
+	int64_t cn;
+	if (m >= 3 && sweep_subs_clean(sj, st, sn, m, &cj, &cs, &cn)) {
+		g->base_jps = cj;
+		g->base_sps = cs;
+	}
+	/* its power over every step, stalls too: a held level's steps are
+	 * counted at it through their own time, stalls and all (govern.h) */
+	g->base_w = t > 0 ? j / t : 0;
+	g->base_level = base_level(g);
 }
 
 /* Change the wanted level; a window opens once it has settled. */
@@ -151,9 +242,10 @@ static bool settled(struct govern *g, const struct dvf_sample *s, const struct e
 
 static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s)
 {
-	struct sweep_cfg c = { .mode = SWEEP_ADAPTIVE, .select = g->cfg.select,
+	struct sweep_cfg c = { .mode = SWEEP_INTERVALS, .select = g->cfg.select,
 			       .max_slowdown = g->cfg.max_slowdown, .settle_ns = g->cfg.settle_ns,
-			       .dwell_steps = g->cfg.window_steps, .stall_ns = g->cfg.stall_ns };
+			       .dwell_steps = g->cfg.window_steps, .stall_ns = g->cfg.stall_ns,
+			       .max_windows = GOVERN_MAX_WINDOWS };
 	/* Short steps: one data-loading stall in five 60 ms steps moves the
 	 * window's J/step by more than the U-curve's bottom differs; a window
 	 * is at least window_ns long at the baseline's step time. */
@@ -171,6 +263,26 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	memcpy(c.level_hz, &g->cfg.level_hz[lo], sizeof c.level_hz[0] * (size_t)c.n_levels);
 	c.start = start >= lo && start <= hi ? start - lo : -1;
 	sweep_init(&g->sw, &c);
+	/* The baseline's windows, where the user's clocks stayed at one level
+	 * of the search, are that level's first measurement. */
+	int k = g->base_level - lo;
+	if (g->base_ok && g->base_level >= 0 && k >= 0 && k < c.n_levels) {
+		struct sweep_point *p = &g->sw.pts[k];
+		for (int i = 0; i < g->n_base; i++) {
+			const struct govern_fig *f = &g->base_fig[i];
+			p->coarse |= f->sub.coarse;
+			p->energy_j += f->jps * (double)f->steps;
+			p->time_s += f->sps * (double)f->steps;
+			p->steps += f->steps;
+			for (int j = 0; j < f->sub.n && p->n_sub < SWEEP_MAX_SUB; j++) {
+				p->sub_jps[p->n_sub] = f->sub.jps[j];
+				p->sub_sps[p->n_sub] = f->sub.sps[j];
+				p->sub_steps[p->n_sub++] = f->sub.steps[j];
+			}
+		}
+		p->windows = 1;
+		g->sw.cur = sweep_next(&g->sw.cfg, g->sw.pts);
+	}
 	g->lo = lo;
 	g->state = GOV_PROFILE;
 	g->profiles++;
@@ -184,10 +296,13 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	want(g, lo + sweep_level(&g->sw), now);
 }
 
-static void to_hold(struct govern *g, int lvl, int64_t now, const struct dvf_sample *s)
+/* Hold level lvl, or (user) the user's clocks, lvl the level they ran at
+ * or -1. */
+static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s)
 {
 	g->state = GOV_HOLD;
 	g->held = lvl;
+	g->hold_user = user;
 	g->ref_n = 0;
 	g->off = 0;
 	/* A watch window long enough in time too: at 60 ms a step, one
@@ -202,7 +317,7 @@ static void to_hold(struct govern *g, int lvl, int64_t now, const struct dvf_sam
 	g->held_fig = (struct govern_fig){ 0 };
 	if (g->first_profile_steps < 0 && s->steps.ok)
 		g->first_profile_steps = s->steps.v - g->wu_steps0;
-	want(g, lvl, now);
+	want(g, user ? -1 : lvl, now);
 }
 
 static void warmup(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
@@ -221,6 +336,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		return;
 	}
 	win_add(&g->win, s);
+	win_step(g, s, e, stepped);
 	struct govern_fig f;
 	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
 		return;
@@ -229,12 +345,11 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		     s->t_ns - g->wu_t0 >= g->cfg.warmup_max_ns;
 	if (calm || bound) {
 		/* The baseline: the last windows at the user's own clocks. */
-		int64_t n = f.steps + (g->wu_have_prev ? g->wu_prev.steps : 0);
-		double j = f.jps * (double)f.steps + (g->wu_have_prev ? g->wu_prev.jps * (double)g->wu_prev.steps : 0);
-		double t = f.sps * (double)f.steps + (g->wu_have_prev ? g->wu_prev.sps * (double)g->wu_prev.steps : 0);
-		g->base_ok = true;
-		g->base_jps = j / (double)n;
-		g->base_sps = t / (double)n;
+		struct govern_fig two[2] = { g->wu_prev, f };
+		if (g->wu_have_prev)
+			set_base(g, two, 2);
+		else
+			set_base(g, &f, 1);
 		g->prev_ok = false;
 		say(g, s->t_ns, "%s after %lld steps: %.3f s/step, %.4f J/step at the user's clocks (the baseline)",
 		    calm ? "warm-up over" : "warm-up bound reached", (long long)(s->steps.v - g->wu_steps0),
@@ -252,157 +367,36 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	if (!settled(g, s, e, stepped))
 		return;
 	win_add(&g->win, s);
+	win_step(g, s, e, stepped);
 	struct govern_fig f;
 	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
 		return;
-	g->base_ok = true;
-	g->base_jps = f.jps;
-	g->base_sps = f.sps;
+	set_base(g, &f, 1);
 	say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", f.sps, f.jps);
 	to_profile(g, s->t_ns, s);
 }
 
-/* y = a + b x + c x^2 (x: the clock in GHz) fitted to the measured
- * levels' y, weighted by steps: false when fewer than three levels or no
- * fit; else b, c and the weighted residual sum of squares relative to the
- * weighted sum of y^2.  Pure. */
-static bool parabola(const struct sweep *sw, const double y[], double *b, double *c, double *rss)
+/* Does the search's choice bi beat the baseline beyond noise?  Against
+ * the baseline's own level where the user's clocks stayed at one the
+ * search measured, else against the baseline's windows with the noise the
+ * search measured (its per-step variance). */
+static bool beats_base(const struct govern *g, const struct sweep_est *est, int bi)
 {
-	double S[5] = { 0 }, T[3] = { 0 };   /* sums of w x^k and w x^k y */
-	int n = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		if (!sweep_point_measured(p))
-			continue;
-		double x = (double)p->hz * 1e-9, w = (double)p->steps, xk = 1;
-		for (int k = 0; k < 5; k++, xk *= x) {
-			S[k] += w * xk;
-			if (k < 3)
-				T[k] += w * xk * y[i];
-		}
-		n++;
+	int k = g->base_level - g->lo;
+	if (g->base_level >= 0 && k >= 0 && k < g->sw.cfg.n_levels && est[k].ok) {
+		if (k == bi)
+			return false;
+		double sd = sqrt(est[bi].se * est[bi].se + est[k].se * est[k].se);
+		return est[bi].y < est[k].y - SWEEP_SEARCH_Z * sd;
 	}
-	if (n < 3)
-		return false;
-	/* normal equations (Cramer's rule) */
-	double M[3][3] = { { S[0], S[1], S[2] }, { S[1], S[2], S[3] }, { S[2], S[3], S[4] } };
-	double det = M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-		     M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
-	if (fabs(det) < 1e-18)
-		return false;
-	double da = T[0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (T[1] * M[2][2] - M[1][2] * T[2]) +
-		    M[0][2] * (T[1] * M[2][1] - M[1][1] * T[2]);
-	double db = M[0][0] * (T[1] * M[2][2] - M[1][2] * T[2]) - T[0] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-		    M[0][2] * (M[1][0] * T[2] - T[1] * M[2][0]);
-	double dc = M[0][0] * (M[1][1] * T[2] - T[1] * M[2][1]) - M[0][1] * (M[1][0] * T[2] - T[1] * M[2][0]) +
-		    T[0] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
-	double a = da / det;
-	*b = db / det;
-	*c = dc / det;
-	double r = 0, yy = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		if (!sweep_point_measured(p))
-			continue;
-		double x = (double)p->hz * 1e-9, e = y[i] - (a + *b * x + *c * x * x), w = (double)p->steps;
-		r += w * e * e;
-		yy += w * y[i] * y[i];
-	}
-	*rss = yy > 0 ? r / yy : 0;
-	return true;
-}
-
-/* A step's time is the part the clock does not touch (CPU, input, memory
- * stalls) plus the GPU's part, which scales as 1/f: t = a + b / f.  On
- * small models a step's time jitters by several per cent, and a window's
- * J/step jitters with it (the board draws power all the while).  That
- * jitter is common to every level, so a + b / f fitted to all measured
- * levels (weighted by steps) estimates each level's step time better than
- * its own window does, and J/step scaled by fitted over measured time
- * takes the jitter out.  A data-loading stall, though, costs time at idle
- * power, where the scaling over-corrects; so the corrected curve is used
- * only when four levels or more are measured and it lies closer to a
- * parabola (a smooth U) than the measured one.  No correction either when
- * the time fit is not physical (b <= 0).  Pure. */
-void govern_jps_corrected(const struct sweep *sw, double y[])
-{
-	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, raw[DVF_MAX_LEVELS];
-	int n = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		y[i] = raw[i] = sweep_jps(p);
-		if (!sweep_point_measured(p) || p->time_s <= 0 || p->hz <= 0)
-			continue;
-		double x = 1e9 / (double)p->hz, w = (double)p->steps, t = sweep_sps(p);
-		S0 += w;
-		S1 += w * x;
-		S2 += w * x * x;
-		T0 += w * t;
-		T1 += w * x * t;
-		n++;
-	}
-	double det = S0 * S2 - S1 * S1;
-	if (n < 2 || fabs(det) < 1e-18 * S0 * S2)
-		return;
-	double b = (S0 * T1 - S1 * T0) / det, a = (T0 - b * S1) / S0;
-	if (!(b > 0))
-		return;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		if (!sweep_point_measured(p) || p->time_s <= 0 || p->hz <= 0)
-			continue;
-		double fit = a + b * 1e9 / (double)p->hz;
-		if (fit > 0)
-			y[i] *= fit / sweep_sps(p);
-	}
-	double pb, pc, r_raw, r_cor;
-	if (n >= 4 && parabola(sw, raw, &pb, &pc, &r_raw) && parabola(sw, y, &pb, &pc, &r_cor) && r_cor >= r_raw)
-		memcpy(y, raw, sizeof raw[0] * (size_t)sw->cfg.n_levels);
-}
-
-/* The U-curve's shape against a noisy window: a parabola in the clock,
- * fitted to every measured level's J/step (govern_jps_corrected, weighted
- * by its steps), picks the measured level it puts lowest, when it opens
- * upwards and at least three levels are measured; else the sweep's choice
- * stands.  Pure. */
-int govern_fit_best(const struct sweep *sw, int best)
-{
-	if (sw->cfg.select != SEL_ENERGY)
-		return best;
-	double y[DVF_MAX_LEVELS], b, c, rss;
-	govern_jps_corrected(sw, y);
-	if (!parabola(sw, y, &b, &c, &rss) || !(c > 0))
-		return best;
-	int pick = -1;
-	double lo = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		if (!sweep_point_measured(&sw->pts[i]))
-			continue;
-		double x = (double)sw->pts[i].hz * 1e-9, v = b * x + c * x * x;
-		if (pick < 0 || v < lo) {
-			pick = i;
-			lo = v;
-		}
-	}
-	return pick >= 0 ? pick : best;
-}
-
-/* On a flat stretch of the curve a faster level costs nothing more: of
- * the measured levels within GOVERN_TIE of the cheapest's J/step, the
- * fastest (least energy only; the other selections weigh time already). */
-static int faster_tie(const struct govern *g, int best)
-{
-	const struct sweep *sw = &g->sw;
-	if (sw->cfg.select != SEL_ENERGY)
-		return best;
-	double y[DVF_MAX_LEVELS];
-	govern_jps_corrected(sw, y);
-	double jb = y[best];
-	int pick = best;
-	for (int i = best + 1; i < sw->cfg.n_levels; i++)
-		if (sweep_point_measured(&sw->pts[i]) && y[i] <= jb * (1 + GOVERN_TIE))
-			pick = i;
-	return pick;
+	const struct sweep_point *p = &g->sw.pts[bi];
+	double rel = est[bi].raw > 0 ? est[bi].raw_se / est[bi].raw : 1;
+	int64_t n = 0;
+	for (int i = 0; i < g->n_base; i++)
+		n += g->base_fig[i].steps;
+	double se_base = n > 0 ? g->base_jps * rel * sqrt((double)p->steps / (double)n) : g->base_jps;
+	double sd = sqrt(est[bi].raw_se * est[bi].raw_se + se_base * se_base);
+	return est[bi].raw < g->base_jps - SWEEP_SEARCH_Z * sd;
 }
 
 static void profile(struct govern *g, const struct dvf_sample *s, const struct energy *e)
@@ -414,16 +408,37 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		return;
 	}
 	if (g->sw.state == SW_DONE && g->sw.best >= 0) {
-		int bi = faster_tie(g, govern_fit_best(&g->sw, g->sw.best));
+		struct sweep_est est[DVF_MAX_LEVELS];
+		double ta = 0, tb = 0;
+		bool tm = sweep_estimate(&g->sw.cfg, g->sw.pts, est, &ta, &tb);
+		int bi = g->sw.best;
 		int best = g->lo + bi;
-		const struct sweep_point *p = &g->sw.pts[bi];
+		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
 		char a[32];
 		mhz(g, best, a, sizeof a);
-		to_hold(g, best, s->t_ns, s);
-		double se = sweep_jps(p) > 0 ? sweep_se(p) / sweep_jps(p) * 100 : 0;
+		double se = est[bi].y > 0 ? est[bi].se / est[bi].y * 100 : 0;
+		if (g->cfg.select == SEL_ENERGY && !beats_base(g, est, bi)) {
+			to_hold(g, g->base_level, true, s->t_ns, s);
+			say(g, s->t_ns, "hold the user's clocks: no level beat them beyond noise (best %s %.4f J/step "
+			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", a, est[bi].y, se, g->base_jps,
+			    g->sw.windows, used);
+			return;
+		}
+		/* The baseline for the steps held: the same steps at the
+		 * baseline's clock, through the step-time model (govern.h). */
+		g->hold_tratio = 0;
+		if (tm && g->base_level >= 0) {
+			double t0 = ta + tb * 1e9 / (double)g->cfg.level_hz[g->base_level];
+			double t1 = ta + tb * 1e9 / (double)g->cfg.level_hz[best];
+			if (t0 > 0 && t1 > 0)
+				g->hold_tratio = t0 / t1;
+		}
+		int k = g->base_level - g->lo;
+		bool in = g->base_level >= 0 && k >= 0 && k < g->sw.cfg.n_levels && est[k].ok;
+		g->hold_ratio = (in ? est[k].y : g->base_jps) / est[bi].y;
+		to_hold(g, best, false, s->t_ns, s);
 		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step)", a,
-		    sweep_jps(p), se, g->sw.windows, (long long)(s->steps.ok ? s->steps.v - g->wu_steps0 : 0),
-		    g->base_jps);
+		    est[bi].y, se, g->sw.windows, used, g->base_jps);
 		return;
 	}
 	/* Stopped stepping (an evaluation pass without steps, a hang): the
@@ -505,17 +520,31 @@ static void count_saved(struct govern *g, const struct dvf_sample *s, const stru
 		g->prev_ok = counting;
 		g->prev_e_mj = emj;
 		g->prev_steps = s->steps.v;
+		g->prev_edge_t = t;
 		return;
 	}
 	if (s->steps.v <= g->prev_steps)
 		return;
 	int64_t d = s->steps.v - g->prev_steps;
-	g->base_j += (double)d * g->base_jps;
-	g->used_j += (emj - g->prev_e_mj) * 1e-3;
-	g->saved_j = g->base_j - g->used_j;
+	/* Held with a step-time model: these very steps (their jitter, their
+	 * stalls) at the baseline's power and clock; else steps x J/step. */
+	double used = (emj - g->prev_e_mj) * 1e-3;
+	/* The user's clocks held: the baseline itself, a saving of 0 by
+	 * construction. */
+	if (g->state == GOV_HOLD && g->hold_user)
+		g->base_j += used;
+	else if (g->state == GOV_HOLD && g->hold_tratio > 0 && g->base_w > 0)
+		g->base_j += (double)(t - g->prev_edge_t) * 1e-9 * g->base_w * g->hold_tratio;
+	else if (g->state == GOV_HOLD && g->hold_ratio > 0)
+		g->base_j += used * g->hold_ratio;
+	else
+		g->base_j += (double)d * g->base_jps;
+	g->used_j += used;
+	g->saved_j = g->base_j > g->used_j ? g->base_j - g->used_j : 0;
 	g->save_steps += d;
 	g->prev_e_mj = emj;
 	g->prev_steps = s->steps.v;
+	g->prev_edge_t = t;
 }
 
 /* ---- the interface ---------------------------------------------------------- */
@@ -529,6 +558,7 @@ void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_
 	g->want = -1;
 	g->wu_t0 = -1;
 	g->first_profile_steps = -1;
+	g->base_level = -1;
 	g->state = GOV_WARMUP;
 	g->t_state = now;
 	g->last_steps = -1;
@@ -537,7 +567,11 @@ void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_
 
 int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e)
 {
-	bool stepped = s->steps.ok && s->steps.v != g->last_steps;
+	/* A step boundary: the counter moved from a value seen before (the
+	 * first sample's count starts nothing: its step is partly done). */
+	bool stepped = s->steps.ok && g->last_steps >= 0 && s->steps.v != g->last_steps;
+	if (s->steps.ok && g->last_steps < 0)
+		g->last_steps = s->steps.v;
 	if (stepped) {
 		g->last_steps = s->steps.v;
 		g->last_step_t = s->t_ns;
@@ -581,10 +615,10 @@ void govern_resume(struct govern *g, int64_t now)
 {
 	if (g->state != GOV_SUSPENDED && g->state != GOV_OFF)
 		return;
-	if (g->held >= 0 && g->base_ok) {
+	if ((g->held >= 0 || g->hold_user) && g->base_ok) {
 		char a[32];
-		mhz(g, g->held, a, sizeof a);
-		to_hold(g, g->held, now, &(struct dvf_sample){ 0 });
+		mhz(g, g->hold_user ? -1 : g->held, a, sizeof a);
+		to_hold(g, g->held, g->hold_user, now, &(struct dvf_sample){ 0 });
 		say(g, now, "resumed: hold %s and watch", a);
 		return;
 	}
@@ -632,7 +666,7 @@ void govern_describe(const struct govern *g, char *buf, size_t len)
 		break;
 	}
 	case GOV_HOLD:
-		mhz(g, g->held, a, sizeof a);
+		mhz(g, g->hold_user ? -1 : g->held, a, sizeof a);
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			snprintf(buf, len, "hold %s (learning its noise)", a);
 		else

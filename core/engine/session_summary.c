@@ -41,7 +41,9 @@ static json_object *governor_json(const struct govern *g)
 	json_object_object_add(o, "baseline_j_per_step", g->base_ok ? json_object_new_double(g->base_jps) : NULL);
 	json_object_object_add(o, "baseline", json_object_new_string("measured at the user's clocks"));
 	json_object_object_add(o, "energy_saved_j", g->base_ok ? json_object_new_double(g->saved_j) : NULL);
+	json_object_object_add(o, "energy_saved_pct", g->base_ok ? json_object_new_double(govern_saved_pct(g)) : NULL);
 	json_object_object_add(o, "saved_steps", json_object_new_int64(g->save_steps));
+	json_object_object_add(o, "holds_user_clocks", json_object_new_boolean(g->hold_user));
 	json_object_object_add(o, "watch_window_steps", g->hold_n > 0 ? json_object_new_int64(g->hold_n) : NULL);
 	json_object_object_add(o, "last_decision", json_object_new_string(govern_last(g)));
 	return o;
