@@ -2,7 +2,7 @@
  * given GPU clock levels (sim_model_energy_per_step_j), which the sweep
  * benchmark scores every choice against.
  *
- *   sweep-truth [--power SPEC] [--phases SPEC [--seed N] [--steps N]]
+ *   sweep-truth [--power SPEC] [--curve FILE] [--phases SPEC [--seed N] [--steps N]]
  *               MODEL SEQ_LEN BATCH MHZ...
  *   sweep-truth --list-models
  *
@@ -14,8 +14,12 @@
  * 2000), then one line per phase of the schedule:
  *   "phase train|eval seq LEN from STEP optimum MHZ J_PER_STEP"
  * (from: the training step after which the phase begins; an eval phase
- * is every evaluation pass at that sequence length).  --list-models prints
- * the catalog's model names, one a line (what bench/govern.sh draws from). */
+ * is every evaluation pass at that sequence length).  With --curve (the
+ * simulator's --sim-curve) the workload plays that measured table: the
+ * levels are the table's when no MHZ is given, and the truth at a level is
+ * the table's power_w x step_s (docs/simulator.md, "Measured curves").
+ * --list-models prints the catalog's model names, one a line (what
+ * bench/govern.sh draws from). */
 #include "config.h"
 
 #include <stdio.h>
@@ -23,6 +27,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "sim_curve.h"
 #include "sim_model.h"
 #include "sim_phases.h"
 #include "sim_power.h"
@@ -47,14 +52,15 @@ static double truth(const struct sim_model *m, const double *mhz, int n, bool sa
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sweep-truth [--power SPEC] [--phases SPEC [--seed N] [--steps N]] "
-			"MODEL SEQ_LEN BATCH MHZ...\n       sweep-truth --list-models\n");
+	fprintf(stderr, "usage: sweep-truth [--power SPEC] [--curve FILE] [--phases SPEC [--seed N] [--steps N]] "
+			"MODEL SEQ_LEN BATCH MHZ...\n       (MHZ may be left out with --curve: the table's levels)\n"
+			"       sweep-truth --list-models\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	const char *power = NULL, *phases = NULL;
+	const char *power = NULL, *phases = NULL, *curve_path = NULL;
 	unsigned long long seed = 1;
 	long long steps = 2000;
 	int a = 1;
@@ -66,6 +72,8 @@ int main(int argc, char **argv)
 	for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
 		if (strcmp(argv[a], "--power") == 0)
 			power = argv[a + 1];
+		else if (strcmp(argv[a], "--curve") == 0)
+			curve_path = argv[a + 1];
 		else if (strcmp(argv[a], "--phases") == 0)
 			phases = argv[a + 1];
 		else if (strcmp(argv[a], "--seed") == 0)
@@ -75,12 +83,14 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (argc - a < 4)
+	if (argc - a < (curve_path ? 3 : 4))
 		return usage();
-	char err[256];
+	char err[512];
 	struct sim_power pw;
 	struct sim_phases ph;
-	if (sim_power_parse(power, &pw, err, sizeof err) < 0 || sim_phases_parse(phases, &ph, err, sizeof err) < 0) {
+	static struct sim_curve curve;
+	if (sim_power_parse(power, &pw, err, sizeof err) < 0 || sim_phases_parse(phases, &ph, err, sizeof err) < 0 ||
+	    (curve_path && sim_curve_load(curve_path, &curve, err, sizeof err) < 0)) {
 		fprintf(stderr, "sweep-truth: %s\n", err);
 		return 1;
 	}
@@ -92,12 +102,18 @@ int main(int argc, char **argv)
 			argv[a + 2]);
 		return 1;
 	}
+	struct sim_model base = m;
+	if (curve_path)
+		sim_model_play_curve(&m, &curve, &base);
 	int n = argc - a - 3;
+	bool table = n == 0;
+	if (table)
+		n = curve.n;
 	double *mhz = calloc((size_t)n, sizeof *mhz);
 	if (!mhz)
 		return 1;
 	for (int i = 0; i < n; i++)
-		mhz[i] = atof(argv[a + 3 + i]);
+		mhz[i] = table ? (double)curve.hz[i] / 1e6 : atof(argv[a + 3 + i]);
 	double j;
 	double best = truth(&m, mhz, n, true, &j);
 	printf("optimum %.1f %.6f\n", best, j);
@@ -109,6 +125,8 @@ int main(int argc, char **argv)
 		for (int w = 0; w <= (ph.eval_every ? 1 : 0); w++) {
 			if (sim_model_init_cal(&m, cm, len, batch, w ? SIM_WORK_EVAL : SIM_WORK_TRAIN, &pw) < 0)
 				continue;
+			if (curve_path)
+				sim_model_play_curve(&m, &curve, &base);
 			best = truth(&m, mhz, n, false, &j);
 			printf("phase %s seq %d from %lld optimum %.1f %.6f\n", w ? "eval" : "train", len, from, best, j);
 		}

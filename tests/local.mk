@@ -137,6 +137,8 @@ endif
 EXTRA_DIST += docs/simulator.md
 TESTS += tests/integration/sim-phases.sh
 EXTRA_DIST += tests/integration/sim-phases.sh
+TESTS += tests/integration/sim-curve.sh
+EXTRA_DIST += tests/integration/sim-curve.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sim tests/unit/test_sim_model
@@ -152,6 +154,11 @@ TESTS += tests/unit/test_sim_phases
 tests_unit_test_sim_phases_SOURCES = tests/unit/test_sim_phases.c
 tests_unit_test_sim_phases_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_phases_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_sim_curve
+TESTS += tests/unit/test_sim_curve
+tests_unit_test_sim_curve_SOURCES = tests/unit/test_sim_curve.c
+tests_unit_test_sim_curve_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_curve_LDADD = $(TEST_LDADD)
 endif
 
 # ---- from core/parse.mk

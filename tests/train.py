@@ -11,7 +11,14 @@ EXIT_CODE (default 0).  It writes "done N" to stdout at the end, so a test
 can tell that the run finished rather than being stopped.  SIGTERM ends it
 with 128+15 after printing "stopped at N".  SIGHUP is ignored, as a
 fine-tune under nohup would: an SSH hang-up reaches dvfstop, not the job.
+
+With FAKENVML_CURVE (a --sim-curve table, docs/simulator.md) and
+FAKENVML_STATE (the fake NVML's lock file, tests/fakenvml/fakenvml.c) each
+step takes the table's time at GPU 0's clock as the fake library runs it
+(the highest level at or below a lock's upper bound; the top level when not
+locked): step_s, or STEP_SECONDS x perf(top) / perf(level).
 """
+import os
 import signal
 import sys
 import time
@@ -20,6 +27,53 @@ steps = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 dt = float(sys.argv[2]) if len(sys.argv) > 2 else 0.05
 code = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 done = 0
+
+
+def read_curve(path):
+    """[(mhz, step_s or None, perf or None)], highest clock first."""
+    rows, cols = [], None
+    with open(path) as f:
+        for line in f:
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            fields = [x.strip().strip('"') for x in s.split(",")]
+            if cols is None:
+                cols = [x.lower() for x in fields]
+                continue
+            v = dict(zip(cols, fields))
+            mhz = float(v["clock_mhz"]) if "clock_mhz" in v else float(v["clock_hz"]) / 1e6
+            rows.append((round(mhz), float(v["step_s"]) if "step_s" in v else None,
+                         float(v["perf"]) if "perf" in v else None))
+    return sorted(rows, reverse=True)
+
+
+curve = os.environ.get("FAKENVML_CURVE")
+state = os.environ.get("FAKENVML_STATE")
+levels = read_curve(curve) if curve and state else None
+
+
+def step_time():
+    """This step's time: dt, or the table's at the clock the GPU runs."""
+    if not levels:
+        return dt
+    hi = None
+    try:
+        with open(state) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 4 and w[0] == "0" and w[1] == "locked":
+                    hi = int(w[3])
+    except OSError:
+        pass
+    lv = levels[-1]
+    for row in levels:
+        if hi is None or row[0] <= hi:
+            lv = row
+            break
+    if lv[1] is not None:
+        return lv[1]
+    return dt * levels[0][2] / lv[2]
 
 
 def on_term(signum, frame):
@@ -40,14 +94,14 @@ if tqdm is not None:
     bar = tqdm(total=steps, desc="train", file=sys.stderr, mininterval=0,
                miniters=1, ascii=False)
     for _ in range(steps):
-        time.sleep(dt)
+        time.sleep(step_time())
         done += 1
         bar.update(1)
     bar.close()
 else:
     t0 = time.monotonic()
     for _ in range(steps):
-        time.sleep(dt)
+        time.sleep(step_time())
         done += 1
         el = time.monotonic() - t0
         rate = done / el if el > 0 else 0.0

@@ -52,6 +52,7 @@ static const struct opt_def opt_table[] = {
 	{ "sim-steps", 0, K_INT, OFF(sim_steps), "N", "simulated fine-tune length in steps (default 2000; 0 endless)", 0, INT64_MAX, false },
 	{ "sim-phases", 0, K_STR, OFF(sim_phases), "SPEC", "fine-tune phases: none (default), auto, or eval=EVERY:N,seq=STEP:LEN,stall=STEP:S", 0, 0, false },
 	{ "sim-power", 0, K_STR, OFF(sim_power), "NAME[,K=V...]", "simulator's power calibration: reference (default) or energyinfra", 0, 0, false },
+	{ "sim-curve", 0, K_STR, OFF(sim_curve), "FILE", "the simulated board plays a measured clock/power table (CSV: clock_mhz, step_s or perf, power_w[, gpu_w])", 0, 0, true },
 	{ "seed", 0, K_INT, OFF(seed), "N", "simulator seed (default 1)", 0, INT64_MAX, false },
 	{ "noise", 0, K_DOUBLE, OFF(noise), "X", "simulator noise scale (1 nominal, 0 off)", 0, 0, false },
 	{ "sim-dir", 0, K_STR, OFF(sim_dir), "DIR", "keep the simulated sysfs tree in DIR (default: a private temporary folder)", 0, 0, true },

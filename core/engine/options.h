@@ -34,6 +34,7 @@ struct dvf_opts {
 	int64_t sim_seq_len, sim_batch, sim_steps;
 	const char *sim_phases;    /* --sim-phases: "none" (default), "auto" or a list (sim_phases.h) */
 	const char *sim_power;     /* --sim-power: "reference" (default), "energyinfra"[,key=value...] */
+	const char *sim_curve;     /* --sim-curve: a measured table's path; NULL none */
 	int64_t seed;
 	double noise;
 	const char *sim_dir;

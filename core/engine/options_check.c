@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nvml.h"
+#include "sim.h"
 #include "sweep.h"
 
 /* The governor's options: a selection it knows, a slowdown bound that is a
@@ -44,6 +45,25 @@ static enum opt_result options_check_governor(struct dvf_opts *o)
 	return OPT_OK;
 }
 
+/* The simulator's specs and its measured table, read before anything
+ * starts: a bad one is a bad option (exit 2), not a failed run. */
+static enum opt_result options_check_sim(const struct dvf_opts *o)
+{
+	if (!o->demo)
+		return OPT_OK;
+	struct sim_cfg sc;
+	sim_cfg_defaults(&sc);
+	sc.power = o->sim_power;
+	sc.phases = o->sim_phases;
+	sc.curve = o->sim_curve;
+	char err[512];
+	if (sim_cfg_validate(&sc, err, sizeof err) < 0) {
+		fprintf(stderr, "dvfstop: %s%s\n", sc.curve && strstr(err, sc.curve) == err ? "--sim-curve " : "", err);
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
 /* Options that name another board than the one the command line asks
  * for would be ignored without a word.  Only those given on the command
  * line: a config file's usual board must not stop a --demo. */
@@ -56,7 +76,7 @@ enum opt_result options_check(struct dvf_opts *o)
 	}
 	if (o->delay_ds > 0 && !options_cli_set(o, "refresh"))
 		o->refresh_ms = o->delay_ds * 100;
-	if (options_check_governor(o) != OPT_OK)
+	if (options_check_governor(o) != OPT_OK || options_check_sim(o) != OPT_OK)
 		return OPT_ERROR;
 	int gpus[DVF_MAX_GPUS];
 	char why[256];

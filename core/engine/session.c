@@ -51,6 +51,7 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 		.dir = o->sim_dir,
 		.power = o->sim_power,
 		.phases = o->sim_phases,
+		.curve = o->sim_curve,
 	};
 	if (strcmp(o->demo_layout, "jp5") != 0 && strcmp(o->demo_layout, "jp6") != 0) {
 		snprintf(err, errlen, "--demo-layout: '%s' is not jp6 or jp5", o->demo_layout);

@@ -12,3 +12,5 @@ core_sim_libsim_a_SOURCES += core/sim/sim_file.c core/sim/sim_rm.c core/sim/sim_
 core_sim_libsim_a_SOURCES += core/sim/sim_devfreq.c core/sim/sim_dir.c core/sim/sim_out.c core/sim/sim_mem.c
 # the power calibrations and the fine-tune's phases (sim_power.h, sim_phases.h)
 core_sim_libsim_a_SOURCES += core/sim/sim_power.c core/sim/sim_power.h core/sim/sim_phases.c core/sim/sim_phases.h
+# measured curves it can play instead of its own physics (sim_curve.h)
+core_sim_libsim_a_SOURCES += core/sim/sim_curve.c core/sim/sim_curve.h

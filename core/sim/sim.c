@@ -29,7 +29,7 @@
 /* how often the fault file is looked at, in real time */
 #define FAULT_CHECK_NS (100 * DVF_NS_PER_MS)
 
-static const int64_t sim_orin_levels[SIM_N_LEVELS] = {
+static const int64_t sim_orin_levels[SIM_ORIN_LEVELS] = {
 	306000000, 408000000, 510000000, 612000000, 714000000, 816000000,
 	918000000, 1020000000, 1122000000, 1224000000, 1300500000,
 };
@@ -77,7 +77,9 @@ static void sim_start_step(struct sim *s)
 	double nz = s->cfg.noise;
 	/* Step-time jitter grows with the share of CPU time (Python, data
 	 * loading), so small models are noisier. */
-	double cpu_share = m->t_cpu_s / sim_model_step_time_s(m, (double)sim_devfreq_top_hz(s));
+	double top = (double)sim_devfreq_top_hz(s);
+	double t_cpu = sim_model_phase_time_s(m, (double)s->cur_hz, SIM_PH_CPU);
+	double cpu_share = sim_model_phase_time_s(m, top, SIM_PH_CPU) / sim_model_step_time_s(m, top);
 	double sigma = nz * (0.01 + 0.06 * cpu_share);
 	double n1 = sim_rng_normal(&s->rng), n2 = sim_rng_normal(&s->rng);
 	double u1 = sim_rng_uniform(&s->rng), u2 = sim_rng_uniform(&s->rng);
@@ -90,13 +92,25 @@ static void sim_start_step(struct sim *s)
 	double extra = 0;
 	/* Occasional data-loading stalls (a slow batch, a worker refill). */
 	if (u1 < fmin(0.5, nz * 0.02))
-		extra = m->t_cpu_s * (1.0 + 3.0 * u2);
+		extra = t_cpu * (1.0 + 3.0 * u2);
 	/* A scheduled stall (--sim-phases stall=, a checkpoint save): the CPU
 	 * works, the GPU waits. */
 	extra += s->stall_s;
 	s->stall_s = 0;
 	s->phase = SIM_PH_CPU;
-	s->rem = m->t_cpu_s * s->step_jit + extra;
+	s->cpu_work_s = t_cpu * s->step_jit;
+	s->rem = s->cpu_work_s + extra;
+}
+
+/* The models play the measured table, if there is one, as the workload
+ * the simulator was configured with (its training step at the configured
+ * sequence length) measured it. */
+static void sim_play_curve(struct sim *s)
+{
+	if (!s->has_curve)
+		return;
+	sim_model_play_curve(&s->train_model, &s->curve, &s->base_model);
+	sim_model_play_curve(&s->eval_model, &s->curve, &s->base_model);
 }
 
 /* What follows training step s->steps in the phase schedule: a new
@@ -108,6 +122,7 @@ static void sim_phase_turn(struct sim *s)
 	if (seq != s->train_model.seq_len) {
 		sim_model_init_cal(&s->train_model, s->train_model.cm, seq, s->cfg.batch, SIM_WORK_TRAIN, &s->power);
 		sim_model_init_cal(&s->eval_model, s->train_model.cm, seq, s->cfg.batch, SIM_WORK_EVAL, &s->power);
+		sim_play_curve(s);
 		s->model = s->train_model;
 	}
 	s->stall_s += sim_phases_stall_after(p, s->steps);
@@ -178,13 +193,33 @@ static int64_t sim_phase_left_ns(const struct sim *s)
 	if (!sim_training(s))
 		return INT64_MAX;
 	double sec = s->phase == SIM_PH_COMPUTE ? s->rem / (double)s->cur_hz : s->rem;
+	/* a measured table stretches the GPU phases at this clock (the CPU
+	 * phase's length was set when it began) */
+	if (s->phase != SIM_PH_CPU)
+		sec *= sim_model_time_scale(&s->model, (double)s->cur_hz);
 	double ns = ceil(sec * 1e9);
+	return ns > 9e18 ? INT64_MAX : (int64_t)ns;
+}
+
+/* Is the CPU phase still in the stall before its own work?  (It matters
+ * only under a measured table, whose busy power the stall does not draw.) */
+static bool sim_stalling(const struct sim *s)
+{
+	return s->has_curve && s->phase == SIM_PH_CPU && s->rem > s->cpu_work_s;
+}
+
+/* Time (ns) until the stall ends, under a table; INT64_MAX when none. */
+static int64_t sim_stall_left_ns(const struct sim *s)
+{
+	if (!sim_stalling(s))
+		return INT64_MAX;
+	double ns = ceil((s->rem - s->cpu_work_s) * 1e9);
 	return ns > 9e18 ? INT64_MAX : (int64_t)ns;
 }
 
 static void sim_power_now(const struct sim *s, double mw[SIM_N_RAILS])
 {
-	enum sim_phase ph = s->phase;
+	enum sim_phase ph = sim_stalling(s) ? SIM_PH_STALL : s->phase;
 	for (int r = 0; r < SIM_N_RAILS; r++)
 		mw[r] = sim_model_phase_power_mw(&s->model, (double)s->cur_hz, ph, r, s->step_act);
 	if (s->railgated)
@@ -266,10 +301,11 @@ static void sim_run_segment(struct sim *s, int64_t dt)
 	s->cpu_win_ns += dt;
 
 	if (sim_training(s)) {
+		double scale = s->phase == SIM_PH_CPU ? 1.0 : sim_model_time_scale(&s->model, (double)s->cur_hz);
 		if (s->phase == SIM_PH_COMPUTE)
-			s->rem -= sec * (double)s->cur_hz;
+			s->rem -= sec * (double)s->cur_hz / scale;
 		else
-			s->rem -= sec;
+			s->rem -= sec / scale;
 	}
 }
 
@@ -289,6 +325,11 @@ void sim_advance(struct sim *s, int64_t t_ns)
 		bool phase_ends = left <= next - s->t_ns;
 		if (phase_ends)
 			next = s->t_ns + left;
+		int64_t stall = sim_stall_left_ns(s);
+		if (stall < next - s->t_ns) {
+			next = s->t_ns + stall;   /* the stall ends: the power changes */
+			phase_ends = false;
+		}
 		sim_run_segment(s, next - s->t_ns);
 		s->t_ns = next;
 		if (phase_ends)
@@ -308,7 +349,8 @@ void sim_advance(struct sim *s, int64_t t_ns)
 /* The configuration with its defaults filled in, and its model; NULL with
  * err said when a value is out of range. */
 static const struct catalog_model *sim_cfg_check(struct sim_cfg *cfg, struct sim_power *pw,
-						 struct sim_phases *ph, char *err, size_t errlen)
+						 struct sim_phases *ph, struct sim_curve *cv, char *err,
+						 size_t errlen)
 {
 	struct sim_cfg c = *cfg;
 	if (!c.model)
@@ -344,8 +386,26 @@ static const struct catalog_model *sim_cfg_check(struct sim_cfg *cfg, struct sim
 	}
 	if (sim_power_parse(c.power, pw, err, errlen) < 0 || sim_phases_parse(c.phases, ph, err, errlen) < 0)
 		return NULL;
+	cv->n = 0;
+	if (c.curve && *c.curve && sim_curve_load(c.curve, cv, err, errlen) < 0)
+		return NULL;
 	*cfg = c;
 	return cm;
+}
+
+int sim_cfg_validate(const struct sim_cfg *cfg, char *err, size_t errlen)
+{
+	struct sim_cfg c = *cfg;
+	struct sim_power pw;
+	struct sim_phases ph;
+	struct sim_curve *cv = malloc(sizeof *cv);
+	if (!cv) {
+		snprintf(err, errlen, "simulator: out of memory");
+		return -1;
+	}
+	int rc = sim_cfg_check(&c, &pw, &ph, cv, err, errlen) ? 0 : -1;
+	free(cv);
+	return rc;
 }
 
 struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
@@ -353,14 +413,17 @@ struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 	struct sim_cfg c = *cfg;
 	struct sim_power pw;
 	struct sim_phases ph;
-	const struct catalog_model *cm = sim_cfg_check(&c, &pw, &ph, err, errlen);
-	if (!cm)
-		return NULL;
 	struct sim *s = calloc(1, sizeof *s);
 	if (!s) {
 		snprintf(err, errlen, "simulator: out of memory");
 		return NULL;
 	}
+	const struct catalog_model *cm = sim_cfg_check(&c, &pw, &ph, &s->curve, err, errlen);
+	if (!cm) {
+		free(s);
+		return NULL;
+	}
+	s->has_curve = s->curve.n > 0;
 	sim_tree_init(s);
 	s->cfg = c;
 	s->cfg.model = cm->name;
@@ -368,16 +431,25 @@ struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen)
 	s->cfg.progress_path = NULL;
 	s->cfg.power = NULL;
 	s->cfg.phases = NULL;
+	s->cfg.curve = NULL;
 	s->power = pw;
-	sim_model_init_cal(&s->model, cm, c.seq_len, c.batch, SIM_WORK_TRAIN, &s->power);
-	s->train_model = s->model;
+	sim_model_init_cal(&s->base_model, cm, c.seq_len, c.batch, SIM_WORK_TRAIN, &s->power);
+	s->train_model = s->base_model;
 	sim_model_init_cal(&s->eval_model, cm, c.seq_len, c.batch, SIM_WORK_EVAL, &s->power);
+	sim_play_curve(s);
+	s->model = s->train_model;
 	s->phases = ph;
 	sim_phases_resolve(&s->phases, c.seed, c.total_steps, c.seq_len);
 	sim_rng_seed(&s->rng, c.seed);
 	sim_rng_seed(&s->sensor_rng, c.seed ^ 0x5e45045e45045e45ULL);
 
-	memcpy(s->levels, sim_orin_levels, sizeof s->levels);
+	if (s->has_curve) {
+		s->n_levels = s->curve.n;
+		memcpy(s->levels, s->curve.hz, (size_t)s->n_levels * sizeof s->levels[0]);
+	} else {
+		s->n_levels = SIM_ORIN_LEVELS;
+		memcpy(s->levels, sim_orin_levels, sizeof sim_orin_levels);
+	}
 	s->gov = GOV_PODGOV;
 	s->cur_hz = s->target_hz = s->levels[0];
 	s->podgov_3d = true;

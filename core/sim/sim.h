@@ -31,6 +31,8 @@ struct sim_cfg {
 	const char *progress_path; /* where "step N tokens T" lines go; NULL: none */
 	const char *power;      /* power calibration spec (sim_power.h): NULL = reference */
 	const char *phases;     /* the fine-tune's phases (sim_phases.h): NULL = none */
+	const char *curve;      /* a measured table to play (sim_curve.h): its path;
+	                           NULL or "" = the model's own physics */
 };
 
 struct sim;
@@ -40,6 +42,9 @@ struct sim_model;
  * A zeroed cfg is also accepted by sim_create, but means noise 0 and an
  * endless fine-tune. */
 void sim_cfg_defaults(struct sim_cfg *cfg);
+/* Check cfg's specs and files (power, phases, curve) without creating
+ * anything: 0, or -1 with the message sim_create would give. */
+int sim_cfg_validate(const struct sim_cfg *cfg, char *err, size_t errlen);
 /* Create the tree and the model.  NULL with a message in err on failure. */
 struct sim *sim_create(const struct sim_cfg *cfg, char *err, size_t errlen);
 const char *sim_root(const struct sim *s);

@@ -26,15 +26,15 @@
 
 int64_t sim_devfreq_top_hz(const struct sim *s)
 {
-	return s->levels[SIM_N_LEVELS - 1];
+	return s->levels[s->n_levels - 1];
 }
 
 int sim_devfreq_level_of(const struct sim *s, int64_t hz)
 {
-	for (int i = 0; i < SIM_N_LEVELS; i++)
+	for (int i = 0; i < s->n_levels; i++)
 		if (s->levels[i] >= hz)
 			return i;
-	return SIM_N_LEVELS - 1;
+	return s->n_levels - 1;
 }
 
 /* nvgpu's round_clk_rate: the first table entry >= the request. */
@@ -207,7 +207,7 @@ void sim_devfreq_tick(struct sim *s)
 	int64_t target;
 	int i = sim_devfreq_level_of(s, s->cur_hz);
 	/* podgov's load tracking (wmark_active moves the same way here) */
-	if (s->load_ema > PODGOV_UP_PM && i < SIM_N_LEVELS - 1)
+	if (s->load_ema > PODGOV_UP_PM && i < s->n_levels - 1)
 		i++;
 	else if (s->load_ema < PODGOV_DOWN_PM && i > 0)
 		i--;

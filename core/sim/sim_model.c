@@ -159,7 +159,83 @@ double sim_model_volts(const struct sim_model *m, double f_hz)
 	return sim_model_volts_pw(&m->pw, f_hz);
 }
 
-double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph)
+/* ---- a measured table (--sim-curve) -------------------------------------
+ *
+ * A table gives, per clock level, the step time and the step-averaged power
+ * of one workload (the base), and nothing finer.  So while a step runs the
+ * board draws the table's power throughout (a profile within the step would
+ * be invented, and sampled at the step's own period it would bias what a
+ * sampler measures), and the model keeps what the table does not say: how
+ * the step splits into its CPU, compute and memory phases (each phase's time
+ * is the model's times the table's step time over the model's own, one
+ * factor per clock: the GPU's utilisation is the model's), how the power
+ * splits over the rails without gpu_w, and what the board draws when idle.
+ * By construction the base workload's energy per step at a level is
+ * power_w x step_s there. */
+
+void sim_model_play_curve(struct sim_model *m, const struct sim_curve *c, const struct sim_model *base)
+{
+	const struct sim_model *b = base ? base : m;
+	double cycles = b->cycles, mem_bytes = b->mem_bytes, t_mem = b->t_mem_s, t_cpu = b->t_cpu_s;
+	m->curve = c;
+	m->base_cycles = cycles;
+	m->base_mem_bytes = mem_bytes;
+	m->base_t_mem_s = t_mem;
+	m->base_t_cpu_s = t_cpu;
+}
+
+/* The base workload under the model's own physics. */
+static struct sim_model curve_base(const struct sim_model *m)
+{
+	struct sim_model b = *m;
+	b.curve = NULL;
+	b.cycles = m->base_cycles;
+	b.mem_bytes = m->base_mem_bytes;
+	b.t_mem_s = m->base_t_mem_s;
+	b.t_cpu_s = m->base_t_cpu_s;
+	return b;
+}
+
+/* The table's step time of the base workload at f. */
+static double curve_step_s(const struct sim_curve *c, const struct sim_model *base, double f_hz)
+{
+	if (c->kind == SIM_CURVE_STEP_S)
+		return sim_curve_at(c, c->time, f_hz);
+	/* relative performance: the base's own step time at the top level
+	 * sets the scale */
+	double top = (double)c->hz[c->n - 1];
+	return sim_model_step_time_s(base, top) * c->time[c->n - 1] / sim_curve_at(c, c->time, f_hz);
+}
+
+double sim_model_time_scale(const struct sim_model *m, double f_hz)
+{
+	if (!m->curve)
+		return 1.0;
+	struct sim_model b = curve_base(m);
+	return curve_step_s(m->curve, &b, f_hz) / sim_model_step_time_s(&b, f_hz);
+}
+
+/* The factors on the model's GPU rail and on the others (CPU_CV, SYS_5V0
+ * and VDDQ within it) that map the base workload's own step average onto
+ * the table's power at f: without gpu_w one factor for all, which keeps the
+ * model's GPU share of the board. */
+static void curve_power_scale(const struct sim_model *m, double f_hz, double *k_gpu, double *k_rest)
+{
+	const struct sim_curve *c = m->curve;
+	struct sim_model b = curve_base(m);
+	double p = 1000.0 * sim_curve_at(c, c->power_w, f_hz);
+	if (!c->has_gpu) {
+		*k_gpu = *k_rest = p / sim_model_power_mw(&b, f_hz, SIM_RAIL_TOTAL);
+		return;
+	}
+	double g = 1000.0 * sim_curve_at(c, c->gpu_w, f_hz);
+	*k_gpu = g / sim_model_power_mw(&b, f_hz, SIM_RAIL_GPU_SOC);
+	*k_rest = (p - g) / (sim_model_power_mw(&b, f_hz, SIM_RAIL_CPU_CV) + sim_model_power_mw(&b, f_hz, SIM_RAIL_SYS_5V0));
+}
+
+/* ---- time and power of a step -------------------------------------------- */
+
+static double own_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph)
 {
 	switch (ph) {
 	case SIM_PH_CPU: return m->t_cpu_s;
@@ -167,6 +243,12 @@ double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_p
 	case SIM_PH_MEM: return m->t_mem_s;
 	default: return 0;
 	}
+}
+
+double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph)
+{
+	double t = own_phase_time_s(m, f_hz, ph);
+	return m->curve ? t * sim_model_time_scale(m, f_hz) : t;
 }
 
 double sim_model_step_time_s(const struct sim_model *m, double f_hz)
@@ -206,15 +288,16 @@ static double phase_gpu_w(const struct sim_power *pw, double f_hz, enum sim_phas
 static double phase_cpu_w(enum sim_phase ph)
 {
 	switch (ph) {
-	case SIM_PH_CPU: return CPU_BASE_W + CPU_ACTIVE_W;
+	case SIM_PH_CPU:
+	case SIM_PH_STALL: return CPU_BASE_W + CPU_ACTIVE_W;
 	case SIM_PH_COMPUTE:
 	case SIM_PH_MEM: return CPU_BASE_W + CPU_LAUNCH_W;
 	default: return CPU_BASE_W;
 	}
 }
 
-double sim_model_phase_power_mw(const struct sim_model *m, double f_hz, enum sim_phase ph,
-				int rail, double gpu_activity)
+static double own_phase_power_mw(const struct sim_model *m, double f_hz, enum sim_phase ph, int rail,
+				 double gpu_activity)
 {
 	double dram_w = DRAM_J_PER_BYTE * phase_dram_bps(m, f_hz, ph);
 	double w;
@@ -229,6 +312,45 @@ double sim_model_phase_power_mw(const struct sim_model *m, double f_hz, enum sim
 	default: w = 0; break;
 	}
 	return w * 1000.0;
+}
+
+/* A rail's power under the model's own physics in a phase; for the
+ * phases of a step under a table, its own step average (the table gives
+ * the step's mean power and no profile within the step). */
+static double own_rail_mw(const struct sim_model *m, double f_hz, enum sim_phase ph, int rail, double act)
+{
+	if (ph != SIM_PH_CPU && ph != SIM_PH_COMPUTE && ph != SIM_PH_MEM)
+		return own_phase_power_mw(m, f_hz, ph, rail, act);
+	double e = 0, t = 0;
+	for (int p = SIM_PH_CPU; p <= SIM_PH_MEM; p++) {
+		double dt = own_phase_time_s(m, f_hz, (enum sim_phase)p);
+		e += dt * own_phase_power_mw(m, f_hz, (enum sim_phase)p, rail, act);
+		t += dt;
+	}
+	return t > 0 ? e / t : 0;
+}
+
+double sim_model_phase_power_mw(const struct sim_model *m, double f_hz, enum sim_phase ph,
+				int rail, double gpu_activity)
+{
+	if (!m->curve)
+		return own_phase_power_mw(m, f_hz, ph, rail, gpu_activity);
+	double k_gpu, k_rest;
+	curve_power_scale(m, f_hz, &k_gpu, &k_rest);
+	switch (rail) {
+	case SIM_RAIL_GPU_SOC:
+		return k_gpu * own_rail_mw(m, f_hz, ph, rail, gpu_activity);
+	case SIM_RAIL_CPU_CV:
+	case SIM_RAIL_SYS_5V0:
+	case SIM_RAIL_VDDQ:
+		return k_rest * own_rail_mw(m, f_hz, ph, rail, gpu_activity);
+	case SIM_RAIL_TOTAL:
+		return k_gpu * own_rail_mw(m, f_hz, ph, SIM_RAIL_GPU_SOC, gpu_activity) +
+		       k_rest * (own_rail_mw(m, f_hz, ph, SIM_RAIL_CPU_CV, gpu_activity) +
+				 own_rail_mw(m, f_hz, ph, SIM_RAIL_SYS_5V0, gpu_activity));
+	default:
+		return 0;
+	}
 }
 
 double sim_model_power_mw(const struct sim_model *m, double f_hz, int rail)
@@ -267,6 +389,7 @@ double sim_model_core_busy(enum sim_phase ph, int core)
 	const double bg = 0.02;
 	switch (ph) {
 	case SIM_PH_CPU:
+	case SIM_PH_STALL:
 		return core == 0 ? 1.0 : core <= 3 ? 0.5 : bg;
 	case SIM_PH_COMPUTE:
 	case SIM_PH_MEM:

@@ -8,6 +8,7 @@
 #ifndef DVF_SIM_MODEL_H
 #define DVF_SIM_MODEL_H
 
+#include "sim_curve.h"
 #include "sim_power.h"
 #include "sim_rng.h"
 
@@ -31,6 +32,9 @@ enum sim_phase {
 	SIM_PH_MEM,       /* memory-bound kernels: time at the fixed EMC clock */
 	SIM_PH_IDLE,      /* no fine-tune running, GPU powered */
 	SIM_PH_GATED,     /* no fine-tune running, GPU rail-gated */
+	SIM_PH_STALL,     /* a stall before a step's CPU phase (data loading, a
+	                     checkpoint save): the CPU phase's power, but not
+	                     part of the step's work (it matters with a table) */
 	SIM_N_PHASES
 };
 
@@ -51,6 +55,12 @@ struct sim_model {
 	double mem_bytes;   /* DRAM traffic of the memory-bound kernels per step */
 	double t_mem_s;     /* memory-bound kernel time per step */
 	double t_cpu_s;     /* GPU-idle CPU time per step */
+	/* A measured table it plays (--sim-curve; NULL: the model's own
+	 * physics), and the workload the table was measured on: the training
+	 * step at the configured sequence length, whose work the table's step
+	 * time and power stand for (sim_model_play_curve). */
+	const struct sim_curve *curve;
+	double base_cycles, base_mem_bytes, base_t_mem_s, base_t_cpu_s;
 };
 
 /* 0, or -1 when the workload is out of range (NULL model, seq_len or batch
@@ -60,6 +70,22 @@ int sim_model_init(struct sim_model *m, const struct catalog_model *cm, int seq_
  * scorer asks for the noise-free truth of one phase of a fine-tune. */
 int sim_model_init_cal(struct sim_model *m, const struct catalog_model *cm, int seq_len, int batch,
 		       enum sim_work work, const struct sim_power *pw);
+
+/* Play the table c (NULL: stop playing one) for m, base being the workload
+ * the table was measured on (NULL: m itself).  Every function below then
+ * follows the table: at a clock f, the base workload's step time is the
+ * table's (step_s, or the base's own step time at the table's top level x
+ * perf(top) / perf(f)), and while a step runs (any of its phases) the board
+ * draws power_w (the GPU rail gpu_w) throughout; the phases keep the
+ * model's shares of the step's time (so its GPU utilisation).  Idle states
+ * (SIM_PH_STALL, IDLE, GATED) draw the model's power there, each rail
+ * scaled by the factor that maps the model's step average onto the table
+ * at f.  Another workload (an evaluation batch, another sequence length)
+ * scales the table's time and power by its own model over the base's. */
+void sim_model_play_curve(struct sim_model *m, const struct sim_curve *c, const struct sim_model *base);
+/* What the table makes of the model's phase times at f: the table's step
+ * time over the base workload's own (1 without a table). */
+double sim_model_time_scale(const struct sim_model *m, double f_hz);
 
 /* GPU core voltage (V) at clock f: flat at the bottom, rising to the top
  * (the reference calibration; sim_model_volts: the model's own). */

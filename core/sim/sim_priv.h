@@ -13,7 +13,7 @@
 #include "sim_phases.h"
 
 enum {
-	SIM_N_LEVELS = 11,
+	SIM_ORIN_LEVELS = 11,   /* AGX Orin's table; a curve (--sim-curve) brings its own */
 	SIM_N_CPUS = 12,
 	SIM_N_POLICIES = 3,
 	SIM_MAX_ZONES = 11,
@@ -50,6 +50,9 @@ struct sim {
 	bool private_dir;      /* remove at the end */
 	struct sim_model model;    /* the step under way: training or evaluation */
 	struct sim_power power;    /* the calibration (cfg.power) */
+	struct sim_curve curve;    /* the measured table it plays (cfg.curve) */
+	bool has_curve;
+	struct sim_model base_model; /* the workload the table was measured on */
 	struct sim_model train_model, eval_model; /* at the current sequence length */
 	struct sim_phases phases;  /* cfg.phases, resolved */
 	int64_t eval_left;         /* evaluation batches left in the pass under way */
@@ -85,7 +88,8 @@ struct sim {
 	bool fault_seen;
 
 	/* clock and governor */
-	int64_t levels[SIM_N_LEVELS];
+	int64_t levels[DVF_MAX_LEVELS];    /* ascending */
+	int n_levels;
 	enum sim_gov gov;
 	int64_t qos_min_khz, qos_max_khz;  /* requests; max 0 = none */
 	int64_t cur_hz, target_hz;
@@ -100,8 +104,8 @@ struct sim {
 	double load_ema;                   /* per-mille */
 	int load_pm;
 	int64_t busy_ns;                   /* busy time in the current poll */
-	uint64_t trans_count[SIM_N_LEVELS][SIM_N_LEVELS];
-	int64_t time_in_ms_ns[SIM_N_LEVELS];
+	uint64_t trans_count[DVF_MAX_LEVELS][DVF_MAX_LEVELS];
+	int64_t time_in_ms_ns[DVF_MAX_LEVELS];
 	int64_t last_trans_ns;
 	int64_t trans_written_ns;
 	uint64_t total_trans;
@@ -114,6 +118,8 @@ struct sim {
 	/* fine-tune */
 	enum sim_phase phase;
 	double rem;             /* cycles (compute) or seconds (cpu, mem) left */
+	double cpu_work_s;      /* the CPU phase's own work: what rem holds above it
+	                           is a stall, which comes first */
 	double step_act;        /* this step's GPU activity factor */
 	double step_jit;        /* this step's time factor */
 	int64_t steps;

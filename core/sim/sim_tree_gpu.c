@@ -62,7 +62,7 @@ void sim_tree_gpu_put(struct tb *b, bool jp6)
 {
 	struct sim *s = b->s;
 	const char *name = jp6 ? "17000000.gpu" : "17000000.ga10b";
-	char rel[320], tgt[320], buf[256];
+	char rel[320], tgt[320], buf[DVF_MAX_LEVELS * 12 + 2];
 
 	if (jp6) {
 		snprintf(s->gpu_dev, sizeof s->gpu_dev, "sys/devices/platform/bus@0/%s", name);
@@ -103,7 +103,7 @@ void sim_tree_gpu_put(struct tb *b, bool jp6)
 	sim_tree_link(b, rel, tgt);
 
 	size_t n = 0;
-	for (int i = 0; i < SIM_N_LEVELS; i++)
+	for (int i = 0; i < s->n_levels; i++)
 		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", i ? " " : "", (long long)s->levels[i]);
 	snprintf(buf + n, sizeof buf - n, "\n");
 	snprintf(rel, sizeof rel, "%s/available_frequencies", s->gpu_devfreq);
@@ -136,7 +136,7 @@ void sim_tree_gpu_put(struct tb *b, bool jp6)
 	LIVE_DEV(f_load, "load", "0\n");
 	LIVE_DEV(f_railgate, "railgate_enable", "1\n");
 	LIVE_DEV(f_is_rg, "is_railgated", "yes\n");
-	snprintf(v, sizeof v, "%lld\n", (long long)s->levels[SIM_N_LEVELS - 1]);
+	snprintf(v, sizeof v, "%lld\n", (long long)s->levels[s->n_levels - 1]);
 	LIVE_DEV(f_3d, "enable_3d_scaling", "1\n");
 	LIVE_DEV(f_user, "user", "0\n");
 	LIVE_DEV(f_freq_req, "freq_request", v);
@@ -150,12 +150,12 @@ static void sim_tree_gpu_trans_text(const struct sim *s, char *buf, size_t len)
 	size_t n = 0;
 #define CAT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
 	CAT("     From  :   To\n           :");
-	for (int j = 0; j < SIM_N_LEVELS; j++)
+	for (int j = 0; j < s->n_levels; j++)
 		CAT("%10lld", (long long)s->levels[j]);
 	CAT("   time(ms)\n");
-	for (int i = 0; i < SIM_N_LEVELS; i++) {
+	for (int i = 0; i < s->n_levels; i++) {
 		CAT("%s%10lld:", s->levels[i] == s->cur_hz ? "*" : " ", (long long)s->levels[i]);
-		for (int j = 0; j < SIM_N_LEVELS; j++)
+		for (int j = 0; j < s->n_levels; j++)
 			CAT("%10llu", (unsigned long long)s->trans_count[i][j]);
 		CAT("%10lld\n", (long long)(s->time_in_ms_ns[i] / 1000000));
 	}

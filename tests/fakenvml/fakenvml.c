@@ -28,6 +28,12 @@
  *   FAKENVML_NO_PROCS=1      the process list is NOT_SUPPORTED
  *   FAKENVML_LOSE_GPU=I      with FAKENVML_LOSE_AFTER: only GPU I is lost
  *                            (after N reads of its own utilisation)
+ *   FAKENVML_CURVE=FILE      a measured table (dvfstop's --sim-curve format:
+ *                            docs/simulator.md): its levels are the graphics
+ *                            clocks (at either memory clock), the top one the
+ *                            unlocked clock, and the power at a level its
+ *                            power_w; a bad file fails nvmlInit (Unknown
+ *                            Error) with FILE:LINE on stderr
  *   FAKENVML_STATE=FILE      locked clocks persist in FILE across processes
  *                            (one line per GPU: "I default" or "I locked LO HI"),
  *                            read before every device call: processes sharing
@@ -35,6 +41,7 @@
  * Built with -DFAKENVML_LEGACY it exports only the unversioned, older entry
  * points (no _v2 names, no field values, energy counter or clock locks). */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,7 +79,7 @@ typedef struct {
 
 enum {
 	OK = 0, E_UNINIT = 1, E_ARG = 2, E_NOTSUP = 3, E_PERM = 4, E_SIZE = 7,
-	E_DRIVER = 9, E_LOST = 15,
+	E_DRIVER = 9, E_LOST = 15, E_UNKNOWN = 999,
 };
 
 #define EXPORT __attribute__((visibility("default")))
@@ -109,7 +116,7 @@ EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int lo
 EXPORT nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d);
 #endif
 
-enum { MAX_GPUS = 16, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
+enum { MAX_GPUS = 16, MAX_CURVE = 64, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
        GFX_MAX_HI = 1980, GFX_MAX_LO = 1200 };
 
 struct nvmlDevice_st {
@@ -132,6 +139,9 @@ static struct {
 	bool lost;
 	char state[512];
 	struct nvmlDevice_st gpu[MAX_GPUS];
+	unsigned n_curve;            /* FAKENVML_CURVE's levels; 0: the built-in model */
+	unsigned curve_mhz[MAX_CURVE];  /* highest first, as NVML lists clocks */
+	unsigned curve_mw[MAX_CURVE];
 } fk;
 
 static double now_s(void)
@@ -149,6 +159,12 @@ static bool env_on(const char *name)
 
 static unsigned clock_of(const struct nvmlDevice_st *g)
 {
+	if (fk.n_curve) {
+		unsigned k = 0;   /* the highest level <= hi, at least the lowest */
+		while (g->locked && k + 1 < fk.n_curve && fk.curve_mhz[k] > g->hi)
+			k++;
+		return fk.curve_mhz[k];
+	}
 	if (!g->locked)
 		return GFX_MAX_HI;
 	unsigned f = GFX_MAX_HI;
@@ -159,7 +175,105 @@ static unsigned clock_of(const struct nvmlDevice_st *g)
 
 static unsigned power_of(const struct nvmlDevice_st *g)
 {
-	return 100000 + 250 * clock_of(g);
+	unsigned f = clock_of(g);
+	for (unsigned k = 0; k < fk.n_curve; k++)
+		if (fk.curve_mhz[k] == f)
+			return fk.curve_mw[k];
+	return 100000 + 250 * f;
+}
+
+/* A field of a CSV line, trimmed of blanks and one pair of quotes. */
+static void curve_field(const char *line, int i, char *out, size_t len)
+{
+	const char *p = line;
+	for (int k = 0; k < i && p; k++) {
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	size_t n = 0;
+	if (p) {
+		while (*p == ' ' || *p == '\t' || *p == '"')
+			p++;
+		while (p[n] && p[n] != ',' && p[n] != '\n' && p[n] != '\r' && n + 1 < len)
+			n++;
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '"'))
+			n--;
+		memcpy(out, p, n);
+	}
+	out[n] = '\0';
+}
+
+/* FAKENVML_CURVE: the clock levels and their power; 0, or -1 said on
+ * stderr as FILE:LINE (dvfstop's own parser, core/sim/sim_curve.c, is the
+ * strict one: give this the files it accepts). */
+static int curve_load(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		fprintf(stderr, "fakenvml: %s: cannot read\n", path);
+		return -1;
+	}
+	char line[1024], v[64];
+	int ln = 0, c_clk = -1, c_pow = -1, n_cols = 0;
+	double scale = 1;
+	fk.n_curve = 0;
+	while (fgets(line, sizeof line, fp)) {
+		ln++;
+		const char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#' || *p == '\n' || *p == '\r')
+			continue;
+		if (n_cols == 0) {
+			for (const char *q = p; q; q = strchr(q + 1, ','))
+				n_cols++;
+			for (int i = 0; i < n_cols; i++) {
+				curve_field(p, i, v, sizeof v);
+				for (char *c = v; *c; c++)
+					*c = (char)tolower((unsigned char)*c);
+				if (strcmp(v, "clock_mhz") == 0 || strcmp(v, "clock_hz") == 0) {
+					c_clk = i;
+					scale = v[6] == 'm' ? 1 : 1e-6;
+				} else if (strcmp(v, "power_w") == 0) {
+					c_pow = i;
+				}
+			}
+			if (c_clk < 0 || c_pow < 0) {
+				fprintf(stderr, "fakenvml: %s:%d: no clock_mhz/clock_hz or power_w column\n", path, ln);
+				fclose(fp);
+				return -1;
+			}
+			continue;
+		}
+		char *end;
+		curve_field(p, c_clk, v, sizeof v);
+		double mhz = strtod(v, &end) * scale;
+		bool bad = !*v || *end || !(mhz >= 1 && mhz < 1e5);
+		curve_field(p, c_pow, v, sizeof v);
+		double w = strtod(v, &end);
+		bad = bad || !*v || *end || !(w > 0 && w < 1e5);
+		if (bad || fk.n_curve == MAX_CURVE) {
+			fprintf(stderr, "fakenvml: %s:%d: %s\n", path, ln, bad ? "a bad clock or power" : "more than 64 levels");
+			fclose(fp);
+			return -1;
+		}
+		/* insert, highest first */
+		unsigned f = (unsigned)(mhz + 0.5), k = fk.n_curve++;
+		while (k > 0 && fk.curve_mhz[k - 1] < f) {
+			fk.curve_mhz[k] = fk.curve_mhz[k - 1];
+			fk.curve_mw[k] = fk.curve_mw[k - 1];
+			k--;
+		}
+		fk.curve_mhz[k] = f;
+		fk.curve_mw[k] = (unsigned)(w * 1000 + 0.5);
+	}
+	fclose(fp);
+	if (fk.n_curve < 2) {
+		fprintf(stderr, "fakenvml: %s:%d: fewer than 2 levels\n", path, ln);
+		return -1;
+	}
+	return 0;
 }
 
 #ifndef FAKENVML_LEGACY
@@ -230,6 +344,12 @@ nvmlReturn_t nvmlInit(void)
 	fk.lose_gpu = lg ? atoi(lg) : -1;
 	fk.util_reads = 0;
 	fk.lost = false;
+	const char *cv = getenv("FAKENVML_CURVE");
+	fk.n_curve = 0;
+	if (cv && *cv && curve_load(cv) < 0) {
+		fk.refs--;
+		return E_UNKNOWN;
+	}
 	const char *st = getenv("FAKENVML_STATE");
 	snprintf(fk.state, sizeof fk.state, "%s", st ? st : "");
 	double t = now_s();
@@ -397,6 +517,8 @@ nvmlReturn_t nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d, unsigned int m
 		return r;
 	if (mem != MEM_HI && mem != MEM_LO)
 		return E_ARG;
+	if (fk.n_curve)
+		return give_list(fk.curve_mhz, fk.n_curve, n, mhz);
 	unsigned v[(GFX_MAX_HI - GFX_MIN) / GFX_STEP + 1], k = 0;
 	for (unsigned f = mem == MEM_HI ? GFX_MAX_HI : GFX_MAX_LO; f >= GFX_MIN; f -= GFX_STEP)
 		v[k++] = f;

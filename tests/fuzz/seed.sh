@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 c=$top/tests/fuzz/corpus
 fx=$top/tests/fixtures
 DVFSTOP=${DVFSTOP:-$top/dvfstop}
-mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv" "$c/prom"
+mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv" "$c/prom" "$c/simcurve"
 
 for f in "$fx"/policy/*.policy; do cp "$f" "$c/policy/"; done
 "$DVFSTOP" policy show builtin:mlg >"$c/policy/builtin-mlg.policy" 2>/dev/null || :
@@ -59,6 +59,9 @@ for f in "$fx"/sessions/*.csv; do
 	fi
 done
 for f in "$fx"/sweeps/*.csv; do cp "$f" "$c/sweepcsv/"; done
+for f in "$top"/data/curves/*.csv; do cp "$f" "$c/simcurve/"; done
+printf 'clock_hz,perf,power_w,gpu_w\r\n2000000000,"1",300,250\r\n1000000000,0.6,150,110\r\n' >"$c/simcurve/hz-perf-gpu"
+printf 'clock_mhz,step_s,power_w\n306,0.1,30\n306,x,\n' >"$c/simcurve/bad-rows"
 
 for f in "$fx"/tegrastats/jp6_agx_orin.txt "$fx"/tegrastats/older.txt; do
 	head -n 4 "$f" >"$c/replay/tegrastats-$(basename "$f" .txt)"

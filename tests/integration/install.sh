@@ -1,6 +1,6 @@
 #!/bin/sh
 # make install DESTDIR=... puts every file where docs/packaging.md says:
-# the programs, the man pages, the themes, the systemd units (their
+# the programs, the man pages, the themes, the curves (--sim-curve), the systemd units (their
 # ExecStart naming the installed programs), the sysusers and tmpfiles
 # entries and the Hugging Face callback (importable from there); make
 # uninstall takes them all away again.
@@ -26,6 +26,7 @@ has "$mandir/man1/dvfstop.1" "$pkgdatadir/dvfstop_callback.py" \
 	"$unitdir/dvfstopd.socket" "$unitdir/dvfstopd.service" "$unitdir/dvfstop-exporter.service" \
 	"$sysusersdir/dvfstop.conf" "$tmpfilesdir/dvfstop.conf"
 for t in "$top_srcdir"/themes/*.theme; do has "$pkgdatadir/themes/${t##*/}"; done
+for c in "$top_srcdir"/data/curves/*.csv; do has "$pkgdatadir/curves/${c##*/}"; done
 # The helper, once this build makes it (daemon/local.mk).
 if [ -x "$top_builddir/dvfstopd" ]; then
 	[ -x "$R$sbindir/dvfstopd" ] && ok "installed $sbindir/dvfstopd (executable)" || fail "no executable $sbindir/dvfstopd"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --sim-phases and --sim-power (docs/simulator.md): a bad spec stops dvfstop
+# --sim-phases and --sim-power (docs/simulator.md): a bad spec stops dvfstop (exit 2)
 # before anything starts, with a message naming the option and the bad item;
 # good ones run the simulated fine-tune to its end.
 . "$top_srcdir/tests/lib.sh"
@@ -10,7 +10,7 @@ bad() {
 	shift
 	"$DVFSTOP" --no-config --batch --demo --sim-speed 0 --sim-steps 20 "$@" >"$T/out" 2>"$T/err"
 	rc=$?
-	if [ "$rc" -ne 0 ]; then ok "$* exits $rc"; else fail "$* exits 0"; fi
+	expect_eq "$* exits" "$rc" 2
 	expect_grep "$* says '$want'" "$want" "$T/err"
 	# nothing was started: no summary on stdout
 	[ -s "$T/out" ] && fail "$* still printed: $(cat "$T/out")" || ok "$*: nothing on stdout"
