@@ -2,7 +2,8 @@
 # govern: the governor (--govern) scored against the simulator's noise-free
 # truth on workloads it was not tuned on.
 #
-#   bench/govern.sh [--seed N] [--stationary N] [--phased N]   a random draw
+#   bench/govern.sh [--seed N] [--stationary N] [--phased N] [--curves N]
+#                                                              a random draw
 #   bench/govern.sh --regression                               the fixed list
 #   --list: print the cases ("kind model seq batch seed power phases") only
 #   environment: BUILD (build folder), CC, STEPS (steps a job, default 1500),
@@ -14,13 +15,26 @@
 #   stationary cases (default 16): a model of the catalog
 #       (sweep-truth --list-models), a sequence length of 16-512 tokens and
 #       a batch of 4-32 (both log-uniform, rounded to a power of two or its
-#       1.5 x), a seed, and a power calibration: each --sim-power parameter
+#       1.5 x; redrawn where a step takes over 2 s at 1300.5 MHz, which
+#       makes a job hours of simulated time), a seed, and a power calibration: each --sim-power parameter
 #       uniform within its documented range (docs/simulator.md), vmax from
-#       vmin up;
+#       vmin up; the scales (soc_w, sys_w, leak_w, ceff_nf) with even odds
+#       log-uniform over the top two decades of their range instead (so
+#       that small static powers, where the U has its bottom inside the
+#       table, are drawn as often as large ones);
 #   phased cases (default 4): the same, and a --sim-phases schedule: an
 #       evaluation pass every 1/8 to 1/3 of the job (10-100 batches), one or
 #       two sequence-length changes (x 1/4 to x 4, 15-85 % into the job),
-#       0-2 stalls of 2-20 s.
+#       0-2 stalls of 2-20 s;
+#   measured curves (--sim-curve): each shipped table of data/curves/ and
+#       N more (default 3) drawn: a V (the knee at any level but the ends,
+#       the step time flat above it, energy rising 5-60 % to the lowest
+#       level and 3-40 % to the highest) or a monotone curve (energy
+#       rising or falling 1-5 % a level, a step time a + b/f with a 5-60 %
+#       share of the step at the top clock), on the Orin's 11 levels or 13
+#       levels of 600-1800 MHz, a step of 0.03-1 s at the top; each with a
+#       drawn workload (its noise) and seed.
+# A drawn table is redrawn where its power would fall with the clock.
 # A calibration is redrawn (the only rule, documented in docs/method.md)
 # when bert-base, seq 128, batch 16 would draw less than 15 W or more than
 # 60 W on the module at 1300.5 MHz, or when its GPU rail at 1300.5 MHz
@@ -59,12 +73,13 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 STEPS=${STEPS:-1500}
 JOBS=${JOBS:-2}
-seed= regression=0 n_stat=16 n_phased=4 list=0
+seed= regression=0 n_stat=16 n_phased=4 n_curves=3 list=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seed) seed=$2; shift 2 ;;
 	--stationary) n_stat=$2; shift 2 ;;
 	--phased) n_phased=$2; shift 2 ;;
+	--curves) n_curves=$2; shift 2 ;;
 	--regression) regression=1; shift ;;
 	--list) list=1; shift ;;
 	*) bench_die "unknown option $1 (--seed N, --stationary N, --phased N, --regression, --list)" ;;
@@ -105,14 +120,17 @@ W
 	} >"$work/cases"
 else
 	[ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-	echo "govern: draw --seed $seed ($n_stat stationary, $n_phased phased, $STEPS steps a job)"
+	echo "govern: draw --seed $seed ($n_stat stationary, $n_phased phased, the shipped curves and $n_curves drawn, $STEPS steps a job)"
 	"$work/sweep-truth" --list-models >"$work/models"
+	mkdir "$work/curves"
 	# power-check SPEC: the redraw rule's figures, "TOP_W GPU_TOP GPU_306"
-	"$PY" - "$seed" "$n_stat" "$n_phased" "$STEPS" "$work/models" "$work/sweep-truth" >"$work/cases" <<'PY'
-import math, random, subprocess, sys
+	"$PY" - "$seed" "$n_stat" "$n_phased" "$STEPS" "$work/models" "$work/sweep-truth" "$n_curves" "$work/curves" \
+		"$top/data/curves" >"$work/cases" <<'PY'
+import glob, math, os, random, subprocess, sys
 seed, n_stat, n_phased, steps = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 models = open(sys.argv[5]).read().split()
 truth = sys.argv[6]
+n_curves, curve_dir, shipped = int(sys.argv[7]), sys.argv[8], sys.argv[9]
 r = random.Random(seed)
 # the documented ranges (docs/simulator.md, "Power calibrations")
 RANGES = [("soc_w", 0, 100), ("sys_w", 0, 100), ("vmin", 0.3, 1.5), ("vmax", None, 1.5),
@@ -132,6 +150,10 @@ def power():
             if k == "vmax":
                 lo = vmin
             v = r.uniform(lo, hi)
+            # a scale (a power, the capacitance): with even odds
+            # log-uniform over the top two decades of its range instead
+            if k in ("soc_w", "sys_w", "leak_w", "ceff_nf") and r.random() < 0.5:
+                v = math.exp(r.uniform(math.log(hi / 100), math.log(hi)))
             if k == "vmin":
                 vmin = v
             p.append("%s=%.3g" % (k, v))
@@ -147,7 +169,15 @@ def power():
         return spec
     sys.exit("no calibration within the rule in 10000 draws")
 def workload():
-    return r.choice(models), rounded(16, 512), rounded(4, 32), r.randrange(1, 1000000)
+    # redrawn where a step would take over 2 s at the top clock: a 1,500-step
+    # job of such steps is hours of simulated time (a bench's runtime rule;
+    # the governor's hardest cases are the short, noisy steps)
+    while True:
+        m, seq, batch = r.choice(models), rounded(16, 512), rounded(4, 32)
+        out = subprocess.run([truth, m, str(seq), str(batch), "1300.5"], capture_output=True, text=True,
+                             check=True).stdout.split()
+        if float(out[2]) <= 2.0:
+            return m, seq, batch, r.randrange(1, 1000000)
 def phases():
     items = ["eval=%d:%d" % (max(50, int(steps * r.uniform(1 / 8, 1 / 3)) // 50 * 50), r.randrange(10, 101))]
     for _ in range(r.choice([1, 2])):
@@ -168,6 +198,40 @@ for i in range(n_stat + n_phased):
                 items[k] = "seq=%s:%d" % (at, new)
         ph = ",".join(items)
     print("stationary" if i < n_stat else "phased", m, seq, batch, s, spec, ph)
+ORIN = [306, 408, 510, 612, 714, 816, 918, 1020, 1122, 1224, 1300.5]
+DGPU = [600 + 100 * k for k in range(13)]
+def table():
+    for _ in range(10000):
+        mhz = r.choice([ORIN, DGPU])
+        n, top_t = len(mhz), math.exp(r.uniform(math.log(0.03), math.log(1.0)))
+        if r.random() < 0.5:
+            kind, k = "v", r.randrange(1, n - 1)
+            lo, hi = r.uniform(0.05, 0.6), r.uniform(0.03, 0.4)
+            e = [1 + lo * (k - i) / k if i <= k else 1 + hi * (i - k) / (n - 1 - k) for i in range(n)]
+            t = [top_t * (mhz[k] / f if i < k else 1) for i, f in enumerate(mhz)]
+        else:
+            kind, slope, share = "monotone", r.uniform(0.01, 0.05) * r.choice([-1, 1]), r.uniform(0.05, 0.6)
+            e = [1 + slope * i if slope > 0 else 1 - slope * (n - 1 - i) for i in range(n)]
+            t = [top_t * (share + (1 - share) * mhz[-1] / f) for f in mhz]
+        e0 = r.uniform(2, 40) * top_t / t[-1] * t[-1]
+        p = [e0 * e[i] / t[i] for i in range(n)]
+        # the redraw rule: the power rises with the clock
+        if any(p[i + 1] < p[i] for i in range(n - 1)):
+            continue
+        return kind, mhz, t, p
+    sys.exit("no table within the rule in 10000 draws")
+cases = sorted(glob.glob(os.path.join(shipped, "*.csv")))
+for i in range(n_curves):
+    kind, mhz, t, p = table()
+    path = os.path.join(curve_dir, "drawn-%d-%s.csv" % (i + 1, kind))
+    with open(path, "w") as f:
+        f.write("# SYNTHETIC: drawn by bench/govern.sh --seed %d\nclock_mhz,step_s,power_w\n" % seed)
+        for k in range(len(mhz)):
+            f.write("%s,%.6f,%.4f\n" % (mhz[k], t[k], p[k]))
+    cases.append(path)
+for path in cases:
+    m, seq, batch, s = workload()
+    print("curve", m, seq, batch, s, path, "none")
 PY
 fi
 
@@ -196,19 +260,28 @@ energy_from() {
 
 n=0 ph_head=0
 : >"$work/stat" && : >"$work/phased"
-printf '%-17s %4s %3s %6s %-24s | %6s | %-15s | %-17s | %s\n' model seq bat seed power "opt" "held  u  over%" \
+printf '%-17s %4s %3s %6s %-24s | %6s | %-15s | %-17s | %s\n' model seq bat seed "power or curve" "opt" "held  u  over%" \
 	"prof steps s/st s" "saved %: true rep err (rel)"
 while read -r kind m q b s p ph; do
 	n=$((n + 1))
 	d=$work/c$n
 	mkdir "$d"
-	"$work/sweep-truth" --power "$p" --phases "$ph" --seed "$s" --steps "$STEPS" "$m" "$q" "$b" $LEVELS \
-		>"$d/truth" 2>"$d/truth.err" || { cat "$d/truth.err" >&2; bench_die "sweep-truth failed: $m $p"; }
-	set -- $(sed -n 's/^optimum //p' "$d/truth"); opt_f=$1 opt_j=$2
-	short=$(printf '%s' "$p" | cut -c1-24)
-	if [ "$kind" = stationary ]; then
-		simrun "$d/g" "$m" "$q" "$b" "$s" "$p" none --govern --record "$d/g.csv" &
-		simrun "$d/u" "$m" "$q" "$b" "$s" "$p" none --record "$d/u.csv" &
+	if [ "$kind" = curve ]; then
+		curve=$p p=reference
+		"$work/sweep-truth" --curve "$curve" "$m" "$q" "$b" >"$d/truth" 2>"$d/truth.err" ||
+			{ cat "$d/truth.err" >&2; bench_die "sweep-truth failed: $curve"; }
+		short=$(basename "$curve" .csv | cut -c1-24)
+		set -- --sim-curve "$curve"
+	else
+		"$work/sweep-truth" --power "$p" --phases "$ph" --seed "$s" --steps "$STEPS" "$m" "$q" "$b" $LEVELS \
+			>"$d/truth" 2>"$d/truth.err" || { cat "$d/truth.err" >&2; bench_die "sweep-truth failed: $m $p"; }
+		short=$(printf '%s' "$p" | cut -c1-24)
+		set --
+	fi
+	opt_f=$(sed -n 's/^optimum \([^ ]*\) .*/\1/p' "$d/truth") opt_j=$(sed -n 's/^optimum [^ ]* \([^ ]*\).*/\1/p' "$d/truth")
+	if [ "$kind" != phased ]; then
+		simrun "$d/g" "$m" "$q" "$b" "$s" "$p" none "$@" --govern --record "$d/g.csv" &
+		simrun "$d/u" "$m" "$q" "$b" "$s" "$p" none "$@" --record "$d/u.csv" &
 		wait
 		# the clock after the first hold: the most frequent in the recording
 		held=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "\"gpu_freq_mhz\"") fc = i; next }

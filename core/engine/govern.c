@@ -17,7 +17,7 @@ void govern_cfg_defaults(struct govern_cfg *c)
 	memset(c, 0, sizeof *c);
 	c->select = SEL_ENERGY;
 	c->window_steps = 5;
-	c->window_ns = 700 * 1000000LL;
+	c->window_ns = 500 * 1000000LL;
 	c->hold_window_steps = 10;
 	c->hold_window_ns = 2 * NS;
 	c->settle_ns = 50 * 1000000LL;
@@ -173,6 +173,36 @@ static int base_level(const struct govern *g)
 	return -1;
 }
 
+/* The relative standard error of windows' J/step from their steps (the
+ * per-step spread of the steps that are not stalls); 1 where it cannot
+ * be told (too few steps, edges on samples). */
+static double figs_se(const struct govern_fig *f, int n)
+{
+	double j[GOVERN_BASE_MAX * GOVERN_SUBS], t[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int k[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
+	for (int w = 0; w < n; w++) {
+		if (f[w].sub.coarse)
+			return 1;
+		for (int i = 0; i < f[w].sub.n; i++) {
+			j[m] = f[w].sub.jps[i];
+			t[m] = f[w].sub.sps[i];
+			k[m++] = f[w].sub.steps[i];
+		}
+	}
+	double cj, cs;
+	int64_t cn;
+	if (m < 4 || !sweep_subs_clean(j, t, k, m, &cj, &cs, &cn) || !(cj > 0))
+		return 1;
+	double cut = sweep_stall_cut(t, m), ss = 0;
+	int kept = 0;
+	for (int i = 0; i < m; i++)
+		if (t[i] <= cut) {
+			ss += (j[i] / cj - 1) * (j[i] / cj - 1) * k[i];
+			kept++;
+		}
+	return kept > 1 ? sqrt(ss / (kept - 1) / (double)cn) : 1;
+}
+
 /* The baseline from its windows (at the user's clocks, this phase). */
 static void set_base(struct govern *g, const struct govern_fig *f, int n)
 {
@@ -191,8 +221,8 @@ static void set_base(struct govern *g, const struct govern_fig *f, int n)
 	/* Its steps with the stalls left out: a stall in a baseline's twenty
 	 * steps moves their J/step by more than a level's saving, and it
 	 * costs about the same at any clock. */
-	double sj[2 * GOVERN_SUBS], st[2 * GOVERN_SUBS];
-	int sn[2 * GOVERN_SUBS], m = 0;
+	double sj[GOVERN_BASE_MAX * GOVERN_SUBS], st[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int sn[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
 	bool coarse = false;
 	for (int k = 0; k < n; k++)
 		coarse |= f[k].sub.coarse;
@@ -208,9 +238,6 @@ static void set_base(struct govern *g, const struct govern_fig *f, int n)
 		g->base_jps = cj;
 		g->base_sps = cs;
 	}
-	/* its power over every step, stalls too: a held level's steps are
-	 * counted at it through their own time, stalls and all (govern.h) */
-	g->base_w = t > 0 ? j / t : 0;
 	g->base_level = base_level(g);
 }
 
@@ -303,6 +330,9 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->state = GOV_HOLD;
 	g->held = lvl;
 	g->hold_user = user;
+	g->hold_n_win = 0;
+	g->hold_used_j = 0;
+	g->base_j_before = g->base_j;
 	g->ref_n = 0;
 	g->off = 0;
 	/* A watch window long enough in time too: at 60 ms a step, one
@@ -317,7 +347,24 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->held_fig = (struct govern_fig){ 0 };
 	if (g->first_profile_steps < 0 && s->steps.ok)
 		g->first_profile_steps = s->steps.v - g->wu_steps0;
-	want(g, user ? -1 : lvl, now);
+	/* The user's clocks held: pinned at the level they ran at, where they
+	 * stayed at one (the board's own governor would move them with the
+	 * job's phases, away from what was measured); else given back. */
+	want(g, lvl, now);
+}
+
+/* A warm-up or baseline window: a profile window's steps, and as long in
+ * time as one at the last window's step time.  Two of them in a row that
+ * agree end the warm-up; every step at the user's clocks costs what they
+ * cost over the level held after, so no more are measured than the
+ * baseline's noise needs (GOVERN_BASE_SE). */
+static int64_t base_window(const struct govern *g)
+{
+	int64_t n = g->cfg.window_steps;
+	double sps = g->wu_n > 0 ? g->wu_fig[g->wu_n - 1].sps : 0;
+	if (sps > 0 && (double)g->cfg.window_ns * 1e-9 / sps > (double)n)
+		n = (int64_t)ceil((double)g->cfg.window_ns * 1e-9 / sps);
+	return n;
 }
 
 static void warmup(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
@@ -338,27 +385,33 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 	win_add(&g->win, s);
 	win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
+	if (!figure(g, s, e, base_window(g), &f))
 		return;
-	bool calm = g->wu_have_prev && fabs(f.sps - g->wu_prev.sps) <= GOVERN_SETTLED * g->wu_prev.sps;
 	bool bound = s->steps.v - g->wu_steps0 >= g->cfg.warmup_max_steps ||
 		     s->t_ns - g->wu_t0 >= g->cfg.warmup_max_ns;
-	if (calm || bound) {
-		/* The baseline: the last windows at the user's own clocks. */
-		struct govern_fig two[2] = { g->wu_prev, f };
-		if (g->wu_have_prev)
-			set_base(g, two, 2);
-		else
-			set_base(g, &f, 1);
+	/* Calm: two windows in a row whose step times agree.  The stretch is
+	 * the baseline, measured on (still at the user's clocks) while its
+	 * J/step is not known within GOVERN_BASE_SE: a small model's steps
+	 * jitter by several per cent, and a baseline off by 2 % puts the
+	 * energy saved 2 points off. */
+	bool calm = g->wu_n > 0 && fabs(f.sps - g->wu_fig[g->wu_n - 1].sps) <= GOVERN_SETTLED * g->wu_fig[g->wu_n - 1].sps;
+	if (!calm && g->wu_n < 2)
+		g->wu_n = 0;
+	if (g->wu_n == GOVERN_BASE_MAX) {
+		memmove(&g->wu_fig[0], &g->wu_fig[1], sizeof g->wu_fig[0] * (GOVERN_BASE_MAX - 1));
+		g->wu_n--;
+	}
+	g->wu_fig[g->wu_n++] = f;
+	if ((g->wu_n >= 2 && (figs_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE || g->wu_n == GOVERN_BASE_MAX)) || bound) {
+		set_base(g, g->wu_fig, g->wu_n);
 		g->prev_ok = false;
 		say(g, s->t_ns, "%s after %lld steps: %.3f s/step, %.4f J/step at the user's clocks (the baseline)",
-		    calm ? "warm-up over" : "warm-up bound reached", (long long)(s->steps.v - g->wu_steps0),
+		    g->wu_n < 2 ? "warm-up bound reached" : "warm-up over", (long long)(s->steps.v - g->wu_steps0),
 		    g->base_sps, g->base_jps);
+		g->wu_n = 0;
 		to_profile(g, s->t_ns, s);
 		return;
 	}
-	g->wu_prev = f;
-	g->wu_have_prev = true;
 	win_start(g, s, e, s->steps.v);
 }
 
@@ -369,10 +422,17 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	win_add(&g->win, s);
 	win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
+	if (!figure(g, s, e, base_window(g), &f))
 		return;
-	set_base(g, &f, 1);
-	say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", f.sps, f.jps);
+	if (g->wu_n < GOVERN_BASE_MAX)
+		g->wu_fig[g->wu_n++] = f;
+	if (figs_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE && g->wu_n < GOVERN_BASE_MAX) {
+		win_start(g, s, e, s->steps.v);
+		return;
+	}
+	set_base(g, g->wu_fig, g->wu_n);
+	g->wu_n = 0;
+	say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", g->base_sps, g->base_jps);
 	to_profile(g, s->t_ns, s);
 }
 
@@ -409,8 +469,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 	}
 	if (g->sw.state == SW_DONE && g->sw.best >= 0) {
 		struct sweep_est est[DVF_MAX_LEVELS];
-		double ta = 0, tb = 0;
-		bool tm = sweep_estimate(&g->sw.cfg, g->sw.pts, est, &ta, &tb);
+		sweep_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
 		int bi = g->sw.best;
 		int best = g->lo + bi;
 		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
@@ -418,24 +477,25 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		mhz(g, best, a, sizeof a);
 		double se = est[bi].y > 0 ? est[bi].se / est[bi].y * 100 : 0;
 		if (g->cfg.select == SEL_ENERGY && !beats_base(g, est, bi)) {
+			char u[48] = "the user's clocks";
+			if (g->base_level >= 0) {
+				char b[32];
+				mhz(g, g->base_level, b, sizeof b);
+				snprintf(u, sizeof u, "%s (the user's clocks)", b);
+			}
 			to_hold(g, g->base_level, true, s->t_ns, s);
-			say(g, s->t_ns, "hold the user's clocks: no level beat them beyond noise (best %s %.4f J/step "
-			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", a, est[bi].y, se, g->base_jps,
+			say(g, s->t_ns, "hold %s: no level beat them beyond noise (best %s %.4f J/step "
+			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
 			    g->sw.windows, used);
 			return;
 		}
 		/* The baseline for the steps held: the same steps at the
 		 * baseline's clock, through the step-time model (govern.h). */
-		g->hold_tratio = 0;
-		if (tm && g->base_level >= 0) {
-			double t0 = ta + tb * 1e9 / (double)g->cfg.level_hz[g->base_level];
-			double t1 = ta + tb * 1e9 / (double)g->cfg.level_hz[best];
-			if (t0 > 0 && t1 > 0)
-				g->hold_tratio = t0 / t1;
-		}
 		int k = g->base_level - g->lo;
 		bool in = g->base_level >= 0 && k >= 0 && k < g->sw.cfg.n_levels && est[k].ok;
-		g->hold_ratio = (in ? est[k].y : g->base_jps) / est[bi].y;
+		g->ratio_base = in ? est[k].y : g->base_jps;
+		g->ratio_held = est[bi].y;
+		g->ratio_steps = g->sw.pts[bi].steps;
 		to_hold(g, best, false, s->t_ns, s);
 		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step)", a,
 		    est[bi].y, se, g->sw.windows, used, g->base_jps);
@@ -446,8 +506,22 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 	say(g, s->t_ns, "profile %d stopped (%s): warm-up again", g->profiles, g->sw.msg);
 	g->state = GOV_WARMUP;
 	g->wu_t0 = -1;
-	g->wu_have_prev = false;
+	g->wu_n = 0;
 	want(g, g->held, s->t_ns);
+}
+
+/* The median of GOVERN_REF_WINDOWS values. */
+static double med4(const double *v)
+{
+	double a[GOVERN_REF_WINDOWS];
+	memcpy(a, v, sizeof a);
+	for (int i = 1; i < GOVERN_REF_WINDOWS; i++)
+		for (int k = i; k > 0 && a[k] < a[k - 1]; k--) {
+			double x = a[k];
+			a[k] = a[k - 1];
+			a[k - 1] = x;
+		}
+	return (a[GOVERN_REF_WINDOWS / 2 - 1] + a[GOVERN_REF_WINDOWS / 2]) / 2;
 }
 
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
@@ -460,30 +534,41 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		return;
 	win_start(g, s, e, s->steps.v);
 	g->held_fig = f;
+	if (g->hold_n_win < GOVERN_HOLD_WINS) {
+		g->hold_jps[g->hold_n_win] = f.jps;
+		g->hold_sps[g->hold_n_win] = f.sps;
+		g->hold_steps[g->hold_n_win++] = (int)f.steps;
+	}
 	if (g->ref_n < GOVERN_REF_WINDOWS) {
 		g->ref_sps[g->ref_n] = f.sps;
 		g->ref_jps[g->ref_n++] = f.jps;
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			return;
-		double ms = 0, mj = 0, vs = 0, vj = 0;
+		/* Median and median deviation: a window with an evaluation pass or
+		 * a checkpoint in it (its steps seconds apart) is one of four and
+		 * must not set the noise that hides a real change. */
+		double ms = med4(g->ref_sps), mj = med4(g->ref_jps), ds[GOVERN_REF_WINDOWS], dj[GOVERN_REF_WINDOWS];
 		for (int i = 0; i < GOVERN_REF_WINDOWS; i++) {
-			ms += g->ref_sps[i] / GOVERN_REF_WINDOWS;
-			mj += g->ref_jps[i] / GOVERN_REF_WINDOWS;
-		}
-		for (int i = 0; i < GOVERN_REF_WINDOWS; i++) {
-			vs += (g->ref_sps[i] - ms) * (g->ref_sps[i] - ms) / (GOVERN_REF_WINDOWS - 1);
-			vj += (g->ref_jps[i] - mj) * (g->ref_jps[i] - mj) / (GOVERN_REF_WINDOWS - 1);
+			ds[i] = fabs(g->ref_sps[i] - ms);
+			dj[i] = fabs(g->ref_jps[i] - mj);
 		}
 		g->ref_sps_mean = ms;
 		g->ref_jps_mean = mj;
-		double ns = ms > 0 ? sqrt(vs) / ms : 0, nj = mj > 0 ? sqrt(vj) / mj : 0;
+		double ns = ms > 0 ? 1.4826 * med4(ds) / ms : 0, nj = mj > 0 ? 1.4826 * med4(dj) / mj : 0;
 		g->ref_noise = ns > nj ? ns : nj;
+		g->ref_noise_sps = ns;
+		g->ref_noise_jps = nj;
 		return;
 	}
+	/* Each figure against its own noise: a window's J/step can be much
+	 * noisier than its step time (a step about as long as the sampling
+	 * interval aliases with it), and must not hide a change of pace. */
 	double ds = (f.sps - g->ref_sps_mean) / g->ref_sps_mean;
 	double dj = (f.jps - g->ref_jps_mean) / g->ref_jps_mean;
-	double thr = govern_change_threshold(g->ref_noise, g->cfg.change_min);
-	int dir = fabs(ds) > thr ? (ds > 0 ? 1 : -1) : fabs(dj) > thr ? (dj > 0 ? 1 : -1) : 0;
+	double ts = govern_change_threshold(g->ref_noise_sps, g->cfg.change_min);
+	double tj = govern_change_threshold(g->ref_noise_jps, g->cfg.change_min);
+	double thr = fabs(ds) > ts ? ts : tj;
+	int dir = fabs(ds) > ts ? (ds > 0 ? 1 : -1) : fabs(dj) > tj ? (dj > 0 ? 1 : -1) : 0;
 	if (dir == 0 || (g->off > 0 && dir != g->off_dir)) {
 		if (dir != 0) {   /* off the other way: a new run of windows */
 			g->off = 1;
@@ -501,8 +586,28 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		return;
 	say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
 	    g->ref_sps_mean, f.sps, g->ref_jps_mean, f.jps, thr * 100);
+	/* The baseline again: at the level the user's clocks ran at, pinned,
+	 * where they stayed at one (the same job at the baseline's clock,
+	 * without the board's governor ramping for a second); else given back. */
 	g->state = GOV_BASELINE;
-	want(g, -1, s->t_ns);
+	g->wu_n = 0;
+	want(g, g->base_level, s->t_ns);
+}
+
+/* The baseline's J/step over the held level's: the held level's from the
+ * profile and the hold's own windows (stalls left out), so the hold's
+ * steps, counted at what they used times this, are the same steps at the
+ * baseline: their jitter cancels, their stalls scale with the rest. */
+static double hold_ratio(const struct govern *g)
+{
+	double j = g->ratio_held * (double)g->ratio_steps, cj, cs;
+	int64_t n = g->ratio_steps, cn;
+	if (g->hold_n_win >= 3 &&
+	    sweep_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
+		j += cj * (double)cn;
+		n += cn;
+	}
+	return n > 0 && j > 0 ? g->ratio_base / (j / (double)n) : 1;
 }
 
 /* Energy saved against the baseline, counted at step boundaries so the
@@ -533,11 +638,10 @@ static void count_saved(struct govern *g, const struct dvf_sample *s, const stru
 	 * construction. */
 	if (g->state == GOV_HOLD && g->hold_user)
 		g->base_j += used;
-	else if (g->state == GOV_HOLD && g->hold_tratio > 0 && g->base_w > 0)
-		g->base_j += (double)(t - g->prev_edge_t) * 1e-9 * g->base_w * g->hold_tratio;
-	else if (g->state == GOV_HOLD && g->hold_ratio > 0)
-		g->base_j += used * g->hold_ratio;
-	else
+	else if (g->state == GOV_HOLD && g->ratio_held > 0) {
+		g->hold_used_j += used;
+		g->base_j = g->base_j_before + g->hold_used_j * hold_ratio(g);
+	} else
 		g->base_j += (double)d * g->base_jps;
 	g->used_j += used;
 	g->saved_j = g->base_j > g->used_j ? g->base_j - g->used_j : 0;
@@ -617,14 +721,14 @@ void govern_resume(struct govern *g, int64_t now)
 		return;
 	if ((g->held >= 0 || g->hold_user) && g->base_ok) {
 		char a[32];
-		mhz(g, g->hold_user ? -1 : g->held, a, sizeof a);
+		mhz(g, g->held, a, sizeof a);
 		to_hold(g, g->held, g->hold_user, now, &(struct dvf_sample){ 0 });
 		say(g, now, "resumed: hold %s and watch", a);
 		return;
 	}
 	g->state = GOV_WARMUP;
 	g->wu_t0 = -1;
-	g->wu_have_prev = false;
+	g->wu_n = 0;
 	g->want = -1;
 	g->win.open = false;
 	g->settling = false;
@@ -666,7 +770,7 @@ void govern_describe(const struct govern *g, char *buf, size_t len)
 		break;
 	}
 	case GOV_HOLD:
-		mhz(g, g->hold_user ? -1 : g->held, a, sizeof a);
+		mhz(g, g->held, a, sizeof a);
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			snprintf(buf, len, "hold %s (learning its noise)", a);
 		else

@@ -50,7 +50,9 @@
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
 #define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
-enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48 };
+#define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
+enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
+       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64 };
 
 /* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
  * the noise and the stalls of a baseline. */
@@ -119,8 +121,8 @@ struct govern {
 	int64_t prev_t;
 	/* warm-up */
 	int64_t wu_t0, wu_steps0;
-	bool wu_have_prev;
-	struct govern_fig wu_prev;
+	int wu_n;                    /* the windows of the calm stretch so far */
+	struct govern_fig wu_fig[GOVERN_BASE_MAX];
 	/* the profile: a sweep of cfg levels lo .. lo + sw.cfg.n_levels - 1 */
 	struct sweep sw;
 	int lo;
@@ -129,17 +131,23 @@ struct govern {
 	/* the baseline: the user's clocks' J/step for this phase */
 	bool base_ok;
 	double base_jps, base_sps;
-	double base_w;               /* its mean power */
 	int base_level;              /* the level they ran at, -1 not one level */
-	int n_base;                  /* its windows, as sweep sub-windows */
-	struct govern_fig base_fig[2];
+	int n_base;                  /* its windows */
+	struct govern_fig base_fig[GOVERN_BASE_MAX];
 	bool hold_user;              /* holding the user's clocks: nothing beat them */
-	double hold_ratio;           /* the baseline's J/step over the held level's, 0 unknown */
-	double hold_tratio;          /* the step time at the baseline's level over the held one's, 0 unknown */
+	double ratio_base;           /* the baseline's J/step, as the search measured it */
+	double ratio_held;           /* the held level's J/step in the profile, and its steps */
+	int64_t ratio_steps;
+	int hold_n_win;              /* the hold's windows so far (J/step, s/step, steps) */
+	double hold_jps[GOVERN_HOLD_WINS], hold_sps[GOVERN_HOLD_WINS];
+	int hold_steps[GOVERN_HOLD_WINS];
+	double hold_used_j;          /* energy the hold's counted steps used */
+	double base_j_before;        /* base_j before this hold */
 	/* hold */
 	int ref_n;
 	double ref_sps[GOVERN_REF_WINDOWS], ref_jps[GOVERN_REF_WINDOWS];
-	double ref_sps_mean, ref_jps_mean, ref_noise;   /* noise: relative */
+	double ref_sps_mean, ref_jps_mean, ref_noise;   /* noise: relative, the larger of the two */
+	double ref_noise_sps, ref_noise_jps;
 	int off;                     /* windows in a row off the reference */
 	int off_dir;                 /* which way: +1 slower or dearer, -1 */
 	int64_t hold_n;              /* steps of a watch window for this level */
