@@ -51,9 +51,11 @@
 #               (bench/sweep-truth.c), the first profile's training steps
 #               (and seconds where steps are shorter than 0.15 s), and the
 #               energy saved it reports against the truth: the same seeded
-#               job at the user's clocks, over the same steps (those it
-#               counted, to the job's end); the error in points of that
-#               baseline energy
+#               job pinned at the baseline's clock (where the user's clocks
+#               stayed at one level while the governor measured them; else
+#               the same job at the user's clocks), over the same steps
+#               (those it counted, to the job's end); the error in points
+#               of that baseline energy
 #   phased      the governed job's energy against the same seeded job pinned
 #               at each level from one below the least of the phases'
 #               noise-free optima to one above the greatest: over the best
@@ -280,9 +282,15 @@ while read -r kind m q b s p ph; do
 	fi
 	opt_f=$(sed -n 's/^optimum \([^ ]*\) .*/\1/p' "$d/truth") opt_j=$(sed -n 's/^optimum [^ ]* \([^ ]*\).*/\1/p' "$d/truth")
 	if [ "$kind" != phased ]; then
-		simrun "$d/g" "$m" "$q" "$b" "$s" "$p" none "$@" --govern --record "$d/g.csv" &
-		simrun "$d/u" "$m" "$q" "$b" "$s" "$p" none "$@" --record "$d/u.csv" &
-		wait
+		simrun "$d/g" "$m" "$q" "$b" "$s" "$p" none "$@" --govern --record "$d/g.csv"
+		# the truth of the energy saved: the same job pinned at the
+		# baseline's clock, where the user's clocks stayed at one level
+		# while the governor measured them; else at the user's clocks
+		bhz=$(jval "$d/g.json" "j['governor']['baseline_hz'] or 0")
+		pin=
+		[ "$bhz" = 0 ] || pin="--set-clock $(awk -v h="$bhz" 'BEGIN { printf "%d", h / 1e6 }')"
+		# shellcheck disable=SC2086
+		simrun "$d/u" "$m" "$q" "$b" "$s" "$p" none "$@" $pin --record "$d/u.csv"
 		# the clock after the first hold: the most frequent in the recording
 		held=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "\"gpu_freq_mhz\"") fc = i; next }
 			/governor: hold/ { h = 1 } h && $fc != "" { c[$fc]++ }

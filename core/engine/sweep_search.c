@@ -321,8 +321,16 @@ static int explore(const struct sweep_cfg *c, const struct sweep_point *pts, con
 {
 	int n = c->n_levels;
 	bool ul = b > 0 && !measured(&pts[b - 1]), ur = b < n - 1 && !measured(&pts[b + 1]);
-	if (!ul && !ur)
+	if (!ul && !ur) {
+		/* At an end of the table one neighbour is all there is: one
+		 * reading of it off by its noise, and the minimum of a V one or
+		 * two levels further in is never seen.  The level after it too. */
+		if (b == n - 1 && n >= 3 && !measured(&pts[n - 3]))
+			return n - 3;
+		if (b == 0 && n >= 3 && !measured(&pts[2]))
+			return 2;
 		return -1;
+	}
 	int d = ul ? -1 : 1;
 	if (ul && ur) {
 		int dl = n, dr = n;
