@@ -323,6 +323,22 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	want(g, lo + sweep_level(&g->sw), now);
 }
 
+/* The baseline's J/step over the held level's: the held level's from the
+ * profile and the hold's own windows (stalls left out), so the hold's
+ * steps, counted at what they used times this, are the same steps at the
+ * baseline: their jitter cancels, their stalls scale with the rest. */
+static double hold_ratio(const struct govern *g)
+{
+	double j = g->ratio_held * (double)g->ratio_steps, cj, cs;
+	int64_t n = g->ratio_steps, cn;
+	if (g->hold_n_win >= 3 &&
+	    sweep_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
+		j += cj * (double)cn;
+		n += cn;
+	}
+	return n > 0 && j > 0 ? g->ratio_base / (j / (double)n) : 1;
+}
+
 /* Hold level lvl, or (user) the user's clocks, lvl the level they ran at
  * or -1. */
 static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s)
@@ -333,6 +349,7 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->hold_n_win = 0;
 	g->hold_used_j = 0;
 	g->base_j_before = g->base_j;
+	g->hold_r = hold_ratio(g);
 	g->ref_n = 0;
 	g->off = 0;
 	/* A watch window long enough in time too: at 60 ms a step, one
@@ -538,6 +555,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->hold_jps[g->hold_n_win] = f.jps;
 		g->hold_sps[g->hold_n_win] = f.sps;
 		g->hold_steps[g->hold_n_win++] = (int)f.steps;
+		g->hold_r = hold_ratio(g);
 	}
 	if (g->ref_n < GOVERN_REF_WINDOWS) {
 		g->ref_sps[g->ref_n] = f.sps;
@@ -594,22 +612,6 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	want(g, g->base_level, s->t_ns);
 }
 
-/* The baseline's J/step over the held level's: the held level's from the
- * profile and the hold's own windows (stalls left out), so the hold's
- * steps, counted at what they used times this, are the same steps at the
- * baseline: their jitter cancels, their stalls scale with the rest. */
-static double hold_ratio(const struct govern *g)
-{
-	double j = g->ratio_held * (double)g->ratio_steps, cj, cs;
-	int64_t n = g->ratio_steps, cn;
-	if (g->hold_n_win >= 3 &&
-	    sweep_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
-		j += cj * (double)cn;
-		n += cn;
-	}
-	return n > 0 && j > 0 ? g->ratio_base / (j / (double)n) : 1;
-}
-
 /* Energy saved against the baseline, counted at step boundaries so the
  * energy between them is never left out. */
 static void count_saved(struct govern *g, const struct dvf_sample *s, const struct energy *e)
@@ -640,7 +642,7 @@ static void count_saved(struct govern *g, const struct dvf_sample *s, const stru
 		g->base_j += used;
 	else if (g->state == GOV_HOLD && g->ratio_held > 0) {
 		g->hold_used_j += used;
-		g->base_j = g->base_j_before + g->hold_used_j * hold_ratio(g);
+		g->base_j = g->base_j_before + g->hold_used_j * g->hold_r;
 	} else
 		g->base_j += (double)d * g->base_jps;
 	g->used_j += used;

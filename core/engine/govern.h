@@ -142,6 +142,7 @@ struct govern {
 	double hold_jps[GOVERN_HOLD_WINS], hold_sps[GOVERN_HOLD_WINS];
 	int hold_steps[GOVERN_HOLD_WINS];
 	double hold_used_j;          /* energy the hold's counted steps used */
+	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
 	double base_j_before;        /* base_j before this hold */
 	/* hold */
 	int ref_n;
