@@ -159,7 +159,8 @@ const struct command command_table[] = {
 	  "back at the end (apply the result with --set-clock or the TUI's `a`).\n",
 	  sweep_opts,
 	  "\nMonitor options (dvfstop --help) also apply: --demo, --sim-model, --sim-seq-len,\n"
-	  "--seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len, --record.\n",
+	  "--sim-curve, --seed, --noise, --interval, --sysfs-root, --policy, --model, --seq-len,\n"
+	  "--record.\n",
 	  CMD_PASS_UNKNOWN, cmd_sweep },
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };

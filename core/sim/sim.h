@@ -8,7 +8,8 @@
  * catalog model that emits training steps, with phases if asked
  * (evaluation passes, sequence-length changes, stalls: sim_phases.h).  Its
  * physical model and the reasoning behind every constant are in
- * sim_model.c; the power model's calibrations in sim_power.c. */
+ * sim_model.c; the power model's calibrations in sim_power.c; a measured
+ * table it can play instead of its own physics (cfg.curve) in sim_curve.h. */
 #ifndef DVF_SIM_H
 #define DVF_SIM_H
 
