@@ -4,8 +4,10 @@
  *
  *   sweep-truth [--power SPEC] [--curve FILE] [--phases SPEC [--seed N] [--steps N]]
  *               MODEL SEQ_LEN BATCH MHZ...
+ *   sweep-truth --list-models
  *
- * Prints "MHZ J_PER_STEP" per level, then "optimum MHZ J_PER_STEP", for
+ * Prints "MHZ J_PER_STEP S_PER_STEP W" per level (W: the board's mean
+ * power over a step), then "optimum MHZ J_PER_STEP", for
  * training steps at SEQ_LEN under the power calibration SPEC (default
  * reference; docs/simulator.md).  With --phases (the simulator's
  * --sim-phases; auto is drawn from --seed, default 1, over --steps, default
@@ -15,7 +17,9 @@
  * is every evaluation pass at that sequence length).  With --curve (the
  * simulator's --sim-curve) the workload plays that measured table: the
  * levels are the table's when no MHZ is given, and the truth at a level is
- * the table's power_w x step_s (docs/simulator.md, "Measured curves"). */
+ * the table's power_w x step_s (docs/simulator.md, "Measured curves").
+ * --list-models prints the catalog's model names, one a line (what
+ * bench/govern.sh draws from). */
 #include "config.h"
 
 #include <stdio.h>
@@ -34,8 +38,9 @@ static double truth(const struct sim_model *m, const double *mhz, int n, bool sa
 	double best = 0, best_mhz = 0;
 	for (int i = 0; i < n; i++) {
 		double j = sim_model_energy_per_step_j(m, mhz[i] * 1e6);
+		double t = sim_model_step_time_s(m, mhz[i] * 1e6);
 		if (say)
-			printf("%.1f %.6f\n", mhz[i], j);
+			printf("%.1f %.6f %.6f %.3f\n", mhz[i], j, t, t > 0 ? j / t : 0);
 		if (i == 0 || j < best) {
 			best = j;
 			best_mhz = mhz[i];
@@ -48,7 +53,8 @@ static double truth(const struct sim_model *m, const double *mhz, int n, bool sa
 static int usage(void)
 {
 	fprintf(stderr, "usage: sweep-truth [--power SPEC] [--curve FILE] [--phases SPEC [--seed N] [--steps N]] "
-			"MODEL SEQ_LEN BATCH MHZ...\n       (MHZ may be left out with --curve: the table's levels)\n");
+			"MODEL SEQ_LEN BATCH MHZ...\n       (MHZ may be left out with --curve: the table's levels)\n"
+			"       sweep-truth --list-models\n");
 	return 2;
 }
 
@@ -58,6 +64,11 @@ int main(int argc, char **argv)
 	unsigned long long seed = 1;
 	long long steps = 2000;
 	int a = 1;
+	if (argc == 2 && strcmp(argv[1], "--list-models") == 0) {
+		for (int i = 0; i < catalog_count; i++)
+			printf("%s\n", catalog_table[i].name);
+		return 0;
+	}
 	for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
 		if (strcmp(argv[a], "--power") == 0)
 			power = argv[a + 1];

@@ -17,7 +17,7 @@ void govern_cfg_defaults(struct govern_cfg *c)
 	memset(c, 0, sizeof *c);
 	c->select = SEL_ENERGY;
 	c->window_steps = 5;
-	c->window_ns = 700 * 1000000LL;
+	c->window_ns = 500 * 1000000LL;
 	c->hold_window_steps = 10;
 	c->hold_window_ns = 2 * NS;
 	c->settle_ns = 50 * 1000000LL;
@@ -88,7 +88,28 @@ static void win_start(struct govern *g, const struct dvf_sample *s, const struct
 	struct energy at;
 	int64_t t;
 	edge(g, s, e, &at, &t);
-	g->win = (struct govern_win){ .open = true, .t0 = t, .steps0 = steps, .e0_mj = at.ch[ENERGY_TOTAL].mj };
+	g->win = (struct govern_win){ .open = true, .t0 = t, .steps0 = steps, .e0_mj = at.ch[ENERGY_TOTAL].mj,
+				      .sub_e0 = at.ch[ENERGY_TOTAL].mj, .sub_t0 = t, .sub_s0 = steps };
+}
+
+/* A step boundary inside the open window: one more entry of its steps. */
+static void win_step(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
+{
+	struct govern_win *w = &g->win;
+	if (!w->open || !stepped || !s->steps.ok || s->steps.v <= w->sub_s0 || w->sub.n >= GOVERN_SUBS)
+		return;
+	struct energy at;
+	int64_t t;
+	edge(g, s, e, &at, &t);
+	double n = (double)(s->steps.v - w->sub_s0);
+	if (!s->step_ns.ok)
+		w->sub.coarse = true;
+	w->sub.jps[w->sub.n] = (at.ch[ENERGY_TOTAL].mj - w->sub_e0) * 1e-3 / n;
+	w->sub.sps[w->sub.n] = (double)(t - w->sub_t0) * 1e-9 / n;
+	w->sub.steps[w->sub.n++] = (int)(s->steps.v - w->sub_s0);
+	w->sub_e0 = at.ch[ENERGY_TOTAL].mj;
+	w->sub_t0 = t;
+	w->sub_s0 = s->steps.v;
 }
 
 bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
@@ -103,6 +124,9 @@ bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, c
 	f->sps = (double)(t - w->t0) * 1e-9 / (double)d;
 	f->jps = (e->ch[ENERGY_TOTAL].mj - w->e0_mj) * 1e-3 / (double)d;
 	f->util = w->util_n ? w->util_sum / w->util_n : -1;
+	f->f_lo = w->f_lo;
+	f->f_hi = w->f_hi;
+	f->sub = w->sub;
 	return true;
 }
 
@@ -121,6 +145,100 @@ static void win_add(struct govern_win *w, const struct dvf_sample *s)
 		w->util_sum += (double)s->gpu_load_pm.v / 10.0;
 		w->util_n++;
 	}
+	/* the clock it ran at: the user's clocks may move (the board's own
+	 * governor), and a baseline counts as a level's measurement only where
+	 * they stayed at one; a clock not read is a clock not known */
+	if (w->open) {
+		int64_t f = s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : -1;
+		if (w->f_lo == 0 && w->f_hi == 0)
+			w->f_lo = w->f_hi = f;
+		if (f < w->f_lo)
+			w->f_lo = f;
+		if (f > w->f_hi)
+			w->f_hi = f;
+	}
+}
+
+/* The level the user's clocks stayed at through the baseline's windows,
+ * -1 when they moved or were not read. */
+static int base_level(const struct govern *g)
+{
+	int64_t f = g->base_fig[0].f_lo;
+	for (int k = 0; k < g->n_base; k++)
+		if (g->base_fig[k].f_lo <= 0 || g->base_fig[k].f_lo != f || g->base_fig[k].f_hi != f)
+			return -1;
+	for (int i = 0; g->n_base > 0 && i < g->cfg.n_levels; i++)
+		if (g->cfg.level_hz[i] == f)
+			return i;
+	return -1;
+}
+
+/* The relative standard error of windows' J/step from their steps (the
+ * per-step spread of the steps that are not stalls); 1 where it cannot
+ * be told (too few steps, edges on samples). */
+static double figs_se(const struct govern_fig *f, int n)
+{
+	double j[GOVERN_BASE_MAX * GOVERN_SUBS], t[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int k[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
+	for (int w = 0; w < n; w++) {
+		if (f[w].sub.coarse)
+			return 1;
+		for (int i = 0; i < f[w].sub.n; i++) {
+			j[m] = f[w].sub.jps[i];
+			t[m] = f[w].sub.sps[i];
+			k[m++] = f[w].sub.steps[i];
+		}
+	}
+	double cj, cs;
+	int64_t cn;
+	if (m < 4 || !sweep_subs_clean(j, t, k, m, &cj, &cs, &cn) || !(cj > 0))
+		return 1;
+	double cut = sweep_stall_cut(t, m), ss = 0;
+	int kept = 0;
+	for (int i = 0; i < m; i++)
+		if (t[i] <= cut) {
+			ss += (j[i] / cj - 1) * (j[i] / cj - 1) * k[i];
+			kept++;
+		}
+	return kept > 1 ? sqrt(ss / (kept - 1) / (double)cn) : 1;
+}
+
+/* The baseline from its windows (at the user's clocks, this phase). */
+static void set_base(struct govern *g, const struct govern_fig *f, int n)
+{
+	int64_t steps = 0;
+	double j = 0, t = 0;
+	g->n_base = n;
+	for (int k = 0; k < n; k++) {
+		g->base_fig[k] = f[k];
+		steps += f[k].steps;
+		j += f[k].jps * (double)f[k].steps;
+		t += f[k].sps * (double)f[k].steps;
+	}
+	g->base_ok = true;
+	g->base_jps = j / (double)steps;
+	g->base_sps = t / (double)steps;
+	/* Its steps with the stalls left out: a stall in a baseline's twenty
+	 * steps moves their J/step by more than a level's saving, and it
+	 * costs about the same at any clock. */
+	double sj[GOVERN_BASE_MAX * GOVERN_SUBS], st[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int sn[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
+	bool coarse = false;
+	for (int k = 0; k < n; k++)
+		coarse |= f[k].sub.coarse;
+	for (int k = 0; k < n && !coarse; k++)
+		for (int i = 0; i < f[k].sub.n; i++) {
+			sj[m] = f[k].sub.jps[i];
+			st[m] = f[k].sub.sps[i];
+			sn[m++] = f[k].sub.steps[i];
+		}
+	double cj, cs;
+	int64_t cn;
+	if (m >= 3 && sweep_subs_clean(sj, st, sn, m, &cj, &cs, &cn)) {
+		g->base_jps = cj;
+		g->base_sps = cs;
+	}
+	g->base_level = base_level(g);
 }
 
 /* Change the wanted level; a window opens once it has settled. */
@@ -151,9 +269,10 @@ static bool settled(struct govern *g, const struct dvf_sample *s, const struct e
 
 static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s)
 {
-	struct sweep_cfg c = { .mode = SWEEP_ADAPTIVE, .select = g->cfg.select,
+	struct sweep_cfg c = { .mode = SWEEP_INTERVALS, .select = g->cfg.select,
 			       .max_slowdown = g->cfg.max_slowdown, .settle_ns = g->cfg.settle_ns,
-			       .dwell_steps = g->cfg.window_steps, .stall_ns = g->cfg.stall_ns };
+			       .dwell_steps = g->cfg.window_steps, .stall_ns = g->cfg.stall_ns,
+			       .max_windows = GOVERN_MAX_WINDOWS };
 	/* Short steps: one data-loading stall in five 60 ms steps moves the
 	 * window's J/step by more than the U-curve's bottom differs; a window
 	 * is at least window_ns long at the baseline's step time. */
@@ -171,6 +290,26 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	memcpy(c.level_hz, &g->cfg.level_hz[lo], sizeof c.level_hz[0] * (size_t)c.n_levels);
 	c.start = start >= lo && start <= hi ? start - lo : -1;
 	sweep_init(&g->sw, &c);
+	/* The baseline's windows, where the user's clocks stayed at one level
+	 * of the search, are that level's first measurement. */
+	int k = g->base_level - lo;
+	if (g->base_ok && g->base_level >= 0 && k >= 0 && k < c.n_levels) {
+		struct sweep_point *p = &g->sw.pts[k];
+		for (int i = 0; i < g->n_base; i++) {
+			const struct govern_fig *f = &g->base_fig[i];
+			p->coarse |= f->sub.coarse;
+			p->energy_j += f->jps * (double)f->steps;
+			p->time_s += f->sps * (double)f->steps;
+			p->steps += f->steps;
+			for (int j = 0; j < f->sub.n && p->n_sub < SWEEP_MAX_SUB; j++) {
+				p->sub_jps[p->n_sub] = f->sub.jps[j];
+				p->sub_sps[p->n_sub] = f->sub.sps[j];
+				p->sub_steps[p->n_sub++] = f->sub.steps[j];
+			}
+		}
+		p->windows = 1;
+		g->sw.cur = sweep_next(&g->sw.cfg, g->sw.pts);
+	}
 	g->lo = lo;
 	g->state = GOV_PROFILE;
 	g->profiles++;
@@ -184,10 +323,33 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	want(g, lo + sweep_level(&g->sw), now);
 }
 
-static void to_hold(struct govern *g, int lvl, int64_t now, const struct dvf_sample *s)
+/* The baseline's J/step over the held level's: the held level's from the
+ * profile and the hold's own windows (stalls left out), so the hold's
+ * steps, counted at what they used times this, are the same steps at the
+ * baseline: their jitter cancels, their stalls scale with the rest. */
+static double hold_ratio(const struct govern *g)
+{
+	double j = g->ratio_held * (double)g->ratio_steps, cj, cs;
+	int64_t n = g->ratio_steps, cn;
+	if (g->hold_n_win >= 3 &&
+	    sweep_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
+		j += cj * (double)cn;
+		n += cn;
+	}
+	return n > 0 && j > 0 ? g->ratio_base / (j / (double)n) : 1;
+}
+
+/* Hold level lvl, or (user) the user's clocks, lvl the level they ran at
+ * or -1. */
+static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s)
 {
 	g->state = GOV_HOLD;
 	g->held = lvl;
+	g->hold_user = user;
+	g->hold_n_win = 0;
+	g->hold_used_j = 0;
+	g->base_j_before = g->base_j;
+	g->hold_r = hold_ratio(g);
 	g->ref_n = 0;
 	g->off = 0;
 	/* A watch window long enough in time too: at 60 ms a step, one
@@ -202,7 +364,24 @@ static void to_hold(struct govern *g, int lvl, int64_t now, const struct dvf_sam
 	g->held_fig = (struct govern_fig){ 0 };
 	if (g->first_profile_steps < 0 && s->steps.ok)
 		g->first_profile_steps = s->steps.v - g->wu_steps0;
+	/* The user's clocks held: pinned at the level they ran at, where they
+	 * stayed at one (the board's own governor would move them with the
+	 * job's phases, away from what was measured); else given back. */
 	want(g, lvl, now);
+}
+
+/* A warm-up or baseline window: a profile window's steps, and as long in
+ * time as one at the last window's step time.  Two of them in a row that
+ * agree end the warm-up; every step at the user's clocks costs what they
+ * cost over the level held after, so no more are measured than the
+ * baseline's noise needs (GOVERN_BASE_SE). */
+static int64_t base_window(const struct govern *g)
+{
+	int64_t n = g->cfg.window_steps;
+	double sps = g->wu_n > 0 ? g->wu_fig[g->wu_n - 1].sps : 0;
+	if (sps > 0 && (double)g->cfg.window_ns * 1e-9 / sps > (double)n)
+		n = (int64_t)ceil((double)g->cfg.window_ns * 1e-9 / sps);
+	return n;
 }
 
 static void warmup(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
@@ -221,29 +400,35 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		return;
 	}
 	win_add(&g->win, s);
+	win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
+	if (!figure(g, s, e, base_window(g), &f))
 		return;
-	bool calm = g->wu_have_prev && fabs(f.sps - g->wu_prev.sps) <= GOVERN_SETTLED * g->wu_prev.sps;
 	bool bound = s->steps.v - g->wu_steps0 >= g->cfg.warmup_max_steps ||
 		     s->t_ns - g->wu_t0 >= g->cfg.warmup_max_ns;
-	if (calm || bound) {
-		/* The baseline: the last windows at the user's own clocks. */
-		int64_t n = f.steps + (g->wu_have_prev ? g->wu_prev.steps : 0);
-		double j = f.jps * (double)f.steps + (g->wu_have_prev ? g->wu_prev.jps * (double)g->wu_prev.steps : 0);
-		double t = f.sps * (double)f.steps + (g->wu_have_prev ? g->wu_prev.sps * (double)g->wu_prev.steps : 0);
-		g->base_ok = true;
-		g->base_jps = j / (double)n;
-		g->base_sps = t / (double)n;
+	/* Calm: two windows in a row whose step times agree.  The stretch is
+	 * the baseline, measured on (still at the user's clocks) while its
+	 * J/step is not known within GOVERN_BASE_SE: a small model's steps
+	 * jitter by several per cent, and a baseline off by 2 % puts the
+	 * energy saved 2 points off. */
+	bool calm = g->wu_n > 0 && fabs(f.sps - g->wu_fig[g->wu_n - 1].sps) <= GOVERN_SETTLED * g->wu_fig[g->wu_n - 1].sps;
+	if (!calm && g->wu_n < 2)
+		g->wu_n = 0;
+	if (g->wu_n == GOVERN_BASE_MAX) {
+		memmove(&g->wu_fig[0], &g->wu_fig[1], sizeof g->wu_fig[0] * (GOVERN_BASE_MAX - 1));
+		g->wu_n--;
+	}
+	g->wu_fig[g->wu_n++] = f;
+	if ((g->wu_n >= 2 && (figs_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE || g->wu_n == GOVERN_BASE_MAX)) || bound) {
+		set_base(g, g->wu_fig, g->wu_n);
 		g->prev_ok = false;
 		say(g, s->t_ns, "%s after %lld steps: %.3f s/step, %.4f J/step at the user's clocks (the baseline)",
-		    calm ? "warm-up over" : "warm-up bound reached", (long long)(s->steps.v - g->wu_steps0),
+		    g->wu_n < 2 ? "warm-up bound reached" : "warm-up over", (long long)(s->steps.v - g->wu_steps0),
 		    g->base_sps, g->base_jps);
+		g->wu_n = 0;
 		to_profile(g, s->t_ns, s);
 		return;
 	}
-	g->wu_prev = f;
-	g->wu_have_prev = true;
 	win_start(g, s, e, s->steps.v);
 }
 
@@ -252,157 +437,43 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	if (!settled(g, s, e, stepped))
 		return;
 	win_add(&g->win, s);
+	win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, 2 * g->cfg.window_steps, &f))
+	if (!figure(g, s, e, base_window(g), &f))
 		return;
-	g->base_ok = true;
-	g->base_jps = f.jps;
-	g->base_sps = f.sps;
-	say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", f.sps, f.jps);
+	if (g->wu_n < GOVERN_BASE_MAX)
+		g->wu_fig[g->wu_n++] = f;
+	if (figs_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE && g->wu_n < GOVERN_BASE_MAX) {
+		win_start(g, s, e, s->steps.v);
+		return;
+	}
+	set_base(g, g->wu_fig, g->wu_n);
+	g->wu_n = 0;
+	say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", g->base_sps, g->base_jps);
 	to_profile(g, s->t_ns, s);
 }
 
-/* y = a + b x + c x^2 (x: the clock in GHz) fitted to the measured
- * levels' y, weighted by steps: false when fewer than three levels or no
- * fit; else b, c and the weighted residual sum of squares relative to the
- * weighted sum of y^2.  Pure. */
-static bool parabola(const struct sweep *sw, const double y[], double *b, double *c, double *rss)
+/* Does the search's choice bi beat the baseline beyond noise?  Against
+ * the baseline's own level where the user's clocks stayed at one the
+ * search measured, else against the baseline's windows with the noise the
+ * search measured (its per-step variance). */
+static bool beats_base(const struct govern *g, const struct sweep_est *est, int bi)
 {
-	double S[5] = { 0 }, T[3] = { 0 };   /* sums of w x^k and w x^k y */
-	int n = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		if (!sweep_point_measured(p))
-			continue;
-		double x = (double)p->hz * 1e-9, w = (double)p->steps, xk = 1;
-		for (int k = 0; k < 5; k++, xk *= x) {
-			S[k] += w * xk;
-			if (k < 3)
-				T[k] += w * xk * y[i];
-		}
-		n++;
+	int k = g->base_level - g->lo;
+	if (g->base_level >= 0 && k >= 0 && k < g->sw.cfg.n_levels && est[k].ok) {
+		if (k == bi)
+			return false;
+		double sd = sqrt(est[bi].se * est[bi].se + est[k].se * est[k].se);
+		return est[bi].y < est[k].y - SWEEP_SEARCH_Z * sd;
 	}
-	if (n < 3)
-		return false;
-	/* normal equations (Cramer's rule) */
-	double M[3][3] = { { S[0], S[1], S[2] }, { S[1], S[2], S[3] }, { S[2], S[3], S[4] } };
-	double det = M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-		     M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
-	if (fabs(det) < 1e-18)
-		return false;
-	double da = T[0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (T[1] * M[2][2] - M[1][2] * T[2]) +
-		    M[0][2] * (T[1] * M[2][1] - M[1][1] * T[2]);
-	double db = M[0][0] * (T[1] * M[2][2] - M[1][2] * T[2]) - T[0] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-		    M[0][2] * (M[1][0] * T[2] - T[1] * M[2][0]);
-	double dc = M[0][0] * (M[1][1] * T[2] - T[1] * M[2][1]) - M[0][1] * (M[1][0] * T[2] - T[1] * M[2][0]) +
-		    T[0] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
-	double a = da / det;
-	*b = db / det;
-	*c = dc / det;
-	double r = 0, yy = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		if (!sweep_point_measured(p))
-			continue;
-		double x = (double)p->hz * 1e-9, e = y[i] - (a + *b * x + *c * x * x), w = (double)p->steps;
-		r += w * e * e;
-		yy += w * y[i] * y[i];
-	}
-	*rss = yy > 0 ? r / yy : 0;
-	return true;
-}
-
-/* A step's time is the part the clock does not touch (CPU, input, memory
- * stalls) plus the GPU's part, which scales as 1/f: t = a + b / f.  On
- * small models a step's time jitters by several per cent, and a window's
- * J/step jitters with it (the board draws power all the while).  That
- * jitter is common to every level, so a + b / f fitted to all measured
- * levels (weighted by steps) estimates each level's step time better than
- * its own window does, and J/step scaled by fitted over measured time
- * takes the jitter out.  A data-loading stall, though, costs time at idle
- * power, where the scaling over-corrects; so the corrected curve is used
- * only when four levels or more are measured and it lies closer to a
- * parabola (a smooth U) than the measured one.  No correction either when
- * the time fit is not physical (b <= 0).  Pure. */
-void govern_jps_corrected(const struct sweep *sw, double y[])
-{
-	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, raw[DVF_MAX_LEVELS];
-	int n = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		y[i] = raw[i] = sweep_jps(p);
-		if (!sweep_point_measured(p) || p->time_s <= 0 || p->hz <= 0)
-			continue;
-		double x = 1e9 / (double)p->hz, w = (double)p->steps, t = sweep_sps(p);
-		S0 += w;
-		S1 += w * x;
-		S2 += w * x * x;
-		T0 += w * t;
-		T1 += w * x * t;
-		n++;
-	}
-	double det = S0 * S2 - S1 * S1;
-	if (n < 2 || fabs(det) < 1e-18 * S0 * S2)
-		return;
-	double b = (S0 * T1 - S1 * T0) / det, a = (T0 - b * S1) / S0;
-	if (!(b > 0))
-		return;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		const struct sweep_point *p = &sw->pts[i];
-		if (!sweep_point_measured(p) || p->time_s <= 0 || p->hz <= 0)
-			continue;
-		double fit = a + b * 1e9 / (double)p->hz;
-		if (fit > 0)
-			y[i] *= fit / sweep_sps(p);
-	}
-	double pb, pc, r_raw, r_cor;
-	if (n >= 4 && parabola(sw, raw, &pb, &pc, &r_raw) && parabola(sw, y, &pb, &pc, &r_cor) && r_cor >= r_raw)
-		memcpy(y, raw, sizeof raw[0] * (size_t)sw->cfg.n_levels);
-}
-
-/* The U-curve's shape against a noisy window: a parabola in the clock,
- * fitted to every measured level's J/step (govern_jps_corrected, weighted
- * by its steps), picks the measured level it puts lowest, when it opens
- * upwards and at least three levels are measured; else the sweep's choice
- * stands.  Pure. */
-int govern_fit_best(const struct sweep *sw, int best)
-{
-	if (sw->cfg.select != SEL_ENERGY)
-		return best;
-	double y[DVF_MAX_LEVELS], b, c, rss;
-	govern_jps_corrected(sw, y);
-	if (!parabola(sw, y, &b, &c, &rss) || !(c > 0))
-		return best;
-	int pick = -1;
-	double lo = 0;
-	for (int i = 0; i < sw->cfg.n_levels; i++) {
-		if (!sweep_point_measured(&sw->pts[i]))
-			continue;
-		double x = (double)sw->pts[i].hz * 1e-9, v = b * x + c * x * x;
-		if (pick < 0 || v < lo) {
-			pick = i;
-			lo = v;
-		}
-	}
-	return pick >= 0 ? pick : best;
-}
-
-/* On a flat stretch of the curve a faster level costs nothing more: of
- * the measured levels within GOVERN_TIE of the cheapest's J/step, the
- * fastest (least energy only; the other selections weigh time already). */
-static int faster_tie(const struct govern *g, int best)
-{
-	const struct sweep *sw = &g->sw;
-	if (sw->cfg.select != SEL_ENERGY)
-		return best;
-	double y[DVF_MAX_LEVELS];
-	govern_jps_corrected(sw, y);
-	double jb = y[best];
-	int pick = best;
-	for (int i = best + 1; i < sw->cfg.n_levels; i++)
-		if (sweep_point_measured(&sw->pts[i]) && y[i] <= jb * (1 + GOVERN_TIE))
-			pick = i;
-	return pick;
+	const struct sweep_point *p = &g->sw.pts[bi];
+	double rel = est[bi].raw > 0 ? est[bi].raw_se / est[bi].raw : 1;
+	int64_t n = 0;
+	for (int i = 0; i < g->n_base; i++)
+		n += g->base_fig[i].steps;
+	double se_base = n > 0 ? g->base_jps * rel * sqrt((double)p->steps / (double)n) : g->base_jps;
+	double sd = sqrt(est[bi].raw_se * est[bi].raw_se + se_base * se_base);
+	return est[bi].raw < g->base_jps - SWEEP_SEARCH_Z * sd;
 }
 
 static void profile(struct govern *g, const struct dvf_sample *s, const struct energy *e)
@@ -414,16 +485,37 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		return;
 	}
 	if (g->sw.state == SW_DONE && g->sw.best >= 0) {
-		int bi = faster_tie(g, govern_fit_best(&g->sw, g->sw.best));
+		struct sweep_est est[DVF_MAX_LEVELS];
+		sweep_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
+		int bi = g->sw.best;
 		int best = g->lo + bi;
-		const struct sweep_point *p = &g->sw.pts[bi];
+		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
 		char a[32];
 		mhz(g, best, a, sizeof a);
-		to_hold(g, best, s->t_ns, s);
-		double se = sweep_jps(p) > 0 ? sweep_se(p) / sweep_jps(p) * 100 : 0;
+		double se = est[bi].y > 0 ? est[bi].se / est[bi].y * 100 : 0;
+		if (g->cfg.select == SEL_ENERGY && !beats_base(g, est, bi)) {
+			char u[48] = "the user's clocks";
+			if (g->base_level >= 0) {
+				char b[32];
+				mhz(g, g->base_level, b, sizeof b);
+				snprintf(u, sizeof u, "%s (the user's clocks)", b);
+			}
+			to_hold(g, g->base_level, true, s->t_ns, s);
+			say(g, s->t_ns, "hold %s: no level beat them beyond noise (best %s %.4f J/step "
+			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
+			    g->sw.windows, used);
+			return;
+		}
+		/* The baseline for the steps held: the same steps at the
+		 * baseline's clock, through the step-time model (govern.h). */
+		int k = g->base_level - g->lo;
+		bool in = g->base_level >= 0 && k >= 0 && k < g->sw.cfg.n_levels && est[k].ok;
+		g->ratio_base = in ? est[k].y : g->base_jps;
+		g->ratio_held = est[bi].y;
+		g->ratio_steps = g->sw.pts[bi].steps;
+		to_hold(g, best, false, s->t_ns, s);
 		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step)", a,
-		    sweep_jps(p), se, g->sw.windows, (long long)(s->steps.ok ? s->steps.v - g->wu_steps0 : 0),
-		    g->base_jps);
+		    est[bi].y, se, g->sw.windows, used, g->base_jps);
 		return;
 	}
 	/* Stopped stepping (an evaluation pass without steps, a hang): the
@@ -431,8 +523,22 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 	say(g, s->t_ns, "profile %d stopped (%s): warm-up again", g->profiles, g->sw.msg);
 	g->state = GOV_WARMUP;
 	g->wu_t0 = -1;
-	g->wu_have_prev = false;
+	g->wu_n = 0;
 	want(g, g->held, s->t_ns);
+}
+
+/* The median of GOVERN_REF_WINDOWS values. */
+static double med4(const double *v)
+{
+	double a[GOVERN_REF_WINDOWS];
+	memcpy(a, v, sizeof a);
+	for (int i = 1; i < GOVERN_REF_WINDOWS; i++)
+		for (int k = i; k > 0 && a[k] < a[k - 1]; k--) {
+			double x = a[k];
+			a[k] = a[k - 1];
+			a[k - 1] = x;
+		}
+	return (a[GOVERN_REF_WINDOWS / 2 - 1] + a[GOVERN_REF_WINDOWS / 2]) / 2;
 }
 
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
@@ -445,30 +551,42 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		return;
 	win_start(g, s, e, s->steps.v);
 	g->held_fig = f;
+	if (g->hold_n_win < GOVERN_HOLD_WINS) {
+		g->hold_jps[g->hold_n_win] = f.jps;
+		g->hold_sps[g->hold_n_win] = f.sps;
+		g->hold_steps[g->hold_n_win++] = (int)f.steps;
+		g->hold_r = hold_ratio(g);
+	}
 	if (g->ref_n < GOVERN_REF_WINDOWS) {
 		g->ref_sps[g->ref_n] = f.sps;
 		g->ref_jps[g->ref_n++] = f.jps;
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			return;
-		double ms = 0, mj = 0, vs = 0, vj = 0;
+		/* Median and median deviation: a window with an evaluation pass or
+		 * a checkpoint in it (its steps seconds apart) is one of four and
+		 * must not set the noise that hides a real change. */
+		double ms = med4(g->ref_sps), mj = med4(g->ref_jps), ds[GOVERN_REF_WINDOWS], dj[GOVERN_REF_WINDOWS];
 		for (int i = 0; i < GOVERN_REF_WINDOWS; i++) {
-			ms += g->ref_sps[i] / GOVERN_REF_WINDOWS;
-			mj += g->ref_jps[i] / GOVERN_REF_WINDOWS;
-		}
-		for (int i = 0; i < GOVERN_REF_WINDOWS; i++) {
-			vs += (g->ref_sps[i] - ms) * (g->ref_sps[i] - ms) / (GOVERN_REF_WINDOWS - 1);
-			vj += (g->ref_jps[i] - mj) * (g->ref_jps[i] - mj) / (GOVERN_REF_WINDOWS - 1);
+			ds[i] = fabs(g->ref_sps[i] - ms);
+			dj[i] = fabs(g->ref_jps[i] - mj);
 		}
 		g->ref_sps_mean = ms;
 		g->ref_jps_mean = mj;
-		double ns = ms > 0 ? sqrt(vs) / ms : 0, nj = mj > 0 ? sqrt(vj) / mj : 0;
+		double ns = ms > 0 ? 1.4826 * med4(ds) / ms : 0, nj = mj > 0 ? 1.4826 * med4(dj) / mj : 0;
 		g->ref_noise = ns > nj ? ns : nj;
+		g->ref_noise_sps = ns;
+		g->ref_noise_jps = nj;
 		return;
 	}
+	/* Each figure against its own noise: a window's J/step can be much
+	 * noisier than its step time (a step about as long as the sampling
+	 * interval aliases with it), and must not hide a change of pace. */
 	double ds = (f.sps - g->ref_sps_mean) / g->ref_sps_mean;
 	double dj = (f.jps - g->ref_jps_mean) / g->ref_jps_mean;
-	double thr = govern_change_threshold(g->ref_noise, g->cfg.change_min);
-	int dir = fabs(ds) > thr ? (ds > 0 ? 1 : -1) : fabs(dj) > thr ? (dj > 0 ? 1 : -1) : 0;
+	double ts = govern_change_threshold(g->ref_noise_sps, g->cfg.change_min);
+	double tj = govern_change_threshold(g->ref_noise_jps, g->cfg.change_min);
+	double thr = fabs(ds) > ts ? ts : tj;
+	int dir = fabs(ds) > ts ? (ds > 0 ? 1 : -1) : fabs(dj) > tj ? (dj > 0 ? 1 : -1) : 0;
 	if (dir == 0 || (g->off > 0 && dir != g->off_dir)) {
 		if (dir != 0) {   /* off the other way: a new run of windows */
 			g->off = 1;
@@ -486,8 +604,12 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		return;
 	say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
 	    g->ref_sps_mean, f.sps, g->ref_jps_mean, f.jps, thr * 100);
+	/* The baseline again: at the level the user's clocks ran at, pinned,
+	 * where they stayed at one (the same job at the baseline's clock,
+	 * without the board's governor ramping for a second); else given back. */
 	g->state = GOV_BASELINE;
-	want(g, -1, s->t_ns);
+	g->wu_n = 0;
+	want(g, g->base_level, s->t_ns);
 }
 
 /* Energy saved against the baseline, counted at step boundaries so the
@@ -505,17 +627,30 @@ static void count_saved(struct govern *g, const struct dvf_sample *s, const stru
 		g->prev_ok = counting;
 		g->prev_e_mj = emj;
 		g->prev_steps = s->steps.v;
+		g->prev_edge_t = t;
 		return;
 	}
 	if (s->steps.v <= g->prev_steps)
 		return;
 	int64_t d = s->steps.v - g->prev_steps;
-	g->base_j += (double)d * g->base_jps;
-	g->used_j += (emj - g->prev_e_mj) * 1e-3;
-	g->saved_j = g->base_j - g->used_j;
+	/* Held with a step-time model: these very steps (their jitter, their
+	 * stalls) at the baseline's power and clock; else steps x J/step. */
+	double used = (emj - g->prev_e_mj) * 1e-3;
+	/* The user's clocks held: the baseline itself, a saving of 0 by
+	 * construction. */
+	if (g->state == GOV_HOLD && g->hold_user)
+		g->base_j += used;
+	else if (g->state == GOV_HOLD && g->ratio_held > 0) {
+		g->hold_used_j += used;
+		g->base_j = g->base_j_before + g->hold_used_j * g->hold_r;
+	} else
+		g->base_j += (double)d * g->base_jps;
+	g->used_j += used;
+	g->saved_j = g->base_j > g->used_j ? g->base_j - g->used_j : 0;
 	g->save_steps += d;
 	g->prev_e_mj = emj;
 	g->prev_steps = s->steps.v;
+	g->prev_edge_t = t;
 }
 
 /* ---- the interface ---------------------------------------------------------- */
@@ -529,6 +664,7 @@ void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_
 	g->want = -1;
 	g->wu_t0 = -1;
 	g->first_profile_steps = -1;
+	g->base_level = -1;
 	g->state = GOV_WARMUP;
 	g->t_state = now;
 	g->last_steps = -1;
@@ -537,7 +673,11 @@ void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_
 
 int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e)
 {
-	bool stepped = s->steps.ok && s->steps.v != g->last_steps;
+	/* A step boundary: the counter moved from a value seen before (the
+	 * first sample's count starts nothing: its step is partly done). */
+	bool stepped = s->steps.ok && g->last_steps >= 0 && s->steps.v != g->last_steps;
+	if (s->steps.ok && g->last_steps < 0)
+		g->last_steps = s->steps.v;
 	if (stepped) {
 		g->last_steps = s->steps.v;
 		g->last_step_t = s->t_ns;
@@ -581,16 +721,16 @@ void govern_resume(struct govern *g, int64_t now)
 {
 	if (g->state != GOV_SUSPENDED && g->state != GOV_OFF)
 		return;
-	if (g->held >= 0 && g->base_ok) {
+	if ((g->held >= 0 || g->hold_user) && g->base_ok) {
 		char a[32];
 		mhz(g, g->held, a, sizeof a);
-		to_hold(g, g->held, now, &(struct dvf_sample){ 0 });
+		to_hold(g, g->held, g->hold_user, now, &(struct dvf_sample){ 0 });
 		say(g, now, "resumed: hold %s and watch", a);
 		return;
 	}
 	g->state = GOV_WARMUP;
 	g->wu_t0 = -1;
-	g->wu_have_prev = false;
+	g->wu_n = 0;
 	g->want = -1;
 	g->win.open = false;
 	g->settling = false;

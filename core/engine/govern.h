@@ -8,25 +8,33 @@
  *            or the bound (warmup_max_steps, warmup_max_ns) is reached.
  *            Those last two windows, at the user's own clocks, are the
  *            baseline J/step the energy saved is counted against.
- *   profile  an adaptive sweep (sweep.h) of short windows: the first from
- *            the policy's recommendation over every level, later ones
- *            around the held level.  A re-profile first measures the
- *            baseline again (the clocks given back for a window), since
- *            the job's phase changed it.
- *   hold     pins the profile's best level and watches windows of
- *            hold_window_steps (and hold_window_ns): the first
- *            GOVERN_REF_WINDOWS make the reference (step time, J/step)
- *            and its noise; two windows in a row off the reference the
- *            same way by more than max(change_min, GOVERN_NOISE_K x
+ *   profile  the interval search (sweep_search.c) of short windows: the
+ *            first from the policy's recommendation over every level, later
+ *            ones around the held level.  The baseline's windows count as
+ *            a measurement of the level the user's clocks ran at, where
+ *            they stayed at one.  A re-profile first measures the baseline
+ *            again (the clocks given back for a window), since the job's
+ *            phase changed it.
+ *   hold     pins the profile's best level, or gives the clocks back to
+ *            the user when no level beats the baseline beyond noise, and
+ *            watches windows of hold_window_steps (and hold_window_ns): the
+ *            first GOVERN_REF_WINDOWS make the reference (step time,
+ *            J/step) and its noise; two windows in a row off the reference
+ *            the same way by more than max(change_min, GOVERN_NOISE_K x
  *            noise) start a re-profile.
  *   suspended  a manual clock change (or a sweep) took the clock; nothing
  *            is pinned by the governor until govern_resume.
  *   ended    the fine-tune ended: the clocks are given back.
  *
- * Energy saved: for each sample in which the fine-tune stepped after the
- * baseline was known, (steps x baseline J/step) - energy used; a re-profile's
- * baseline is measured again.  It is a measurement: where the U-curve is
- * flat it stays near zero (or below, the profile's cost). */
+ * Energy saved: for each stretch of steps counted after the baseline was
+ * known, what those steps would have used at the baseline minus what they
+ * used.  In a profile, steps x the baseline's J/step; in a hold, where the
+ * step time follows t = a + b / f (sweep_estimate), the baseline's power x
+ * the hold's own time x T(baseline) / T(held): the same steps, their
+ * jitter and stalls included, at the baseline's clock.  While the user's
+ * clocks are held nothing is counted: the saving there is 0 by
+ * construction.  The figure is never below 0: a profile that has not yet
+ * paid for itself reports 0 (docs/method.md). */
 #ifndef DVF_GOVERN_H
 #define DVF_GOVERN_H
 
@@ -41,8 +49,19 @@
 #define GOVERN_SETTLED 0.05      /* warm-up: step times of two windows within 5 % */
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
-#define GOVERN_TIE 0.005         /* levels within 0.5 % of the cheapest: the fastest of them is held */
-enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2 };
+#define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
+#define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
+enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
+       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64 };
+
+/* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
+ * the noise and the stalls of a baseline. */
+struct govern_subs {
+	int n;
+	bool coarse;                 /* an edge on a sample, not at a step's time */
+	double jps[GOVERN_SUBS], sps[GOVERN_SUBS];
+	int steps[GOVERN_SUBS];
+};
 
 enum govern_state { GOV_OFF = 0, GOV_WARMUP, GOV_BASELINE, GOV_PROFILE, GOV_HOLD, GOV_SUSPENDED, GOV_ENDED };
 
@@ -70,6 +89,10 @@ struct govern_win {
 	double e0_mj;
 	double util_sum;
 	int util_n;
+	int64_t f_lo, f_hi;          /* the GPU clock seen in it (0: none yet) */
+	struct govern_subs sub;
+	double sub_e0;               /* the last step boundary's energy (mJ), time, steps */
+	int64_t sub_t0, sub_s0;
 };
 
 /* One figure of a window. */
@@ -78,6 +101,8 @@ struct govern_fig {
 	double jps;                  /* J/step */
 	double util;                 /* mean GPU load %, < 0 n/a */
 	int64_t steps;
+	int64_t f_lo, f_hi;          /* the GPU clock seen in it */
+	struct govern_subs sub;
 };
 
 struct govern {
@@ -96,8 +121,8 @@ struct govern {
 	int64_t prev_t;
 	/* warm-up */
 	int64_t wu_t0, wu_steps0;
-	bool wu_have_prev;
-	struct govern_fig wu_prev;
+	int wu_n;                    /* the windows of the calm stretch so far */
+	struct govern_fig wu_fig[GOVERN_BASE_MAX];
 	/* the profile: a sweep of cfg levels lo .. lo + sw.cfg.n_levels - 1 */
 	struct sweep sw;
 	int lo;
@@ -106,20 +131,35 @@ struct govern {
 	/* the baseline: the user's clocks' J/step for this phase */
 	bool base_ok;
 	double base_jps, base_sps;
+	int base_level;              /* the level they ran at, -1 not one level */
+	int n_base;                  /* its windows */
+	struct govern_fig base_fig[GOVERN_BASE_MAX];
+	bool hold_user;              /* holding the user's clocks: nothing beat them */
+	double ratio_base;           /* the baseline's J/step, as the search measured it */
+	double ratio_held;           /* the held level's J/step in the profile, and its steps */
+	int64_t ratio_steps;
+	int hold_n_win;              /* the hold's windows so far (J/step, s/step, steps) */
+	double hold_jps[GOVERN_HOLD_WINS], hold_sps[GOVERN_HOLD_WINS];
+	int hold_steps[GOVERN_HOLD_WINS];
+	double hold_used_j;          /* energy the hold's counted steps used */
+	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
+	double base_j_before;        /* base_j before this hold */
 	/* hold */
 	int ref_n;
 	double ref_sps[GOVERN_REF_WINDOWS], ref_jps[GOVERN_REF_WINDOWS];
-	double ref_sps_mean, ref_jps_mean, ref_noise;   /* noise: relative */
+	double ref_sps_mean, ref_jps_mean, ref_noise;   /* noise: relative, the larger of the two */
+	double ref_noise_sps, ref_noise_jps;
 	int off;                     /* windows in a row off the reference */
 	int off_dir;                 /* which way: +1 slower or dearer, -1 */
 	int64_t hold_n;              /* steps of a watch window for this level */
 	struct govern_fig held_fig;  /* the held level's latest window */
 	/* energy saved */
-	double saved_j;              /* base_j - used_j */
+	double saved_j;              /* base_j - used_j, at least 0 */
 	double base_j, used_j;       /* the counted steps at the baseline, and as used */
 	int64_t save_steps;          /* steps counted in it */
 	double prev_e_mj;
 	int64_t prev_steps;
+	int64_t prev_edge_t;         /* the last counted step boundary's time */
 	bool prev_ok;
 	/* decisions, newest last */
 	int n_log;
@@ -157,15 +197,6 @@ void govern_describe(const struct govern *g, char *buf, size_t len);
  * the energy and time at this sample's step boundary (energy_at_step). */
 bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
 		       int64_t t, int64_t n, struct govern_fig *f);
-/* A parabola fitted to the measured levels' J/step (govern_jps_corrected):
- * the measured level it puts lowest (least energy, three levels or more,
- * opening upwards), else best. */
-int govern_fit_best(const struct sweep *sw, int best);
-/* Each level's J/step (y[i], for every level of sw) with the step time's
- * jitter taken out through t = a + b / f fitted to all measured levels; the
- * measured J/step where that fit cannot be made, or where, with four levels
- * or more, the corrected curve is no closer to a parabola. */
-void govern_jps_corrected(const struct sweep *sw, double y[]);
 /* The relative change of x from ref beyond which a job changed. */
 double govern_change_threshold(double noise_rel, double change_min);
 

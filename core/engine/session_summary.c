@@ -44,8 +44,12 @@ static json_object *governor_json(const struct govern *g, bool rehearsal)
 			       g->first_profile_steps >= 0 ? json_object_new_int64(g->first_profile_steps) : NULL);
 	json_object_object_add(o, "baseline_j_per_step", g->base_ok ? json_object_new_double(g->base_jps) : NULL);
 	json_object_object_add(o, "baseline", json_object_new_string("measured at the user's clocks"));
+	json_object_object_add(o, "baseline_hz", g->base_ok && g->base_level >= 0
+				? json_object_new_int64(g->cfg.level_hz[g->base_level]) : NULL);
 	json_object_object_add(o, "energy_saved_j", g->base_ok && !rehearsal ? json_object_new_double(g->saved_j) : NULL);
+	json_object_object_add(o, "energy_saved_pct", g->base_ok && !rehearsal ? json_object_new_double(govern_saved_pct(g)) : NULL);
 	json_object_object_add(o, "saved_steps", json_object_new_int64(g->save_steps));
+	json_object_object_add(o, "holds_user_clocks", json_object_new_boolean(g->hold_user));
 	json_object_object_add(o, "watch_window_steps", g->hold_n > 0 ? json_object_new_int64(g->hold_n) : NULL);
 	json_object_object_add(o, "last_decision", json_object_new_string(govern_last(g)));
 	return o;

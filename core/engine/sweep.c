@@ -43,7 +43,7 @@ double sweep_se(const struct sweep_point *p)
 
 const char *sweep_mode_name(enum sweep_mode m)
 {
-	return m == SWEEP_ADAPTIVE ? "adaptive" : "exhaustive";
+	return m == SWEEP_INTERVALS ? "intervals" : m == SWEEP_ADAPTIVE ? "adaptive" : "exhaustive";
 }
 
 const char *sweep_select_name(enum sweep_select s)
@@ -175,6 +175,8 @@ int sweep_next(const struct sweep_cfg *c, const struct sweep_point *pts)
 				return i;
 		return -1;
 	}
+	if (c->mode == SWEEP_INTERVALS && c->select == SEL_ENERGY)
+		return sweep_next_intervals(c, pts);
 	/* A slowdown bound needs the top level's time as its reference. */
 	if (c->select == SEL_SLOWDOWN && !sweep_point_measured(&pts[n - 1]))
 		return n - 1;
@@ -263,6 +265,7 @@ static void start_window(struct sweep *sw, const struct dvf_sample *s, const str
 	sw->steps0 = steps;
 	sw->sub_steps0 = steps;
 	sw->sub_e0 = sw->e0.ch[ENERGY_TOTAL].mj;
+	sw->sub_t0 = sw->t0;
 	sw->t_phase = s->t_ns;
 }
 
@@ -291,7 +294,8 @@ static void end_window(struct sweep *sw, const struct dvf_sample *s, const struc
 	int next = sweep_next(&sw->cfg, sw->pts);
 	if (next < 0) {
 		sw->state = SW_DONE;
-		sw->best = sweep_select_best(&sw->cfg, sw->pts);
+		sw->best = sw->cfg.mode == SWEEP_INTERVALS && sw->cfg.select == SEL_ENERGY
+			? sweep_pick(&sw->cfg, sw->pts) : sweep_select_best(&sw->cfg, sw->pts);
 		if (sw->best >= 0) {
 			char mhz[32];
 			control_fmt_mhz(sw->pts[sw->best].hz, mhz, sizeof mhz);
@@ -361,13 +365,22 @@ static int feed(struct sweep *sw, const struct dvf_sample *s, const struct energ
 		? steps - sw->sub_steps0 >= sub
 		: (s->t_ns - sw->t0) * SWEEP_SUBWIN >= sw->cfg.dwell_ns * (p->n_sub % SWEEP_SUBWIN + 1) &&
 			  steps > sw->sub_steps0;
-	if (sub_done && p->n_sub < (int)(sizeof p->sub_jps / sizeof p->sub_jps[0])) {
+	/* The adaptive sweep keeps SWEEP_SUBWIN a window for its spread; the
+	 * interval search keeps every sub-window it can. */
+	int cap = sw->cfg.mode == SWEEP_INTERVALS ? SWEEP_MAX_SUB : SWEEP_SUBWIN * SWEEP_MAX_WINDOWS_PER_LEVEL;
+	if (sub_done && p->n_sub < cap) {
 		struct energy at;
 		int64_t t;
 		edge(sw, s, e, &at, &t);
-		p->sub_jps[p->n_sub++] = (at.ch[ENERGY_TOTAL].mj - sw->sub_e0) * 1e-3 / (double)(steps - sw->sub_steps0);
+		double n = (double)(steps - sw->sub_steps0);
+		if (!s->step_ns.ok)
+			p->coarse = true;
+		p->sub_jps[p->n_sub] = (at.ch[ENERGY_TOTAL].mj - sw->sub_e0) * 1e-3 / n;
+		p->sub_sps[p->n_sub] = (double)(t - sw->sub_t0) * 1e-9 / n;
+		p->sub_steps[p->n_sub++] = (int)(steps - sw->sub_steps0);
 		sw->sub_steps0 = steps;
 		sw->sub_e0 = at.ch[ENERGY_TOTAL].mj;
+		sw->sub_t0 = t;
 	}
 	if (s->gpu_load_pm.ok) {
 		p->util_sum += (double)s->gpu_load_pm.v / 10.0;

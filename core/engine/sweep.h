@@ -23,11 +23,14 @@
 #include "energy.h"
 #include "sample.h"
 
-enum sweep_mode { SWEEP_EXHAUSTIVE = 0, SWEEP_ADAPTIVE };
+/* SWEEP_INTERVALS: the governor's search (sweep_search.c): adaptive, and
+ * it decides from each level's interval, re-measuring the best levels
+ * while their intervals overlap. */
+enum sweep_mode { SWEEP_EXHAUSTIVE = 0, SWEEP_ADAPTIVE, SWEEP_INTERVALS };
 enum sweep_select { SEL_ENERGY = 0, SEL_SLOWDOWN, SEL_EDP };
 enum sweep_state { SW_SETTLE = 0, SW_MEASURE, SW_DONE, SW_ABORTED, SW_FAILED };
 
-enum { SWEEP_SUBWIN = 4, SWEEP_MAX_WINDOWS_PER_LEVEL = 3 };
+enum { SWEEP_SUBWIN = 4, SWEEP_MAX_WINDOWS_PER_LEVEL = 3, SWEEP_MAX_SUB = 48 };
 
 struct sweep_cfg {
 	enum sweep_mode mode;
@@ -40,6 +43,7 @@ struct sweep_cfg {
 	int64_t dwell_steps;        /* > 0: a window is this many steps */
 	int64_t dwell_ns;           /* > 0 (and no dwell_steps): a window is this long */
 	int64_t stall_ns;           /* no step for this long: the sweep fails */
+	int max_windows;            /* SWEEP_INTERVALS: at most this many windows (0: no bound) */
 };
 
 struct sweep_point {
@@ -51,8 +55,11 @@ struct sweep_point {
 	double rail_j[DVF_MAX_RAILS];
 	double util_sum;            /* sum of GPU load (%) samples, and their count */
 	int util_n;
-	double sub_jps[SWEEP_SUBWIN * SWEEP_MAX_WINDOWS_PER_LEVEL]; /* J/step per sub-window */
+	double sub_jps[SWEEP_MAX_SUB]; /* J/step per sub-window */
+	double sub_sps[SWEEP_MAX_SUB]; /* s/step per sub-window */
+	int sub_steps[SWEEP_MAX_SUB];  /* its steps */
 	int n_sub;
+	bool coarse;                /* an edge fell on a sample, not a step's time */
 };
 
 struct sweep {
@@ -65,6 +72,7 @@ struct sweep {
 	int64_t steps0, t0;
 	int64_t sub_steps0;
 	double sub_e0;
+	int64_t sub_t0;
 	struct sweep_point pts[DVF_MAX_LEVELS];
 	int windows;                /* windows measured in all */
 	int64_t steps_used;         /* training steps spent measuring */
@@ -105,6 +113,39 @@ int sweep_next(const struct sweep_cfg *c, const struct sweep_point *pts);
 int sweep_select_best(const struct sweep_cfg *c, const struct sweep_point *pts);
 /* The objective the selector minimises for a point (J/step, or J*s). */
 double sweep_objective(const struct sweep_cfg *c, const struct sweep_point *p);
+
+/* The interval search (SWEEP_INTERVALS, sweep_search.c).  Each measured
+ * level's J/step and its standard error: the noise is the per-step
+ * variance pooled over every level's sub-windows (it is the same job at
+ * each clock), and where the step times follow t = a + b / f within that
+ * noise, a level's J/step is its mean power times the fitted step time
+ * (the step time's jitter, common to every level, pooled out).  raw: the
+ * measured mean itself and its error. */
+struct sweep_est {
+	bool ok;                    /* measured */
+	double y, se;               /* the estimate */
+	double raw, raw_se;         /* the measured mean */
+};
+#define SWEEP_SEARCH_Z 2.0         /* an interval: +- 2 standard errors */
+/* Fill est[0 .. n_levels); returns whether the time model was used, and
+ * then (where ta, tb are not NULL) its t = ta + tb / f (f in GHz). */
+bool sweep_estimate(const struct sweep_cfg *c, const struct sweep_point *pts, struct sweep_est *est, double *ta,
+		    double *tb);
+/* A step time beyond which a sub-window of these s/step is a stall (a
+ * data-loading stall, a checkpoint): 4 robust deviations (1.4826 x the
+ * median absolute deviation), at least 4 %, above their median;
+ * HUGE_VAL under three values. */
+double sweep_stall_cut(const double *sps, int n);
+/* J/step, s/step and steps of sub-windows (j, t a step, n steps each)
+ * with the stalled ones left out; false when none is left. */
+bool sweep_subs_clean(const double *j, const double *t, const int *n, int count, double *jps, double *sps,
+		      int64_t *steps);
+/* Pure: the next level for SWEEP_INTERVALS, -1 when it is decided. */
+int sweep_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pts);
+/* Pure: the level it decides for: the least estimate among the levels
+ * whose measured mean is within noise of the least measured mean (a
+ * model never overrules a measurement beyond its noise); -1 none. */
+int sweep_pick(const struct sweep_cfg *c, const struct sweep_point *pts);
 
 /* The measured level with the least J/step, -1 when none. */
 int sweep_min_jps(const struct sweep *sw);
