@@ -247,7 +247,7 @@ fi
 simrun() {
 	out=$1 m=$2 q=$3 b=$4 s=$5 p=$6 ph=$7
 	shift 7
-	"$DVFSTOP" --batch --no-config --demo --sim-model "$m" --sim-seq-len "$q" --sim-batch "$b" --seed "$s" \
+	"$DVFSTOP" --batch --no-config --no-cache --demo --sim-model "$m" --sim-seq-len "$q" --sim-batch "$b" --seed "$s" \
 		--sim-power "$p" --sim-phases "$ph" --sim-steps "$STEPS" --summary-format json "$@" >"$out.json" \
 		2>"$out.err" || { sed 's/^/  /' "$out.err" >&2; bench_die "failed: $m $q $b $s $p $ph $*"; }
 }

@@ -97,6 +97,9 @@ EXTRA_DIST += tests/integration/sweep.sh tests/integration/govern.sh
 # --demo with a real command: a rehearsal, never a saving (issue 32).
 TESTS += tests/integration/rehearsal.sh
 EXTRA_DIST += tests/integration/rehearsal.sh
+# The governor's profile cache: a job seen before costs no profile (issue 32).
+TESTS += tests/integration/govern-cache.sh
+EXTRA_DIST += tests/integration/govern-cache.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
 TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh

@@ -30,7 +30,8 @@ void govern_cfg_defaults(struct govern_cfg *c)
 
 const char *govern_state_name(enum govern_state s)
 {
-	static const char *const names[] = { "off", "warm-up", "baseline", "profile", "hold", "suspended", "ended" };
+	static const char *const names[] = { "off", "warm-up", "baseline", "profile", "hold", "suspended", "ended",
+					     "verify" };
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
@@ -384,6 +385,85 @@ static int64_t base_window(const struct govern *g)
 	return n;
 }
 
+/* ---- a job seen before (the profile cache) -------------------------------- */
+
+/* The warm-up at the cached level is over: one watch window there. */
+static void to_verify(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool calm)
+{
+	const struct gcache_rec *r = &g->cache;
+	g->state = GOV_VERIFY;
+	g->hold_n = g->cfg.hold_window_steps;
+	if (r->sps > 0 && (double)g->cfg.hold_window_ns * 1e-9 / r->sps > (double)g->hold_n)
+		g->hold_n = (int64_t)ceil((double)g->cfg.hold_window_ns * 1e-9 / r->sps);
+	char a[32];
+	mhz(g, g->cache_level, a, sizeof a);
+	say(g, s->t_ns, "%s after %lld steps at %s (this job's cached profile): one window of %lld steps verifies it",
+	    calm ? "warm-up over" : "warm-up bound reached", (long long)(s->steps.v - g->wu_steps0), a,
+	    (long long)g->hold_n);
+	win_start(g, s, e, s->steps.v);
+}
+
+/* The verification window: hold the cached level with no profile, or
+ * profile as if there were no record. */
+static void verify(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
+{
+	if (!settled(g, s, e, stepped))
+		return;
+	win_add(&g->win, s);
+	win_step(g, s, e, stepped);
+	struct govern_fig f;
+	if (!figure(g, s, e, g->hold_n, &f))
+		return;
+	const struct gcache_rec *r = &g->cache;
+	g->verify_windows++;
+	g->verify_fig = f;
+	char a[32];
+	mhz(g, g->cache_level, a, sizeof a);
+	double dj = (f.jps / r->jps - 1) * 100, ds = (f.sps / r->sps - 1) * 100;
+	double bound = govern_cache_bound(r->noise, r->noise) * 100;
+	if (!govern_cache_agrees(r, f.jps, f.sps, 0)) {
+		g->cache_verdict = -1;
+		g->cached = false;
+		say(g, s->t_ns, "the cached profile does not fit: %s %.4f J/step, %.3f s/step (%+.1f %%, %+.1f %%; "
+		    "bound %.1f %%): profile as usual", a, f.jps, f.sps, dj, ds, bound);
+		g->state = GOV_BASELINE;   /* the user's clocks, then the profile */
+		g->wu_n = 0;
+		want(g, -1, s->t_ns);
+		return;
+	}
+	g->cache_verdict = 1;
+	g->first_profile_steps = 0;
+	if (g->cache_level < 0) {
+		/* the user's clocks were the best: this window is the baseline */
+		set_base(g, &f, 1);
+		to_hold(g, g->base_level, true, s->t_ns, s);
+	} else {
+		/* No fresh baseline (that would cost a window at the user's
+		 * clocks): the record's, rescaled by how this window compares
+		 * with the record's level.  The saving's share is then the
+		 * profile's, its size this run's energy (docs/method.md). */
+		g->base_ok = true;
+		g->base_jps = r->base_jps * f.jps / r->jps;
+		g->base_sps = r->base_sps * f.sps / r->sps;
+		g->base_level = -1;
+		g->n_base = 0;
+		/* the hold's ratio: this baseline over the held level, measured
+		 * by this window first, then by the hold's own windows */
+		g->ratio_base = g->base_jps;
+		g->ratio_held = f.jps;
+		g->ratio_steps = f.steps;
+		to_hold(g, g->cache_level, false, s->t_ns, s);
+	}
+	g->prev_ok = false;
+	/* the window was a watch window of the held level: the reference's first */
+	g->ref_sps[0] = f.sps;
+	g->ref_jps[0] = f.jps;
+	g->ref_n = 1;
+	win_start(g, s, e, s->steps.v);
+	say(g, s->t_ns, "verified: %s %.4f J/step, %.3f s/step (%+.1f %%, %+.1f %%; bound %.1f %%): hold, no profile "
+	    "(baseline %.4f J/step, the cached one rescaled)", a, f.jps, f.sps, dj, ds, bound, g->base_jps);
+}
+
 static void warmup(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
 	if (!s->steps.ok)
@@ -412,6 +492,13 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 	 * jitter by several per cent, and a baseline off by 2 % puts the
 	 * energy saved 2 points off. */
 	bool calm = g->wu_n > 0 && fabs(f.sps - g->wu_fig[g->wu_n - 1].sps) <= GOVERN_SETTLED * g->wu_fig[g->wu_n - 1].sps;
+	/* A job governed before: its warm-up ran at the cached level, and no
+	 * baseline is measured; one window there verifies the record. */
+	if (g->cached && (calm || bound)) {
+		g->wu_n = 0;
+		to_verify(g, s, e, calm);
+		return;
+	}
 	if (!calm && g->wu_n < 2)
 		g->wu_n = 0;
 	if (g->wu_n == GOVERN_BASE_MAX) {
@@ -671,6 +758,25 @@ void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_
 	say(g, now, "governing: warm-up first (the clocks stay the user's until the step time settles)");
 }
 
+void govern_use_cache(struct govern *g, const struct gcache_rec *r, int64_t now)
+{
+	int li = -1;
+	for (int i = 0; i < g->cfg.n_levels; i++)
+		if (g->cfg.level_hz[i] == r->held_hz)
+			li = i;
+	if (r->held_hz != 0 && li < 0)
+		return;   /* not a level of this board (its key holds the table: never) */
+	g->cached = true;
+	g->cache = *r;
+	g->cache_level = li;
+	char a[32];
+	mhz(g, li, a, sizeof a);
+	say(g, now, "this job was governed on %s (dvfstop %s): %s, %.4f J/step; the warm-up runs there, then one "
+	    "window verifies it", r->date, r->version, a, r->jps);
+	if (li >= 0)
+		want(g, li, now);
+}
+
 int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e)
 {
 	/* A step boundary: the counter moved from a value seen before (the
@@ -688,6 +794,7 @@ int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energ
 	case GOV_BASELINE: baseline(g, s, e, stepped); break;
 	case GOV_PROFILE: profile(g, s, e); break;
 	case GOV_HOLD: hold(g, s, e, stepped); break;
+	case GOV_VERIFY: verify(g, s, e, stepped); break;
 	default: break;
 	}
 	g->prev_e = *e;
@@ -734,6 +841,8 @@ void govern_resume(struct govern *g, int64_t now)
 	g->want = -1;
 	g->win.open = false;
 	g->settling = false;
+	if (g->cached && g->cache_level >= 0)
+		want(g, g->cache_level, now);   /* a cached level not yet verified: warm up there again */
 	say(g, now, "resumed: warm-up first");
 }
 
@@ -753,7 +862,10 @@ void govern_describe(const struct govern *g, char *buf, size_t len)
 	char a[32];
 	switch (g->state) {
 	case GOV_WARMUP:
-		if (g->wu_t0 < 0)
+		if (g->cached && g->cache_level >= 0) {
+			mhz(g, g->cache_level, a, sizeof a);
+			snprintf(buf, len, "warm-up at %s (this job's cached level), then one window verifies it", a);
+		} else if (g->wu_t0 < 0)
 			snprintf(buf, len, "warm-up: waiting for training steps");
 		else
 			snprintf(buf, len, "warm-up: %lld steps, waiting for the step time to settle",
@@ -761,6 +873,10 @@ void govern_describe(const struct govern *g, char *buf, size_t len)
 		break;
 	case GOV_BASELINE:
 		snprintf(buf, len, "baseline: measuring the user's clocks before profile %d", g->profiles + 1);
+		break;
+	case GOV_VERIFY:
+		mhz(g, g->cache_level, a, sizeof a);
+		snprintf(buf, len, "verify %s: one window against this job's cached profile", a);
 		break;
 	case GOV_PROFILE: {
 		int n = 0;

@@ -25,6 +25,11 @@
  *   suspended  a manual clock change (or a sweep) took the clock; nothing
  *            is pinned by the governor until govern_resume.
  *   ended    the fine-tune ended: the clocks are given back.
+ *   verify   a job governed before (the profile cache, govern_cache.h):
+ *            its warm-up ran at the cached level, and one watch window
+ *            there decides: within max(GCACHE_NOISE_K x the noise,
+ *            GCACHE_FLOOR) of the record's J/step and s/step, the level is
+ *            held with no profile; else the job is profiled as usual.
  *
  * Energy saved: for each stretch of steps counted after the baseline was
  * known, what those steps would have used at the baseline minus what they
@@ -44,6 +49,7 @@
 
 #include "energy.h"
 #include "sample.h"
+#include "govern_cache.h"
 #include "sweep.h"
 
 #define GOVERN_SETTLED 0.05      /* warm-up: step times of two windows within 5 % */
@@ -63,7 +69,8 @@ struct govern_subs {
 	int steps[GOVERN_SUBS];
 };
 
-enum govern_state { GOV_OFF = 0, GOV_WARMUP, GOV_BASELINE, GOV_PROFILE, GOV_HOLD, GOV_SUSPENDED, GOV_ENDED };
+enum govern_state { GOV_OFF = 0, GOV_WARMUP, GOV_BASELINE, GOV_PROFILE, GOV_HOLD, GOV_SUSPENDED, GOV_ENDED,
+		    GOV_VERIFY };
 
 struct govern_cfg {
 	int n_levels;
@@ -144,6 +151,13 @@ struct govern {
 	double hold_used_j;          /* energy the hold's counted steps used */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
 	double base_j_before;        /* base_j before this hold */
+	/* the profile cache (govern_use_cache): this job governed before */
+	bool cached;                 /* starting from its record: warm-up at its level, one window verifies it */
+	struct gcache_rec cache;
+	int cache_level;             /* its level, -1 the user's clocks */
+	int verify_windows;          /* windows that measured it (one, or none yet) */
+	int cache_verdict;           /* 1 it agreed (held, no profile), -1 it did not (profiled), 0 not yet */
+	struct govern_fig verify_fig;
 	/* hold */
 	int ref_n;
 	double ref_sps[GOVERN_REF_WINDOWS], ref_jps[GOVERN_REF_WINDOWS];
@@ -172,6 +186,12 @@ struct govern {
 void govern_cfg_defaults(struct govern_cfg *c);
 /* Start governing (from warm-up): start is the policy's level (-1: none). */
 void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_t now);
+/* Right after govern_init: this job's record from the profile cache (its
+ * key matched).  The warm-up runs at its level; then one window there
+ * (verify) agrees with the record within govern_cache_bound and the level
+ * is held with no profile, the baseline the record's rescaled by that
+ * window; or it does not, and the job is profiled as if there were none. */
+void govern_use_cache(struct govern *g, const struct gcache_rec *r, int64_t now);
 /* Feed a sample and the session's energy; returns the level wanted now
  * (an index of cfg.level_hz), or -1 for the user's own clocks. */
 int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e);
@@ -188,6 +208,8 @@ const char *govern_state_name(enum govern_state s);
 /* The energy saved as a share of what the counted steps would have used at
  * the baseline, in per cent; 0 before any step is counted. */
 double govern_saved_pct(const struct govern *g);
+/* Whether the baseline is a cached profile's, rescaled (govern_use_cache). */
+static inline bool govern_base_cached(const struct govern *g) { return g->cache_verdict > 0 && g->cache_level >= 0; }
 /* The latest decision, "" none. */
 const char *govern_last(const struct govern *g);
 /* One line of where it stands: "hold 714 MHz (0.512 J/step +-0.4 %)". */

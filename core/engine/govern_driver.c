@@ -2,9 +2,11 @@
 #include "config.h"
 #include "govern_driver.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "options.h"
 #include "recorder.h"
@@ -33,6 +35,109 @@ int govern_driver_config(const struct dvf_opts *o, const struct dvf_info *in, st
 	c->n_levels = in->n_levels;
 	memcpy(c->level_hz, in->level_hz, sizeof c->level_hz[0] * (size_t)in->n_levels);
 	return 0;
+}
+
+void govern_driver_cache_key(const struct session *s, const struct govern_cfg *c, struct gcache_key *k)
+{
+	const struct dvf_opts *o = s->opts;
+	const struct dvf_info *in = s->info;
+	char buf[PATH_MAX + 64];
+	memset(k, 0, sizeof *k);
+	govern_cache_set(k->board, sizeof k->board, in->board_name);
+	snprintf(buf, sizeof buf, "%s %s", in->source, in->mode);
+	govern_cache_set(k->source, sizeof k->source, buf);
+	if (s->sim) {
+		/* the simulator's physics make another board */
+		char curve[PATH_MAX] = "";
+		if (o->sim_curve && !realpath(o->sim_curve, curve))
+			snprintf(curve, sizeof curve, "%s", o->sim_curve);
+		snprintf(buf, sizeof buf, "power=%s phases=%s curve=%s", o->sim_power, o->sim_phases, curve);
+		govern_cache_set(k->sim, sizeof k->sim, buf);
+	}
+	if (in->n_gpus > 0)
+		govern_cache_set(k->gpus, sizeof k->gpus, o->gpu ? o->gpu : "all");
+	govern_cache_set(k->power_mode, sizeof k->power_mode, in->power_mode);
+	k->n_levels = c->n_levels;
+	memcpy(k->level_hz, c->level_hz, sizeof k->level_hz[0] * (size_t)c->n_levels);
+	/* the workload: its model, else its structure, else its command */
+	struct sweep_workload w;
+	char label[160];
+	sweep_driver_workload(s, NULL, &w, label, sizeof label);
+	if (w.model && w.model[0])
+		snprintf(buf, sizeof buf, "model %s", w.model);
+	else if (w.layers > 0 && w.hidden > 0)
+		snprintf(buf, sizeof buf, "config %s %dx%d %.0fM", w.model_type[0] ? w.model_type : "?", w.layers,
+			 w.hidden, w.params_m);
+	else if (o->pid > 0)   /* its name, not its pid: the next run has another */
+		snprintf(buf, sizeof buf, "command %.*s", (int)strcspn(s->job_name, "("), s->job_name);
+	else
+		snprintf(buf, sizeof buf, "command %s", s->job_name);
+	govern_cache_set(k->workload, sizeof k->workload, buf);
+	k->seq_len = w.seq_len;
+	k->batch = w.batch;
+	if (c->select == SEL_SLOWDOWN)
+		snprintf(buf, sizeof buf, "slowdown %g%%", c->max_slowdown * 100);
+	else
+		snprintf(buf, sizeof buf, "%s", sweep_select_name(c->select));
+	govern_cache_set(k->select, sizeof k->select, buf);
+}
+
+/* The profile cache at the start: its folder, and a record of this job
+ * to start from (said; a refused one is said and left for this run's
+ * own record to replace). */
+static void cache_open(struct govern_driver *d, struct session *s)
+{
+	char msg[700];
+	d->cache_on = false;
+	if (s->opts->no_cache || d->rehearsal)
+		return;   /* a rehearsal's figures are not the job's: neither read nor kept */
+	if (govern_cache_dir(d->cache_dir, sizeof d->cache_dir, msg, sizeof msg) != 0 ||
+	    govern_cache_ready(d->cache_dir, msg, sizeof msg) != 0) {
+		session_msg(s, "governor: profile cache off: %s", msg);
+		return;
+	}
+	d->cache_on = true;
+	govern_driver_cache_key(s, &d->g.cfg, &d->key);
+	struct gcache_rec r;
+	int rc = govern_cache_load(d->cache_dir, &d->key, &r, msg, sizeof msg);
+	if (rc < 0)
+		session_msg(s, "governor: profile cache: %s: not used, the job is profiled", msg);
+	else if (rc > 0)
+		govern_use_cache(&d->g, &r, s->have_cur ? s->cur.t_ns : 0);
+}
+
+/* The first profile's level, once its hold knows its noise: the record
+ * the next run of this job starts from. */
+static void cache_keep(struct govern_driver *d, struct session *s)
+{
+	const struct govern *g = &d->g;
+	if (!d->cache_on || d->cache_kept || g->state != GOV_HOLD || g->profiles != 1 ||
+	    (g->held < 0 && !g->hold_user) || g->ref_n < GOVERN_REF_WINDOWS || !g->base_ok)
+		return;
+	d->cache_kept = true;
+	struct gcache_rec r = { .key = d->key };
+	r.held_hz = g->hold_user ? 0 : g->cfg.level_hz[g->held];   /* 0: the user's clocks */
+	r.jps = g->ref_jps_mean;
+	r.sps = g->ref_sps_mean;
+	r.noise = g->ref_noise < GCACHE_NOISE_MAX ? g->ref_noise : GCACHE_NOISE_MAX;
+	r.base_jps = g->base_jps;
+	r.base_sps = g->base_sps;
+	r.profile_steps = g->first_profile_steps > 0 ? g->first_profile_steps : 0;
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(r.date, sizeof r.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(r.version, sizeof r.version, "%s", PACKAGE_VERSION);
+	char path[700], msg[800], mhz[32];
+	if (govern_cache_store(d->cache_dir, &r, path, sizeof path, msg, sizeof msg) != 0) {
+		session_msg(s, "governor: profile cache: not kept: %s", msg);
+		return;
+	}
+	if (r.held_hz)
+		control_fmt_mhz(r.held_hz, mhz, sizeof mhz);
+	else
+		snprintf(mhz, sizeof mhz, "the user's clocks");
+	session_msg(s, "governor: profile kept in %s: the next run of this job starts at %s", path, mhz);
 }
 
 static void remember_clocks(struct govern_driver *d)
@@ -66,6 +171,7 @@ int govern_driver_start(struct govern_driver *d, struct session *s, struct contr
 	if (d->rehearsal)
 		session_msg(s, "governor (rehearsal): %s; its decisions are the machinery's, and no energy saved "
 			    "is counted", SESSION_REHEARSAL_WHY);
+	cache_open(d, s);
 	if (d->prev_mode != CTL_DEFAULT) {
 		char mhz[32];
 		control_fmt_mhz(d->prev_hz, mhz, sizeof mhz);
@@ -201,6 +307,7 @@ void govern_driver_feed(struct govern_driver *d, struct session *s)
 	int want = govern_feed(&d->g, &s->cur, &s->energy);
 	if (st == GOV_PROFILE && d->g.state == GOV_HOLD)
 		learn(d, s);
+	cache_keep(d, s);
 	if (d->g.state != GOV_SUSPENDED) {
 		if (want >= 0 && want != d->applied) {
 			if (control_pin(d->ctl, d->g.cfg.level_hz[want], CTL_BY_GOVERNOR) != 0) {

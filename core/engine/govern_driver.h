@@ -15,6 +15,7 @@
 
 #include "control.h"
 #include "govern.h"
+#include "govern_cache.h"
 #include "recommend.h"
 
 struct session;
@@ -37,6 +38,12 @@ struct govern_driver {
 	enum control_by prev_by;
 	unsigned said;              /* decisions already said (g.log_seq) */
 	char err[256];
+	/* the profile cache (govern_cache.h): off under --no-cache, in a
+	 * rehearsal, or when its folder cannot be used */
+	bool cache_on;
+	bool cache_kept;            /* this run's record was written */
+	struct gcache_key key;
+	char cache_dir[512];
 };
 
 /* The governor's configuration from the options (selection, bound) and
@@ -56,6 +63,8 @@ void govern_driver_toggle(struct govern_driver *d, struct session *s);
 void govern_driver_suspend(struct govern_driver *d, struct session *s, const char *why);
 /* Off, the clocks given back; the recommender closed (exit). */
 void govern_driver_close(struct govern_driver *d, struct session *s);
+/* The profile cache's key of this session's job, governed with cfg c. */
+void govern_driver_cache_key(const struct session *s, const struct govern_cfg *c, struct gcache_key *k);
 /* Governing now (not off, not ended)? */
 bool govern_driver_on(const struct govern_driver *d);
 /* The level pinned by the governor now, n/a when none. */

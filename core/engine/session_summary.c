@@ -28,6 +28,24 @@ static void add_exit_json(const struct session *s, json_object *j)
 	json_object_object_add(j, "left_running", json_object_new_boolean(st == JOB_DETACHED));
 }
 
+/* A record of the profile cache the governor started from (null: none):
+ * what it held, when, and what its verification window said. */
+static json_object *cache_json(const struct govern *g)
+{
+	if (!g->cached && !g->cache_verdict)
+		return NULL;
+	const struct gcache_rec *r = &g->cache;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "held_hz", r->held_hz ? json_object_new_int64(r->held_hz) : NULL);
+	json_object_object_add(o, "j_per_step", json_object_new_double(r->jps));
+	json_object_object_add(o, "s_per_step", json_object_new_double(r->sps));
+	json_object_object_add(o, "baseline_j_per_step", json_object_new_double(r->base_jps));
+	json_object_object_add(o, "date", json_object_new_string(r->date));
+	json_object_object_add(o, "dvfstop_version", json_object_new_string(r->version));
+	json_object_object_add(o, "verified", g->cache_verdict ? json_object_new_boolean(g->cache_verdict > 0) : NULL);
+	return o;
+}
+
 /* The governor: where it stands, what it held, what it saved.  A
  * rehearsal (session_rehearsal) saves nothing: its energy saved is null. */
 static json_object *governor_json(const struct govern *g, bool rehearsal)
@@ -42,8 +60,11 @@ static json_object *governor_json(const struct govern *g, bool rehearsal)
 	json_object_object_add(o, "profiles", json_object_new_int(g->profiles));
 	json_object_object_add(o, "first_profile_steps",
 			       g->first_profile_steps >= 0 ? json_object_new_int64(g->first_profile_steps) : NULL);
+	json_object_object_add(o, "verification_windows", json_object_new_int(g->verify_windows));
+	json_object_object_add(o, "from_cache", cache_json(g));
 	json_object_object_add(o, "baseline_j_per_step", g->base_ok ? json_object_new_double(g->base_jps) : NULL);
-	json_object_object_add(o, "baseline", json_object_new_string("measured at the user's clocks"));
+	json_object_object_add(o, "baseline", json_object_new_string(govern_base_cached(g)
+		? "the cached profile's, rescaled by the verification window" : "measured at the user's clocks"));
 	json_object_object_add(o, "baseline_hz", g->base_ok && g->base_level >= 0
 				? json_object_new_int64(g->cfg.level_hz[g->base_level]) : NULL);
 	json_object_object_add(o, "energy_saved_j", g->base_ok && !rehearsal ? json_object_new_double(g->saved_j) : NULL);
@@ -66,8 +87,11 @@ static void print_governor(const struct govern *g, bool rehearsal, FILE *fp)
 	if (g->held >= 0)
 		fprintf(fp, "  %-18s %9.1f MHz\n", "held", g->cfg.level_hz[g->held] * 1e-6);
 	fprintf(fp, "  %-18s %d", "profiles", g->profiles);
-	if (g->first_profile_steps >= 0)
-		fprintf(fp, " (the first took %lld steps)", (long long)g->first_profile_steps);
+	if (g->cache_verdict > 0)
+		fprintf(fp, " (this job's cached profile of %s, verified in %d window)", g->cache.date, g->verify_windows);
+	else if (g->first_profile_steps >= 0)
+		fprintf(fp, " (the first took %lld steps%s)", (long long)g->first_profile_steps,
+			g->cache_verdict < 0 ? "; the cached profile did not fit" : "");
 	fputc('\n', fp);
 	if (rehearsal) {
 		fprintf(fp, "  %-18s n/a (a rehearsal: no saving is counted)\n", "energy saved");
@@ -77,7 +101,8 @@ static void print_governor(const struct govern *g, bool rehearsal, FILE *fp)
 		fprintf(fp, "  %-18s n/a (no baseline measured yet)\n", "energy saved");
 		return;
 	}
-	fprintf(fp, "  %-18s %12.4f J/step at the user's clocks (measured)\n", "baseline", g->base_jps);
+	fprintf(fp, "  %-18s %12.4f J/step at the user's clocks (%s)\n", "baseline", g->base_jps,
+		govern_base_cached(g) ? "the cached profile's, rescaled" : "measured");
 	fprintf(fp, "  %-18s %12.3f J over %lld steps (%.1f %%)\n", "energy saved", g->saved_j,
 		(long long)g->save_steps, govern_saved_pct(g));
 }

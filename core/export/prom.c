@@ -204,7 +204,7 @@ static void fleet_governor(struct emit *e, const struct prom_view *v)
 	if (!v->gov_state)
 		return;
 	struct fam f_on = { "dvfstop_governor_info", "gauge",
-			    "Always 1 while a governor was started; label state: warm-up, baseline, profile, hold, suspended, ended, off.", false };
+			    "Always 1 while a governor was started; label state: warm-up, verify, baseline, profile, hold, suspended, ended, off.", false };
 	series_i(e, &f_on, "state", v->gov_state, 1);
 	struct fam f_hz = { "dvfstop_gpu_governed_frequency_hertz", "gauge",
 			    "The GPU clock the governor pins now; absent while it pins none.", false };

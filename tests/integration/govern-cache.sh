@@ -1,0 +1,117 @@
+#!/bin/sh
+# The governor's profile cache: a job governed once keeps its profile in
+# $XDG_STATE_HOME/dvfstop/profiles; the same job again (the same board,
+# levels, workload and selection; another seed, so other noise) warms up at
+# the cached level and holds it after one verification window, with 0
+# profiling steps.  --no-cache (and the config key) profiles and leaves the
+# cache alone; another model or sequence length profiles; a damaged record
+# is named FILE:LINE and the job profiled (and the record replaced); a
+# record the window disagrees with is profiled again; two runs at once
+# leave a whole record.
+. "$top_srcdir/tests/lib.sh"
+PY=/usr/bin/python3
+jget() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+mkdir -m 700 "$T/state"
+export DVFSTOP_STATE_DIR="$T/state"
+export XDG_STATE_HOME="$T/xdg"
+P="$XDG_STATE_HOME/dvfstop/profiles"
+# gov NAME ARGS...: a governed run of the simulated fine-tune, JSON summary
+gov() {
+	_n=$1
+	shift
+	"$DVFSTOP" --batch --no-config --demo --govern --sim-steps 400 --summary-format json "$@" \
+		>"$T/$_n.json" 2>"$T/$_n.err"
+	_rc=$?
+	[ "$_rc" -eq 0 ] || { fail "$_n: exit $_rc"; sed 's/^/    /' "$T/$_n.err"; }
+}
+records() { ls "$P" 2>/dev/null | grep -c '\.profile$'; }
+
+# 1. The first run profiles and keeps its profile.
+gov a --seed 3
+expect_eq "first run: one profile" "$(jget "$T/a.json" "j['governor']['profiles']")" 1
+expect_eq "first run: no cache used" "$(jget "$T/a.json" "j['governor']['from_cache']")" None
+held=$(jget "$T/a.json" "j['governor']['held_hz']")
+expect_grep "first run: the profile kept, said" "governor: profile kept in $P/[0-9a-f]*\.profile" "$T/a.err"
+expect_eq "one record" "$(records)" 1
+rec=$(ls "$P"/*.profile)
+expect_eq "the folder is private" "$(stat -c %a "$P")" 700
+expect_eq "the record is private" "$(stat -c %a "$rec")" 600
+expect_grep "the record: its level" "^held_hz $held$" "$rec"
+expect_grep "the record: the table of levels" "^levels 306000000 .* 1300500000$" "$rec"
+cp "$rec" "$T/rec.orig"
+
+# 2. The same job again: 0 profiling steps, one verification window, the same level.
+gov b --seed 4
+expect_eq "again: no profile" "$(jget "$T/b.json" "j['governor']['profiles']")" 0
+expect_eq "again: 0 profiling steps" "$(jget "$T/b.json" "j['governor']['first_profile_steps']")" 0
+expect_eq "again: one verification window" "$(jget "$T/b.json" "j['governor']['verification_windows']")" 1
+expect_eq "again: verified" "$(jget "$T/b.json" "j['governor']['from_cache']['verified']")" True
+expect_eq "again: the same level held" "$(jget "$T/b.json" "j['governor']['held_hz']")" "$held"
+expect_grep "again: the verification said" "governor: verified: " "$T/b.err"
+if grep -q "governor: profile 1" "$T/b.err"; then fail "again: a profile ran"; else ok "again: no profile ran"; fi
+saved=$(jget "$T/b.json" "j['governor']['energy_saved_j']")
+if awk -v s="$saved" 'BEGIN { exit !(s > 0) }'; then ok "again: energy saved $saved J"; else fail "again: energy saved '$saved'"; fi
+expect_eq "again: the baseline is the profile's" "$(jget "$T/b.json" "j['governor']['baseline']")" \
+	"the cached profile's, rescaled by the verification window"
+cmp -s "$rec" "$T/rec.orig" && ok "again: the record left as it was" || fail "again: the record was rewritten"
+
+# 3. --no-cache, and its config key: a profile, the cache untouched.
+gov c --seed 4 --no-cache
+expect_eq "--no-cache: one profile" "$(jget "$T/c.json" "j['governor']['profiles']")" 1
+expect_eq "--no-cache: no cache used" "$(jget "$T/c.json" "j['governor']['from_cache']")" None
+if grep -q "profile kept" "$T/c.err"; then fail "--no-cache: a profile was kept"; else ok "--no-cache: nothing kept"; fi
+echo "no-cache = yes" >"$T/config"
+"$DVFSTOP" --batch --config "$T/config" --demo --govern --sim-steps 400 --seed 4 --summary-format json \
+	>"$T/k.json" 2>"$T/k.err"
+expect_eq "config no-cache: one profile" "$(jget "$T/k.json" "j['governor']['profiles']")" 1
+cmp -s "$rec" "$T/rec.orig" && ok "--no-cache: the record left as it was" || fail "--no-cache: the record changed"
+
+# 4. Another workload: profiled, a record of its own.
+gov d --seed 4 --sim-model bert-large
+expect_eq "another model: one profile" "$(jget "$T/d.json" "j['governor']['profiles']")" 1
+gov e --seed 4 --sim-seq-len 64
+expect_eq "another sequence length: one profile" "$(jget "$T/e.json" "j['governor']['profiles']")" 1
+expect_eq "three records" "$(records)" 3
+
+# 5. A damaged record: named with its line, the job profiled, the record replaced.
+printf 'dvfstop-profile 1\nversion 1\nheld_hz lots\n' >"$rec"
+gov f --seed 5
+expect_grep "damaged: FILE:LINE said" "governor: profile cache: $rec:3: held_hz: 'lots' is not a number" "$T/f.err"
+expect_eq "damaged: one profile" "$(jget "$T/f.json" "j['governor']['profiles']")" 1
+expect_grep "damaged: replaced by a whole record" "^held_hz [0-9]*$" "$rec"
+# ... and a link where the record goes: refused, never followed
+mv "$rec" "$T/elsewhere"
+ln -s "$T/elsewhere" "$rec"
+gov g --seed 5
+expect_grep "a link: refused" "governor: profile cache: $rec: a symbolic link (refused)" "$T/g.err"
+expect_eq "a link: one profile" "$(jget "$T/g.json" "j['governor']['profiles']")" 1
+[ -f "$rec" ] && [ ! -L "$rec" ] && ok "a link: replaced by a record" || fail "a link: still a link"
+
+# 6. A record the verification window disagrees with: profiled as usual.
+"$PY" - "$rec" <<'EOF'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+out = ["j_per_step %.9g" % (float(l.split()[1]) * 1.5) if l.startswith("j_per_step ") else l for l in lines]
+open(p, "w").write("\n".join(out))
+EOF
+gov h --seed 6
+expect_grep "disagrees: said" "governor: the cached profile does not fit: " "$T/h.err"
+expect_eq "disagrees: one profile" "$(jget "$T/h.json" "j['governor']['profiles']")" 1
+expect_eq "disagrees: one verification window" "$(jget "$T/h.json" "j['governor']['verification_windows']")" 1
+expect_eq "disagrees: verified false" "$(jget "$T/h.json" "j['governor']['from_cache']['verified']")" False
+
+# 7. Two runs of a new job at once: a whole record, which a third run uses.
+gov i1 --seed 7 --sim-seq-len 256 &
+p1=$!
+gov i2 --seed 8 --sim-seq-len 256 &
+p2=$!
+wait $p1
+wait $p2
+expect_eq "concurrent: four records" "$(records)" 4
+if ls -A "$P" | grep -q '\.tmp$'; then fail "concurrent: a temporary file left"; else ok "concurrent: no temporary file left"; fi
+gov i3 --seed 9 --sim-seq-len 256
+expect_eq "concurrent: the record is whole, the next run uses it" \
+	"$(jget "$T/i3.json" "j['governor']['from_cache']['verified']")" True
+if grep -q "profile cache:" "$T/i3.err"; then fail "concurrent: the record refused"; sed 's/^/    /' "$T/i3.err"; else ok "concurrent: the record read"; fi
+finish
