@@ -192,9 +192,9 @@ static double figs_se(const struct govern_fig *f, int n)
 	}
 	double cj, cs;
 	int64_t cn;
-	if (m < 4 || !sweep_subs_clean(j, t, k, m, &cj, &cs, &cn) || !(cj > 0))
+	if (m < 4 || !sweep_search_subs_clean(j, t, k, m, &cj, &cs, &cn) || !(cj > 0))
 		return 1;
-	double cut = sweep_stall_cut(t, m), ss = 0;
+	double cut = sweep_search_stall_cut(t, m), ss = 0;
 	int kept = 0;
 	for (int i = 0; i < m; i++)
 		if (t[i] <= cut) {
@@ -235,7 +235,7 @@ static void set_base(struct govern *g, const struct govern_fig *f, int n)
 		}
 	double cj, cs;
 	int64_t cn;
-	if (m >= 3 && sweep_subs_clean(sj, st, sn, m, &cj, &cs, &cn)) {
+	if (m >= 3 && sweep_search_subs_clean(sj, st, sn, m, &cj, &cs, &cn)) {
 		g->base_jps = cj;
 		g->base_sps = cs;
 	}
@@ -333,7 +333,7 @@ static double hold_ratio(const struct govern *g)
 	double j = g->ratio_held * (double)g->ratio_steps, cj, cs;
 	int64_t n = g->ratio_steps, cn;
 	if (g->hold_n_win >= 3 &&
-	    sweep_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
+	    sweep_search_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
 		j += cj * (double)cn;
 		n += cn;
 	}
@@ -573,7 +573,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 	}
 	if (g->sw.state == SW_DONE && g->sw.best >= 0) {
 		struct sweep_est est[DVF_MAX_LEVELS];
-		sweep_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
+		sweep_search_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
 		int bi = g->sw.best;
 		int best = g->lo + bi;
 		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;

@@ -34,7 +34,7 @@
  * Energy saved: for each stretch of steps counted after the baseline was
  * known, what those steps would have used at the baseline minus what they
  * used.  In a profile, steps x the baseline's J/step; in a hold, where the
- * step time follows t = a + b / f (sweep_estimate), the baseline's power x
+ * step time follows t = a + b / f (sweep_search_estimate), the baseline's power x
  * the hold's own time x T(baseline) / T(held): the same steps, their
  * jitter and stalls included, at the baseline's clock.  While the user's
  * clocks are held nothing is counted: the saving there is 0 by

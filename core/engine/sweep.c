@@ -176,7 +176,7 @@ int sweep_next(const struct sweep_cfg *c, const struct sweep_point *pts)
 		return -1;
 	}
 	if (c->mode == SWEEP_INTERVALS && c->select == SEL_ENERGY)
-		return sweep_next_intervals(c, pts);
+		return sweep_search_next_intervals(c, pts);
 	/* A slowdown bound needs the top level's time as its reference. */
 	if (c->select == SEL_SLOWDOWN && !sweep_point_measured(&pts[n - 1]))
 		return n - 1;
@@ -295,7 +295,7 @@ static void end_window(struct sweep *sw, const struct dvf_sample *s, const struc
 	if (next < 0) {
 		sw->state = SW_DONE;
 		sw->best = sw->cfg.mode == SWEEP_INTERVALS && sw->cfg.select == SEL_ENERGY
-			? sweep_pick(&sw->cfg, sw->pts) : sweep_select_best(&sw->cfg, sw->pts);
+			? sweep_search_pick(&sw->cfg, sw->pts) : sweep_select_best(&sw->cfg, sw->pts);
 		if (sw->best >= 0) {
 			char mhz[32];
 			control_fmt_mhz(sw->pts[sw->best].hz, mhz, sizeof mhz);

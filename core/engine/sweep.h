@@ -129,23 +129,23 @@ struct sweep_est {
 #define SWEEP_SEARCH_Z 2.0         /* an interval: +- 2 standard errors */
 /* Fill est[0 .. n_levels); returns whether the time model was used, and
  * then (where ta, tb are not NULL) its t = ta + tb / f (f in GHz). */
-bool sweep_estimate(const struct sweep_cfg *c, const struct sweep_point *pts, struct sweep_est *est, double *ta,
+bool sweep_search_estimate(const struct sweep_cfg *c, const struct sweep_point *pts, struct sweep_est *est, double *ta,
 		    double *tb);
 /* A step time beyond which a sub-window of these s/step is a stall (a
  * data-loading stall, a checkpoint): 4 robust deviations (1.4826 x the
  * median absolute deviation), at least 4 %, above their median;
  * HUGE_VAL under three values. */
-double sweep_stall_cut(const double *sps, int n);
+double sweep_search_stall_cut(const double *sps, int n);
 /* J/step, s/step and steps of sub-windows (j, t a step, n steps each)
  * with the stalled ones left out; false when none is left. */
-bool sweep_subs_clean(const double *j, const double *t, const int *n, int count, double *jps, double *sps,
+bool sweep_search_subs_clean(const double *j, const double *t, const int *n, int count, double *jps, double *sps,
 		      int64_t *steps);
 /* Pure: the next level for SWEEP_INTERVALS, -1 when it is decided. */
-int sweep_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pts);
+int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pts);
 /* Pure: the level it decides for: the least estimate among the levels
  * whose measured mean is within noise of the least measured mean (a
  * model never overrules a measurement beyond its noise); -1 none. */
-int sweep_pick(const struct sweep_cfg *c, const struct sweep_point *pts);
+int sweep_search_pick(const struct sweep_cfg *c, const struct sweep_point *pts);
 
 /* The measured level with the least J/step, -1 when none. */
 int sweep_min_jps(const struct sweep *sw);

@@ -6,7 +6,7 @@
  * intervals:
  *
  *   - each measured level has an estimate of its J/step and a standard
- *     error from the noise measured in this job (sweep_estimate);
+ *     error from the noise measured in this job (sweep_search_estimate);
  *   - the walk goes downhill from the start level until the best level's
  *     neighbours are measured;
  *   - while another level's interval overlaps the best one's by more than
@@ -47,7 +47,7 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double sweep_stall_cut(const double *t, int n)
+double sweep_search_stall_cut(const double *t, int n)
 {
 	double v[SWEEP_MAX_SUB * 2], r[SWEEP_MAX_SUB * 2];
 	int k = 0;
@@ -64,10 +64,10 @@ double sweep_stall_cut(const double *t, int n)
 	return m * (1 + cut);
 }
 
-bool sweep_subs_clean(const double *j, const double *t, const int *n, int count, double *jps, double *sps,
+bool sweep_search_subs_clean(const double *j, const double *t, const int *n, int count, double *jps, double *sps,
 		      int64_t *steps)
 {
-	double cut = sweep_stall_cut(t, count), e = 0, tt = 0;
+	double cut = sweep_search_stall_cut(t, count), e = 0, tt = 0;
 	int64_t k = 0;
 	for (int i = 0; i < count; i++)
 		if (t[i] > 0 && n[i] > 0 && t[i] <= cut) {
@@ -98,10 +98,10 @@ static void clean_of(const struct sweep_point *p, struct clean *c)
 	if (!measured(p))
 		return;
 	c->ok = true;
-	c->cut = sweep_stall_cut(p->sub_sps, p->n_sub);
+	c->cut = sweep_search_stall_cut(p->sub_sps, p->n_sub);
 	/* Edges on samples (no step times): a sub-window's time and energy err
 	 * together by a sample's worth, and a long one is no stall. */
-	if (p->coarse || p->n_sub < 3 || !sweep_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &c->j, &c->t, &c->steps)) {
+	if (p->coarse || p->n_sub < 3 || !sweep_search_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &c->j, &c->t, &c->steps)) {
 		c->j = sweep_jps(p);
 		c->t = sweep_sps(p);
 		c->steps = p->steps;
@@ -206,7 +206,7 @@ static bool time_model(const struct sweep_cfg *c, const struct sweep_point *pts,
 	return true;
 }
 
-bool sweep_estimate(const struct sweep_cfg *c, const struct sweep_point *pts, struct sweep_est *est, double *ta,
+bool sweep_search_estimate(const struct sweep_cfg *c, const struct sweep_point *pts, struct sweep_est *est, double *ta,
 		    double *tb)
 {
 	struct clean cl[DVF_MAX_LEVELS];
@@ -267,10 +267,10 @@ static int pick(const struct sweep_cfg *c, const struct sweep_est *est)
 	return b;
 }
 
-int sweep_pick(const struct sweep_cfg *c, const struct sweep_point *pts)
+int sweep_search_pick(const struct sweep_cfg *c, const struct sweep_point *pts)
 {
 	struct sweep_est est[DVF_MAX_LEVELS];
-	sweep_estimate(c, pts, est, NULL, NULL);
+	sweep_search_estimate(c, pts, est, NULL, NULL);
 	return pick(c, est);
 }
 
@@ -383,7 +383,7 @@ static int explore(const struct sweep_cfg *c, const struct sweep_point *pts, con
 	return x;
 }
 
-int sweep_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pts)
+int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pts)
 {
 	int n = c->n_levels;
 	int start = c->start >= 0 ? c->start : n / 2;
@@ -395,7 +395,7 @@ int sweep_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pt
 	if (c->max_windows > 0 && windows >= c->max_windows)
 		return -1;
 	struct sweep_est est[DVF_MAX_LEVELS];
-	sweep_estimate(c, pts, est, NULL, NULL);
+	sweep_search_estimate(c, pts, est, NULL, NULL);
 	int b = pick(c, est);
 	if (b < 0)
 		return -1;
