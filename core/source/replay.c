@@ -375,6 +375,8 @@ static void stream_rewind(struct stream *sm)
 /* Drop rows [0, c) from the table (c at most st.group). */
 static void stream_drop_rows(struct replay_table *r, struct stream *sm, size_t c)
 {
+	if (c == 0)
+		return;   /* nothing to drop; the table may not be allocated yet */
 	memmove(r->rows, r->rows + c, (r->n_rows - c) * sizeof *r->rows);
 	memmove(r->vals, r->vals + c * (size_t)r->n_slots, (r->n_rows - c) * (size_t)r->n_slots * sizeof *r->vals);
 	r->n_rows -= c;
@@ -502,7 +504,8 @@ static void stream_drop(struct source *src)
 	for (size_t k = 0; k < src->next_bad; k++)
 		free(r->bad[k].what);
 	r->n_bad -= src->next_bad;
-	memmove(r->bad, r->bad + src->next_bad, r->n_bad * sizeof *r->bad);
+	if (src->next_bad)
+		memmove(r->bad, r->bad + src->next_bad, r->n_bad * sizeof *r->bad);
 	src->next_bad = 0;
 	for (size_t k = 0; k < r->n_bad; k++)
 		r->bad[k].before -= c;
