@@ -367,6 +367,8 @@ tests_unit_test_prom_http_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_prom_http_LDADD = $(TEST_LDADD)
 endif
 
+TESTS += tests/integration/convert-stream.sh
+EXTRA_DIST += tests/integration/convert-stream.sh tests/integration/tegrastats-gen.sh
 TESTS += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \
 	tests/integration/prom_textfile.sh tests/integration/prom_http.sh
 EXTRA_DIST += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \

@@ -65,7 +65,12 @@ int cmd_convert(const struct cmd_args *a)
 	o.interval_set = true;
 	struct session s;
 	char err[1024];
-	if (session_open(&s, &o, err, sizeof err) < 0) {
+	/* a log in a regular file is read a line at a time: memory stays
+	 * bounded whatever its size (replay.h) */
+	replay_stream(true);
+	int orc = session_open(&s, &o, err, sizeof err);
+	replay_stream(false);
+	if (orc < 0) {
 		commands_error("%s\n", err);
 		return CMD_FAIL;
 	}

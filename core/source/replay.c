@@ -19,12 +19,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A tegrastats log streamed from its file (`dvfstop convert`): the table
+ * holds a window of rows, from the row playback is at to the end of the
+ * second being read; rows played are dropped as playback goes. */
+struct stream {
+	FILE *fp;
+	char *line;            /* the line being read; at most REPLAY_MAX_LINE */
+	size_t cap;
+	struct replay_tegra_state st;
+	bool eof;              /* the last line has been read */
+	bool done;             /* ... and played: the table holds the rest */
+	size_t dropped;        /* rows played and dropped */
+	uint64_t rows, bad;    /* in the whole log (the first pass) */
+	int64_t first_ns, last_ns;
+};
+
 /* The source: the table, and where playback is in it. */
 struct source {
 	struct replay_table t;
 	size_t pos;            /* next row sample() returns */
 	size_t next_bad;       /* first damaged row not yet passed */
+	struct stream *sm;     /* NULL: the whole file is in the table */
 };
+
+static bool stream_wanted;
+
+void replay_stream(bool on)
+{
+	stream_wanted = on;
+}
 
 /* ---- reading the file ------------------------------------------------------ */
 
@@ -47,9 +70,9 @@ static long line_check(const char *buf, size_t from, size_t n, size_t *run, long
 	return 0;
 }
 
-/* The whole file, from a regular file or a FIFO only (a device such as
- * /dev/zero never ends), with the bounds above. */
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+/* The file, a regular file or a FIFO only (a device such as /dev/zero
+ * never ends). */
+static FILE *replay_fopen(const char *path, char *err, size_t errlen)
 {
 	/* a device (/dev/zero never ends) is refused before it is opened;
 	 * another user's link is not followed (io_user.h) */
@@ -64,6 +87,12 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read %s: %s", path, io_user_strerror(errno, &why, b, sizeof b));
 		return NULL;
 	}
+	return fp;
+}
+
+/* The whole file, with the bounds above; fp is closed. */
+static char *slurp(FILE *fp, const char *path, size_t *len, char *err, size_t errlen)
+{
 	size_t cap = 1 << 16, n = 0, run = 0;
 	long line = 1, long_line = 0;
 	char *buf = malloc(cap);
@@ -236,7 +265,7 @@ static double row_val(const struct replay_table *r, size_t k, int slot)
 }
 
 /* Without metadata: the clock levels are those the recording visited. */
-static void levels_from_rows(struct replay_table *r)
+static void levels_from_rows(struct replay_table *r, size_t from, size_t to)
 {
 	int slot = -1;
 	for (int i = 0; i < r->n_cols; i++)
@@ -245,7 +274,7 @@ static void levels_from_rows(struct replay_table *r)
 	struct dvf_info *in = &r->info;
 	if (slot < 0)
 		return;
-	for (size_t k = 0; k < r->n_rows; k++) {
+	for (size_t k = from; k < to; k++) {
 		double v = row_val(r, k, slot);
 		if (!(v > 0 && v < 1e9))
 			continue;   /* n/a, or no clock (MHz) any GPU has */
@@ -290,6 +319,267 @@ static int64_t median_step(const struct replay_table *r, int64_t fallback)
 	return m;
 }
 
+/* ---- a tegrastats log streamed from its file ------------------------------- */
+
+/* The next line into sm->line, NUL-terminated, without its "\n" and a "\r"
+ * before it (as the whole-file reader splits): 1, 0 at the end, -1 with a
+ * message (a line too long for a recording, a read error). */
+static int stream_getline(struct stream *sm, const char *path, long line, bool *term, char *err, size_t errlen)
+{
+	if (sm->eof)
+		return 0;
+	size_t n = 0;
+	int c;
+	while ((c = getc_unlocked(sm->fp)) != EOF && c != '\n') {
+		if (n >= REPLAY_MAX_LINE) {
+			snprintf(err, errlen, "%s:%ld: a line longer than %d MiB: not a recording", path, line,
+				 REPLAY_MAX_LINE >> 20);
+			return -1;
+		}
+		if (n + 1 >= sm->cap) {
+			size_t cap = sm->cap ? 2 * sm->cap : 4096;
+			char *nl = realloc(sm->line, cap);
+			if (!nl) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				return -1;
+			}
+			sm->line = nl;
+			sm->cap = cap;
+		}
+		sm->line[n++] = (char)c;
+	}
+	if (ferror(sm->fp)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	sm->eof = c == EOF;
+	if (c == EOF && n == 0)
+		return 0;
+	if (!sm->line && !(sm->line = malloc(sm->cap = 4096))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	*term = c == '\n';
+	if (n > 0 && sm->line[n - 1] == '\r')
+		n--;
+	sm->line[n] = '\0';
+	return 1;
+}
+
+static void stream_rewind(struct stream *sm)
+{
+	rewind(sm->fp);
+	sm->eof = false;
+}
+
+/* Drop rows [0, c) from the table (c at most st.group). */
+static void stream_drop_rows(struct replay_table *r, struct stream *sm, size_t c)
+{
+	if (c == 0)
+		return;   /* nothing to drop; the table may not be allocated yet */
+	memmove(r->rows, r->rows + c, (r->n_rows - c) * sizeof *r->rows);
+	memmove(r->vals, r->vals + c * (size_t)r->n_slots, (r->n_rows - c) * (size_t)r->n_slots * sizeof *r->vals);
+	r->n_rows -= c;
+	sm->st.group -= c;
+}
+
+/* Distinct steps between rows kept for the median; a log with more (never
+ * seen from tegrastats) is read whole instead. */
+enum { STREAM_MAX_STEPS = 4096 };
+struct step_count {
+	int64_t d;
+	uint64_t n;
+};
+
+/* Count step d in the sorted table h: false when it is full. */
+static bool steps_add(struct step_count *h, size_t *n, int64_t d)
+{
+	size_t lo = 0, hi = *n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h[mid].d < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < *n && h[lo].d == d) {
+		h[lo].n++;
+		return true;
+	}
+	if (*n == STREAM_MAX_STEPS)
+		return false;
+	memmove(h + lo + 1, h + lo, (*n - lo) * sizeof *h);
+	h[lo] = (struct step_count){ d, 1 };
+	++*n;
+	return true;
+}
+
+/* The first pass: every row read and dropped once final, to learn what the
+ * whole-file reader learns from its table: the rows and damaged rows, the
+ * clock levels visited, the first and last times and the median step
+ * (median_step's).  1: too many distinct steps (read it whole). */
+static int stream_survey(struct source *src, int64_t fallback, int64_t *median, char *bad_what, size_t bad_len,
+			 long *bad_line, char *err, size_t errlen)
+{
+	struct replay_table *r = &src->t;
+	struct stream *sm = src->sm;
+	struct step_count *h = malloc(STREAM_MAX_STEPS * sizeof *h);
+	if (!h) {
+		snprintf(err, errlen, "%s: out of memory", r->path);
+		return -1;
+	}
+	size_t nh = 0;
+	uint64_t steps = 0;
+	int64_t prev = 0;
+	bool term, more = true, full = false;
+	int rc = 0;
+	while (more && !full) {
+		rc = stream_getline(sm, r->path, sm->st.line, &term, err, errlen);
+		if (rc < 0)
+			break;
+		more = rc > 0;
+		if (more)
+			replay_tegra_line(r, &sm->st, sm->line, term);
+		else
+			replay_tegra_finish(r, &sm->st, true);
+		for (size_t k = 0; k < r->n_bad; k++) {
+			if (sm->bad++ == 0) {
+				snprintf(bad_what, bad_len, "%s", r->bad[k].what);
+				*bad_line = r->bad[k].line;
+			}
+			free(r->bad[k].what);
+		}
+		r->n_bad = 0;
+		size_t fin = sm->st.group;
+		levels_from_rows(r, 0, fin);
+		for (size_t k = 0; k < fin && !full; k++) {
+			int64_t t = r->rows[k].t_ns;
+			if (sm->rows++ == 0)
+				sm->first_ns = t;
+			else if (t > prev && (full = !steps_add(h, &nh, t - prev)) == false)
+				steps++;
+			prev = t;
+			sm->last_ns = t;
+		}
+		stream_drop_rows(r, sm, fin);
+	}
+	*median = fallback;
+	for (size_t k = 0, cum = 0; k < nh && steps; k++)
+		if ((cum += h[k].n) > steps / 2) {
+			*median = h[k].d;
+			break;
+		}
+	free(h);
+	return rc < 0 ? -1 : full ? 1 : 0;
+}
+
+/* Read on until the row playback is at is final, or the log has ended. */
+static void stream_fill(struct source *src)
+{
+	struct replay_table *r = &src->t;
+	struct stream *sm = src->sm;
+	while (!sm->done && src->pos >= sm->st.group) {
+		char err[512];
+		bool term;
+		long line = sm->st.line;
+		int rc = stream_getline(sm, r->path, line, &term, err, sizeof err);
+		if (rc > 0) {
+			replay_tegra_line(r, &sm->st, sm->line, term);
+			continue;
+		}
+		if (rc < 0)   /* the file changed since the first pass: said, and the end */
+			replay_csv_bad_add(r, line, "%s", err);
+		replay_tegra_finish(r, &sm->st, false);
+		sm->done = true;
+	}
+}
+
+/* Drop the rows played and the damaged rows said. */
+static void stream_drop(struct source *src)
+{
+	struct replay_table *r = &src->t;
+	size_t c = src->pos;
+	if (src->next_bad < r->n_bad && r->bad[src->next_bad].before < c)
+		c = r->bad[src->next_bad].before;   /* one passed, not yet said */
+	for (size_t k = 0; k < src->next_bad; k++)
+		free(r->bad[k].what);
+	r->n_bad -= src->next_bad;
+	if (src->next_bad)
+		memmove(r->bad, r->bad + src->next_bad, r->n_bad * sizeof *r->bad);
+	src->next_bad = 0;
+	for (size_t k = 0; k < r->n_bad; k++)
+		r->bad[k].before -= c;
+	stream_drop_rows(r, src->sm, c);
+	src->pos -= c;
+	src->sm->dropped += c;
+}
+
+/* A tegrastats log from a regular file in three passes: its virtual header,
+ * the survey, then playback reading a line at a time.  fp is the source's.
+ * 1: not a tegrastats log to stream (a session CSV, or steps too varied):
+ * read it whole. */
+static int stream_open(struct source *src, FILE *fp, int64_t interval, char *err, size_t errlen)
+{
+	struct replay_table *r = &src->t;
+	struct stream *sm = calloc(1, sizeof *sm);
+	if (!sm) {
+		fclose(fp);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	src->sm = sm;
+	sm->fp = fp;
+	if (replay_tegra_begin(&sm->st, interval) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	bool term, first = true;
+	int rc = stream_getline(sm, r->path, 1, &term, err, errlen);
+	if (rc < 0)
+		return -1;
+	if (rc > 0 && replay_csv_looks_like(sm->line, strlen(sm->line)))
+		return 1;
+	stream_rewind(sm);
+	for (long line = 1; (rc = stream_getline(sm, r->path, line, &term, err, errlen)) > 0; line++)
+		if (replay_tegra_columns_line(r, sm->st.rec, sm->line, line, &first, err, errlen) < 0)
+			return -1;
+	if (rc < 0 || replay_tegra_columns_end(r, first, err, errlen) < 0)
+		return -1;
+	r->tegrastats = true;
+	stream_rewind(sm);
+	char what[200] = "";
+	long line = 0;
+	rc = stream_survey(src, interval, &r->interval_ns, what, sizeof what, &line, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (sm->rows == 0) {
+		if (sm->bad)
+			snprintf(err, errlen, "%s:%ld: no valid row to play (%s)", r->path, line, what);
+		else
+			snprintf(err, errlen, "%s: no rows to play (only a header)", r->path);
+		return -1;
+	}
+	stream_rewind(sm);
+	replay_tegra_end(&sm->st);
+	if (replay_tegra_begin(&sm->st, interval) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	stream_fill(src);
+	return 0;
+}
+
+static void stream_free(struct stream *sm)
+{
+	if (!sm)
+		return;
+	if (sm->fp)
+		fclose(sm->fp);
+	replay_tegra_end(&sm->st);
+	free(sm->line);
+	free(sm);
+}
+
 /* ---- the source ------------------------------------------------------------- */
 
 static void replay_free(struct source *src)
@@ -307,6 +597,7 @@ static void replay_free(struct source *src)
 	free(r->notice);
 	free(r->cols);
 	free(r->path);
+	stream_free(src->sm);
 	free(src);
 }
 
@@ -316,7 +607,9 @@ static int replay_probe(const struct source_cfg *cfg)
 	return 0;   /* never chosen by `--source auto`: --replay FILE selects it */
 }
 
-static struct source *replay_open(const struct source_cfg *cfg, char *err, size_t errlen)
+/* stream: a tegrastats log in a regular file is read a line at a time
+ * (replay_stream); anything else is read whole. */
+static struct source *replay_open_as(const struct source_cfg *cfg, bool stream, char *err, size_t errlen)
 {
 	if (!cfg->replay_path || !*cfg->replay_path) {
 		snprintf(err, errlen, "the replay source needs a file: --replay FILE");
@@ -334,26 +627,41 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 	snprintf(in->source, sizeof in->source, "replay");
 	snprintf(in->mode, sizeof in->mode, "replay");
 	in->power_mode_id = -1;
-	size_t len;
-	char *buf = slurp(r->path, &len, err, errlen);
-	if (!buf) {
-		replay_free(src);
-		return NULL;
-	}
 	/* Untimed tegrastats lines are taken tegrastats' own default apart
 	 * (1000 ms) unless --interval says otherwise. */
 	int64_t interval = cfg->interval_set && cfg->interval_ns > 0 ? cfg->interval_ns : 1000 * DVF_NS_PER_MS;
-	int rc = replay_csv_looks_like(buf, len) ? replay_csv_read(r, buf, len, err, errlen)
-						   : replay_tegra_read(r, buf, len, interval, err, errlen);
-	free(buf);
+	FILE *fp = replay_fopen(r->path, err, errlen);
+	if (!fp) {
+		replay_free(src);
+		return NULL;
+	}
+	struct stat fst;
+	int rc;
+	if (stream && fstat(fileno(fp), &fst) == 0 && S_ISREG(fst.st_mode)) {
+		rc = stream_open(src, fp, interval, err, errlen);
+		if (rc > 0) {
+			replay_free(src);
+			return replay_open_as(cfg, false, err, errlen);
+		}
+	} else {
+		size_t len;
+		char *buf = slurp(fp, r->path, &len, err, errlen);
+		if (!buf) {
+			replay_free(src);
+			return NULL;
+		}
+		rc = replay_csv_looks_like(buf, len) ? replay_csv_read(r, buf, len, err, errlen)
+						     : replay_tegra_read(r, buf, len, interval, err, errlen);
+		free(buf);
+	}
 	if (rc < 0) {
 		replay_free(src);
 		return NULL;
 	}
 	if (!r->tegrastats)
 		meta_read(r);
-	if (!r->have_meta || in->n_levels == 0)
-		levels_from_rows(r);
+	if (!src->sm && (!r->have_meta || in->n_levels == 0))
+		levels_from_rows(r, 0, r->n_rows);
 	in->board = board_guess(in->board_name);
 	if (!r->have_meta) {
 		/* No sidecar: the rails tell the board, and so its total rule.
@@ -382,8 +690,14 @@ static struct source *replay_open(const struct source_cfg *cfg, char *err, size_
 		return NULL;
 	}
 	sample_info_safe(in);   /* the columns' and the sidecar's names */
-	r->interval_ns = median_step(r, interval);
+	if (!src->sm)
+		r->interval_ns = median_step(r, interval);
 	return src;
+}
+
+static struct source *replay_open(const struct source_cfg *cfg, char *err, size_t errlen)
+{
+	return replay_open_as(cfg, stream_wanted, err, errlen);
 }
 
 static const struct dvf_info *replay_info(struct source *src)
@@ -465,9 +779,17 @@ static void row_sample(const struct replay_table *r, size_t k, struct dvf_sample
 
 static int replay_sample(struct source *src, struct dvf_sample *out)
 {
+	if (src->sm)
+		stream_drop(src);
 	if (src->pos >= src->t.n_rows)
 		return -1;
 	row_sample(&src->t, src->pos, out);
+	if (src->sm) {
+		out->seq = src->sm->dropped + src->pos;
+		src->pos++;
+		stream_fill(src);
+		return 0;
+	}
 	src->pos++;
 	return 0;
 }
@@ -502,8 +824,8 @@ static int replay_message(struct source *src, char *buf, size_t len)
 static bool replay_timeline(struct source *src, struct source_timeline *tl)
 {
 	const struct replay_table *r = &src->t;
-	tl->first_ns = r->rows[0].t_ns;
-	tl->last_ns = r->rows[r->n_rows - 1].t_ns;
+	tl->first_ns = src->sm ? src->sm->first_ns : r->rows[0].t_ns;
+	tl->last_ns = src->sm ? src->sm->last_ns : r->rows[r->n_rows - 1].t_ns;
 	tl->interval_ns = r->interval_ns;
 	tl->ended = src->pos >= r->n_rows;
 	tl->next_ns = tl->ended ? tl->last_ns + r->interval_ns : r->rows[src->pos].t_ns;
@@ -513,6 +835,8 @@ static bool replay_timeline(struct source *src, struct source_timeline *tl)
 static int replay_seek(struct source *src, int64_t t_ns)
 {
 	const struct replay_table *r = &src->t;
+	if (src->sm)
+		return -1;   /* a stream plays once, in order (`dvfstop convert`) */
 	/* First row at or after t (binary search: rows are in time order). */
 	size_t lo = 0, hi = r->n_rows;
 	while (lo < hi) {
@@ -561,8 +885,8 @@ const struct source_ops source_replay = {
 void replay_get_stats(struct source *src, struct replay_stats *st)
 {
 	memset(st, 0, sizeof *st);
-	st->rows = src->t.n_rows;
-	st->bad_rows = src->t.n_bad;
+	st->rows = src->sm ? src->sm->rows : src->t.n_rows;
+	st->bad_rows = src->sm ? src->sm->bad : src->t.n_bad;
 	st->have_meta = src->t.have_meta;
 	st->tegrastats = src->t.tegrastats;
 }

@@ -31,6 +31,15 @@
 
 extern const struct source_ops source_replay;
 
+/* Sources opened from now on stream a tegrastats log that is a regular
+ * file: read a line at a time in three passes (its columns; its rows'
+ * count, clock levels, first and last times and median step; playback),
+ * so that memory does not grow with the log.  Such a source plays once,
+ * in order, and cannot seek: for `dvfstop convert`, not the dashboard.  A
+ * pipe or FIFO, a session CSV, or a log whose steps between rows take more
+ * than 4096 values is read whole as before. */
+void replay_stream(bool on);
+
 /* Counts for messages and tests. */
 struct replay_stats {
 	uint64_t rows;          /* good rows */

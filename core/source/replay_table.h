@@ -107,4 +107,34 @@ int replay_csv_name_index(char (*names)[DVF_NAME_LEN], int *n, int max, const ch
 int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64_t interval_ns,
 		      char *err, size_t errlen);
 
+/* The same a line at a time, for a log streamed from its file (replay.c,
+ * `dvfstop convert`): first every line through replay_tegra_columns_line
+ * and then replay_tegra_columns_end (the virtual header), then every line
+ * through replay_tegra_line, then replay_tegra_finish.  Rows before
+ * st.group are final (their second's lines spread); the rest may still
+ * move.  A caller may drop final rows from the table as it goes, moving
+ * st.group down by as many. */
+struct tegrastats_rec;
+struct replay_tegra_state {
+	struct tegrastats_rec *rec;
+	int64_t interval_ns;
+	int timed;             /* -1 until the first good line */
+	int64_t t0;
+	double unix0;
+	long line, ordinal;
+	int64_t last_t;        /* the last good row's time (before spreading) */
+	bool have_last;
+	size_t group;          /* the first row of the second still open */
+};
+int replay_tegra_columns_line(struct replay_table *r, struct tegrastats_rec *rec, const char *l, long line,
+			      bool *first, char *err, size_t errlen);
+int replay_tegra_columns_end(struct replay_table *r, bool first, char *err, size_t errlen);
+/* 0, or -1 out of memory (replay_tegra_end still to call). */
+int replay_tegra_begin(struct replay_tegra_state *st, int64_t interval_ns);
+void replay_tegra_line(struct replay_table *r, struct replay_tegra_state *st, const char *l, bool term);
+/* End of the log: the last second spread; notice: say when lines had no
+ * timestamp (r->notice). */
+void replay_tegra_finish(struct replay_table *r, struct replay_tegra_state *st, bool notice);
+void replay_tegra_end(struct replay_tegra_state *st);
+
 #endif

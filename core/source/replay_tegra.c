@@ -70,47 +70,40 @@ static bool upper_name(const char *n)
 }
 
 /* The virtual header of a tegrastats log: time, GPU, CPU, then the rails and
- * temperature sensors the log names (first appearance order). */
-static int tegra_columns(struct replay_table *r, const char *buf, size_t len, struct tegrastats_rec *rec,
-			 char *err, size_t errlen)
+ * temperature sensors the log names (first appearance order).  One line at
+ * a time (*first: no good line yet), then replay_tegra_columns_end. */
+int replay_tegra_columns_line(struct replay_table *r, struct tegrastats_rec *rec, const char *l, long line,
+			      bool *first, char *err, size_t errlen)
 {
 	struct dvf_info *in = &r->info;
-	bool first = true;
-	long line = 1;
-	for (size_t off = 0, next; off < len; off = next, line++) {
-		bool term;
-		char *l = line_dup(buf, len, off, &next, &term);
-		if (!l) {
-			snprintf(err, errlen, "out of memory");
+	if (blank(l))
+		return 0;
+	char perr[256];
+	if (tegrastats_parse(l, rec, perr, sizeof perr) < 0) {
+		if (*first) {
+			snprintf(err, errlen, "%s:%ld: neither a dvfstop session CSV (no time_s column) "
+				 "nor a tegrastats log (%s)", r->path, line, perr);
 			return -1;
 		}
-		if (blank(l)) {
-			free(l);
-			continue;
-		}
-		char perr[256];
-		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
-		free(l);
-		if (rc < 0) {
-			if (first) {
-				snprintf(err, errlen, "%s:%ld: neither a dvfstop session CSV (no time_s column) "
-					 "nor a tegrastats log (%s)", r->path, line, perr);
-				return -1;
-			}
-			continue;
-		}
-		first = false;
-		for (int i = 0; i < rec->n_rails; i++)
-			if (strcmp(rec->rail[i].name, "NC") != 0)
-				replay_csv_name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, rec->rail[i].name,
-					   strlen(rec->rail[i].name));
-		for (int i = 0; i < rec->n_temps; i++)
-			replay_csv_name_index(r->ts_temp, &in->n_zones, DVF_MAX_ZONES, rec->temp[i].name,
-				   strlen(rec->temp[i].name));
-		/* one clock column per core the log names, as cpu0, cpu1 ... */
-		if (rec->n_cpus > in->n_clusters)
-			in->n_clusters = rec->n_cpus < DVF_MAX_CLUSTERS ? rec->n_cpus : DVF_MAX_CLUSTERS;
+		return 0;
 	}
+	*first = false;
+	for (int i = 0; i < rec->n_rails; i++)
+		if (strcmp(rec->rail[i].name, "NC") != 0)
+			replay_csv_name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, rec->rail[i].name,
+				   strlen(rec->rail[i].name));
+	for (int i = 0; i < rec->n_temps; i++)
+		replay_csv_name_index(r->ts_temp, &in->n_zones, DVF_MAX_ZONES, rec->temp[i].name,
+			   strlen(rec->temp[i].name));
+	/* one clock column per core the log names, as cpu0, cpu1 ... */
+	if (rec->n_cpus > in->n_clusters)
+		in->n_clusters = rec->n_cpus < DVF_MAX_CLUSTERS ? rec->n_cpus : DVF_MAX_CLUSTERS;
+	return 0;
+}
+
+int replay_tegra_columns_end(struct replay_table *r, bool first, char *err, size_t errlen)
+{
+	struct dvf_info *in = &r->info;
 	if (first) {
 		snprintf(err, errlen, "%s: empty file", r->path);
 		return -1;
@@ -183,18 +176,14 @@ static double tegra_unix_s(const struct tegrastats_rec *t)
 
 /* Lines with a timestamp carry whole seconds: the lines that share a second
  * are spread evenly over it, so a log taken faster than 1 Hz still has
- * time between its rows. */
-static void tegra_spread(struct replay_table *r)
+ * time between its rows.  Rows [a, b) are one such second. */
+static void tegra_spread(struct replay_table *r, size_t a, size_t b)
 {
-	for (size_t a = 0, b; a < r->n_rows; a = b) {
-		for (b = a + 1; b < r->n_rows && r->rows[b].t_ns == r->rows[a].t_ns; b++)
-			;
-		for (size_t k = a + 1; k < b; k++) {
-			int64_t d = (int64_t)(k - a) * DVF_NS_PER_S / (int64_t)(b - a);
-			r->rows[k].t_ns += d;
-			r->vals[k * (size_t)r->n_slots + TS_TIME] += (double)d * 1e-9;
-			r->vals[k * (size_t)r->n_slots + TS_UNIX] += (double)d * 1e-9;
-		}
+	for (size_t k = a + 1; k < b; k++) {
+		int64_t d = (int64_t)(k - a) * DVF_NS_PER_S / (int64_t)(b - a);
+		r->rows[k].t_ns += d;
+		r->vals[k * (size_t)r->n_slots + TS_TIME] += (double)d * 1e-9;
+		r->vals[k * (size_t)r->n_slots + TS_UNIX] += (double)d * 1e-9;
 	}
 }
 
@@ -243,88 +232,136 @@ static void tegra_fill(const struct replay_table *r, const struct tegrastats_rec
 	v[TS_EMC_UTIL] = m_or_nan(rec->emc_util_pm, 0.1);
 }
 
+int replay_tegra_begin(struct replay_tegra_state *st, int64_t interval_ns)
+{
+	memset(st, 0, sizeof *st);
+	st->rec = malloc(sizeof *st->rec);
+	st->interval_ns = interval_ns;
+	st->timed = -1;          /* decided by the first good line */
+	st->unix0 = NAN;         /* the first line's wall-clock time */
+	st->line = 1;
+	return st->rec ? 0 : -1;
+}
+
+void replay_tegra_line(struct replay_table *r, struct replay_tegra_state *st, const char *l, bool term)
+{
+	struct tegrastats_rec *rec = st->rec;
+	long line = st->line++;
+	if (blank(l))
+		return;
+	long k = st->ordinal++;
+	char perr[256];
+	int rc = tegrastats_parse(l, rec, perr, sizeof perr);
+	if (!term) {
+		replay_csv_bad_add(r, line, "truncated last line (no end of line)");
+		return;
+	}
+	if (rc < 0) {
+		replay_csv_bad_add(r, line, "not a tegrastats line: %s", perr);
+		return;
+	}
+	if (st->timed < 0) {
+		st->timed = rec->has_time;
+		st->t0 = rec->has_time ? tegra_epoch(rec) : 0;
+		st->unix0 = rec->has_time ? tegra_unix_s(rec) : NAN;
+	}
+	if (st->timed && !rec->has_time) {
+		replay_csv_bad_add(r, line, "no timestamp (the lines before had one)");
+		return;
+	}
+	int64_t t;
+	if (__builtin_mul_overflow(st->timed ? tegra_epoch(rec) - st->t0 : (int64_t)k,
+				   st->timed ? (int64_t)DVF_NS_PER_S : st->interval_ns, &t) ||
+	    t > REPLAY_MAX_S * DVF_NS_PER_S) {
+		replay_csv_bad_add(r, line, "timestamp too far from the first line's (over %d years)",
+			(int)(REPLAY_MAX_S / (365 * 86400)));
+		return;
+	}
+	if (st->have_last && t < st->last_t) {
+		replay_csv_bad_add(r, line, "time goes back");
+		return;
+	}
+	if (replay_csv_rows_grow(r) < 0) {
+		replay_csv_bad_add(r, line, "out of memory");
+		return;
+	}
+	/* a new second closes the one before: spread its lines */
+	if (st->timed > 0 && st->group < r->n_rows && r->rows[st->group].t_ns != t) {
+		tegra_spread(r, st->group, r->n_rows);
+		st->group = r->n_rows;
+	} else if (st->timed == 0) {
+		st->group = r->n_rows;
+	}
+	st->last_t = t;
+	st->have_last = true;
+	double *v = r->vals + r->n_rows * (size_t)r->n_slots;
+	for (int i = 0; i < r->n_slots; i++)
+		v[i] = NAN;
+	v[TS_TIME] = (double)t * 1e-9;
+	v[TS_UNIX] = st->unix0 + (double)t * 1e-9;   /* spread with time_s */
+	tegra_fill(r, rec, v);
+	struct row *row = &r->rows[r->n_rows++];
+	row->t_ns = t;
+	row->line = line;
+	row->gov = -1;
+	row->event = NULL;
+}
+
+void replay_tegra_finish(struct replay_table *r, struct replay_tegra_state *st, bool notice)
+{
+	if (st->timed > 0)
+		tegra_spread(r, st->group, r->n_rows);
+	st->group = r->n_rows;
+	if (st->timed == 0 && notice) {
+		size_t n = strlen(r->path) + 160;
+		if ((r->notice = malloc(n)))
+			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
+				 r->path, (long long)(st->interval_ns / DVF_NS_PER_MS));
+	}
+}
+
+void replay_tegra_end(struct replay_tegra_state *st)
+{
+	free(st->rec);
+	st->rec = NULL;
+}
+
 int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64_t interval_ns, char *err, size_t errlen)
 {
-	struct tegrastats_rec *rec = malloc(sizeof *rec);
-	if (!rec) {
+	struct replay_tegra_state st;
+	if (replay_tegra_begin(&st, interval_ns) < 0) {
+		replay_tegra_end(&st);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (tegra_columns(r, buf, len, rec, err, errlen) < 0) {
-		free(rec);
+	bool first = true;
+	long line = 1;
+	for (size_t off = 0, next; off < len; off = next, line++) {
+		bool term;
+		char *l = line_dup(buf, len, off, &next, &term);
+		int rc = l ? replay_tegra_columns_line(r, st.rec, l, line, &first, err, errlen) : -1;
+		free(l);
+		if (!l)
+			snprintf(err, errlen, "out of memory");
+		if (rc < 0) {
+			replay_tegra_end(&st);
+			return -1;
+		}
+	}
+	if (replay_tegra_columns_end(r, first, err, errlen) < 0) {
+		replay_tegra_end(&st);
 		return -1;
 	}
 	r->tegrastats = true;
-	int timed = -1;          /* decided by the first good line */
-	int64_t t0 = 0;
-	double unix0 = NAN;      /* the first line's wall-clock time */
-	long line = 1, ordinal = 0;
-	for (size_t off = 0, next; off < len; off = next, line++) {
+	for (size_t off = 0, next; off < len; off = next) {
 		bool term;
 		char *l = line_dup(buf, len, off, &next, &term);
 		if (!l)
 			break;
-		if (blank(l)) {
-			free(l);
-			continue;
-		}
-		long k = ordinal++;
-		char perr[256];
-		int rc = tegrastats_parse(l, rec, perr, sizeof perr);
+		replay_tegra_line(r, &st, l, term);
 		free(l);
-		if (!term) {
-			replay_csv_bad_add(r, line, "truncated last line (no end of line)");
-			continue;
-		}
-		if (rc < 0) {
-			replay_csv_bad_add(r, line, "not a tegrastats line: %s", perr);
-			continue;
-		}
-		if (timed < 0) {
-			timed = rec->has_time;
-			t0 = rec->has_time ? tegra_epoch(rec) : 0;
-			unix0 = rec->has_time ? tegra_unix_s(rec) : NAN;
-		}
-		if (timed && !rec->has_time) {
-			replay_csv_bad_add(r, line, "no timestamp (the lines before had one)");
-			continue;
-		}
-		int64_t t;
-		if (__builtin_mul_overflow(timed ? tegra_epoch(rec) - t0 : (int64_t)k,
-					   timed ? (int64_t)DVF_NS_PER_S : interval_ns, &t) ||
-		    t > REPLAY_MAX_S * DVF_NS_PER_S) {
-			replay_csv_bad_add(r, line, "timestamp too far from the first line's (over %d years)",
-				(int)(REPLAY_MAX_S / (365 * 86400)));
-			continue;
-		}
-		if (r->n_rows > 0 && t < r->rows[r->n_rows - 1].t_ns) {
-			replay_csv_bad_add(r, line, "time goes back");
-			continue;
-		}
-		if (replay_csv_rows_grow(r) < 0) {
-			replay_csv_bad_add(r, line, "out of memory");
-			continue;
-		}
-		double *v = r->vals + r->n_rows * (size_t)r->n_slots;
-		for (int i = 0; i < r->n_slots; i++)
-			v[i] = NAN;
-		v[TS_TIME] = (double)t * 1e-9;
-		v[TS_UNIX] = unix0 + (double)t * 1e-9;   /* spread below with time_s */
-		tegra_fill(r, rec, v);
-		struct row *row = &r->rows[r->n_rows++];
-		row->t_ns = t;
-		row->line = line;
-		row->gov = -1;
-		row->event = NULL;
 	}
-	free(rec);
-	if (timed > 0)
-		tegra_spread(r);
-	if (timed == 0) {
-		size_t n = strlen(r->path) + 160;
-		if ((r->notice = malloc(n)))
-			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
-				 r->path, (long long)(interval_ns / DVF_NS_PER_MS));
-	}
+	replay_tegra_finish(r, &st, true);
+	replay_tegra_end(&st);
 	return 0;
 }
