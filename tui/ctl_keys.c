@@ -9,6 +9,7 @@
 
 #include "cellbuf.h"
 #include "control.h"
+#include "govern_keys.h"
 #include "layout.h"
 #include "recorder.h"
 #include "player.h"
@@ -401,6 +402,8 @@ bool ctl_keys_key(struct tui *t, int ch)
 		tui_msg(t, "%s", k->d.err);
 		break;
 	case CTL_DLG_SET: {
+		/* a level chosen: only now is the clock the user's */
+		govern_keys_take(t, 'o');
 		int err = k->d.mode == CTL_CAP ? control_cap(k->c, hz, CTL_BY_USER)
 					       : control_pin(k->c, hz, CTL_BY_USER);
 		ctl_keys_report(t, err);
