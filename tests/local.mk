@@ -481,6 +481,8 @@ TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/rep
 TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 # Looking is not acting: o and s opened and closed leave the governor be.
 TUI_TESTS += tests/tui/govern-look.sh
+# The quit question: on the key line, whole at 80 columns, only its keys.
+TUI_TESTS += tests/tui/quit-line.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh

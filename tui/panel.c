@@ -610,9 +610,30 @@ static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int
 	}
 }
 
+/* The quit question on the key line, with only its keys: whole at 80
+ * columns (74 of the 78 the line has inside its margins). */
+static void render_quit_ask(struct cellbuf *cb)
+{
+	static const struct { const char *key, *what; } ans[] = {
+		{ "k", "stop it" }, { "d", "leave it running" }, { "Esc", "cancel" },
+	};
+	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
+	pen_put(&p, ROLE_WARN, PANEL_QUIT_ASK);
+	for (size_t i = 0; i < sizeof ans / sizeof ans[0]; i++) {
+		pen_put(&p, ROLE_KEYLINE, "  ");
+		pen_put(&p, ROLE_KEY, ans[i].key);
+		pen_put(&p, ROLE_KEYLINE, " ");
+		pen_put(&p, ROLE_KEYLINE, ans[i].what);
+	}
+}
+
 void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 {
 	cellbuf_clear(cb, ROLE_KEYLINE);
+	if (v->quit_ask) {
+		render_quit_ask(cb);
+		return;
+	}
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
 	char focus[64];
 	snprintf(focus, sizeof focus, "focus: %s", v->focus >= 0 ? layout_region_name(v->focus) : "none");
@@ -758,8 +779,8 @@ void panel_too_small(int need_cols, int need_rows, bool quit_ask, struct cellbuf
 	const char *line[3] = { a, b, NULL };
 	enum theme_role role[3] = { ROLE_ERROR, ROLE_NORMAL, ROLE_NORMAL };
 	if (quit_ask) {
-		line[1] = "the fine-tune is running:";
-		line[2] = "k stop it, d leave it running, Esc back";
+		line[1] = PANEL_QUIT_ASK;
+		line[2] = "k stop it, d leave running, Esc cancel";
 		role[1] = role[2] = ROLE_WARN;
 	}
 	int y = cb->h / 2 - 1 >= 0 ? cb->h / 2 - 1 : 0;

@@ -79,6 +79,9 @@ struct tui_view {
 	char ctl_who[96];
 	char ctl_note[256];
 	bool clocks_fixed;     /* read-only or a replay: the clock keys refuse */
+	/* q asked about a running fine-tune: the key line asks the question,
+	 * with only its keys, until a key answers (panel_render_keys) */
+	bool quit_ask;
 	struct policy_view policy;  /* the policy panel; inactive: a placeholder */
 };
 
@@ -90,6 +93,9 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_power(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_energy(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb);
+/* The key line: the labelled keys that act, and the focus; while q asks
+ * about a running fine-tune, the question (PANEL_QUIT_ASK) and its keys. */
+#define PANEL_QUIT_ASK "quit while the fine-tune runs?"
 void panel_render_keys(const struct tui_view *v, struct cellbuf *cb);
 /* The policy region while no policy is loaded. */
 void panel_render_no_policy(const struct tui_view *v, struct cellbuf *cb);

@@ -191,8 +191,6 @@ bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *las
 
 /* ---- quitting ----------------------------------------------------------- */
 
-#define QUIT_PROMPT "the fine-tune is running: k stop it and quit, d leave it running and quit, Esc cancel"
-
 void tui_quit(struct tui *t)
 {
 	t->dirty = true;
@@ -235,9 +233,9 @@ static void view_status(struct tui *t)
 		snprintf(t->msg_seen, sizeof t->msg_seen, "%s", s->msg);
 		t->msg_at = now;
 	}
-	if (t->quit_ask)
-		snprintf(v->msg, sizeof v->msg, "%s", QUIT_PROMPT);   /* until answered */
-	else if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
+	/* the quit question is the key line's (panel_render_keys) */
+	v->quit_ask = t->quit_ask;
+	if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
 		snprintf(v->msg, sizeof v->msg, "%s", s->msg);
 	else
 		v->msg[0] = '\0';

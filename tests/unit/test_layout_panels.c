@@ -402,6 +402,15 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 0, "q quit  Tab focus"));
 	cellbuf_free(&cb);
 	v.clocks_fixed = false;
+	/* q asked about a running fine-tune: the key line is the question,
+	 * whole at 80 columns, with only its keys (no focus, no other key). */
+	v.quit_ask = true;
+	render(&v, TR_KEYS, 80, 1, false, &cb);
+	assert_true(row_contains(&cb, 0, " quit while the fine-tune runs?  k stop it  d leave it running  Esc cancel"));
+	assert_false(row_contains(&cb, 0, "q quit"));
+	assert_false(row_contains(&cb, 0, "focus"));
+	cellbuf_free(&cb);
+	v.quit_ask = false;
 
 	int w, h;
 	panel_help_size(keys, &w, &h);
@@ -490,8 +499,8 @@ static void test_too_small_message(void **state)
 	assert_true(contains(&cb, "q quits, other keys wait"));
 	/* q asked with a fine-tune running: the prompt is on the small screen */
 	panel_too_small(80, 20, true, &cb);
-	assert_true(contains(&cb, "the fine-tune is running:"));
-	assert_true(contains(&cb, "k stop it, d leave it running, Esc back"));
+	assert_true(contains(&cb, "quit while the fine-tune runs?"));
+	assert_true(contains(&cb, "k stop it, d leave running, Esc cancel"));
 	assert_false(contains(&cb, "other keys wait"));
 	cellbuf_free(&cb);
 	/* Narrower than the message: clipped, no crash. */
