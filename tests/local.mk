@@ -483,6 +483,8 @@ TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 TUI_TESTS += tests/tui/govern-look.sh
 # The quit question: on the key line, whole at 80 columns, only its keys.
 TUI_TESTS += tests/tui/quit-line.sh
+# q then k, and Ctrl-C: SIGINT to the job first, then SIGTERM, SIGKILL.
+TUI_TESTS += tests/tui/job-stop.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh
