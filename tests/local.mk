@@ -485,6 +485,8 @@ TUI_TESTS += tests/tui/govern-look.sh
 TUI_TESTS += tests/tui/quit-line.sh
 # q then k, and Ctrl-C: SIGINT to the job first, then SIGTERM, SIGKILL.
 TUI_TESTS += tests/tui/job-stop.sh
+# htop habits: F10, F2, the mouse in the help, r and l kept, Tab in screen order.
+TUI_TESTS += tests/tui/htop-keys.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh

@@ -640,7 +640,7 @@ void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 	p.x1 = cb->w - 1 - (int)strlen(focus) - 1;
 	for (const struct tui_key *k = v->keys; k && k->fn; k++) {
 		if (!k->label || (k->when == KEY_CLOCK && v->clocks_fixed) ||
-		    (k->when == KEY_REPLAY && !v->replay.on))
+		    (k->when == KEY_REPLAY && !v->replay.on) || (k->when == KEY_JOB && !v->job.child))
 			continue;
 		int need = cellbuf_strcols(k->name) + 1 + cellbuf_strcols(k->label);
 		if (p.x + need > p.x1)

@@ -35,6 +35,7 @@ enum key_when {
 	KEY_ALWAYS,          /* every session */
 	KEY_CLOCK,           /* only when this dvfstop can set the clocks */
 	KEY_REPLAY,          /* only in a replay */
+	KEY_JOB,             /* on the key line only while a process is followed (its log) */
 };
 
 struct tui_key {
