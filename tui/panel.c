@@ -107,6 +107,47 @@ static void frame(const struct tui_view *v, int region, struct cellbuf *cb, cons
 	cellbuf_box(cb, f ? ROLE_BORDER_FOCUS : ROLE_BORDER, title, f ? ROLE_TITLE_FOCUS : ROLE_TITLE);
 }
 
+/* Remove every `cut` from s, or put `with` in its place. */
+static void replace_all(char *s, const char *cut, const char *with)
+{
+	size_t cl = strlen(cut), wl = strlen(with);
+	char *at;
+	while ((at = strstr(s, cut)) != NULL) {
+		memmove(at + wl, at + cl, strlen(at + cl) + 1);
+		memcpy(at, with, wl);
+	}
+}
+
+void panel_board_name(const char *name, int cols, char *out, size_t len)
+{
+	/* Each step shorter, the name still recognisable: the vendor (the
+	 * screen is NVIDIA's anyway), "DevKit", then the family. */
+	static const char *const step[][2] = {
+		{ "NVIDIA ", "" }, { " Developer Kit", " DevKit" }, { "Jetson ", "" },
+	};
+	snprintf(out, len, "%s", name);
+	for (size_t i = 0; i < sizeof step / sizeof step[0] && cellbuf_strcols(out) > cols; i++)
+		replace_all(out, step[i][0], step[i][1]);
+}
+
+/* What the machine is: a Jetson's L4T release and power mode, or on NVML
+ * the driver and the CUDA it supports ("NVML" where neither is known). */
+static void header_machine(const struct dvf_info *in, char *out, size_t len)
+{
+	bool nvml = in && (in->driver[0] || in->cuda[0] || strcmp(in->source, "nvml") == 0 ||
+			   (in->n_gpus > 0 && !in->l4t[0] && !in->power_mode[0]));
+	if (!nvml) {
+		snprintf(out, len, "L4T %s  mode %s", in && in->l4t[0] ? in->l4t : "n/a",
+			 in && in->power_mode[0] ? in->power_mode : "n/a");
+		return;
+	}
+	if (!in->driver[0] && !in->cuda[0])
+		snprintf(out, len, "NVML");
+	else
+		snprintf(out, len, "%s%s%s%s%s", in->driver[0] ? "driver " : "", in->driver,
+			 in->driver[0] && in->cuda[0] ? "  " : "", in->cuda[0] ? "CUDA " : "", in->cuda);
+}
+
 void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
@@ -116,18 +157,15 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	if (localtime_r(&v->wall, &tm))
 		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
 
-	/* Source, release and power mode first: the board name is long and
-	 * the operator knows it; it is shortened, then clipped, to fit. */
-	char left[256];
-	const char *board = in && in->board_name[0] ? in->board_name : "unknown board";
+	/* Source, release and power mode (or driver and CUDA) first: the
+	 * board name is long and the operator knows it; it is abbreviated,
+	 * then clipped, to fit. */
+	char left[256], machine[128], board[sizeof in->board_name];
 	int room = cb->w - 2 - 9;
-	snprintf(left, sizeof left, "  [%s]  L4T %s  mode %s  ",
-		 in && in->mode[0] ? in->mode : "n/a",
-		 in && in->l4t[0] ? in->l4t : "n/a",
-		 in && in->power_mode[0] ? in->power_mode : "n/a");
-	if ((int)(strlen("dvfstop") + strlen(left) + strlen(board)) > room &&
-	    strncmp(board, "NVIDIA ", 7) == 0)
-		board += 7;
+	header_machine(in, machine, sizeof machine);
+	snprintf(left, sizeof left, "  [%s]  %s  ", in && in->mode[0] ? in->mode : "n/a", machine);
+	panel_board_name(in && in->board_name[0] ? in->board_name : "unknown board",
+			 room - (int)strlen("dvfstop") - cellbuf_strcols(left), board, sizeof board);
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
 	pen_put(&p, ROLE_HEADER_HI, "dvfstop");
 	pen_put(&p, ROLE_HEADER, left);
@@ -310,8 +348,10 @@ static void gpu_limits(const struct dvf_sample *s, struct cellbuf *cb, int x0, i
 		pen_put(&p, ROLE_NA, "n/a");
 }
 
-/* Several GPUs (rows 3..): the node's utilisation, one row per GPU, then
- * as room allows the scale, the limits, who set the clock and the graphs. */
+/* Several GPUs (rows 3..): the node's utilisation, one row per GPU under
+ * their column header, the processes (a table with each one's GPUs where
+ * rows are left, else one row), then as room allows the scale, the
+ * limits, who set the clock and the graphs. */
 static void gpu_node_rows(const struct tui_view *v, struct cellbuf *cb, int x0, int W, int H)
 {
 	const struct dvf_info *in = v->info;
@@ -321,6 +361,14 @@ static void gpu_node_rows(const struct tui_view *v, struct cellbuf *cb, int x0, 
 	int y = 3;
 	if (H > 2)
 		y += gpu_rows_render(v, cb, x0, 3, x0 + W, H - 2);
+	int left = H - (y - 1);
+	if (left >= 1) {
+		/* a header and at most five processes: the rest is the graphs' */
+		int used = gpu_rows_procs(v, cb, x0, y, x0 + W, left < 7 ? left : 7);
+		if (used == 0)
+			sys_rows_gpu_procs(in, s, cb, x0, y, W);
+		y += used ? used : 1;
+	}
 	if (H - (y - 1) >= 4) {
 		gpu_scale(in, s, cb, x0, y++, W);
 		gpu_limits(s, cb, x0, y++, W);

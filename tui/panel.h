@@ -90,6 +90,10 @@ struct tui_view {
  * draws its region of the view into cb, sized to the region.  The sweep's
  * and the policy's are sweep_panel_render and policy_panel_render. */
 void panel_render_header(const struct tui_view *v, struct cellbuf *cb);
+/* The board's name for the header in cols columns: whole where it fits,
+ * else without "NVIDIA ", with "DevKit" for "Developer Kit", then without
+ * "Jetson " (the last form may still be wider: the header clips it). */
+void panel_board_name(const char *name, int cols, char *out, size_t len);
 void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_power(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_energy(const struct tui_view *v, struct cellbuf *cb);

@@ -247,9 +247,9 @@ static void test_board_rows(void **state)
 	s->fan_pwm = dvf_m_val(85);
 	s->fan_rpm = dvf_m_val(2278);
 	s->gpu_procs = dvf_m_val(3);
-	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 3355443, "python3" };
-	s->gpu_proc[1] = (struct dvf_gpu_proc){ 2011, 65536, "gnome-shell" };
-	s->gpu_proc[2] = (struct dvf_gpu_proc){ 1523, 512, "Xorg" };
+	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 3355443, "python3", 0 };
+	s->gpu_proc[1] = (struct dvf_gpu_proc){ 2011, 65536, "gnome-shell", 0 };
+	s->gpu_proc[2] = (struct dvf_gpu_proc){ 1523, 512, "Xorg", 0 };
 
 	/* 5 rows: the clusters share the clock row, each core's load after
 	 * its cluster's clock (ASCII: tenths) */
@@ -347,6 +347,40 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 1, "hello"));
 	assert_true(row_contains(&cb, 1, "theme default"));
 	cellbuf_free(&cb);
+
+	/* NVML: the driver and CUDA, never "L4T n/a mode n/a"; "NVML" alone
+	 * where neither is known. */
+	char l4t[sizeof info.l4t], pm[sizeof info.power_mode];
+	snprintf(l4t, sizeof l4t, "%s", info.l4t);
+	snprintf(pm, sizeof pm, "%s", info.power_mode);
+	info.l4t[0] = info.power_mode[0] = '\0';
+	snprintf(info.source, sizeof info.source, "nvml");
+	snprintf(info.driver, sizeof info.driver, "550.54.15");
+	snprintf(info.cuda, sizeof info.cuda, "12.4");
+	render(&v, TR_HEADER, 120, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, "[simulated]  driver 550.54.15  CUDA 12.4  Test Orin"));
+	assert_false(row_contains(&cb, 0, "L4T"));
+	cellbuf_free(&cb);
+	info.driver[0] = info.cuda[0] = '\0';
+	render(&v, TR_HEADER, 120, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, "[simulated]  NVML  Test Orin"));
+	cellbuf_free(&cb);
+	info.source[0] = '\0';
+	snprintf(info.l4t, sizeof info.l4t, "%s", l4t);
+	snprintf(info.power_mode, sizeof info.power_mode, "%s", pm);
+
+	/* A long board name is abbreviated before it is cut. */
+	char b[96];
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 40, b, sizeof b);
+	assert_string_equal(b, "NVIDIA Jetson AGX Orin Developer Kit");
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 30, b, sizeof b);
+	assert_string_equal(b, "Jetson AGX Orin Developer Kit");
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 23, b, sizeof b);
+	assert_string_equal(b, "Jetson AGX Orin DevKit");
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 16, b, sizeof b);
+	assert_string_equal(b, "AGX Orin DevKit");
+	panel_board_name("8 x NVIDIA H100 80GB HBM3", 20, b, sizeof b);
+	assert_string_equal(b, "8 x H100 80GB HBM3");
 
 	info.l4t[0] = '\0';
 	v.recording = false;
@@ -602,16 +636,36 @@ static void test_several_gpus(void **state)
 	render(&v, TR_GPU, 40, 14, false, &cb);
 	assert_true(row_contains(&cb, 1, "8 GPUs  clock 1980 MHz"));
 	assert_true(row_contains(&cb, 2, "util   83.5%"));
-	assert_true(row_contains(&cb, 3, "0  1980MHz  87%  595W  60/140G  74C"));
-	assert_true(row_contains(&cb, 6, "3  n/a (not answering)"));
-	assert_true(row_contains(&cb, 10, "7  1980MHz  80%  595W  67/140G  81C"));
+	/* the columns named as nvtop's, each over its values */
+	assert_true(row_contains(&cb, 3, "#    clock util power   memory temp"));
+	assert_true(row_contains(&cb, 4, "0  1980MHz  87%  595W  60/140G  74C"));
+	assert_true(row_contains(&cb, 7, "3  n/a (not answering)"));
+	assert_true(row_contains(&cb, 11, "7  1980MHz  80%  595W  67/140G  81C"));
+	assert_true(row_contains(&cb, 12, "procs n/a"));   /* still said, on its row */
 	assert_false(contains(&cb, "1234"));
 	cellbuf_free(&cb);
 	/* Too short for every row: the last one says how many are left out. */
 	render(&v, TR_GPU, 40, 7, false, &cb);
-	assert_true(row_contains(&cb, 3, "0  1980MHz"));
-	assert_true(row_contains(&cb, 5, "+6 GPUs more"));
+	assert_true(row_contains(&cb, 3, "#    clock"));
+	assert_true(row_contains(&cb, 4, "0  1980MHz"));
+	assert_true(row_contains(&cb, 5, "+7 GPUs more"));
 	cellbuf_free(&cb);
+	/* The processes stay with several GPUs: a table with their GPUs. */
+	s->gpu_procs = dvf_m_val(4);
+	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 10 << 20, "python3", 1u << 0 };
+	s->gpu_proc[1] = (struct dvf_gpu_proc){ 4243, 2 << 20, "python3", (1u << 1) | (1u << 5) };
+	s->gpu_proc[2] = (struct dvf_gpu_proc){ 4244, 512, "nvtop", 0xfu };
+	render(&v, TR_GPU, 40, 18, false, &cb);
+	assert_true(row_contains(&cb, 12, "GPU        PID  GPU mem  process"));
+	assert_true(row_contains(&cb, 13, "0         4242    10.0G  python3"));
+	assert_true(row_contains(&cb, 14, "1,5       4243     2.0G  python3"));
+	assert_true(row_contains(&cb, 15, "*         4244     512K  nvtop"));   /* 0,1,2,3: wider than the column */
+	cellbuf_free(&cb);
+	/* one row left: the one-row list */
+	render(&v, TR_GPU, 40, 14, false, &cb);
+	assert_true(row_contains(&cb, 12, "procs python3/4242 10.0G"));
+	cellbuf_free(&cb);
+	s->gpu_procs = dvf_m_na();
 	render(&v, TR_POWER, 40, 12, false, &cb);
 	assert_true(contains(&cb, "share 0 14%  1 14%"));
 	assert_true(contains(&cb, "3 n/a"));
