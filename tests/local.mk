@@ -487,6 +487,8 @@ TUI_TESTS += tests/tui/quit-line.sh
 TUI_TESTS += tests/tui/job-stop.sh
 # htop habits: F10, F2, the mouse in the help, r and l kept, Tab in screen order.
 TUI_TESTS += tests/tui/htop-keys.sh
+# At 80 columns: the board abbreviated, long messages wrapped, the restore dialog y/n only.
+TUI_TESTS += tests/tui/header80.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh

@@ -166,25 +166,44 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	snprintf(left, sizeof left, "  [%s]  %s  ", in && in->mode[0] ? in->mode : "n/a", machine);
 	panel_board_name(in && in->board_name[0] ? in->board_name : "unknown board",
 			 room - (int)strlen("dvfstop") - cellbuf_strcols(left), board, sizeof board);
-	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
-	pen_put(&p, ROLE_HEADER_HI, "dvfstop");
-	pen_put(&p, ROLE_HEADER, left);
-	pen_put(&p, ROLE_HEADER_HI, board);
-	p.x1 = cb->w - 1;
-	pen_put_right(&p, ROLE_HEADER, clock);
-
 	/* Second row: what the operator must not miss first. */
 	char up[32], right[128];
-	p = pen_at(cb, 1, 1, cb->w - 1);
 	render_duration(up, sizeof up, v->up_s);
 	snprintf(right, sizeof right, "theme %s  up %s", v->theme_name, up);
 	/* A message (it lasts seconds) takes the room of the theme, then of
-	 * "not recording", before it is cut; the uptime stays (it shows the
-	 * dashboard is alive). */
-	int msg_cols = v->msg[0] ? 2 + cellbuf_strcols(v->msg) : 0;
-	int badges = (v->frozen ? 14 : 0) + (v->ended ? 16 : 0) + (v->replay.on ? 40 : 0);
-	int idle = v->recording ? 0 : 13, avail = cb->w - 2;
-	bool show_idle = true;
+	 * "not recording"; the uptime stays (it shows the dashboard is
+	 * alive).  One still too long for the row is not cut: it is wrapped,
+	 * its first part on the first row in place of the board's line (the
+	 * clock stays) for as long as it is shown. */
+	const char *base = strrchr(v->rec_path, '/');
+	base = base ? base + 1 : v->rec_path;
+	int badges = (v->frozen ? 14 : 0) + (v->ended ? 16 : 0) + (v->replay.on ? 40 : 0) +
+		     (v->recording ? 8 + cellbuf_strcols(base) : 0);
+	int avail = cb->w - 2;
+	const char *msg = v->msg;
+	char first[sizeof v->msg] = "";
+	if (msg[0] && badges + 2 + cellbuf_strcols(msg) > avail - 3 - (int)strlen(up) - 2) {
+		size_t cut = panel_wrap(msg, cb->w - 2 - 9 - 1);
+		snprintf(first, sizeof first, "%.*s", (int)cut, msg);
+		msg += cut;
+		while (*msg == ' ')
+			msg++;
+	}
+	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
+	if (first[0]) {
+		pen_put(&p, ROLE_MSG, first);
+	} else {
+		pen_put(&p, ROLE_HEADER_HI, "dvfstop");
+		pen_put(&p, ROLE_HEADER, left);
+		pen_put(&p, ROLE_HEADER_HI, board);
+	}
+	p.x1 = cb->w - 1;
+	pen_put_right(&p, ROLE_HEADER, clock);
+
+	p = pen_at(cb, 1, 1, cb->w - 1);
+	int msg_cols = msg[0] ? 2 + cellbuf_strcols(msg) : 0;
+	int idle = v->recording ? 0 : 13;
+	bool show_idle = !first[0];   /* a wrapped message goes on at the row's start */
 	if (msg_cols && idle + badges + msg_cols > avail - cellbuf_strcols(right) - 2) {
 		snprintf(right, sizeof right, "up %s", up);
 		if (idle + badges + msg_cols > avail - cellbuf_strcols(right) - 2)
@@ -194,8 +213,7 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	if (p.x1 < p.x)
 		p.x1 = cb->w - 1;
 	if (v->recording) {
-		const char *base = strrchr(v->rec_path, '/');
-		pen_putf(&p, ROLE_REC, "%s REC %s", cb->utf8 ? "●" : "*", base ? base + 1 : v->rec_path);
+		pen_putf(&p, ROLE_REC, "%s REC %s", cb->utf8 ? "●" : "*", base);
 	} else if (show_idle) {
 		pen_put(&p, ROLE_HEADER, "not recording");
 	}
@@ -213,10 +231,10 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 		pen_put(&p, ROLE_HEADER, "  ");
 		pen_put(&p, ROLE_ERROR, " source ended ");
 	}
-	if (v->msg[0]) {
+	if (msg[0]) {
 		if (p.x > 1)
 			pen_put(&p, ROLE_HEADER, "  ");
-		pen_put(&p, ROLE_MSG, v->msg);
+		pen_put(&p, ROLE_MSG, msg);
 	}
 	p.x1 = cb->w - 1;
 	pen_put_right(&p, ROLE_HEADER, right);

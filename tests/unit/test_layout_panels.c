@@ -406,10 +406,23 @@ static void test_header_and_keys(void **state)
 	cellbuf_free(&cb);
 	snprintf(v.msg, sizeof v.msg, "%s", "slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms; backing off 1 s");
 	render(&v, TR_HEADER, 80, 2, false, &cb);
-	assert_true(row_contains(&cb, 1, " slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120"));
-	assert_false(row_contains(&cb, 1, "backing off"));
+	/* too long for the row: wrapped, never cut; its start on the first
+	 * row in place of the board's line, the clock and uptime kept */
+	assert_true(row_contains(&cb, 0, " slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms;"));
+	assert_false(row_contains(&cb, 0, "Test Orin"));
+	assert_true(row_contains(&cb, 0, "--:--:--") || row_contains(&cb, 0, ":"));
+	assert_true(row_contains(&cb, 1, " backing off 1 s"));
 	assert_true(row_contains(&cb, 1, "up "));
 	cellbuf_free(&cb);
+	/* recording: the badge's room counts too */
+	v.recording = true;
+	snprintf(v.rec_path, sizeof v.rec_path, "/tmp/x/dvfstop-20261206-063000.csv");
+	snprintf(v.msg, sizeof v.msg, "%s", "a sweep measures J/step: follow a fine-tune (-- CMD, --pid, --progress or --demo)");
+	render(&v, TR_HEADER, 80, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, " a sweep measures J/step: follow a fine-tune (-- CMD, --pid,"));
+	assert_true(row_contains(&cb, 1, "* REC dvfstop-20261206-063000.csv  --progress or --demo)"));
+	cellbuf_free(&cb);
+	v.recording = false;
 	snprintf(v.msg, sizeof v.msg, "ok");
 	render(&v, TR_HEADER, 80, 2, false, &cb);
 	assert_true(row_contains(&cb, 1, "not recording  ok"));
