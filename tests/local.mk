@@ -382,8 +382,8 @@ EXTRA_DIST += tests/integration/job_figures.sh
 TESTS += tests/tui/prom.sh
 EXTRA_DIST += tests/tui/prom.sh
 # Every GPU of a node on the dashboard (the fake NVML's 8 GPUs, one lost).
-TESTS += tests/tui/gpus.sh
-EXTRA_DIST += tests/tui/gpus.sh
+TESTS += tests/tui/gpus.sh tests/tui/gpus-procs.sh
+EXTRA_DIST += tests/tui/gpus.sh tests/tui/gpus-procs.sh
 
 # ---- from policy/local.mk
 # policy/: decision trees, built-in policies, fitting, evaluation.
@@ -512,6 +512,16 @@ TUI_TESTS += tests/tui/sweep.sh tests/tui/job.sh tests/tui/quit.sh tests/tui/rep
 TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 # --demo with a real command: the governor rehearses, saves nothing (issue 32).
 TUI_TESTS += tests/tui/rehearsal.sh
+# Looking is not acting: o and s opened and closed leave the governor be.
+TUI_TESTS += tests/tui/govern-look.sh
+# The quit question: on the key line, whole at 80 columns, only its keys.
+TUI_TESTS += tests/tui/quit-line.sh
+# q then k, and Ctrl-C: SIGINT to the job first, then SIGTERM, SIGKILL.
+TUI_TESTS += tests/tui/job-stop.sh
+# htop habits: F10, F2, the mouse in the help, r and l kept, Tab in screen order.
+TUI_TESTS += tests/tui/htop-keys.sh
+# At 80 columns: the board abbreviated, long messages wrapped, the restore dialog y/n only.
+TUI_TESTS += tests/tui/header80.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh

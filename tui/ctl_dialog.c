@@ -180,6 +180,14 @@ int ctl_dialog_level_at(const struct ctl_dialog *d, const struct dvf_info *in, i
 static const char stale_q1[] = "a previous dvfstop left the GPU clock changed:";
 static const char stale_q2[] = "restore it? y/n";
 
+void ctl_dialog_stale_detail(const char *msg, char *out, size_t len)
+{
+	snprintf(out, len, "%s", msg);
+	char *run = strstr(out, ": run `");
+	if (run && strstr(run, "dvfstop restore"))
+		*run = '\0';
+}
+
 void ctl_dialog_stale_size(const char *detail, int max_w, int *w, int *h)
 {
 	(void)detail;

@@ -50,6 +50,10 @@ int ctl_dialog_level_at(const struct ctl_dialog *d, const struct dvf_info *in, i
 /* The y/n prompt for a state left by a killed run. */
 void ctl_dialog_stale_size(const char *detail, int max_w, int *w, int *h);
 void ctl_dialog_stale_render(const char *detail, struct cellbuf *cb);
+/* The stale state's description for the dialog that asks y/n: the
+ * control's message less its advice to run `dvfstop restore` (the dialog
+ * says one thing: y restores it now). */
+void ctl_dialog_stale_detail(const char *msg, char *out, size_t len);
 
 /* Who set the clock, in words: "pinned by you at 714 MHz",
  * "cap 816 MHz (policy)", "board default (nvhost_podgov)". */

@@ -9,6 +9,7 @@
 
 #include "cellbuf.h"
 #include "control.h"
+#include "govern_keys.h"
 #include "layout.h"
 #include "recorder.h"
 #include "player.h"
@@ -179,11 +180,16 @@ int ctl_keys_open(struct tui *t)
 		}
 		session_msg(s, "%s", control_msg(k->c));
 	} else if (control_stale(k->c)) {
-		snprintf(k->stale, sizeof k->stale, "%s", control_msg(k->c));
-		if (ro)
+		if (ro) {
+			/* only shown: the advice to run `dvfstop restore` is the way */
 			session_msg(s, "%s", control_msg(k->c));
-		else
+		} else {
+			/* asked: y or n, not also "run dvfstop restore" (the dialog
+			 * has the state, the status line nothing else) */
+			ctl_dialog_stale_detail(control_msg(k->c), k->stale, sizeof k->stale);
+			session_msg(s, "%s", "");
 			k->dlg = DLG_STALE;
+		}
 	} else if (!ro && !s->msg[0]) {
 		/* who writes the clocks: "clock control: dvfstopd" or "direct (root)" */
 		session_msg(s, "%s", control_msg(k->c));
@@ -401,6 +407,8 @@ bool ctl_keys_key(struct tui *t, int ch)
 		tui_msg(t, "%s", k->d.err);
 		break;
 	case CTL_DLG_SET: {
+		/* a level chosen: only now is the clock the user's */
+		govern_keys_take(t, 'o');
 		int err = k->d.mode == CTL_CAP ? control_cap(k->c, hz, CTL_BY_USER)
 					       : control_pin(k->c, hz, CTL_BY_USER);
 		ctl_keys_report(t, err);

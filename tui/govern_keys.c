@@ -48,15 +48,23 @@ void govern_keys_sample(struct tui *t)
 		govern_driver_feed(t->gov, t->s);
 }
 
-/* The keys that set the clock by hand take it from the governor. */
-bool govern_keys_filter(struct tui *t, int ch)
+void govern_keys_take(struct tui *t, int ch)
 {
-	/* (curses' KEY_* codes are above 255: only a character is looked up) */
-	if (t->gov && govern_driver_on(t->gov) && ch > 0 && ch < 128 && strchr("aosAd+-c", ch)) {
+	if (t->gov && govern_driver_on(t->gov)) {
 		char why[64];
 		snprintf(why, sizeof why, "the %c key sets the clock by hand", ch);
 		govern_driver_suspend(t->gov, t->s, why);
 	}
+}
+
+/* The keys that set the clock at once take it from the governor.  o and s
+ * only open a dialog or a chooser: looking is not acting, so they take it
+ * when a level is set or a sweep starts (ctl_keys.c, sweep_panel.c). */
+bool govern_keys_filter(struct tui *t, int ch)
+{
+	/* (curses' KEY_* codes are above 255: only a character is looked up) */
+	if (ch > 0 && ch < 128 && strchr("aAd+-c", ch))
+		govern_keys_take(t, ch);
 	return false;
 }
 

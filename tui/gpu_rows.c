@@ -44,12 +44,28 @@ static bool answered(const struct dvf_gpu_sample *g)
 	return g->freq_hz.ok || g->load_pm.ok || g->mw.ok || g->temp_mc.ok || g->mem_used_b.ok;
 }
 
+/* The rows' column header, each label right-aligned over its values as
+ * nvtop's: "#    clock util power   memory temp". */
+static void header(struct cellbuf *cb, int x0, int y, int x1)
+{
+	char h[80];
+	snprintf(h, sizeof h, "%-2s %7s %4s %5s %8s %4s", "#", "clock", "util", "power", "memory", "temp");
+	cellbuf_putn(cb, x0, y, ROLE_LABEL, h, x1 - x0);
+}
+
 int gpu_rows_render(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows)
 {
 	const struct dvf_info *in = v->info;
 	int n = in ? in->n_gpus : 0;
 	if (n <= 0 || rows <= 0)
 		return 0;
+	/* The header where a GPU's row is left besides it. */
+	int used = 0;
+	if (rows >= 2) {
+		header(cb, x0, y++, x1);
+		rows--;
+		used++;
+	}
 	int shown = n <= rows ? n : rows - 1;
 	for (int i = 0; i < shown; i++) {
 		const struct dvf_gpu_sample *g = &v->cur.gpu[i];
@@ -71,9 +87,71 @@ int gpu_rows_render(const struct tui_view *v, struct cellbuf *cb, int x0, int y,
 		char more[64];
 		snprintf(more, sizeof more, "+%d GPUs more (a taller terminal shows them)", n - shown);
 		cellbuf_putn(cb, x0, y + shown, ROLE_LABEL, more, x1 - x0);
-		return shown + 1;
+		return used + shown + 1;
 	}
-	return shown;
+	return used + shown;
+}
+
+/* The GPUs a process runs on, as a column: "3", "0,1", "*" for more than
+ * fit in w columns, "?" where not said. */
+static void proc_gpus(uint32_t gpus, char *out, size_t len, int w)
+{
+	size_t l = 0;
+	out[0] = '\0';
+	for (int i = 0; i < 32 && l < len; i++)
+		if (gpus & (1u << i))
+			l += (size_t)snprintf(out + l, len - l, "%s%d", l ? "," : "", i);
+	if (!gpus)
+		snprintf(out, len, "?");
+	else if ((int)strlen(out) > w)
+		snprintf(out, len, "*");
+}
+
+static void proc_size(char *out, size_t len, int64_t kb)
+{
+	if (kb < 0)
+		snprintf(out, len, "n/a");
+	else if (kb >= 1024 * 1024)
+		snprintf(out, len, "%.1fG", (double)kb / (1024.0 * 1024.0));
+	else if (kb >= 1024)
+		snprintf(out, len, "%lldM", (long long)(kb / 1024));
+	else
+		snprintf(out, len, "%lldK", (long long)kb);
+}
+
+int gpu_rows_procs(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows)
+{
+	const struct dvf_sample *s = &v->cur;
+	int n = s->gpu_procs.ok && s->gpu_procs.v > 0 && s->gpu_proc[0].pid > 0 ? (int)s->gpu_procs.v : 0;
+	int listed = 0;
+	while (listed < n && listed < DVF_MAX_GPU_PROCS && s->gpu_proc[listed].pid > 0)
+		listed++;
+	if (rows < 2 || listed == 0)
+		return 0;
+	char line[160];
+	snprintf(line, sizeof line, "%-5s %8s %8s  %s", "GPU", "PID", "GPU mem", "process");
+	cellbuf_putn(cb, x0, y, ROLE_LABEL, line, x1 - x0);
+	/* Left out: the listed ones that do not fit, and where the list is
+	 * full, those beyond it (a count of each GPU's processes). */
+	int beyond = listed == DVF_MAX_GPU_PROCS && n > listed ? n - listed : 0;
+	int room = rows - 1;
+	int shown = listed <= room && !beyond ? listed : (room - 1 < listed ? room - 1 : listed);
+	for (int i = 0; i < shown; i++) {
+		const struct dvf_gpu_proc *p = &s->gpu_proc[i];
+		char g[16], mem[16];
+		proc_gpus(p->gpus, g, sizeof g, 5);
+		proc_size(mem, sizeof mem, p->mem_kb);
+		snprintf(line, sizeof line, "%-5s %8lld %8s  ", g, (long long)p->pid, mem);
+		int x = x0 + cellbuf_putn(cb, x0, y + 1 + i, ROLE_VALUE, line, x1 - x0);
+		if (x < x1)
+			cellbuf_putn(cb, x, y + 1 + i, ROLE_VALUE, p->name, x1 - x);
+	}
+	if (shown < listed || beyond) {
+		snprintf(line, sizeof line, "+%d more", listed - shown + beyond);
+		cellbuf_putn(cb, x0, y + 1 + shown, ROLE_LABEL, line, x1 - x0);
+		return 1 + shown + 1;
+	}
+	return 1 + shown;
 }
 
 /* "label 0 13%  1 13% ...": each GPU's share of share[] (their sum), wrapped

@@ -9,11 +9,20 @@
 
 struct tui_view;
 
-/* One row per GPU from row y, columns x0..x1, at most `rows` rows:
- * "0  1980MHz  87%  595W  60/140G  74°C" (n/a where a GPU did not answer).
- * When they do not all fit, the last row says how many are left out.
- * Returns the rows used. */
+/* One row per GPU from row y, columns x0..x1, at most `rows` rows, under
+ * a header naming the columns (from 2 rows: "#    clock util power
+ * memory temp"): "0  1980MHz  87%  595W  60/140G  74°C" (n/a where a GPU
+ * did not answer).  When they do not all fit, the last row says how many
+ * are left out.  Returns the rows used. */
 int gpu_rows_render(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows);
+
+/* The processes using the node's GPUs, largest first, as a table from row
+ * y of at most `rows` rows: a header ("GPU  PID  GPU mem  process"), then
+ * one row each ("1,3   4242   10.6G  python3": the GPUs it runs on), the
+ * last row "+N more" when not all fit.  0 rows (nothing drawn) with fewer
+ * than 2 rows or no list to show (n/a, none, a count without the list):
+ * the one-row form (sys_rows_gpu_procs) says those. */
+int gpu_rows_procs(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows);
 
 /* Several GPUs: "share 0 13%  1 13% ..." each GPU's share of the power
  * now, and "by GPU ..." of the energy since the dashboard started (from

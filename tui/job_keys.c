@@ -4,10 +4,12 @@
 #include "job_keys.h"
 #include "tui_int.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "job.h"
+#include "options.h"
 #include "session.h"
 
 int job_keys_key_log(struct tui *t)
@@ -89,22 +91,50 @@ int job_keys_key_right(struct tui *t)
 	return KR_NONE;
 }
 
+/* Stop a child still running as Ctrl-C in a shell would, and wait for its
+ * end, sampling on, so its totals are complete: SIGINT (Ctrl-C, q then k)
+ * or SIGTERM (dvfstop got SIGTERM) first, then SIGTERM and SIGKILL
+ * --stop-grace apart; each further Ctrl-C or SIGTERM sends the next at
+ * once, a hang-up leaves it to end by itself. */
+static void stop_child(struct tui *t, volatile sig_atomic_t *stop)
+{
+	struct session *s = t->s;
+	double g = t->o->stop_grace_s;
+	int sig = session_job_interrupt(s, *stop == SIGTERM ? SIGTERM : SIGINT);
+	if (sig < 0)
+		return;
+	if (sig == SIGINT)
+		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGINT now, SIGTERM %g s later, SIGKILL %g s after that; "
+			"Ctrl-C again sends the next at once\n", s->job_name, (int)job_pid(s->job), g, g);
+	else
+		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGTERM now, SIGKILL %g s later; Ctrl-C again sends it "
+			"at once\n", s->job_name, (int)job_pid(s->job), g);
+	*stop = 0;
+	while (!s->job_over) {
+		session_wait(s);
+		int again = *stop;
+		*stop = 0;
+		if (again == SIGHUP) {
+			session_job_detach(s);   /* its stop goes on without us */
+			fprintf(stderr, "dvfstop: hang-up: %s\n", s->msg);
+			break;
+		}
+		if (again && (sig = session_job_interrupt(s, again)) > 0)
+			fprintf(stderr, "dvfstop: %s to %s (pid %d)\n", sig == SIGTERM ? "SIGTERM" : "SIGKILL", s->job_name,
+				(int)job_pid(s->job));
+		if (session_sample(s) < 0)
+			break;
+	}
+}
+
 void job_keys_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out)
 {
 	struct session *s = t->s;
 	/* a simulated (or replayed) fine-tune's figures once it ran to its end */
 	if (!s->job && !s->trk_over)
 		return;
-	if (s->job && !s->job_over && job_state(s->job) == JOB_RUNNING && job_is_child(s->job)) {
-		fprintf(stderr, "dvfstop: stopping %s (SIGTERM, then SIGKILL after the grace period)\n", s->job_name);
-		session_job_stop(s);
-		*stop = 0;
-		while (!s->job_over && !*stop) {
-			session_wait(s);
-			if (*stop || session_sample(s) < 0)
-				break;
-		}
-	}
+	if (s->job && !s->job_over && job_state(s->job) == JOB_RUNNING && job_is_child(s->job))
+		stop_child(t, stop);
 	session_summary(s, out, strcmp(t->o->summary_format, "json") == 0);
 	fflush(out);
 }

@@ -20,9 +20,11 @@ int job_keys_key_end(struct tui *t);
 int job_keys_key_wrap(struct tui *t);
 int job_keys_key_left(struct tui *t);
 int job_keys_key_right(struct tui *t);
-/* After the terminal is restored: a followed child still running is asked
- * to stop and waited for (its grace period, sampling on, so its totals are
- * complete; a signal in *stop ends the wait); then, when a job was
+/* After the terminal is restored: a followed child still running is
+ * stopped as Ctrl-C in a shell would (SIGINT, or SIGTERM when *stop says
+ * SIGTERM; then SIGTERM and SIGKILL --stop-grace apart) and waited for,
+ * sampling on, so its totals are complete; a further stop signal in *stop
+ * sends the next signal at once, a hang-up leaves it running; then, when a job was
  * followed (or the simulated or replayed one ran to its end), the
  * session's summary goes to out. */
 void job_keys_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out);

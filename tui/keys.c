@@ -1,9 +1,12 @@
 /* keys: the one key table.  Dispatch, the key line and the help window
  * all come from it, so a later feature adds a key by adding a row here.
- * Rows are in the order a user needs them: the key line shows the labelled
- * ones that work in the session at hand (enum key_when) from the top until
- * the terminal's width runs out, so quit, help and the clock actions (accept
- * the recommendation, set, sweep), or in a replay pause and seek, come first. */
+ * Rows are in the order a user needs them, which is the key line's
+ * priority: it shows the labelled ones that work in the session at hand
+ * (enum key_when) from the top until the terminal's width runs out, and
+ * what does not fit is dropped from the end.  So quit and help come first,
+ * then the clock (set, sweep) or in a replay pause and seek, then record
+ * and the log (kept at 80 columns while a fine-tune runs), then accept,
+ * govern and apply, then the rest. */
 #include "config.h"
 #include "tui_int.h"
 
@@ -16,6 +19,7 @@
 #include "options_save.h"
 #include "options.h"
 #include "job_keys.h"
+#include "mouse.h"
 #include "policy_panel.h"
 #include "replay_keys.h"
 #include "session.h"
@@ -117,6 +121,27 @@ static int keys_key_help(struct tui *t)
 	return KR_NONE;
 }
 
+/* F2 (htop's setup): there is no settings screen; the settings are the
+ * config file, and S saves what t and P chose. */
+static int keys_key_setup(struct tui *t)
+{
+	char path[1024];
+	if (t->o->config)
+		snprintf(path, sizeof path, "%s", t->o->config);
+	else if (!options_config_path(path, sizeof path)) {
+		tui_msg(t, "F2: no settings screen, and no config file (HOME is unset); see dvfstop(1)");
+		return KR_NONE;
+	}
+	/* ~ for the home folder: the whole message fits 80 columns */
+	const char *home = getenv("HOME");
+	size_t hl = home ? strlen(home) : 0;
+	if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
+		tui_msg(t, "F2: settings are in ~%s; S saves t and P", path + hl);
+	else
+		tui_msg(t, "F2: settings are in %s; S saves t and P", path);
+	return KR_NONE;
+}
+
 static int keys_key_redraw(struct tui *t)
 {
 	(void)t;
@@ -127,11 +152,11 @@ const struct tui_key tui_keys[] = {
 	{ 'q', "q", "quit", KEY_ALWAYS, "quit; while a fine-tune runs, asks: k stop it, d leave it running", keys_key_quit },
 	{ '?', "?", "help", KEY_ALWAYS, "this help (any key closes it)", keys_key_help },
 	{ KEY_F(1), "F1", NULL, KEY_ALWAYS, "this help", keys_key_help },
-	{ 'a', "a", "accept", KEY_CLOCK, "accept the policy's recommendation: pin its clock", policy_panel_key_accept },
+	{ KEY_F(10), "F10", NULL, KEY_ALWAYS, "quit, as q (htop's key)", keys_key_quit },
+	{ KEY_F(2), "F2", NULL, KEY_ALWAYS, "settings: says where they are (the config file; S saves t, P)", keys_key_setup },
+	{ KEY_MOUSE, "mouse", NULL, KEY_ALWAYS, "click focuses a panel, double click zooms, wheel scrolls", mouse_key },
 	{ 'o', "o", "clock", KEY_CLOCK, "set the GPU clock: pick a level or type MHz (Esc closes)", ctl_keys_key_override },
 	{ 's', "s", "sweep", KEY_CLOCK, "sweep the clock levels: e exhaustive, a adaptive (Esc cancels)", sweep_panel_key_sweep },
-	{ 'g', "g", "govern", KEY_CLOCK, "governor on/off: profile, hold the cheapest clock, re-tune on change", govern_keys_key_toggle },
-	{ 'A', "A", "apply", KEY_CLOCK, "pin the last sweep's best level", sweep_panel_key_apply },
 	{ ' ', "space", "pause", KEY_REPLAY, "replay: pause/resume", replay_keys_key_pause },
 	{ '[', "[", "-10s", KEY_REPLAY, "replay: back 10 s", replay_keys_key_back10 },
 	{ ']', "]", "+10s", KEY_REPLAY, "replay: forward 10 s", replay_keys_key_fwd10 },
@@ -142,8 +167,11 @@ const struct tui_key tui_keys[] = {
 	{ '{', "{", NULL, KEY_REPLAY, "replay: back 60 s", replay_keys_key_back60 },
 	{ '}', "}", NULL, KEY_REPLAY, "replay: forward 60 s", replay_keys_key_fwd60 },
 	{ 'r', "r", "record", KEY_ALWAYS, "start/stop recording to a time-stamped CSV", keys_key_record },
+	{ 'l', "l", "log", KEY_JOB, "the fine-tune's log pane (its output and exit status)", job_keys_key_log },
+	{ 'a', "a", "accept", KEY_CLOCK, "accept the policy's recommendation: pin its clock", policy_panel_key_accept },
+	{ 'g', "g", "govern", KEY_CLOCK, "governor on/off: profile, hold the cheapest clock, re-tune on change", govern_keys_key_toggle },
+	{ 'A', "A", "apply", KEY_CLOCK, "pin the last sweep's best level", sweep_panel_key_apply },
 	{ 'd', "d", "default", KEY_CLOCK, "GPU clock back to the board's default (governor, min, max)", ctl_keys_key_default },
-	{ 'l', "l", "log", KEY_ALWAYS, "the fine-tune's log pane (its output and exit status)", job_keys_key_log },
 	{ 'p', "p", "freeze", KEY_ALWAYS, "freeze/unfreeze the display (sampling and recording go on)", keys_key_freeze },
 	{ 't', "t", "theme", KEY_ALWAYS, "next theme: default, light, high-contrast, mono", keys_key_theme },
 	{ 'S', "S", NULL, KEY_ALWAYS, "save the theme and policy chosen (t, P) to the config file", keys_key_save },

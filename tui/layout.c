@@ -254,3 +254,31 @@ int layout_hit(const struct layout *l, int x, int y)
 	}
 	return -1;
 }
+
+/* Screen order: a above b, or on one row and to its left. */
+static bool before(const struct layout *l, int a, int b)
+{
+	const struct tui_rect *p = &l->r[a], *q = &l->r[b];
+	return p->y != q->y ? p->y < q->y : p->x < q->x;
+}
+
+int layout_focus_step(const struct layout *l, int region, int dir)
+{
+	int order[TR_COUNT], n = 0;
+	for (int r = 0; r < TR_COUNT; r++) {
+		if (!layout_is_panel(r) || !l->shown[r])
+			continue;
+		int i = n++;
+		while (i > 0 && before(l, r, order[i - 1])) {
+			order[i] = order[i - 1];
+			i--;
+		}
+		order[i] = r;
+	}
+	if (n == 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (order[i] == region)
+			return order[((i + (dir < 0 ? -1 : 1)) % n + n) % n];
+	return order[0];
+}

@@ -71,6 +71,11 @@ bool layout_zoom(struct layout *l, int region);
 int layout_hit(const struct layout *l, int x, int y);
 /* A panel (neither the header nor the key line). */
 bool layout_is_panel(int region);
+/* The panel after (dir 1) or before (dir -1) region in screen order: top
+ * to bottom by the top edge, left to right where two start on one row;
+ * round the end.  The first panel shown when region is not one; -1 when
+ * none is shown. */
+int layout_focus_step(const struct layout *l, int region, int dir);
 /* Rectangle of w x h centred on a cols x rows screen, clipped to it. */
 struct tui_rect layout_center(int cols, int rows, int w, int h);
 

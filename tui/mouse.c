@@ -33,3 +33,9 @@ void mouse_event(struct tui *t)
 		t->dirty = true;
 	}
 }
+
+int mouse_key(struct tui *t)
+{
+	mouse_event(t);
+	return KR_NONE;
+}

@@ -10,5 +10,8 @@ struct tui;
 
 /* t->mev holds the event (getmouse); the dialogs have passed on it. */
 void mouse_event(struct tui *t);
+/* The key table's row for KEY_MOUSE (the event already read): the same,
+ * so the help lists the mouse with the keys. */
+int mouse_key(struct tui *t);
 
 #endif

@@ -107,6 +107,47 @@ static void frame(const struct tui_view *v, int region, struct cellbuf *cb, cons
 	cellbuf_box(cb, f ? ROLE_BORDER_FOCUS : ROLE_BORDER, title, f ? ROLE_TITLE_FOCUS : ROLE_TITLE);
 }
 
+/* Remove every `cut` from s, or put `with` in its place. */
+static void replace_all(char *s, const char *cut, const char *with)
+{
+	size_t cl = strlen(cut), wl = strlen(with);
+	char *at;
+	while ((at = strstr(s, cut)) != NULL) {
+		memmove(at + wl, at + cl, strlen(at + cl) + 1);
+		memcpy(at, with, wl);
+	}
+}
+
+void panel_board_name(const char *name, int cols, char *out, size_t len)
+{
+	/* Each step shorter, the name still recognisable: the vendor (the
+	 * screen is NVIDIA's anyway), "DevKit", then the family. */
+	static const char *const step[][2] = {
+		{ "NVIDIA ", "" }, { " Developer Kit", " DevKit" }, { "Jetson ", "" },
+	};
+	snprintf(out, len, "%s", name);
+	for (size_t i = 0; i < sizeof step / sizeof step[0] && cellbuf_strcols(out) > cols; i++)
+		replace_all(out, step[i][0], step[i][1]);
+}
+
+/* What the machine is: a Jetson's L4T release and power mode, or on NVML
+ * the driver and the CUDA it supports ("NVML" where neither is known). */
+static void header_machine(const struct dvf_info *in, char *out, size_t len)
+{
+	bool nvml = in && (in->driver[0] || in->cuda[0] || strcmp(in->source, "nvml") == 0 ||
+			   (in->n_gpus > 0 && !in->l4t[0] && !in->power_mode[0]));
+	if (!nvml) {
+		snprintf(out, len, "L4T %s  mode %s", in && in->l4t[0] ? in->l4t : "n/a",
+			 in && in->power_mode[0] ? in->power_mode : "n/a");
+		return;
+	}
+	if (!in->driver[0] && !in->cuda[0])
+		snprintf(out, len, "NVML");
+	else
+		snprintf(out, len, "%s%s%s%s%s", in->driver[0] ? "driver " : "", in->driver,
+			 in->driver[0] && in->cuda[0] ? "  " : "", in->cuda[0] ? "CUDA " : "", in->cuda);
+}
+
 void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 {
 	const struct dvf_info *in = v->info;
@@ -116,37 +157,53 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	if (localtime_r(&v->wall, &tm))
 		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
 
-	/* Source, release and power mode first: the board name is long and
-	 * the operator knows it; it is shortened, then clipped, to fit. */
-	char left[256];
-	const char *board = in && in->board_name[0] ? in->board_name : "unknown board";
+	/* Source, release and power mode (or driver and CUDA) first: the
+	 * board name is long and the operator knows it; it is abbreviated,
+	 * then clipped, to fit. */
+	char left[256], machine[128], board[sizeof in->board_name];
 	int room = cb->w - 2 - 9;
-	snprintf(left, sizeof left, "  [%s]  L4T %s  mode %s  ",
-		 in && in->mode[0] ? in->mode : "n/a",
-		 in && in->l4t[0] ? in->l4t : "n/a",
-		 in && in->power_mode[0] ? in->power_mode : "n/a");
-	if ((int)(strlen("dvfstop") + strlen(left) + strlen(board)) > room &&
-	    strncmp(board, "NVIDIA ", 7) == 0)
-		board += 7;
-	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
-	pen_put(&p, ROLE_HEADER_HI, "dvfstop");
-	pen_put(&p, ROLE_HEADER, left);
-	pen_put(&p, ROLE_HEADER_HI, board);
-	p.x1 = cb->w - 1;
-	pen_put_right(&p, ROLE_HEADER, clock);
-
+	header_machine(in, machine, sizeof machine);
+	snprintf(left, sizeof left, "  [%s]  %s  ", in && in->mode[0] ? in->mode : "n/a", machine);
+	panel_board_name(in && in->board_name[0] ? in->board_name : "unknown board",
+			 room - (int)strlen("dvfstop") - cellbuf_strcols(left), board, sizeof board);
 	/* Second row: what the operator must not miss first. */
 	char up[32], right[128];
-	p = pen_at(cb, 1, 1, cb->w - 1);
 	render_duration(up, sizeof up, v->up_s);
 	snprintf(right, sizeof right, "theme %s  up %s", v->theme_name, up);
 	/* A message (it lasts seconds) takes the room of the theme, then of
-	 * "not recording", before it is cut; the uptime stays (it shows the
-	 * dashboard is alive). */
-	int msg_cols = v->msg[0] ? 2 + cellbuf_strcols(v->msg) : 0;
-	int badges = (v->frozen ? 14 : 0) + (v->ended ? 16 : 0) + (v->replay.on ? 40 : 0);
-	int idle = v->recording ? 0 : 13, avail = cb->w - 2;
-	bool show_idle = true;
+	 * "not recording"; the uptime stays (it shows the dashboard is
+	 * alive).  One still too long for the row is not cut: it is wrapped,
+	 * its first part on the first row in place of the board's line (the
+	 * clock stays) for as long as it is shown. */
+	const char *base = strrchr(v->rec_path, '/');
+	base = base ? base + 1 : v->rec_path;
+	int badges = (v->frozen ? 14 : 0) + (v->ended ? 16 : 0) + (v->replay.on ? 40 : 0) +
+		     (v->recording ? 8 + cellbuf_strcols(base) : 0);
+	int avail = cb->w - 2;
+	const char *msg = v->msg;
+	char first[sizeof v->msg] = "";
+	if (msg[0] && badges + 2 + cellbuf_strcols(msg) > avail - 3 - (int)strlen(up) - 2) {
+		size_t cut = panel_wrap(msg, cb->w - 2 - 9 - 1);
+		snprintf(first, sizeof first, "%.*s", (int)cut, msg);
+		msg += cut;
+		while (*msg == ' ')
+			msg++;
+	}
+	struct pen p = pen_at(cb, 1, 0, cb->w - 1 - 9);
+	if (first[0]) {
+		pen_put(&p, ROLE_MSG, first);
+	} else {
+		pen_put(&p, ROLE_HEADER_HI, "dvfstop");
+		pen_put(&p, ROLE_HEADER, left);
+		pen_put(&p, ROLE_HEADER_HI, board);
+	}
+	p.x1 = cb->w - 1;
+	pen_put_right(&p, ROLE_HEADER, clock);
+
+	p = pen_at(cb, 1, 1, cb->w - 1);
+	int msg_cols = msg[0] ? 2 + cellbuf_strcols(msg) : 0;
+	int idle = v->recording ? 0 : 13;
+	bool show_idle = !first[0];   /* a wrapped message goes on at the row's start */
 	if (msg_cols && idle + badges + msg_cols > avail - cellbuf_strcols(right) - 2) {
 		snprintf(right, sizeof right, "up %s", up);
 		if (idle + badges + msg_cols > avail - cellbuf_strcols(right) - 2)
@@ -156,8 +213,7 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 	if (p.x1 < p.x)
 		p.x1 = cb->w - 1;
 	if (v->recording) {
-		const char *base = strrchr(v->rec_path, '/');
-		pen_putf(&p, ROLE_REC, "%s REC %s", cb->utf8 ? "●" : "*", base ? base + 1 : v->rec_path);
+		pen_putf(&p, ROLE_REC, "%s REC %s", cb->utf8 ? "●" : "*", base);
 	} else if (show_idle) {
 		pen_put(&p, ROLE_HEADER, "not recording");
 	}
@@ -175,10 +231,10 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb)
 		pen_put(&p, ROLE_HEADER, "  ");
 		pen_put(&p, ROLE_ERROR, " source ended ");
 	}
-	if (v->msg[0]) {
+	if (msg[0]) {
 		if (p.x > 1)
 			pen_put(&p, ROLE_HEADER, "  ");
-		pen_put(&p, ROLE_MSG, v->msg);
+		pen_put(&p, ROLE_MSG, msg);
 	}
 	p.x1 = cb->w - 1;
 	pen_put_right(&p, ROLE_HEADER, right);
@@ -310,8 +366,10 @@ static void gpu_limits(const struct dvf_sample *s, struct cellbuf *cb, int x0, i
 		pen_put(&p, ROLE_NA, "n/a");
 }
 
-/* Several GPUs (rows 3..): the node's utilisation, one row per GPU, then
- * as room allows the scale, the limits, who set the clock and the graphs. */
+/* Several GPUs (rows 3..): the node's utilisation, one row per GPU under
+ * their column header, the processes (a table with each one's GPUs where
+ * rows are left, else one row), then as room allows the scale, the
+ * limits, who set the clock and the graphs. */
 static void gpu_node_rows(const struct tui_view *v, struct cellbuf *cb, int x0, int W, int H)
 {
 	const struct dvf_info *in = v->info;
@@ -321,6 +379,14 @@ static void gpu_node_rows(const struct tui_view *v, struct cellbuf *cb, int x0, 
 	int y = 3;
 	if (H > 2)
 		y += gpu_rows_render(v, cb, x0, 3, x0 + W, H - 2);
+	int left = H - (y - 1);
+	if (left >= 1) {
+		/* a header and at most five processes: the rest is the graphs' */
+		int used = gpu_rows_procs(v, cb, x0, y, x0 + W, left < 7 ? left : 7);
+		if (used == 0)
+			sys_rows_gpu_procs(in, s, cb, x0, y, W);
+		y += used ? used : 1;
+	}
 	if (H - (y - 1) >= 4) {
 		gpu_scale(in, s, cb, x0, y++, W);
 		gpu_limits(s, cb, x0, y++, W);
@@ -610,16 +676,37 @@ static void render_placeholder(const struct tui_view *v, struct cellbuf *cb, int
 	}
 }
 
+/* The quit question on the key line, with only its keys: whole at 80
+ * columns (74 of the 78 the line has inside its margins). */
+static void render_quit_ask(struct cellbuf *cb)
+{
+	static const struct { const char *key, *what; } ans[] = {
+		{ "k", "stop it" }, { "d", "leave it running" }, { "Esc", "cancel" },
+	};
+	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
+	pen_put(&p, ROLE_WARN, PANEL_QUIT_ASK);
+	for (size_t i = 0; i < sizeof ans / sizeof ans[0]; i++) {
+		pen_put(&p, ROLE_KEYLINE, "  ");
+		pen_put(&p, ROLE_KEY, ans[i].key);
+		pen_put(&p, ROLE_KEYLINE, " ");
+		pen_put(&p, ROLE_KEYLINE, ans[i].what);
+	}
+}
+
 void panel_render_keys(const struct tui_view *v, struct cellbuf *cb)
 {
 	cellbuf_clear(cb, ROLE_KEYLINE);
+	if (v->quit_ask) {
+		render_quit_ask(cb);
+		return;
+	}
 	struct pen p = pen_at(cb, 1, 0, cb->w - 1);
 	char focus[64];
 	snprintf(focus, sizeof focus, "focus: %s", v->focus >= 0 ? layout_region_name(v->focus) : "none");
 	p.x1 = cb->w - 1 - (int)strlen(focus) - 1;
 	for (const struct tui_key *k = v->keys; k && k->fn; k++) {
 		if (!k->label || (k->when == KEY_CLOCK && v->clocks_fixed) ||
-		    (k->when == KEY_REPLAY && !v->replay.on))
+		    (k->when == KEY_REPLAY && !v->replay.on) || (k->when == KEY_JOB && !v->job.child))
 			continue;
 		int need = cellbuf_strcols(k->name) + 1 + cellbuf_strcols(k->label);
 		if (p.x + need > p.x1)
@@ -758,8 +845,8 @@ void panel_too_small(int need_cols, int need_rows, bool quit_ask, struct cellbuf
 	const char *line[3] = { a, b, NULL };
 	enum theme_role role[3] = { ROLE_ERROR, ROLE_NORMAL, ROLE_NORMAL };
 	if (quit_ask) {
-		line[1] = "the fine-tune is running:";
-		line[2] = "k stop it, d leave it running, Esc back";
+		line[1] = PANEL_QUIT_ASK;
+		line[2] = "k stop it, d leave running, Esc cancel";
 		role[1] = role[2] = ROLE_WARN;
 	}
 	int y = cb->h / 2 - 1 >= 0 ? cb->h / 2 - 1 : 0;

@@ -35,6 +35,7 @@ enum key_when {
 	KEY_ALWAYS,          /* every session */
 	KEY_CLOCK,           /* only when this dvfstop can set the clocks */
 	KEY_REPLAY,          /* only in a replay */
+	KEY_JOB,             /* on the key line only while a process is followed (its log) */
 };
 
 struct tui_key {
@@ -79,6 +80,9 @@ struct tui_view {
 	char ctl_who[96];
 	char ctl_note[256];
 	bool clocks_fixed;     /* read-only or a replay: the clock keys refuse */
+	/* q asked about a running fine-tune: the key line asks the question,
+	 * with only its keys, until a key answers (panel_render_keys) */
+	bool quit_ask;
 	struct policy_view policy;  /* the policy panel; inactive: a placeholder */
 };
 
@@ -86,10 +90,17 @@ struct tui_view {
  * draws its region of the view into cb, sized to the region.  The sweep's
  * and the policy's are sweep_panel_render and policy_panel_render. */
 void panel_render_header(const struct tui_view *v, struct cellbuf *cb);
+/* The board's name for the header in cols columns: whole where it fits,
+ * else without "NVIDIA ", with "DevKit" for "Developer Kit", then without
+ * "Jetson " (the last form may still be wider: the header clips it). */
+void panel_board_name(const char *name, int cols, char *out, size_t len);
 void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_power(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_energy(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb);
+/* The key line: the labelled keys that act, and the focus; while q asks
+ * about a running fine-tune, the question (PANEL_QUIT_ASK) and its keys. */
+#define PANEL_QUIT_ASK "quit while the fine-tune runs?"
 void panel_render_keys(const struct tui_view *v, struct cellbuf *cb);
 /* The policy region while no policy is loaded. */
 void panel_render_no_policy(const struct tui_view *v, struct cellbuf *cb);

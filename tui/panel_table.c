@@ -90,8 +90,8 @@ static void panel_table_job_view(struct tui *t)
 	job_panel_fill(t->s, &t->view.job);
 }
 
-/* A followed fine-tune is stopped and waited for; a second stop signal
- * ends that wait, and the first one stays the run's exit reason. */
+/* A followed fine-tune is stopped and waited for; a further stop signal
+ * hurries its stop on, and the first one stays the run's exit reason. */
 static void panel_table_job_finish(struct tui *t, bool ran)
 {
 	if (!ran)

@@ -2,6 +2,7 @@
 #include "sweep_panel.h"
 #include "sweep_chart.h"
 #include "ctl_keys.h"
+#include "govern_keys.h"
 #include "tui_int.h"
 
 #include <stdarg.h>
@@ -103,6 +104,8 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		tui_msg(t, "sweep: %s", err);
 		return;
 	}
+	/* the sweep takes the clock now, not when its chooser opened */
+	govern_keys_take(t, 's');
 	sweep_driver_start(&ts->run, &c, t->ctl, ctl_keys_by(t), false, t->s->cur.t_ns);
 	ts->policy_start = pl;
 	ts->policy_hz = phz;

@@ -20,7 +20,6 @@
 #include "clock.h"
 #include "control.h"
 #include "job_panel.h"
-#include "mouse.h"
 #include "options.h"
 #include "panel_table.h"
 #include "prom.h"
@@ -191,8 +190,6 @@ bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *las
 
 /* ---- quitting ----------------------------------------------------------- */
 
-#define QUIT_PROMPT "the fine-tune is running: k stop it and quit, d leave it running and quit, Esc cancel"
-
 void tui_quit(struct tui *t)
 {
 	t->dirty = true;
@@ -235,9 +232,9 @@ static void view_status(struct tui *t)
 		snprintf(t->msg_seen, sizeof t->msg_seen, "%s", s->msg);
 		t->msg_at = now;
 	}
-	if (t->quit_ask)
-		snprintf(v->msg, sizeof v->msg, "%s", QUIT_PROMPT);   /* until answered */
-	else if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
+	/* the quit question is the key line's (panel_render_keys) */
+	v->quit_ask = t->quit_ask;
+	if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
 		snprintf(v->msg, sizeof v->msg, "%s", s->msg);
 	else
 		v->msg[0] = '\0';
@@ -334,18 +331,14 @@ void tui_freeze(struct tui *t, bool on)
 
 void tui_focus_step(struct tui *t, int dir)
 {
-	int n = TR_KEYS - TR_GPU;
-	int f = t->focus >= TR_GPU && t->focus < TR_KEYS ? t->focus : TR_GPU;
-	for (int i = 0; i < n; i++) {
-		f = TR_GPU + ((f - TR_GPU + dir) % n + n) % n;
-		if (t->lay_base.shown[f]) {
-			t->focus = f;
-			/* Zoomed, the zoom follows the focus. */
-			if (t->zoom >= 0)
-				tui_zoom(t, f);
-			return;
-		}
-	}
+	/* In the order the panels are laid out, zoomed or not. */
+	int f = layout_focus_step(&t->lay_base, t->focus, dir);
+	if (f < 0)
+		return;
+	t->focus = f;
+	/* Zoomed, the zoom follows the focus. */
+	if (t->zoom >= 0)
+		tui_zoom(t, f);
 }
 
 void tui_zoom(struct tui *t, int region)
@@ -525,13 +518,10 @@ static void key(struct tui *t, int ch)
 			tui_quit(t);
 		return;
 	}
-	if (ch == KEY_MOUSE) {
-		/* A dialog takes the click first, then the panels. */
-		if (getmouse(&t->mev) != OK || panel_table_key(t, ch))
-			return;
-		mouse_event(t);
+	/* A mouse event is read here; a dialog takes a click first, then the
+	 * key table's mouse row (mouse.c). */
+	if (ch == KEY_MOUSE && getmouse(&t->mev) != OK)
 		return;
-	}
 	/* Modal keys first (the clock dialogs, the sweep's chooser), then
 	 * keys refused now: the panels', in the table's order. */
 	if (panel_table_key(t, ch))

@@ -44,6 +44,8 @@ struct dvf_gpu_proc {
 	int64_t pid;
 	int64_t mem_kb;               /* KiB; -1 where the driver does not say */
 	char name[DVF_PROC_NAME_LEN];
+	uint32_t gpus;                /* NVML: bit i for the GPU of index i it runs on
+	                                 (indices under 32); 0 where not said (a Jetson) */
 };
 
 /* One GPU of a node (NVML).  The sample's own GPU fields are the node's:
@@ -140,6 +142,10 @@ struct dvf_info {
 	int n_cores;                  /* cores listed in core_util_pm (highest number + 1) */
 	int core_cluster[DVF_MAX_CORES]; /* index in cluster_name; -1 when not known */
 	char gpu_procs_why[96];       /* why the GPU's processes are n/a; "" when known */
+	/* NVML: the driver's version ("550.54.15") and the CUDA version it
+	 * supports ("12.4"); "" where not known (a Jetson has L4T instead). */
+	char driver[DVF_NAME_LEN];
+	char cuda[DVF_NAME_LEN];
 	/* The GPUs watched one by one (NVML; a recording of them): 0 where the
 	 * source has no per-GPU view (a Jetson, the simulator). */
 	int n_gpus;

@@ -245,6 +245,11 @@ static void fill_info(struct source *s, const struct source_cfg *cfg)
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? "," : "", s->g[i].index);
 	char ver[NVML_VERSION_LEN] = "";
 	bool have_ver = a->driver_version && a->driver_version(ver, sizeof ver) == NVML_SUCCESS && ver[0];
+	/* The header says what the machine is: the driver and its CUDA. */
+	snprintf(in->driver, sizeof in->driver, "%s", have_ver ? ver : "");
+	int cuda = 0;
+	if (a->cuda_version && a->cuda_version(&cuda) == NVML_SUCCESS && cuda > 0)
+		snprintf(in->cuda, sizeof in->cuda, "%d.%d", cuda / 1000, cuda % 1000 / 10);
 	snprintf(in->gpu_node, sizeof in->gpu_node, "NVML GPU%s %s%s%s", s->n > 1 ? "s" : "", list,
 		 have_ver ? ", driver " : "", have_ver ? ver : "");
 	in->n_rails = 1;
@@ -556,7 +561,8 @@ static void nvml_sample_procs(struct source *s, struct dvf_sample *o)
 		if (!got(s, g, a->procs(g->dev, &n, p), F_PROCS) || n > NVML_MAX_PROCS)
 			continue;
 		for (unsigned i = 0; i < n; i++) {
-			struct dvf_gpu_proc e = { .pid = p[i].pid, .mem_kb = -1 };
+			struct dvf_gpu_proc e = { .pid = p[i].pid, .mem_kb = -1,
+						  .gpus = g->index >= 0 && g->index < 32 ? 1u << g->index : 0 };
 			if (p[i].used_bytes != ~0ULL && p[i].used_bytes / 1024 <= (unsigned long long)INT64_MAX)
 				e.mem_kb = (int64_t)(p[i].used_bytes / 1024);
 			nvml_proc_name(p[i].pid, e.name, sizeof e.name);

@@ -69,6 +69,7 @@ static void api_resolve(struct nvml_api *a)
 	API_LOAD(a, get_handle, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
 	API_LOAD(a, get_name, "nvmlDeviceGetName");
 	API_LOAD(a, driver_version, "nvmlSystemGetDriverVersion");
+	API_LOAD(a, cuda_version, "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
 	API_LOAD(a, clock_info, "nvmlDeviceGetClockInfo");
 	API_LOAD(a, utilization, "nvmlDeviceGetUtilizationRates");
 	API_LOAD(a, power_usage, "nvmlDeviceGetPowerUsage");

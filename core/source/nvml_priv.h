@@ -83,6 +83,7 @@ struct nvml_api {
 	nvml_ret (*get_handle)(unsigned int i, nvml_dev *d);
 	nvml_ret (*get_name)(nvml_dev d, char *buf, unsigned int len);
 	nvml_ret (*driver_version)(char *buf, unsigned int len);
+	nvml_ret (*cuda_version)(int *v);   /* 12040: CUDA 12.4 */
 	nvml_ret (*clock_info)(nvml_dev d, int type, unsigned int *mhz);
 	nvml_ret (*utilization)(nvml_dev d, struct nvml_util *u);
 	nvml_ret (*power_usage)(nvml_dev d, unsigned int *mw);

@@ -160,6 +160,7 @@ int procfs_gpu_proc_add(struct dvf_gpu_proc *out, int n, int max, const struct d
 			continue;
 		if (e.mem_kb >= 0 && out[i].mem_kb >= 0)
 			e.mem_kb += out[i].mem_kb;
+		e.gpus |= out[i].gpus;   /* one process on several GPUs */
 		memmove(out + i, out + i + 1, (size_t)(n - i - 1) * sizeof *out);
 		n--;
 		break;
@@ -197,8 +198,7 @@ static int procfs_nvmap_row(const char *line, struct dvf_gpu_proc *p)
 	int shift = *s == 'K' ? 0 : *s == 'M' ? 10 : *s == 'G' ? 20 : -1;
 	if (shift < 0 || kb > (INT64_MAX >> 21))
 		return -1;
-	p->pid = pid;
-	p->mem_kb = kb << shift;
+	*p = (struct dvf_gpu_proc){ .pid = pid, .mem_kb = kb << shift };   /* gpus: a Jetson's one */
 	if (nn >= sizeof p->name)
 		nn = sizeof p->name - 1;
 	memcpy(p->name, name, nn);

@@ -24,7 +24,10 @@
  *   FAKENVML_PROCS=PID:MIB,… the compute processes on every GPU and the
  *                            memory each holds (default: the caller itself
  *                            with 1234 MiB; "none": no process; a MIB of
- *                            "na": memory not available)
+ *                            "na": memory not available); PID:MIB@I: on
+ *                            GPU I only
+ *   FAKENVML_NO_CUDA=1       nvmlSystemGetCudaDriverVersion is missing
+ *                            (NOT_SUPPORTED); else CUDA 12.4
  *   FAKENVML_NO_PROCS=1      the process list is NOT_SUPPORTED
  *   FAKENVML_LOSE_GPU=I      with FAKENVML_LOSE_AFTER: only GPU I is lost
  *                            (after N reads of its own utilisation)
@@ -94,6 +97,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int *n);
 EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t *d);
 EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *buf, unsigned int len);
 EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *buf, unsigned int len);
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v);
 EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz);
 EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u);
 EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw);
@@ -427,6 +431,18 @@ nvmlReturn_t nvmlSystemGetDriverVersion(char *buf, unsigned int len)
 	return OK;
 }
 
+nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v)
+{
+	if (fk.refs <= 0)
+		return E_UNINIT;
+	if (!v)
+		return E_ARG;
+	if (env_on("FAKENVML_NO_CUDA"))
+		return E_NOTSUP;
+	*v = 12040;
+	return OK;
+}
+
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
 {
 	nvmlReturn_t r = dev_ok(d);
@@ -663,7 +679,11 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *
 				else
 					mem = strtoull(end + 1, &end, 10) << 20;
 			}
-			all[k++] = (nvmlProcessInfo_v1_t){ (unsigned)pid, mem };
+			bool here = true;   /* @I: on GPU I only */
+			if (*end == '@')
+				here = strtoul(end + 1, &end, 10) == d->index;
+			if (here)
+				all[k++] = (nvmlProcessInfo_v1_t){ (unsigned)pid, mem };
 			q = *end == ',' ? end + 1 : end + strlen(end);
 		}
 	}

@@ -38,18 +38,18 @@ dash "$T/k.log" -- $TRAIN 2000 0.05 0 "$T/gate-k"
 expect_screen "running: steps of 2000" 'steps +[0-9]+ of 2000' 60
 expect_screen "policy path: the simulator's features say (simulator)" 'seq_len=128 \(simulator\)'
 keys q
-expect_screen "q: the one-line prompt" 'k stop it and quit, d leave it running and quit, Esc cancel'
+expect_screen "q: the question on the key line" 'quit while the fine-tune runs\?  k stop it  d leave it running  Esc cancel'
 keys Escape
 expect_screen "Esc: cancelled" 'quit cancelled'
 sleep 0.5
 if screen | grep -q DVFSTOP-EXIT; then fail "Esc quit dvfstop"; else ok "Esc: dvfstop still runs"; fi
 if grep -q "stopped at" "$T/k.log"; then fail "Esc stopped the fine-tune"; else ok "Esc: the fine-tune goes on"; fi
 keys q
-expect_screen "q again: the prompt again" 'k stop it and quit'
+expect_screen "q again: the question again" 'k stop it  d leave'
 keys k
-expect_screen "k: dvfstop exits with the fine-tune's status (SIGTERM: 143)" 'DVFSTOP-EXIT=143' 60
-wait_log "k: the fine-tune was stopped" "stopped at" "$T/k.log"
-expect_screen "k: the summary says how it ended" '^ +exit status +143'
+expect_screen "k: dvfstop exits with the fine-tune's status (SIGINT first: 130)" 'DVFSTOP-EXIT=130' 60
+wait_log "k: the fine-tune was stopped, its KeyboardInterrupt handler run" "interrupted at" "$T/k.log"
+expect_screen "k: the summary says how it ended" '^ +exit status +130'
 
 # q, then d: dvfstop exits, the fine-tune finishes on its own.
 clear_screen

@@ -23,7 +23,7 @@ expect_screen "80x24: the dashboard" 'clock [0-9.]+ MHz'
 if screen | grep -q 'pinned at\|sweeping\|set the GPU clock\|start a sweep'; then fail "a key pressed below the minimum size acted:"; screen; else ok "keys below the minimum size did nothing"; fi
 expect_screen "80x24: the key line" 'q quit'
 # The key line's first words are the clock actions: they are what the tool is for.
-expect_screen "80x24: the key line names accept, clock and sweep" '^ q quit  \? help  a accept  o clock  s sweep'
+expect_screen "80x24: the key line names clock, sweep, record and accept" '^ q quit  \? help  o clock  s sweep  r record  a accept'
 # The energy panel has 3 rows here: the job's J/step, progress, time left and
 # projection come before the mean and the job's name.
 expect_screen "80x24: J/step, steps of total and the time left" 'J/step [0-9]+\.[0-9]+ +[0-9]+/2000 +left ([0-9]+h)?([0-9]+m)?[0-9]+[sm]'

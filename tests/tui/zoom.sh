@@ -19,8 +19,8 @@ expect_screen "80x24 energy: J/step, steps of total, time left" '│J/step [0-9.
 expect_screen "80x24 policy: the recommended clock" '│[0-9.]+ MHz  builtin:mlg'
 expect_screen "80x24 sweep: its state" '│sweep: none yet; s starts one +│'
 
-# Focus the CPU panel (GPU, power, energy, CPU) and scroll it.
-keys Tab; keys Tab; keys Tab
+# Focus the CPU panel (screen order: GPU, power, CPU) and scroll it.
+keys Tab; keys Tab
 expect_screen "Tab: the CPU panel has the focus" 'focus: CPU$'
 keys Down
 expect_screen "Down: the CPU panel scrolls, rows above are marked" '┌ CPU & temperature ─+ ▲ 1 more ─┐'
@@ -29,8 +29,8 @@ expect_screen "End: the zones it had no room for" '[a-z0-9]-thermal [0-9.]+°C'
 keys Home
 expect_gone "Home: back at the top" '▲ [0-9]+ more'
 
-# The policy panel, zoomed: the whole path, a step a row, with sources.
-keys Tab
+# The policy panel (after energy), zoomed: the whole path, a step a row, with sources.
+keys Tab; keys Tab
 expect_screen "Tab: the policy has the focus" 'focus: policy$'
 keys Enter
 expect_screen "Enter: the policy fills the screen" '^┌ policy ─{60,}'

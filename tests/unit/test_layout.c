@@ -174,6 +174,44 @@ static void test_columns_filled(void **state)
 	assert_int_equal(l.r[TR_CPU].h, layout_min_height(&in, TR_CPU));
 }
 
+/* Tab's order is the screen's: by the top edge, then left to right, at
+ * every size; round the end both ways. */
+static void test_focus_order(void **state)
+{
+	(void)state;
+	for (int cols = 80; cols <= 300; cols += 7)
+		for (int rows = 20; rows <= 100; rows += 5) {
+			struct layout_in in = { cols, rows, TR_PANELS_ALL, 4 };
+			struct layout l;
+			layout_compute(&in, &l);
+			if (l.too_small)
+				continue;
+			int r = layout_focus_step(&l, -1, 1), first = r, n = 0;
+			assert_true(l.shown[r]);
+			do {
+				int next = layout_focus_step(&l, r, 1);
+				assert_int_equal(layout_focus_step(&l, next, -1), r);
+				if (next != first) {
+					const struct tui_rect *a = &l.r[r], *b = &l.r[next];
+					assert_true(a->y < b->y || (a->y == b->y && a->x < b->x));
+				}
+				r = next;
+				n++;
+			} while (r != first && n < TR_COUNT);
+			assert_int_equal(n, 6);
+		}
+	/* 80x24: GPU, power (right of it), CPU, energy, policy, sweep. */
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4 };
+	struct layout l;
+	layout_compute(&in, &l);
+	int want[] = { TR_POWER, TR_CPU, TR_ENERGY, TR_POLICY, TR_SWEEP, TR_GPU };
+	int r = TR_GPU;
+	for (int i = 0; i < 6; i++) {
+		r = layout_focus_step(&l, r, 1);
+		assert_int_equal(r, want[i]);
+	}
+}
+
 static void test_center(void **state)
 {
 	(void)state;
@@ -196,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_one_column),
 		cmocka_unit_test(test_wide_three_columns),
 		cmocka_unit_test(test_columns_filled),
+		cmocka_unit_test(test_focus_order),
 		cmocka_unit_test(test_center),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -247,9 +247,9 @@ static void test_board_rows(void **state)
 	s->fan_pwm = dvf_m_val(85);
 	s->fan_rpm = dvf_m_val(2278);
 	s->gpu_procs = dvf_m_val(3);
-	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 3355443, "python3" };
-	s->gpu_proc[1] = (struct dvf_gpu_proc){ 2011, 65536, "gnome-shell" };
-	s->gpu_proc[2] = (struct dvf_gpu_proc){ 1523, 512, "Xorg" };
+	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 3355443, "python3", 0 };
+	s->gpu_proc[1] = (struct dvf_gpu_proc){ 2011, 65536, "gnome-shell", 0 };
+	s->gpu_proc[2] = (struct dvf_gpu_proc){ 1523, 512, "Xorg", 0 };
 
 	/* 5 rows: the clusters share the clock row, each core's load after
 	 * its cluster's clock (ASCII: tenths) */
@@ -348,6 +348,40 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 1, "theme default"));
 	cellbuf_free(&cb);
 
+	/* NVML: the driver and CUDA, never "L4T n/a mode n/a"; "NVML" alone
+	 * where neither is known. */
+	char l4t[sizeof info.l4t], pm[sizeof info.power_mode];
+	snprintf(l4t, sizeof l4t, "%s", info.l4t);
+	snprintf(pm, sizeof pm, "%s", info.power_mode);
+	info.l4t[0] = info.power_mode[0] = '\0';
+	snprintf(info.source, sizeof info.source, "nvml");
+	snprintf(info.driver, sizeof info.driver, "550.54.15");
+	snprintf(info.cuda, sizeof info.cuda, "12.4");
+	render(&v, TR_HEADER, 120, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, "[simulated]  driver 550.54.15  CUDA 12.4  Test Orin"));
+	assert_false(row_contains(&cb, 0, "L4T"));
+	cellbuf_free(&cb);
+	info.driver[0] = info.cuda[0] = '\0';
+	render(&v, TR_HEADER, 120, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, "[simulated]  NVML  Test Orin"));
+	cellbuf_free(&cb);
+	info.source[0] = '\0';
+	snprintf(info.l4t, sizeof info.l4t, "%s", l4t);
+	snprintf(info.power_mode, sizeof info.power_mode, "%s", pm);
+
+	/* A long board name is abbreviated before it is cut. */
+	char b[96];
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 40, b, sizeof b);
+	assert_string_equal(b, "NVIDIA Jetson AGX Orin Developer Kit");
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 30, b, sizeof b);
+	assert_string_equal(b, "Jetson AGX Orin Developer Kit");
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 23, b, sizeof b);
+	assert_string_equal(b, "Jetson AGX Orin DevKit");
+	panel_board_name("NVIDIA Jetson AGX Orin Developer Kit", 16, b, sizeof b);
+	assert_string_equal(b, "AGX Orin DevKit");
+	panel_board_name("8 x NVIDIA H100 80GB HBM3", 20, b, sizeof b);
+	assert_string_equal(b, "8 x H100 80GB HBM3");
+
 	info.l4t[0] = '\0';
 	v.recording = false;
 	render(&v, TR_HEADER, 120, 2, false, &cb);
@@ -372,10 +406,23 @@ static void test_header_and_keys(void **state)
 	cellbuf_free(&cb);
 	snprintf(v.msg, sizeof v.msg, "%s", "slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms; backing off 1 s");
 	render(&v, TR_HEADER, 80, 2, false, &cb);
-	assert_true(row_contains(&cb, 1, " slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120"));
-	assert_false(row_contains(&cb, 1, "backing off"));
+	/* too long for the row: wrapped, never cut; its start on the first
+	 * row in place of the board's line, the clock and uptime kept */
+	assert_true(row_contains(&cb, 0, " slow read: VDD_GPU_SOC current (hwmon3/curr1_input) took 120 ms;"));
+	assert_false(row_contains(&cb, 0, "Test Orin"));
+	assert_true(row_contains(&cb, 0, "--:--:--") || row_contains(&cb, 0, ":"));
+	assert_true(row_contains(&cb, 1, " backing off 1 s"));
 	assert_true(row_contains(&cb, 1, "up "));
 	cellbuf_free(&cb);
+	/* recording: the badge's room counts too */
+	v.recording = true;
+	snprintf(v.rec_path, sizeof v.rec_path, "/tmp/x/dvfstop-20261206-063000.csv");
+	snprintf(v.msg, sizeof v.msg, "%s", "a sweep measures J/step: follow a fine-tune (-- CMD, --pid, --progress or --demo)");
+	render(&v, TR_HEADER, 80, 2, false, &cb);
+	assert_true(row_contains(&cb, 0, " a sweep measures J/step: follow a fine-tune (-- CMD, --pid,"));
+	assert_true(row_contains(&cb, 1, "* REC dvfstop-20261206-063000.csv  --progress or --demo)"));
+	cellbuf_free(&cb);
+	v.recording = false;
 	snprintf(v.msg, sizeof v.msg, "ok");
 	render(&v, TR_HEADER, 80, 2, false, &cb);
 	assert_true(row_contains(&cb, 1, "not recording  ok"));
@@ -402,6 +449,15 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 0, "q quit  Tab focus"));
 	cellbuf_free(&cb);
 	v.clocks_fixed = false;
+	/* q asked about a running fine-tune: the key line is the question,
+	 * whole at 80 columns, with only its keys (no focus, no other key). */
+	v.quit_ask = true;
+	render(&v, TR_KEYS, 80, 1, false, &cb);
+	assert_true(row_contains(&cb, 0, " quit while the fine-tune runs?  k stop it  d leave it running  Esc cancel"));
+	assert_false(row_contains(&cb, 0, "q quit"));
+	assert_false(row_contains(&cb, 0, "focus"));
+	cellbuf_free(&cb);
+	v.quit_ask = false;
 
 	int w, h;
 	panel_help_size(keys, &w, &h);
@@ -490,8 +546,8 @@ static void test_too_small_message(void **state)
 	assert_true(contains(&cb, "q quits, other keys wait"));
 	/* q asked with a fine-tune running: the prompt is on the small screen */
 	panel_too_small(80, 20, true, &cb);
-	assert_true(contains(&cb, "the fine-tune is running:"));
-	assert_true(contains(&cb, "k stop it, d leave it running, Esc back"));
+	assert_true(contains(&cb, "quit while the fine-tune runs?"));
+	assert_true(contains(&cb, "k stop it, d leave running, Esc cancel"));
 	assert_false(contains(&cb, "other keys wait"));
 	cellbuf_free(&cb);
 	/* Narrower than the message: clipped, no crash. */
@@ -593,16 +649,36 @@ static void test_several_gpus(void **state)
 	render(&v, TR_GPU, 40, 14, false, &cb);
 	assert_true(row_contains(&cb, 1, "8 GPUs  clock 1980 MHz"));
 	assert_true(row_contains(&cb, 2, "util   83.5%"));
-	assert_true(row_contains(&cb, 3, "0  1980MHz  87%  595W  60/140G  74C"));
-	assert_true(row_contains(&cb, 6, "3  n/a (not answering)"));
-	assert_true(row_contains(&cb, 10, "7  1980MHz  80%  595W  67/140G  81C"));
+	/* the columns named as nvtop's, each over its values */
+	assert_true(row_contains(&cb, 3, "#    clock util power   memory temp"));
+	assert_true(row_contains(&cb, 4, "0  1980MHz  87%  595W  60/140G  74C"));
+	assert_true(row_contains(&cb, 7, "3  n/a (not answering)"));
+	assert_true(row_contains(&cb, 11, "7  1980MHz  80%  595W  67/140G  81C"));
+	assert_true(row_contains(&cb, 12, "procs n/a"));   /* still said, on its row */
 	assert_false(contains(&cb, "1234"));
 	cellbuf_free(&cb);
 	/* Too short for every row: the last one says how many are left out. */
 	render(&v, TR_GPU, 40, 7, false, &cb);
-	assert_true(row_contains(&cb, 3, "0  1980MHz"));
-	assert_true(row_contains(&cb, 5, "+6 GPUs more"));
+	assert_true(row_contains(&cb, 3, "#    clock"));
+	assert_true(row_contains(&cb, 4, "0  1980MHz"));
+	assert_true(row_contains(&cb, 5, "+7 GPUs more"));
 	cellbuf_free(&cb);
+	/* The processes stay with several GPUs: a table with their GPUs. */
+	s->gpu_procs = dvf_m_val(4);
+	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 10 << 20, "python3", 1u << 0 };
+	s->gpu_proc[1] = (struct dvf_gpu_proc){ 4243, 2 << 20, "python3", (1u << 1) | (1u << 5) };
+	s->gpu_proc[2] = (struct dvf_gpu_proc){ 4244, 512, "nvtop", 0xfu };
+	render(&v, TR_GPU, 40, 18, false, &cb);
+	assert_true(row_contains(&cb, 12, "GPU        PID  GPU mem  process"));
+	assert_true(row_contains(&cb, 13, "0         4242    10.0G  python3"));
+	assert_true(row_contains(&cb, 14, "1,5       4243     2.0G  python3"));
+	assert_true(row_contains(&cb, 15, "*         4244     512K  nvtop"));   /* 0,1,2,3: wider than the column */
+	cellbuf_free(&cb);
+	/* one row left: the one-row list */
+	render(&v, TR_GPU, 40, 14, false, &cb);
+	assert_true(row_contains(&cb, 12, "procs python3/4242 10.0G"));
+	cellbuf_free(&cb);
+	s->gpu_procs = dvf_m_na();
 	render(&v, TR_POWER, 40, 12, false, &cb);
 	assert_true(contains(&cb, "share 0 14%  1 14%"));
 	assert_true(contains(&cb, "3 n/a"));

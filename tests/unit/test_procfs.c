@@ -144,8 +144,17 @@ static void test_nvmap(void **state)
 	assert_int_equal(p[0].pid, 4242);
 	assert_int_equal(p[0].mem_kb, 11059200 + 64512);
 	assert_string_equal(p[0].name, "python3");
+	assert_int_equal(p[0].gpus, 0);   /* a Jetson's one GPU: not said */
 	assert_int_equal(p[1].pid, 2011);
 	assert_int_equal(p[1].mem_kb, 65536);
+
+	/* NVML: one process on GPUs 1 and 3 is one row naming both */
+	struct dvf_gpu_proc q[2], a = { .pid = 7, .mem_kb = 100, .gpus = 1u << 1 }, b = { .pid = 7, .mem_kb = 50, .gpus = 1u << 3 };
+	int nq = procfs_gpu_proc_add(q, 0, 2, &a);
+	nq = procfs_gpu_proc_add(q, nq, 2, &b);
+	assert_int_equal(nq, 1);
+	assert_int_equal(q[0].mem_kb, 150);
+	assert_int_equal(q[0].gpus, (1u << 1) | (1u << 3));
 
 	/* an empty table is a real "none" */
 	assert_int_equal(procfs_parse_nvmap("CLIENT PROCESS PID SIZE\ntotal 0K\n", p, 2, &total), 0);
