@@ -10,7 +10,8 @@ STEPS training steps of STEP_SECONDS each (default 0.05), then exit with
 EXIT_CODE (default 0).  With GATE (a path) the last step waits until that
 file exists, so a test decides when the run may finish, whatever the
 machine's speed.  It writes "done N" to stdout at the end, so a test
-can tell that the run finished rather than being stopped.  SIGTERM ends it
+can tell that the run finished rather than being stopped, then "took S s":
+the seconds from its first step's start to its end (its own rate).  SIGTERM ends it
 with 128+15 after printing "stopped at N".  SIGHUP is ignored, as a
 fine-tune under nohup would: an SSH hang-up reaches dvfstop, not the job.
 
@@ -101,6 +102,7 @@ try:
 except ImportError:
     tqdm = None
 
+t_first = time.monotonic()
 if tqdm is not None:
     # mininterval 0: every step reaches the pipe, as a slow real step would.
     bar = tqdm(total=steps, desc="train", file=sys.stderr, mininterval=0,
@@ -123,4 +125,5 @@ else:
         sys.stderr.flush()
 
 print("done %d" % done, flush=True)
+print("took %.3f s" % (time.monotonic() - t_first), flush=True)
 sys.exit(code)
