@@ -43,6 +43,38 @@ expect_file() {
 	if until_ok file_has "$2" "$3"; then ok "$1"; else fail "$1: no '$2' in $3 after $WAIT_S s:"; sed 's/^/    /' "$3" 2>/dev/null; fi
 }
 
+# A recording being written: the recorder flushes about once a second and
+# a row may be half written, so only whole rows (ending in CRLF) count.
+# csv_whole CSV: the header and the whole rows so far
+csv_whole() { awk '/\r$/' "$1" 2>/dev/null; }
+# csv_rows_ge CSV N: at least N whole data rows (for until_ok)
+csv_rows_ge() { [ "$(csv_whole "$1" | wc -l)" -gt "$2" ]; }
+# csv_gap CSV COLUMN: "ROWS SPAN" of the run of empty (n/a) fields that
+# ends the whole rows: how many rows, over how many seconds of the
+# recording's time_s since the last row with a value ("0 0" when the last
+# row has one)
+csv_gap() {
+	csv_whole "$1" | awk -F, -v name="\"$2\"" '
+	NR == 1 { for (i = 1; i <= NF; i++) { f = $i; sub(/\r$/, "", f); if (f == name) c = i }; next }
+	{ sub(/\r$/, "") }
+	$c != "" { n = 0; tv = $1; next }
+	{ n++; t = $1 }
+	END { printf "%d %.3f\n", n, n ? t - tv : 0 }'
+}
+# gap_over CSV COLUMN ROWS SECONDS: the last whole rows have COLUMN n/a,
+# at least ROWS of them over at least SECONDS (for until_ok)
+gap_over() {
+	set -- "$3" "$4" $(csv_gap "$1" "$2")
+	[ "${3:-0}" -ge "$1" ] && awk -v s="${4:-0}" -v w="$2" 'BEGIN { exit !(s >= w) }'
+}
+# valid_again CSV COLUMN ROWS: the last ROWS whole rows have a value in COLUMN
+valid_again() {
+	csv_whole "$1" | awk -F, -v name="\"$2\"" -v want="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) { f = $i; sub(/\r$/, "", f); if (f == name) c = i }; next }
+	{ sub(/\r$/, ""); n = $c != "" ? n + 1 : 0 }
+	END { exit !(c && n >= want) }'
+}
+
 # A private temporary folder, removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT

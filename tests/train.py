@@ -10,7 +10,8 @@ STEPS training steps of STEP_SECONDS each (default 0.05), then exit with
 EXIT_CODE (default 0).  With GATE (a path) the last step waits until that
 file exists, so a test decides when the run may finish, whatever the
 machine's speed.  It writes "done N" to stdout at the end, so a test
-can tell that the run finished rather than being stopped.  SIGTERM ends it
+can tell that the run finished rather than being stopped, then "took S s":
+the seconds from its first step's start to its end (its own rate).  SIGTERM ends it
 with 128+15 after printing "stopped at N".  SIGINT (Ctrl-C) raises
 KeyboardInterrupt, which it catches as a real script saving a checkpoint
 would: it writes "checkpoint N" to the file CHECKPOINT (when given),
@@ -132,6 +133,7 @@ def train():
             sys.stderr.flush()
 
 
+t_first = time.monotonic()
 try:
     train()
 except KeyboardInterrupt:
@@ -143,4 +145,5 @@ except KeyboardInterrupt:
     sys.exit(128 + signal.SIGINT)
 
 print("done %d" % done, flush=True)
+print("took %.3f s" % (time.monotonic() - t_first), flush=True)
 sys.exit(code)

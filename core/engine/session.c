@@ -241,12 +241,37 @@ static void job_base(struct session *s, struct dvf_m steps, int64_t now)
 	s->job_steps0 = steps.v;
 	s->job_e0 = s->energy;
 	s->job_t0 = now;
+	s->job_lost_steps = 0;
 	s->job_base_set = true;
+}
+
+/* After a sample's energy is added: when it ends a gap of the total that
+ * was not integrated (energy.c: longer than the bridge), the steps made in
+ * that gap inside the job's window are counted as not measured, so J/step
+ * is the integrated energy over the steps it covers (a late sampler or a
+ * failing rail file otherwise makes it too low).  n_lost: the total's gap
+ * count before the sample was added. */
+static void job_count_lost(struct session *s, const struct dvf_sample *smp, int n_lost)
+{
+	if (!smp->total_mw.ok)
+		return;
+	int64_t prev = s->tot_steps;
+	s->tot_steps = smp->steps.ok ? smp->steps.v : -1;
+	if (s->energy.ch[ENERGY_TOTAL].n_lost == n_lost || prev < 0 || !smp->steps.ok)
+		return;
+	if (!s->job_base_set || s->job_over || s->trk_over)
+		return;
+	/* a gap that began before the window counts from its base */
+	int64_t from = prev > s->job_steps0 ? prev : s->job_steps0;
+	if (smp->steps.v > from)
+		s->job_lost_steps += smp->steps.v - from;
 }
 
 int session_restart(struct session *s)
 {
 	energy_init(&s->energy, s->energy.bridge_ns);
+	s->tot_steps = -1;
+	s->job_lost_steps = 0;
 	int cap = s->hist.cap;
 	int64_t bucket = s->hist.bucket_ns;
 	history_free(&s->hist);
@@ -457,6 +482,7 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 	if (bridge < DVF_NS_PER_S)
 		bridge = DVF_NS_PER_S;
 	energy_init(&s->energy, bridge);
+	s->tot_steps = -1;
 	if (history_init(&s->hist, HIST_POINTS, HIST_BUCKET_NS) < 0) {
 		snprintf(err, errlen, "out of memory");
 		session_close(s);
@@ -573,7 +599,9 @@ int session_sample(struct session *s)
 	s->cur = smp;
 	s->have_cur = true;
 	s->n_samples++;
+	int n_lost = s->energy.ch[ENERGY_TOTAL].n_lost;
 	energy_add(&s->energy, &smp);
+	job_count_lost(s, &smp, n_lost);
 	history_push(&s->hist, &smp);
 	if (smp.hw_energy_mj.ok)
 		energy_counter_add(&s->hw, smp.hw_energy_mj.v);

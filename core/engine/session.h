@@ -77,6 +77,12 @@ struct session {
 	struct energy job_e1;
 	int64_t job_t1;
 	int64_t job_steps1;
+	/* Steps made inside the job's window while the total's energy was not
+	 * integrated (a gap longer than the bridge): J/step leaves them out,
+	 * as the energy does.  tot_steps is the step count at the last
+	 * sample whose total was valid (-1: none, or no count then). */
+	int64_t job_lost_steps;
+	int64_t tot_steps;
 	bool steps_hinted;           /* --pid without steps: the hint was given */
 
 	/* A hardware energy counter (NVML), when the source has one: the

@@ -93,15 +93,19 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 	int64_t steps = over && s->job_steps1 >= 0 ? s->job_steps1 : (js->st.steps.ok ? js->st.steps.v : -1);
 	if (steps >= 0)
 		js->steps = dvf_m_val(steps);
-	/* The steps made inside the window the energy was measured over. */
+	/* The steps made inside the window the energy was measured over, less
+	 * those made while it was not integrated (session.c job_count_lost). */
 	int64_t done = steps >= 0 ? steps - s->job_steps0 : -1;
-	if (done > 0 && js->energy_j > 0) {
+	int64_t measured = done - s->job_lost_steps;
+	if (measured > 0 && js->energy_j > 0) {
 		js->jps_ok = true;
-		js->j_per_step = js->energy_j / (double)done;
+		js->j_per_step = js->energy_j / (double)measured;
 		if (js->st.total.ok && js->st.total.v >= steps && !session_job_died(s, steps, js->st.total.v)) {
-			/* steps before the window and those left, at the measured rate */
+			/* steps before the window, those not measured and those
+			 * left, at the measured rate */
 			js->proj_ok = true;
-			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps + s->job_steps0);
+			js->projected_j = js->energy_j + js->j_per_step * (double)(js->st.total.v - steps + s->job_steps0 +
+										   s->job_lost_steps);
 		}
 	}
 	if (over) {

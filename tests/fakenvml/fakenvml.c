@@ -43,10 +43,16 @@
  *                            (one line per GPU: "I default" or "I locked LO HI"),
  *                            read before every device call: processes sharing
  *                            it see each other's locks, as on one real GPU
+ *   FAKENVML_LOG=FILE        with FAKENVML_STATE: each lock or reset appends
+ *                            the new state to FILE as one line, the GPUs'
+ *                            lines joined by '|' ("0 locked 990 990|1 default"):
+ *                            a test reads every state there was, however
+ *                            briefly it held
  * Built with -DFAKENVML_LEGACY it exports only the unversioned, older entry
  * points (no _v2 names, no field values, energy counter or clock locks). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -145,6 +151,7 @@ static struct {
 	long util_reads;
 	bool lost;
 	char state[512];
+	char log[512];        /* FAKENVML_LOG; "": none */
 	struct nvmlDevice_st gpu[MAX_GPUS];
 	unsigned n_curve;            /* FAKENVML_CURVE's levels; 0: the built-in model */
 	unsigned curve_mhz[MAX_CURVE];  /* highest first, as NVML lists clocks */
@@ -361,6 +368,8 @@ nvmlReturn_t nvmlInit(void)
 	}
 	const char *st = getenv("FAKENVML_STATE");
 	snprintf(fk.state, sizeof fk.state, "%s", st ? st : "");
+	const char *lg2 = getenv("FAKENVML_LOG");
+	snprintf(fk.log, sizeof fk.log, "%s", lg2 ? lg2 : "");
 	double t = now_s();
 	for (unsigned i = 0; i < MAX_GPUS; i++)
 		fk.gpu[i] = (struct nvmlDevice_st){ .index = i, .energy_mj = 5e6 + i, .t_s = t };
@@ -557,6 +566,31 @@ static void advance(struct nvmlDevice_st *g)
 	g->t_s = t;
 }
 
+/* FAKENVML_LOG: the state as one line, appended in one write (O_APPEND:
+ * the lines of processes sharing the file never mix). */
+static void state_log(void)
+{
+	if (!fk.log[0])
+		return;
+	char line[MAX_GPUS * 40 + 2];
+	size_t n = 0;
+	for (unsigned i = 0; i < fk.n_gpus && n < sizeof line - 40; i++) {
+		const struct nvmlDevice_st *g = &fk.gpu[i];
+		int w = g->locked ? snprintf(line + n, sizeof line - n, "%s%u locked %u %u", i ? "|" : "", i, g->lo, g->hi)
+				  : snprintf(line + n, sizeof line - n, "%s%u default", i ? "|" : "", i);
+		if (w > 0)
+			n += (size_t)w;
+	}
+	line[n++] = '\n';
+	int fd = open(fk.log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, line, n) < 0) {
+		/* a test's log: nothing more to do */
+	}
+	close(fd);
+}
+
 static void state_save(void)
 {
 	char tmp[sizeof fk.state + 32];
@@ -573,6 +607,7 @@ static void state_save(void)
 	}
 	if (fclose(fp) != 0 || rename(tmp, fk.state) != 0)
 		unlink(tmp);
+	state_log();
 }
 
 nvmlReturn_t nvmlInit_v2(void)

@@ -20,19 +20,30 @@ mkdir -m 700 "$DVFSTOP_STATE_DIR"
 mkfifo "$T/fifo"
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-# run SECONDS ARGS...: dvfstop --batch --demo ARGS under a hard limit;
-# sets rc and took (ms)
+# run ARGS...: dvfstop --batch --demo ARGS (recording to $T/rec.csv), under
+# a hard limit far beyond any wait; sets rc, t0 (ms, the test's clock once
+# "recording to" is on stderr: the session has started, its limits count
+# from about then) and t1 (ms, when it had exited)
+started() { file_has "recording to" "$T/err" || ! kill -0 "$1" 2>/dev/null; }
 run() {
-	lim=$1
-	shift
+	rm -f "$T/rec.csv" "$T/rec.csv.meta.json"
+	timeout -k 1 "$((WAIT_S * 2))" "$DVFSTOP" --batch --no-config --demo --record "$T/rec.csv" "$@" \
+		>"$T/out" 2>"$T/err" &
+	_p=$!
+	until_ok started "$_p"
 	t0=$(now_ms)
-	timeout -k 1 "$lim" "$DVFSTOP" --batch --no-config --demo "$@" >"$T/out" 2>"$T/err"
+	wait "$_p"
 	rc=$?
-	took=$(($(now_ms) - t0))
+	t1=$(now_ms)
 }
-# within WHAT MS [RC]: the last run ended with RC (default 0) within MS
-# (dvfstop exits with the status of a fine-tune it ran, as `time` does)
+# within WHAT MS [RC] [STAMP]: the last run ended with RC (default 0) within
+# MS of its start, or of the time (ns) in the file STAMP (a child's exit);
+# 124 or 137: the hard limit killed it (dvfstop exits with the status of a
+# fine-tune it ran, as `time` does)
 within() {
+	_from=$t0
+	[ -n "${4:-}" ] && _from=$(($(cat "$4") / 1000000))
+	took=$((t1 - _from))
 	if [ "$rc" -eq "${3:-0}" ] && [ "$took" -le "$2" ]; then
 		ok "$1: ended in ${took} ms"
 	else
@@ -41,19 +52,20 @@ within() {
 	fi
 }
 
-# ---- limits, whatever is followed
-run 10 --progress "$T/fifo" --duration 2
+# ---- limits, whatever is followed (the time from the session's start:
+# the limit and 1.5 s, or more where little is asked)
+run --progress "$T/fifo" --duration 2
 within "--progress FIFO --duration 2" 3500
-run 10 --progress "$T/fifo" --samples 5
+run --progress "$T/fifo" --samples 5
 within "--progress FIFO --samples 5" 3000
-sleep 60 &
+sleep 600 &
 sp=$!
-run 10 --pid "$sp" --duration 2
+run --pid "$sp" --duration 2
 within "--pid --duration 2" 3500
-run 10 --pid "$sp" --samples 5
+run --pid "$sp" --samples 5
 within "--pid --samples 5" 3000
 if kill -0 "$sp" 2>/dev/null; then ok "the --pid process is left running"; else fail "the --pid process is gone"; fi
-run 10 --progress "$T/fifo" --interval 1000 --samples 2
+run --progress "$T/fifo" --interval 1000 --samples 2
 within "--progress FIFO --interval 1000 --samples 2" 2500
 
 # ---- one stop signal, clocks back
@@ -64,22 +76,27 @@ snap "$(gpu_node "$T/ref")" "$T/ref"
 # pinned, expect an end within 3 s (exit status $want: 0, or the status of
 # the fine-tune dvfstop ran) and the clock files as they were
 want=0
+# ready: a grep -E pattern and a file: the case also waits for it (a child's
+# first steps in its log) before the signal
+ready=
+is_ready() { [ -z "$ready" ] || file_has "${ready%%:*}" "${ready#*:}"; }
+gone_pid() { ! kill -0 "$1" 2>/dev/null; }
 stop() {
 	sig=$1; what=$2; shift 2
 	sd="$T/sim.$sig"
 	rm -rf "$sd"
 	$FG "$DVFSTOP" --batch --no-config --demo --sim-dir "$sd" --set-clock 510 "$@" >"$T/out" 2>"$T/err" &
 	p=$!
-	n=0
-	while ! ls "$DVFSTOP_STATE_DIR"/*.state >/dev/null 2>&1 && [ "$n" -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-	sleep 0.5
+	# pinned (the stop signals are handled before the clock is set)
+	if ! until_ok file_exists "$DVFSTOP_STATE_DIR/*.state" || ! until_ok is_ready; then
+		fail "$what: not pinned and ready after $WAIT_S s"; sed 's/^/    /' "$T/err"
+	fi
 	t0=$(now_ms)
 	kill -s "$sig" "$p"
-	n=0
-	while kill -0 "$p" 2>/dev/null && [ "$n" -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	until_ok gone_pid "$p"
 	took=$(($(now_ms) - t0))
 	if kill -0 "$p" 2>/dev/null; then
-		fail "$what: still running 5 s after one SIG$sig"
+		fail "$what: still running $WAIT_S s after one SIG$sig"
 		kill -s KILL "$p"
 		wait "$p"
 		return
@@ -96,36 +113,43 @@ stop TERM "--progress FIFO at --interval 15000" --interval 15000 --progress "$T/
 stop HUP "--pid" --pid "$sp"
 [ -n "$FG" ] && stop INT "--progress FIFO" --progress "$T/fifo"
 want=143   # train.py ends with 128 + SIGTERM when dvfstop stops it
-stop TERM "a child" -- python3 "$top_srcdir/tests/train.py" 1000 0.05
+ready="[0-9]+/1000:$T/train.log"
+stop TERM "a child" --log "$T/train.log" -- python3 "$top_srcdir/tests/train.py" 1000 0.05
+ready=
 want=0
 stop TERM "the simulated fine-tune at real time" --sim-speed 1 --interval 15000
 kill "$sp" 2>/dev/null
 
 # ---- a child that exits while a grandchild holds its output open
-gone() { # WHAT PIDFILE
+# gp_gone PID: not running (a zombie waiting for whoever reaps orphans
+# counts as gone); gone WHAT PIDFILE: until the grandchild is gone (SIGKILL
+# too takes effect only once the process runs again)
+gp_gone() {
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	case $_st in ''|Z|X) return 0;; *) return 1;; esac
+}
+gone() {
 	gp=$(cat "$2" 2>/dev/null)
 	if [ -z "$gp" ]; then fail "$1: no grandchild pid"; return; fi
-	# a zombie waiting for whoever reaps orphans counts as gone
-	st=$(sed 's/.*) //' "/proc/$gp/stat" 2>/dev/null | cut -d' ' -f1)
-	case $st in
-	''|Z|X) ok "$1: the grandchild is gone";;
-	*) fail "$1: the grandchild $gp is still running ($st)"; kill -s KILL "$gp";;
-	esac
+	if until_ok gp_gone "$gp"; then ok "$1: the grandchild is gone"
+	else fail "$1: the grandchild $gp is still running $WAIT_S s after"; kill -s KILL "$gp"; fi
 }
-run 10 --interval 100 -- sh -c 'sleep 20 & echo $! >"$0"; exit 0' "$T/gc1"
-within "sh -c 'sleep 20 & exit 0'" 2000
+# (each child writes the time of its exit, ns, to FILE.end: the end is
+# timed from there)
+run --interval 100 -- sh -c 'sleep 600 & echo $! >"$0"; date +%s%N >"$0.end"; exit 0' "$T/gc1"
+within "sh -c 'sleep 600 & exit 0'" 2000 0 "$T/gc1.end"
 expect_grep "exit reported" "exited with code 0" "$T/err"
-gone "sleep 20 &" "$T/gc1"
+gone "sleep 600 &" "$T/gc1"
 # a long interval: the exit is seen when it happens, not at the next sample
-run 20 --interval 15000 -- sh -c 'sleep 20 & echo $! >"$0"; sleep 0.5; exit 3' "$T/gc2"
-within "exit after 0.5 s at --interval 15000" 2500 3
+run --interval 15000 -- sh -c 'sleep 600 & echo $! >"$0"; sleep 0.5; date +%s%N >"$0.end"; exit 3' "$T/gc2"
+within "exit after 0.5 s at --interval 15000" 2000 3 "$T/gc2.end"
 expect_grep "exit code reported" "exited with code 3" "$T/err"
 gone "at --interval 15000" "$T/gc2"
-# a grandchild that ignores SIGTERM gets SIGKILL after the grace
-run 10 --interval 100 -- sh -c 'trap "" TERM; sleep 20 & echo $! >"$0"; exit 0' "$T/gc3"
-within "a grandchild ignoring SIGTERM" 3000
+# a grandchild that ignores SIGTERM gets SIGKILL after the grace (1 s)
+run --interval 100 -- sh -c 'trap "" TERM; sleep 600 & echo $! >"$0"; date +%s%N >"$0.end"; exit 0' "$T/gc3"
+within "a grandchild ignoring SIGTERM" 3000 0 "$T/gc3.end"
 gone "ignoring SIGTERM" "$T/gc3"
 # its last output is read
-run 10 --interval 100 -- sh -c 'sleep 20 & echo "step 7 of 9"; echo last line; exit 0'
-within "output before the exit" 2000
+run --interval 100 -- sh -c 'sleep 600 & echo "step 7 of 9"; echo last line; date +%s%N >"$0"; exit 0' "$T/gc4"
+within "output before the exit" 2000 0 "$T/gc4"
 finish

@@ -57,16 +57,21 @@ expect_eq "tegrastats: cpu0's load" "$(csv_col "$T/t.csv" cpu0_util_pct 1)" 14.0
 
 # ---- files that vanish ------------------------------------------------------------
 # The tree left by the run above, read live: meminfo, the EMC clock, the
-# fan's PWM and nvmap go away one second in.
-"$DVFSTOP" --no-config --batch --sysfs-root "$D" --interval 100 --duration 3 --record "$T/b.csv" \
+# fan's PWM and nvmap go away once a row is on disk; SIGTERM ends the run
+# (as --duration would) once the rows say n/a for them.
+VANISH="ram_used_mb swap_used_mb emc_mhz emc_util_pct fan_pwm_pct gpu_procs"
+all_na() { for _c in $VANISH; do gap_over "$T/b.csv" "$_c" 3 0 || return 1; done; }
+"$DVFSTOP" --no-config --batch --sysfs-root "$D" --interval 100 --duration 3600 --record "$T/b.csv" \
 	>/dev/null 2>"$T/b.err" &
 pid=$!
-sleep 1
+until_ok csv_rows_ge "$T/b.csv" 1 || fail "vanished files: no row after $WAIT_S s"
 rm -f "$D/proc/meminfo" "$D/sys/kernel/debug/bpmp/debug/clk/emc/rate" "$D/sys/kernel/debug/nvmap/iovmm/maps"
 rm -f "$D"/sys/devices/platform/pwm-fan/hwmon/hwmon*/pwm1
+until_ok all_na || fail "vanished files: not n/a in the rows after $WAIT_S s"
+kill -s TERM $pid
 wait $pid
 expect_eq "vanished files: exit status" "$?" 0
-for col in ram_used_mb swap_used_mb emc_mhz emc_util_pct fan_pwm_pct gpu_procs; do
+for col in $VANISH; do
 	a=$(csv_col "$T/b.csv" $col 1)
 	b=$(csv_col "$T/b.csv" $col '$')
 	[ -n "$a" ] && [ -z "$b" ] && ok "$col: '$a' at first, n/a once its file is gone" ||

@@ -29,16 +29,41 @@ col() {
 }
 
 # ---- 1. garbage ---------------------------------------------------------
+# na_since UNIX_T: whole rows sampled after UNIX_T (the test's clock, taken
+# after a write) with VDD_GPU_SOC_mv n/a
+na_since() {
+	csv_whole "$T/g.csv" | awk -F, -v t="$1" '
+	NR == 1 { for (i = 1; i <= NF; i++) { f = $i; sub(/\r$/, "", f); if (f == "\"VDD_GPU_SOC_mv\"") c = i }; next }
+	{ sub(/\r$/, "") }
+	$2 > t && $c == "" { n++ }
+	END { print n + 0 }'
+}
+na_ge() { [ "$(na_since "$1")" -ge "$2" ]; }
+now_s() { date +%s.%N; }
+# step WHAT CMD...: until CMD holds; else the run is ended and the test too
+step() {
+	_what=$1
+	shift
+	until_ok "$@" && return
+	fail "garbage: $_what: not so after $WAIT_S s:"; sed 's/^/    /' "$T/g.err"
+	kill "$pid"; wait "$pid"; finish
+}
 good=$(cat "$mvfile")
-"$DVFSTOP" --no-config --batch --sysfs-root "$D" --interval 100 --duration 3.6 --record "$T/g.csv" \
+"$DVFSTOP" --no-config --batch --sysfs-root "$D" --interval 100 --duration 3600 --record "$T/g.csv" \
 	>"$T/g.sum" 2>"$T/g.err" &
 pid=$!
-sleep 1.2
+# each content read by 4 samples or more, then the value back; SIGTERM
+# ends the run (as --duration would) once it is read again
+step "rows with values" csv_rows_ge "$T/g.csv" 5
 echo "12abc" >"$mvfile"
-sleep 0.6
+t=$(now_s)
+step "12abc n/a" na_ge "$t" 4
 : >"$mvfile"
-sleep 0.6
+t=$(now_s)
+step "an empty file n/a" na_ge "$t" 4
 echo "$good" >"$mvfile"
+step "values again" valid_again "$T/g.csv" VDD_GPU_SOC_mv 5
+kill -s TERM "$pid"
 wait $pid
 expect_eq "garbage: exit status" "$?" 0
 set -- $(col "$T/g.csv" VDD_GPU_SOC_mv)

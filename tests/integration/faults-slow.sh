@@ -1,21 +1,22 @@
 #!/bin/sh
 # Fault injection, slow reads: the simulated AGX Orin in real time
 # (--sim-speed 1), recorded at 20 Hz, while its dvfstop-faults file makes
-# reads of VDD_GPU_SOC's voltage file take 150 ms (a stalled I2C bus) for
-# about 2.5 s, then lifts it.  What the user sees: one message when the
+# reads of VDD_GPU_SOC's voltage file take 150 ms (a stalled I2C bus) until
+# its second back-off, then lifts it.  What the user sees: one message when the
 # file goes slow (naming the rail and the file, and the 1 s back-off), one
 # when the retry is still slow (2 s), one when it reads normally again; the
 # rail's voltage n/a (empty, never zero) while backed off and values again
 # at the end, the other rails untouched; and the sampling goes on at its
 # rate, since a backed-off file is not read (reading it every sample would
-# cost 150 ms a sample, a third of the samples asked for).
+# cost 150 ms a sample, a third of the samples asked for).  The fault is
+# lifted once the second back-off is said, and SIGTERM ends the run (as
+# --duration would) once the values are back.
 . "$top_srcdir/tests/lib.sh"
 
 D=$T/sim
 CSV=$T/run.csv
 RATE_MS=50
-DUR=7
-"$DVFSTOP" --no-config --batch --demo --sim-dir "$D" --sim-speed 1 --interval $RATE_MS --duration $DUR \
+"$DVFSTOP" --no-config --batch --demo --sim-dir "$D" --sim-speed 1 --interval $RATE_MS --duration 3600 \
 	--record "$CSV" >"$T/summary" 2>"$T/stderr" &
 pid=$!
 
@@ -23,11 +24,24 @@ wait_rails "$D" VDD_GPU_SOC
 set -- $(rail_files "$D" VDD_GPU_SOC); hw=$2 ch=$3
 file="$hw/in${ch}_input"
 
-sleep 1.5
+# step WHAT CMD...: until CMD holds; else the run is ended and the test too
+step() {
+	_what=$1
+	shift
+	until_ok "$@" && return
+	fail "$_what: not so after $WAIT_S s:"; sed 's/^/    /' "$T/stderr"
+	kill "$pid"; wait "$pid"; finish
+}
+step "rows before the fault" csv_rows_ge "$CSV" 20
 echo "s 150 /$file" >"$D/dvfstop-faults"
-# first slow read at ~1.6 s, retry (slow again) at ~2.7 s, next at ~4.9 s
-sleep 2.5
+# the first slow read backs off 1 s, the retry (slow again) 2 s: the fault
+# is lifted once that is said, 2 s before the next retry, which then reads
+# normally
+step "still slow" file_has "still slow, [0-9]* ms; backing off 2 s$" "$T/stderr"
 rm -f "$D/dvfstop-faults"
+step "reads normally again" file_has "reads normally again$" "$T/stderr"
+step "VDD_GPU_SOC_mv again" valid_again "$CSV" VDD_GPU_SOC_mv 10
+kill -s TERM "$pid"
 wait $pid
 expect_eq "exit status" "$?" 0
 
@@ -51,8 +65,10 @@ runs() {
 }
 
 rows=$(($(wc -l <"$CSV") - 1))
-want=$((DUR * 1000 / RATE_MS))
-# three slow reads cost 3 x 150 ms (9 slots); no back-off would cost ~45
+# the samples the recording's time asked for (one every RATE_MS from 0)
+want=$(awk -F, -v r=$RATE_MS 'END { printf "%d", $1 * 1000 / r + 1 }' "$CSV")
+# three slow reads cost 3 x 150 ms (9 slots); reading the file every
+# sample while it is slow would cost two thirds of the samples meanwhile
 [ "$rows" -ge $((want * 85 / 100)) ] && ok "$rows of $want samples taken" || fail "only $rows of $want samples taken"
 
 set -- $(runs VDD_GPU_SOC_mv)

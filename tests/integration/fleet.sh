@@ -67,20 +67,20 @@ PA=$1 PB=$2 PD=$3 PP=$4 PX=$5 PG=$6 PN=$7   # exporters A, B, the dashboard, pro
 mkdir -m 700 "$T/state"
 export DVFSTOP_STATE_DIR="$T/state"
 "$DVFSTOP" --batch --no-config --demo --sim-speed 1 --seed 1 --sim-dir "$T/simA" --set-clock 816 \
-	--job-name fleet-a --prom-listen "127.0.0.1:$PA" --duration 60 >"$T/a.out" 2>"$T/a.err" &
+	--job-name fleet-a --prom-listen "127.0.0.1:$PA" --duration 3600 >"$T/a.out" 2>"$T/a.err" &
 pids="$pids $!"
 "$DVFSTOP" --batch --no-config --demo --sim-speed 1 --seed 2 --sim-dir "$T/simB" \
-	--prom-listen "127.0.0.1:$PB" --duration 60 >"$T/b.out" 2>"$T/b.err" &
+	--prom-listen "127.0.0.1:$PB" --duration 3600 >"$T/b.out" 2>"$T/b.err" &
 pids="$pids $!"
 "$DVFSTOP" --batch --no-config --demo --sim-speed 20 --sim-steps 0 --seed 4 --sim-dir "$T/simG" --govern \
-	--job-name fleet-g --prom-listen "127.0.0.1:$PG" --duration 1200 >"$T/g.out" 2>"$T/g.err" &
+	--job-name fleet-g --prom-listen "127.0.0.1:$PG" --duration 3600 >"$T/g.out" 2>"$T/g.err" &
 pids="$pids $!"
 FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
 TARGETS="'127.0.0.1:$PA', '127.0.0.1:$PB', '127.0.0.1:$PG'"
 nvml=no
 if [ -f "$FAKE" ]; then
 	DVFSTOP_NVML_LIB="$FAKE" FAKENVML_GPUS=8 "$DVFSTOP" --batch --no-config --source nvml --interval 500 \
-		--prom-listen "127.0.0.1:$PN" --duration 60 >"$T/n.out" 2>"$T/n.err" &
+		--prom-listen "127.0.0.1:$PN" --duration 3600 >"$T/n.out" 2>"$T/n.err" &
 	pids="$pids $!"
 	TARGETS="$TARGETS, '127.0.0.1:$PN'"
 	nvml=yes
@@ -93,7 +93,7 @@ if [ -n "$TMUX_CMD" ] && "$TMUX_CMD" -V >/dev/null 2>&1; then
 	unset TMUX TMUX_PANE
 	TM="$TMUX_CMD -L dvfstop-fleet-$$ -f /dev/null"
 	printf 'dvfstop-policy 1\nname fleet\nleaf 510\n' >"$T/fleet.policy"
-	$TM new-session -d -x 120 -y 40 "\"$DVFSTOP\" --no-config --demo --seed 3 --sim-dir \"$T/simD\" --policy \"$T/fleet.policy\" --prom-listen 127.0.0.1:$PD; sleep 60"
+	$TM new-session -d -x 120 -y 40 "\"$DVFSTOP\" --no-config --demo --seed 3 --sim-dir \"$T/simD\" --policy \"$T/fleet.policy\" --prom-listen 127.0.0.1:$PD; sleep 3600"
 	TARGETS="$TARGETS, '127.0.0.1:$PD'"
 	dash=yes
 else
@@ -115,15 +115,15 @@ prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
 pids="$pids $!"
 
 # Every query of the dashboard, the variables replaced as Grafana would
-# with "All" selected; retried until it has data, 30 s in all.
-"$PY" - "$C/grafana/dvfstop.json" "$PP" "$dash" "127.0.0.1:$PX" "127.0.0.1:$PA" "$nvml" "127.0.0.1:$PG" <<'EOF'
+# with "All" selected; each retried until it has data, up to WAIT_S.  The
+# exporters run until the test ends them.
+"$PY" - "$C/grafana/dvfstop.json" "$PP" "$dash" "127.0.0.1:$PX" "127.0.0.1:$PA" "$nvml" "127.0.0.1:$PG" "$WAIT_S" <<'EOF'
 import json, sys, time, urllib.parse, urllib.request
 dash, port, have_dash, dead, pinned = sys.argv[1], sys.argv[2], sys.argv[3] == "yes", sys.argv[4], sys.argv[5]
-have_nvml, governed = sys.argv[6] == "yes", sys.argv[7]
+have_nvml, governed, wait_s = sys.argv[6] == "yes", sys.argv[7], float(sys.argv[8])
 d = json.load(open(dash))
 base = "http://127.0.0.1:%s/api/v1/" % port
 fails = 0
-deadline = time.time() + 30
 def say(ok, what):
     global fails
     print(("ok: " if ok else "FAIL: ") + what)
@@ -141,6 +141,7 @@ def get1(path, q):
         return {"status": "unavailable", "error": str(e)}
 def get(path, **q):
     # Prometheus starting (connection refused, 503) is waited for.
+    deadline = time.time() + wait_s
     while True:
         r = get1(path, q)
         if r.get("status") != "unavailable" or time.time() > deadline:
@@ -151,6 +152,7 @@ def subst(e):
         e = e.replace(k, v)
     return e
 def query(expr, want_data=True):
+    deadline = time.time() + wait_s
     while True:
         r = get("query", query=expr)
         if r.get("status") != "success":

@@ -7,8 +7,7 @@
 # SIGSEGV, SIGABRT (the handler cannot call the library: it runs `dvfstop
 # restore` in a child, then dies of the signal).  Each time the fake GPU is
 # back to default and no state file is left.
-set -u
-: "${DVFSTOP:?}" "${top_builddir:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
 FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
 [ -x "$DVFSTOP" ] || { echo "SKIP: $DVFSTOP not built"; exit 77; }
 [ -f "$FAKE" ] || { echo "SKIP: $FAKE not built"; exit 77; }
@@ -20,23 +19,14 @@ else
 fi
 unset FAKENVML_GPUS FAKENVML_INIT_FAIL FAKENVML_NO_PERMISSION FAKENVML_NO_ENERGY \
 	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER FAKENVML_LOSE_GPU
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-nvmlsig.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export DVFSTOP_NVML_LIB="$FAKE" FAKENVML_STATE="$tmp/gpu" DVFSTOP_STATE_DIR="$tmp/state"
+tmp=$T
+# FAKENVML_LOG: every state the fake GPUs went through, a line each (the
+# GPUs' lines joined by '|'), so a lock is seen however briefly it held
+export DVFSTOP_NVML_LIB="$FAKE" FAKENVML_STATE="$tmp/gpu" FAKENVML_LOG="$tmp/log" DVFSTOP_STATE_DIR="$tmp/state"
 mkdir -m 700 "$DVFSTOP_STATE_DIR"
 ulimit -c 0 2>/dev/null   # SEGV and ABRT would dump core
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-# wait_lock STATE: until the fake GPUs' state file reads STATE (up to 5 s)
-wait_lock() {
-	_i=0
-	while [ "$(cat "$FAKENVML_STATE")" != "$1" ] && [ "$_i" -lt 500 ]; do
-		sleep 0.01
-		_i=$((_i + 1))
-	done
-	[ "$(cat "$FAKENVML_STATE")" = "$1" ]
-}
+# wait_lock STATE: until the fake GPUs have been in STATE (the log's line)
+wait_lock() { until_ok grep -qxF -- "$1" "$FAKENVML_LOG"; }
 . "$top_srcdir/tests/clocks.sh"   # signum
 states() { ls "$DVFSTOP_STATE_DIR" | grep -c '\.state$'; }
 
@@ -47,7 +37,9 @@ path() {
 	end=$1; shift
 	case $1 in --set-clock) lock="0 locked $2 $2";; *) lock="0 locked 345 $2";; esac
 	echo "0 default" >"$FAKENVML_STATE"
-	dur=30
+	: >"$FAKENVML_LOG"
+	# a signal ends the run once the lock is seen, --duration 1 the other
+	dur=600
 	[ "$end" = end ] && dur=1
 	$FG "$DVFSTOP" --batch --no-config --source nvml "$@" --interval 20 --duration $dur \
 		>"$tmp/out" 2>"$tmp/err" &
@@ -87,8 +79,9 @@ path ABRT --cap 1200
 many() {
 	end=$1
 	printf '0 default\n1 default\n2 default\n3 default\n' >"$FAKENVML_STATE"
-	lock=$(printf '0 locked 990 990\n1 default\n2 locked 990 990\n3 default')
-	dur=30
+	: >"$FAKENVML_LOG"
+	lock='0 locked 990 990|1 default|2 locked 990 990|3 default'
+	dur=600
 	[ "$end" = end ] && dur=1
 	FAKENVML_GPUS=4 $FG "$DVFSTOP" --batch --no-config --source nvml --gpu 0,2 --set-clock 990 \
 		--interval 20 --duration $dur >"$tmp/out" 2>"$tmp/err" &
@@ -111,19 +104,15 @@ many SEGV
 # The sweep on 4 GPUs: each level is locked on every GPU at once, J/step is
 # the node's (4 x 595 W at 1980 MHz), and all are given back after.
 echo "0 default" >"$FAKENVML_STATE"
+: >"$FAKENVML_LOG"
 FAKENVML_GPUS=4 DVFSTOP_LOG_DIR="$tmp" "$DVFSTOP" sweep --no-config --source nvml --mode exhaustive --count 2 --dwell 1s --settle 0 --stop-job-after \
-	-- sh -c 'i=0; while [ $i -lt 400 ]; do i=$((i+1)); echo "step $i"; sleep 0.05; done' \
+	-- sh -c 'i=0; while [ $i -lt 4000 ]; do i=$((i+1)); echo "step $i"; sleep 0.05; done' \
 	>"$tmp/out" 2>"$tmp/err" &
 pid=$!
-: >"$tmp/seen"
-while kill -0 "$pid" 2>/dev/null; do
-	tr '\n' '|' <"$FAKENVML_STATE" >>"$tmp/seen"; echo >>"$tmp/seen"
-	sleep 0.05
-done
 wait "$pid" || fail "sweep on 4 GPUs: exit $?: $(cat "$tmp/err")"
 for f in 1980 345; do
-	grep -q "^0 locked $f $f|1 locked $f $f|2 locked $f $f|3 locked $f $f|$" "$tmp/seen" &&
-		ok "sweep on 4 GPUs: $f MHz locked on all four" || fail "sweep on 4 GPUs: never $f MHz on all four: $(sort -u "$tmp/seen")"
+	grep -qx "0 locked $f $f|1 locked $f $f|2 locked $f $f|3 locked $f $f" "$FAKENVML_LOG" &&
+		ok "sweep on 4 GPUs: $f MHz locked on all four" || fail "sweep on 4 GPUs: never $f MHz on all four: $(sort -u "$FAKENVML_LOG")"
 done
 grep -Eq '^ +1980\.0 .* 2380\.000 ' "$tmp/out" && ok "sweep on 4 GPUs: the node's power" ||
 	fail "sweep on 4 GPUs: no 2380 W row: $(cat "$tmp/out")"
@@ -133,27 +122,22 @@ grep -Eq '^ +1980\.0 .* 2380\.000 ' "$tmp/out" && ok "sweep on 4 GPUs: the node'
 # The governor on 4 GPUs: each level it profiles is locked on every GPU at
 # once, and all four are given back when the job ends.
 echo "0 default" >"$FAKENVML_STATE"
+: >"$FAKENVML_LOG"
 FAKENVML_GPUS=4 "$DVFSTOP" --batch --no-config --source nvml --govern --interval 50 \
 	-- sh -c 'i=0; while [ $i -lt 200 ]; do i=$((i+1)); echo "step $i"; sleep 0.04; done' \
 	>"$tmp/gout" 2>"$tmp/gerr" &
 pid=$!
-: >"$tmp/gseen"
-while kill -0 "$pid" 2>/dev/null; do
-	tr '\n' '|' <"$FAKENVML_STATE" >>"$tmp/gseen"; echo >>"$tmp/gseen"
-	sleep 0.05
-done
 wait "$pid" || fail "governor on 4 GPUs: exit $?: $(cat "$tmp/gerr")"
 grep -q "governor: profile 1" "$tmp/gerr" && ok "governor on 4 GPUs: profiles" ||
 	fail "governor on 4 GPUs: no profile: $(cat "$tmp/gerr")"
-# a level locked on all four together (a snapshot may fall between two
-# GPUs' writes, so look for the whole set, not for its absence)
-if grep -Eq '^0 locked ([0-9]+ [0-9]+)\|1 locked \1\|2 locked \1\|3 locked \1\|$' "$tmp/gseen"; then
+# a level locked on all four together (the log has each state between two
+# GPUs' writes too, so look for the whole set, not for its absence)
+if grep -Eq '^0 locked ([0-9]+ [0-9]+)\|1 locked \1\|2 locked \1\|3 locked \1$' "$FAKENVML_LOG"; then
 	ok "governor on 4 GPUs: a level locked on all four together"
 else
-	fail "governor on 4 GPUs: locks: $(sort -u "$tmp/gseen" | head -5)"
+	fail "governor on 4 GPUs: locks: $(sort -u "$FAKENVML_LOG" | head -5)"
 fi
 [ "$(grep -c default "$FAKENVML_STATE")" = 4 ] && ok "governor on 4 GPUs: all given back" ||
 	fail "governor on 4 GPUs: after: $(cat "$FAKENVML_STATE")"
 
-[ "$fails" = 0 ] || exit 1
-echo "nvml-signals: all passed"
+finish

@@ -103,7 +103,7 @@ fnode=$(gpu_node "$F")
 snap "$fnode" "$T/fix"
 
 # A: controls a copied fixture tree, where cur_freq never follows (714 MHz).
-$FG "$DVFSTOP" --batch --no-config --sysfs-root "$F" --set-clock 816 --interval 20 --duration 20 \
+$FG "$DVFSTOP" --batch --no-config --sysfs-root "$F" --set-clock 816 --interval 20 --duration 3600 \
 	>"$T/a.out" 2>"$T/a.err" &
 apid=$!
 wait_file "$S/*.state" || fail "lock: A never saved its state: $(cat "$T/a.err")"
@@ -113,8 +113,7 @@ expect_grep "lock: the second names the holder's pid" "pid $apid" "$T/b.err"
 "$DVFSTOP" --batch --no-config --sysfs-root "$F" --samples 1 >"$T/b.out" 2>"$T/b.err"
 expect_eq "lock: a second monitor without clock options still runs" "$?" 0
 expect_eq "lock: A's pin held" "$(cat "$fnode/min_freq")" "816000000"
-i=0; while ! grep -q "runs at" "$T/a.err" && [ "$i" -lt 200 ]; do sleep 0.01; i=$((i + 1)); done
-expect_grep "readback: says where the board runs" "pinned at 816 MHz, but the GPU runs at 714 MHz" "$T/a.err"
+expect_file "readback: says where the board runs" "pinned at 816 MHz, but the GPU runs at 714 MHz" "$T/a.err"
 kill -s TERM "$apid"; wait "$apid"
 expect_eq "lock: A stopped by SIGTERM" "$?" 0
 why=$(same "$fnode" "$T/fix") && ok "fixture: clocks back after SIGTERM" || fail "fixture: $why"

@@ -5,8 +5,10 @@
 # once the clock is pinned a fault file makes the restore's writes fail
 # (the guard's raw writes ask the io fault table, which the simulator
 # reloads from <root>/dvfstop-faults while it samples: at most every
-# 100 ms, so the test waits 0.6 s before a signal).  Ended by (a) the end
-# of --duration (max_freq EACCES; the governor, changed behind its back,
+# 100 ms, so a marker goes with the faults, VIN_SYS_5V0's current failing,
+# and the test waits until the recording has it n/a).  Ended by (a) the
+# end of the run (the --pid it follows ends: the way out --duration takes;
+# max_freq EACCES; the governor, changed behind its back,
 # is someone else's choice: neither written back nor named, even with a
 # fault on it), (b) SIGTERM, (c) SIGINT (--batch takes both as
 # "stop": exit 0 when the clocks are back, 1 when they are not).  Then,
@@ -42,17 +44,25 @@ tree() {
 fails() {
 	name=$1; sig=$2; faults=$3; gov=${4:-}
 	tree "$name"
-	dur=30
-	[ "$sig" = end ] && dur=2
+	follow=
+	if [ "$sig" = end ]; then
+		sleep 600 &
+		gp=$!
+		follow="--pid $gp"
+	fi
 	$FG "$DVFSTOP" --batch --no-config --demo --sim-dir "$D" --set-clock $PIN --interval 20 \
-		--sim-speed 1 --duration $dur >"$T/$name.out" 2>"$T/$name.err" &
+		--sim-speed 1 --duration 3600 $follow --record "$T/$name.csv" >"$T/$name.out" 2>"$T/$name.err" &
 	pid=$!
 	wait_file "$S/*.state" || { fail "$name: no state file appeared: $(cat "$T/$name.err")"; return; }
-	printf "$faults" >"$D/dvfstop-faults"
+	set -- $(rail_files "$D" VIN_SYS_5V0)
+	printf "${faults}r EIO /$2/curr$3_input\n" >"$D/dvfstop-faults"
 	[ -n "$gov" ] && echo performance >"$node/governor"
 	expect_eq "$name: pinned max_freq" "$(cat "$node/max_freq")" "${PIN}000000"
-	if [ "$sig" != end ]; then
-		sleep 0.6
+	until_ok gap_over "$T/$name.csv" VIN_SYS_5V0_ma 1 0 ||
+		fail "$name: the fault file not taken in after $WAIT_S s: $(cat "$T/$name.err")"
+	if [ "$sig" = end ]; then
+		kill "$gp"
+	else
 		kill -s "$sig" "$pid"
 	fi
 	wait "$pid"

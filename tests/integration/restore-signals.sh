@@ -27,38 +27,31 @@ shm_trees
 
 
 
+# ready_or_gone OUT PID: the loop said it runs, or it has ended
+ready_or_gone() { grep -qs ready "$1" || ! kill -0 "$2" 2>/dev/null; }
+gone_pid() { ! kill -0 "$1" 2>/dev/null; }
 # trial SIG N: writes "ok ..." or "FAIL ..." to $T/r.SIG.N
 trial() {
 	sig=$1; n=$2; d="$TREES/t.$sig.$n"; res="$T/r.$sig.$n"
 	mkdir "$d"
-	# 0..50 ms into the loop, a few hundred clock changes
+	# 0..50 ms after the loop is seen running: a few hundred clock changes
 	delay=$(awk -v s="$n$(signum "$sig")" 'BEGIN { srand(s); printf "%.3f", rand() * 0.050 }')
 	# A shell starts background jobs with INT and QUIT ignored; undo that.
 	$FG "$LOOP" "$d/sim" "$n" >"$d/out" 2>"$d/err" &
 	pid=$!
 	# The tree is rebuilt at start (the simulator's job, not under test):
 	# the clock is set loose once the loop says it runs.
-	waited=0
-	while ! grep -qs ready "$d/out" && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 1000 ]; do
-		sleep 0.005
-		waited=$((waited + 1))
-	done
-	if ! grep -q ready "$d/out"; then
+	if ! until_ok ready_or_gone "$d/out" "$pid" || ! grep -q ready "$d/out"; then
 		kill -s KILL "$pid" 2>/dev/null
 		wait "$pid"
 		echo "FAIL $sig#$n: the loop did not start: $(cat "$d/err")" >"$res"; return
 	fi
 	sleep "$delay"
 	kill -s "$sig" "$pid"
-	waited=0
-	while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 50 ]; do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-	if kill -0 "$pid" 2>/dev/null; then
+	if ! until_ok gone_pid "$pid"; then
 		kill -s KILL "$pid"
 		wait "$pid"
-		echo "FAIL $sig#$n: still running 5 s after SIG$sig (sent after ${delay}s)" >"$res"; return
+		echo "FAIL $sig#$n: still running $WAIT_S s after SIG$sig (sent after ${delay}s)" >"$res"; return
 	fi
 	wait "$pid"
 	rc=$?

@@ -98,7 +98,7 @@ start_case() {
 	esac
 	envs="DVFSTOP_STATE_DIR=$d/state DVFSTOP_NVML_LIB=$FAKE FAKENVML_STATE=$d/gpu"
 	if [ "$front" = tui ]; then
-		tm new-window -d "env $envs sh -c 'echo \$\$ >\"$d/pid\"; exec $cmd 2>\"$d/err\"'"
+		tm new-window -d "env $envs sh -c '\"$T/runpid\" \"$d/pid\" $cmd 2>\"$d/err\"; echo \$? >\"$d/status\"'"
 	else
 		# the pid from the process itself, its exit status from a subshell
 		(eval "env $envs $FG \"$T/runpid\" \"$d/pid\" $cmd" >"$d/out" 2>"$d/err"
@@ -106,27 +106,34 @@ start_case() {
 	fi
 }
 
+# all_pinned FRONT KIND / all_gone FRONT KIND: every case of the group
+# has pinned the clock / has ended
+all_pinned() {
+	for _s in $FATAL $IGNORED; do
+		pinned "$2" "$T/c.$1.$2.${_s%%:*}" || return 1
+	done
+}
+all_gone() {
+	for _s in $FATAL $IGNORED; do
+		alive "$(cat "$T/c.$1.$2.${_s%%:*}/pid" 2>/dev/null)" && return 1
+	done
+	return 0
+}
+
 # group FRONT KIND: every signal of the table at once, then the checks;
 # each case's verdict is in $T/r.FRONT.KIND.NAME
 group() {
 	front=$1; kind=$2
 	for s in $FATAL $IGNORED; do start_case "$front" "$kind" "$s"; done
-	# all pinned (up to 30 s: a loaded machine starts slowly)
-	i=0
-	while [ "$i" -lt 300 ]; do
-		all=1
-		for s in $FATAL $IGNORED; do
-			pinned "$kind" "$T/c.$front.$kind.${s%%:*}" || { all=; break; }
-		done
-		[ -n "$all" ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	# all pinned (twice the deadline: two dozen start at once)
+	until_ok -t $((WAIT_S * 2)) all_pinned "$front" "$kind"
 	for s in $FATAL $IGNORED; do
 		d="$T/c.$front.$kind.${s%%:*}"
 		pinned "$kind" "$d" && [ -s "$d/pid" ] && kill -s "${s#*:}" "$(cat "$d/pid")"
 	done
-	sleep 0.5
+	# PIPE and XFSZ are ignored: the process is still there, and SIGTERM
+	# ends it as it ends a run (its exit status, checked below, would be
+	# 128 + PIPE or XFSZ had one of them ended it, whenever it came)
 	for s in $IGNORED; do
 		d="$T/c.$front.$kind.${s%%:*}"
 		if alive "$(cat "$d/pid")"; then
@@ -135,16 +142,7 @@ group() {
 			echo "FAIL $front $kind ${s%%:*}: ended by SIG${s%%:*}, which is ignored" >"$d/early"
 		fi
 	done
-	i=0
-	while [ "$i" -lt 100 ]; do
-		all=1
-		for s in $FATAL $IGNORED; do
-			alive "$(cat "$T/c.$front.$kind.${s%%:*}/pid" 2>/dev/null)" && { all=; break; }
-		done
-		[ -n "$all" ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	until_ok -t $((WAIT_S * 2)) all_gone "$front" "$kind"
 	for s in $FATAL $IGNORED; do check_case "$front" "$kind" "$s"; done
 }
 
@@ -163,13 +161,15 @@ check_case() {
 		echo "FAIL $front $kind $name: still running after SIG$name (or never pinned): $(cat "$d/err")" >"$res"
 		return
 	fi
-	i=0
-	while [ "$front" != tui ] && [ ! -s "$d/status" ] && [ "$i" -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
-	if [ "$front" != tui ]; then
+	# the exit status: every case of --batch and the sweep, the ignored
+	# signals' (then SIGTERM) of the dashboard
+	case $front:$name in tui:PIPE|tui:XFSZ|batch:*|sweep:*) check_rc=1;; *) check_rc=;; esac
+	if [ -n "$check_rc" ]; then
+		until_ok test -s "$d/status"
 		rc=$(cat "$d/status")
 		want=$((128 + num))
 		case $front:$name in batch:INT|batch:TERM|batch:HUP|batch:PIPE|batch:XFSZ) want=0;;
-		sweep:PIPE|sweep:XFSZ) want=$((128 + 15));;
+		sweep:PIPE|sweep:XFSZ|tui:PIPE|tui:XFSZ) want=$((128 + 15));;
 		esac
 		[ "$rc" = "$want" ] ||
 			{ echo "FAIL $front $kind $name: exit status $rc, want $want: $(cat "$d/err")" >"$res"; return; }

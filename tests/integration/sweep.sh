@@ -47,22 +47,23 @@ case "$got" in "$lo "*" $hi ") ok "--count 3: the lowest and highest levels kept
 "$DVFSTOP" sweep --no-config --demo --count 1 >/dev/null 2>"$T/err"
 expect_eq "--count 1: usage error" "$?" 2
 
-# Ctrl-C and SIGHUP in the middle of a real-time sweep with a recording.
+# Ctrl-C and SIGHUP in the middle of a real-time sweep with a recording
+# (at --sim-speed 1 it takes minutes: the signal comes well before its end).
+# pinned_level: the sweep has pinned a level (both files empty while the
+# simulator lays its tree out is not a pin)
+pinned_level() {
+	_n=$(node)
+	[ -n "$_n" ] || return 1
+	_lo=$(cat "$_n/min_freq" 2>/dev/null)
+	[ -n "$_lo" ] && [ "$_lo" = "$(cat "$_n/max_freq" 2>/dev/null)" ]
+}
 for sig in INT HUP; do
-	env --default-signal "$DVFSTOP" sweep --no-config --demo --sim-dir "$D" --sim-speed 4 --mode exhaustive \
+	env --default-signal "$DVFSTOP" sweep --no-config --demo --sim-dir "$D" --sim-speed 1 --mode exhaustive \
 		--dwell 20steps --settle 0.2 --record "$T/rec-$sig.csv" >"$T/out" 2>"$T/err" &
 	pid=$!
-	# wait until the sweep has pinned a level
-	i=0
-	while [ $i -lt 100 ]; do
-		# (both files empty while the simulator lays its tree out is not a pin)
-		n=$(node)
-		lo=$([ -n "$n" ] && cat "$n/min_freq" 2>/dev/null)
-		hi=$([ -n "$n" ] && cat "$n/max_freq" 2>/dev/null)
-		[ -n "$lo" ] && [ "$lo" = "$hi" ] && break
-		sleep 0.1; i=$((i + 1))
-	done
-	sleep 0.5
+	# once a level is pinned and 6 rows are on disk
+	until_ok pinned_level || fail "SIG$sig: no level pinned after $WAIT_S s"
+	until_ok csv_rows_ge "$T/rec-$sig.csv" 6 || fail "SIG$sig: no rows recorded after $WAIT_S s"
 	kill -$sig $pid
 	wait $pid
 	rc=$?

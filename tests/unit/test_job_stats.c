@@ -69,10 +69,48 @@ static void test_window_from_step_3000(void **state)
 	assert_float_equal(js.elapsed_s, 10.0, 1e-9);
 }
 
+/* 20 of the window's 100 steps were made while the total's energy was not
+ * integrated (a gap longer than the bridge): the 800 J integrated are over
+ * the other 80, J/step is 10 (not 8), and the projection counts the 20 at
+ * that J/step as it does the steps before the window. */
+static void test_steps_in_a_lost_gap(void **state)
+{
+	(void)state;
+	static struct session s;
+	memset(&s, 0, sizeof s);
+	s.replay_job = true;
+	progress_tracker_init(&s.trk, 10 * DVF_NS_PER_S);
+	energy_init(&s.energy, DVF_NS_PER_S);
+	s.job_e0 = s.energy;
+	s.job_t0 = 0;
+	s.job_steps0 = 3000;
+	s.job_base_set = true;
+	for (int k = 0; k <= 100; k++)
+		step(&s, 3000 + k, k * DVF_NS_PER_S / 10);
+	s.energy.ch[ENERGY_TOTAL].mj = 800e3;
+	s.job_lost_steps = 20;
+	s.have_cur = true;
+	s.cur.t_ns = 10 * DVF_NS_PER_S;
+
+	struct job_stats js;
+	assert_true(session_job_stats(&s, &js));
+	assert_true(js.jps_ok);
+	assert_float_equal(js.j_per_step, 10.0, 1e-9);
+	assert_float_equal(js.energy_j, 800.0, 1e-9);            /* what was measured */
+	assert_true(js.proj_ok);
+	assert_float_equal(js.projected_j, 50000.0, 1e-6);
+
+	/* every step in the gap: nothing measured, no J/step */
+	s.job_lost_steps = 100;
+	assert_true(session_job_stats(&s, &js));
+	assert_false(js.jps_ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_from_step_3000),
+		cmocka_unit_test(test_steps_in_a_lost_gap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
