@@ -156,7 +156,11 @@ static int recommender_open(struct session *s, const struct dvf_opts *o, struct 
  * Only a child: a --pid process or a --progress file is never ours to end. */
 static void stop_child(struct session *s, const struct dvf_opts *o)
 {
-	int sig = session_job_interrupt(s, stopsig_signal() == SIGTERM ? SIGTERM : SIGINT);
+	/* The flag is cleared before the job hears anything: a hang-up or a
+	 * second Ctrl-C sent once the job reacts must find it clear. */
+	int first = stopsig_signal();
+	*stopsig_flag() = 0;   /* a stop signal from now on is recorded again */
+	int sig = session_job_interrupt(s, first == SIGTERM ? SIGTERM : SIGINT);
 	if (sig < 0)
 		return;
 	if (sig == SIGINT)
@@ -166,7 +170,6 @@ static void stop_child(struct session *s, const struct dvf_opts *o)
 	else
 		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGTERM now, SIGKILL %g s later\n", s->job_name,
 			(int)job_pid(s->job), o->stop_grace_s);
-	*stopsig_flag() = 0;   /* a stop signal from now on is recorded again */
 	while (!s->job_over) {
 		batch_wait(s);
 		int again = stopsig_signal();
