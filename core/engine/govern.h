@@ -143,6 +143,7 @@ struct govern {
 	struct govern_fig base_fig[GOVERN_BASE_MAX];
 	bool hold_user;              /* holding the user's clocks: nothing beat them */
 	double ratio_base;           /* the baseline's J/step, as the search measured it */
+	bool ratio_model;            /* from the profile: the ratio is fixed for the hold */
 	double ratio_held;           /* the held level's J/step in the profile, and its steps */
 	int64_t ratio_steps;
 	int hold_n_win;              /* the hold's windows so far (J/step, s/step, steps) */

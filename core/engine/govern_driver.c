@@ -218,6 +218,9 @@ static void say_new(struct govern_driver *d, struct session *s)
 	enum govern_state st = d->g.state;
 	bool measuring = st == GOV_WARMUP || st == GOV_BASELINE || st == GOV_PROFILE;
 	s->fast_ns = d->active && measuring ? GOVERN_FAST_NS : 0;
+	/* Held: samples at --interval, each drawn around it, so a step of
+	 * about that length does not alias with them (session_dither_ns). */
+	s->dither = d->active && (st == GOV_HOLD || st == GOV_VERIFY);
 }
 
 /* The clocks as they were before the governor took them. */

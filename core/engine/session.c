@@ -649,10 +649,33 @@ int session_sample(struct session *s)
 	}
 	/* Keep the grid: skip missed slots rather than bursting to catch up. */
 	int64_t step = session_interval_ns(s);
-	s->next_t += step;
+	s->next_t += s->dither ? session_dither_ns(s, step) : step;
 	if (s->next_t <= now)
 		s->next_t = now + step - (now - s->next_t) % step;
 	return 0;
+}
+
+/* A step about as long as the sampling interval aliases with a fixed
+ * grid: each sample lands at the same point of the step (its CPU part or
+ * its GPU part), and the power integrated from them reads high or low for
+ * tens of seconds, slow enough to look like a change of the job and to
+ * move a hold's energy by several per cent.  Intervals drawn uniformly
+ * from 0.5-1.5 x their length keep the mean rate and make the sampling
+ * phase a random walk, so that error averages out like any other noise.
+ * The generator is seeded with the session's start time: the simulator's
+ * runs (time from 0) repeat, a live one differs run to run. */
+int64_t session_dither_ns(struct session *s, int64_t step)
+{
+	if (!s->dither_state)
+		s->dither_state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)s->t_start;
+	uint64_t x = s->dither_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	s->dither_state = x ? x : 1;
+	double u = (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53;
+	int64_t d = (int64_t)((double)step * (0.5 + u));
+	return d > 0 ? d : 1;
 }
 
 int64_t session_interval_ns(const struct session *s)

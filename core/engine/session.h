@@ -39,6 +39,9 @@ struct session {
 	int64_t interval_ns;         /* --interval */
 	int64_t fast_ns;             /* a faster interval a measurement asks for for a while (the
 	                                governor's profile); 0 none */
+	bool dither;                 /* each interval drawn from 0.5-1.5 x its length (a hold's
+	                                energy: session_sample) */
+	uint64_t dither_state;       /* its generator (xorshift64*), seeded at the first draw */
 	int64_t t_start;             /* clock time of the first sample */
 	int64_t next_t;              /* clock time the next sample is due */
 
@@ -124,6 +127,8 @@ struct control *session_control_open(struct session *s, bool readonly, bool grac
 /* The interval samples are taken at now: --interval, or a faster one a
  * measurement asked for (fast_ns). */
 int64_t session_interval_ns(const struct session *s);
+/* An interval of about step ns drawn from 0.5-1.5 x step (s->dither). */
+int64_t session_dither_ns(struct session *s, int64_t step);
 /* Clock time at which the next sample is due. */
 static inline int64_t session_due(const struct session *s) { return s->next_t; }
 /* Real nanoseconds until the next sample is due (0 when due now). */
