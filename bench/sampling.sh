@@ -39,9 +39,10 @@
 # files (tmpfs or disk page cache): on a board, reading sysfs (INA3221 over
 # I2C, devfreq) costs more kernel time per file for every program alike.
 #
-# Budgets (issue 9): at 100 Hz dvfstop <= 1.5x the floor's CPU and >= 10x
-# below the Python reader (medians of the rounds' ratios when REPEAT > 1);
-# dvfstop --batch max RSS < 8 MiB.  Exit 1 when a budget is missed.
+# Budgets (issues 9 and 33): at 100 Hz dvfstop <= 1.2x the floor's CPU and
+# >= 10x below the Python reader (medians of the rounds' ratios when
+# REPEAT > 1); dvfstop --batch max RSS < 8 MiB (bench/rss.sh: <= 4 MiB
+# without --prom-listen).  Exit 1 when a budget is missed.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,12 +72,15 @@ $CC -O2 -o "$work/floor" "$top/bench/floor.c"
 $CC -O2 -o "$work/runcpu" "$top/bench/runcpu.c"
 "$DVFSTOP" --no-config --batch --demo --sim-dir "$tree" --samples 1 >/dev/null
 
-# The files read per sample: those pread once per sample over 3 samples at
-# the default 100 ms interval.
+# The files read per sample: those pread on 4 or 5 of 5 samples at the
+# default 100 ms interval.  Not "on each": the first two samples may come
+# closer than 90 ms when the start was slow (strace slows it), and the
+# seldom telemetry then skips one; a file read at the start only (names,
+# the clock table) is read once or twice.
 strace -f -y -e trace=pread64 -o "$work/strace" \
-	"$DVFSTOP" --no-config --batch --sysfs-root "$tree" --samples 3 >/dev/null
+	"$DVFSTOP" --no-config --batch --sysfs-root "$tree" --samples 5 >/dev/null
 sed -n 's/^[0-9]* *pread64([0-9]*<\([^>]*\)>.*/\1/p' "$work/strace" | sort | uniq -c |
-	awk -v t="$tree/" '$1 == 3 && index($2, t) == 1 { print $2 }' >"$work/files"
+	awk -v t="$tree/" '($1 == 4 || $1 == 5) && index($2, t) == 1 { print $2 }' >"$work/files"
 nfiles=$(wc -l <"$work/files")
 [ "$nfiles" -gt 0 ] || { echo "sampling: found no per-sample files" >&2; exit 1; }
 # Of those, the ones read on every one of 5 samples at 100 Hz; the rest is
@@ -209,8 +213,8 @@ case " $RATES " in *" 100 "*)
 		-v rf="$rf" -v rp="$rp" -v rq="$rq" -v how="$how" 'BEGIN {
 		ok = 1
 		if (rf == "") { rf = d / f; rp = p / d; rq = p / f }
-		printf "budget: dvfstop/floor at 100 Hz = %.2fx, %s (<= 1.5x): %s\n", rf, how, (rf <= 1.5 ? "ok" : "MISSED")
-		if (rf > 1.5) ok = 0
+		printf "budget: dvfstop/floor at 100 Hz = %.2fx, %s (<= 1.2x): %s\n", rf, how, (rf <= 1.2 ? "ok" : "MISSED")
+		if (rf > 1.2) ok = 0
 		printf "budget: python/dvfstop at 100 Hz = %.1fx, %s (>= 10x): %s\n", rp, how, (rp >= 10 ? "ok" : "MISSED")
 		if (rp < 10) ok = 0
 		printf "  (python/floor = %.1fx: the most a program reading these files could show here)\n", rq

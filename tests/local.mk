@@ -140,6 +140,12 @@ EXTRA_DIST += tests/integration/files.sh tests/tui/files.sh
 # A FIFO, a device or another user's link at a file's name never blocks or fools a reader or writer.
 TESTS += tests/integration/fifo.sh
 EXTRA_DIST += tests/integration/fifo.sh
+# Sampling reads its files and looks at no path again (issue 33).
+TESTS += tests/integration/sampling-syscalls.sh
+EXTRA_DIST += tests/integration/sampling-syscalls.sh
+# libmicrohttpd is loaded only when --prom-listen serves; a missing one is said (issue 33).
+TESTS += tests/integration/prom_nolib.sh
+EXTRA_DIST += tests/integration/prom_nolib.sh
 
 # The tests of each part of the tree (they used to sit in its fragment).
 # ---- from core/local.mk

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -338,6 +339,7 @@ void io_open(struct io_file *f, const char *path)
 	}
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	f->err = f->fd < 0 ? errno : 0;
+	f->linked_ns = clock_mono_ns();   /* just checked: a file read once is never watched */
 }
 
 void io_open_in(struct io_file *f, const char *root, const char *path)
@@ -353,6 +355,7 @@ void io_open_in(struct io_file *f, const char *root, const char *path)
 	}
 	f->fd = io_open_safe(f->root, path, O_RDONLY);
 	f->err = f->fd < 0 ? errno : 0;
+	f->linked_ns = clock_mono_ns();
 }
 
 void io_close(struct io_file *f)
@@ -431,6 +434,76 @@ void io_watch_slow(bool on)
 	slow_watch = on;
 }
 
+/* ---- noticing a removed file (IO_RELINK_NS) ---------------------------- */
+
+/* One inotify descriptor for every watched file: -1 when there is none
+ * (not made yet, or inotify refused).  Watches are never removed by hand:
+ * two io_files of one file share a watch, and a watch goes by itself when
+ * its file is deleted, or with the process. */
+static int watch_fd = -1;
+static bool watch_tried;
+static uint32_t watch_gen;      /* batches of events read so far */
+static int64_t watch_read_ns;   /* when watch_fd was last read */
+
+/* A watch on the open file itself (by its /proc/self/fd link, so it is the
+ * file read, whatever the path names now): > 0, or -1 when none. */
+static int watch_add(int fd)
+{
+	if (!watch_tried) {
+		watch_tried = true;
+		watch_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	}
+	if (watch_fd < 0)
+		return -1;
+	char link[64];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	int wd = inotify_add_watch(watch_fd, link, IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF);
+	return wd > 0 ? wd : -1;
+}
+
+/* Read what the watches said, at most once per IO_RELINK_NS: any event
+ * (or a lost one: IN_Q_OVERFLOW is an event too) counts a batch. */
+static void watch_read(int64_t now)
+{
+	if (watch_fd < 0 || now - watch_read_ns < IO_RELINK_NS)
+		return;
+	watch_read_ns = now;
+	char buf[4096];   /* the events are only counted, never parsed */
+	bool any = false;
+	while (read(watch_fd, buf, sizeof buf) > 0)
+		any = true;
+	if (any)
+		watch_gen++;
+}
+
+/* Is it time to look whether the open file is still linked?  A watched
+ * file: when events came since it was last looked at.  Else every
+ * IO_RELINK_NS, the first of which sets its watch up (the look that
+ * follows covers a removal before the watch). */
+static bool relink_due(struct io_file *f, int64_t now)
+{
+	if (f->wd > 0) {
+		watch_read(now);
+		if (f->watch_gen == watch_gen)
+			return false;
+		f->watch_gen = watch_gen;
+		return true;
+	}
+	if (now - f->linked_ns < IO_RELINK_NS)
+		return false;
+	f->linked_ns = now;
+	if (f->wd == 0) {
+		f->wd = watch_add(f->fd);
+		f->watch_gen = watch_gen;
+	}
+	return true;
+}
+
+bool io_watched(const struct io_file *f)
+{
+	return f->fd >= 0 && f->wd > 0;
+}
+
 /* Note how long a read took (t0 to t1) and start, lengthen or end the
  * back-off. */
 static void note_time(struct io_file *f, int64_t t0, int64_t t1)
@@ -472,16 +545,16 @@ static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 			return -1;
 		}
 	}
-	if (f->fd >= 0 && t0 - f->linked_ns >= IO_RELINK_NS) {
+	if (f->fd >= 0 && relink_due(f, t0)) {
 		struct stat st;
 		if (fstat(f->fd, &st) == 0 && st.st_nlink == 0) {
 			close(f->fd);   /* removed: the path decides, as on sysfs */
 			f->fd = -1;
 		}
-		f->linked_ns = t0;
 	}
 	if (f->fd < 0) {
 		f->fd = f->root ? io_open_safe(f->root, f->path, O_RDONLY) : open(f->path, O_RDONLY | O_CLOEXEC);
+		f->wd = 0;   /* another file: watched afresh */
 		if (f->fd < 0) {
 			f->err = errno;
 			note_time(f, t0, clock_mono_ns());
@@ -516,6 +589,7 @@ static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 		if (f->err == ENODEV || f->err == ESTALE || f->err == EBADF) {
 			close(f->fd);
 			f->fd = -1;
+			f->wd = 0;
 		}
 		return -1;
 	}

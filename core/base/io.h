@@ -46,14 +46,22 @@ struct io_file {
 	int64_t slow_read_ns; /* how long the last slow read took */
 	uint32_t slow_reads;  /* slow reads so far (a caller sees a new one) */
 	int64_t linked_ns;    /* when the open file was last seen still linked */
+	int wd;               /* its inotify watch; 0 none yet, -1 none to be had */
+	uint32_t watch_gen;   /* the watch events counted when it was last looked at */
 	char *root;           /* io_open_in: the tree it must stay in; NULL: plain open */
 };
 
-/* An open file is checked for removal about this often.  sysfs answers a
- * file whose device went away with ENODEV; a plain tree (a copy of a
- * board's, the static simulator) keeps serving a removed file's old bytes
- * through the open descriptor, so dvfstop looks whether it is still linked
- * (one fstat a file a half second) and opens the path again if not. */
+/* A removed file is noticed within about this long.  sysfs answers a file
+ * whose device went away with ENODEV; a plain tree (a copy of a board's,
+ * the static simulator) keeps serving a removed file's old bytes through
+ * the open descriptor, so dvfstop looks whether it is still linked and
+ * opens the path again if not.  Looking costs nothing per read: a file
+ * read again IO_RELINK_NS after it was opened gets an inotify watch (its
+ * unlink, or a rename over it, raises IN_ATTRIB on it), all watches share
+ * one descriptor read at most once per IO_RELINK_NS, and only after an
+ * event is each open file fstat'ed once.  Without inotify (none left, no
+ * /proc) a file is fstat'ed every IO_RELINK_NS, as before.  The file's
+ * path is checked (io_open_safe) when it is opened, not on each read. */
 #define IO_RELINK_NS (500LL * 1000000LL)
 
 /* Open for reading.  A file that cannot be opened is kept (fd -1, err set)
@@ -91,6 +99,9 @@ uint32_t io_slow_changes(void);
  * run faster than real time: its reads take host time, which is not the
  * board's (a loaded host would open gaps of simulated seconds). */
 void io_watch_slow(bool on);
+/* Whether the file's removal is watched with inotify (else it is fstat'ed
+ * every IO_RELINK_NS). */
+bool io_watched(const struct io_file *f);
 /* Is the file backed off after a slow read (until a read is fast again)? */
 bool io_slow(const struct io_file *f);
 /* The back-off in force (0 when not slow), and how long the slow read

@@ -1,12 +1,12 @@
 #include "config.h"
 #include "prom.h"
+#include "prom_mhd.h"
 #include "clock.h"
 #include "text.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -417,6 +417,9 @@ typedef enum MHD_Result mhd_result;
 typedef int mhd_result;
 #endif
 
+/* libmicrohttpd's functions, set when a server starts (prom_mhd_load). */
+static const struct prom_mhd *mhd;
+
 /* ---- the exporter ----------------------------------------------------------------- */
 
 /* conn_greediest's table: a power of two, at most half full. */
@@ -517,14 +520,14 @@ static void snap_set(struct prom *p, char *body, size_t len)
 static mhd_result queue_text(struct MHD_Connection *conn, unsigned code, const char *text,
 				  size_t len, const char *type, const char *allow)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_MUST_COPY);
+	struct MHD_Response *r = mhd->create_response_from_buffer(len, (void *)text, MHD_RESPMEM_MUST_COPY);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	mhd_result ret = MHD_queue_response(conn, code, r);
-	MHD_destroy_response(r);
+		mhd->add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	mhd_result ret = mhd->queue_response(conn, code, r);
+	mhd->destroy_response(r);
 	return ret;
 }
 
@@ -629,8 +632,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **ctx,
 		*ctx = NULL;
 		return;
 	}
-	const union MHD_ConnectionInfo *fi = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	const union MHD_ConnectionInfo *ai = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const union MHD_ConnectionInfo *fi = mhd->get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *ai = mhd->get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	if (!fi)
 		return;   /* cannot happen; such a connection is left to the idle timeout */
 	unsigned char addr[16] = { 0 };
@@ -670,7 +673,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_ctx,
 	(void)cls;
 	(void)req_ctx;
 	(void)toe;
-	const union MHD_ConnectionInfo *si = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	const union MHD_ConnectionInfo *si = mhd->get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct prom_conn *c = si ? si->socket_context : NULL;
 	if (c && c->conn == conn)
 		c->since = clock_mono_ns();
@@ -711,6 +714,11 @@ static int listen_open(struct prom *p, const char *spec, char *err, size_t errle
 	socklen_t sl;
 	if (prom_parse_listen(spec, &ss, &sl, err, errlen) < 0)
 		return -1;
+	char why[512];
+	if (!mhd && !(mhd = prom_mhd_load(why, sizeof why))) {
+		snprintf(err, errlen, "--prom-listen %s: %s", spec, why);
+		return -1;
+	}
 	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, errlen, "--prom-listen %s: %s", spec, strerror(errno));
@@ -748,7 +756,7 @@ static int listen_open(struct prom *p, const char *spec, char *err, size_t errle
 	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
 		sigdelset(&all, faults[i]);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	p->httpd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, p,
+	p->httpd = mhd->start_daemon(flags, 0, NULL, NULL, on_request, p,
 				    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 				    /* Our own limits (on_connection) close the oldest
 				     * to let a newcomer in; libmicrohttpd's would
@@ -809,7 +817,7 @@ void prom_close(struct prom *p)
 		return;
 	/* The HTTP thread ends first: nobody reads the snapshot after this. */
 	if (p->httpd)
-		MHD_stop_daemon(p->httpd);   /* closes the listening socket too */
+		mhd->stop_daemon(p->httpd);   /* closes the listening socket too */
 	if (p->stale) {
 		size_t len = 0;
 		char *body = prom_render(&p->view, &len);

@@ -13,7 +13,7 @@ FUZZ_BIN = tests/fuzz/bin
 .PHONY: fuzz fuzz-clean
 fuzz: config.h
 	@CLANG='$(CLANG)' $(SHELL) $(srcdir)/tests/fuzz/build.sh $(FUZZ_BIN) $(srcdir) \
-	  '$(FUZZ_TARGETS)' '$(DVF_LIB_FILES)' '$(CURSES_LIBS) $(CSV_LIBS) $(JSONC_LIBS) $(MHD_LIBS) $(LIBS)' \
+	  '$(FUZZ_TARGETS)' '$(DVF_LIB_FILES)' '$(CURSES_LIBS) $(CSV_LIBS) $(JSONC_LIBS) $(LIBS)' \
 	  -- -I$(builddir) $(AM_CPPFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS) $(CURSES_CFLAGS)
 
 fuzz-clean:

@@ -152,6 +152,50 @@ static void removed_and_put_back(void **st)
 	io_close(&f);
 }
 
+/* A file kept open and read for a while is watched (inotify): a new file
+ * renamed over its path, as a tool replacing a tree's file does, is
+ * noticed within IO_RELINK_NS and read; a watched file left alone stays
+ * open.  An unlink under a watched file is noticed the same way. */
+static void watched_replaced_by_rename(void **st)
+{
+	(void)st;
+	put("100\n");
+	struct io_file f;
+	io_open(&f, path);
+	int64_t v;
+	assert_true(io_read_i64(&f, &v));
+	assert_false(io_watched(&f));   /* a file read once is not watched */
+	usleep((useconds_t)(IO_RELINK_NS / 1000 + 20000));
+	assert_true(io_read_i64(&f, &v));
+	assert_true(io_watched(&f));
+	int fd = f.fd;
+	usleep((useconds_t)(IO_RELINK_NS / 1000 + 20000));
+	assert_true(io_read_i64(&f, &v));   /* nothing happened: the same file */
+	assert_int_equal(f.fd, fd);
+	assert_int_equal(v, 100);
+
+	char tmp[700];
+	snprintf(tmp, sizeof tmp, "%s.new", path);
+	FILE *fp = fopen(tmp, "w");
+	assert_non_null(fp);
+	fputs("300\n", fp);
+	fclose(fp);
+	assert_int_equal(rename(tmp, path), 0);
+	usleep((useconds_t)(IO_RELINK_NS / 1000 + 20000));
+	assert_true(io_read_i64(&f, &v));
+	assert_int_equal(v, 300);
+
+	/* the new file is watched in turn; its removal is noticed */
+	usleep((useconds_t)(IO_RELINK_NS / 1000 + 20000));
+	assert_true(io_read_i64(&f, &v));
+	assert_true(io_watched(&f));
+	assert_int_equal(unlink(path), 0);
+	usleep((useconds_t)(IO_RELINK_NS / 1000 + 20000));
+	assert_false(io_read_i64(&f, &v));
+	assert_int_equal(f.err, ENOENT);
+	io_close(&f);
+}
+
 static void nul_terminated_strings(void **st)
 {
 	(void)st;
@@ -672,6 +716,7 @@ int main(void)
 		cmocka_unit_test(parse_like_strtoll),
 		cmocka_unit_test(reread_same_fd),
 		cmocka_unit_test(removed_and_put_back),
+		cmocka_unit_test(watched_replaced_by_rename),
 		cmocka_unit_test(nul_terminated_strings),
 		cmocka_unit_test(faults_and_comeback),
 		cmocka_unit_test(write_and_write_faults),

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Sampling a board's tree costs reads and nothing else (issue 33): each
+# file's path is checked once, when it is opened, and the open file is
+# read with pread from then on.  Whether a file was removed is learnt from
+# an inotify watch, not by looking at every file again and again.  Two
+# runs on the same static tree at 100 Hz, 1 s and 4 s long: the calls that
+# look at paths or files (stat family, readlink, open, close) must be the
+# same in both but for a few; looking at each of the ~30 files every half
+# second made ~180 more in the longer run.  A file removed from the tree
+# while it runs still reads as n/a (tests/integration/board-metrics.sh).
+. "$top_srcdir/tests/lib.sh"
+command -v strace >/dev/null 2>&1 || { echo "strace not installed: skipped"; exit 77; }
+D="$DVFSTOP"
+cd "$T" || exit 99
+"$D" --no-config --batch --demo --sim-dir "$T/tree" --samples 1 >/dev/null 2>&1 ||
+	{ fail "cannot make the simulated tree"; finish; }
+strace -f -o "$T/probe" true 2>/dev/null || { echo "strace cannot trace here: skipped"; exit 77; }
+
+# calls SECONDS: how many path or file looks a run of that long made
+calls() {
+	strace -f -qq -o "$T/st$1" \
+		-e trace=stat,lstat,fstat,newfstatat,statx,readlink,readlinkat,open,openat,close \
+		"$D" --no-config --batch --sysfs-root "$T/tree" --interval 10 --duration "$1" >"$T/out$1" 2>&1 ||
+		fail "the $1 s run failed: $(cat "$T/out$1")"
+	grep -c . "$T/st$1"
+}
+short=$(calls 1)
+long=$(calls 4)
+extra=$((long - short))
+echo "path and file calls: $short in 1 s, $long in 4 s"
+if [ "$extra" -le 8 ]; then
+	ok "3 s more sampling at 100 Hz made $extra more path or file calls (at most 8)"
+else
+	fail "3 s more sampling at 100 Hz made $extra more path or file calls (want at most 8); what they were:"
+	sed 's/^[0-9]* *//; s/(.*//' "$T/st4" | sort | uniq -c | sed 's/^/    /'
+fi
+finish
