@@ -537,6 +537,12 @@ TESTS += tests/unit/test_tui_sweep
 tests_unit_test_tui_sweep_SOURCES = tests/unit/test_tui_sweep.c
 tests_unit_test_tui_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_tui_sweep_LDADD = $(TUI_TEST_LDADD)
+# The governor in the sweep region (tui/govern_panel.c).
+check_PROGRAMS += tests/unit/test_govern_panel
+TESTS += tests/unit/test_govern_panel
+tests_unit_test_govern_panel_SOURCES = tests/unit/test_govern_panel.c
+tests_unit_test_govern_panel_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_govern_panel_LDADD = $(TUI_TEST_LDADD)
 endif
 
 # Clock control keys and the policy panel (ctl_keys.c, policy_panel.c).

@@ -212,6 +212,46 @@ static void test_focus_order(void **state)
 	}
 }
 
+/* While the sweep region shows the governor (first_extra), its column's
+ * spare rows go to it first: at 80x24 it holds six rows instead of two,
+ * the column still filled and every panel at its minimum or more; at
+ * 120x40 the graphs keep their rows too. */
+static void test_first_extra(void **state)
+{
+	(void)state;
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4, 0 };
+	struct layout plain, gov;
+	layout_compute(&in, &plain);
+	in.first_extra = TR_SWEEP;
+	layout_compute(&in, &gov);
+	assert_false(gov.too_small);
+	assert_int_equal(plain.r[TR_SWEEP].h, layout_min_height(&in, TR_SWEEP));
+	assert_int_equal(gov.r[TR_SWEEP].h, plain.r[TR_SWEEP].h + 4);
+	int col = 0, col_plain = 0;
+	for (int r = TR_GPU; r < TR_KEYS; r++) {
+		assert_true(gov.r[r].h >= layout_min_height(&in, r));
+		if (gov.r[r].x == gov.r[TR_SWEEP].x) {
+			col += gov.r[r].h;
+			col_plain += plain.r[r].h;
+		}
+	}
+	assert_int_equal(col, col_plain);
+	/* the other column is as it was */
+	assert_memory_equal(&gov.r[TR_GPU], &plain.r[TR_GPU], sizeof gov.r[0]);
+	assert_memory_equal(&gov.r[TR_POLICY], &plain.r[TR_POLICY], sizeof gov.r[0]);
+	/* 120x40: room for every comfortable extra either way */
+	struct layout_in big = { 120, 40, TR_PANELS_ALL, 4, TR_SWEEP };
+	layout_compute(&big, &gov);
+	big.first_extra = 0;
+	layout_compute(&big, &plain);
+	assert_int_equal(gov.r[TR_SWEEP].h, plain.r[TR_SWEEP].h);
+	assert_int_equal(gov.r[TR_POWER].h, plain.r[TR_POWER].h);
+	/* not a panel: the usual order */
+	in.first_extra = TR_KEYS;
+	layout_compute(&in, &gov);
+	assert_int_equal(gov.r[TR_SWEEP].h, layout_min_height(&in, TR_SWEEP));
+}
+
 static void test_center(void **state)
 {
 	(void)state;
@@ -235,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_wide_three_columns),
 		cmocka_unit_test(test_columns_filled),
 		cmocka_unit_test(test_focus_order),
+		cmocka_unit_test(test_first_extra),
 		cmocka_unit_test(test_center),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
