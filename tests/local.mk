@@ -514,6 +514,8 @@ TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 TUI_TESTS += tests/tui/rehearsal.sh
 # Looking is not acting: o and s opened and closed leave the governor be.
 TUI_TESTS += tests/tui/govern-look.sh
+# The governor in the sweep region: levels, intervals, decisions, the saving.
+TUI_TESTS += tests/tui/govern-view.sh
 # The quit question: on the key line, whole at 80 columns, only its keys.
 TUI_TESTS += tests/tui/quit-line.sh
 # q then k, and Ctrl-C: SIGINT to the job first, then SIGTERM, SIGKILL.
