@@ -108,9 +108,9 @@ static void layout_do(struct tui *t)
 		.present = TR_PANELS_ALL,
 		.power_rows = in ? in->n_rails : 0,
 		/* the governor's levels and decisions before more graph */
-		.first_extra = t->view.sweep.gov.shown ? TR_SWEEP : 0,
+		.first_extra = t->view.policy.gov_active ? TR_SWEEP : 0,
 	};
-	t->lay_gov = t->view.sweep.gov.shown;
+	t->lay_gov = t->view.policy.gov_active;
 	layout_compute(&li, &t->lay_base);
 	t->lay = t->lay_base;
 	/* A zoom that cannot be shown (too small) waits for a size it fits. */
