@@ -55,7 +55,7 @@ static void sweep(int step, unsigned present, int power_rows)
 {
 	for (int rows = 5; rows <= 100; rows += step)
 		for (int cols = 20; cols <= 300; cols += step) {
-			struct layout_in in = { cols, rows, present, power_rows };
+			struct layout_in in = { cols, rows, present, power_rows, 0 };
 			struct layout l;
 			layout_compute(&in, &l);
 			const char *why = check(&in, &l);
@@ -86,7 +86,7 @@ static void test_80x24_shows_all(void **state)
 {
 	(void)state;
 	for (int rails = 0; rails <= LAYOUT_MAX_POWER_ROWS; rails++) {
-		struct layout_in in = { 80, 24, TR_PANELS_ALL, rails };
+		struct layout_in in = { 80, 24, TR_PANELS_ALL, rails, 0 };
 		struct layout l;
 		layout_compute(&in, &l);
 		assert_false(l.too_small);
@@ -99,7 +99,7 @@ static void test_80x24_shows_all(void **state)
 static void test_too_small(void **state)
 {
 	(void)state;
-	struct layout_in in = { 40, 12, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 40, 12, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_true(l.too_small);
@@ -127,7 +127,7 @@ static void test_too_small(void **state)
 static void test_one_column(void **state)
 {
 	(void)state;
-	struct layout_in in = { 60, 60, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 60, 60, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);
@@ -139,7 +139,7 @@ static void test_one_column(void **state)
 static void test_wide_three_columns(void **state)
 {
 	(void)state;
-	struct layout_in in = { 200, 50, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 200, 50, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);
@@ -154,7 +154,7 @@ static void test_columns_filled(void **state)
 {
 	(void)state;
 	/* Left column GPU 8 + CPU 5 + policy 4 = 17 of 37 - 3 = 34 rows. */
-	struct layout_in in = { 100, 37, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 100, 37, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);
@@ -181,7 +181,7 @@ static void test_focus_order(void **state)
 	(void)state;
 	for (int cols = 80; cols <= 300; cols += 7)
 		for (int rows = 20; rows <= 100; rows += 5) {
-			struct layout_in in = { cols, rows, TR_PANELS_ALL, 4 };
+			struct layout_in in = { cols, rows, TR_PANELS_ALL, 4, 0 };
 			struct layout l;
 			layout_compute(&in, &l);
 			if (l.too_small)
@@ -201,7 +201,7 @@ static void test_focus_order(void **state)
 			assert_int_equal(n, 6);
 		}
 	/* 80x24: GPU, power (right of it), CPU, energy, policy, sweep. */
-	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	int want[] = { TR_POWER, TR_CPU, TR_ENERGY, TR_POLICY, TR_SWEEP, TR_GPU };
