@@ -520,6 +520,8 @@ TUI_TESTS += tests/tui/job_figures.sh tests/tui/settings.sh tests/tui/govern.sh
 TUI_TESTS += tests/tui/rehearsal.sh
 # Looking is not acting: o and s opened and closed leave the governor be.
 TUI_TESTS += tests/tui/govern-look.sh
+# The governor in the sweep region: levels, intervals, decisions, the saving.
+TUI_TESTS += tests/tui/govern-view.sh
 # The quit question: on the key line, whole at 80 columns, only its keys.
 TUI_TESTS += tests/tui/quit-line.sh
 # q then k, and Ctrl-C: SIGINT to the job first, then SIGTERM, SIGKILL.
@@ -543,6 +545,12 @@ TESTS += tests/unit/test_tui_sweep
 tests_unit_test_tui_sweep_SOURCES = tests/unit/test_tui_sweep.c
 tests_unit_test_tui_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_tui_sweep_LDADD = $(TUI_TEST_LDADD)
+# The governor in the sweep region (tui/govern_panel.c).
+check_PROGRAMS += tests/unit/test_govern_panel
+TESTS += tests/unit/test_govern_panel
+tests_unit_test_govern_panel_SOURCES = tests/unit/test_govern_panel.c
+tests_unit_test_govern_panel_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_govern_panel_LDADD = $(TUI_TEST_LDADD)
 endif
 
 # Clock control keys and the policy panel (ctl_keys.c, policy_panel.c).

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "govern_driver.h"
+#include "govern_panel.h"
 #include "session.h"
 
 static bool start(struct tui *t)
@@ -79,10 +80,31 @@ int govern_keys_key_toggle(struct tui *t)
 	return KR_REDRAW;
 }
 
+/* The sweep region shows the governor while it was started, unless the
+ * user's own sweep is being chosen, runs, or has finished (its A waits)
+ * since the governor gave the clock up. */
+static void view_region(struct tui *t)
+{
+	struct govern_view *gv = &t->view.sweep.gov;
+	const struct govern *g = &t->gov->g;
+	bool yielded = g->state == GOV_SUSPENDED || g->state == GOV_OFF;
+	govern_panel_fill(g, t->gov->rehearsal, t->s->t_start, gv);
+	gv->shown = !t->sweep.choosing && !t->sweep.run.running && !(t->sweep.have && yielded);
+}
+
 void govern_keys_view(struct tui *t)
 {
 	struct policy_view *pv = &t->view.policy;
 	pv->gov_active = t->gov && t->gov->active;
+	if (!pv->gov_active)
+		t->view.sweep.gov.shown = false;
+	else
+		view_region(t);
+	/* The layout gives the sweep region its rows first while a governor
+	 * was started (tui.c): its levels and decisions, or a sweep that
+	 * took the clock from it. */
+	if (pv->gov_active != t->lay_gov)
+		t->relayout = true;
 	if (!pv->gov_active)
 		return;
 	const struct govern *g = &t->gov->g;

@@ -130,13 +130,20 @@ static int grower(const struct column *c)
 
 static void share(const struct layout_in *in, const struct column *c, int spare, int *h)
 {
-	for (int i = 0; i < c->n; i++) {
-		int e = comfortable_extra(c->panel[i]);
-		if (e > spare)
-			e = spare;
-		h[i] = layout_min_height(in, c->panel[i]) + e;
-		spare -= e;
-	}
+	for (int i = 0; i < c->n; i++)
+		h[i] = layout_min_height(in, c->panel[i]);
+	/* in->first_extra's panel first, then the others top to bottom */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < c->n; i++) {
+			bool first = layout_is_panel(in->first_extra) && c->panel[i] == in->first_extra;
+			if (first != (pass == 0))
+				continue;
+			int e = comfortable_extra(c->panel[i]);
+			if (e > spare)
+				e = spare;
+			h[i] += e;
+			spare -= e;
+		}
 	h[grower(c)] += spare;
 }
 

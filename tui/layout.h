@@ -46,6 +46,11 @@ struct layout_in {
 	int cols, rows;
 	unsigned present;      /* TR_BIT() of the panels that exist */
 	int power_rows;        /* rails listed in the power panel (0..8) */
+	/* A panel (TR_*) whose rows beyond its minimum come before the
+	 * others' in its column (the sweep region while it shows the
+	 * governor, whose levels and decisions say more than a longer graph);
+	 * 0: the usual order. */
+	int first_extra;
 };
 
 struct layout {

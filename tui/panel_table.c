@@ -57,14 +57,18 @@ static void panel_table_sweep_close(struct tui *t)
 	sweep_panel_abort(t, "quit");
 }
 
+/* The sweep region shows the governor while it governs (govern_panel.h). */
 static void panel_table_sweep_render(const struct tui_view *v, struct cellbuf *cb)
 {
-	sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb);
+	if (v->sweep.gov.shown)
+		govern_panel_render(&v->sweep.gov, v->focus == TR_SWEEP, cb);
+	else
+		sweep_panel_render(&v->sweep, v->focus == TR_SWEEP, cb);
 }
 
 static int panel_table_sweep_rows(const struct tui_view *v, int w)
 {
-	return sweep_panel_rows(&v->sweep, w);
+	return v->sweep.gov.shown ? govern_panel_rows(&v->sweep.gov, w) : sweep_panel_rows(&v->sweep, w);
 }
 
 static int panel_table_policy_rows(const struct tui_view *v, int w)

@@ -123,7 +123,8 @@ int policy_panel_rows(const struct policy_view *pv, int w)
 
 /* The governor's row: its state in full with the saving, or shorter forms
  * of either (the state up to its first comma, the saving without its
- * share) until both fit; the state alone last. */
+ * share) until both fit; last the saving with the state cut, so what it
+ * saved stays in view at any width. */
 static void gov_row(const struct policy_view *pv, struct cellbuf *cb, int x, int y, int W)
 {
 	int gx = x + cellbuf_putn(cb, x, y, ROLE_LABEL, "gov ", W);
@@ -135,8 +136,8 @@ static void gov_row(const struct policy_view *pv, struct cellbuf *cb, int x, int
 	}
 	snprintf(head, sizeof head, "%s", pv->gov_line);
 	head[strcspn(head, ",")] = '\0';
-	const char *lines[] = { pv->gov_line, pv->gov_line, head, head, pv->gov_line };
-	const char *saves[] = { full, part, full, part, "" };
+	const char *lines[] = { pv->gov_line, pv->gov_line, head, head, head };
+	const char *saves[] = { full, part, full, part, part };
 	int k = 0;
 	while (k < 4 && cellbuf_strcols(lines[k]) + cellbuf_strcols(saves[k]) > room)
 		k++;

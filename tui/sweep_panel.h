@@ -17,6 +17,7 @@
 
 #include "cellbuf.h"
 #include "control.h"
+#include "govern_panel.h"
 #include "sweep.h"
 #include "sweep_driver.h"
 
@@ -50,6 +51,7 @@ struct sweep_view {
 	double settle_s;
 	char dwell[32];
 	char idle[96];              /* no sweep yet and none can start: why; "" when s would start one */
+	struct govern_view gov;     /* the governor, shown instead while gov.shown (govern_keys.c) */
 };
 
 /* Fill v from the TUI's state and session. */

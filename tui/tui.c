@@ -107,7 +107,10 @@ static void layout_do(struct tui *t)
 		.rows = t->rows,
 		.present = TR_PANELS_ALL,
 		.power_rows = in ? in->n_rails : 0,
+		/* the governor's levels and decisions before more graph */
+		.first_extra = t->view.policy.gov_active ? TR_SWEEP : 0,
 	};
+	t->lay_gov = t->view.policy.gov_active;
 	layout_compute(&li, &t->lay_base);
 	t->lay = t->lay_base;
 	/* A zoom that cannot be shown (too small) waits for a size it fits. */

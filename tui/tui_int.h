@@ -63,6 +63,7 @@ struct tui {
 	bool quit;
 	bool quit_ask;         /* q while a fine-tune dvfstop started runs: stop, leave, cancel? */
 	bool relayout;         /* lay the screen out again before the next frame */
+	bool lay_gov;          /* the layout gave the sweep region its rows first (a governor started) */
 	bool force;            /* repaint every region in the next frame */
 	bool dirty;            /* draw a frame now rather than at the next refresh */
 	char msg_seen[256];    /* the session message last seen, and when (real ns) */

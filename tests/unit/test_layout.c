@@ -55,7 +55,7 @@ static void sweep(int step, unsigned present, int power_rows)
 {
 	for (int rows = 5; rows <= 100; rows += step)
 		for (int cols = 20; cols <= 300; cols += step) {
-			struct layout_in in = { cols, rows, present, power_rows };
+			struct layout_in in = { cols, rows, present, power_rows, 0 };
 			struct layout l;
 			layout_compute(&in, &l);
 			const char *why = check(&in, &l);
@@ -86,7 +86,7 @@ static void test_80x24_shows_all(void **state)
 {
 	(void)state;
 	for (int rails = 0; rails <= LAYOUT_MAX_POWER_ROWS; rails++) {
-		struct layout_in in = { 80, 24, TR_PANELS_ALL, rails };
+		struct layout_in in = { 80, 24, TR_PANELS_ALL, rails, 0 };
 		struct layout l;
 		layout_compute(&in, &l);
 		assert_false(l.too_small);
@@ -99,7 +99,7 @@ static void test_80x24_shows_all(void **state)
 static void test_too_small(void **state)
 {
 	(void)state;
-	struct layout_in in = { 40, 12, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 40, 12, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_true(l.too_small);
@@ -127,7 +127,7 @@ static void test_too_small(void **state)
 static void test_one_column(void **state)
 {
 	(void)state;
-	struct layout_in in = { 60, 60, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 60, 60, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);
@@ -139,7 +139,7 @@ static void test_one_column(void **state)
 static void test_wide_three_columns(void **state)
 {
 	(void)state;
-	struct layout_in in = { 200, 50, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 200, 50, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);
@@ -154,7 +154,7 @@ static void test_columns_filled(void **state)
 {
 	(void)state;
 	/* Left column GPU 8 + CPU 5 + policy 4 = 17 of 37 - 3 = 34 rows. */
-	struct layout_in in = { 100, 37, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 100, 37, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);
@@ -181,7 +181,7 @@ static void test_focus_order(void **state)
 	(void)state;
 	for (int cols = 80; cols <= 300; cols += 7)
 		for (int rows = 20; rows <= 100; rows += 5) {
-			struct layout_in in = { cols, rows, TR_PANELS_ALL, 4 };
+			struct layout_in in = { cols, rows, TR_PANELS_ALL, 4, 0 };
 			struct layout l;
 			layout_compute(&in, &l);
 			if (l.too_small)
@@ -201,7 +201,7 @@ static void test_focus_order(void **state)
 			assert_int_equal(n, 6);
 		}
 	/* 80x24: GPU, power (right of it), CPU, energy, policy, sweep. */
-	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	int want[] = { TR_POWER, TR_CPU, TR_ENERGY, TR_POLICY, TR_SWEEP, TR_GPU };
@@ -210,6 +210,46 @@ static void test_focus_order(void **state)
 		r = layout_focus_step(&l, r, 1);
 		assert_int_equal(r, want[i]);
 	}
+}
+
+/* While the sweep region shows the governor (first_extra), its column's
+ * spare rows go to it first: at 80x24 it holds six rows instead of two,
+ * the column still filled and every panel at its minimum or more; at
+ * 120x40 the graphs keep their rows too. */
+static void test_first_extra(void **state)
+{
+	(void)state;
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4, 0 };
+	struct layout plain, gov;
+	layout_compute(&in, &plain);
+	in.first_extra = TR_SWEEP;
+	layout_compute(&in, &gov);
+	assert_false(gov.too_small);
+	assert_int_equal(plain.r[TR_SWEEP].h, layout_min_height(&in, TR_SWEEP));
+	assert_int_equal(gov.r[TR_SWEEP].h, plain.r[TR_SWEEP].h + 4);
+	int col = 0, col_plain = 0;
+	for (int r = TR_GPU; r < TR_KEYS; r++) {
+		assert_true(gov.r[r].h >= layout_min_height(&in, r));
+		if (gov.r[r].x == gov.r[TR_SWEEP].x) {
+			col += gov.r[r].h;
+			col_plain += plain.r[r].h;
+		}
+	}
+	assert_int_equal(col, col_plain);
+	/* the other column is as it was */
+	assert_memory_equal(&gov.r[TR_GPU], &plain.r[TR_GPU], sizeof gov.r[0]);
+	assert_memory_equal(&gov.r[TR_POLICY], &plain.r[TR_POLICY], sizeof gov.r[0]);
+	/* 120x40: room for every comfortable extra either way */
+	struct layout_in big = { 120, 40, TR_PANELS_ALL, 4, TR_SWEEP };
+	layout_compute(&big, &gov);
+	big.first_extra = 0;
+	layout_compute(&big, &plain);
+	assert_int_equal(gov.r[TR_SWEEP].h, plain.r[TR_SWEEP].h);
+	assert_int_equal(gov.r[TR_POWER].h, plain.r[TR_POWER].h);
+	/* not a panel: the usual order */
+	in.first_extra = TR_KEYS;
+	layout_compute(&in, &gov);
+	assert_int_equal(gov.r[TR_SWEEP].h, layout_min_height(&in, TR_SWEEP));
 }
 
 static void test_center(void **state)
@@ -235,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_wide_three_columns),
 		cmocka_unit_test(test_columns_filled),
 		cmocka_unit_test(test_focus_order),
+		cmocka_unit_test(test_first_extra),
 		cmocka_unit_test(test_center),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -565,7 +565,7 @@ static void test_render_every_size(void **state)
 	make_view_na(&v);
 	for (int rows = 20; rows <= 70; rows += 3)
 		for (int cols = 80; cols <= 300; cols += 11) {
-			struct layout_in in = { cols, rows, TR_PANELS_ALL, info.n_rails };
+			struct layout_in in = { cols, rows, TR_PANELS_ALL, info.n_rails, 0 };
 			struct layout l;
 			layout_compute(&in, &l);
 			assert_false(l.too_small);

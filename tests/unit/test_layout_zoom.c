@@ -58,7 +58,7 @@ static bool cut_unit(const struct cellbuf *cb, const char *u)
 static void test_zoom_rect(void **state)
 {
 	(void)state;
-	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);
@@ -87,7 +87,7 @@ static void test_zoom_rect(void **state)
 static void test_hit(void **state)
 {
 	(void)state;
-	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4 };
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, 4, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	for (int r = 0; r < TR_COUNT; r++) {
@@ -111,7 +111,7 @@ static void test_one_minimum(void **state)
 {
 	(void)state;
 	for (int rails = 0; rails <= DVF_MAX_RAILS; rails++) {
-		struct layout_in in = { LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS, TR_PANELS_ALL, rails };
+		struct layout_in in = { LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS, TR_PANELS_ALL, rails, 0 };
 		struct layout l;
 		layout_compute(&in, &l);
 		assert_false(l.too_small);
@@ -412,7 +412,7 @@ static void test_80x24_lines(void **state)
 	make_policy(&v.policy);
 	v.focus = TR_GPU;
 
-	struct layout_in in = { 80, 24, TR_PANELS_ALL, DVF_MAX_RAILS };
+	struct layout_in in = { 80, 24, TR_PANELS_ALL, DVF_MAX_RAILS, 0 };
 	struct layout l;
 	layout_compute(&in, &l);
 	assert_false(l.too_small);

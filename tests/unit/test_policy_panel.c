@@ -117,7 +117,8 @@ static void test_panel_recommendation(void **state)
 
 /* The governor's row, second, before the path: its state and the energy
  * it saved; narrower, the state up to its comma and the saving without its
- * share; suspended in the warning role. */
+ * share, and at last the state cut but never the saving; suspended in the
+ * warning role. */
 static void test_panel_governor(void **state)
 {
 	(void)state;
@@ -150,6 +151,16 @@ static void test_panel_governor(void **state)
 	policy_panel_render(&pv, false, &cb);
 	row(&cb, 2, r, sizeof r);
 	assert_non_null(strstr(r, "|gov hold 816 MHz "));
+	assert_non_null(strstr(r, " saved 436 J|"));
+	cellbuf_free(&cb);
+	/* a state with no comma, too long beside it: the state is cut, the
+	 * saving stays (80 columns, a re-profile) */
+	snprintf(pv.gov_state, sizeof pv.gov_state, "profile");
+	snprintf(pv.gov_line, sizeof pv.gov_line, "profile 2: measuring 714 MHz (3 of 11 levels done)");
+	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gov profile 2: measuring"));
 	assert_non_null(strstr(r, " saved 436 J|"));
 	cellbuf_free(&cb);
 	/* suspended: said, and no saving yet */
