@@ -394,6 +394,17 @@ static bool rail_like(const struct tok *t)
 	return slash || w;
 }
 
+/* A power rail's name on every release ("VDD_IN", "VIN_SYS_5V0",
+ * "POM_5V_GPU"): its value must be power, whatever it looks like. */
+static bool rail_name(const struct tok *t)
+{
+	static const char *const prefix[] = { "VDD_", "VIN_", "POM_" };
+	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+		if (t->len > strlen(prefix[i]) && memcmp(t->s, prefix[i], strlen(prefix[i])) == 0)
+			return true;
+	return false;
+}
+
 /* "curmW/avgmW", JetPack 7 "curmW/avgmW/maxmW", and before JetPack 5
  * "cur/avg" in mW without the unit; the unit may also be written once at
  * the end ("a/b/cmW"). */
@@ -504,7 +515,7 @@ static int parse_named(struct cursor *c, const struct tok *name, struct tegrasta
 	char field[TEGRASTATS_NAME_LEN];
 	copy_name(field, name, sizeof field);
 
-	if (rail_like(&t)) {
+	if (rail_like(&t) || rail_name(name)) {
 		if (r->n_rails >= TEGRASTATS_MAX_RAILS)
 			return bad(c, &t, field, "at most 16 rails");
 		struct tegrastats_rail *rl = &r->rail[r->n_rails];
