@@ -222,7 +222,10 @@ EXTRA_DIST += \
 	tests/fixtures/tegrastats/jp7_agx_orin.txt \
 	tests/fixtures/tegrastats/thor.txt \
 	tests/fixtures/tegrastats/older.txt \
-	tests/fixtures/tegrastats/malformed.txt
+	tests/fixtures/tegrastats/malformed.txt tests/fixtures/tegrastats/skipped.txt \
+	tests/fixtures/tegrastats/tx1.txt tests/fixtures/tegrastats/tx2.txt tests/fixtures/tegrastats/nano.txt \
+	tests/fixtures/tegrastats/agx_xavier.txt tests/fixtures/tegrastats/xavier_nx.txt \
+	tests/fixtures/tegrastats/orin_nx.txt tests/fixtures/tegrastats/orin_nano.txt tests/fixtures/tegrastats/agx_orin.txt
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_progress_linebuf
@@ -376,8 +379,10 @@ endif
 TESTS += tests/integration/convert-stream.sh
 EXTRA_DIST += tests/integration/convert-stream.sh tests/integration/tegrastats-gen.sh
 TESTS += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \
+	tests/integration/tegrastats-boards.sh \
 	tests/integration/prom_textfile.sh tests/integration/prom_http.sh
 EXTRA_DIST += tests/integration/replay_roundtrip.sh tests/integration/replay_damaged.sh tests/integration/replay_tegrastats.sh \
+	tests/integration/tegrastats-boards.sh \
 	tests/integration/prom_textfile.sh tests/integration/prom_http.sh \
 	tests/fixtures/sessions/agx-orin-10s.csv tests/fixtures/sessions/agx-orin-10s.csv.meta.json \
 	tests/fixtures/sessions/damaged.csv tests/fixtures/sessions/wrong-header.csv \

@@ -9,7 +9,8 @@ core_source_libsource_a_SOURCES = \
 	core/source/nvml_api.c core/source/nvml_priv.h \
 	core/source/replay.c core/source/replay.h core/source/replay_csv.c \
 	core/source/replay_table.h core/source/replay_tegra.c core/source/source.c core/source/source.h \
-	core/source/tegrastats.c core/source/tegrastats.h
+	core/source/tegrastats.c core/source/tegrastats.h \
+	core/source/tegrastats_board.c core/source/tegrastats_board.h
 # the jetson source's pieces (jetson_priv.h)
 core_source_libsource_a_SOURCES += core/source/jetson_ctl.c core/source/jetson_discover.c \
 	core/source/jetson_msg.c core/source/jetson_path.c core/source/jetson_priv.h \

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "io_user.h"
 #include "jetson.h"
+#include "tegrastats_board.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -39,6 +40,7 @@ struct source {
 	struct replay_table t;
 	size_t pos;            /* next row sample() returns */
 	size_t next_bad;       /* first damaged row not yet passed */
+	int next_notice;       /* first of r->notice not yet said */
 	struct stream *sm;     /* NULL: the whole file is in the table */
 };
 
@@ -174,12 +176,10 @@ static void meta_read(struct replay_table *r)
 		return;
 	}
 	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size > REPLAY_MAX_LINE) {
-		size_t len = strlen(mp) + 300;
 		char b[256];
-		if ((r->notice = malloc(len)))
-			snprintf(r->notice, len, "%s: %s, ignored", mp,
-				 fd >= 0 || e == ENOTSUP || e == EISDIR ? "not a regular file of at most 1 MiB"
-									: io_user_strerror(e, &why, b, sizeof b));
+		replay_notice_add(r, "%s: %s, ignored", mp,
+				  fd >= 0 || e == ENOTSUP || e == EISDIR ? "not a regular file of at most 1 MiB"
+									 : io_user_strerror(e, &why, b, sizeof b));
 		if (fd >= 0)
 			close(fd);
 		free(mp);
@@ -188,9 +188,7 @@ static void meta_read(struct replay_table *r)
 	json_object *o = json_object_from_fd(fd);
 	close(fd);
 	if (!o || !json_object_is_type(o, json_type_object)) {
-		size_t len = strlen(mp) + 64;
-		if ((r->notice = malloc(len)))
-			snprintf(r->notice, len, "%s: not a JSON object, ignored", mp);
+		replay_notice_add(r, "%s: not a JSON object, ignored", mp);
 		json_object_put(o);
 		free(mp);
 		return;
@@ -594,7 +592,8 @@ static void replay_free(struct source *src)
 	free(r->rows);
 	free(r->vals);
 	free(r->bad);
-	free(r->notice);
+	for (int k = 0; k < r->n_notices; k++)
+		free(r->notice[k]);
 	free(r->cols);
 	free(r->path);
 	stream_free(src->sm);
@@ -663,7 +662,10 @@ static struct source *replay_open_as(const struct source_cfg *cfg, bool stream, 
 	if (!src->sm && (!r->have_meta || in->n_levels == 0))
 		levels_from_rows(r, 0, r->n_rows);
 	in->board = board_guess(in->board_name);
-	if (!r->have_meta) {
+	if (r->tegrastats) {
+		/* every Jetson generation's rails, each board's own total rule */
+		tegrastats_board_apply(in);
+	} else if (!r->have_meta) {
 		/* No sidecar: the rails tell the board, and so its total rule.
 		 * A recording's total_mw column is still what plays. */
 		in->board = board_from_rails(in);
@@ -794,17 +796,15 @@ static int replay_sample(struct source *src, struct dvf_sample *out)
 	return 0;
 }
 
-/* The sidecar's notice first, then each damaged row playback has passed:
+/* The notices first (the sidecar's, a log's), then each damaged row playback has passed:
  * a bad row is passed once the good row after it has been played, or when
  * playback has reached the end.  Each row is said once, even after a seek
  * back. */
 static int replay_message(struct source *src, char *buf, size_t len)
 {
 	struct replay_table *r = &src->t;
-	if (r->notice) {
-		snprintf(buf, len, "%s", r->notice);
-		free(r->notice);
-		r->notice = NULL;
+	if (src->next_notice < r->n_notices) {
+		snprintf(buf, len, "%s", r->notice[src->next_notice++]);
 		return 1;
 	}
 	for (; src->next_bad < r->n_bad; src->next_bad++) {

@@ -194,6 +194,19 @@ static int header_set(struct replay_table *r, char **f, int n, char *err, size_t
 	return 0;
 }
 
+void replay_notice_add(struct replay_table *r, const char *fmt, ...)
+{
+	if (r->n_notices >= REPLAY_MAX_NOTICES)
+		return;
+	char m[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	if ((r->notice[r->n_notices] = strdup(m)))
+		r->n_notices++;
+}
+
 void replay_csv_bad_add(struct replay_table *r, long line, const char *fmt, ...)
 {
 	if (r->n_bad == r->cap_bad) {

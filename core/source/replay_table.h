@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "sample.h"
+#include "tegrastats.h"
 
 /* The longest span a recording may cover, in seconds (31 years).  Far more
  * than any fine-tune; it keeps times and the time after the last row (last
@@ -19,6 +20,9 @@
 /* What a replay reads at most: a line (a recording's widest header is a
  * few kB; 1 MiB says the file is something else). */
 enum { REPLAY_MAX_LINE = 1 << 20 };
+/* Notices said once, before the rows (the sidecar, a log's timestamps, the
+ * tegrastats fields skipped). */
+enum { REPLAY_MAX_NOTICES = 4 };
 
 /* What a column of the session CSV holds. */
 enum col_kind {
@@ -76,7 +80,8 @@ struct replay_table {
 	int n_govs;
 
 	int64_t interval_ns;
-	char *notice;          /* about the sidecar, reported with the first row */
+	char *notice[REPLAY_MAX_NOTICES];   /* said with the first row, in order */
+	int n_notices;
 	bool have_meta;
 	bool tegrastats;
 	bool have_steps;       /* a steps column: the recorded fine-tune's progress */
@@ -87,6 +92,12 @@ struct replay_table {
 	/* a tegrastats log: the names its lines print for the sensors
 	 * (zone_name holds the live recordings' thermal zone names) */
 	char ts_temp[DVF_MAX_ZONES][DVF_NAME_LEN];
+	/* the fields its lines had that were skipped (tegrastats.h), by name,
+	 * said once for the whole log; the first line that had one */
+	char ts_skipped[TEGRASTATS_MAX_SKIPPED][DVF_NAME_LEN];
+	int n_ts_skipped;
+	bool ts_skipped_more;   /* more names than ts_skipped holds */
+	long ts_skipped_line;
 };
 
 /* replay_csv.c: the session CSV, and the table's building blocks. */
@@ -97,6 +108,9 @@ int replay_csv_read(struct replay_table *r, const char *buf, size_t len, char *e
 /* A damaged row before the next good one, with why. */
 void replay_csv_bad_add(struct replay_table *r, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A notice said once before the rows (r->notice); dropped when there are
+ * REPLAY_MAX_NOTICES already or memory is short. */
+void replay_notice_add(struct replay_table *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Room for one more row; -1 out of memory. */
 int replay_csv_rows_grow(struct replay_table *r);
 /* Index of name in a name table, adding it when there is room; -1 if full. */

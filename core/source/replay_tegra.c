@@ -69,6 +69,37 @@ static bool upper_name(const char *n)
 	return letter;
 }
 
+/* The fields a line skipped, into the log's set (each name once). */
+static void tegra_skipped_add(struct replay_table *r, const struct tegrastats_rec *rec, long line)
+{
+	for (int i = 0; i < rec->n_skipped; i++) {
+		bool seen = false;
+		for (int k = 0; k < r->n_ts_skipped && !seen; k++)
+			seen = strcmp(r->ts_skipped[k], rec->skipped[i]) == 0;
+		if (seen)
+			continue;
+		if (r->n_ts_skipped == 0)
+			r->ts_skipped_line = line;
+		if (r->n_ts_skipped < TEGRASTATS_MAX_SKIPPED)
+			snprintf(r->ts_skipped[r->n_ts_skipped++], sizeof r->ts_skipped[0], "%s", rec->skipped[i]);
+		else
+			r->ts_skipped_more = true;
+	}
+}
+
+/* Said once for the whole log: which fields were not read. */
+static void tegra_skipped_notice(struct replay_table *r)
+{
+	if (r->n_ts_skipped == 0)
+		return;
+	char names[TEGRASTATS_MAX_SKIPPED * (DVF_NAME_LEN + 2) + 8] = "";
+	size_t n = 0;
+	for (int k = 0; k < r->n_ts_skipped; k++)
+		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "", r->ts_skipped[k]);
+	replay_notice_add(r, "%s: tegrastats fields not read (skipped): %s%s (first on line %ld)", r->path, names,
+			  r->ts_skipped_more ? " and more" : "", r->ts_skipped_line);
+}
+
 /* The virtual header of a tegrastats log: time, GPU, CPU, then the rails and
  * temperature sensors the log names (first appearance order).  One line at
  * a time (*first: no good line yet), then replay_tegra_columns_end. */
@@ -88,6 +119,7 @@ int replay_tegra_columns_line(struct replay_table *r, struct tegrastats_rec *rec
 		return 0;
 	}
 	*first = false;
+	tegra_skipped_add(r, rec, line);
 	for (int i = 0; i < rec->n_rails; i++)
 		if (strcmp(rec->rail[i].name, "NC") != 0)
 			replay_csv_name_index(in->rail_name, &in->n_rails, DVF_MAX_RAILS, rec->rail[i].name,
@@ -108,6 +140,7 @@ int replay_tegra_columns_end(struct replay_table *r, bool first, char *err, size
 		snprintf(err, errlen, "%s: empty file", r->path);
 		return -1;
 	}
+	tegra_skipped_notice(r);
 	bool jp5 = false;
 	for (int i = 0; i < in->n_zones; i++)
 		jp5 = jp5 || upper_name(r->ts_temp[i]);
@@ -312,12 +345,9 @@ void replay_tegra_finish(struct replay_table *r, struct replay_tegra_state *st, 
 	if (st->timed > 0)
 		tegra_spread(r, st->group, r->n_rows);
 	st->group = r->n_rows;
-	if (st->timed == 0 && notice) {
-		size_t n = strlen(r->path) + 160;
-		if ((r->notice = malloc(n)))
-			snprintf(r->notice, n, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
-				 r->path, (long long)(st->interval_ns / DVF_NS_PER_MS));
-	}
+	if (st->timed == 0 && notice)
+		replay_notice_add(r, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
+				  r->path, (long long)(st->interval_ns / DVF_NS_PER_MS));
 }
 
 void replay_tegra_end(struct replay_tegra_state *st)

@@ -233,35 +233,47 @@ static int parse_ram(struct cursor *c, struct tegrastats_rec *r)
 	return 0;
 }
 
-static int parse_swap(struct cursor *c, struct tegrastats_rec *r)
+/* "used/totalMB (cached NMB)": false for any other shape (SWAP is not
+ * needed: the caller skips it). */
+static bool parse_swap(struct cursor *c, struct tegrastats_rec *r)
 {
 	struct tok t;
 	next_tok(c, &t);
 	if (!scan_used_total(&t, &r->swap_used_kb, &r->swap_total_kb))
-		return bad(c, &t, "SWAP", "'used/totalMB'");
+		return false;
 	const char *save = c->p;
 	if (!next_tok(c, &t) || !tok_is(&t, "(cached")) {
 		c->p = save;
-		return 0;
+		return true;
 	}
 	next_tok(c, &t);
 	const char *p = t.s, *end = t.s + t.len;
 	int64_t v, f;
-	if (!scan_u(&p, end, &v) || !scan_mem_unit(&p, end, &f) || !eat(&p, end, ")") || p != end ||
-	    !mul_kb(v, f, &r->swap_cached_kb))
-		return bad(c, &t, "SWAP cached", "'NMB)'");
-	return 0;
+	return scan_u(&p, end, &v) && scan_mem_unit(&p, end, &f) && eat(&p, end, ")") && p == end &&
+	       mul_kb(v, f, &r->swap_cached_kb);
 }
 
-/* "[14%@2188,off,5%@2112]" or, without root, "[14%,5%]". */
+/* "[14%@2188,off,5%@2112]", without root "[14%,5%]", or the older
+ * "[14%,5%,off,off]@1420" with one clock for all the cores. */
 static int parse_cpu(struct cursor *c, struct tegrastats_rec *r)
 {
 	struct tok t;
 	next_tok(c, &t);
 	const char *p = t.s, *end = t.s + t.len;
-	if (!eat(&p, end, "[") || end[-1] != ']')
+	const char *close = end;
+	while (close > p && close[-1] != ']')
+		close--;
+	struct dvf_m common = dvf_m_na();
+	if (close < end) {
+		const char *q = close;
+		int64_t v;
+		if (!eat(&q, end, "@") || !scan_u(&q, end, &v) || q != end)
+			return bad(c, &t, "CPU", "'[p%@MHz,...]' or '[p%,...]@MHz'");
+		common = dvf_m_val(v);
+	}
+	if (!eat(&p, end, "[") || close <= p)
 		return bad(c, &t, "CPU", "'[p%@MHz,...]'");
-	end--;
+	end = close - 1;
 	r->n_cpus = 0;
 	for (;;) {
 		const char *q = p;
@@ -275,8 +287,11 @@ static int parse_cpu(struct cursor *c, struct tegrastats_rec *r)
 		if (tok_is(&e, "off")) {
 			cpu->online = false;
 			cpu->util_pm = cpu->mhz = dvf_m_na();
-		} else if (e.len > 0 && *s != '@' && scan_util_clock(&s, q, &cpu->util_pm, &cpu->mhz) && s == q) {
+		} else if (e.len > 0 && *s != '@' && scan_util_clock(&s, q, &cpu->util_pm, &cpu->mhz) && s == q &&
+			   !(common.ok && cpu->mhz.ok)) {
 			cpu->online = true;
+			if (common.ok)
+				cpu->mhz = common;
 		} else {
 			return bad(c, &e, "CPU", "'p%@MHz', 'p%' or 'off' for each core");
 		}
@@ -332,57 +347,83 @@ static int parse_gr3d(struct cursor *c, struct tegrastats_rec *r)
 	return 0;
 }
 
-/* "name@52.562C", "CV0@-256C", JetPack 7 "cpu@52.968C/52.968C". */
-static int parse_temp(struct cursor *c, const struct tok *t, struct tegrastats_rec *r)
+/* "name@52.562C", "CV0@-256C", JetPack 7 "cpu@52.968C/52.968C"; false
+ * for any other shape (temperatures are not needed: the caller skips). */
+static bool parse_temp(const struct tok *t, struct tegrastats_rec *r)
 {
 	const char *at = memchr(t->s, '@', t->len);
 	const char *end = t->s + t->len;
 	struct tok name = { t->s, (size_t)(at - t->s) };
-	const char *what = "'name@T.TTTC'";
 
-	if (!name_ok(&name))
-		return bad(c, t, "temperature", what);
-	if (r->n_temps >= TEGRASTATS_MAX_TEMPS)
-		return bad(c, t, "temperature", "at most 24 sensors");
+	if (!name_ok(&name) || r->n_temps >= TEGRASTATS_MAX_TEMPS)
+		return false;
 	struct tegrastats_temp *tp = &r->temp[r->n_temps];
 	const char *p = at + 1;
 	int64_t mc;
 	if (!scan_milli(&p, end, &mc) || !eat(&p, end, "C"))
-		return bad(c, t, "temperature", what);
+		return false;
 	/* -256C is how tegrastats prints a sensor that is offline */
 	tp->mc = mc == -256000 ? dvf_m_na() : dvf_m_val(mc);
 	tp->max_mc = dvf_m_na();
 	if (eat(&p, end, "/")) {
 		if (!scan_milli(&p, end, &mc) || !eat(&p, end, "C"))
-			return bad(c, t, "temperature", "'name@T.TTTC/T.TTTC'");
+			return false;
 		tp->max_mc = mc == -256000 ? dvf_m_na() : dvf_m_val(mc);
 	}
 	if (p != end)
-		return bad(c, t, "temperature", what);
+		return false;
 	copy_name(tp->name, &name, sizeof tp->name);
 	r->n_temps++;
-	return 0;
+	return true;
 }
 
-/* "curmW/avgmW" or JetPack 7 "curmW/avgmW/maxmW"; the unit may also be
- * written once at the end ("a/b/cmW"). */
+/* A value written as power: digits, '/', "mW" and nothing else ("2412W"
+ * too, to be refused as a rail rather than skipped as something else). */
+static bool rail_like(const struct tok *t)
+{
+	if (t->len == 0 || !is_digit(t->s[0]))
+		return false;
+	bool slash = false, w = false;
+	for (size_t i = 0; i < t->len; i++) {
+		char ch = t->s[i];
+		if (!is_digit(ch) && ch != '/' && ch != 'm' && ch != 'W')
+			return false;
+		slash = slash || ch == '/';
+		w = w || ch == 'W';
+	}
+	return slash || w;
+}
+
+/* A power rail's name on every release ("VDD_IN", "VIN_SYS_5V0",
+ * "POM_5V_GPU"): its value must be power, whatever it looks like. */
+static bool rail_name(const struct tok *t)
+{
+	static const char *const prefix[] = { "VDD_", "VIN_", "POM_" };
+	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+		if (t->len > strlen(prefix[i]) && memcmp(t->s, prefix[i], strlen(prefix[i])) == 0)
+			return true;
+	return false;
+}
+
+/* "curmW/avgmW", JetPack 7 "curmW/avgmW/maxmW", and before JetPack 5
+ * "cur/avg" in mW without the unit; the unit may also be written once at
+ * the end ("a/b/cmW"). */
 static bool scan_rail(const struct tok *t, struct tegrastats_rail *rl)
 {
 	const char *p = t->s, *end = t->s + t->len;
 	int64_t v[3];
 	int n = 0;
-	bool unit = false;
 	for (;;) {
 		if (n == 3 || !scan_u(&p, end, &v[n]))
 			return false;
 		n++;
-		unit = eat(&p, end, "mW");
+		eat(&p, end, "mW");
 		if (p == end)
 			break;
 		if (!eat(&p, end, "/"))
 			return false;
 	}
-	if (n < 2 || !unit)
+	if (n < 2)
 		return false;
 	rl->cur_mw = dvf_m_val(v[0]);
 	rl->avg_mw = dvf_m_val(v[1]);
@@ -390,51 +431,116 @@ static bool scan_rail(const struct tok *t, struct tegrastats_rail *rl)
 	return true;
 }
 
-/* NAME followed by its value: a rail, EMC, GR3D, or another engine. */
+/* ---- fields skipped ------------------------------------------------------ */
+
+static bool is_upper(char ch) { return ch >= 'A' && ch <= 'Z'; }
+static bool is_alpha(char ch) { return is_upper(ch) || (ch >= 'a' && ch <= 'z'); }
+
+/* "name@...": a temperature (the name starts with a letter). */
+static bool temp_like(const struct tok *t)
+{
+	const char *at = t->len ? memchr(t->s, '@', t->len) : NULL;
+	struct tok name = { t->s, at ? (size_t)(at - t->s) : 0 };
+	return at && is_alpha(t->s[0]) && name_ok(&name);
+}
+
+/* A token that starts a field: an upper-case name ("RAM", "VDD_IN", "NC",
+ * "MTS") or a temperature.  Anything else ("fg", "0%", "(lfb", "252kB)")
+ * belongs to the field before it. */
+static bool field_start(const struct tok *t)
+{
+	return temp_like(t) || (t->len > 0 && is_upper(t->s[0]) && name_ok(t));
+}
+
+/* The next token without taking it. */
+static bool peek_tok(struct cursor *c, struct tok *t)
+{
+	const char *save = c->p;
+	bool got = next_tok(c, t);
+	c->p = save;
+	return got;
+}
+
+/* Field NAME skipped: its name kept (once), and the tokens up to the next
+ * field passed over. */
+static int skip_field(struct cursor *c, const struct tok *name, struct tegrastats_rec *r)
+{
+	struct tok t;
+	const char *at = memchr(name->s, '@', name->len);
+	struct tok n = { name->s, at ? (size_t)(at - name->s) : name->len };
+	char field[TEGRASTATS_NAME_LEN];
+	copy_name(field, &n, sizeof field);
+	bool seen = false;
+	for (int i = 0; i < r->n_skipped && !seen; i++)
+		seen = strcmp(r->skipped[i], field) == 0;
+	if (!seen && r->n_skipped < TEGRASTATS_MAX_SKIPPED)
+		memcpy(r->skipped[r->n_skipped++], field, sizeof field);
+	while (peek_tok(c, &t) && !field_start(&t))
+		next_tok(c, &t);
+	return 0;
+}
+
+/* An engine's or EMC_FREQ's value: "off", "MHz", "p%@MHz", "p%", "@MHz". */
+static bool scan_engine(const struct tok *t, bool *online, struct dvf_m *util, struct dvf_m *mhz)
+{
+	const char *p = t->s, *end = t->s + t->len;
+	int64_t v;
+	*online = true;
+	if (tok_is(t, "off")) {
+		*online = false;
+		*util = *mhz = dvf_m_na();
+		return true;
+	}
+	if (scan_u(&p, end, &v) && p == end) {
+		*util = dvf_m_na();   /* "APE 174", "VIC_FREQ 729": a clock alone */
+		*mhz = dvf_m_val(v);
+		return true;
+	}
+	p = t->s;
+	return scan_util_clock(&p, end, util, mhz) && p == end;
+}
+
+/* NAME followed by its value: a rail (needed: a malformed one is an
+ * error), EMC_FREQ, or another engine.  A name with no value, with more
+ * than one token ("MTS fg 0% bg 0%", "IRAM 0/252kB(lfb 252kB)") or with a
+ * value of a shape not known is skipped. */
 static int parse_named(struct cursor *c, const struct tok *name, struct tegrastats_rec *r)
 {
-	if (tok_is(name, "GR3D_FREQ"))
-		return parse_gr3d(c, r);
-
-	struct tok t;
-	next_tok(c, &t);
+	struct tok t, more;
+	const char *save = c->p;
+	if (!next_tok(c, &t) || field_start(&t)) {
+		c->p = save;
+		return skip_field(c, name, r);
+	}
 	char field[TEGRASTATS_NAME_LEN];
 	copy_name(field, name, sizeof field);
 
-	if (t.len > 2 && memchr(t.s, '/', t.len) && t.s[t.len - 1] == 'W') {
+	if (rail_like(&t) || rail_name(name)) {
 		if (r->n_rails >= TEGRASTATS_MAX_RAILS)
 			return bad(c, &t, field, "at most 16 rails");
 		struct tegrastats_rail *rl = &r->rail[r->n_rails];
 		if (!scan_rail(&t, rl))
-			return bad(c, &t, field, "'curmW/avgmW'");
+			return bad(c, &t, field, "'curmW/avgmW' or 'cur/avg' (mW)");
 		copy_name(rl->name, name, sizeof rl->name);
 		r->n_rails++;
 		return 0;
 	}
 
 	struct dvf_m util, mhz;
-	bool online = true;
-	const char *p = t.s, *end = t.s + t.len;
-	int64_t v;
-	if (tok_is(&t, "off")) {
-		online = false;
-		util = mhz = dvf_m_na();
-	} else if (scan_u(&p, end, &v) && p == end) {
-		util = dvf_m_na();   /* "APE 174", "VIC_FREQ 729": a clock alone */
-		mhz = dvf_m_val(v);
-	} else {
-		p = t.s;   /* "p%@MHz", "p%", "@MHz" */
-		if (!scan_util_clock(&p, end, &util, &mhz) || p != end)
-			return bad(c, &t, field, "'p%@MHz', '@MHz', 'MHz', 'off' or 'curmW/avgmW'");
+	bool online;
+	if ((peek_tok(c, &more) && !field_start(&more)) || !scan_engine(&t, &online, &util, &mhz)) {
+		c->p = save;
+		return skip_field(c, name, r);
 	}
-
 	if (tok_is(name, "EMC_FREQ")) {
 		r->emc_util_pm = util;
 		r->emc_mhz = mhz;
 		return 0;
 	}
-	if (r->n_engines >= TEGRASTATS_MAX_ENGINES)
-		return bad(c, name, field, "at most 24 engines");
+	if (r->n_engines >= TEGRASTATS_MAX_ENGINES) {
+		c->p = save;
+		return skip_field(c, name, r);
+	}
 	struct tegrastats_engine *e = &r->engine[r->n_engines++];
 	copy_name(e->name, name, sizeof e->name);
 	e->online = online;
@@ -478,19 +584,29 @@ int tegrastats_parse(const char *line, struct tegrastats_rec *out, char *err, si
 	}
 
 	do {
-		int rc;
-		if (tok_is(&t, "RAM"))
+		int rc = 0;
+		struct tok v;
+		if (tok_is(&t, "RAM")) {
 			rc = parse_ram(&c, out);
-		else if (tok_is(&t, "SWAP"))
-			rc = parse_swap(&c, out);
-		else if (tok_is(&t, "CPU"))
-			rc = parse_cpu(&c, out);
-		else if (memchr(t.s, '@', t.len) && t.s[0] != '@')
-			rc = parse_temp(&c, &t, out);
-		else if (name_ok(&t))
+		} else if (tok_is(&t, "GR3D_FREQ")) {
+			rc = parse_gr3d(&c, out);
+		} else if (tok_is(&t, "CPU") && !(peek_tok(&c, &v) && rail_like(&v))) {
+			rc = parse_cpu(&c, out);   /* "CPU 154/154" is AGX Xavier's rail */
+		} else if (tok_is(&t, "SWAP")) {
+			const char *save = c.p;
+			if (!parse_swap(&c, out)) {
+				out->swap_used_kb = out->swap_total_kb = out->swap_cached_kb = dvf_m_na();
+				c.p = save;
+				rc = skip_field(&c, &t, out);
+			}
+		} else if (temp_like(&t)) {
+			if (!parse_temp(&t, out))
+				rc = skip_field(&c, &t, out);
+		} else if (field_start(&t)) {
 			rc = parse_named(&c, &t, out);
-		else
+		} else {
 			rc = bad(&c, &t, "line", "a field name (RAM, CPU, GR3D_FREQ, a rail ...)");
+		}
 		if (rc)
 			return rc;
 	} while (next_tok(&c, &t));

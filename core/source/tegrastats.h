@@ -1,11 +1,19 @@
 /* tegrastats: parse one line of NVIDIA's tegrastats output.
  *
- * Formats (docs/reference/jetson-sysfs.md §6): JetPack 5 and 6 Orin lines, the
- * JetPack 7 variant (temperatures "cpu@52.968C/52.968C", rails with three
- * values "5139mW/5139mW/5139mW"), Thor ("GR3D_FREQ @[1000,1000,1000]"),
- * non-root lines without "@MHz", and the older "GR3D_FREQ p%@MHz".  The
+ * Formats (docs/tegrastats.md): every Jetson generation from TX1 (L4T R28,
+ * R32: rails "VDD_IN 2286/2286" in mW without a unit, "GR3D_FREQ p%@MHz",
+ * "IRAM ...", "MTS fg 0% bg 0%") through Xavier and Orin (R35, R36: rails
+ * "VDD_IN 5000mW/5000mW", "GR3D_FREQ p%@[MHz,...]") to JetPack 7
+ * (temperatures "cpu@52.968C/52.968C", rails "cur/avg/max") and Thor
+ * ("GR3D_FREQ @[1000,1000,1000]"); non-root lines without "@MHz".  The
  * leading "MM-DD-YYYY HH:MM:SS" timestamp (--logfile, newer releases) is
  * optional.
+ *
+ * The fields dvfstop needs (the timestamp, RAM, CPU, GR3D_FREQ, the rails)
+ * must be well formed: a malformed one fails the line.  Any other field it
+ * does not know, or whose value has a shape it does not know (IRAM, MTS,
+ * SWAP, EMC_FREQ, an engine, a temperature), is skipped and its name kept
+ * in skipped[], so that a new JetPack's new field costs nothing.
  *
  * Units follow the field names: util in per-mille, clocks in MHz as printed,
  * temperatures in milli-degrees C, power in mW, memory in kB.  An offline
@@ -26,6 +34,7 @@ enum {
 	TEGRASTATS_MAX_TEMPS = 24,
 	TEGRASTATS_MAX_RAILS = 16,
 	TEGRASTATS_MAX_ENGINES = 24,
+	TEGRASTATS_MAX_SKIPPED = 16,
 	TEGRASTATS_NAME_LEN = 32,
 };
 
@@ -82,11 +91,17 @@ struct tegrastats_rec {
 	struct tegrastats_temp temp[TEGRASTATS_MAX_TEMPS];
 	int n_rails;
 	struct tegrastats_rail rail[TEGRASTATS_MAX_RAILS];
+
+	/* Fields skipped (not needed, or of a shape not known), by name, each
+	 * once, in line order; a temperature by its sensor name. */
+	int n_skipped;
+	char skipped[TEGRASTATS_MAX_SKIPPED][TEGRASTATS_NAME_LEN];
 };
 
 /* Parse one line (a trailing newline is allowed).  Returns 0, or -1 with a
  * message in err naming the field, its position (1-based column) and what
- * was expected; out is then partly filled and must not be used. */
+ * was expected; out is then partly filled and must not be used.  Fields
+ * skipped are no error: out->skipped names them. */
 int tegrastats_parse(const char *line, struct tegrastats_rec *out, char *err, size_t errlen);
 
 /* Lookups by name (exact, case-sensitive); NULL when absent. */
