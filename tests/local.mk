@@ -382,8 +382,8 @@ EXTRA_DIST += tests/integration/job_figures.sh
 TESTS += tests/tui/prom.sh
 EXTRA_DIST += tests/tui/prom.sh
 # Every GPU of a node on the dashboard (the fake NVML's 8 GPUs, one lost).
-TESTS += tests/tui/gpus.sh tests/tui/gpus-procs.sh
-EXTRA_DIST += tests/tui/gpus.sh tests/tui/gpus-procs.sh
+TESTS += tests/tui/gpus.sh tests/tui/gpus-procs.sh tests/tui/attribution.sh
+EXTRA_DIST += tests/tui/gpus.sh tests/tui/gpus-procs.sh tests/tui/attribution.sh
 
 # ---- from policy/local.mk
 # policy/: decision trees, built-in policies, fitting, evaluation.
