@@ -65,6 +65,23 @@ expect_grep "text: the attributed energy, labelled" \
 	'^  attributed  *[0-9.]* J (attribution: GPU energy split by per-process SM utilisation (NVML))' "$tmp/out"
 expect_grep "text: the attributed J/step, labelled" '^  attributed/step  *[0-9.]* J/step (attribution)' "$tmp/out"
 
+# The recording: the job's attributed energy as the last column, growing;
+# the recording replays (its new column is checked, not played).
+FAKENVML_PROC_UTIL="$child:60,$other:20" run --record "$tmp/rec.csv"
+expect_eq "recording run's exit" "$(cat "$tmp/rc")" 0
+head -n1 "$tmp/rec.csv" | tr -d '\r' >"$tmp/head"
+expect_grep "the column last, after event" '"event","job_attributed_energy_j"$' "$tmp/head"
+last=$(csv_whole "$tmp/rec.csv" | tail -n1 | tr -d '\r' | awk -F, '{ print $NF }')
+case $last in
+[1-9]*.[0-9][0-9][0-9]) ok "the last row's attributed energy ($last J)" ;;
+*) fail "the last row's attributed energy: got '$last'"; tail -n2 "$tmp/rec.csv" ;;
+esac
+"$DVFSTOP" --no-config --batch --replay "$tmp/rec.csv" >"$tmp/rout" 2>"$tmp/rerr"
+expect_eq "the new recording replays" "$?" 0
+FAKENVML_PROC_UTIL=notsup run --record "$tmp/na.csv"
+last=$(csv_whole "$tmp/na.csv" | tail -n1 | tr -d '\r' | awk -F, '{ print $NF }')
+expect_eq "NOT_SUPPORTED: the column empty, not 0" "$last" ""
+
 # The other process alone busy: the job's part is a real 0 J.
 FAKENVML_PROC_UTIL="$other:20" run --summary-format json
 r=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job"]["attribution"]["energy_j"])' "$tmp/out")
