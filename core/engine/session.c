@@ -412,6 +412,8 @@ static void prom_view_fill(const struct session *s, struct prom_view *pv)
 	}
 	pv->jps_ok = job && js.jps_ok;
 	pv->j_per_step = job ? js.j_per_step : 0;
+	pv->attr_jps_ok = job && js.attr_jps_ok;
+	pv->attr_j_per_step = job ? js.attr_j_per_step : 0;
 }
 
 static int session_open_all(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)

@@ -82,6 +82,16 @@ FAKENVML_PROC_UTIL=notsup run --record "$tmp/na.csv"
 last=$(csv_whole "$tmp/na.csv" | tail -n1 | tr -d '\r' | awk -F, '{ print $NF }')
 expect_eq "NOT_SUPPORTED: the column empty, not 0" "$last" ""
 
+# Prometheus: the attributed energy with the job's labels; absent where n/a.
+FAKENVML_PROC_UTIL="$child:60,$other:20" run --prom-textfile "$tmp/a.prom" --job-name ft-a
+expect_grep "Prometheus: the attributed energy, the job's labels" \
+	'^dvfstop_job_attributed_energy_joules_total{.*job_name="ft-a".*} [1-9]' "$tmp/a.prom"
+expect_grep "Prometheus: the attributed J/step" '^dvfstop_job_attributed_energy_per_step_joules{.*job_name="ft-a".*} [1-9]' \
+	"$tmp/a.prom"
+FAKENVML_PROC_UTIL=notsup run --prom-textfile "$tmp/b.prom" --job-name ft-b
+if grep -q '^dvfstop_job_attributed' "$tmp/b.prom"; then fail "Prometheus: an attribution n/a is absent, not 0"
+else ok "Prometheus: n/a leaves the series out"; fi
+
 # The other process alone busy: the job's part is a real 0 J.
 FAKENVML_PROC_UTIL="$other:20" run --summary-format json
 r=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job"]["attribution"]["energy_j"])' "$tmp/out")
