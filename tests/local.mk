@@ -393,8 +393,8 @@ EXTRA_DIST += tests/integration/job_figures.sh
 TESTS += tests/tui/prom.sh
 EXTRA_DIST += tests/tui/prom.sh
 # Every GPU of a node on the dashboard (the fake NVML's 8 GPUs, one lost).
-TESTS += tests/tui/gpus.sh tests/tui/gpus-procs.sh
-EXTRA_DIST += tests/tui/gpus.sh tests/tui/gpus-procs.sh
+TESTS += tests/tui/gpus.sh tests/tui/gpus-procs.sh tests/tui/attribution.sh
+EXTRA_DIST += tests/tui/gpus.sh tests/tui/gpus-procs.sh tests/tui/attribution.sh
 
 # ---- from policy/local.mk
 # policy/: decision trees, built-in policies, fitting, evaluation.
@@ -603,6 +603,18 @@ TESTS += tests/integration/fleet.sh
 EXTRA_DIST += tests/integration/fleet.sh contrib/grafana/dvfstop.json \
 	contrib/prometheus/prometheus.yml contrib/prometheus/dvfstop.rules.yml \
 	contrib/systemd/dvfstop-exporter.service docs/fleet.md
+
+# Energy attribution to processes (core/base/attrib.c, core/source/nvml_attr.c;
+# docs/attribution.md): the pure split, and the fake NVML's two processes.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_attrib
+TESTS += tests/unit/test_attrib
+tests_unit_test_attrib_SOURCES = tests/unit/test_attrib.c
+tests_unit_test_attrib_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_attrib_LDADD = $(TEST_LDADD)
+endif
+TESTS += tests/integration/attribution.sh
+EXTRA_DIST += tests/integration/attribution.sh docs/attribution.md
 
 # The board's memory, EMC, fan, per-core load and GPU processes
 # (core/source/procfs.c, jetson_sys.c) on fixture trees.

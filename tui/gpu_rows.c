@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "panel.h"
+#include "sys_rows.h"
 #include "theme.h"
 
 /* A field of a GPU's row: the value right-aligned in w columns (n/a in its
@@ -129,7 +130,8 @@ int gpu_rows_procs(const struct tui_view *v, struct cellbuf *cb, int x0, int y, 
 	if (rows < 2 || listed == 0)
 		return 0;
 	char line[160];
-	snprintf(line, sizeof line, "%-5s %8s %8s  %s", "GPU", "PID", "GPU mem", "process");
+	/* the energy attributed to each (docs/attribution.md); "*": the followed job's */
+	snprintf(line, sizeof line, "%-5s %7s %7s %7s  %s", "GPU", "PID", "GPU mem", "energy", "process");
 	cellbuf_putn(cb, x0, y, ROLE_LABEL, line, x1 - x0);
 	/* Left out: the listed ones that do not fit, and where the list is
 	 * full, those beyond it (a count of each GPU's processes). */
@@ -138,10 +140,11 @@ int gpu_rows_procs(const struct tui_view *v, struct cellbuf *cb, int x0, int y, 
 	int shown = listed <= room && !beyond ? listed : (room - 1 < listed ? room - 1 : listed);
 	for (int i = 0; i < shown; i++) {
 		const struct dvf_gpu_proc *p = &s->gpu_proc[i];
-		char g[16], mem[16];
+		char g[16], mem[16], energy[24];
 		proc_gpus(p->gpus, g, sizeof g, 5);
 		proc_size(mem, sizeof mem, p->mem_kb);
-		snprintf(line, sizeof line, "%-5s %8lld %8s  ", g, (long long)p->pid, mem);
+		sys_rows_energy(energy, sizeof energy, p->attr_mj);
+		snprintf(line, sizeof line, "%-5s %7lld %7s %7s %s", g, (long long)p->pid, mem, energy, p->job ? "*" : " ");
 		int x = x0 + cellbuf_putn(cb, x0, y + 1 + i, ROLE_VALUE, line, x1 - x0);
 		if (x < x1)
 			cellbuf_putn(cb, x, y + 1 + i, ROLE_VALUE, p->name, x1 - x);

@@ -175,6 +175,19 @@ static void sys_rows_size(char *out, size_t len, int64_t kb)
 		snprintf(out, len, "%lldK", (long long)kb);
 }
 
+void sys_rows_energy(char *out, size_t len, struct dvf_m mj)
+{
+	double j = (double)mj.v * 1e-3;
+	if (!mj.ok || mj.v < 0)
+		snprintf(out, len, "n/a");
+	else if (j < 1000)
+		snprintf(out, len, "%.0fJ", j);
+	else if (j < 1e6)
+		snprintf(out, len, "%.1fkJ", j * 1e-3);
+	else
+		snprintf(out, len, "%.2fMJ", j * 1e-6);
+}
+
 void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y,
 			int W)
 {
@@ -196,15 +209,24 @@ void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, s
 	}
 	int shown = 0;
 	for (int i = 0; i < DVF_MAX_GPU_PROCS && i < s->gpu_procs.v; i++) {
-		char size[16], pid[24];
-		sys_rows_size(size, sizeof size, s->gpu_proc[i].mem_kb);
-		snprintf(pid, sizeof pid, "/%lld ", (long long)s->gpu_proc[i].pid);
-		int need = cellbuf_strcols(s->gpu_proc[i].name) + (int)strlen(pid) + (int)strlen(size);
+		const struct dvf_gpu_proc *p = &s->gpu_proc[i];
+		char size[16], pid[24], energy[24] = "";
+		sys_rows_size(size, sizeof size, p->mem_kb);
+		snprintf(pid, sizeof pid, "/%lld ", (long long)p->pid);
+		/* its attributed energy where there is an attribution (NVML) */
+		if (p->attr_mj.ok) {
+			energy[0] = ' ';
+			sys_rows_energy(energy + 1, sizeof energy - 1, p->attr_mj);
+		}
+		int need = (p->job ? 1 : 0) + cellbuf_strcols(p->name) + (int)strlen(pid) + (int)strlen(size) +
+			   (int)strlen(energy);
 		if (shown && r.x + need > r.x1)
 			break;
-		pen_put(&r, ROLE_VALUE, s->gpu_proc[i].name);
+		if (p->job)   /* the followed job's, as a jtop user looks for it */
+			pen_put(&r, ROLE_LABEL, "*");
+		pen_put(&r, ROLE_VALUE, p->name);
 		pen_put(&r, ROLE_LABEL, pid);
-		pen_putf(&r, ROLE_VALUE, "%s  ", size);
+		pen_putf(&r, ROLE_VALUE, "%s%s  ", size, energy);
 		shown++;
 	}
 	if (shown < s->gpu_procs.v)

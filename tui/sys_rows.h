@@ -24,6 +24,9 @@ void sys_rows_mem(const struct dvf_sample *s, struct cellbuf *cb, int x0, int y,
 /* "EMC 3199 MHz 20%  fan 43% 2961 rpm" ("mem" for NVML's memory clock) */
 void sys_rows_emc_fan(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y, int W);
 /* "procs python3 3.0G  gnome-shell 64M", or "procs n/a: why". */
+/* An attributed energy, mJ, in few cells: "523J", "12.3kJ", "1.23MJ";
+ * "n/a" where not known (docs/attribution.md). */
+void sys_rows_energy(char *out, size_t len, struct dvf_m mj);
 void sys_rows_gpu_procs(const struct dvf_info *in, const struct dvf_sample *s, struct cellbuf *cb, int x0, int y,
 			int W);
 

@@ -22,6 +22,7 @@ enum {
 	DVF_MAX_GPU_PROCS = 4,       /* GPU processes kept (the largest first) */
 	DVF_PROC_NAME_LEN = 16,      /* a process name as the kernel keeps it (comm) */
 	DVF_MAX_GPUS = 16,           /* GPUs of one node watched together (NVML) */
+	DVF_MAX_ATTR = 16,           /* processes a sample's energy attribution names */
 };
 
 /* One metric: a value and whether it is real. */
@@ -46,6 +47,15 @@ struct dvf_gpu_proc {
 	char name[DVF_PROC_NAME_LEN];
 	uint32_t gpus;                /* NVML: bit i for the GPU of index i it runs on
 	                                 (indices under 32); 0 where not said (a Jetson) */
+	struct dvf_m attr_mj;         /* NVML: the GPU energy attributed to it since it was
+	                                 first seen (docs/attribution.md); n/a where none is */
+	bool job;                     /* it is the followed job or one of its children */
+};
+
+/* A process's part of the GPU energy of one sample's interval. */
+struct dvf_proc_energy {
+	int64_t pid;
+	int64_t uj;                   /* microjoules */
 };
 
 /* One GPU of a node (NVML).  The sample's own GPU fields are the node's:
@@ -92,6 +102,17 @@ struct dvf_sample {
 	 * say: dvf_info.gpu_procs_why tells why), the largest few of them. */
 	struct dvf_m gpu_procs;
 	struct dvf_gpu_proc gpu_proc[DVF_MAX_GPU_PROCS];
+
+	/* Energy attribution (NVML; docs/attribution.md): each process's part
+	 * of the GPUs' energy since the previous sample.  attr_n: how many
+	 * parts (0: no process busy, the energy was idle); n/a where the
+	 * driver gives no per-process samples (dvf_info.attr_why says why). */
+	struct dvf_m attr_n;
+	struct dvf_proc_energy attr[DVF_MAX_ATTR];
+	/* The followed job's (its pid and its children's) attributed energy
+	 * since its figures began, mJ (filled by the session); n/a where the
+	 * attribution is, or no process is followed. */
+	struct dvf_m job_attr_mj;
 
 	/* Fine-tune progress (filled by the progress module when one is followed). */
 	struct dvf_m steps;           /* completed training steps */
@@ -142,6 +163,7 @@ struct dvf_info {
 	int n_cores;                  /* cores listed in core_util_pm (highest number + 1) */
 	int core_cluster[DVF_MAX_CORES]; /* index in cluster_name; -1 when not known */
 	char gpu_procs_why[96];       /* why the GPU's processes are n/a; "" when known */
+	char attr_why[128];           /* why the energy attribution is n/a; "" when known */
 	/* NVML: the driver's version ("550.54.15") and the CUDA version it
 	 * supports ("12.4"); "" where not known (a Jetson has L4T instead). */
 	char driver[DVF_NAME_LEN];

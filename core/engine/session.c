@@ -242,7 +242,28 @@ static void job_base(struct session *s, struct dvf_m steps, int64_t now)
 	s->job_e0 = s->energy;
 	s->job_t0 = now;
 	s->job_lost_steps = 0;
+	s->job_attr_uj = 0;
 	s->job_base_set = true;
+}
+
+/* The followed job's part of the GPU energy (docs/attribution.md): the
+ * parts of its processes (its pid, its children) summed over its window,
+ * until it ends; its processes marked on the process list. */
+static void job_attr(struct session *s, struct dvf_sample *smp)
+{
+	smp->job_attr_mj = dvf_m_na();
+	if (!s->job || job_pid(s->job) <= 0)
+		return;
+	for (int i = 0; i < DVF_MAX_GPU_PROCS; i++)
+		smp->gpu_proc[i].job = smp->gpu_proc[i].pid > 0 && job_owns_pid(s->job, (pid_t)smp->gpu_proc[i].pid);
+	if (smp->attr_n.ok && !s->job_over) {
+		for (int k = 0; k < smp->attr_n.v && k < DVF_MAX_ATTR; k++)
+			if (job_owns_pid(s->job, (pid_t)smp->attr[k].pid))
+				s->job_attr_uj += smp->attr[k].uj;
+		s->job_attr_seen = true;
+	}
+	if (s->job_attr_seen)
+		smp->job_attr_mj = dvf_m_val(s->job_attr_uj / 1000);
 }
 
 /* After a sample's energy is added: when it ends a gap of the total that
@@ -294,6 +315,8 @@ int session_restart(struct session *s)
 		s->job_t0 = tl.first_ns;   /* as at open: the recording's start */
 	s->trk_over = false;
 	s->trk_cut = false;
+	s->job_attr_uj = 0;
+	s->job_attr_seen = false;
 	memset(&s->hw, 0, sizeof s->hw);
 	memset(s->gpu_hw, 0, sizeof s->gpu_hw);
 	return 0;
@@ -389,6 +412,8 @@ static void prom_view_fill(const struct session *s, struct prom_view *pv)
 	}
 	pv->jps_ok = job && js.jps_ok;
 	pv->j_per_step = job ? js.j_per_step : 0;
+	pv->attr_jps_ok = job && js.attr_jps_ok;
+	pv->attr_j_per_step = job ? js.attr_j_per_step : 0;
 }
 
 static int session_open_all(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
@@ -587,6 +612,7 @@ int session_sample(struct session *s)
 		s->have_progress = s->have_progress || st.steps.ok;
 		job_base(s, st.steps, now);
 	}
+	job_attr(s, &smp);
 	if (!s->src_timed) {
 		/* a recording's rows carry their own; a simulated board's wall
 		 * clock moves with simulated time */

@@ -87,6 +87,10 @@ struct session {
 	int64_t job_lost_steps;
 	int64_t tot_steps;
 	bool steps_hinted;           /* --pid without steps: the hint was given */
+	/* The job's part of the GPU energy (docs/attribution.md) over its
+	 * window, µJ; job_attr_seen: some interval was attributed. */
+	int64_t job_attr_uj;
+	bool job_attr_seen;
 
 	/* A hardware energy counter (NVML), when the source has one: the
 	 * node's, and each GPU's (indexed like dvf_info.gpu_index). */
@@ -177,8 +181,17 @@ struct job_stats {
 	double projected_j;          /* energy at the end, when total is known */
 	bool running;
 	char state[96];              /* "running", "exited with code 0", ... */
+	/* The job's attributed part of the GPU energy (docs/attribution.md):
+	 * attr_ok false where there is none (attr_why says why). */
+	bool attr_ok;
+	double attr_j;
+	bool attr_jps_ok;
+	double attr_j_per_step;
+	char attr_why[160];
 };
 bool session_job_stats(const struct session *s, struct job_stats *js);
+/* How the attribution is made, in the summary's words (docs/attribution.md). */
+#define ATTRIBUTION_METHOD "GPU energy split by per-process SM utilisation (NVML)"
 /* Ask a child fine-tune to stop (SIGTERM, then SIGKILL after the grace). */
 void session_job_stop(struct session *s);
 /* Stop it as Ctrl-C in a shell would (SIG: SIGINT, or SIGTERM to begin

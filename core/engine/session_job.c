@@ -108,6 +108,17 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 										   s->job_lost_steps);
 		}
 	}
+	js->attr_ok = s->job_attr_seen;
+	js->attr_j = (double)s->job_attr_uj * 1e-6;
+	if (js->attr_ok && measured > 0) {
+		js->attr_jps_ok = true;
+		js->attr_j_per_step = js->attr_j / (double)measured;
+	}
+	if (!js->attr_ok)
+		snprintf(js->attr_why, sizeof js->attr_why, "%s",
+			 !s->job || job_pid(s->job) <= 0 ? "no process followed (-- CMD or --pid)"
+			 : s->info && s->info->attr_why[0] ? s->info->attr_why
+			 : "the source gives no per-process GPU utilisation (NVML only)");
 	if (over) {
 		/* Ended: the rate over the job's own span, frozen at its end (the
 		 * window rate would fall towards 0 the longer one waits). */

@@ -147,6 +147,29 @@ static void print_gpus(const struct session *s, FILE *fp)
 	}
 }
 
+/* The job's attributed part of the GPU energy (docs/attribution.md). */
+static json_object *attribution_json(const struct job_stats *js)
+{
+	json_object *a = json_object_new_object();
+	json_object_object_add(a, "method", json_object_new_string(ATTRIBUTION_METHOD));
+	json_object_object_add(a, "energy_j", js->attr_ok ? json_object_new_double(js->attr_j) : NULL);
+	json_object_object_add(a, "j_per_step", js->attr_jps_ok ? json_object_new_double(js->attr_j_per_step) : NULL);
+	if (!js->attr_ok)
+		json_object_object_add(a, "why", json_object_new_string(js->attr_why));
+	return a;
+}
+
+static void print_attribution(const struct job_stats *js, FILE *fp)
+{
+	if (!js->attr_ok) {
+		fprintf(fp, "  %-18s attribution n/a: %s\n", "attributed", js->attr_why);
+		return;
+	}
+	fprintf(fp, "  %-18s %12.3f J (attribution: %s)\n", "attributed", js->attr_j, ATTRIBUTION_METHOD);
+	if (js->attr_jps_ok)
+		fprintf(fp, "  %-18s %12.4f J/step (attribution)\n", "attributed/step", js->attr_j_per_step);
+}
+
 static json_object *summary_json(const struct session *s)
 {
 	const struct dvf_info *in = s->info;
@@ -220,6 +243,8 @@ static json_object *summary_json(const struct session *s)
 		json_object_object_add(j, "j_per_step", js.jps_ok ? json_object_new_double(js.j_per_step) : NULL);
 		json_object_object_add(j, "steps_per_s", js.st.steps_per_s.ok ? json_object_new_double(js.st.steps_per_s.v) : NULL);
 		json_object_object_add(j, "projected_energy_j", js.proj_ok ? json_object_new_double(js.projected_j) : NULL);
+		if (s->job && job_pid(s->job) > 0)
+			json_object_object_add(j, "attribution", attribution_json(&js));
 		json_object_object_add(o, "job", j);
 	}
 	if (s->gov)
@@ -329,6 +354,8 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 		if (js.proj_ok)
 			fprintf(fp, "  %-18s %12.1f J (%.4f Wh) at step %lld\n", "projected", js.projected_j,
 				js.projected_j / 3600.0, (long long)js.st.total.v);
+		if (s->job && job_pid(s->job) > 0)
+			print_attribution(&js, fp);
 	}
 	if (s->gov)
 		print_governor(s->gov, session_rehearsal(s), fp);

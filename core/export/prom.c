@@ -256,6 +256,21 @@ static void fleet_job(struct emit *e, const struct prom_view *v)
 		series_d(e, &f_jps, NULL, NULL, v->j_per_step);
 }
 
+/* The followed job's part of the GPU energy, an attribution
+ * (docs/attribution.md), with the job's labels; absent where n/a. */
+static void fleet_attribution(struct emit *e, const struct prom_view *v)
+{
+	struct fam f_e = { "dvfstop_job_attributed_energy_joules_total", "counter",
+			   "GPU energy attributed to the followed job's processes by their share of per-process SM "
+			   "utilisation (NVML), since its figures began; an attribution, not a measurement.", false };
+	if (v->job_followed && v->cur)
+		series_m(e, &f_e, NULL, NULL, v->cur->job_attr_mj, 1e-3);
+	struct fam f_jps = { "dvfstop_job_attributed_energy_per_step_joules", "gauge",
+			     "Attributed GPU energy per training step of the followed job (an attribution).", false };
+	if (v->job_followed && v->attr_jps_ok)
+		series_d(e, &f_jps, NULL, NULL, v->attr_j_per_step);
+}
+
 char *prom_render(const struct prom_view *v, size_t *len)
 {
 	char *buf = NULL;
@@ -345,6 +360,7 @@ char *prom_render(const struct prom_view *v, size_t *len)
 			series_i(&e, &f_tk, NULL, NULL, c->tokens.v);
 	}
 	fleet_job(&e, v);
+	fleet_attribution(&e, v);
 	if (fclose(fp) != 0) {
 		free(buf);
 		return NULL;

@@ -72,6 +72,10 @@ struct prom_view {
 	bool saved_ok;                  /* a baseline was measured */
 	double saved_j;                 /* net energy saved against it */
 	double baseline_j, governed_j;  /* the steps counted, at the baseline and as used */
+	/* The followed job's attributed GPU energy per step (docs/attribution.md);
+	 * its energy is cur->job_attr_mj. */
+	bool attr_jps_ok;
+	double attr_j_per_step;
 };
 
 /* The exposition text for v (malloc'd, NUL-terminated; *len its length).

@@ -97,6 +97,8 @@ static void header_fields(const struct dvf_info *in, void (*emit)(void *ctx, con
 	emit(ctx, "steps");
 	emit(ctx, "tokens");
 	emit(ctx, "event");
+	/* added last, so a reader of the older columns finds them where they were */
+	emit(ctx, "job_attributed_energy_j");
 }
 
 /* ---- writing fields ------------------------------------------------------ */
@@ -328,6 +330,7 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 	else
 		put_na(&row);
 	r->event[0] = '\0';
+	put_m(&row, s->job_attr_mj, 1e-3, 3);   /* an attribution: docs/attribution.md */
 	fputs("\r\n", r->fp);
 	r->rows++;
 

@@ -57,6 +57,44 @@ bool job_pid_alive(struct job *j)
 	return true;
 }
 
+/* pid's parent and session from /proc/PID/stat; false when unreadable. */
+static bool job_pid_parent(pid_t pid, pid_t *ppid, pid_t *sid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	ssize_t n = job_pid_read_small(path, buf, sizeof buf - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');   /* the name may hold ')' */
+	int pp, pg, ss;
+	char st;
+	if (!p || sscanf(p + 1, " %c %d %d %d", &st, &pp, &pg, &ss) != 4)
+		return false;
+	*ppid = pp;
+	*sid = ss;
+	return true;
+}
+
+bool job_owns_pid(const struct job *j, pid_t pid)
+{
+	if (!j || j->pid <= 0 || pid <= 0 || j->detached)
+		return false;
+	/* up the parents (a bounded walk: a loop of reused PIDs cannot hold it) */
+	for (int depth = 0; depth < 64 && pid > 1; depth++) {
+		if (pid == j->pid)
+			return true;
+		pid_t ppid, sid;
+		if (!job_pid_parent(pid, &ppid, &sid))
+			return false;
+		/* a child's own session: what its children left behind in it too */
+		if (j->child && sid == j->pid)
+			return true;
+		pid = ppid;
+	}
+	return false;
+}
+
 /* Up to len bytes of a small file (a /proc entry): the count, or -1. */
 ssize_t job_pid_read_small(const char *path, char *buf, size_t len)
 {

@@ -45,6 +45,7 @@ struct nvml_gpu {
 	unsigned lock_min, lock_max;   /* MHz */
 	struct dvf_m last_mj;     /* its counter at the last sample */
 	char name[NVML_NAME_LEN];
+	struct nvml_attr_gpu attr;   /* its energy split among its processes */
 };
 
 struct source {
@@ -60,6 +61,7 @@ struct source {
 	int64_t procs_t;
 	struct dvf_m procs_n;
 	struct dvf_gpu_proc procs[DVF_MAX_GPU_PROCS];
+	struct nvml_attr_total attr_tot;   /* each process's attributed energy */
 	/* Messages not yet taken, oldest first; the last one said. */
 	char queue[MSG_QUEUE][256];
 	int queued;
@@ -585,6 +587,60 @@ copy:
 	memcpy(o->gpu_proc, s->procs, sizeof o->gpu_proc);
 }
 
+/* Each process's part of the GPUs' energy since the last sample
+ * (docs/attribution.md), summed over the GPUs; n/a, with why, when a GPU
+ * still answering cannot say (its energy would be missing from the
+ * parts). */
+static void nvml_sample_attr(struct source *s, struct dvf_sample *o)
+{
+	int64_t now = clock_mono_ns();
+	struct attrib_share all[ATTRIB_MAX];
+	int n_all = 0;
+	const char *why = NULL;
+	for (int i = 0; i < s->n; i++) {
+		struct nvml_gpu *g = &s->g[i];
+		if (g->lost)
+			continue;
+		struct attrib_share part[ATTRIB_MAX];
+		int n = nvml_attr_gpu(&s->api, g->dev, &g->attr, o->gpu[i].energy_mj, o->gpu[i].mw, now, part,
+				      ATTRIB_MAX);
+		if (n < 0) {
+			why = why ? why : g->attr.why;
+			continue;
+		}
+		for (int k = 0; k < n; k++) {
+			int j = 0;
+			while (j < n_all && all[j].pid != part[k].pid)
+				j++;
+			if (j == n_all) {
+				if (n_all == ATTRIB_MAX)
+					continue;
+				all[n_all++] = (struct attrib_share){ .pid = part[k].pid, .uj = 0 };
+			}
+			all[j].uj += part[k].uj;
+		}
+	}
+	o->attr_n = dvf_m_na();
+	if (why) {
+		snprintf(s->info.attr_why, sizeof s->info.attr_why, "%s", why);
+		return;
+	}
+	s->info.attr_why[0] = '\0';
+	nvml_attr_total_add(&s->attr_tot, all, n_all);
+	int kept = n_all < DVF_MAX_ATTR ? n_all : DVF_MAX_ATTR;
+	for (int k = 0; k < kept; k++)
+		o->attr[k] = (struct dvf_proc_energy){ .pid = all[k].pid, .uj = all[k].uj };
+	o->attr_n = dvf_m_val(kept);
+}
+
+/* The processes' totals on the process list (n/a while the attribution is). */
+static void nvml_procs_attr(const struct source *s, struct dvf_sample *o)
+{
+	for (int i = 0; i < DVF_MAX_GPU_PROCS; i++)
+		o->gpu_proc[i].attr_mj = o->attr_n.ok && o->gpu_proc[i].pid > 0 ?
+			dvf_m_val(nvml_attr_total_mj(&s->attr_tot, o->gpu_proc[i].pid)) : dvf_m_na();
+}
+
 /* The host's RAM and swap (the GPUs' own memory is not there). */
 static void nvml_sample_mem(struct dvf_sample *o)
 {
@@ -629,7 +685,9 @@ static int nvml_sample(struct source *s, struct dvf_sample *out)
 	 * shows the EMC's */
 	o.emc_hz = s->extra.mem_freq_hz;
 	o.emc_load_pm = s->extra.mem_load_pm;
+	nvml_sample_attr(s, &o);
 	nvml_sample_procs(s, &o);
+	nvml_procs_attr(s, &o);
 	nvml_sample_mem(&o);
 	o.t_ns = out->t_ns;
 	o.seq = out->seq;

@@ -82,6 +82,7 @@ static void api_resolve(struct nvml_api *a)
 	API_LOAD(a, lock_clocks, "nvmlDeviceSetGpuLockedClocks");
 	API_LOAD(a, reset_clocks, "nvmlDeviceResetGpuLockedClocks");
 	API_LOAD(a, procs, "nvmlDeviceGetComputeRunningProcesses");
+	API_LOAD(a, proc_util, "nvmlDeviceGetProcessUtilization");
 }
 
 int nvml_api_load(struct nvml_api *a, char *err, size_t errlen)

@@ -73,6 +73,17 @@ struct nvml_proc {
 	unsigned long long used_bytes;   /* ~0ULL: NVML_VALUE_NOT_AVAILABLE */
 };
 enum { NVML_MAX_PROCS = 64 };
+/* nvmlProcessUtilizationSample_t: one process's utilisation over one of the
+ * driver's sampling periods, stamped in CPU microseconds. */
+struct nvml_proc_util {
+	unsigned int pid;
+	unsigned long long ts_us;
+	unsigned int sm;      /* % of the period the process kept the SMs busy */
+	unsigned int mem;
+	unsigned int enc;
+	unsigned int dec;
+};
+enum { NVML_MAX_UTIL_SAMPLES = 512 };
 
 struct nvml_api {
 	void *lib;
@@ -96,7 +107,46 @@ struct nvml_api {
 	nvml_ret (*lock_clocks)(nvml_dev d, unsigned int min_mhz, unsigned int max_mhz);
 	nvml_ret (*reset_clocks)(nvml_dev d);
 	nvml_ret (*procs)(nvml_dev d, unsigned int *n, struct nvml_proc *p);
+	/* the samples newer than last_seen_us; NULL u: *n gets how many */
+	nvml_ret (*proc_util)(nvml_dev d, struct nvml_proc_util *u, unsigned int *n,
+			      unsigned long long last_seen_us);
 };
+
+/* ---- nvml_attr.c: each process's share of a GPU's energy ------------- */
+
+#include "attrib.h"
+#include "sample.h"
+
+/* One GPU's attribution: what it asked the driver last and the energy
+ * not yet given to anyone. */
+struct nvml_attr_gpu {
+	bool off;                  /* the driver has no per-process samples: for good */
+	bool seen;                 /* samples have come since the GPU opened */
+	unsigned long long last_us;/* the newest sample's time stamp */
+	int64_t pending_uj;        /* energy waiting for the driver's next samples */
+	int64_t quiet_ns;          /* how long no sample came (pending is idle past 1 s) */
+	struct dvf_m last_mj;      /* the energy counter at the last call */
+	int64_t last_t;            /* monotonic ns of the last call; 0 none */
+	char why[128];             /* why n/a (the last call returned -1) */
+};
+
+/* Every process's attributed energy since it was first seen. */
+struct nvml_attr_total {
+	int n;
+	struct dvf_proc_energy p[NVML_MAX_PROCS];
+};
+
+/* GPU d's energy since the last call (its counter counter_mj where valid,
+ * else its power mw over the time between the calls) split among the
+ * processes of the driver's samples since then: the parts in out (at most
+ * max), their count; 0 when no process kept the SMs busy; -1 when it
+ * cannot be told (g->why says why). */
+int nvml_attr_gpu(const struct nvml_api *a, nvml_dev d, struct nvml_attr_gpu *g, struct dvf_m counter_mj,
+		  struct dvf_m mw, int64_t now_ns, struct attrib_share *out, int max);
+/* Add parts to the totals (a process past NVML_MAX_PROCS is not kept). */
+void nvml_attr_total_add(struct nvml_attr_total *t, const struct attrib_share *p, int n);
+/* pid's total, mJ (0 for a process never given a part). */
+int64_t nvml_attr_total_mj(const struct nvml_attr_total *t, int64_t pid);
 
 /* nvml_api.c */
 /* Load the library and resolve the entry points.  0, or -1 with a message. */

@@ -29,6 +29,13 @@
  *   FAKENVML_NO_CUDA=1       nvmlSystemGetCudaDriverVersion is missing
  *                            (NOT_SUPPORTED); else CUDA 12.4
  *   FAKENVML_NO_PROCS=1      the process list is NOT_SUPPORTED
+ *   FAKENVML_PROC_UTIL=PID:SM,…  per-process utilisation samples
+ *                            (nvmlDeviceGetProcessUtilization): at each call
+ *                            one sample a process, SM % busy, stamped with the
+ *                            wall clock (µs), when newer than the caller's
+ *                            last seen; PID:SM@I: on GPU I only; "notfound":
+ *                            NOT_FOUND (no sample); unset or "notsup":
+ *                            NOT_SUPPORTED, as on older drivers
  *   FAKENVML_LOSE_GPU=I      with FAKENVML_LOSE_AFTER: only GPU I is lost
  *                            (after N reads of its own utilisation)
  *   FAKENVML_CURVE=FILE      a measured table (dvfstop's --sim-curve format:
@@ -90,7 +97,7 @@ typedef struct {
 
 enum {
 	OK = 0, E_UNINIT = 1, E_ARG = 2, E_NOTSUP = 3, E_PERM = 4, E_SIZE = 7,
-	E_DRIVER = 9, E_LOST = 15, E_UNKNOWN = 999,
+	E_NOTFOUND = 6, E_DRIVER = 9, E_LOST = 15, E_UNKNOWN = 999,
 };
 
 #define EXPORT __attribute__((visibility("default")))
@@ -117,6 +124,11 @@ typedef struct {
 	unsigned int pid;
 	unsigned long long usedGpuMemory;   /* bytes; ~0ULL: not available */
 } nvmlProcessInfo_v1_t;
+typedef struct {
+	unsigned int pid;
+	unsigned long long timeStamp;       /* CPU time stamp, µs */
+	unsigned int smUtil, memUtil, encUtil, decUtil;
+} nvmlProcessUtilizationSample_t;
 EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *n, nvmlProcessInfo_v1_t *p);
 #ifndef FAKENVML_LEGACY
 EXPORT nvmlReturn_t nvmlInit_v2(void);
@@ -126,6 +138,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int n, nvmlFieldVal
 EXPORT nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj);
 EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int lo, unsigned int hi);
 EXPORT nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d);
+EXPORT nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d, nvmlProcessUtilizationSample_t *u,
+						     unsigned int *n, unsigned long long last_seen);
 #endif
 
 enum { MAX_GPUS = 16, MAX_CURVE = 64, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
@@ -731,3 +745,47 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *
 		memcpy(p, all, k * sizeof *all);
 	return OK;
 }
+
+#ifndef FAKENVML_LEGACY
+/* The per-process samples of FAKENVML_PROC_UTIL (see the top of the file). */
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d, nvmlProcessUtilizationSample_t *u,
+					     unsigned int *n, unsigned long long last_seen)
+{
+	nvmlReturn_t r = dev_ok(d);
+	if (r != OK)
+		return r;
+	if (!n)
+		return E_ARG;
+	const char *spec = getenv("FAKENVML_PROC_UTIL");
+	if (!spec || !*spec || strcmp(spec, "notsup") == 0)
+		return E_NOTSUP;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	unsigned long long now_us = (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000;
+	if (strcmp(spec, "notfound") == 0 || now_us <= last_seen)
+		return E_NOTFOUND;
+	nvmlProcessUtilizationSample_t all[8];
+	unsigned k = 0;
+	const char *q = spec;
+	while (*q && k < 8) {
+		char *end;
+		unsigned long pid = strtoul(q, &end, 10);
+		unsigned long sm = *end == ':' ? strtoul(end + 1, &end, 10) : 0;
+		bool here = true;   /* @I: on GPU I only */
+		if (*end == '@')
+			here = strtoul(end + 1, &end, 10) == d->index;
+		if (here)
+			all[k++] = (nvmlProcessUtilizationSample_t){ (unsigned)pid, now_us, (unsigned)sm, 0, 0, 0 };
+		q = *end == ',' ? end + 1 : end + strlen(end);
+	}
+	if (k == 0)
+		return E_NOTFOUND;
+	if (!u || *n < k) {
+		*n = k;
+		return E_SIZE;
+	}
+	*n = k;
+	memcpy(u, all, k * sizeof *all);
+	return OK;
+}
+#endif

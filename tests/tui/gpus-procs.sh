@@ -17,7 +17,7 @@ if on_screen 'L4T|mode n/a'; then fail "the header still says L4T / mode on NVML
 else ok "no L4T or nvpmodel mode on NVML"; fi
 expect_screen "the GPU rows' column header" '│#    clock util power   memory temp +│'
 expect_screen "GPU 1's row under it" '│1  1980MHz  86%  595W  61/140G 75'
-expect_screen "the process table's header" '│GPU +PID +GPU mem +process +│'
+expect_screen "the process table's header" '│GPU +PID +GPU mem +energy +process *│'
 expect_screen "a process on GPU 0, the largest first" '│0 +4242 +9\.8G '
 expect_screen "a process on GPU 1" '│1 +4243 +2\.0G '
 expect_screen "a process on both GPUs: both, its memory summed" '│0,1 +4244 +800M '
