@@ -213,10 +213,11 @@ static void steps_hint(struct session *s, int64_t now)
 const char *session_steps_hint(const struct session *s)
 {
 	if (s->opts->progress)
-		return "no training steps in the --progress file yet: it takes 'step N' lines "
-		       "(contrib/dvfstop_callback.py writes them from a Hugging Face Trainer)";
-	return "no training steps from a watched process: start it with DVFSTOP_PROGRESS=FILE and "
-	       "contrib/dvfstop_callback.py (or have it write 'step N' lines there), then add --progress FILE";
+		return "no training steps in the --progress file yet: it takes tqdm bars, Trainer logs "
+		       "and 'step N' lines (contrib/dvfstop_callback.py writes those)";
+	return "no training steps from a watched process: add --progress LOG, its own log where it "
+	       "prints a tqdm bar (python train.py 2>LOG), or start it with DVFSTOP_PROGRESS=FILE and "
+	       "contrib/dvfstop_callback.py, then --progress FILE";
 }
 
 /* Where the job's figures count from.  A child or the simulator's job is
