@@ -156,8 +156,10 @@ static const char *opt_prog = "dvfstop";
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
 	void *p = (char *)o + d->off; /* void *: the offset is of a field of that type */
-	if (!from_file)
+	if (!from_file) {
 		o->cli_set |= UINT64_C(1) << (d - opt_table);
+		o->origin[d - opt_table] = NULL;
+	}
 	switch (d->kind) {
 	case K_FLAG:
 		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {
@@ -255,6 +257,23 @@ static const struct opt_def *opt_find(const char *key)
 		if (strcmp(opt_table[i].key, key) == 0)
 			return &opt_table[i];
 	return NULL;
+}
+
+const char *options_blame(const struct dvf_opts *o, const char *msg, char *buf, size_t len)
+{
+	if (!msg || strncmp(msg, "--", 2) != 0 || !buf || len == 0)
+		return msg;
+	size_t n = strspn(msg + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+	char key[64];
+	if (n == 0 || n >= sizeof key)
+		return msg;
+	memcpy(key, msg + 2, n);
+	key[n] = '\0';
+	const struct opt_def *d = opt_find(key);
+	if (!d || !o->origin[d - opt_table])
+		return msg;
+	snprintf(buf, len, "%s: %s%s", o->origin[d - opt_table], key, msg + 2 + n);
+	return buf;
 }
 
 bool options_cli_set(const struct dvf_opts *o, const char *key)
@@ -673,6 +692,36 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The value of a config line (after `=`, blanks trimmed): unquoted, up to
+ * a `#` that follows a blank (a comment; `a#b` keeps its `#`); in quotes,
+ * what they hold, with only blanks or a comment after.  NULL, said, when
+ * a quote is not closed or text follows it. */
+static char *config_value(char *v, const char *where)
+{
+	if (*v == '"' || *v == '\'') {
+		char *end = strchr(v + 1, *v);
+		if (!end) {
+			fprintf(stderr, "dvfstop: %s: no closing %c in %s\n", where, *v, v);
+			return NULL;
+		}
+		*end = '\0';
+		char *rest = end + 1;
+		rest += strspn(rest, " \t");
+		if (*rest && *rest != '#') {
+			fprintf(stderr, "dvfstop: %s: '%s' after the closing quote (a comment begins with #)\n", where,
+				rest);
+			return NULL;
+		}
+		return v + 1;
+	}
+	for (char *h = strchr(v, '#'); h; h = strchr(h + 1, '#'))
+		if (h == v || h[-1] == ' ' || h[-1] == '\t') {
+			*h = '\0';
+			break;
+		}
+	return trim(v);
+}
+
 /* A config file sets what dvfstop does, as root perhaps: only one that its
  * user (or root) owns and that nobody else can write is read. */
 static bool config_trusted(FILE *fp, const char *path)
@@ -704,6 +753,22 @@ static bool config_trusted(FILE *fp, const char *path)
 		return false;
 	}
 	return true;
+}
+
+/* An unknown key, with the nearest key a config file may set (the
+ * option parser's "did you mean"). */
+static void config_say_unknown(const char *where, const char *key)
+{
+	const char *names[N_OPTS];
+	int n = 0;
+	for (int i = 0; i < N_OPTS; i++)
+		if (!opt_table[i].cli_only)
+			names[n++] = opt_table[i].key;
+	const char *near = options_nearest(key, strlen(key), names, n);
+	if (near)
+		fprintf(stderr, "dvfstop: %s: unknown key '%s'; did you mean %s?\n", where, key, near);
+	else
+		fprintf(stderr, "dvfstop: %s: unknown key '%s'\n", where, key);
 }
 
 enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool must_exist)
@@ -750,10 +815,14 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 			continue;
 		}
 		*eq = '\0';
-		char *key = trim(s), *val = trim(eq + 1);
+		char *key = trim(s), *val = config_value(trim(eq + 1), where);
 		const struct opt_def *d = opt_find(key);
 		if (!d) {
-			fprintf(stderr, "dvfstop: %s: unknown key '%s'\n", where, key);
+			config_say_unknown(where, key);
+			r = OPT_ERROR;
+			continue;
+		}
+		if (!val) {
 			r = OPT_ERROR;
 			continue;
 		}
@@ -769,6 +838,8 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 		}
 		if (!opt_set(o, d, val, where, true))
 			r = OPT_ERROR;
+		else
+			o->origin[d - opt_table] = keep(where);
 	}
 	fclose(fp);
 	return r;

@@ -513,12 +513,18 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 }
 
 /* Every front end prints what went wrong as it is: a replayed file's line
- * or a board's name in it is made safe here, once. */
+ * or a board's name in it is made safe here, once; a bad value of the
+ * config file's is named by its line (options_blame). */
 int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
 	int rc = session_open_all(s, o, err, errlen);
-	if (rc < 0 && errlen > 0)
+	if (rc < 0 && errlen > 0) {
+		char buf[1400];
+		const char *m = options_blame(o, err, buf, sizeof buf);
+		if (m != err)
+			snprintf(err, errlen, "%s", m);
 		text_safe_lines(err);
+	}
 	return rc;
 }
 
