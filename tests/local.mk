@@ -105,6 +105,8 @@ TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh
 TESTS += tests/integration/pid-attach.sh
 EXTRA_DIST += tests/integration/pid-attach.sh
+TESTS += tests/integration/prom-demo.sh
+EXTRA_DIST += tests/integration/prom-demo.sh
 
 # The main paths under valgrind (skipped in sanitizer builds).
 TESTS += tests/integration/valgrind.sh

@@ -321,8 +321,8 @@ int cmd_sweep(const struct cmd_args *ca)
 	}
 	if (o.demo && o.sim_steps == 2000)
 		o.sim_steps = 0; /* the simulated fine-tune lasts as long as the sweep */
-	if (o.demo && !o.sim_speed_set)
-		o.sim_speed = 0; /* a headless sweep of the simulator runs as fast as it can */
+	if (o.demo)
+		options_headless_speed(&o, "dvfstop sweep");
 
 	struct sweep_request rq = { .mode = a.mode, .select = a.select, .max_slowdown = a.max_slowdown,
 				    .dwell = a.dwell, .settle_s = a.settle_s, .levels = a.levels, .count = a.count,

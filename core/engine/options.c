@@ -845,6 +845,19 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 	return r;
 }
 
+void options_headless_speed(struct dvf_opts *o, const char *prog)
+{
+	if (o->sim_speed_set)
+		return;
+	if (o->demo && o->prom_listen) {
+		/* served: in real time, or the run is over before anyone scrapes */
+		fprintf(stderr, "%s: --prom-listen: the simulated board runs in real time so that /metrics can be "
+			"scraped (--sim-speed 0 runs it as fast as it can)\n", prog);
+		return;
+	}
+	o->sim_speed = 0;
+}
+
 enum opt_result options_load_hits(struct dvf_opts *o, const char *prog, const struct opt_hit *hit, int n,
 				  char **cmd, int cmd_argc)
 {
@@ -871,8 +884,8 @@ enum opt_result options_load_hits(struct dvf_opts *o, const char *prog, const st
 	if (r != OPT_OK)
 		return r;
 	opt_set_command(o, cmd, cmd_argc);
-	if (o->batch && !o->sim_speed_set)
-		o->sim_speed = 0;
+	if (o->batch)
+		options_headless_speed(o, prog);
 	return options_check(o, prog);
 }
 

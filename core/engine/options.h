@@ -99,6 +99,10 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 /* Where the config file is: $XDG_CONFIG_HOME/dvfstop/config or
  * ~/.config/dvfstop/config.  False when neither can be formed. */
 bool options_config_path(char *buf, size_t len);
+/* The simulated board's speed without --sim-speed in a headless run
+ * (--batch, dvfstop sweep): as fast as it can, except while /metrics is
+ * served (--demo --prom-listen): real time then, said on stderr. */
+void options_headless_speed(struct dvf_opts *o, const char *prog);
 /* Load defaults, then the config file, then argv (argv wins). */
 enum opt_result options_load(struct dvf_opts *o, int argc, char **argv);
 /* Free strings the parser allocated. */
