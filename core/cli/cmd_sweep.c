@@ -212,9 +212,14 @@ static void progress(const struct sweep *sw, int level, const struct session *s,
 	int measured = 0;
 	for (int i = 0; i < sw->cfg.n_levels; i++)
 		measured += sweep_point_measured(&sw->pts[i]);
-	char l[48] = "";
+	/* The estimate is in the session's time: on a simulated board not
+	 * in real time (headless, as fast as it goes) that is not the wall
+	 * clock's, and it says so (the run may be over in a blink). */
+	bool sim_time = s->clock.simulated && s->clock.speed != 1.0;
+	char l[64] = "";
 	if (sw->state != SW_DONE && left >= 0)
-		snprintf(l, sizeof l, ", %s%.0f s left", sw->cfg.mode == SWEEP_ADAPTIVE ? "at most " : "", left);
+		snprintf(l, sizeof l, ", %s%.0f s%s left", sw->cfg.mode == SWEEP_ADAPTIVE ? "at most " : "", left,
+			 sim_time ? " of simulated time" : "");
 	char jps[32] = "";
 	if (p && sweep_point_measured(p))
 		snprintf(jps, sizeof jps, " %.4f J/step,", sweep_jps(p));
