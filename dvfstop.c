@@ -59,7 +59,9 @@ int monitor_main(int argc, char **argv)
 		return r == OPT_EXIT_OK ? CMD_OK : cmd ? EXIT_OWN_FAILURE : CMD_USAGE;
 	}
 	if (strcmp(o.summary_format, "text") != 0 && strcmp(o.summary_format, "json") != 0) {
-		fprintf(stderr, "dvfstop: --summary-format: '%s' is not text or json\n", o.summary_format);
+		char msg[300], buf[900];
+		snprintf(msg, sizeof msg, "--summary-format: '%s' is not text or json", o.summary_format);
+		fprintf(stderr, "dvfstop: %s\n", options_blame(&o, msg, buf, sizeof buf));
 		options_free(&o);
 		return cmd ? EXIT_OWN_FAILURE : CMD_USAGE;
 	}

@@ -103,6 +103,10 @@ EXTRA_DIST += tests/integration/govern-cache.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
 TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh
+TESTS += tests/integration/pid-attach.sh
+EXTRA_DIST += tests/integration/pid-attach.sh
+TESTS += tests/integration/prom-demo.sh
+EXTRA_DIST += tests/integration/prom-demo.sh
 
 # The main paths under valgrind (skipped in sanitizer builds).
 TESTS += tests/integration/valgrind.sh

@@ -212,9 +212,14 @@ static void progress(const struct sweep *sw, int level, const struct session *s,
 	int measured = 0;
 	for (int i = 0; i < sw->cfg.n_levels; i++)
 		measured += sweep_point_measured(&sw->pts[i]);
-	char l[48] = "";
+	/* The estimate is in the session's time: on a simulated board not
+	 * in real time (headless, as fast as it goes) that is not the wall
+	 * clock's, and it says so (the run may be over in a blink). */
+	bool sim_time = s->clock.simulated && s->clock.speed != 1.0;
+	char l[64] = "";
 	if (sw->state != SW_DONE && left >= 0)
-		snprintf(l, sizeof l, ", %s%.0f s left", sw->cfg.mode == SWEEP_ADAPTIVE ? "at most " : "", left);
+		snprintf(l, sizeof l, ", %s%.0f s%s left", sw->cfg.mode == SWEEP_ADAPTIVE ? "at most " : "", left,
+			 sim_time ? " of simulated time" : "");
 	char jps[32] = "";
 	if (p && sweep_point_measured(p))
 		snprintf(jps, sizeof jps, " %.4f J/step,", sweep_jps(p));
@@ -321,8 +326,8 @@ int cmd_sweep(const struct cmd_args *ca)
 	}
 	if (o.demo && o.sim_steps == 2000)
 		o.sim_steps = 0; /* the simulated fine-tune lasts as long as the sweep */
-	if (o.demo && !o.sim_speed_set)
-		o.sim_speed = 0; /* a headless sweep of the simulator runs as fast as it can */
+	if (o.demo)
+		options_headless_speed(&o, "dvfstop sweep");
 
 	struct sweep_request rq = { .mode = a.mode, .select = a.select, .max_slowdown = a.max_slowdown,
 				    .dwell = a.dwell, .settle_s = a.settle_s, .levels = a.levels, .count = a.count,

@@ -74,7 +74,7 @@ static const struct opt_def opt_table[] = {
 	{ "pid", 0, K_INT, OFF(pid), "PID", "follow a running fine-tune process", 1, 4194304, true },
 	{ "progress", 0, K_STR, OFF(progress), "PATH", "read `step N [tokens T] [samples S] [total M]` lines from a file or FIFO", 0, 0, true },
 	{ "log", 0, K_STR, OFF(log), "FILE", "where the child's output goes (default dvfstop-CMD-TIME.log)", 0, 0, true },
-	{ "log-dir", 0, K_STR, OFF(log_dir), "DIR", "the folder of the default log (default $DVFSTOP_LOG_DIR, else the current folder)", 0, 0, true },
+	{ "log-dir", 0, K_STR, OFF(log_dir), "DIR", "the folder of the default log (default $DVFSTOP_LOG_DIR, else $XDG_STATE_HOME/dvfstop)", 0, 0, true },
 	{ "stop-grace", 0, K_DOUBLE, OFF(stop_grace_s), "S", "stopping a fine-tune dvfstop started (Ctrl-C): SIGINT, then SIGTERM S seconds later, then SIGKILL S more (default 10)", 0, 0, false },
 	{ "govern", 0, K_FLAG, OFF(govern), NULL, "governor: find the cheapest clock by itself, hold it, re-tune when the job changes", 0, 0, false },
 	{ "select", 0, K_STR, OFF(select), "WHAT", "what the governor minimises: energy (per step, default), slowdown (energy within --max-slowdown) or edp (energy x delay)", 0, 0, false },
@@ -156,8 +156,10 @@ static const char *opt_prog = "dvfstop";
 static bool opt_set(struct dvf_opts *o, const struct opt_def *d, const char *val, const char *where, bool from_file)
 {
 	void *p = (char *)o + d->off; /* void *: the offset is of a field of that type */
-	if (!from_file)
+	if (!from_file) {
 		o->cli_set |= UINT64_C(1) << (d - opt_table);
+		o->origin[d - opt_table] = NULL;
+	}
 	switch (d->kind) {
 	case K_FLAG:
 		if (!val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 || strcmp(val, "1") == 0) {
@@ -255,6 +257,23 @@ static const struct opt_def *opt_find(const char *key)
 		if (strcmp(opt_table[i].key, key) == 0)
 			return &opt_table[i];
 	return NULL;
+}
+
+const char *options_blame(const struct dvf_opts *o, const char *msg, char *buf, size_t len)
+{
+	if (!msg || strncmp(msg, "--", 2) != 0 || !buf || len == 0)
+		return msg;
+	size_t n = strspn(msg + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+	char key[64];
+	if (n == 0 || n >= sizeof key)
+		return msg;
+	memcpy(key, msg + 2, n);
+	key[n] = '\0';
+	const struct opt_def *d = opt_find(key);
+	if (!d || !o->origin[d - opt_table])
+		return msg;
+	snprintf(buf, len, "%s: %s%s", o->origin[d - opt_table], key, msg + 2 + n);
+	return buf;
 }
 
 bool options_cli_set(const struct dvf_opts *o, const char *key)
@@ -673,6 +692,36 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The value of a config line (after `=`, blanks trimmed): unquoted, up to
+ * a `#` that follows a blank (a comment; `a#b` keeps its `#`); in quotes,
+ * what they hold, with only blanks or a comment after.  NULL, said, when
+ * a quote is not closed or text follows it. */
+static char *config_value(char *v, const char *where)
+{
+	if (*v == '"' || *v == '\'') {
+		char *end = strchr(v + 1, *v);
+		if (!end) {
+			fprintf(stderr, "dvfstop: %s: no closing %c in %s\n", where, *v, v);
+			return NULL;
+		}
+		*end = '\0';
+		char *rest = end + 1;
+		rest += strspn(rest, " \t");
+		if (*rest && *rest != '#') {
+			fprintf(stderr, "dvfstop: %s: '%s' after the closing quote (a comment begins with #)\n", where,
+				rest);
+			return NULL;
+		}
+		return v + 1;
+	}
+	for (char *h = strchr(v, '#'); h; h = strchr(h + 1, '#'))
+		if (h == v || h[-1] == ' ' || h[-1] == '\t') {
+			*h = '\0';
+			break;
+		}
+	return trim(v);
+}
+
 /* A config file sets what dvfstop does, as root perhaps: only one that its
  * user (or root) owns and that nobody else can write is read. */
 static bool config_trusted(FILE *fp, const char *path)
@@ -704,6 +753,22 @@ static bool config_trusted(FILE *fp, const char *path)
 		return false;
 	}
 	return true;
+}
+
+/* An unknown key, with the nearest key a config file may set (the
+ * option parser's "did you mean"). */
+static void config_say_unknown(const char *where, const char *key)
+{
+	const char *names[N_OPTS];
+	int n = 0;
+	for (int i = 0; i < N_OPTS; i++)
+		if (!opt_table[i].cli_only)
+			names[n++] = opt_table[i].key;
+	const char *near = options_nearest(key, strlen(key), names, n);
+	if (near)
+		fprintf(stderr, "dvfstop: %s: unknown key '%s'; did you mean %s?\n", where, key, near);
+	else
+		fprintf(stderr, "dvfstop: %s: unknown key '%s'\n", where, key);
 }
 
 enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool must_exist)
@@ -750,10 +815,14 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 			continue;
 		}
 		*eq = '\0';
-		char *key = trim(s), *val = trim(eq + 1);
+		char *key = trim(s), *val = config_value(trim(eq + 1), where);
 		const struct opt_def *d = opt_find(key);
 		if (!d) {
-			fprintf(stderr, "dvfstop: %s: unknown key '%s'\n", where, key);
+			config_say_unknown(where, key);
+			r = OPT_ERROR;
+			continue;
+		}
+		if (!val) {
 			r = OPT_ERROR;
 			continue;
 		}
@@ -769,9 +838,24 @@ enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool mu
 		}
 		if (!opt_set(o, d, val, where, true))
 			r = OPT_ERROR;
+		else
+			o->origin[d - opt_table] = keep(where);
 	}
 	fclose(fp);
 	return r;
+}
+
+void options_headless_speed(struct dvf_opts *o, const char *prog)
+{
+	if (o->sim_speed_set)
+		return;
+	if (o->demo && o->prom_listen) {
+		/* served: in real time, or the run is over before anyone scrapes */
+		fprintf(stderr, "%s: --prom-listen: the simulated board runs in real time so that /metrics can be "
+			"scraped (--sim-speed 0 runs it as fast as it can)\n", prog);
+		return;
+	}
+	o->sim_speed = 0;
 }
 
 enum opt_result options_load_hits(struct dvf_opts *o, const char *prog, const struct opt_hit *hit, int n,
@@ -800,8 +884,8 @@ enum opt_result options_load_hits(struct dvf_opts *o, const char *prog, const st
 	if (r != OPT_OK)
 		return r;
 	opt_set_command(o, cmd, cmd_argc);
-	if (o->batch && !o->sim_speed_set)
-		o->sim_speed = 0;
+	if (o->batch)
+		options_headless_speed(o, prog);
 	return options_check(o, prog);
 }
 

@@ -42,6 +42,7 @@ struct dvf_opts {
 	bool sim_speed_set;
 	bool interval_set;         /* --interval given (a replay of an untimed log needs to know) */
 	uint64_t cli_set;          /* bit i: option i of the table came from the command line */
+	const char *origin[64];    /* option i's "FILE:LINE" when the config file set it last */
 	/* replay and exporters */
 	const char *replay;        /* session CSV or tegrastats log to play; NULL none */
 	const char *prom_textfile; /* Prometheus textfile collector file; NULL none */
@@ -88,13 +89,20 @@ void options_defaults(struct dvf_opts *o);
 /* Parse argv (argv[0] is the program).  Prints --help/--version itself
  * (OPT_EXIT_OK) and messages for bad input (OPT_ERROR). */
 enum opt_result options_parse_argv(struct dvf_opts *o, int argc, char **argv);
-/* Parse a config file: `key = value` lines, `#` comments, keys are long
- * option names.  Unknown keys and bad values: "FILE:LINE: ..." on stderr and
- * OPT_ERROR.  A missing file is fine when !must_exist. */
+/* Parse a config file: `key = value` lines, keys are long option names.
+ * A `#` that begins a line or follows a blank begins a comment; a value in
+ * double or single quotes is taken as written, a `#` in it too.  Unknown
+ * keys (with the nearest key as a "did you mean") and bad values:
+ * "FILE:LINE: ..." on stderr and OPT_ERROR.  A missing file is fine when
+ * !must_exist. */
 enum opt_result options_parse_file(struct dvf_opts *o, const char *path, bool must_exist);
 /* Where the config file is: $XDG_CONFIG_HOME/dvfstop/config or
  * ~/.config/dvfstop/config.  False when neither can be formed. */
 bool options_config_path(char *buf, size_t len);
+/* The simulated board's speed without --sim-speed in a headless run
+ * (--batch, dvfstop sweep): as fast as it can, except while /metrics is
+ * served (--demo --prom-listen): real time then, said on stderr. */
+void options_headless_speed(struct dvf_opts *o, const char *prog);
 /* Load defaults, then the config file, then argv (argv wins). */
 enum opt_result options_load(struct dvf_opts *o, int argc, char **argv);
 /* Free strings the parser allocated. */
@@ -109,6 +117,11 @@ bool options_names_file(const char *key, const char *val);
 /* Whether the option KEY was given on the command line (not only in the
  * config file or by default). */
 bool options_cli_set(const struct dvf_opts *o, const char *key);
+/* A message about an option's value that begins "--KEY" ("--sim-power:
+ * 'x' is not ..."): when the config file set that value, the same message
+ * naming its line instead ("FILE:LINE: sim-power: 'x' is not ...") in buf;
+ * else msg itself. */
+const char *options_blame(const struct dvf_opts *o, const char *msg, char *buf, size_t len);
 
 
 /* ---- the one option parser: the monitor's and every command's ----

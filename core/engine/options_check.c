@@ -3,6 +3,7 @@
 #include "config.h"
 #include "options_check.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +16,32 @@
 #include "sim.h"
 #include "sweep.h"
 
+/* "PROG: MSG" on stderr, where MSG begins "--KEY": a value the config
+ * file set is named by its line (options_blame). */
+static void check_say(const struct dvf_opts *o, const char *prog, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void check_say(const struct dvf_opts *o, const char *prog, const char *fmt, ...)
+{
+	char msg[1024], buf[1400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", prog, options_blame(o, msg, buf, sizeof buf));
+}
+
 /* The governor's options: a selection it knows, a slowdown bound that is a
  * percentage, and a board whose clocks it may change. */
 static enum opt_result options_check_governor(struct dvf_opts *o, const char *prog)
 {
 	enum sweep_select sel;
 	if (sweep_parse_select(o->select, &sel) != 0) {
-		fprintf(stderr, "%s: --select: '%s' is not energy, slowdown or edp\n", prog, o->select);
+		check_say(o, prog, "--select: '%s' is not energy, slowdown or edp", o->select);
 		return OPT_ERROR;
 	}
 	if (o->max_slowdown_text) {
 		if (sweep_parse_slowdown(o->max_slowdown_text, &o->max_slowdown) != 0) {
-			fprintf(stderr, "%s: --max-slowdown: '%s' is not a percentage like 10%%\n", prog, o->max_slowdown_text);
+			check_say(o, prog, "--max-slowdown: '%s' is not a percentage like 10%%", o->max_slowdown_text);
 			return OPT_ERROR;
 		}
 		o->select = "slowdown";
@@ -65,11 +80,23 @@ static enum opt_result options_check_sim(const struct dvf_opts *o, const char *p
 	if (!o->demo)
 		return OPT_OK;
 	struct sim_cfg sc;
+	char err[512];
+	/* one at a time: a bad one is named (a config file's by its line) */
+	sim_cfg_defaults(&sc);
+	sc.model = o->sim_model;
+	if (sim_cfg_validate(&sc, err, sizeof err) < 0) {
+		check_say(o, prog, "--sim-model: %s", err);
+		return OPT_ERROR;
+	}
 	sim_cfg_defaults(&sc);
 	sc.power = o->sim_power;
 	sc.phases = o->sim_phases;
+	if (sim_cfg_validate(&sc, err, sizeof err) < 0) {
+		check_say(o, prog, "%s", err);   /* "--sim-power: ..." or "--sim-phases: ..." */
+		return OPT_ERROR;
+	}
+	sim_cfg_defaults(&sc);
 	sc.curve = o->sim_curve;
-	char err[512];
 	if (sim_cfg_validate(&sc, err, sizeof err) < 0) {
 		fprintf(stderr, "%s: %s%s\n", prog, sc.curve && strstr(err, sc.curve) == err ? "--sim-curve " : "", err);
 		return OPT_ERROR;
@@ -125,7 +152,7 @@ enum opt_result options_check(struct dvf_opts *o, const char *prog)
 	int gpus[DVF_MAX_GPUS];
 	char why[256];
 	if (nvml_api_parse_gpus(o->gpu, gpus, why, sizeof why) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, why);
+		check_say(o, prog, "%s", why);
 		return OPT_ERROR;
 	}
 	const char *board = o->demo ? "--demo simulates its own board" : o->replay ? "--replay plays a recording" : NULL;

@@ -5,6 +5,7 @@
 #include "helper_client.h"
 #include "govern.h"
 #include "job.h"
+#include "statehome.h"
 #include "prom.h"
 #include "recorder.h"
 #include "options_check.h"
@@ -106,11 +107,20 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 			localtime_r(&t, &tm);
 			char stamp[32];
 			strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+			/* --log-dir, $DVFSTOP_LOG_DIR, else dvfstop's state folder
+			 * (statehome.h; made private), not the working folder where
+			 * logs of many runs would pile up */
 			const char *dir = o->log_dir ? o->log_dir : getenv("DVFSTOP_LOG_DIR");
-			if (dir && *dir)
-				snprintf(s->job_log, sizeof s->job_log, "%s/dvfstop-%.64s-%s.log", dir, base, stamp);
-			else
-				snprintf(s->job_log, sizeof s->job_log, "dvfstop-%.64s-%s.log", base, stamp);
+			char state[PATH_MAX], why[256];
+			if (!(dir && *dir)) {
+				if (statehome_dir(NULL, state, sizeof state, why, sizeof why) < 0 ||
+				    statehome_ready(state, why, sizeof why) < 0) {
+					snprintf(err, errlen, "the job's log: %s; give --log FILE or --log-dir DIR", why);
+					return -1;
+				}
+				dir = state;
+			}
+			snprintf(s->job_log, sizeof s->job_log, "%s/dvfstop-%.64s-%s.log", dir, base, stamp);
 			jo.log_fresh = true;   /* a new file, -1, -2... when the name is taken */
 		}
 		jo.log_path = s->job_log;
@@ -121,8 +131,12 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 		s->job = job_child_start(o->cmd, &jo, now, err, errlen);
 		if (!s->job && exec_errno)
 			s->job_start_status = exec_errno == ENOENT || exec_errno == ENOTDIR ? 127 : 126;
-		if (s->job && job_log_path(s->job))
-			snprintf(s->job_log, sizeof s->job_log, "%s", job_log_path(s->job));
+		if (s->job && job_log_path(s->job)) {
+			/* named in full wherever it is shown, whatever the folder */
+			char full[PATH_MAX];
+			snprintf(s->job_log, sizeof s->job_log, "%s",
+				 realpath(job_log_path(s->job), full) ? full : job_log_path(s->job));
+		}
 		return s->job ? 0 : -1;
 	}
 	if (o->pid > 0 || o->progress) {
@@ -213,10 +227,11 @@ static void steps_hint(struct session *s, int64_t now)
 const char *session_steps_hint(const struct session *s)
 {
 	if (s->opts->progress)
-		return "no training steps in the --progress file yet: it takes 'step N' lines "
-		       "(contrib/dvfstop_callback.py writes them from a Hugging Face Trainer)";
-	return "no training steps from a watched process: start it with DVFSTOP_PROGRESS=FILE and "
-	       "contrib/dvfstop_callback.py (or have it write 'step N' lines there), then add --progress FILE";
+		return "no training steps in the --progress file yet: it takes tqdm bars, Trainer logs "
+		       "and 'step N' lines (contrib/dvfstop_callback.py writes those)";
+	return "no training steps from a watched process: add --progress LOG, its own log where it "
+	       "prints a tqdm bar (python train.py 2>LOG), or start it with DVFSTOP_PROGRESS=FILE and "
+	       "contrib/dvfstop_callback.py, then --progress FILE";
 }
 
 /* Where the job's figures count from.  A child or the simulator's job is
@@ -537,12 +552,18 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 }
 
 /* Every front end prints what went wrong as it is: a replayed file's line
- * or a board's name in it is made safe here, once. */
+ * or a board's name in it is made safe here, once; a bad value of the
+ * config file's is named by its line (options_blame). */
 int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
 	int rc = session_open_all(s, o, err, errlen);
-	if (rc < 0 && errlen > 0)
+	if (rc < 0 && errlen > 0) {
+		char buf[1400];
+		const char *m = options_blame(o, err, buf, sizeof buf);
+		if (m != err)
+			snprintf(err, errlen, "%s", m);
 		text_safe_lines(err);
+	}
 	return rc;
 }
 

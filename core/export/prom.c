@@ -279,8 +279,12 @@ char *prom_render(const struct prom_view *v, size_t *len)
 	if (!fp)
 		return NULL;
 	const struct dvf_info *in = v->info;
-	struct emit e = { fp, in->board_name[0] ? in->board_name : "unknown", v->run_id,
-			  v->job_followed ? v->job_name : NULL };
+	/* A simulated board is never taken for a real one in a fleet's view:
+	 * its name says so, as the summary's does. */
+	char board[sizeof in->board_name + 16];
+	snprintf(board, sizeof board, "%s%s", in->board_name[0] ? in->board_name : "unknown",
+		 strcmp(in->mode, "simulated") == 0 ? " (simulated)" : "");
+	struct emit e = { fp, board, v->run_id, v->job_followed ? v->job_name : NULL };
 
 	struct fam info = { "dvfstop_info", "gauge", "Board, software and telemetry source of this dvfstop (always 1)." , false };
 	fprintf(fp, "# HELP %s %s\n# TYPE %s %s\n", info.name, info.help, info.name, info.type);

@@ -182,6 +182,7 @@ int job_follow_open(struct follow *f)
 	f->fd = fd;
 	f->fifo = S_ISFIFO(st.st_mode);
 	f->off = 0;
+	f->backlog = f->fifo ? 0 : st.st_size;
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	linebuf_init(&f->lb);
@@ -215,10 +216,15 @@ static void job_follow_read(struct job *j, struct follow *f)
 		if (fstat(f->fd, &st) == 0 && st.st_size < f->off) {
 			/* truncated: the writer started over */
 			lseek(f->fd, 0, SEEK_SET);
-			f->off = 0;
+			f->off = f->backlog = 0;
 			linebuf_init(&f->lb);
 		}
 	}
+	/* What the file held when it was opened (a log of a job attached to)
+	 * is read whole, in this one poll: its steps then share one time, and
+	 * none of them counts towards the rate (progress.c set_steps). */
+	if (!f->fifo && f->off < f->backlog && (uintmax_t)(f->backlog - f->off) > budget)
+		budget = (size_t)(f->backlog - f->off);
 	while (budget > 0) {
 		ssize_t n = job_read_retry(f->fd, buf, sizeof buf);
 		if (n <= 0)

@@ -32,6 +32,7 @@ struct follow {
 	int wfd;              /* FIFO: our own writer, so writers leaving is not EOF */
 	bool fifo;
 	off_t off;            /* regular file: bytes consumed */
+	off_t backlog;        /* regular file: its size when opened, read in one poll */
 	dev_t dev;
 	ino_t ino;
 	struct linebuf lb;

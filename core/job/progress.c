@@ -505,6 +505,13 @@ static void set_steps(struct progress_tracker *t, int64_t steps, int64_t now_ns)
 	if (t->steps.ok && steps == t->steps.v && t->n_pt > 0)
 		return;
 	t->steps = dvf_m_val(steps);
+	if (t->n_pt > 0 && point(t, t->n_pt - 1)->t_ns == now_ns) {
+		/* Counts seen at one instant (a log's backlog read at attach, a
+		 * burst of redraws in one read) say nothing of the rate: the
+		 * newest stands for them all. */
+		t->pt[(t->head + PROGRESS_POINTS - 1) % PROGRESS_POINTS].steps = steps;
+		return;
+	}
 	t->pt[t->head] = (struct progress_point){ now_ns, steps };
 	t->head = (t->head + 1) % PROGRESS_POINTS;
 	if (t->n_pt < PROGRESS_POINTS)

@@ -158,6 +158,29 @@ static int header_dup(char *const *f, int n)
 	return first;
 }
 
+/* A recording keeps each cluster's clock (cpu_policyN_mhz) and each core's
+ * load, not which cores a cluster holds.  cpufreq names a policy after
+ * its first CPU, so policyN holds the cores from N up to the next
+ * policy's first: the clusters are named by their cores as live
+ * ("c0-3").  Left as recorded when a name is not policyN. */
+static void clusters_from_names(struct dvf_info *in)
+{
+	int first[DVF_MAX_CLUSTERS];
+	for (int k = 0; k < in->n_clusters; k++) {
+		int end = 0;
+		if (sscanf(in->cluster_name[k], "policy%d%n", &first[k], &end) != 1 || in->cluster_name[k][end] ||
+		    first[k] < 0 || !isdigit((unsigned char)in->cluster_name[k][6]))
+			return;
+	}
+	for (int c = 0; c < in->n_cores && c < DVF_MAX_CORES; c++) {
+		int best = -1;
+		for (int k = 0; k < in->n_clusters; k++)
+			if (first[k] <= c && (best < 0 || first[k] > first[best]))
+				best = k;
+		in->core_cluster[c] = best;
+	}
+}
+
 static int header_set(struct replay_table *r, char **f, int n, char *err, size_t errlen)
 {
 	r->cols = calloc((size_t)n, sizeof *r->cols);
@@ -191,6 +214,7 @@ static int header_set(struct replay_table *r, char **f, int n, char *err, size_t
 		snprintf(err, errlen, "%s:1: not a dvfstop session CSV (the header has no time_s column)", r->path);
 		return -1;
 	}
+	clusters_from_names(&r->info);
 	return 0;
 }
 

@@ -37,6 +37,25 @@ refuse "a bad summary format" 2 "summary-format: 'xml' is not text or json" --de
 printf '# a comment\ninterval = fast\n' >"$T/config"
 refuse "a bad config value" 2 "$T/config:2: 'fast' is not a whole number" --config "$T/config" --demo -b
 refuse "a missing config file" 2 "cannot read config $T/none: No such file or directory" --config "$T/none"
+# A trailing comment is a comment (issue 34): the run goes on with gpt2;
+# every error of a config file names FILE:LINE, those found after it is
+# read too (a model the simulator does not know); an unknown key gets the
+# nearest key.
+printf 'sim-model = gpt2   # the small one\njob-name = "run #3"  # quoted: the # is kept\n' >"$T/cfg-c"
+"$DVFSTOP" --config "$T/cfg-c" --demo -b -n 2 --prom-textfile "$T/c.prom" >"$T/out" 2>"$T/err"
+expect_eq "a config value with a trailing comment: exit status" "$?" 0
+expect_grep "a config value with a trailing comment: the model is gpt2" 'model  *gpt2\|gpt2 fine-tune' "$T/out"
+expect_grep "a quoted config value keeps its #" 'job_name="run #3"' "$T/c.prom"
+printf '# models\nsim-model = gpt3\n' >"$T/cfg-m"
+refuse "an unknown model in the config file" 2 "$T/cfg-m:2: sim-model: simulator: unknown model 'gpt3'" --config "$T/cfg-m" --demo -b -n 2
+printf 'interval = 200\nsim-modle = gpt2\n' >"$T/cfg-k"
+refuse "an unknown config key" 2 "$T/cfg-k:2: unknown key 'sim-modle'; did you mean sim-model?" --config "$T/cfg-k" --demo -b -n 2
+printf 'sim-power = bogus\n' >"$T/cfg-p"
+refuse "a bad config value checked after reading" 2 "$T/cfg-p:1: sim-power: 'bogus' is not a calibration" --config "$T/cfg-p" --demo -b -n 2
+printf 'demo-layout = jp4\n' >"$T/cfg-l"
+refuse "a bad config value the session finds" 1 "$T/cfg-l:1: demo-layout: 'jp4' is not jp6 or jp5" --config "$T/cfg-l" --demo -b -n 2
+printf 'job-name = "run #3\n' >"$T/cfg-q"
+refuse "a quote not closed" 2 "$T/cfg-q:1: no closing \" in \"run #3" --config "$T/cfg-q" --demo -b -n 2
 refuse "a missing recording" 1 "cannot read $T/none.csv: No such file or directory" --replay "$T/none.csv" -b
 refuse "a program that is not there" 127 "cannot run '$T/none': No such file or directory" --demo -b -n 2 -- "$T/none"
 

@@ -20,6 +20,33 @@ victim() { printf 'precious %s\n' "$1" >"$1"; chmod 600 "$1"; cp "$1" "$1.want";
 intact() { if cmp -s "$1" "$1.want"; then ok "$2: $(basename "$1") unchanged"; else fail "$2: $(basename "$1") changed: $(head -c 120 "$1")"; fi; }
 
 # ---- the child's log ---------------------------------------------------
+# Its default folder: $XDG_STATE_HOME/dvfstop (tests/lib.sh sets it), made
+# private, not the working folder where the logs of many runs piled up;
+# the summary names the log in full.
+"$D" --no-config --demo -b --sim-speed 1 -- sh -c 'echo first' >"$T/o" 2>"$T/e"
+L="$XDG_STATE_HOME/dvfstop"
+log=$(sed -n 's/^  log  *//p' "$T/o")
+case "$log" in
+"$L"/dvfstop-sh-*.log) ok "the default log is in \$XDG_STATE_HOME/dvfstop, named in full: $log" ;;
+*) fail "the default log: '$log', want $L/dvfstop-sh-*.log"; cat "$T/e" ;;
+esac
+grep -qs first "$log" && ok "the child's output is there" || fail "no child output in '$log'"
+expect_eq "the log folder is private" "$(stat -c %a "$L")" 700
+[ -z "$(ls "$W" 2>/dev/null)" ] && ok "nothing in the working folder" || fail "the working folder has $(ls "$W")"
+rm -f "$L"/dvfstop-sh-*.log
+# a relative --log is named in full
+"$D" --no-config --demo -b --sim-speed 1 --log rel.log -- sh -c 'echo rel' >"$T/o" 2>"$T/e"
+expect_grep "a relative --log is named in full" "^  log  *$W/rel.log\$" "$T/o"
+rm -f rel.log
+# HOME and XDG_STATE_HOME of no use: said, with what to give instead
+# (root's folder is /var/lib/dvfstop whatever HOME says)
+if [ "$(id -u)" -ne 0 ]; then
+	env -u XDG_STATE_HOME HOME=relative "$D" --no-config --demo -b -n 2 -- sh -c 'echo x' >"$T/o" 2>"$T/e"
+	expect_eq "no state folder: exit status" "$?" 125
+	expect_grep "no state folder: said, with --log" "the job's log: no folder for it .*give --log FILE or --log-dir DIR" "$T/e"
+fi
+
+cd "$L" || exit 99
 victim "$T/v.log"
 now=$(date +%s)
 # (every second from 2 s before to twice the tests' deadline after: the
@@ -46,6 +73,7 @@ rm -f dvfstop-sh-*.log
 [ -z "$(ls dvfstop-sh-* 2>/dev/null)" ] && ok "a start dvfstop refused leaves no log" ||
 	fail "a refused start left $(ls dvfstop-sh-*)"
 
+cd "$W" || exit 99
 mkdir "$T/logs" "$T/logs2"
 "$D" --no-config --demo -b --sim-speed 1 --log-dir "$T/logs" -- sh -c 'echo in-dir' >/dev/null 2>&1
 grep -qs in-dir "$T"/logs/dvfstop-sh-*.log && ok "--log-dir puts the log there" || fail "--log-dir: $(ls "$T/logs")"

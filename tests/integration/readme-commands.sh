@@ -116,6 +116,13 @@ done <"$T/lines"
 for f in run.csv x.csv sweep.csv; do
 	[ -s "$T/$f" ] && ok "README's $f was written" || fail "README's $f is missing"
 done
+# The quick start leaves dvfstop in _build/, not on PATH: it says so, and how
+# to run or install it, in the folder scripts/setup.sh builds in.
+sed -n '/^## Quick start/,/^## Installing/p' "$README" | tr '\n' ' ' >"$T/quick"
+expect_grep "the quick start says dvfstop is not on PATH" "dvfstop\` is not on your PATH" "$T/quick"
+expect_grep "the quick start says to run ./_build/dvfstop" "\`./_build/dvfstop\`" "$T/quick"
+expect_grep "the quick start says how to install it" "\`sudo make -C _build install\`" "$T/quick"
+expect_grep "scripts/setup.sh builds in _build" 'build _build$' "$top_srcdir/scripts/setup.sh"
 "$DVFSTOP" recommend --model bert-base --seq-len 128 >"$T/out" 2>&1
 expect_grep "README's recommend line recommends a clock" "^recommend: [0-9]" "$T/out"
 finish

@@ -2,8 +2,8 @@
 # What jtop and nvtop show besides the GPU, on the dashboard: RAM and swap,
 # the EMC clock and load, the fan, each CPU cluster labelled with its cores
 # (and their load where the row has room), and who uses the GPU with its
-# memory; n/a with the reason where nvmap cannot be read; NVML's process
-# list on the fake driver.
+# memory; n/a with the reason where nvmap cannot be read; a replay names
+# the clusters as live; NVML's process list on the fake driver.
 . "$top_srcdir/tests/tui/tmux.sh"
 
 start 120 40
@@ -28,6 +28,16 @@ expect_screen "nvmap refused: n/a with the reason" 'procs n/a: nvmap \(debugfs\)
 quit_ok
 clear_screen
 tm resize-window -x 120 -y 40 >/dev/null 2>&1
+
+# A replay of a recording names the clusters by their cores as live does
+# (c0-3, not cpufreq's policy0), with each core's load.
+"$DVFSTOP" --no-config --batch --demo --sim-speed 0 -n 50 --record "$T/rec.csv" >/dev/null 2>&1 ||
+	fail "cannot record a session to replay"
+dvfstop --replay "$T/rec.csv" --sim-speed 0.1 --refresh 200
+expect_screen "replay: clusters labelled with their cores, each core's load" 'clock c0-3 [0-9]+ [▁▂▃▄▅▆▇█]{4} c4-7 [0-9]+ [▁▂▃▄▅▆▇█]{4} c8-11'
+if screen | grep -q 'policy[0-9]'; then fail "replay: a cluster named policyN"; else ok "replay: no cluster named policyN"; fi
+quit_ok
+clear_screen
 
 # evaluate on a terminal narrower than its table (131 columns) prints
 # the narrow form

@@ -33,14 +33,15 @@ sleep 1
 if screen | grep -q DVFSTOP-EXIT; then fail "dvfstop quit when the job ended"; else ok "dvfstop stays open after the job ended"; fi
 keys l
 expect_screen "l: the log pane with the last output line" '│ *step 50 total 50'
-expect_screen "l: the log pane says how it ended" 'exited with code 3 +full log: dvfstop-sh-'
+expect_screen "l: the log pane says how it ended, the log named in full" "exited with code 3 +full log: $T/state-home/dvfstop/dvfstop-sh-"
 keys l
 keys q
 expect_screen "q: exits with the fine-tune's status 3" 'DVFSTOP-EXIT=3'
 expect_screen "q: the summary names the job and its end" '^fine-tune: sh -c .*\(exited with code 3\)'
 expect_screen "q: the summary's steps" '^ +steps +50 of 50'
 expect_screen "q: the summary's J/step" '^ +per step +[0-9.]+ J/step'
-log=$(ls "$T"/dvfstop-sh-*.log 2>/dev/null | head -n1)
+# (the default log's folder: $XDG_STATE_HOME/dvfstop, tests/lib.sh's)
+log=$(ls "$T"/state-home/dvfstop/dvfstop-sh-*.log 2>/dev/null | head -n1)
 if [ -n "$log" ]; then
 	expect_eq "the child's log holds its 50 lines" "$(grep -c '^step [0-9]* total 50$' "$log")" 50
 else

@@ -205,6 +205,46 @@ static void config_errors_name_file_and_line(void **st)
 	options_free(&o);
 }
 
+/* A `#` after a blank begins a comment; without a blank before it, or in
+ * quotes, it is the value's (issue 34: `sim-model = gpt2   # comment`). */
+static void config_comments_and_quotes(void **st)
+{
+	(void)st;
+	struct dvf_opts o;
+	options_defaults(&o);
+	enum opt_result r;
+	const char *p = write_file("comments", "sim-model = gpt2   # the small one\njob-name = \"run #3\"  # kept\n"
+				   "theme = light\t# tab\nsweep-dwell = '10s'\ninterval = 250# no blank\n"
+				   "sim-phases = none #\n");
+	const char *err = run_file(&o, p, &r);
+	assert_int_equal(r, OPT_ERROR);
+	char want[600];
+	snprintf(want, sizeof want, "%s:5: '250# no blank' is not a whole number", p);
+	assert_non_null(strstr(err, want));
+	assert_string_equal(o.sim_model, "gpt2");
+	assert_string_equal(o.job_name, "run #3");
+	assert_string_equal(o.theme, "light");
+	assert_string_equal(o.sweep_dwell, "10s");
+	assert_string_equal(o.sim_phases, "none");
+	/* a value the config set is named by its line in later messages;
+	 * one the command line set by the option */
+	char buf[700];
+	snprintf(want, sizeof want, "%s:1: sim-model: no such model", p);
+	assert_string_equal(options_blame(&o, "--sim-model: no such model", buf, sizeof buf), want);
+	assert_string_equal(options_blame(&o, "--seed: x", buf, sizeof buf), "--seed: x");
+	assert_string_equal(options_blame(&o, "simulator: x", buf, sizeof buf), "simulator: x");
+	/* a quote not closed, text after one */
+	err = run_file(&o, write_file("quotes", "job-name = \"a\njob-name = 'a' b\n"), &r);
+	assert_int_equal(r, OPT_ERROR);
+	assert_non_null(strstr(err, ":1: no closing \" in \"a"));
+	assert_non_null(strstr(err, ":2: 'b' after the closing quote"));
+	/* an unknown key: the nearest key */
+	err = run_file(&o, write_file("typo", "sim-modle = gpt2\n"), &r);
+	assert_int_equal(r, OPT_ERROR);
+	assert_non_null(strstr(err, ":1: unknown key 'sim-modle'; did you mean sim-model?"));
+	options_free(&o);
+}
+
 /* Keys whose value names a file are command line only (README): a config
  * file, found through $HOME or $XDG_CONFIG_HOME, must not choose what
  * dvfstop writes or reads as root.  A theme or policy by name is fine. */
@@ -439,6 +479,7 @@ int main(void)
 		cmocka_unit_test(config_file),
 		cmocka_unit_test(config_file_many_strings),
 		cmocka_unit_test(config_errors_name_file_and_line),
+		cmocka_unit_test(config_comments_and_quotes),
 		cmocka_unit_test(config_refuses_file_keys),
 		cmocka_unit_test(config_trust),
 		cmocka_unit_test(command_line_wins),

@@ -390,6 +390,29 @@ static void test_tracker_slow_steps(void **state)
 	assert_num(st.steps_per_s, 0.05, 1e-12);
 }
 
+/* A log's backlog read at one instant (re-attaching with --progress on a
+ * job's tqdm log): its counts share one time and none of them is a rate;
+ * the rate is that of the steps made after it. */
+static void test_tracker_backlog(void **state)
+{
+	(void)state;
+	struct progress_tracker t;
+	struct progress_status st;
+	progress_tracker_init(&t, 10 * S);
+	for (int n = 1; n <= 300; n++)
+		add_bar(&t, n, 1000, 5 * S, true);
+	progress_tracker_status(&t, 5 * S, &st);
+	assert_m(st.steps, 300);
+	assert_false(st.steps_per_s.ok);           /* one instant is no rate */
+	add_bar(&t, 319, 1000, 6 * S, true);
+	add_bar(&t, 338, 1000, 7 * S, true);
+	progress_tracker_status(&t, 7 * S, &st);
+	assert_num(st.steps_per_s, 19.0, 1e-9);
+	int64_t at;
+	assert_true(progress_tracker_step_time(&t, &at));
+	assert_int_equal(at, 7 * S);
+}
+
 static void test_tracker_seq_len(void **state)
 {
 	(void)state;
@@ -513,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_trainer),
 		cmocka_unit_test(test_tracker_rate_eta),
 		cmocka_unit_test(test_tracker_slow_steps),
+		cmocka_unit_test(test_tracker_backlog),
 		cmocka_unit_test(test_tracker_seq_len),
 		cmocka_unit_test(test_tracker_bars),
 	};
