@@ -356,6 +356,7 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->hold_user = user;
 	g->hold_n_win = 0;
 	g->hold_used_j = 0;
+	g->hold_s = 0;
 	g->base_j_before = g->base_j;
 	g->hold_r = hold_ratio(g);
 	g->ref_n = 0;
@@ -460,6 +461,7 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 		g->ratio_held = f.jps;
 		g->ratio_steps = f.steps;
 		g->ratio_model = false;
+		g->ratio_k = 0;
 		to_hold(g, g->cache_level, false, s->t_ns, s);
 	}
 	g->prev_ok = false;
@@ -548,6 +550,17 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	to_profile(g, s->t_ns, s);
 }
 
+/* A measured level's s/step with its stalled sub-windows left out, as
+ * its J/step estimate has them. */
+static double clean_sps(const struct sweep_point *p)
+{
+	double cj, cs;
+	int64_t cn;
+	if (!p->coarse && p->n_sub >= 3 && sweep_search_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &cj, &cs, &cn))
+		return cs;
+	return sweep_sps(p);
+}
+
 /* Does the search's choice bi beat the baseline beyond noise?  Against
  * the baseline's own level where the user's clocks stayed at one the
  * search measured, else against the baseline's windows with the noise the
@@ -612,6 +625,9 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		 * windows come later in the job than the baseline's, and the
 		 * job's own drift between them is no saving (hold_ratio). */
 		g->ratio_model = true;
+		double th = clean_sps(&g->sw.pts[bi]), tbase = in ? clean_sps(&g->sw.pts[k]) : g->base_sps;
+		g->ratio_k = th > 0 && tbase > 0 ? tbase / th : 0;
+		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		to_hold(g, best, false, s->t_ns, s);
 		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step)", a,
 		    est[bi].y, se, g->sw.windows, used, g->base_jps);
@@ -741,7 +757,17 @@ static void count_saved(struct govern *g, const struct dvf_sample *s, const stru
 		g->base_j += used;
 	else if (g->state == GOV_HOLD && g->ratio_held > 0) {
 		g->hold_used_j += used;
-		g->base_j = g->base_j_before + g->hold_used_j * g->hold_r;
+		g->hold_s += (double)(t - g->prev_edge_t) * 1e-9;
+		/* The profile's powers and step times: these seconds at the
+		 * baseline are what they used, less the held level's power plus
+		 * the baseline's, times the baseline's step time over the held
+		 * one.  A power that rose since the profile (the board heated,
+		 * leakage grew) rose the same watts at either clock: added, not
+		 * scaled. */
+		if (g->ratio_model && g->ratio_k > 0)
+			g->base_j = g->base_j_before + (g->hold_used_j + g->ratio_dw * g->hold_s) * g->ratio_k;
+		else
+			g->base_j = g->base_j_before + g->hold_used_j * g->hold_r;
 	} else
 		g->base_j += (double)d * g->base_jps;
 	g->used_j += used;

@@ -150,6 +150,9 @@ struct govern {
 	double hold_jps[GOVERN_HOLD_WINS], hold_sps[GOVERN_HOLD_WINS];
 	int hold_steps[GOVERN_HOLD_WINS];
 	double hold_used_j;          /* energy the hold's counted steps used */
+	double hold_s;               /* and their seconds */
+	double ratio_k;              /* the profile's: the baseline's step time over the held level's */
+	double ratio_dw;             /* ... and the baseline's mean power less the held level's (W) */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
 	double base_j_before;        /* base_j before this hold */
 	/* the profile cache (govern_use_cache): this job governed before */
