@@ -93,7 +93,7 @@ void govern_trade_compute(const struct sweep_cfg *c, const struct sweep_point *p
 			if (est[i].ok && sps[i] > 0 && sps[i] <= cap && (m < 0 || est[i].raw < est[m].raw))
 				m = i;
 		if (m < 0) {
-			b->why = "no measured level is within it";
+			b->why = "the profile measured no level that fast";
 			continue;
 		}
 		int best = m;
@@ -130,6 +130,15 @@ void govern_trade_format(const struct govern_trade *t, bool brief, char *buf, si
 	if (!len)
 		return;
 	buf[0] = '\0';
+	/* none: why the widest budget is n/a (the others are for the same reason or a
+	 * tighter budget) */
+	bool any = false;
+	for (int k = 0; k < GOVERN_TRADE_N; k++)
+		any |= t->b[k].ok;
+	if (!any) {
+		snprintf(buf, len, "n/a: %s", t->b[GOVERN_TRADE_N - 1].why);
+		return;
+	}
 	for (int k = 0; k < GOVERN_TRADE_N && used < len; k++) {
 		const struct govern_trade_pt *b = &t->b[k];
 		char lvl[32] = "n/a", sav[24] = "";

@@ -75,7 +75,8 @@ void govern_trade_of(const struct govern *g, struct govern_trade *t);
 /* One line of it.  Long (the summary): "0 % slower: 1300.5 MHz -2.6 %,
  * 5 %: 1122 MHz -8.1 %, 10 %: n/a", each percentage the J/step against
  * the baseline; brief (the dashboard): "0% 1300 -2.6% 5% 1122 -8.1% 10%
- * n/a".  No baseline: the levels alone. */
+ * n/a".  No baseline: the levels alone.  No budget with a level: "n/a:
+ * " and why. */
 void govern_trade_format(const struct govern_trade *t, bool brief, char *buf, size_t len);
 
 #endif
