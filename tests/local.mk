@@ -106,6 +106,9 @@ EXTRA_DIST += tests/integration/rehearsal.sh
 # The governor's profile cache: a job seen before costs no profile (issue 32).
 TESTS += tests/integration/govern-cache.sh
 EXTRA_DIST += tests/integration/govern-cache.sh
+# What the profile measured at 0, 5 and 10 % slowdown, the same in every output (issue 32).
+TESTS += tests/integration/govern-trade.sh
+EXTRA_DIST += tests/integration/govern-trade.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
 TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh
