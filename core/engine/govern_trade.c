@@ -122,6 +122,10 @@ void govern_trade_of(const struct govern *g, struct govern_trade *t)
 	bool prof = g->profiles > 0 && g->sw.cfg.n_levels > 0;
 	govern_trade_compute(prof ? &g->sw.cfg : NULL, g->sw.pts, top, g->base_ok ? g->base_jps : 0,
 			     g->base_level >= 0 ? g->base_level - g->lo : -1, t);
+	/* a job its cache record verified never profiles: no trade to tell */
+	if (!prof && g->cache_verdict > 0)
+		for (int k = 0; k < GOVERN_TRADE_N; k++)
+			t->b[k].why = "no profile: this job's cached level was verified";
 }
 
 void govern_trade_format(const struct govern_trade *t, bool brief, char *buf, size_t len)

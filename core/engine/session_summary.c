@@ -142,7 +142,10 @@ static void print_governor(const struct govern *g, bool rehearsal, FILE *fp)
 	char tl[200];
 	govern_trade_of(g, &t);
 	govern_trade_format(&t, false, tl, sizeof tl);
-	fprintf(fp, "  %-18s %s (than the top level; J/step against the baseline)\n", "trade", tl);
+	bool any = false;
+	for (int k = 0; k < GOVERN_TRADE_N; k++)
+		any |= t.b[k].ok;
+	fprintf(fp, "  %-18s %s%s\n", "trade", tl, any ? " (than the top level; J/step against the baseline)" : "");
 }
 
 /* A node of several GPUs: each one's last clock, load and power, and the
