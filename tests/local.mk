@@ -90,6 +90,12 @@ TESTS += tests/unit/test_govern_cache
 tests_unit_test_govern_cache_SOURCES = tests/unit/test_govern_cache.c
 tests_unit_test_govern_cache_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_govern_cache_LDADD = $(TEST_LDADD)
+# What a profile measured at 0, 5 and 10 % slowdown (core/engine/govern_trade.c).
+check_PROGRAMS += tests/unit/test_govern_trade
+TESTS += tests/unit/test_govern_trade
+tests_unit_test_govern_trade_SOURCES = tests/unit/test_govern_trade.c
+tests_unit_test_govern_trade_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_govern_trade_LDADD = $(TEST_LDADD)
 endif
 
 TESTS += tests/integration/sweep.sh tests/integration/govern.sh
@@ -100,6 +106,9 @@ EXTRA_DIST += tests/integration/rehearsal.sh
 # The governor's profile cache: a job seen before costs no profile (issue 32).
 TESTS += tests/integration/govern-cache.sh
 EXTRA_DIST += tests/integration/govern-cache.sh
+# What the profile measured at 0, 5 and 10 % slowdown, the same in every output (issue 32).
+TESTS += tests/integration/govern-trade.sh
+EXTRA_DIST += tests/integration/govern-trade.sh
 # The fine-tune is the user's: real time, exit status, hang-up, sweep, --pid.
 TESTS += tests/integration/job-user.sh
 EXTRA_DIST += tests/integration/job-user.sh

@@ -9,6 +9,7 @@
 
 #include "govern_driver.h"
 #include "govern_panel.h"
+#include "govern_trade.h"
 #include "session.h"
 
 static bool start(struct tui *t)
@@ -117,6 +118,13 @@ void govern_keys_view(struct tui *t)
 	pv->gov_saved_ok = g->base_ok && !t->gov->rehearsal;
 	pv->gov_saved_j = g->saved_j;
 	pv->gov_saved_pct = govern_saved_pct(g);
+	/* the trade, once it has profiled; none in a rehearsal */
+	pv->gov_trade[0] = '\0';
+	if (g->profiles > 0 && !t->gov->rehearsal) {
+		struct govern_trade tr;
+		govern_trade_of(g, &tr);
+		govern_trade_format(&tr, true, pv->gov_trade, sizeof pv->gov_trade);
+	}
 }
 
 void govern_keys_close(struct tui *t)

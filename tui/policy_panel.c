@@ -118,7 +118,7 @@ int policy_panel_rows(const struct policy_view *pv, int w)
 	if (!pv->active || pv->error[0])
 		return 2;
 	bool hint = pv->have_eval && !pv->eval.ok && pv->eval.missing >= 0;
-	return 1 + (pv->gov_active ? 1 : 0) + path_steps(pv) + (hint ? 1 : 0) + 1;
+	return 1 + (pv->gov_active ? 1 + (pv->gov_trade[0] ? 1 : 0) : 0) + path_steps(pv) + (hint ? 1 : 0) + 1;
 }
 
 /* The governor's row: its state in full with the saving, or shorter forms
@@ -205,6 +205,12 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 	 * before the path that only recommends one. */
 	if (pv->gov_active && y < last)
 		gov_row(pv, cb, x, y++, W);
+	/* What its profile measured at 0, 5 and 10 % slower than the top
+	 * level: the trade --max-slowdown would make. */
+	if (pv->gov_active && pv->gov_trade[0] && y < last) {
+		int tx = x + cellbuf_putn(cb, x, y, ROLE_LABEL, "trade ", W);
+		cellbuf_putn(cb, tx, y++, ROLE_VALUE, pv->gov_trade, x + W - tx);
+	}
 
 	/* The path, on one or two lines. */
 	if (pv->have_eval && y < last) {

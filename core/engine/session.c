@@ -4,6 +4,7 @@
 #include "control.h"
 #include "helper_client.h"
 #include "govern.h"
+#include "govern_trade.h"
 #include "job.h"
 #include "statehome.h"
 #include "prom.h"
@@ -424,6 +425,14 @@ static void prom_view_fill(const struct session *s, struct prom_view *pv)
 		pv->saved_j = s->gov->saved_j;
 		pv->baseline_j = s->gov->base_j;
 		pv->governed_j = s->gov->used_j;
+		struct govern_trade t;
+		govern_trade_of(s->gov, &t);
+		for (int k = 0; k < GOVERN_TRADE_N && k < PROM_TRADE_MAX && !pv->gov_rehearsal; k++) {
+			const struct govern_trade_pt *b = &t.b[k];
+			pv->trade[pv->n_trade++] = (struct prom_trade){ .budget = b->budget, .ok = b->ok, .hz = b->hz,
+									.jps = b->jps, .saving_ok = b->saving_ok,
+									.saving = b->saving };
+		}
 	}
 	pv->jps_ok = job && js.jps_ok;
 	pv->j_per_step = job ? js.j_per_step : 0;

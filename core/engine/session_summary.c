@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "govern.h"
+#include "govern_trade.h"
 #include "job.h"
 #include "source.h"
 #include "workload_resolve.h"
@@ -46,6 +47,36 @@ static json_object *cache_json(const struct govern *g)
 	return o;
 }
 
+/* The profile's trade (govern_trade.h): per budget its level, J/step and
+ * saving, null where n/a (with why); null as a whole in a rehearsal, whose
+ * J/step are not the job's. */
+static json_object *trade_json(const struct govern *g, bool rehearsal)
+{
+	if (rehearsal)
+		return NULL;
+	struct govern_trade t;
+	govern_trade_of(g, &t);
+	json_object *a = json_object_new_array();
+	for (int k = 0; k < GOVERN_TRADE_N; k++) {
+		const struct govern_trade_pt *b = &t.b[k];
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "max_slowdown", json_object_new_double(b->budget));
+		json_object_object_add(o, "level_hz", b->ok ? json_object_new_int64(b->hz) : NULL);
+		json_object_object_add(o, "j_per_step", b->ok ? json_object_new_double(b->jps) : NULL);
+		json_object_object_add(o, "slowdown", b->ok ? json_object_new_double(b->slowdown) : NULL);
+		json_object_object_add(o, "saving_pct", b->ok && b->saving_ok ? json_object_new_double(b->saving * 100) : NULL);
+		json_object_object_add(o, "why_na", b->ok ? NULL : json_object_new_string(b->why));
+		json_object_array_add(a, o);
+	}
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "top_hz", t.top_hz > 0 ? json_object_new_int64(t.top_hz) : NULL);
+	json_object_object_add(o, "top_s_per_step", t.top_ok ? json_object_new_double(t.top_sps) : NULL);
+	json_object_object_add(o, "top_from_model", json_object_new_boolean(t.top_model));
+	json_object_object_add(o, "baseline_j_per_step", t.base_ok ? json_object_new_double(t.base_jps) : NULL);
+	json_object_object_add(o, "budgets", a);
+	return o;
+}
+
 /* The governor: where it stands, what it held, what it saved.  A
  * rehearsal (session_rehearsal) saves nothing: its energy saved is null. */
 static json_object *governor_json(const struct govern *g, bool rehearsal)
@@ -73,6 +104,7 @@ static json_object *governor_json(const struct govern *g, bool rehearsal)
 	json_object_object_add(o, "holds_user_clocks", json_object_new_boolean(g->hold_user));
 	json_object_object_add(o, "watch_window_steps", g->hold_n > 0 ? json_object_new_int64(g->hold_n) : NULL);
 	json_object_object_add(o, "last_decision", json_object_new_string(govern_last(g)));
+	json_object_object_add(o, "trade", trade_json(g, rehearsal));
 	return o;
 }
 
@@ -105,6 +137,15 @@ static void print_governor(const struct govern *g, bool rehearsal, FILE *fp)
 		govern_base_cached(g) ? "the cached profile's, rescaled" : "measured");
 	fprintf(fp, "  %-18s %12.3f J over %lld steps (%.1f %%)\n", "energy saved", g->saved_j,
 		(long long)g->save_steps, govern_saved_pct(g));
+	/* what the profile measured at 0, 5 and 10 % slower than the top level */
+	struct govern_trade t;
+	char tl[200];
+	govern_trade_of(g, &t);
+	govern_trade_format(&t, false, tl, sizeof tl);
+	bool any = false;
+	for (int k = 0; k < GOVERN_TRADE_N; k++)
+		any |= t.b[k].ok;
+	fprintf(fp, "  %-18s %s%s\n", "trade", tl, any ? " (than the top level; J/step against the baseline)" : "");
 }
 
 /* A node of several GPUs: each one's last clock, load and power, and the

@@ -195,6 +195,35 @@ static void per_gpu(struct emit *e, const struct dvf_info *in, const struct dvf_
 		}
 }
 
+/* What the governor's profile measured at each slowdown budget against
+ * the top level (label budget: "0", "0.05", "0.1"): the cheapest measured
+ * level within it, its J/step and its saving against the baseline.  A
+ * budget no measured level meets is left out, never 0. */
+static void fleet_trade(struct emit *e, const struct prom_view *v)
+{
+	struct fam f_hz = { "dvfstop_governor_trade_frequency_hertz", "gauge",
+			    "The cheapest GPU clock the governor's profile measured within the step-time budget (label budget: 0.05 is 5 % slower than the top level); absent where none was measured within it.", false };
+	struct fam f_jps = { "dvfstop_governor_trade_energy_per_step_joules", "gauge",
+			     "That clock's energy per training step, as the profile measured it.", false };
+	struct fam f_sav = { "dvfstop_governor_trade_saving_ratio", "gauge",
+			     "That clock's saving in energy per step against the baseline at the user's clocks, as a fraction (0.1: 10 % less; negative: more).", false };
+	struct fam *fams[] = { &f_hz, &f_jps, &f_sav };
+	char lb[32];
+	for (size_t k = 0; k < sizeof fams / sizeof fams[0]; k++)
+		for (int i = 0; i < v->n_trade && i < PROM_TRADE_MAX; i++) {
+			const struct prom_trade *t = &v->trade[i];
+			if (!t->ok)
+				continue;
+			snprintf(lb, sizeof lb, "%g", t->budget);
+			if (k == 0)
+				series_i(e, fams[k], "budget", lb, t->hz);
+			else if (k == 1)
+				series_d(e, fams[k], "budget", lb, t->jps);
+			else if (t->saving_ok)
+				series_d(e, fams[k], "budget", lb, t->saving);
+		}
+}
+
 /* The governor: its state, the level it pins, and the energy it saved.
  * The saving is net (the baseline's cost of the governed steps less what
  * they used), so it falls while a profile measures dearer levels; the two
@@ -223,6 +252,7 @@ static void fleet_governor(struct emit *e, const struct prom_view *v)
 	struct fam f_used = { "dvfstop_governed_energy_joules_total", "counter",
 			      "What the governed training steps used.", false };
 	series_d(e, &f_used, NULL, NULL, v->governed_j);
+	fleet_trade(e, v);
 }
 
 /* The clocks dvfstop chose: the one it set (absent while the board's clock

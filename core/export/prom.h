@@ -45,6 +45,7 @@ enum {
 	/* Connections libmicrohttpd itself takes: room for the ones being
 	 * closed beside PROM_MAX_CONNECTIONS live ones. */
 	PROM_SLOTS = 2 * PROM_MAX_CONNECTIONS,
+	PROM_TRADE_MAX = 4,
 };
 
 /* What the metrics are made from (pointers into the session). */
@@ -76,6 +77,17 @@ struct prom_view {
 	 * its energy is cur->job_attr_mj. */
 	bool attr_jps_ok;
 	double attr_j_per_step;
+	/* What its profile measured at a slowdown budget (the engine's
+	 * govern_trade.h): n_trade budgets; one not ok is n/a, left out. */
+	int n_trade;
+	struct prom_trade {
+		double budget;          /* 0.05 for 5 % */
+		bool ok;
+		int64_t hz;             /* the cheapest measured level within it */
+		double jps;             /* its J/step */
+		bool saving_ok;
+		double saving;          /* 1 - its J/step over the baseline's */
+	} trade[PROM_TRADE_MAX];
 };
 
 /* The exposition text for v (malloc'd, NUL-terminated; *len its length).

@@ -38,6 +38,9 @@ else fail "no baseline measured: the run ended too early to test anything"; fi
 expect_grep "Prometheus: the rehearsal gauge" "^dvfstop_governor_rehearsal{.*} 1$" "$T/g.prom"
 if grep -q "^dvfstop_energy_saved_joules_total" "$T/g.prom"; then fail "Prometheus exports a saving"
 else ok "Prometheus exports no saving"; fi
+expect_eq "JSON: no trade" "$(jget "$T/g.json" "j['governor']['trade']")" None
+if grep -q "^dvfstop_governor_trade_" "$T/g.prom"; then fail "Prometheus exports a trade"
+else ok "Prometheus exports no trade"; fi
 
 "$DVFSTOP" --batch --no-config --demo --govern --sim-speed 1 --log "$T/t.log" \
 	-- "$PY" "$T/steps.py" 300 >"$T/t.out" 2>"$T/t.err"

@@ -175,6 +175,39 @@ static void test_panel_governor(void **state)
 	cellbuf_free(&cb);
 }
 
+/* The governor's trade (govern_trade_format), under its row when the
+ * panel has one to spare; counted in the rows a zoom shows. */
+static void test_panel_trade(void **state)
+{
+	(void)state;
+	struct policy_view pv;
+	struct cellbuf cb;
+	char r[1024];
+	make_view(&pv, 87, true);
+	pv.board_hz = dvf_m_val(1224000000);
+	pv.gov_active = true;
+	snprintf(pv.gov_state, sizeof pv.gov_state, "hold");
+	snprintf(pv.gov_line, sizeof pv.gov_line, "hold 1224 MHz, 9.713 J/step");
+	int before = policy_panel_rows(&pv, 58);
+	snprintf(pv.gov_trade, sizeof pv.gov_trade, "0%% 1300 -0.5%% 5%% 1224 -6.8%% 10%% 1224 -6.8%%");
+	assert_int_equal(policy_panel_rows(&pv, 58), before + 1);
+	assert_int_equal(cellbuf_init(&cb, 60, 6, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gov hold 1224 MHz"));
+	row(&cb, 3, r, sizeof r);
+	assert_non_null(strstr(r, "|trade 0% 1300 -0.5% 5% 1224 -6.8% 10% 1224 -6.8%"));
+	row(&cb, 4, r, sizeof r);
+	assert_non_null(strstr(r, "util 30 s mean"));
+	cellbuf_free(&cb);
+	/* 80x24's two rows: the headline and the governor's own */
+	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "|gov hold 1224 MHz"));
+	cellbuf_free(&cb);
+}
+
 static void test_panel_missing(void **state)
 {
 	(void)state;
@@ -266,6 +299,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_panel_recommendation),
 		cmocka_unit_test(test_panel_governor),
+		cmocka_unit_test(test_panel_trade),
 		cmocka_unit_test(test_panel_missing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
