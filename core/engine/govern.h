@@ -56,9 +56,11 @@
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
 #define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
+#define GOVERN_BEAT_MIN 0.005    /* a level beats the user's clocks by more than their noise and 0.5 % */
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
 enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
-       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64 };
+       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
+       GOVERN_WANDER_STEPS = 4 /* the warm-up's bound x this where the user's clocks wander */ };
 
 /* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
  * the noise and the stalls of a baseline. */

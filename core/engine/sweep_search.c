@@ -26,9 +26,11 @@
 
 #define SEARCH_Z SWEEP_SEARCH_Z
 #define SEARCH_TOL 0.005           /* a choice that may cost 0.5 % more is decided */
+#define SEARCH_MATERIAL 0.015      /* overtime: a neighbour measured 1.5 % dearer, within noise */
 #define SEARCH_FIT_F 3.0           /* the time model fits when chi^2 / dof <= 3 */
 #define SEARCH_STALL_MIN 0.04      /* a stall: 4 robust deviations, at least 4 %, over the median */
-enum { SEARCH_MAX_PER_LEVEL = 4, SEARCH_MIN_DOF = 3, SEARCH_STRIDE = 3 };
+enum { SEARCH_MAX_PER_LEVEL = 4, SEARCH_MIN_DOF = 3, SEARCH_STRIDE = 3,
+       SEARCH_OVERTIME = 3 /* windows past max_windows for a material doubt */ };
 
 static bool measured(const struct sweep_point *p)
 {
@@ -309,6 +311,64 @@ static bool vertex(const struct sweep_cfg *c, const struct sweep_est *est, doubl
 	return true;
 }
 
+/* Is level i's estimate within noise (SEARCH_Z) of level b's? */
+static bool within(const struct sweep_est *est, int i, int b)
+{
+	if (!est[i].ok || !est[b].ok)
+		return false;
+	double sd = sqrt(est[i].se * est[i].se + est[b].se * est[b].se);
+	return est[i].y - est[b].y <= SEARCH_Z * sd;
+}
+
+/* Is the nearest measured level beyond i (in direction d) dearer than i
+ * beyond noise?  The ends of the table count as dearer.  Two levels
+ * alike with dearer ones outside them bracket a bottom; on a flat curve
+ * their neighbours are alike too. */
+static bool bracket(const struct sweep_cfg *c, const struct sweep_point *pts, const struct sweep_est *est, int i,
+		    int d)
+{
+	for (int k = i + d; k >= 0 && k < c->n_levels; k += d)
+		if (measured(&pts[k]) && est[k].ok)
+			return !within(est, k, i);
+	return i == 0 || i == c->n_levels - 1;
+}
+
+/* Between the best level b and a measured level within its noise, with
+ * levels not measured between them and dearer ones outside them: on a U
+ * or a V the bottom lies between the two, so the middle one is measured
+ * before either is measured again (the nearer such level first).  -1
+ * none. */
+static int gap(const struct sweep_cfg *c, const struct sweep_point *pts, const struct sweep_est *est, int b)
+{
+	int best = -1, span = 0;
+	for (int i = 0; i < c->n_levels; i++) {
+		if (i == b || !within(est, i, b) || abs(i - b) < 2)
+			continue;
+		int lo = i < b ? i : b, hi = i < b ? b : i, open = 0;
+		for (int k = lo + 1; k < hi; k++)
+			open += !measured(&pts[k]);
+		if (open == 0 || !bracket(c, pts, est, lo, -1) || !bracket(c, pts, est, hi, 1))
+			continue;
+		if (best < 0 || abs(i - b) < span) {
+			span = abs(i - b);
+			/* the unmeasured level nearest the middle */
+			int m = (lo + hi) / 2;
+			for (int k = 0; k < hi - lo; k++) {
+				if (m + k < hi && !measured(&pts[m + k])) {
+					m += k;
+					break;
+				}
+				if (m - k > lo && !measured(&pts[m - k])) {
+					m -= k;
+					break;
+				}
+			}
+			best = m;
+		}
+	}
+	return best;
+}
+
 /* Where to measure next while the best level b has an unmeasured
  * neighbour, -1 when both are measured.  The side: the unmeasured one; of
  * two, away from the nearest measured level (the lower clock first when
@@ -345,6 +405,13 @@ static int explore(const struct sweep_cfg *c, const struct sweep_point *pts, con
 				break;
 			}
 		d = dl < dr ? 1 : -1;
+		/* A measured level on one side within noise of the best: on a
+		 * U or a V the bottom lies between the two, so look there
+		 * rather than away from it. */
+		int l = dl < n ? b - dl : -1, r = dr < n ? b + dr : -1;
+		bool nl = l >= 0 && within(est, l, b), nr = r >= 0 && within(est, r, b);
+		if (nl != nr)
+			return nl ? b - (dl > 2 ? dl / 2 : 1) : b + (dr > 2 ? dr / 2 : 1);
 	}
 	int stride = 1;
 	double v;
@@ -392,14 +459,19 @@ int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_po
 	int windows = 0;
 	for (int i = 0; i < n; i++)
 		windows += pts[i].windows;
-	if (c->max_windows > 0 && windows >= c->max_windows)
+	/* Past the bound only a material doubt is measured on (overtime). */
+	bool over = c->max_windows > 0 && windows >= c->max_windows;
+	if (over && windows >= c->max_windows + SEARCH_OVERTIME)
 		return -1;
 	struct sweep_est est[DVF_MAX_LEVELS];
 	sweep_search_estimate(c, pts, est, NULL, NULL);
 	int b = pick(c, est);
 	if (b < 0)
 		return -1;
-	int x = explore(c, pts, est, b);
+	int x = over ? -1 : explore(c, pts, est, b);
+	if (x >= 0)
+		return x;
+	x = over ? -1 : gap(c, pts, est, b);
 	if (x >= 0)
 		return x;
 	/* Both neighbours known: the levels whose intervals overlap the best
@@ -414,6 +486,12 @@ int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_po
 			continue;                  /* beyond noise: worse */
 		if (est[b].y - est[i].y + SEARCH_Z * sd <= SEARCH_TOL * est[b].y)
 			continue;                  /* close enough either way */
+		/* Overtime: a neighbour whose measured difference is material
+		 * (a V's sides differ by several per cent a level) though
+		 * within noise; two levels measured alike are a flat bottom,
+		 * where either choice costs little. */
+		if (over && (abs(i - b) != 1 || d < SEARCH_MATERIAL * est[b].y))
+			continue;
 		/* of the two, the one measured less, while it may be measured */
 		int k = pts[i].steps <= pts[b].steps ? i : b;
 		if (pts[k].windows >= SEARCH_MAX_PER_LEVEL)
