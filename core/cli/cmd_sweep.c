@@ -319,7 +319,7 @@ static int report(const struct sweep_args *a, const struct session *s,
 		cmd_error("%s\n", sw->msg);
 	if (sw->state == SW_DONE && sw->best >= 0 && session_rehearsal(s))
 		printf("rehearsal: %.1f MHz was the cheapest of the simulated board's figures, which are not the "
-		       "job's (%s): nothing to apply\n", sw->cfg.level_hz[sw->best] * 1e-6, SESSION_REHEARSAL_WHY);
+		       "job's (%s): nothing to apply\n", sw->cfg.level_hz[sw->best] * 1e-6, OPTIONS_REHEARSAL_WHY);
 	else if (sw->state == SW_DONE && sw->best >= 0)
 		printf("best: %.1f MHz (%d windows, %lld training steps measured); apply with "
 		       "`dvfstop --set-clock %lld` or the dashboard's `A`\n",
@@ -342,7 +342,7 @@ int cmd_sweep(const struct cmd_args *ca)
 		options_free(&o);
 		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
 	}
-	if (o.demo && session_follows_process(&o) && a.out) {
+	if (o.demo && options_follows_process(&o) && a.out) {
 		/* a sweep CSV is what `dvfstop fit` learns from: no made-up rows */
 		cmd_error("--out %s: on the simulated board (--demo) a real job's steps do not follow the "
 			       "clock, so its sweep is a rehearsal with no figures of the job to keep; sweep on the "
@@ -413,7 +413,7 @@ int cmd_sweep(const struct cmd_args *ca)
 	       a.dwell, a.settle_s, sweep_select_name(c.select));
 	if (session_rehearsal(&s))
 		printf("sweep: a rehearsal: %s; the table shows the machinery at work, not the job\n",
-		       SESSION_REHEARSAL_WHY);
+		       OPTIONS_REHEARSAL_WHY);
 	fflush(stdout);
 	run(&d, &s, ctl);
 	rc = report(&a, &s, &d.sw);
