@@ -7,7 +7,7 @@
 
 #include "cellbuf.h"
 #include "render.h"
-#include "sweep_panel.h"
+#include "level_rows.h"
 #include "theme.h"
 
 /* Decisions kept in view below the table when rows are short. */
@@ -226,7 +226,7 @@ void govern_panel_render(const struct govern_view *v, bool focus, struct cellbuf
 		if (room < 1)
 			room = 1;
 		int rows[DVF_MAX_LEVELS];
-		int nr = sweep_panel_table_rows(v->n, room < DVF_MAX_LEVELS ? room : DVF_MAX_LEVELS, keep_row(v), rows);
+		int nr = level_rows_pick(v->n, room < DVF_MAX_LEVELS ? room : DVF_MAX_LEVELS, keep_row(v), rows);
 		for (int r = 0; r < nr && y <= ymax; r++, y++) {
 			int i = rows[r];
 			if (i < 0) {

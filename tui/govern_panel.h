@@ -17,37 +17,10 @@
 #include <stdint.h>
 
 #include "govern.h"
+#include "govern_view.h"
 
 struct cellbuf;
 
-/* One level of the profile as the panel shows it. */
-struct govern_level_view {
-	int64_t hz;
-	bool measured;
-	double jps;                  /* the estimate the search decides on */
-	double half;                 /* its interval's half width: SWEEP_SEARCH_Z x its standard error */
-	double sps;                  /* s/step measured */
-	int64_t steps;
-};
-
-/* Marks of a level row. */
-enum { GOVERN_MARK_HELD = 1, GOVERN_MARK_BASE = 2, GOVERN_MARK_NOW = 4 };
-
-struct govern_view {
-	bool shown;                  /* the sweep region shows the governor */
-	bool rehearsal;              /* nothing it measures is the job's: no saving */
-	enum govern_state state;
-	char line[160];              /* where it stands (govern_describe) */
-	bool saved_ok;
-	double saved_j, saved_pct;
-	double base_jps;             /* the baseline's J/step, 0 unknown */
-	int n;                       /* levels shown: measured, or measured now */
-	struct govern_level_view lv[DVF_MAX_LEVELS];   /* lowest clock first */
-	unsigned mark[DVF_MAX_LEVELS];                 /* GOVERN_MARK_* of lv[i] */
-	int n_ev;                    /* decisions, newest first */
-	double ev_s[GOVERN_LOG];     /* when, on the session's clock (the header's "up") */
-	char ev[GOVERN_LOG][160];
-};
 
 /* The view of governor g (rehearsal: session_rehearsal's verdict); t0 the
  * session's first sample time, from which the decisions' times count.
@@ -75,7 +48,7 @@ void govern_panel_event_row(const struct govern_view *v, int k, char *buf, size_
  * header and each level) and the decisions. */
 int govern_panel_rows(const struct govern_view *v, int w);
 /* Draw the region (focus: the focused frame).  Short of rows, the table
- * keeps the rows around the held level (sweep_panel_table_rows) so that
+ * keeps the rows around the held level (level_rows_pick) so that
  * the latest decisions stay in view too. */
 void govern_panel_render(const struct govern_view *v, bool focus, struct cellbuf *cb);
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "panel.h"
+#include "tui_view.h"
 #include "sys_rows.h"
 #include "theme.h"
 

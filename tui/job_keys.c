@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "job_panel.h"
 #include "options.h"
 #include "session.h"
 

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "gpu_rows.h"
+#include "job_panel.h"
 #include "pen.h"
 #include "layout.h"
 #include "render.h"

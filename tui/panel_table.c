@@ -9,6 +9,7 @@
 
 #include "ctl_keys.h"
 #include "govern_keys.h"
+#include "govern_panel.h"
 #include "stopsig.h"
 #include "job_keys.h"
 #include "job_panel.h"

@@ -16,6 +16,7 @@
 #include "session.h"
 #include "theme.h"
 #include "workload.h"
+#include "session_workload.h"
 #include "workload_resolve.h"
 
 /* ---- the panel -------------------------------------------------------------- */
@@ -337,7 +338,7 @@ int policy_panel_open(struct tui *t)
 	/* The workload's fixed features (workload_resolve.h). */
 	struct wl_inputs in;
 	struct workload w;
-	workload_resolve_inputs(t->s, &in);
+	session_workload_inputs(t->s, &in);
 	in.run_seq_len.src = WL_SRC_NONE;
 	int rc = workload_resolve(&in, &w, err, sizeof err);
 	if (rc < 0) {

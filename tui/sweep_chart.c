@@ -1,6 +1,8 @@
 #include "config.h"
 #include "sweep_chart.h"
 
+#include <stdio.h>
+
 #include "render.h"
 #include "theme.h"
 

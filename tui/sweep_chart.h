@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "cellbuf.h"
-#include "sweep_panel.h"
+#include "sweep_view.h"
 
 /* Draw the bars and marks of v in columns x0..x1, rows y..ymax-1 (ymax is
  * the legend's row, left to the caller).  False when there is no room

@@ -3,6 +3,7 @@
 #include "sweep_chart.h"
 #include "ctl_keys.h"
 #include "govern_keys.h"
+#include "level_rows.h"
 #include "tui_int.h"
 
 #include <stdarg.h>
@@ -579,45 +580,6 @@ static void render_chart(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		render_legend(v, cb, x0, ymax, x1);
 }
 
-int sweep_panel_table_rows(int n, int room, int keep, int *out)
-{
-	if (n <= 0 || room <= 0)
-		return 0;
-	int k = 0;
-	if (room >= n) {
-		for (int i = n - 1; i >= 0; i--)
-			out[k++] = i;
-		return k;
-	}
-	if (keep < 0 || keep >= n)
-		keep = n - 1;
-	/* the widest window around keep whose rows, with the top level and the
-	 * marks, fit */
-	int lo = keep, hi = keep;
-	for (int w = room; w >= 1; w--) {
-		hi = keep + w / 2 < n - 1 ? keep + w / 2 : n - 1;
-		lo = hi - w + 1;
-		if (lo < 0) {
-			lo = 0;
-			hi = w - 1 < n - 1 ? w - 1 : n - 1;
-		}
-		int lines = (hi - lo + 1) + (hi < n - 1) + (hi < n - 2) + (lo > 0);
-		if (lines <= room)
-			break;
-	}
-	int lines = (hi - lo + 1) + (hi < n - 1) + (hi < n - 2) + (lo > 0);
-	bool marks = lines <= room;
-	if (marks && hi < n - 1)
-		out[k++] = n - 1;
-	if (marks && hi < n - 2)
-		out[k++] = -(n - 2 - hi);
-	for (int i = hi; i >= lo && k < room; i--)
-		out[k++] = i;
-	if (marks && lo > 0)
-		out[k++] = -lo;
-	return k;
-}
-
 static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
 {
 	const struct sweep *sw = &v->sw;
@@ -634,7 +596,7 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 	int n = sw->cfg.n_levels, room = ymax - y + 1;
 	int keep = v->running && sw->cur >= 0 ? sw->cur : best;
 	int rows[DVF_MAX_LEVELS];
-	int nr = sweep_panel_table_rows(n, room < DVF_MAX_LEVELS ? room : DVF_MAX_LEVELS, keep, rows);
+	int nr = level_rows_pick(n, room < DVF_MAX_LEVELS ? room : DVF_MAX_LEVELS, keep, rows);
 	for (int r = 0; r < nr && y <= ymax; r++, y++) {
 		int i = rows[r];
 		x = x0;

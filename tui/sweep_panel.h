@@ -17,42 +17,14 @@
 
 #include "cellbuf.h"
 #include "control.h"
-#include "govern_panel.h"
 #include "sweep.h"
 #include "sweep_driver.h"
+#include "sweep_state.h"
+#include "sweep_view.h"
 
 struct tui;
 
-/* The sweep's state in the TUI (struct tui's `sweep`). */
-struct tui_sweep {
-	bool choosing;              /* the chooser is open */
-	bool have;                  /* a sweep ran: its table stays */
-	bool table;                 /* show the table rather than the chart */
-	struct sweep_driver run;    /* the sweep (running, level pinned, clocks before) */
-	int policy_start;           /* the policy's level as the engine got it, -1 */
-	int64_t policy_hz;          /* the policy's leaf mapped to a level, 0 none */
-	double settle_s;
-	char dwell[32];
-	char idle[96];              /* no sweep yet and none can start: why; "" when s would start one */
-};
 
-/* What the panel shows. */
-struct sweep_view {
-	bool choosing, running, have, table;
-	bool default_exhaustive;    /* the chooser's Enter */
-	struct sweep sw;
-	int level;
-	int policy_start;
-	int64_t policy_hz;
-	double elapsed_s;           /* since the sweep began (to its end) */
-	double left_s;              /* estimated time left; < 0 unknown */
-	bool left_at_most;          /* adaptive: an upper bound */
-	int64_t window_steps;       /* steps in the open window */
-	double settle_s;
-	char dwell[32];
-	char idle[96];              /* no sweep yet and none can start: why; "" when s would start one */
-	struct govern_view gov;     /* the governor, shown instead while gov.shown (govern_keys.c) */
-};
 
 /* Fill v from the TUI's state and session. */
 void sweep_panel_view_fill(struct tui *t, struct sweep_view *v);
@@ -64,13 +36,6 @@ void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *
 int sweep_panel_rows(const struct sweep_view *v, int w);
 enum { SWEEP_CHART_ROWS = 10 };
 
-/* Pure helpers (tested). */
-/* Which of n levels the table shows in room rows, highest first: all when
- * they fit; else the top level (what the "vs top" figure compares with), a
- * window around keep, and a row "... N more" for each run left out.  Fills
- * out[] (room entries at most) with level indices, or -N for a run of N
- * levels not shown; returns how many rows. */
-int sweep_panel_table_rows(int n, int room, int keep, int *out);
 /* Loop hooks (tui.c). */
 /* After each sample: feed the engine, pin what it asks, finish. */
 void sweep_panel_sample(struct tui *t);

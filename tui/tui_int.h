@@ -10,7 +10,7 @@
 #include "cellbuf.h"
 #include "layout.h"
 #include "panel.h"
-#include "sweep_panel.h"
+#include "sweep_state.h"
 #include "theme.h"
 
 struct session;

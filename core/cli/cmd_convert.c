@@ -10,11 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The options (indices in cmd_convert.h); the command table (commands.c)
+ * shows them. */
+const struct opt_spec cmd_convert_opts[] = {
+	[CONV_OUTPUT] = { "output", 'o', true, "FILE", "the session CSV to write" },
+	[CONV_INTERVAL] = { "interval", 'i', true, "MS",
+			    "time between tegrastats lines that have no timestamp\n"
+			    "(tegrastats' own --interval; default 1000)" },
+	{ NULL, 0, false, NULL, NULL },
+};
+
 /* The session's messages while converting (damaged rows skipped), each on
  * its own line, prefixed as the command's other messages. */
 static void convert_say(const char *msg)
 {
-	commands_error("%s\n", msg);
+	cmd_error("%s\n", msg);
 }
 
 /* The options, parsed by the command table (commands.c). */
@@ -30,18 +40,18 @@ static int convert_args(const struct cmd_args *a, const char **in, const char **
 		errno = 0;
 		long long ms = strtoll(v, &end, 10);
 		if (end == v || *end || errno || ms < 1 || ms > 3600000) {
-			commands_error("--interval: '%s' is not a number of ms (1 to 3600000)\n", v);
+			cmd_error("--interval: '%s' is not a number of ms (1 to 3600000)\n", v);
 			return CMD_USAGE;
 		}
 		*interval_ms = ms;
 	}
 	if (a->opt.n_pos > 1) {
-		commands_error("one input only ('%s')\n", a->opt.pos[1]);
+		cmd_error("one input only ('%s')\n", a->opt.pos[1]);
 		return CMD_USAGE;
 	}
 	*in = a->opt.n_pos ? a->opt.pos[0] : NULL;
 	if (!*in || !*out) {
-		commands_error("%s (see %s --help)\n",
+		cmd_error("%s (see %s --help)\n",
 			      !*in ? "which log? (a tegrastats log or a session CSV)" : "where to? (-o SESSION.csv)", a->prog);
 		return CMD_USAGE;
 	}
@@ -71,7 +81,7 @@ int cmd_convert(const struct cmd_args *a)
 	int orc = session_open(&s, &o, err, sizeof err);
 	replay_stream(false);
 	if (orc < 0) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		return CMD_FAIL;
 	}
 	s.msg_sink = convert_say;
@@ -93,7 +103,7 @@ int cmd_convert(const struct cmd_args *a)
 		failed = strncmp(s.msg, "recorded ", 9) != 0;
 	}
 	if (failed)
-		commands_error("%s\n", s.msg);
+		cmd_error("%s\n", s.msg);
 	else if (total)
 		printf("%s: %llu rows (%llu skipped), %.3f J, to %s\n", in, (unsigned long long)st.rows,
 		       (unsigned long long)st.bad_rows, j, out);

@@ -4,8 +4,12 @@
 #ifndef DVF_CMD_CONVERT_H
 #define DVF_CMD_CONVERT_H
 
-#include "commands.h"
+#include "cmd.h"
 
 int cmd_convert(const struct cmd_args *a);
+/* Its options, for the command table (commands.c), and their indices
+ * for the run function's switch. */
+enum { CONV_OUTPUT, CONV_INTERVAL };
+extern const struct opt_spec cmd_convert_opts[];
 
 #endif

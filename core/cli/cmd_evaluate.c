@@ -17,6 +17,26 @@
 #include "catalog.h"
 #include "policy_eval.h"
 
+/* The options (indices in cmd_evaluate.h); the command table (commands.c)
+ * shows them. */
+const struct opt_spec cmd_evaluate_opts[] = {
+	[EV_POLICY] = { "policy", 0, true, "P",
+			"builtin:mlg, builtin:ffg or a policy file; repeat to\n"
+			"compare (default: builtin:mlg and builtin:ffg)" },
+	[EV_MAXN] = { "maxn", 0, true, "MHZ",
+		      "the MAXN level (default: the highest level in the data;\n"
+		      "every workload must have been swept there)" },
+	[EV_SPLIT] = { "size-split", 0, true, "M",
+		       "model size groups: <= M and > M million parameters\n"
+		       "(default 70; sizes rounded to whole millions)" },
+	[EV_CSV] = { "csv", 0, false, NULL, "one CSV row per workload and policy" },
+	[EV_JSON] = { "json", 0, false, NULL, "everything as JSON" },
+	[EV_NARROW] = { "narrow", 0, false, NULL,
+			"rows under 80 columns, a block per workload (the\n"
+			"default on a terminal narrower than the table)" },
+	{ NULL, 0, false, NULL, NULL },
+};
+
 enum { EV_MAX_POLICIES = 16 };
 
 static json_object *jnum(double v)
@@ -465,11 +485,11 @@ static int find_maxn(struct ev_run *r, double want)
 		sweepdata_where(d, i, where, sizeof where);
 		fmt_mhz(d->w[i].level[d->w[i].n_levels - 1].mhz, top, sizeof top);
 		if (bad++ < 10)
-			commands_error("%s: workload '%s' was not swept at the MAXN level %s MHz "
+			cmd_error("%s: workload '%s' was not swept at the MAXN level %s MHz "
 				"(its top is %s MHz)\n", where, d->w[i].name, m, top);
 	}
 	if (bad) {
-		commands_error("%d workload%s lack%s the MAXN level: savings against MAXN need "
+		cmd_error("%d workload%s lack%s the MAXN level: savings against MAXN need "
 			"every sweep to include the top level (dvfstop sweep --mode exhaustive, or --levels with the "
 			"top level; --maxn MHZ names another level)\n", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
 		return -1;
@@ -486,13 +506,13 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	struct policy_tree t[EV_MAX_POLICIES];
 	int loaded = 0;
 	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		goto out;
 	}
 	r->d = &sd;
 	for (; loaded < r->np; loaded++)
 		if (policy_builtin_load_spec(r->spec[loaded], &t[loaded], err, sizeof err)) {
-			commands_error("%s\n", err);
+			cmd_error("%s\n", err);
 			goto out;
 		}
 	for (int p = 0; p < r->np; p++) {
@@ -504,7 +524,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	r->maxn = malloc(sizeof(int) * (size_t)sd.n);
 	r->cell = malloc(sizeof *r->cell * (size_t)sd.n * (size_t)(r->np + 1));
 	if (!r->maxn || !r->cell) {
-		commands_error("out of memory\n");
+		cmd_error("out of memory\n");
 		goto out;
 	}
 	if (find_maxn(r, maxn))
@@ -517,7 +537,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 			if (!c->ok && missing++ < 10) {
 				char where[300];
 				sweepdata_where(&sd, i, where, sizeof where);
-				commands_error("%s: policy %s needs %s, which workload '%s' lacks in the "
+				cmd_error("%s: policy %s needs %s, which workload '%s' lacks in the "
 					"data\n", where, r->label[p], workload_feature_name((enum wl_feature)c->missing),
 					sd.w[i].name);
 			}
@@ -531,7 +551,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	}
 	struct ev_cell *col = malloc(sizeof *col * (size_t)sd.n);
 	if (!col) {
-		commands_error("out of memory\n");
+		cmd_error("out of memory\n");
 		goto out;
 	}
 	for (int p = 0; p <= r->np; p++) {
@@ -549,7 +569,7 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	else
 		print_text(r);
 	if (missing)
-		commands_error("%d workload-polic%s without a clock (a feature missing from the data); "
+		cmd_error("%d workload-polic%s without a clock (a feature missing from the data); "
 			"the averages leave them out\n", missing, missing == 1 ? "y" : "ies");
 	rc = missing ? CMD_FAIL : CMD_OK;
 out:
@@ -571,7 +591,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 		switch (a->opt.hit[k].opt) {
 		case EV_POLICY:
 			if (r->np == EV_MAX_POLICIES) {
-				commands_error("at most %d policies\n", EV_MAX_POLICIES);
+				cmd_error("at most %d policies\n", EV_MAX_POLICIES);
 				return CMD_USAGE;
 			}
 			r->spec[r->np++] = val;
@@ -580,7 +600,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 			errno = 0;
 			*maxn = strtod(val, &end);
 			if (end == val || *end || errno || !(*maxn > 0 && *maxn <= POLICY_MAX_MHZ)) {
-				commands_error("--maxn '%s': expected a clock in MHz\n", val);
+				cmd_error("--maxn '%s': expected a clock in MHz\n", val);
 				return CMD_USAGE;
 			}
 			break;
@@ -588,7 +608,7 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 			errno = 0;
 			r->size_split = strtod(val, &end);
 			if (end == val || *end || errno || !(r->size_split > 0 && r->size_split < 1e9)) {
-				commands_error("--size-split '%s': expected millions of parameters\n", val);
+				cmd_error("--size-split '%s': expected millions of parameters\n", val);
 				return CMD_USAGE;
 			}
 			break;
@@ -598,11 +618,11 @@ static int evaluate_args(const struct cmd_args *a, struct ev_run *r, double *max
 		}
 	}
 	if (*csv && *json) {
-		commands_error("--csv and --json: choose one\n");
+		cmd_error("--csv and --json: choose one\n");
 		return CMD_USAGE;
 	}
 	if (a->opt.n_pos == 0) {
-		commands_error("no sweep CSV given (see %s --help)\n", a->prog);
+		cmd_error("no sweep CSV given (see %s --help)\n", a->prog);
 		return CMD_USAGE;
 	}
 	return -1;

@@ -6,11 +6,15 @@
 
 #include <stdbool.h>
 
-#include "commands.h"
+#include "cmd.h"
 #include "sweepdata.h"
 #include "policy_tree.h"
 
 int cmd_evaluate(const struct cmd_args *a);
+/* Its options, for the command table (commands.c), and their indices
+ * for the run function's switch. */
+enum { EV_POLICY, EV_MAXN, EV_SPLIT, EV_CSV, EV_JSON, EV_NARROW };
+extern const struct opt_spec cmd_evaluate_opts[];
 
 /* One policy on one workload. */
 struct ev_cell {

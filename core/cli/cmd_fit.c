@@ -17,6 +17,19 @@
 #include "io_user.h"
 #include "policy_eval.h"
 
+/* The options (indices in cmd_fit.h); the command table (commands.c)
+ * shows them. */
+const struct opt_spec cmd_fit_opts[] = {
+	[FIT_OUT] = { "out", 'o', true, "FILE", "write the policy here (required)" },
+	[FIT_DEPTHS] = { "max-depth-grid", 0, true, "LIST", "depths to try (default 1,2,3,4)" },
+	[FIT_MINS] = { "min-leaf-grid", 0, true, "LIST", "fewest workloads per leaf to try (default 1,2,3)" },
+	[FIT_FEATURES] = { "features", 0, true, "LIST",
+			   "features the tree may use (default: model_type,\n"
+			   "layers, hidden, seq_len, gpu_util, those every\nworkload has)" },
+	[FIT_NAME] = { "name", 0, true, "NAME", "the policy's name (default fitted)" },
+	{ NULL, 0, false, NULL, NULL },
+};
+
 enum { GRID_MAX = 32 };
 
 static void fmt_mhz(double mhz, char *buf, size_t len)
@@ -34,28 +47,28 @@ static int parse_grid(const char *opt, const char *s, int lo, int hi, int *out, 
 		errno = 0;
 		long v = strtol(p, &end, 10);
 		if (end == p || errno || v < lo || v > hi || (*end && *end != ',')) {
-			commands_error("%s '%s': expected whole numbers from %d to %d separated by commas\n",
+			cmd_error("%s '%s': expected whole numbers from %d to %d separated by commas\n",
 				opt, s, lo, hi);
 			return -1;
 		}
 		for (int i = 0; i < *n; i++)
 			if (out[i] == v) {
-				commands_error("%s '%s': %ld is listed twice\n", opt, s, v);
+				cmd_error("%s '%s': %ld is listed twice\n", opt, s, v);
 				return -1;
 			}
 		if (*n == GRID_MAX) {
-			commands_error("%s '%s': at most %d values\n", opt, s, GRID_MAX);
+			cmd_error("%s '%s': at most %d values\n", opt, s, GRID_MAX);
 			return -1;
 		}
 		out[(*n)++] = (int)v;
 		p = *end ? end + 1 : end;
 		if (*end && !*p) {
-			commands_error("%s '%s': a trailing comma\n", opt, s);
+			cmd_error("%s '%s': a trailing comma\n", opt, s);
 			return -1;
 		}
 	}
 	if (*n == 0) {
-		commands_error("%s: an empty list\n", opt);
+		cmd_error("%s: an empty list\n", opt);
 		return -1;
 	}
 	return 0;
@@ -72,7 +85,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int f = workload_feature_parse(tok);
 		if (f < 0) {
-			commands_error("--features: unknown feature '%s' (expected model_type, layers, "
+			cmd_error("--features: unknown feature '%s' (expected model_type, layers, "
 				"hidden, params_m, seq_len, gpu_util)\n", tok);
 			rc = -1;
 			break;
@@ -82,7 +95,7 @@ static int parse_features(const char *s, bool use[WL_NFEAT])
 	}
 	free(copy);
 	if (!rc && !count) {
-		commands_error("--features: an empty list\n");
+		cmd_error("--features: an empty list\n");
 		rc = -1;
 	}
 	return rc;
@@ -148,13 +161,13 @@ static int write_text(const char *path, const char *text)
 	FILE *fp = io_user_fopen_write(path, IO_USER_TRUNC, &why);
 	if (!fp) {
 		char b[256];
-		commands_error("cannot write %s: %s\n", path, io_user_strerror(errno, &why, b, sizeof b));
+		cmd_error("cannot write %s: %s\n", path, io_user_strerror(errno, &why, b, sizeof b));
 		return -1;
 	}
 	fputs(text, fp);
 	int err = ferror(fp);
 	if (fclose(fp) != 0 || err) {
-		commands_error("writing %s failed\n", path);
+		cmd_error("writing %s failed\n", path);
 		return -1;
 	}
 	return 0;
@@ -167,15 +180,15 @@ static int check_written(const char *path, const struct policy_tree *t, const st
 	struct policy_tree back;
 	char err[POLICY_ERR_LEN];
 	if (policy_tree_load_file(path, &back, err, sizeof err)) {
-		commands_error("the written policy does not read back: %s\n", err);
+		cmd_error("the written policy does not read back: %s\n", err);
 		return -1;
 	}
 	int rc = policy_tree_equal(t, &back) ? 0 : -1;
 	if (rc)
-		commands_error("%s reads back as a different tree\n", path);
+		cmd_error("%s reads back as a different tree\n", path);
 	for (int i = 0; i < sc->d.n && !rc; i++)
 		if (cart_predict(&sc->d, &back, i) < 0) {
-			commands_error("%s gives no clock for workload %d\n", path, i + 1);
+			cmd_error("%s gives no clock for workload %d\n", path, i + 1);
 			rc = -1;
 		}
 	policy_tree_free(&back);
@@ -260,7 +273,7 @@ static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const cha
 			fit_progress_end(&pr);
 			pr.shown = false;
 			if (bad) {
-				commands_error("%s\n", err);
+				cmd_error("%s\n", err);
 				return -1;
 			}
 			printf("  %9d %8d %9.3f %12.2f%%\n", p.max_depth, p.min_leaf, cv.accuracy, 100 * cv.mean_regret);
@@ -275,7 +288,7 @@ static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const cha
 	if (took >= 1 && pr.tty)
 		fputs("\r\033[K", stderr);
 	if (bad) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		return -1;
 	}
 	char conf[8192];
@@ -296,7 +309,7 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	sweepdata_init(&sd);
 	char err[SD_ERR_LEN + 300];
 	if (sweepdata_load(&sd, files, n_files, err, sizeof err)) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		sweepdata_free(&sd);
 		return CMD_FAIL;
 	}
@@ -310,7 +323,7 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	}
 	struct sd_cart sc;
 	if (sweepdata_to_cart(&sd, use, &sc, err, sizeof err)) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		sweepdata_free(&sd);
 		return CMD_FAIL;
 	}
@@ -357,7 +370,7 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	}
 
 	if (cart_fit(d, &chosen, NULL, fo->name, &t, err, sizeof err)) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		goto out;
 	}
 	int correct;
@@ -366,12 +379,12 @@ static int fit_run(char *const *files, int n_files, const struct fit_opts *fo)
 	printf("fitted on all %d: accuracy %.3f, mean regret %.2f%% (in-sample, optimistic)\n", d->n,
 	       (double)correct / d->n, 100 * regret);
 	if (fit_header(&sd, &sc, have_cv ? &best : NULL, dg, mg, &t)) {
-		commands_error("out of memory\n");
+		cmd_error("out of memory\n");
 		goto out;
 	}
 	char *text = policy_tree_print(&t);
 	if (!text) {
-		commands_error("out of memory\n");
+		cmd_error("out of memory\n");
 		goto out;
 	}
 	if (write_text(fo->out, text) == 0 && check_written(fo->out, &t, &sc) == 0) {
@@ -415,7 +428,7 @@ static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 			snprintf(text, sizeof text, "dvfstop-policy 1\nname %s\nleaf 714\n", val);
 			if (strlen(val) >= POLICY_NAME_LEN ||
 			    policy_tree_parse(text, strlen(text), "--name", &probe, err, sizeof err)) {
-				commands_error("--name '%s': letters, digits and _ . : - only, at most %d\n", val,
+				cmd_error("--name '%s': letters, digits and _ . : - only, at most %d\n", val,
 					      POLICY_NAME_LEN - 1);
 				return CMD_USAGE;
 			}
@@ -426,11 +439,11 @@ static int fit_args(const struct cmd_args *a, struct fit_opts *f)
 		}
 	}
 	if (!f->out) {
-		commands_error("-o POLICY is required (where to write the tree)\n");
+		cmd_error("-o POLICY is required (where to write the tree)\n");
 		return CMD_USAGE;
 	}
 	if (a->opt.n_pos == 0) {
-		commands_error("no sweep CSV given (see %s --help)\n", a->prog);
+		cmd_error("no sweep CSV given (see %s --help)\n", a->prog);
 		return CMD_USAGE;
 	}
 	return -1;
@@ -442,7 +455,7 @@ int cmd_fit(const struct cmd_args *a)
 	int rc = fit_args(a, &f);
 	if (rc >= 0)
 		return rc;
-	if (!commands_output_ok("-o", f.out))
+	if (!cmd_output_ok("-o", f.out))
 		return CMD_FAIL;
 	return fit_run(a->opt.pos, a->opt.n_pos, &f);
 }

@@ -9,8 +9,12 @@
 #include <stdbool.h>
 
 #include "cmd_evaluate.h"
-#include "commands.h"
+#include "cmd.h"
 
 int cmd_fit(const struct cmd_args *a);
+/* Its options, for the command table (commands.c), and their indices
+ * for the run function's switch. */
+enum { FIT_OUT, FIT_DEPTHS, FIT_MINS, FIT_FEATURES, FIT_NAME };
+extern const struct opt_spec cmd_fit_opts[];
 
 #endif

@@ -75,7 +75,7 @@ int cmd_policy(const struct cmd_args *a)
 	else if (n > 2)
 		snprintf(buf, sizeof buf, "%s takes one policy ('%.100s' is one too many)", arg[0], arg[2]), why = buf;
 	if (why) {
-		commands_error("%s (see %s --help)\n", why, a->prog);
+		cmd_error("%s (see %s --help)\n", why, a->prog);
 		return CMD_USAGE;
 	}
 	return strcmp(arg[0], "check") == 0 ? policy_check(arg[1]) : policy_show(arg[1]);

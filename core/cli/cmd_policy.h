@@ -4,7 +4,7 @@
 #ifndef DVF_CMD_POLICY_H
 #define DVF_CMD_POLICY_H
 
-#include "commands.h"
+#include "cmd.h"
 
 int cmd_policy(const struct cmd_args *a);
 

@@ -21,6 +21,23 @@
 #include "workload.h"
 #include "workload_resolve.h"
 
+/* The options (indices in cmd_recommend.h); the command table (commands.c)
+ * shows them. */
+const struct opt_spec cmd_recommend_opts[] = {
+	[REC_MODEL] = { "model", 0, true, "NAME", "a model of the catalog (see --list-models)" },
+	[REC_CONFIG] = { "model-config", 0, true, "PATH", "a Hugging Face config.json" },
+	[REC_TYPE] = { "model-type", 0, true, "T", "encoder or decoder" },
+	[REC_LAYERS] = { "layers", 0, true, "N", "transformer layers" },
+	[REC_HIDDEN] = { "hidden", 0, true, "N", "hidden size" },
+	[REC_SEQ] = { "seq-len", 0, true, "N", "average tokens per training sample" },
+	[REC_UTIL] = { "util", 0, true, "PCT", "GPU utilisation, percent (0-100)" },
+	[REC_POLICY] = { "policy", 0, true, "P", "builtin:mlg (default), builtin:ffg or a policy file" },
+	[REC_LEVELS] = { "levels", 0, true, "MHZ,MHZ,...", "the board's GPU clock table (default: Jetson AGX Orin)" },
+	[REC_JSON] = { "json", 0, false, NULL, "machine-readable output" },
+	[REC_LIST] = { "list-models", 0, false, NULL, "print the model catalog and exit" },
+	{ NULL, 0, false, NULL, NULL },
+};
+
 static bool parse_count(const char *s, double *out)
 {
 	char *end;
@@ -91,7 +108,7 @@ static int recommend_args(const struct cmd_args *ca, struct recommend_args *a)
 		case REC_TYPE:
 			v = catalog_model_type_parse(val);
 			if (v == MODEL_UNKNOWN) {
-				commands_error("--model-type '%s': expected encoder or decoder\n", val);
+				cmd_error("--model-type '%s': expected encoder or decoder\n", val);
 				return CMD_FAIL;
 			}
 			workload_offer(&a->decl, WL_MODEL_TYPE, v, WL_SRC_DECLARED);
@@ -99,7 +116,7 @@ static int recommend_args(const struct cmd_args *ca, struct recommend_args *a)
 		case REC_LAYERS:
 		case REC_HIDDEN:
 			if (!parse_count(val, &v)) {
-				commands_error("--%s '%s': expected a whole number from 1 to 1000000\n",
+				cmd_error("--%s '%s': expected a whole number from 1 to 1000000\n",
 					      o == REC_LAYERS ? "layers" : "hidden", val);
 				return CMD_FAIL;
 			}
@@ -107,14 +124,14 @@ static int recommend_args(const struct cmd_args *ca, struct recommend_args *a)
 			break;
 		case REC_SEQ:
 			if (!parse_real(val, 0, 1e9, &v) || v <= 0) {
-				commands_error("--seq-len '%s': expected a positive number of tokens\n", val);
+				cmd_error("--seq-len '%s': expected a positive number of tokens\n", val);
 				return CMD_FAIL;
 			}
 			workload_offer(&a->decl, WL_SEQ_LEN, v, WL_SRC_DECLARED);
 			break;
 		case REC_UTIL:
 			if (!parse_real(val, 0, 100, &v)) {
-				commands_error("--util '%s': expected a percentage from 0 to 100\n", val);
+				cmd_error("--util '%s': expected a percentage from 0 to 100\n", val);
 				return CMD_FAIL;
 			}
 			workload_offer(&a->decl, WL_GPU_UTIL, v, WL_SRC_DECLARED);
@@ -122,7 +139,7 @@ static int recommend_args(const struct cmd_args *ca, struct recommend_args *a)
 		}
 	}
 	if (ca->opt.n_pos > 0) {
-		commands_error("unexpected argument '%s' (see %s --help)\n", ca->opt.pos[0], ca->prog);
+		cmd_error("unexpected argument '%s' (see %s --help)\n", ca->opt.pos[0], ca->prog);
 		return CMD_USAGE;
 	}
 	return -1;
@@ -133,7 +150,7 @@ static int recommend_args(const struct cmd_args *ca, struct recommend_args *a)
 static int recommend_workload(const struct recommend_args *a, struct workload *w)
 {
 	if (a->model && !catalog_find(a->model)) {
-		commands_error("unknown model '%s' (see dvfstop recommend --list-models, "
+		cmd_error("unknown model '%s' (see dvfstop recommend --list-models, "
 			      "or give --model-config or --layers/--hidden/--model-type)\n", a->model);
 		return CMD_FAIL;
 	}
@@ -141,7 +158,7 @@ static int recommend_workload(const struct recommend_args *a, struct workload *w
 	char err[512];
 	int rc = workload_resolve(&in, w, err, sizeof err);
 	if (rc)
-		commands_error("%s%s\n", rc > 0 ? "note: " : "", err);
+		cmd_error("%s%s\n", rc > 0 ? "note: " : "", err);
 	if (rc < 0)
 		return CMD_FAIL;
 	for (int f = 0; f < WL_NFEAT; f++)
@@ -194,7 +211,7 @@ int cmd_recommend(const struct cmd_args *ca)
 	char err[POLICY_ERR_LEN];
 	if (a.levels) {
 		if (policy_eval_levels_parse(a.levels, &info, err, sizeof err)) {
-			commands_error("%s\n", err);
+			cmd_error("%s\n", err);
 			return CMD_FAIL;
 		}
 		table = "given";
@@ -204,7 +221,7 @@ int cmd_recommend(const struct cmd_args *ca)
 	}
 	struct policy_tree t;
 	if (policy_builtin_load_spec(a.spec, &t, err, sizeof err)) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		return CMD_FAIL;
 	}
 	/* The engine's recommender, once, on the values given. */

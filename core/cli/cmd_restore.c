@@ -7,11 +7,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cmd.h"
 #include "guard.h"
 #include "nvml.h"
 #include "source.h"
 #include "statedir.h"
+
+/* The options (indices in cmd_restore.h); the command table (commands.c)
+ * shows them. */
+const struct opt_spec cmd_restore_opts[] = {
+	[RST_ROOT] = { "sysfs-root", 0, true, "DIR", "the board's files under DIR (default /)" },
+	{ NULL, 0, false, NULL, NULL },
+};
 
 /* The source behind an api state, opened again to put it back. */
 struct reopened {
@@ -52,24 +59,24 @@ static int restore_one(const char *root, const char *api_source, int gpu, bool *
 				 .lock = true, .api = api_source != NULL, .one_gpu = gpu >= 0, .gpu = gpu };
 	struct guard *g = guard_open(&cfg, msg, sizeof msg);
 	if (!g) {
-		commands_error("%s\n", msg);
+		cmd_error("%s\n", msg);
 		return CMD_FAIL;
 	}
 	int rc = 0;
 	if (!guard_owner(g)) {
 		*did = true;
 		if (guard_holder(g))
-			commands_error("dvfstop (pid %ld) controls the GPU clock now "
+			cmd_error("dvfstop (pid %ld) controls the GPU clock now "
 				       "and gives it back when it quits; nothing done\n", (long)guard_holder(g));
 		else
-			commands_error("cannot take the lock %s; nothing done\n", guard_lock_path(g));
+			cmd_error("cannot take the lock %s; nothing done\n", guard_lock_path(g));
 		rc = 1;
 	} else if (guard_stale(g)) {
 		*did = true;
 		struct reopened r = { NULL, NULL };
 		if (guard_stale_api_source(g)) {
 			if (!reopen(&r, g, msg, sizeof msg)) {
-				commands_error("%s (state kept in %s)\n", msg, guard_stale_path(g));
+				cmd_error("%s (state kept in %s)\n", msg, guard_stale_path(g));
 				guard_close(g);
 				return 1;
 			}
@@ -97,7 +104,7 @@ int cmd_restore(const struct cmd_args *a)
 		if (a->opt.hit[k].opt == RST_ROOT)
 			root = a->opt.hit[k].val;
 	if (a->opt.n_pos) {
-		commands_error("unexpected argument '%s' (see dvfstop restore --help)\n", a->opt.pos[0]);
+		cmd_error("unexpected argument '%s' (see dvfstop restore --help)\n", a->opt.pos[0]);
 		return CMD_USAGE;
 	}
 	bool did = false;

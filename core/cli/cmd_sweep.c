@@ -16,6 +16,32 @@
 #include "sweep_driver.h"
 #include "workload.h"
 
+/* The options (indices in cmd_sweep.h); the command table (commands.c)
+ * shows them. */
+const struct opt_spec cmd_sweep_opts[] = {
+	[SWO_MODE] = { "mode", 0, true, "exhaustive|adaptive",
+		      "every level, or search the U-curve from the\n"
+		      "policy's recommendation (default adaptive)" },
+	[SWO_DWELL] = { "dwell", 0, true, "N[steps]|Ns|Nms", "measuring window per level (default 40steps)" },
+	[SWO_SETTLE] = { "settle", 0, true, "S", "seconds to wait after each change (default 2)" },
+	[SWO_LEVELS] = { "levels", 0, true, "MHZ,MHZ,...", "levels to sweep (default: all of the board's)" },
+	[SWO_COUNT] = { "count", 0, true, "N", "N of those levels, spread evenly, both ends kept" },
+	[SWO_SELECT] = { "select", 0, true, "energy|slowdown|edp",
+			"minimum energy (default), minimum energy within\n"
+			"--max-slowdown of the top level, or energy x delay" },
+	[SWO_MAX_SLOWDOWN] = { "max-slowdown", 0, true, "PCT", "e.g. 10% (implies --select slowdown)" },
+	[SWO_OUT] = { "out", 0, true, "FILE.csv", "write the sweep CSV (training data for `dvfstop fit`)" },
+	[SWO_APPEND] = { "append", 0, false, NULL, "append to --out instead of replacing it" },
+	[SWO_WORKLOAD] = { "workload", 0, true, "NAME", "the workload's label in the CSV" },
+	[SWO_WAIT_STEPS] = { "wait-steps", 0, true, "S",
+			    "wait up to S seconds for the fine-tune's first\n"
+			    "training step (default 60)" },
+	[SWO_STOP_JOB_AFTER] = { "stop-job-after", 0, false, NULL,
+				"stop the fine-tune dvfstop started (-- CMD) when\n"
+				"the sweep ends; by default it is left running" },
+	{ NULL, 0, false, NULL, NULL },
+};
+
 struct sweep_args {
 	enum sweep_mode mode;
 	const char *dwell;
@@ -55,7 +81,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 			} else if (strcmp(val, "adaptive") == 0) {
 				a->mode = SWEEP_ADAPTIVE;
 			} else {
-				commands_error("--mode: '%s' is not exhaustive or adaptive\n", val);
+				cmd_error("--mode: '%s' is not exhaustive or adaptive\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_DWELL) {
@@ -63,7 +89,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 		} else if (opt == SWO_SETTLE) {
 			a->settle_s = strtod(val, &end);
 			if (end == val || *end || !(a->settle_s >= 0) || a->settle_s > 3600) {
-				commands_error("--settle: '%s' is not a number of seconds\n", val);
+				cmd_error("--settle: '%s' is not a number of seconds\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_LEVELS) {
@@ -71,19 +97,19 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 		} else if (opt == SWO_COUNT) {
 			long v = strtol(val, &end, 10);
 			if (end == val || *end || v < 2 || v > DVF_MAX_LEVELS) {
-				commands_error("--count: '%s' is not a number of levels "
+				cmd_error("--count: '%s' is not a number of levels "
 					"(2 to %d)\n", val, DVF_MAX_LEVELS);
 				return CMD_USAGE;
 			}
 			a->count = (int)v;
 		} else if (opt == SWO_SELECT) {
 			if (sweep_parse_select(val, &a->select) != 0) {
-				commands_error("--select: '%s' is not energy, slowdown or edp\n", val);
+				cmd_error("--select: '%s' is not energy, slowdown or edp\n", val);
 				return CMD_USAGE;
 			}
 		} else if (opt == SWO_MAX_SLOWDOWN) {
 			if (sweep_parse_slowdown(val, &a->max_slowdown) != 0) {
-				commands_error("--max-slowdown: '%s' is not a percentage like 10%%\n", val);
+				cmd_error("--max-slowdown: '%s' is not a percentage like 10%%\n", val);
 				return CMD_USAGE;
 			}
 			a->select = SEL_SLOWDOWN;
@@ -94,13 +120,13 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 		} else if (opt == SWO_WAIT_STEPS) {
 			a->wait_steps_s = strtod(val, &end);
 			if (end == val || *end || !(a->wait_steps_s >= 0) || a->wait_steps_s > 86400) {
-				commands_error("--wait-steps: '%s' is not a number of seconds\n", val);
+				cmd_error("--wait-steps: '%s' is not a number of seconds\n", val);
 				return CMD_USAGE;
 			}
 		}
 	}
 	if (a->select == SEL_SLOWDOWN && a->max_slowdown <= 0) {
-		commands_error("--select slowdown needs --max-slowdown PCT\n");
+		cmd_error("--select slowdown needs --max-slowdown PCT\n");
 		return CMD_USAGE;
 	}
 	return 0;
@@ -140,7 +166,7 @@ static int wait_first_step(struct session *s, double wait_s)
 	if (!s->job || s->have_progress)
 		return 0;
 	int64_t t0 = s->cur.t_ns, limit = (int64_t)(wait_s * 1e9);
-	commands_error("waiting up to %.0f s for the first training step of %s\n", wait_s,
+	cmd_error("waiting up to %.0f s for the first training step of %s\n", wait_s,
 		s->job_name);
 	while (!stop_requested() && !s->have_progress && !s->job_over && s->cur.t_ns - t0 < limit) {
 		clock_sleep_until(&s->clock, session_due(s));
@@ -152,9 +178,9 @@ static int wait_first_step(struct session *s, double wait_s)
 	if (stop_requested())
 		return -1;
 	if (s->job_over)
-		commands_error("%s before its first training step\n", s->msg);
+		cmd_error("%s before its first training step\n", s->msg);
 	else
-		commands_error("no training-step counter from %s after %.0f s: dvfstop reads tqdm "
+		cmd_error("no training-step counter from %s after %.0f s: dvfstop reads tqdm "
 			"N/M bars, Hugging Face Trainer log lines, or 'step N' lines written to $DVFSTOP_PROGRESS "
 			"(contrib/dvfstop_callback.py; --progress FILE for a --pid); --wait-steps S waits longer\n",
 			s->job_name, wait_s);
@@ -168,10 +194,10 @@ static void job_after(struct session *s, bool stop)
 		return;
 	if (!stop) {
 		if (session_job_detach(s) == 0)
-			commands_error("%s\n", s->msg);
+			cmd_error("%s\n", s->msg);
 		return;
 	}
-	commands_error("stopping %s (--stop-job-after): SIGINT, then SIGTERM and SIGKILL %g s apart\n", s->job_name,
+	cmd_error("stopping %s (--stop-job-after): SIGINT, then SIGTERM and SIGKILL %g s apart\n", s->job_name,
 		       s->opts->stop_grace_s);
 	session_job_interrupt(s, SIGINT);
 	while (!s->job_over) {
@@ -180,7 +206,7 @@ static void job_after(struct session *s, bool stop)
 			break;
 	}
 	if (s->job_over)
-		commands_error("%s\n", s->msg);
+		cmd_error("%s\n", s->msg);
 }
 
 /* Warm up at the board's own settings: the utilisation the recommender
@@ -237,7 +263,7 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 		if (sweep_level(&d->sw) < 0)
 			break;
 		if (sweep_driver_pin(d) != 0) {
-			commands_error("%s\n", d->err);
+			cmd_error("%s\n", d->err);
 			break;
 		}
 		clock_sleep_until(&s->clock, session_due(s));
@@ -246,10 +272,10 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 			break;
 		}
 		if (control_observe(ctl, &s->cur))
-			commands_error("%s\n", control_msg(ctl));
+			cmd_error("%s\n", control_msg(ctl));
 		if (s->job_over) {
 			/* The fine-tune ended (or crashed) under the sweep. */
-			commands_error("%s\n", s->msg);
+			cmd_error("%s\n", s->msg);
 			sweep_driver_abort(d, NULL);
 			break;
 		}
@@ -266,7 +292,7 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 		sweep_driver_abort(d, NULL);
 	/* The end of a sweep gives the clocks back; the operator applies. */
 	if (sweep_driver_finish(d, s->cur.t_ns) != 0)
-		commands_error("%s\n", d->err);
+		cmd_error("%s\n", d->err);
 }
 
 /* --out: the sweep CSV, with the workload the options describe. */
@@ -276,7 +302,7 @@ static void write_out(const struct sweep_args *a, const struct session *s, const
 	struct sweep_workload w;
 	sweep_driver_workload(s, a->workload, &w, label, sizeof label);
 	if (sweep_driver_write_csv(a->out, sw, &w, a->append, err, sizeof err) != 0)
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 	else
 		printf("sweep written to %s\n", a->out);
 }
@@ -290,10 +316,10 @@ static int report(const struct sweep_args *a, const struct session *s,
 	if (sw->state == SW_DONE)
 		printf("%s\n", sw->msg);
 	else
-		commands_error("%s\n", sw->msg);
+		cmd_error("%s\n", sw->msg);
 	if (sw->state == SW_DONE && sw->best >= 0 && session_rehearsal(s))
 		printf("rehearsal: %.1f MHz was the cheapest of the simulated board's figures, which are not the "
-		       "job's (%s): nothing to apply\n", sw->cfg.level_hz[sw->best] * 1e-6, SESSION_REHEARSAL_WHY);
+		       "job's (%s): nothing to apply\n", sw->cfg.level_hz[sw->best] * 1e-6, OPTIONS_REHEARSAL_WHY);
 	else if (sw->state == SW_DONE && sw->best >= 0)
 		printf("best: %.1f MHz (%d windows, %lld training steps measured); apply with "
 		       "`dvfstop --set-clock %lld` or the dashboard's `A`\n",
@@ -316,9 +342,9 @@ int cmd_sweep(const struct cmd_args *ca)
 		options_free(&o);
 		return r == OPT_EXIT_OK ? CMD_OK : CMD_USAGE;
 	}
-	if (o.demo && session_follows_process(&o) && a.out) {
+	if (o.demo && options_follows_process(&o) && a.out) {
 		/* a sweep CSV is what `dvfstop fit` learns from: no made-up rows */
-		commands_error("--out %s: on the simulated board (--demo) a real job's steps do not follow the "
+		cmd_error("--out %s: on the simulated board (--demo) a real job's steps do not follow the "
 			       "clock, so its sweep is a rehearsal with no figures of the job to keep; sweep on the "
 			       "board, or --demo without a command for the simulator's own fine-tune\n", a.out);
 		options_free(&o);
@@ -335,11 +361,11 @@ int cmd_sweep(const struct cmd_args *ca)
 	struct sweep_cfg c;
 	char err[1024];
 	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		options_free(&o);
 		return CMD_USAGE;
 	}
-	if (a.out && !commands_output_ok("--out", a.out)) {
+	if (a.out && !cmd_output_ok("--out", a.out)) {
 		options_free(&o);
 		return CMD_FAIL;
 	}
@@ -349,18 +375,18 @@ int cmd_sweep(const struct cmd_args *ca)
 	rc = CMD_FAIL;
 	stopsig_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		options_free(&o);
 		return s.job_start_status ? s.job_start_status : CMD_FAIL;   /* 127 not found, 126 not runnable */
 	}
 	struct control *ctl = session_control_open(&s, o.readonly, true);
 	if (!ctl || control_readonly(ctl)) {
-		commands_error("a sweep needs control of the GPU clock: %s\n",
+		cmd_error("a sweep needs control of the GPU clock: %s\n",
 			ctl ? control_msg(ctl) : "out of memory");
 		goto out;
 	}
 	if (sweep_driver_levels(&rq, s.info, &c, err, sizeof err) < 0) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		rc = CMD_USAGE;
 		goto out;
 	}
@@ -368,7 +394,7 @@ int cmd_sweep(const struct cmd_args *ca)
 	if (c.mode == SWEEP_ADAPTIVE) {
 		int rr = recommend_open(&rec, o.policy, &s, err, sizeof err);
 		if (rr != 0)
-			commands_error("%s%s\n", rr > 0 ? "note: " : "", err);
+			cmd_error("%s%s\n", rr > 0 ? "note: " : "", err);
 		if (rr < 0)
 			goto out;
 	}
@@ -377,7 +403,7 @@ int cmd_sweep(const struct cmd_args *ca)
 		goto out;
 	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&rec, &c, stdout) : -1;
 	if (sweep_validate(&c, err, sizeof err) < 0) {
-		commands_error("%s\n", err);
+		cmd_error("%s\n", err);
 		rc = CMD_USAGE;
 		goto out;
 	}
@@ -387,7 +413,7 @@ int cmd_sweep(const struct cmd_args *ca)
 	       a.dwell, a.settle_s, sweep_select_name(c.select));
 	if (session_rehearsal(&s))
 		printf("sweep: a rehearsal: %s; the table shows the machinery at work, not the job\n",
-		       SESSION_REHEARSAL_WHY);
+		       OPTIONS_REHEARSAL_WHY);
 	fflush(stdout);
 	run(&d, &s, ctl);
 	rc = report(&a, &s, &d.sw);

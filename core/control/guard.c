@@ -23,16 +23,10 @@ extern char **environ;
 enum { VAL_LEN = STATEFILE_VAL_LEN };
 
 /* Messages and copies are cut to fit on purpose. */
-/* The rule itself: a ceiling that rises moves first, so min never passes max. */
-bool guard_max_first(int64_t cur_max, int64_t want_max)
-{
-	return want_max >= cur_max;
-}
-
 int guard_order(int64_t cur_min, int64_t cur_max, int64_t want_min, int64_t want_max, char seq[2])
 {
 	int n = 0;
-	if (guard_max_first(cur_max, want_max)) {
+	if (statefile_max_first(cur_max, want_max)) {
 		if (want_max != cur_max)
 			seq[n++] = 'M';
 		if (want_min != cur_min)
@@ -51,7 +45,7 @@ static pid_t left_pid;
 
 static void at_exit(void)
 {
-	struct guard *gs[DVF_MAX_GPUS + 2];
+	void *gs[DVF_MAX_GPUS + 2];
 	int n = sigrestore_armed(gs, DVF_MAX_GPUS + 2);
 	for (int i = 0; i < n; i++) {
 		/* exit() without a release: the views say it themselves. */
@@ -235,6 +229,10 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 		return NULL;
 	}
 	g->lock_fd = -1;
+	g->rs = (struct sigrestore_rec){ .st = &g->st, .state_path = g->state_path, .tmp_path = g->tmp_path,
+					 .lock_path = g->lock_path, .restore_cmd = g->restore_cmd,
+					 .lock_fd = &g->lock_fd, .rs_argv = g->rs_argv, .rs_envp = &g->rs_envp,
+					 .owner = g };
 	cfmt(g->root, sizeof g->root, "%s", cfg->root && *cfg->root ? cfg->root : "/");
 	cfmt(g->source, sizeof g->source, "%s", cfg->source ? cfg->source : "");
 	int err = cfg->dir ? (cfmt(g->dir, sizeof g->dir, "%s", cfg->dir), 0)
@@ -277,7 +275,7 @@ struct guard *guard_open(const struct guard_cfg *cfg, char *msg, size_t len)
 		/* Half a save from a process killed while writing it: the clocks
 		 * were not touched yet (the save comes first). */
 		unlink(g->tmp_path);
-		sigrestore_lock(g);
+		sigrestore_lock(&g->rs);
 		static bool registered;
 		if (!registered && atexit(at_exit) == 0)
 			registered = true;
@@ -294,7 +292,7 @@ void guard_close(struct guard *g)
 		char m[512];
 		guard_restore(g, m, sizeof m);
 	}
-	sigrestore_forget(g);
+	sigrestore_forget(&g->rs);
 	lockfile_drop(g->lock_path, &g->lock_fd, g->owner);
 	restorer_free(g);
 	free(g);
@@ -377,7 +375,7 @@ static int adopt(struct guard *g, char *msg, size_t len)
 	g->stale = false;
 	if (st.api)
 		restorer_prepare(g);
-	sigrestore_arm(g);   /* after: the stale file must stay until ours replaces it */
+	sigrestore_arm(&g->rs);   /* after: the stale file must stay until ours replaces it */
 	char d[256];
 	describe(&st, d, sizeof d);
 	cfmt(msg, len, "kept the clock state left by process %ld (%s); it is put back on exit",
@@ -444,10 +442,10 @@ int guard_save(struct guard *g, const char *const paths[GUARD_NFILES], int64_t l
 	/* Armed before the file lands: a signal in between restores (the
 	 * same bytes: nothing is changed yet) and leaves no file behind. */
 	g->st = st;
-	sigrestore_arm(g);
+	sigrestore_arm(&g->rs);
 	int err = statefile_write(g->tmp_path, g->state_path, &st, msg, len);
 	if (err) {
-		sigrestore_disarm(g);
+		sigrestore_disarm(&g->rs);
 		return err;
 	}
 	g->saved = true;
@@ -486,7 +484,7 @@ static int put_back(struct guard *g, const struct gstate *st, const char *state_
 	int errs[GUARD_NFILES];
 	int err = sigrestore_files(st, errs);
 	if (err)
-		sigrestore_left_msg(g, st, errs, state_path, msg, len);
+		sigrestore_left_msg(g->restore_cmd, st, errs, state_path, msg, len);
 	return err;
 }
 
@@ -535,10 +533,10 @@ int guard_save_api(struct guard *g, const struct ctl_state *cur, const char *nod
 	st.max_hz = cur->max_hz;
 	g->st = st;
 	restorer_prepare(g);
-	sigrestore_arm(g);
+	sigrestore_arm(&g->rs);
 	int err = statefile_write(g->tmp_path, g->state_path, &st, msg, len);
 	if (err) {
-		sigrestore_disarm(g);
+		sigrestore_disarm(&g->rs);
 		return err;
 	}
 	g->saved = true;
@@ -562,7 +560,7 @@ int guard_restore(struct guard *g, char *msg, size_t len)
 	unlink(g->state_path);
 	g->saved = false;
 	left_pid = 0;
-	sigrestore_disarm(g);
+	sigrestore_disarm(&g->rs);
 	cfmt(msg, len, "GPU clocks given back: %s", d);
 	return 0;
 }
@@ -571,7 +569,7 @@ void guard_discard(struct guard *g)
 {
 	if (!g->saved)
 		return;
-	sigrestore_disarm(g);
+	sigrestore_disarm(&g->rs);
 	unlink(g->state_path);
 	g->saved = false;
 	left_pid = 0;

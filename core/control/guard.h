@@ -27,8 +27,8 @@
 #include <sys/types.h>
 
 #include "source_ops.h"
+#include "statefile.h"
 
-enum guard_file { GUARD_GOV = 0, GUARD_MIN, GUARD_MAX, GUARD_NFILES };
 
 /* The exit status of a process that could not give the clocks back (set
  * by an atexit hook over whatever it would have exited with). */
@@ -129,8 +129,6 @@ void guard_discard(struct guard *g);
  * min first, so min > max is never asked for.  Equal values are skipped.
  * Fills seq with 'M' (max) and 'm' (min); returns how many. */
 int guard_order(int64_t cur_min, int64_t cur_max, int64_t want_min, int64_t want_max, char seq[2]);
-/* The rule itself: a ceiling that rises moves first, so min never passes max. */
-bool guard_max_first(int64_t cur_max, int64_t want_max);
 
 /* `dvfstop restore` (core/cli/cmd_restore.c) after guard_open: the lock
  * file, and the stale state: its file ("" when none), its source when it

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "guard.h"
+#include "sigrestore.h"
 #include "statefile.h"
 
 struct guard {
@@ -45,6 +46,7 @@ struct guard {
 	char **rs_envp;
 	char rs_root[PATH_MAX];            /* the root, resolved: a chdir cannot move it */
 	char restore_cmd[PATH_MAX + 64];   /* `dvfstop restore ...` for messages */
+	struct sigrestore_rec rs;          /* pointers into this guard, for sigrestore */
 };
 
 #endif

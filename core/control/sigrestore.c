@@ -1,6 +1,5 @@
 #include "config.h"
 #include "sigrestore.h"
-#include "guard_priv.h"
 #include "rawio.h"
 
 #include <errno.h>
@@ -21,12 +20,12 @@
  * child inherits the table, not the clocks). */
 enum { SLOTS = 64 };
 struct slot {
-	struct guard *volatile g;
+	struct sigrestore_rec *volatile g;
 	volatile pid_t pid;
 };
 static struct slot armed[SLOTS], locked[SLOTS];
 
-static void slot_put(struct slot *t, struct guard *g)
+static void slot_put(struct slot *t, struct sigrestore_rec *g)
 {
 	pid_t me = getpid();
 	int free_at = -1;
@@ -43,7 +42,7 @@ static void slot_put(struct slot *t, struct guard *g)
 	t[free_at].g = g;
 }
 
-static void slot_drop(struct slot *t, const struct guard *g)
+static void slot_drop(struct slot *t, const struct sigrestore_rec *g)
 {
 	for (int i = 0; i < SLOTS; i++)
 		if (t[i].g == g)
@@ -65,7 +64,7 @@ int sigrestore_files(const struct gstate *st, int errs[GUARD_NFILES])
 	bool known = rawio_read_hz(st->path[GUARD_MIN], &cmin) &&
 		     rawio_read_hz(st->path[GUARD_MAX], &cmax) && cmin <= cmax;
 	if (known) {
-		if (guard_max_first(cmax, st->max_hz)) {
+		if (statefile_max_first(cmax, st->max_hz)) {
 			seq[0] = 'M';
 			seq[1] = 'm';
 		} else {
@@ -151,7 +150,7 @@ size_t sigrestore_put_err(char *buf, size_t at, size_t len, int err)
 	return put(buf, at, len, num + i);
 }
 
-void sigrestore_left_msg(const struct guard *g, const struct gstate *st,
+void sigrestore_left_msg(const char *restore_cmd, const struct gstate *st,
 			 const int errs[GUARD_NFILES], const char *state_path, char *buf, size_t len)
 {
 	size_t at = put(buf, 0, len, "could not give the GPU clocks back: ");
@@ -168,7 +167,7 @@ void sigrestore_left_msg(const struct guard *g, const struct gstate *st,
 	at = put(buf, at, len, ". The saved state stays in ");
 	at = put(buf, at, len, state_path);
 	at = put(buf, at, len, ": run `");
-	at = put(buf, at, len, g->restore_cmd);
+	at = put(buf, at, len, restore_cmd);
 	put(buf, at, len, "` once the files can be written (as root on a board)");
 }
 
@@ -197,18 +196,18 @@ enum { RESTORER_TICK_MS = 10, RESTORER_WAIT_MS = 15000 };
  * the argv and environment made at save time; waited for, but not forever
  * (a hung driver must not keep a dying process).  True when it ran (the
  * caller looks at the state files). */
-static bool restore_api_child(struct guard *g)
+static bool restore_api_child(struct sigrestore_rec *g)
 {
-	if (!g->rs_argv[0] || !g->rs_envp)
+	if (!g->rs_argv[0] || !*g->rs_envp)
 		return false;
 	/* The restorer takes the locks (every GPU's and the node's, in
 	 * dvfstopd): ours would make it wait for us. */
 	pid_t me = getpid();
 	for (int i = 0; i < SLOTS; i++) {
-		struct guard *l = locked[i].g;
-		if (l && locked[i].pid == me && l->lock_fd >= 0) {
-			close(l->lock_fd);
-			l->lock_fd = -1;
+		struct sigrestore_rec *l = locked[i].g;
+		if (l && locked[i].pid == me && *l->lock_fd >= 0) {
+			close(*l->lock_fd);
+			*l->lock_fd = -1;
 		}
 	}
 	pid_t pid = fork_raw();
@@ -222,7 +221,7 @@ static bool restore_api_child(struct guard *g)
 		/* the program we are, with the argv it takes for a restore
 		 * (guard_use_restorer: dvfstop's `restore`, dvfstopd's
 		 * `--restore`) */
-		execve("/proc/self/exe", g->rs_argv, g->rs_envp);
+		execve("/proc/self/exe", (char *const *)g->rs_argv, *g->rs_envp);
 		_exit(127);
 	}
 	struct timespec tick = { 0, RESTORER_TICK_MS * 1000000L };
@@ -247,10 +246,10 @@ static void say(const char *a, const char *b)
 
 /* One state without files: the restorer (run once for all of them) did
  * not remove its file. */
-static void say_api_left(const struct guard *g, char *m, size_t len)
+static void say_api_left(const struct sigrestore_rec *g, char *m, size_t len)
 {
 	size_t at = put(m, 0, len, "could not give the ");
-	at = put(m, at, len, g->st.source);
+	at = put(m, at, len, g->st->source);
 	at = put(m, at, len, " clock settings back; the saved state stays in ");
 	at = put(m, at, len, g->state_path);
 	at = put(m, at, len, ": run `");
@@ -264,25 +263,25 @@ static void restore_from_signal(void)
 	/* Only guarded signals call this, and they are all blocked while one
 	 * runs: nobody else uses these buffers. */
 	static char m[3 * PATH_MAX + 1024];
-	static struct guard *api[SLOTS];
+	static struct sigrestore_rec *api[SLOTS];
 	int n_api = 0;
 	pid_t me = getpid();
 	for (int i = 0; i < SLOTS; i++) {
-		struct guard *g = armed[i].g;
+		struct sigrestore_rec *g = armed[i].g;
 		if (!g || armed[i].pid != me)
 			continue;
 		armed[i].g = NULL;
-		if (g->st.api) {
+		if (g->st->api) {
 			api[n_api++] = g;
 			continue;
 		}
 		int errs[GUARD_NFILES];
-		if (sigrestore_files(&g->st, errs) == 0) {
+		if (sigrestore_files(g->st, errs) == 0) {
 			unlink(g->state_path);
 			unlink(g->tmp_path);
 			continue;
 		}
-		sigrestore_left_msg(g, &g->st, errs, g->state_path, m, sizeof m);
+		sigrestore_left_msg(g->restore_cmd, g->st, errs, g->state_path, m, sizeof m);
 		say("dvfstop: ", m);
 	}
 	if (!n_api)
@@ -300,39 +299,39 @@ void sigrestore_run(void)
 	restore_from_signal();
 	pid_t me = getpid();
 	for (int i = 0; i < SLOTS; i++) {
-		struct guard *g = locked[i].g;
-		if (g && locked[i].pid == me && g->lock_fd >= 0)
+		struct sigrestore_rec *g = locked[i].g;
+		if (g && locked[i].pid == me && *g->lock_fd >= 0)
 			unlink(g->lock_path);
 	}
 }
 
-void sigrestore_arm(struct guard *g)
+void sigrestore_arm(struct sigrestore_rec *g)
 {
 	slot_put(armed, g);
 }
 
-void sigrestore_disarm(const struct guard *g)
+void sigrestore_disarm(const struct sigrestore_rec *g)
 {
 	slot_drop(armed, g);
 }
 
-void sigrestore_lock(struct guard *g)
+void sigrestore_lock(struct sigrestore_rec *g)
 {
 	slot_put(locked, g);
 }
 
-void sigrestore_forget(const struct guard *g)
+void sigrestore_forget(const struct sigrestore_rec *g)
 {
 	slot_drop(armed, g);
 	slot_drop(locked, g);
 }
 
-int sigrestore_armed(struct guard **out, int max)
+int sigrestore_armed(void **out, int max)
 {
 	pid_t me = getpid();
 	int n = 0;
 	for (int i = 0; i < SLOTS && n < max; i++)
 		if (armed[i].g && armed[i].pid == me)
-			out[n++] = armed[i].g;
+			out[n++] = armed[i].g->owner;
 	return n;
 }

@@ -548,3 +548,9 @@ int statefile_check(const struct statefile_board *b, const struct gstate *st, co
 	}
 	return 0;
 }
+
+/* The rule itself: a ceiling that rises moves first, so min never passes max. */
+bool statefile_max_first(int64_t cur_max, int64_t want_max)
+{
+	return want_max >= cur_max;
+}

@@ -15,11 +15,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "guard.h"
 
 enum { STATEFILE_VAL_LEN = 64 };
 
 /* "governor", "min_freq", "max_freq": the file names and the keys. */
+enum guard_file { GUARD_GOV = 0, GUARD_MIN, GUARD_MAX, GUARD_NFILES };
+
+/* The rule itself: a ceiling that rises moves first, so min never passes max. */
+bool statefile_max_first(int64_t cur_max, int64_t want_max);
+
 extern const char *const statefile_names[GUARD_NFILES];
 
 /* A recorded clock state: the exact bytes of each file and where it is.

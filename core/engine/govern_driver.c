@@ -170,7 +170,7 @@ int govern_driver_start(struct govern_driver *d, struct session *s, struct contr
 	s->gov = &d->g;
 	if (d->rehearsal)
 		session_msg(s, "governor (rehearsal): %s; its decisions are the machinery's, and no energy saved "
-			    "is counted", SESSION_REHEARSAL_WHY);
+			    "is counted", OPTIONS_REHEARSAL_WHY);
 	cache_open(d, s);
 	if (d->prev_mode != CTL_DEFAULT) {
 		char mhz[32];

@@ -1,6 +1,5 @@
 #include "config.h"
 #include "options.h"
-#include "options_check.h"
 #include "text.h"
 
 #include <errno.h>
@@ -900,4 +899,9 @@ enum opt_result options_load(struct dvf_opts *o, int argc, char **argv)
 		options_defaults(o);
 	options_args_free(&a);
 	return r;
+}
+
+bool options_follows_process(const struct dvf_opts *o)
+{
+	return (o->cmd && o->cmd_argc > 0) || o->pid > 0 || o->progress;
 }

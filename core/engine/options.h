@@ -182,4 +182,24 @@ void options_say_unknown(const char *prog, const char *arg, const char *const *c
  * word it begins), NULL when none is near: the "did you mean". */
 const char *options_nearest(const char *word, size_t len, const char *const *candidates, int n);
 
+/* options_check.c: the options taken together, after the config file and
+ * the command line. */
+/* PROG prefixes the messages ("dvfstop", "dvfstop sweep"). */
+enum opt_result options_check(struct dvf_opts *o, const char *prog);
+
+/* --set-clock and --cap given with a decimal part (README's 1300.5): the
+ * level of the board's table (IN) that the value names to the digits given
+ * (114.8 is the 114.75 MHz level, 1300.5 the 1300.5 MHz one); a value no
+ * level rounds to is refused, naming the nearest levels.  A whole number
+ * is the level of that whole MHz (control_level_mhz).  0, or -1 with the
+ * message in err. */
+struct dvf_info;
+int options_check_clock(const struct dvf_opts *o, const struct dvf_info *in, char *err, size_t len);
+
+/* The options follow a real process: -- CMD, --pid or --progress. */
+bool options_follows_process(const struct dvf_opts *o);
+/* Why a run on the simulated board that follows a real process rehearses
+ * (session_rehearsal). */
+#define OPTIONS_REHEARSAL_WHY "the simulated board's clock does not drive the real job's steps"
+
 #endif

@@ -1,7 +1,7 @@
 /* options_check: what the options mean together, once the config file and
- * the command line are read (options_check.h). */
+ * the command line are read (declared in options.h). */
 #include "config.h"
-#include "options_check.h"
+#include "options.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +12,6 @@
 #include "io_user.h"
 #include "nvml.h"
 #include "sample.h"
-#include "session.h"
 #include "sim.h"
 #include "sweep.h"
 
@@ -56,12 +55,12 @@ static enum opt_result options_check_governor(struct dvf_opts *o, const char *pr
 		}
 		return OPT_OK;
 	}
-	if (o->learn && o->demo && session_follows_process(o)) {
+	if (o->learn && o->demo && options_follows_process(o)) {
 		/* a rehearsal (session_rehearsal): its rows would teach
 		 * `dvfstop fit` figures the job never had */
 		fprintf(stderr, "%s: --learn %s: a rehearsal on the simulated board (%s) has no profile of the "
 			"job to keep; run it on the board, or --demo without a command for the simulator's own "
-			"fine-tune\n", prog, o->learn, SESSION_REHEARSAL_WHY);
+			"fine-tune\n", prog, o->learn, OPTIONS_REHEARSAL_WHY);
 		return OPT_ERROR;
 	}
 	const char *why = o->replay ? "--replay plays a recording, whose clocks cannot be changed"

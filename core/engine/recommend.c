@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "clock.h"
 #include "session.h"
+#include "session_workload.h"
 
 /* ---- the utilisation window ------------------------------------------------ */
 
@@ -79,7 +80,7 @@ bool recommend_window_mean(const struct recommend_window *w, double *pct, double
 void recommend_sample_of(const struct session *s, struct recommend_sample *x)
 {
 	struct wl_inputs in;
-	workload_resolve_inputs(s, &in);
+	session_workload_inputs(s, &in);
 	*x = (struct recommend_sample){ .t_ns = s->cur.t_ns, .gpu_load_pm = s->cur.gpu_load_pm,
 					.stepping = s->have_progress, .run_seq_len = in.run_seq_len };
 }
@@ -103,7 +104,7 @@ int recommend_open(struct recommend *r, const char *spec, const struct session *
 	struct wl_inputs in;
 	struct workload w;
 	memset(r, 0, sizeof *r);
-	workload_resolve_inputs(s, &in);
+	session_workload_inputs(s, &in);
 	in.run_seq_len.src = WL_SRC_NONE;   /* measured: fed as it comes */
 	int rc = workload_resolve(&in, &w, err, errlen);
 	if (rc < 0)

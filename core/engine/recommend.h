@@ -66,7 +66,7 @@ struct recommend_sample {
 	int64_t t_ns;                 /* session clock */
 	struct dvf_m gpu_load_pm;
 	bool stepping;                /* the fine-tune's steps are seen */
-	struct wl_value run_seq_len;  /* its own sequence length (workload_resolve_inputs) */
+	struct wl_value run_seq_len;  /* its own sequence length (session_workload_inputs) */
 };
 void recommend_sample_of(const struct session *s, struct recommend_sample *x);
 

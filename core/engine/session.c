@@ -9,8 +9,7 @@
 #include "statehome.h"
 #include "prom.h"
 #include "recorder.h"
-#include "options_check.h"
-#include "player.h"
+#include "options.h"
 #include "replay.h"
 #include "sim.h"
 #include "source.h"
@@ -70,7 +69,7 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 	/* A real process's steps come in real time: a simulated board faster
 	 * than that would mix simulated seconds with real steps (and end
 	 * before the process has begun). */
-	bool real = session_follows_process(o) && o->sim_speed != 1.0;
+	bool real = options_follows_process(o) && o->sim_speed != 1.0;
 	clock_init_sim(&s->clock, real ? 1.0 : o->sim_speed);
 	io_watch_slow(s->clock.speed == 1.0);
 	if (real && o->sim_speed_set)
@@ -854,14 +853,9 @@ int session_exit_status(const struct session *s)
 	return job_exit_status(s->job);
 }
 
-bool session_follows_process(const struct dvf_opts *o)
-{
-	return (o->cmd && o->cmd_argc > 0) || o->pid > 0 || o->progress;
-}
-
 bool session_rehearsal(const struct session *s)
 {
-	return s->sim && session_follows_process(s->opts);
+	return s->sim && options_follows_process(s->opts);
 }
 
 /* ---- clock control --------------------------------------------------------- */

@@ -207,14 +207,11 @@ int session_job_detach(struct session *s);
  * child that ended, 128+N when signal N killed it; -1 when there is no
  * such status (no child, still running, left running). */
 int session_exit_status(const struct session *s);
-/* The options follow a real process: -- CMD, --pid or --progress. */
-bool session_follows_process(const struct dvf_opts *o);
 /* A rehearsal: the simulated board (--demo) with a real process's steps
  * (-- CMD, --pid, --progress).  The simulated clock does not drive those
  * steps, so what a governor or a sweep measures there rehearses the
  * machinery and is never a saving (README, "Rehearsals"). */
 bool session_rehearsal(const struct session *s);
-#define SESSION_REHEARSAL_WHY "the simulated board's clock does not drive the real job's steps"
 /* How to have training steps from a watched process (--pid). */
 const char *session_steps_hint(const struct session *s);
 /* Seconds a watched process may go without steps before the hint. */

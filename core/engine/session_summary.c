@@ -13,6 +13,7 @@
 #include "govern_trade.h"
 #include "job.h"
 #include "source.h"
+#include "session_workload.h"
 #include "workload_resolve.h"
 
 /* The job's pid, exit_code, signal and exit_status (128+N for signal N),
@@ -85,7 +86,7 @@ static json_object *governor_json(const struct govern *g, bool rehearsal)
 	json_object_object_add(o, "state", json_object_new_string(govern_state_name(g->state)));
 	json_object_object_add(o, "rehearsal", json_object_new_boolean(rehearsal));
 	if (rehearsal)
-		json_object_object_add(o, "rehearsal_why", json_object_new_string(SESSION_REHEARSAL_WHY));
+		json_object_object_add(o, "rehearsal_why", json_object_new_string(OPTIONS_REHEARSAL_WHY));
 	json_object_object_add(o, "held_hz", g->held >= 0 ? json_object_new_int64(g->cfg.level_hz[g->held]) : NULL);
 	json_object_object_add(o, "select", json_object_new_string(sweep_select_name(g->cfg.select)));
 	json_object_object_add(o, "profiles", json_object_new_int(g->profiles));
@@ -115,7 +116,7 @@ static void print_governor(const struct govern *g, bool rehearsal, FILE *fp)
 	fprintf(fp, "governor: %s%s\n", rehearsal ? "rehearsal, " : "", d);
 	if (rehearsal)
 		fprintf(fp, "  %-18s %s: the machinery ran; its J/step are not the job's and no saving is counted\n", "rehearsal",
-			SESSION_REHEARSAL_WHY);
+			OPTIONS_REHEARSAL_WHY);
 	if (g->held >= 0)
 		fprintf(fp, "  %-18s %9.1f MHz\n", "held", g->cfg.level_hz[g->held] * 1e-6);
 	fprintf(fp, "  %-18s %d", "profiles", g->profiles);
@@ -242,7 +243,7 @@ static json_object *summary_json(const struct session *s)
 	struct wl_inputs wi;
 	struct workload wl;
 	char werr[512];
-	workload_resolve_inputs(s, &wi);
+	session_workload_inputs(s, &wi);
 	wi.run_seq_len.src = WL_SRC_NONE;
 	workload_resolve(&wi, &wl, werr, sizeof werr);
 	const char *model = workload_resolve_model(&wi);

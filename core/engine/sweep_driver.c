@@ -11,6 +11,7 @@
 #include "options.h"
 #include "session.h"
 #include "sweepdata.h"
+#include "session_workload.h"
 #include "workload_resolve.h"
 
 /* ---- configuration -------------------------------------------------------- */
@@ -282,7 +283,7 @@ void sweep_driver_workload(const struct session *s, const char *name, struct swe
 	struct wl_inputs in;
 	struct workload wl;
 	char err[600];
-	workload_resolve_inputs(s, &in);
+	session_workload_inputs(s, &in);
 	in.run_seq_len.src = WL_SRC_NONE;
 	workload_resolve(&in, &wl, err, sizeof err); /* its messages were said when the session opened */
 	const char *model = workload_resolve_model(&in);

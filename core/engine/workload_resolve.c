@@ -7,33 +7,10 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "player.h"
-#include "replay.h"
-#include "session.h"
 
 static bool given(const char *s)
 {
 	return s && s[0];
-}
-
-void workload_resolve_inputs(const struct session *s, struct wl_inputs *in)
-{
-	const struct dvf_opts *o = s->opts;
-	memset(in, 0, sizeof *in);
-	in->model = o->model;
-	in->model_config = o->model_config;
-	in->seq_len = o->seq_len;
-	if (o->demo) {
-		in->sim_model = o->sim_model;
-		in->sim_seq_len = o->sim_seq_len;
-	}
-	if (player_active(s))
-		replay_workload(s->src, &in->rec_model, &in->rec_seq_len);
-	struct job_stats js;
-	/* the simulator's own fine-tune (--demo alone) is no measurement */
-	if (session_job_stats(s, &js) && js.st.seq_len.ok && js.st.seq_len.v > 0)
-		in->run_seq_len = (struct wl_value){ js.st.seq_len.v,
-						     s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED };
 }
 
 const char *workload_resolve_model(const struct wl_inputs *in)

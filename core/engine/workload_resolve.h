@@ -40,10 +40,6 @@ struct wl_inputs {
 	struct wl_value util;        /* GPU utilisation (percent); src NONE when unknown */
 };
 
-/* The inputs a session gives: its options, its simulator, the recording
- * it replays, the fine-tune's measured sequence length.  util is left
- * unknown (the recommender's window gives it). */
-void workload_resolve_inputs(const struct session *s, struct wl_inputs *in);
 
 /* The model the session was told of, by name as given: --model, else the
  * simulator's, else the recording's; NULL when none.  What the summary

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_sweep.h"
 #include "commands.h"
 #include "options.h"
 

@@ -26,6 +26,7 @@
 #include "statedir.h"
 #include "stopsig.h"
 #include "cmd_restore.h"
+#include "commands.h"
 #include "test_control_fake.h"
 
 #define MHZ 1000000LL

@@ -16,6 +16,7 @@
 
 #include "cellbuf.h"
 #include "job_panel.h"
+#include "level_rows.h"
 #include "replay_keys.h"
 #include "sweep_panel.h"
 #include "theme.h"
@@ -455,28 +456,28 @@ static void test_table_rows(void **st)
 	(void)st;
 	int out[DVF_MAX_LEVELS];
 	/* everything fits: highest first */
-	assert_int_equal(sweep_panel_table_rows(11, 20, 3, out), 11);
+	assert_int_equal(level_rows_pick(11, 20, 3, out), 11);
 	assert_int_equal(out[0], 10);
 	assert_int_equal(out[10], 0);
 	/* 7 rows for 11 levels, the best at index 3 */
 	int want[] = { 10, -4, 5, 4, 3, 2, -2 };
-	assert_int_equal(sweep_panel_table_rows(11, 7, 3, out), 7);
+	assert_int_equal(level_rows_pick(11, 7, 3, out), 7);
 	for (int i = 0; i < 7; i++)
 		assert_int_equal(out[i], want[i]);
 	/* the best is the top level: no top row of its own */
 	int want_top[] = { 10, 9, 8, 7, -7 };
-	assert_int_equal(sweep_panel_table_rows(11, 5, 10, out), 5);
+	assert_int_equal(level_rows_pick(11, 5, 10, out), 5);
 	for (int i = 0; i < 5; i++)
 		assert_int_equal(out[i], want_top[i]);
 	/* one row: the kept level alone, no room for marks */
-	assert_int_equal(sweep_panel_table_rows(11, 1, 3, out), 1);
+	assert_int_equal(level_rows_pick(11, 1, 3, out), 1);
 	assert_int_equal(out[0], 3);
 	/* every row count from 1 to 12, every kept level: never more rows
 	 * than room, the kept and (with room for marks) the top level shown,
 	 * and the levels shown plus the runs marked add up to n */
 	for (int room = 1; room <= 12; room++)
 		for (int keep = 0; keep < 11; keep++) {
-			int k = sweep_panel_table_rows(11, room, keep, out);
+			int k = level_rows_pick(11, room, keep, out);
 			assert_true(k >= 1 && k <= room);
 			bool seen_keep = false, seen_top = false, marked = false;
 			int total = 0;

@@ -1,0 +1,30 @@
+/* session_workload: the session's figures as the workload resolver's
+ * inputs (session_workload.h). */
+#include "config.h"
+#include "session_workload.h"
+
+#include <string.h>
+
+#include "player.h"
+#include "replay.h"
+#include "session.h"
+
+void session_workload_inputs(const struct session *s, struct wl_inputs *in)
+{
+	const struct dvf_opts *o = s->opts;
+	memset(in, 0, sizeof *in);
+	in->model = o->model;
+	in->model_config = o->model_config;
+	in->seq_len = o->seq_len;
+	if (o->demo) {
+		in->sim_model = o->sim_model;
+		in->sim_seq_len = o->sim_seq_len;
+	}
+	if (player_active(s))
+		replay_workload(s->src, &in->rec_model, &in->rec_seq_len);
+	struct job_stats js;
+	/* the simulator's own fine-tune (--demo alone) is no measurement */
+	if (session_job_stats(s, &js) && js.st.seq_len.ok && js.st.seq_len.v > 0)
+		in->run_seq_len = (struct wl_value){ js.st.seq_len.v,
+						     s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED };
+}
