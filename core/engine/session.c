@@ -270,10 +270,10 @@ static void job_attr(struct session *s, struct dvf_sample *smp)
 	if (!s->job || job_pid(s->job) <= 0)
 		return;
 	for (int i = 0; i < DVF_MAX_GPU_PROCS; i++)
-		smp->gpu_proc[i].job = smp->gpu_proc[i].pid > 0 && job_owns_pid(s->job, (pid_t)smp->gpu_proc[i].pid);
+		smp->gpu_proc[i].job = smp->gpu_proc[i].pid > 0 && job_pid_owns(s->job, (pid_t)smp->gpu_proc[i].pid);
 	if (smp->attr_n.ok && !s->job_over) {
 		for (int k = 0; k < smp->attr_n.v && k < DVF_MAX_ATTR; k++)
-			if (job_owns_pid(s->job, (pid_t)smp->attr[k].pid))
+			if (job_pid_owns(s->job, (pid_t)smp->attr[k].pid))
 				s->job_attr_uj += smp->attr[k].uj;
 		s->job_attr_seen = true;
 	}

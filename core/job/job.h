@@ -139,7 +139,7 @@ pid_t job_pid(const struct job *j);
 /* Whether process pid is the job's: its process, a descendant of it (from
  * /proc's parents), or for a child one of its session (setsid: what it
  * started, even when orphaned).  False for a job left running. */
-bool job_owns_pid(const struct job *j, pid_t pid);
+bool job_pid_owns(const struct job *j, pid_t pid);
 bool job_is_child(const struct job *j);
 const char *job_progress_path(const struct job *j);   /* NULL when none */
 /* The log's name (a default one may have had -1, -2... added); NULL when

@@ -76,7 +76,7 @@ static bool job_pid_parent(pid_t pid, pid_t *ppid, pid_t *sid)
 	return true;
 }
 
-bool job_owns_pid(const struct job *j, pid_t pid)
+bool job_pid_owns(const struct job *j, pid_t pid)
 {
 	if (!j || j->pid <= 0 || pid <= 0 || j->detached)
 		return false;

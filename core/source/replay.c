@@ -177,7 +177,7 @@ static void meta_read(struct replay_table *r)
 	}
 	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size > REPLAY_MAX_LINE) {
 		char b[256];
-		replay_notice_add(r, "%s: %s, ignored", mp,
+		replay_csv_notice_add(r, "%s: %s, ignored", mp,
 				  fd >= 0 || e == ENOTSUP || e == EISDIR ? "not a regular file of at most 1 MiB"
 									 : io_user_strerror(e, &why, b, sizeof b));
 		if (fd >= 0)
@@ -188,7 +188,7 @@ static void meta_read(struct replay_table *r)
 	json_object *o = json_object_from_fd(fd);
 	close(fd);
 	if (!o || !json_object_is_type(o, json_type_object)) {
-		replay_notice_add(r, "%s: not a JSON object, ignored", mp);
+		replay_csv_notice_add(r, "%s: not a JSON object, ignored", mp);
 		json_object_put(o);
 		free(mp);
 		return;

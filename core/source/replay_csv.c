@@ -218,7 +218,7 @@ static int header_set(struct replay_table *r, char **f, int n, char *err, size_t
 	return 0;
 }
 
-void replay_notice_add(struct replay_table *r, const char *fmt, ...)
+void replay_csv_notice_add(struct replay_table *r, const char *fmt, ...)
 {
 	if (r->n_notices >= REPLAY_MAX_NOTICES)
 		return;

@@ -110,7 +110,7 @@ void replay_csv_bad_add(struct replay_table *r, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A notice said once before the rows (r->notice); dropped when there are
  * REPLAY_MAX_NOTICES already or memory is short. */
-void replay_notice_add(struct replay_table *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void replay_csv_notice_add(struct replay_table *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Room for one more row; -1 out of memory. */
 int replay_csv_rows_grow(struct replay_table *r);
 /* Index of name in a name table, adding it when there is room; -1 if full. */

@@ -96,7 +96,7 @@ static void tegra_skipped_notice(struct replay_table *r)
 	size_t n = 0;
 	for (int k = 0; k < r->n_ts_skipped; k++)
 		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "", r->ts_skipped[k]);
-	replay_notice_add(r, "%s: tegrastats fields not read (skipped): %s%s (first on line %ld)", r->path, names,
+	replay_csv_notice_add(r, "%s: tegrastats fields not read (skipped): %s%s (first on line %ld)", r->path, names,
 			  r->ts_skipped_more ? " and more" : "", r->ts_skipped_line);
 }
 
@@ -346,7 +346,7 @@ void replay_tegra_finish(struct replay_table *r, struct replay_tegra_state *st, 
 		tegra_spread(r, st->group, r->n_rows);
 	st->group = r->n_rows;
 	if (st->timed == 0 && notice)
-		replay_notice_add(r, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
+		replay_csv_notice_add(r, "%s: tegrastats lines without timestamps: taken %lld ms apart (--interval MS to change)",
 				  r->path, (long long)(st->interval_ns / DVF_NS_PER_MS));
 }
 
