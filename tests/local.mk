@@ -629,6 +629,14 @@ tests_unit_test_procfs_SOURCES = tests/unit/test_procfs.c
 tests_unit_test_procfs_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_procfs_LDADD = $(TEST_LDADD)
 endif
+# nvmap's process table, the pure parser (core/source/nvmap.c).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_nvmap
+TESTS += tests/unit/test_nvmap
+tests_unit_test_nvmap_SOURCES = tests/unit/test_nvmap.c
+tests_unit_test_nvmap_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_nvmap_LDADD = $(TEST_LDADD)
+endif
 TESTS += tests/integration/board-metrics.sh
 EXTRA_DIST += tests/integration/board-metrics.sh
 # fit's progress on stderr, evaluate --narrow (core/cli/cmd_fit.c, cmd_evaluate.c).
