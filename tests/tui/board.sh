@@ -20,7 +20,7 @@ clear_screen
 # 80x24, nvmap unreadable (debugfs as a user sees it): the clusters
 # still labelled (no room for the cores), the processes n/a and why
 "$DVFSTOP" --no-config --batch --demo --sim-dir "$T/sim" --samples 1 >/dev/null 2>&1
-printf 'r EACCES /sys/kernel/debug/nvmap/iovmm/maps\n' >"$T/sim/dvfstop-faults"
+printf 'r EACCES /sys/kernel/debug/nvmap/iovmm/clients\n' >"$T/sim/dvfstop-faults"
 tm resize-window -x 80 -y 24 >/dev/null 2>&1
 dvfstop --demo --sim-dir "$T/sim" --refresh 200
 expect_screen "80x24: clusters labelled" 'clock c0-3 [0-9]+ c4-7 [0-9]+ c8-11 [0-9]+ MHz'
