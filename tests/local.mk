@@ -542,6 +542,8 @@ TUI_TESTS += tests/tui/header80.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh
+# A Jetson's GPU processes from nvmap's debugfs tables: the job's marked, why when unreadable.
+TUI_TESTS += tests/tui/nvmap.sh
 # The header's uptime ticks between samples and between long refreshes.
 TUI_TESTS += tests/tui/uptime.sh
 TESTS += $(TUI_TESTS)
