@@ -553,6 +553,8 @@ TUI_TESTS += tests/tui/header80.sh
 TUI_TESTS += tests/tui/zoom.sh tests/tui/mouse.sh
 # RAM, swap, EMC, fan, CPU clusters and GPU processes on the dashboard.
 TUI_TESTS += tests/tui/board.sh
+# A Jetson's GPU processes from nvmap's debugfs tables: the job's marked, why when unreadable.
+TUI_TESTS += tests/tui/nvmap.sh
 # The header's uptime ticks between samples and between long refreshes.
 TUI_TESTS += tests/tui/uptime.sh
 TESTS += $(TUI_TESTS)
@@ -640,6 +642,14 @@ TESTS += tests/unit/test_procfs
 tests_unit_test_procfs_SOURCES = tests/unit/test_procfs.c
 tests_unit_test_procfs_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_procfs_LDADD = $(TEST_LDADD)
+endif
+# nvmap's process table, the pure parser (core/source/nvmap.c).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_nvmap
+TESTS += tests/unit/test_nvmap
+tests_unit_test_nvmap_SOURCES = tests/unit/test_nvmap.c
+tests_unit_test_nvmap_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_nvmap_LDADD = $(TEST_LDADD)
 endif
 TESTS += tests/integration/board-metrics.sh
 EXTRA_DIST += tests/integration/board-metrics.sh

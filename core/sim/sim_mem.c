@@ -95,19 +95,68 @@ static void sim_mem_meminfo(struct sim *s, double ft_kb)
 	sim_file_put(&s->f_meminfo, buf);
 }
 
-/* nvmap's table (jtop processes.py reads it): the desktop's clients [P]
- * and the fine-tune's, which holds its footprint less the host side. */
+/* nvmap's debugfs tables as the kernel writes them (nvmap_dev.c): the
+ * desktop's clients [P] and the fine-tune's, which holds its footprint
+ * less the host side in two clients (CUDA opens nvmap more than once).
+ * clients has a row per client; maps the same rows, each with its buffer
+ * and that buffer's mapping on lines that start blank. */
+struct sim_nvmap_row {
+	const char *comm;
+	int pid;
+	long long kb;
+};
+
+static size_t sim_mem_nvmap_head(char *buf, size_t len)
+{
+	return (size_t)snprintf(buf, len, "%-18s %18s %8s %11s\n", "CLIENT", "PROCESS", "PID", "SIZE");
+}
+
+static size_t sim_mem_nvmap_row(char *buf, size_t len, const struct sim_nvmap_row *r)
+{
+	return (size_t)snprintf(buf, len, "%-18s %18s %8d %10lldK\n", "user", r->comm, r->pid, r->kb);
+}
+
+static size_t sim_mem_nvmap_total(char *buf, size_t len, long long kb)
+{
+	return (size_t)snprintf(buf, len, "%-18s %18s %8s %10lldK\n", "total", "", "", kb);
+}
+
 static void sim_mem_nvmap(struct sim *s, double ft_kb)
 {
-	long long xorg = 47104, shell = 65536, ft = ft_kb > RUNTIME_KB ? llround(ft_kb) - RUNTIME_KB / 2 : 0;
-	char buf[1024];
-	size_t n = (size_t)snprintf(buf, sizeof buf, "%-30s%-13s%-11s%s\n", "CLIENT", "PROCESS", "PID", "SIZE");
-	n += (size_t)snprintf(buf + n, sizeof buf - n, "%-30s%-13s%-6d%12lldK\n", "user", "Xorg", 1523, xorg);
-	n += (size_t)snprintf(buf + n, sizeof buf - n, "%-30s%-13s%-6d%12lldK\n", "user", "gnome-shell", 2011, shell);
-	if (ft > 0)
-		n += (size_t)snprintf(buf + n, sizeof buf - n, "%-30s%-13s%-6d%12lldK\n", "user", "python3", FT_PID, ft);
-	snprintf(buf + n, sizeof buf - n, "%-30s%-13s%-6s%12lldK\n", "total", "", "", xorg + shell + ft);
-	sim_file_put(&s->f_nvmap, buf);
+	long long ft = ft_kb > RUNTIME_KB ? llround(ft_kb) - RUNTIME_KB / 2 : 0;
+	const struct sim_nvmap_row rows[] = {
+		{ "Xorg", 1523, 47104 },
+		{ "gnome-shell", 2011, 65536 },
+		{ "python3", FT_PID, ft - ft / 8 },
+		{ "python3", FT_PID, ft / 8 },
+	};
+	int n_rows = ft > 0 ? 4 : 2;
+	long long total = 0;
+	char c[1024], m[4096];
+	size_t nc = sim_mem_nvmap_head(c, sizeof c), nm = sim_mem_nvmap_head(m, sizeof m);
+	nm += (size_t)snprintf(m + nm, sizeof m - nm, "%-18s %18s %8s %11s %8s %6s %9s %21s %18s\n", "", "", "BASE",
+			       "SIZE", "FLAGS", "SHARE", "UID", "MAPS", "MAPSIZE");
+	for (int i = 0; i < n_rows; i++) {
+		const struct sim_nvmap_row *r = &rows[i];
+		unsigned long long va = 0xffff80000000ULL + (unsigned long long)i * 0x100000000ULL;
+		total += r->kb;
+		nc += sim_mem_nvmap_row(c + nc, sizeof c - nc, r);
+		nm += sim_mem_nvmap_row(m + nm, sizeof m - nm, r);
+		nm += (size_t)snprintf(m + nm, sizeof m - nm, "%-18s %-18s %8x %10lldK %8x %6u %16s %12s %12s %6lldK\n",
+				       "", "", 0, r->kb, 1, 1, "00000000c0de0000", "", "", r->kb);
+		nm += (size_t)snprintf(m + nm, sizeof m - nm, "%-18s %-18s %8s %11s %8s %6s %16s %-12llx-%12llx %6lldK\n\n",
+				       "", "", "", "", "", "", "", va, va + (unsigned long long)r->kb * 1024, r->kb);
+	}
+	sim_mem_nvmap_total(c + nc, sizeof c - nc, total);
+	sim_mem_nvmap_total(m + nm, sizeof m - nm, total);
+	sim_file_put(&s->f_nvmap, c);
+	sim_file_put(&s->f_nvmap_maps, m);
+}
+
+int64_t sim_job_pid(const struct sim *s)
+{
+	(void)s;
+	return FT_PID;
 }
 
 /* The EMC: at the top while the fine-tune runs (the bandwidth manager

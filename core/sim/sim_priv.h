@@ -70,7 +70,7 @@ struct sim {
 
 	struct sim_file f_cur, f_target, f_min, f_max, f_gov, f_load, f_is_rg,
 		f_railgate, f_trans, f_3d, f_user, f_freq_req, f_set_freq;
-	struct sim_file f_stat, f_pwm, f_rpm, f_mc_all, f_emc_rate, f_meminfo, f_nvmap;
+	struct sim_file f_stat, f_pwm, f_rpm, f_mc_all, f_emc_rate, f_meminfo, f_nvmap, f_nvmap_maps;
 	struct sim_file f_cpu_cur[SIM_N_POLICIES], f_cpuinfo_cur[SIM_N_POLICIES];
 	struct sim_file f_zone[SIM_MAX_ZONES];
 	bool zone_offline[SIM_MAX_ZONES];

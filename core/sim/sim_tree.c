@@ -321,6 +321,7 @@ static int sim_tree_all_files(struct sim *s, struct sim_file **out)
 		&s->f_cur, &s->f_target, &s->f_min, &s->f_max, &s->f_gov, &s->f_load, &s->f_is_rg,
 		&s->f_railgate, &s->f_trans, &s->f_3d, &s->f_user, &s->f_freq_req, &s->f_set_freq,
 		&s->f_stat, &s->f_pwm, &s->f_rpm, &s->f_mc_all, &s->f_emc_rate, &s->f_meminfo, &s->f_nvmap,
+		&s->f_nvmap_maps,
 		&s->f_sum40, &s->f_sum41,
 	};
 	int n = 0;
@@ -340,7 +341,8 @@ static int sim_tree_all_files(struct sim *s, struct sim_file **out)
 	return n;
 }
 
-enum { N_FILES_MAX = 19 + 2 * SIM_N_POLICIES + SIM_MAX_ZONES + 15 };
+/* sim_tree_all_files: the 23 named, two per policy, the zones, three per channel */
+enum { N_FILES_MAX = 23 + 2 * SIM_N_POLICIES + SIM_MAX_ZONES + 3 * 4 };
 
 void sim_tree_init(struct sim *s)
 {

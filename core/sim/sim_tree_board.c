@@ -273,9 +273,10 @@ void sim_tree_board_emc(struct tb *b, bool jp6)
 	if (jp6)
 		sim_tree_open_live(b, &b->s->f_mc_all, "sys/kernel/debug/cactmon/mc_all", "0\n");
 	sim_tree_open_live(b, &b->s->f_emc_rate, "sys/kernel/debug/bpmp/debug/clk/emc/rate", "2133000000\n");
-	/* memory: /proc/meminfo and nvmap's process table (sim_mem.c) */
+	/* memory: /proc/meminfo and nvmap's process tables (sim_mem.c) */
 	sim_tree_open_live(b, &b->s->f_meminfo, "proc/meminfo", "");
-	sim_tree_open_live(b, &b->s->f_nvmap, "sys/kernel/debug/nvmap/iovmm/maps", "");
+	sim_tree_open_live(b, &b->s->f_nvmap, "sys/kernel/debug/nvmap/iovmm/clients", "");
+	sim_tree_open_live(b, &b->s->f_nvmap_maps, "sys/kernel/debug/nvmap/iovmm/maps", "");
 	sim_tree_put(b, "sys/kernel/debug/bpmp/debug/clk/emc/max_rate", "3199000000\n");
 	sim_tree_put(b, "sys/kernel/debug/bpmp/debug/clk/emc/min_rate", "204000000\n");
 	sim_tree_put(b, "sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked", "0\n");

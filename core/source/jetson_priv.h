@@ -25,8 +25,8 @@ enum {
 	J_LEVELS_MAX = 64 * 1024,
 	J_MAX_NOTES = 64,     /* files refused at open, told once each */
 	/* the board's other files (jetson_sys.c): meminfo, EMC clock and
-	 * activity, fan PWM and tachometer, nvmap */
-	J_SYS_FILES = 6,
+	 * activity, fan PWM and tachometer, nvmap's clients and maps */
+	J_SYS_FILES = 7,
 	/* per-sample files: 5 GPU, 2 per rail, the clusters, /proc/stat, zones,
 	 * the board's others */
 	J_MAX_WATCHED = 5 + 2 * DVF_MAX_RAILS + DVF_MAX_CLUSTERS + 1 + DVF_MAX_ZONES + J_SYS_FILES,
@@ -69,7 +69,7 @@ struct source {
 	struct io_file zone[DVF_MAX_ZONES];
 	struct procfs_cores cores;  /* per-core /proc/stat counters */
 	/* jetson_sys.c: memory, EMC, fan, GPU processes (in sys_file order) */
-	struct io_file meminfo, emc_rate, emc_act, pwm, rpm, nvmap;
+	struct io_file meminfo, emc_rate, emc_act, pwm, rpm, nvmap, nvmap_maps;
 	int64_t nvmap_t;      /* when nvmap was last read (it is read once a second) */
 	bool nvmap_read;
 	struct dvf_sample seldom;  /* the seldom telemetry's last reading */

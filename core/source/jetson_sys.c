@@ -2,14 +2,16 @@
  * clocks and the zones, as jtop shows it: RAM and swap (/proc/meminfo),
  * the EMC (memory) clock and its activity, the fan's PWM and tachometer,
  * per-core CPU load by cluster, and the processes that hold GPU memory
- * (nvmap).  Each file is found at open, read with the seldom telemetry,
- * and n/a when it cannot be read (debugfs needs root).  Paths:
- * docs/reference/jetson-sysfs.md 4.2, 4.4; jtop memory.py, processes.py. */
+ * (nvmap's clients, nvmap.h).  Each file is found at open, read with the
+ * seldom telemetry, and n/a when it cannot be read (debugfs needs root).
+ * Paths: docs/reference/jetson-sysfs.md 4.2, 4.4; jtop memory.py. */
 #include "config.h"
 #include "jetson_priv.h"
 #include "io.h"
+#include "nvmap.h"
 #include "procfs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +27,13 @@ static const char *const emc_rate_paths[] = {
 static const char *const emc_act_paths[] = {
 	"/sys/kernel/actmon_avg_activity/mc_all", "/sys/kernel/debug/cactmon/mc_all", NULL
 };
-static const char nvmap_path[] = "/sys/kernel/debug/nvmap/iovmm/maps";
-/* nvmap is a table of every mapping: read once a second, not 10 times */
+/* nvmap's processes: clients has one row per client; maps (what jtop
+ * reads) the same rows with every buffer and mapping under each, so it is
+ * read only where clients is missing (docs/attribution.md). */
+static const char nvmap_clients_path[] = "/sys/kernel/debug/nvmap/iovmm/clients";
+static const char nvmap_maps_path[] = "/sys/kernel/debug/nvmap/iovmm/maps";
+static const char debugfs_path[] = "/sys/kernel/debug";
+/* the kernel walks every client's buffers to write it: once a second, not 10 times */
 #define J_NVMAP_NS DVF_NS_PER_S
 
 static void jetson_sys_open_first(struct source *s, struct io_file *f, const char *const *paths)
@@ -108,9 +115,12 @@ void jetson_sys_discover(struct source *s)
 	jetson_sys_open_first(s, &s->emc_rate, emc_rate_paths);
 	jetson_sys_open_first(s, &s->emc_act, emc_act_paths);
 	jetson_sys_fan(s);
-	if (jetson_path_join(p, sizeof p, s->prefix, nvmap_path))
+	if (jetson_path_join(p, sizeof p, s->prefix, nvmap_clients_path))
 		p[0] = '\0';
 	io_open_in(&s->nvmap, s->prefix, p);
+	if (jetson_path_join(p, sizeof p, s->prefix, nvmap_maps_path))
+		p[0] = '\0';
+	io_open_in(&s->nvmap_maps, s->prefix, p);
 	jetson_sys_clusters(s);
 	/* the core count from /proc/stat itself (offline cores are not listed) */
 	int64_t busy[DVF_MAX_CORES], total[DVF_MAX_CORES];
@@ -154,6 +164,37 @@ static void jetson_sys_emc(struct source *s, struct dvf_sample *w)
 	}
 }
 
+/* Whether debugfs is mounted: its folder has entries (unmounted, it is an
+ * empty folder of sysfs).  Only asked after nvmap's files were missing. */
+static bool jetson_sys_debugfs_mounted(const struct source *s)
+{
+	char p[J_PATH];
+	if (jetson_path_join(p, sizeof p, s->prefix, debugfs_path))
+		return false;
+	DIR *d = opendir(p);
+	if (!d)
+		return errno == EACCES;   /* cannot tell: not what is said */
+	bool any = false;
+	for (struct dirent *e; !any && (e = readdir(d));)
+		any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return any;
+}
+
+/* Why nvmap's processes cannot be read, from the clients file's error (and
+ * maps', where clients is missing). */
+static const char *jetson_sys_procs_why(const struct source *s, bool read)
+{
+	int e = s->nvmap.err == ENOENT || s->nvmap.err == ENOTDIR ? s->nvmap_maps.err : s->nvmap.err;
+	if (read)
+		return "nvmap's table not understood";
+	if (e == EACCES || e == EPERM)
+		return "need root (debugfs)";
+	if (e == ENOENT || e == ENOTDIR)
+		return jetson_sys_debugfs_mounted(s) ? "no nvmap table in debugfs" : "debugfs not mounted";
+	return e ? io_strerror(e) : "nvmap's table not understood";
+}
+
 /* w is the seldom reading, which keeps the last table in between. */
 static void jetson_sys_procs(struct source *s, struct dvf_sample *w, int64_t now)
 {
@@ -167,19 +208,22 @@ static void jetson_sys_procs(struct source *s, struct dvf_sample *w, int64_t now
 	char *buf = malloc(J_NVMAP_MAX);
 	int64_t total;
 	int n = -1;
-	if (buf && io_read_lines(&s->nvmap, buf, J_NVMAP_MAX) >= 0)
-		n = procfs_parse_nvmap(buf, w->gpu_proc, DVF_MAX_GPU_PROCS, &total);
+	bool read = false;
+	if (buf) {
+		struct io_file *f = &s->nvmap;
+		read = io_read_lines(f, buf, J_NVMAP_MAX) >= 0;
+		if (!read && (f->err == ENOENT || f->err == ENOTDIR))
+			read = io_read_lines(&s->nvmap_maps, buf, J_NVMAP_MAX) >= 0;
+		if (read)
+			n = nvmap_parse(buf, w->gpu_proc, DVF_MAX_GPU_PROCS, &total);
+	}
 	free(buf);
 	if (n >= 0) {
 		w->gpu_procs = dvf_m_val(n);
 		in->gpu_procs_why[0] = '\0';
 		return;
 	}
-	int e = s->nvmap.err;
-	snprintf(in->gpu_procs_why, sizeof in->gpu_procs_why, "%s",
-		 e == EACCES || e == EPERM ? "nvmap (debugfs) needs root" :
-		 e == ENOENT || e == ENOTDIR ? "no nvmap table (debugfs not mounted?)" :
-		 e ? io_strerror(e) : "nvmap table not understood");
+	snprintf(in->gpu_procs_why, sizeof in->gpu_procs_why, "%s", jetson_sys_procs_why(s, read));
 }
 
 void jetson_sys_sample(struct source *s, struct dvf_sample *w, int64_t now)
@@ -194,8 +238,9 @@ void jetson_sys_sample(struct source *s, struct dvf_sample *w, int64_t now)
 struct io_file *jetson_sys_file(struct source *s, int i, const char **what)
 {
 	static const char *const names[J_SYS_FILES] = { "memory", "EMC clock", "EMC load", "fan", "fan speed",
-							 "GPU processes" };
-	struct io_file *f[J_SYS_FILES] = { &s->meminfo, &s->emc_rate, &s->emc_act, &s->pwm, &s->rpm, &s->nvmap };
+							 "GPU processes", "GPU processes (maps)" };
+	struct io_file *f[J_SYS_FILES] = { &s->meminfo, &s->emc_rate, &s->emc_act, &s->pwm, &s->rpm, &s->nvmap,
+					   &s->nvmap_maps };
 	if (i < 0 || i >= J_SYS_FILES)
 		return NULL;
 	*what = names[i];

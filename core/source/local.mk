@@ -15,5 +15,6 @@ core_source_libsource_a_SOURCES = \
 core_source_libsource_a_SOURCES += core/source/jetson_ctl.c core/source/jetson_discover.c \
 	core/source/jetson_msg.c core/source/jetson_path.c core/source/jetson_priv.h \
 	core/source/jetson_sys.c
-# tables of /proc and debugfs: meminfo, per-core /proc/stat, CPU lists, nvmap
-core_source_libsource_a_SOURCES += core/source/procfs.c core/source/procfs.h
+# tables of /proc and debugfs: meminfo, per-core /proc/stat, CPU lists; nvmap's clients
+core_source_libsource_a_SOURCES += core/source/procfs.c core/source/procfs.h \
+	core/source/nvmap.c core/source/nvmap.h

@@ -1,5 +1,5 @@
 /* procfs: parsers for /proc/meminfo, /proc/stat's per-core lines, cpufreq
- * CPU lists and nvmap's process table (procfs.h). */
+ * CPU lists and the GPU process list's order (procfs.h). */
 #include "config.h"
 #include "procfs.h"
 
@@ -175,60 +175,4 @@ int procfs_gpu_proc_add(struct dvf_gpu_proc *out, int n, int max, const struct d
 	memmove(out + at + 1, out + at, (size_t)(n - at) * sizeof *out);
 	out[at] = e;
 	return n + 1;
-}
-
-/* A blank-separated word at *s: its start and length (0 at the end). */
-static size_t procfs_word(const char **s, const char **w)
-{
-	*s += strspn(*s, " \t");
-	*w = *s;
-	size_t n = strcspn(*s, " \t\n");
-	*s += n;
-	return n;
-}
-
-/* One row "user process pid sizeK": 0, or -1 when it is not one. */
-static int procfs_nvmap_row(const char *line, struct dvf_gpu_proc *p)
-{
-	const char *s = line, *user, *name;
-	size_t nu = procfs_word(&s, &user), nn = procfs_word(&s, &name);
-	int64_t pid, kb;
-	if (!nu || !nn || !procfs_num(&s, &pid) || !procfs_num(&s, &kb) || pid <= 0)
-		return -1;
-	int shift = *s == 'K' ? 0 : *s == 'M' ? 10 : *s == 'G' ? 20 : -1;
-	if (shift < 0 || kb > (INT64_MAX >> 21))
-		return -1;
-	*p = (struct dvf_gpu_proc){ .pid = pid, .mem_kb = kb << shift };   /* gpus: a Jetson's one */
-	if (nn >= sizeof p->name)
-		nn = sizeof p->name - 1;
-	memcpy(p->name, name, nn);
-	p->name[nn] = '\0';
-	return 0;
-}
-
-int procfs_parse_nvmap(const char *text, struct dvf_gpu_proc *out, int max, int64_t *total_kb)
-{
-	bool header = false;
-	int n = 0, count = 0;
-	*total_kb = -1;
-	for (const char *line = text; line && *line; line = procfs_next_line(line)) {
-		const char *s = line + strspn(line, " \t");
-		if (strncmp(s, "CLIENT", 6) == 0) {
-			header = true;
-			continue;
-		}
-		if (strncmp(s, "total", 5) == 0 && (s[5] == ' ' || s[5] == '\t')) {
-			const char *q = s + 5;
-			int64_t v;
-			if (procfs_num(&q, &v) && *q == 'K')
-				*total_kb = v;
-			continue;
-		}
-		struct dvf_gpu_proc p;
-		if (procfs_nvmap_row(s, &p) == 0) {
-			n = procfs_gpu_proc_add(out, n, max, &p);
-			count++;
-		}
-	}
-	return header ? count : -1;
 }

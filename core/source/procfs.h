@@ -1,11 +1,11 @@
 /* procfs: parsers for the board files that are text tables rather than
  * one value: /proc/meminfo, the per-core lines of /proc/stat, a cpufreq
- * policy's CPU list, and nvmap's per-process GPU memory table (Jetson
- * debugfs, /sys/kernel/debug/nvmap/iovmm/maps).  Pure functions, plus the
+ * policy's CPU list, and the order of the GPU process list (nvmap.h
+ * parses a Jetson's).  Pure functions, plus the
  * small state that turns /proc/stat counters into per-core loads.  The
  * jetson and nvml sources read the files (under the root prefix) and hand
  * the text here.  Facts: docs/reference/jetson-sysfs.md 4.1, jtop's
- * memory.py and processes.py. */
+ * memory.py. */
 #ifndef DVF_PROCFS_H
 #define DVF_PROCFS_H
 
@@ -49,12 +49,6 @@ int procfs_cores_update(struct procfs_cores *c, const char *text, struct dvf_m *
  * the count, or -1 when garbled. */
 int procfs_parse_cpulist(const char *text, int *cpus, int max);
 
-/* nvmap's table "CLIENT PROCESS PID SIZE" with rows "user python3 4242
- * 8388608K" and a "total ... NK" line.  Keeps the max largest processes
- * in out (largest first; a PID listed twice is summed), the total in
- * *total_kb (-1 when not given).  Returns the number of processes, or -1
- * when the text is not such a table. */
-int procfs_parse_nvmap(const char *text, struct dvf_gpu_proc *out, int max, int64_t *total_kb);
 /* Keep p in out (n used, max room) by size, largest first; a PID already
  * there adds to its entry.  Returns the new n. */
 int procfs_gpu_proc_add(struct dvf_gpu_proc *out, int n, int max, const struct dvf_gpu_proc *p);

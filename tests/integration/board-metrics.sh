@@ -65,7 +65,8 @@ all_na() { for _c in $VANISH; do gap_over "$T/b.csv" "$_c" 3 0 || return 1; done
 	>/dev/null 2>"$T/b.err" &
 pid=$!
 until_ok csv_rows_ge "$T/b.csv" 1 || fail "vanished files: no row after $WAIT_S s"
-rm -f "$D/proc/meminfo" "$D/sys/kernel/debug/bpmp/debug/clk/emc/rate" "$D/sys/kernel/debug/nvmap/iovmm/maps"
+rm -f "$D/proc/meminfo" "$D/sys/kernel/debug/bpmp/debug/clk/emc/rate" "$D/sys/kernel/debug/nvmap/iovmm/clients" \
+	"$D/sys/kernel/debug/nvmap/iovmm/maps"
 rm -f "$D"/sys/devices/platform/pwm-fan/hwmon/hwmon*/pwm1
 until_ok all_na || fail "vanished files: not n/a in the rows after $WAIT_S s"
 kill -s TERM $pid
@@ -86,7 +87,7 @@ done
 D2=$T/sim2
 "$DVFSTOP" --no-config --batch --demo --sim-dir "$D2" --samples 1 >/dev/null ||
 	fail "cannot make the second simulated tree"
-printf 'r EACCES /sys/kernel/debug/nvmap/iovmm/maps\nr EACCES /debug/bpmp/debug/clk/emc/rate\nr EIO /proc/meminfo\nr EIO /rpm\n' \
+printf 'r EACCES /sys/kernel/debug/nvmap/iovmm/clients\nr EACCES /debug/bpmp/debug/clk/emc/rate\nr EIO /proc/meminfo\nr EIO /rpm\n' \
 	>"$D2/dvfstop-faults"
 "$DVFSTOP" --no-config --batch --demo --sim-dir "$D2" --sim-speed 0 --duration 2 --interval 100 \
 	--record "$T/c.csv" >/dev/null 2>"$T/c.err"

@@ -13,18 +13,18 @@ expect_screen "RAM used of the AGX Orin's 61.4 GiB, and swap" 'RAM [0-9]+\.[0-9]
 expect_screen "EMC clock and load" 'EMC 3199 MHz [0-9]+%'
 expect_screen "fan drive and speed" 'fan [0-9]+% [0-9]+ rpm'
 expect_screen "clusters labelled with their cores, each core's load" 'clock c0-3 [0-9]+ [▁▂▃▄▅▆▇█]{4} c4-7 [0-9]+ [▁▂▃▄▅▆▇█]{4} c8-11'
-expect_screen "the fine-tune's process and its GPU memory" 'procs python3/4242 [0-9.]+G'
+expect_screen "the fine-tune's process and its GPU memory" 'procs \*python3/4242 [0-9.]+G'
 quit_ok
 clear_screen
 
 # 80x24, nvmap unreadable (debugfs as a user sees it): the clusters
 # still labelled (no room for the cores), the processes n/a and why
 "$DVFSTOP" --no-config --batch --demo --sim-dir "$T/sim" --samples 1 >/dev/null 2>&1
-printf 'r EACCES /sys/kernel/debug/nvmap/iovmm/maps\n' >"$T/sim/dvfstop-faults"
+printf 'r EACCES /sys/kernel/debug/nvmap/iovmm/clients\n' >"$T/sim/dvfstop-faults"
 tm resize-window -x 80 -y 24 >/dev/null 2>&1
 dvfstop --demo --sim-dir "$T/sim" --refresh 200
 expect_screen "80x24: clusters labelled" 'clock c0-3 [0-9]+ c4-7 [0-9]+ c8-11 [0-9]+ MHz'
-expect_screen "nvmap refused: n/a with the reason" 'procs n/a: nvmap \(debugfs\) needs root'
+expect_screen "nvmap refused: n/a with the reason" 'procs n/a: need root \(debugfs\)'
 quit_ok
 clear_screen
 tm resize-window -x 120 -y 40 >/dev/null 2>&1

@@ -1,5 +1,5 @@
 /* The parsers of core/source/procfs.c (meminfo, per-core /proc/stat, CPU
- * lists, nvmap's process table) and the jetson source's memory, EMC, fan,
+ * lists) and the jetson source's memory, EMC, fan,
  * per-core and GPU-process readings on the fixture trees: present, absent
  * (n/a, never 0) and failing (an injected errno). */
 #include "config.h"
@@ -126,28 +126,10 @@ static void test_cpulist(void **state)
 	assert_int_equal(procfs_parse_cpulist("0-99", c, 16), -1);
 }
 
-static void test_nvmap(void **state)
+/* The order of the GPU process list, shared by NVML and nvmap. */
+static void test_gpu_proc_add(void **state)
 {
 	(void)state;
-	struct dvf_gpu_proc p[2];
-	int64_t total;
-	const char *t = "CLIENT                        PROCESS      PID        SIZE\n"
-			"user                          Xorg         1523       47104K\n"
-			"user                          python3      4242     11059200K\n"
-			"user                          gnome-shell  2011       65536K\n"
-			"user                          python3      4242        64512K\n"
-			"                              BASE         SIZE  (not a process row)\n"
-			"total                                               11236352K\n";
-	/* four rows, three processes; 4242's two rows summed; the largest two kept */
-	assert_int_equal(procfs_parse_nvmap(t, p, 2, &total), 4);
-	assert_int_equal(total, 11236352);
-	assert_int_equal(p[0].pid, 4242);
-	assert_int_equal(p[0].mem_kb, 11059200 + 64512);
-	assert_string_equal(p[0].name, "python3");
-	assert_int_equal(p[0].gpus, 0);   /* a Jetson's one GPU: not said */
-	assert_int_equal(p[1].pid, 2011);
-	assert_int_equal(p[1].mem_kb, 65536);
-
 	/* NVML: one process on GPUs 1 and 3 is one row naming both */
 	struct dvf_gpu_proc q[2], a = { .pid = 7, .mem_kb = 100, .gpus = 1u << 1 }, b = { .pid = 7, .mem_kb = 50, .gpus = 1u << 3 };
 	int nq = procfs_gpu_proc_add(q, 0, 2, &a);
@@ -155,17 +137,6 @@ static void test_nvmap(void **state)
 	assert_int_equal(nq, 1);
 	assert_int_equal(q[0].mem_kb, 150);
 	assert_int_equal(q[0].gpus, (1u << 1) | (1u << 3));
-
-	/* an empty table is a real "none" */
-	assert_int_equal(procfs_parse_nvmap("CLIENT PROCESS PID SIZE\ntotal 0K\n", p, 2, &total), 0);
-	assert_int_equal(total, 0);
-	/* not a table at all */
-	assert_int_equal(procfs_parse_nvmap("hello\n", p, 2, &total), -1);
-	assert_int_equal(procfs_parse_nvmap("", p, 2, &total), -1);
-	/* a long name is cut to the kernel's comm length */
-	assert_int_equal(procfs_parse_nvmap("CLIENT\nuser averyveryverylongprocessname 7 1M\n", p, 2, &total), 1);
-	assert_int_equal(p[0].mem_kb, 1024);
-	assert_int_equal(strlen(p[0].name), DVF_PROC_NAME_LEN - 1);
 }
 
 /* io_read_lines keeps whole lines only: /proc/stat's long intr line
@@ -230,11 +201,12 @@ static void test_jp6_board(void **state)
 	assert_na(x.emc_load_pm);
 	assert_m(x.fan_pwm, 69);
 	assert_m(x.fan_rpm, 1850);
-	/* nvmap: four rows, three processes, python3 first */
-	assert_m(x.gpu_procs, 4);
+	/* nvmap's clients: four rows, three processes, python3 first */
+	assert_m(x.gpu_procs, 3);
 	assert_int_equal(x.gpu_proc[0].pid, 4242);
 	assert_int_equal(x.gpu_proc[0].mem_kb, 11123712);
 	assert_string_equal(x.gpu_proc[1].name, "gnome-shell");
+	assert_string_equal(x.gpu_proc[2].name, "Xorg");
 	assert_string_equal(in->gpu_procs_why, "");
 	/* clusters from related_cpus; the fixture's /proc/stat lists cpu0 only */
 	assert_int_equal(in->n_cores, 1);
@@ -256,7 +228,7 @@ static void test_jp5_board(void **state)
 	assert_na(x.swap_used_kb);
 	assert_na(x.fan_rpm);
 	assert_na(x.gpu_procs);
-	assert_non_null(strstr(in->gpu_procs_why, "nvmap"));
+	assert_string_equal(in->gpu_procs_why, "no nvmap table in debugfs");
 	/* actmon: 63990 kHz busy of 2133000 kHz = 30 per-mille */
 	assert_m(x.emc_hz, 2133000000);
 	assert_m(x.emc_load_pm, 30);
@@ -274,7 +246,7 @@ static int teardown_faults(void **state)
 static void test_failing(void **state)
 {
 	(void)state;
-	io_fault_set("/jp6-agx-orin/sys/kernel/debug/nvmap/iovmm/maps", 'r', EACCES);
+	io_fault_set("/jp6-agx-orin/sys/kernel/debug/nvmap/iovmm/clients", 'r', EACCES);
 	io_fault_set("/jp6-agx-orin/sys/kernel/debug/bpmp/debug/clk/emc/rate", 'r', EACCES);
 	io_fault_set("/jp6-agx-orin/proc/meminfo", 'r', EIO);
 	io_fault_set("/pwm-fan/hwmon/hwmon0/pwm1", 'r', ENODEV);
@@ -282,7 +254,7 @@ static void test_failing(void **state)
 	struct dvf_sample x;
 	sample(s, &x);
 	assert_na(x.gpu_procs);
-	assert_string_equal(J->info(s)->gpu_procs_why, "nvmap (debugfs) needs root");
+	assert_string_equal(J->info(s)->gpu_procs_why, "need root (debugfs)");
 	assert_na(x.emc_hz);
 	assert_na(x.ram_total_kb);
 	assert_na(x.swap_used_kb);
@@ -291,13 +263,51 @@ static void test_failing(void **state)
 	J->close(s);
 }
 
+/* clients missing: maps' rows (a kernel with maps only); both missing:
+ * why, by whether debugfs has anything in it */
+static void test_nvmap_files(void **state)
+{
+	(void)state;
+	io_fault_set("/jp6-agx-orin/sys/kernel/debug/nvmap/iovmm/clients", 'r', ENOENT);
+	struct source *s = open_at(FX "jp6-agx-orin");
+	struct dvf_sample x;
+	sample(s, &x);
+	assert_m(x.gpu_procs, 3);
+	assert_int_equal(x.gpu_proc[0].pid, 4242);
+	assert_int_equal(x.gpu_proc[0].mem_kb, 11123712);
+	J->close(s);
+	io_fault_set("/jp6-agx-orin/sys/kernel/debug/nvmap/iovmm/maps", 'r', ENOENT);
+	s = open_at(FX "jp6-agx-orin");
+	sample(s, &x);
+	assert_na(x.gpu_procs);
+	assert_string_equal(J->info(s)->gpu_procs_why, "no nvmap table in debugfs");
+	J->close(s);
+	io_fault_clear();
+
+	/* a copy of the board whose debugfs folder is empty: not mounted */
+	char dir[] = "/tmp/dvf-nvmap-XXXXXX", cmd[PATH_MAX * 2 + 64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "cp -R '%s' '%s/b' && rm -rf '%s/b/sys/kernel/debug'/*", FX "jp6-agx-orin", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	char root[PATH_MAX];
+	snprintf(root, sizeof root, "%s/b", dir);
+	s = open_at(root);
+	sample(s, &x);
+	assert_na(x.gpu_procs);
+	assert_string_equal(J->info(s)->gpu_procs_why, "debugfs not mounted");
+	J->close(s);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_meminfo),
 		cmocka_unit_test(test_cores),
 		cmocka_unit_test(test_cpulist),
-		cmocka_unit_test(test_nvmap),
+		cmocka_unit_test(test_gpu_proc_add),
+		cmocka_unit_test_teardown(test_nvmap_files, teardown_faults),
 		cmocka_unit_test(test_read_lines),
 		cmocka_unit_test(test_jp6_board),
 		cmocka_unit_test(test_jp5_board),
