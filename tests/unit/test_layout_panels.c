@@ -665,18 +665,19 @@ static void test_several_gpus(void **state)
 	cellbuf_free(&cb);
 	/* The processes stay with several GPUs: a table with their GPUs. */
 	s->gpu_procs = dvf_m_val(4);
-	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 10 << 20, "python3", 1u << 0 };
-	s->gpu_proc[1] = (struct dvf_gpu_proc){ 4243, 2 << 20, "python3", (1u << 1) | (1u << 5) };
-	s->gpu_proc[2] = (struct dvf_gpu_proc){ 4244, 512, "nvtop", 0xfu };
-	render(&v, TR_GPU, 40, 18, false, &cb);
-	assert_true(row_contains(&cb, 12, "GPU        PID  GPU mem  process"));
-	assert_true(row_contains(&cb, 13, "0         4242    10.0G  python3"));
-	assert_true(row_contains(&cb, 14, "1,5       4243     2.0G  python3"));
-	assert_true(row_contains(&cb, 15, "*         4244     512K  nvtop"));   /* 0,1,2,3: wider than the column */
+	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 10 << 20, "python3", 1u << 0, dvf_m_val(13100000), true };
+	s->gpu_proc[1] = (struct dvf_gpu_proc){ 4243, 2 << 20, "python3", (1u << 1) | (1u << 5), dvf_m_val(850000), false };
+	s->gpu_proc[2] = (struct dvf_gpu_proc){ 4244, 512, "nvtop", 0xfu, dvf_m_na(), false };
+	render(&v, TR_GPU, 60, 18, false, &cb);
+	assert_true(row_contains(&cb, 12, "GPU       PID GPU mem  energy  process"));
+	/* the energy attributed to each, the followed job's marked "*" */
+	assert_true(row_contains(&cb, 13, "0        4242   10.0G  13.1kJ *python3"));
+	assert_true(row_contains(&cb, 14, "1,5      4243    2.0G    850J  python3"));
+	assert_true(row_contains(&cb, 15, "*        4244    512K     n/a  nvtop"));   /* 0,1,2,3: wider than the column */
 	cellbuf_free(&cb);
 	/* one row left: the one-row list */
 	render(&v, TR_GPU, 40, 14, false, &cb);
-	assert_true(row_contains(&cb, 12, "procs python3/4242 10.0G"));
+	assert_true(row_contains(&cb, 12, "procs *python3/4242 10.0G 13.1kJ"));
 	cellbuf_free(&cb);
 	s->gpu_procs = dvf_m_na();
 	render(&v, TR_POWER, 40, 12, false, &cb);
