@@ -28,7 +28,8 @@ EOF
 	--summary-format json -- "$PY" "$T/steps.py" 400 >"$T/g.json" 2>"$T/g.err"
 expect_eq "governed rehearsal: exit status" "$?" 0
 expect_grep "said at the start" "governor (rehearsal): the simulated board's clock does not drive the real job's steps" "$T/g.err"
-expect_grep "each decision says rehearsal" "governor (rehearsal): warm-up over" "$T/g.err"
+# a real job on a busy machine may reach the warm-up bound rather than settle
+expect_grep "each decision says rehearsal" "governor (rehearsal): warm-up \\(over\\|bound reached\\)" "$T/g.err"
 if grep -q "^dvfstop: governor: " "$T/g.err"; then fail "a decision without (rehearsal)"; else ok "no decision without (rehearsal)"; fi
 expect_eq "JSON: rehearsal" "$(jget "$T/g.json" "j['governor']['rehearsal']")" True
 expect_eq "JSON: no energy saved" "$(jget "$T/g.json" "j['governor']['energy_saved_j']")" None
