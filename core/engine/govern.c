@@ -679,11 +679,23 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	if (!settled(g, s, e, stepped))
 		return;
 	win_add(&g->win, s);
+	win_step(g, s, e, stepped);
 	struct govern_fig f;
 	if (!figure(g, s, e, g->hold_n, &f))
 		return;
 	win_start(g, s, e, s->steps.v);
 	g->held_fig = f;
+	/* The watch compares windows with their stalled steps left out: one
+	 * data-loading stall in ten steps moves a window's step time by more
+	 * than the change threshold, and two windows in a row with one are
+	 * common over an hour; a real change moves every step. */
+	double wj = f.jps, ws = f.sps, cj, cs;
+	int64_t cn;
+	if (!f.sub.coarse && f.sub.n >= 3 &&
+	    sweep_search_subs_clean(f.sub.jps, f.sub.sps, f.sub.steps, f.sub.n, &cj, &cs, &cn)) {
+		wj = cj;
+		ws = cs;
+	}
 	if (g->hold_n_win < GOVERN_HOLD_WINS) {
 		g->hold_jps[g->hold_n_win] = f.jps;
 		g->hold_sps[g->hold_n_win] = f.sps;
@@ -691,8 +703,8 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->hold_r = hold_ratio(g);
 	}
 	if (g->ref_n < GOVERN_REF_WINDOWS) {
-		g->ref_sps[g->ref_n] = f.sps;
-		g->ref_jps[g->ref_n++] = f.jps;
+		g->ref_sps[g->ref_n] = ws;
+		g->ref_jps[g->ref_n++] = wj;
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			return;
 		/* Median and median deviation: a window with an evaluation pass or
@@ -714,8 +726,8 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	/* Each figure against its own noise: a window's J/step can be much
 	 * noisier than its step time (a step about as long as the sampling
 	 * interval aliases with it), and must not hide a change of pace. */
-	double ds = (f.sps - g->ref_sps_mean) / g->ref_sps_mean;
-	double dj = (f.jps - g->ref_jps_mean) / g->ref_jps_mean;
+	double ds = (ws - g->ref_sps_mean) / g->ref_sps_mean;
+	double dj = (wj - g->ref_jps_mean) / g->ref_jps_mean;
 	double ts = govern_change_threshold(g->ref_noise_sps, g->cfg.change_min);
 	double tj = govern_change_threshold(g->ref_noise_jps, g->cfg.change_min);
 	double thr = fabs(ds) > ts ? ts : tj;
@@ -728,15 +740,15 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		}
 		/* In band: the reference follows slow drift (heat, data). */
 		g->off = 0;
-		g->ref_sps_mean += 0.1 * (f.sps - g->ref_sps_mean);
-		g->ref_jps_mean += 0.1 * (f.jps - g->ref_jps_mean);
+		g->ref_sps_mean += 0.1 * (ws - g->ref_sps_mean);
+		g->ref_jps_mean += 0.1 * (wj - g->ref_jps_mean);
 		return;
 	}
 	g->off_dir = dir;
 	if (++g->off < 2)
 		return;
 	say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
-	    g->ref_sps_mean, f.sps, g->ref_jps_mean, f.jps, thr * 100);
+	    g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
 	/* The baseline again: at the level the user's clocks ran at, pinned,
 	 * where they stayed at one (the same job at the baseline's clock,
 	 * without the board's governor ramping for a second); else given back. */
