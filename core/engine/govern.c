@@ -294,7 +294,7 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	/* The baseline's windows, where the user's clocks stayed at one level
 	 * of the search, are that level's first measurement. */
 	int k = g->base_level - lo;
-	if (g->base_ok && g->base_level >= 0 && k >= 0 && k < c.n_levels) {
+	if (g->base_ok && !g->carry && g->base_level >= 0 && k >= 0 && k < c.n_levels) {
 		struct sweep_point *p = &g->sw.pts[k];
 		for (int i = 0; i < g->n_base; i++) {
 			const struct govern_fig *f = &g->base_fig[i];
@@ -602,6 +602,22 @@ static bool beats_base(const struct govern *g, const struct sweep_est *est, int 
 	return est[bi].raw < g->base_jps - fmax(SWEEP_SEARCH_Z * sd, GOVERN_BEAT_MIN * g->base_jps);
 }
 
+/* A baseline carried over a change of the job: scaled by how the level
+ * held before moved, as this profile measured it (its first level). */
+static void carry_base(struct govern *g, const struct sweep_est *est)
+{
+	if (!g->carry)
+		return;
+	g->carry = false;
+	int k = g->carry_level - g->lo;
+	if (k < 0 || k >= g->sw.cfg.n_levels || !est[k].ok || !(g->carry_jps > 0))
+		return;
+	double t = clean_sps(&g->sw.pts[k]);
+	g->base_jps *= est[k].y / g->carry_jps;
+	if (t > 0 && g->carry_sps > 0)
+		g->base_sps *= t / g->carry_sps;
+}
+
 static void profile(struct govern *g, const struct dvf_sample *s, const struct energy *e)
 {
 	int lvl = sweep_feed(&g->sw, s, e);
@@ -614,6 +630,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		struct sweep_est est[DVF_MAX_LEVELS];
 		sweep_search_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
 		int bi = g->sw.best;
+		carry_base(g, est);
 		int best = g->lo + bi;
 		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
 		char a[32];
@@ -747,6 +764,22 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	g->off_dir = dir;
 	if (++g->off < 2)
 		return;
+	/* A level was held: the baseline is carried into the new phase, not
+	 * measured again.  Its windows at the user's clocks cost a phase's
+	 * saving on every change (+0.6-0.9 % of a phased job); the new
+	 * profile starts at the held level, and the baseline is scaled by
+	 * how that level's J/step and step time moved (the same job at either
+	 * clock got heavier or lighter together: docs/method.md). */
+	if (!g->hold_user && g->held >= 0 && g->ref_jps_mean > 0 && g->ref_sps_mean > 0) {
+		say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile "
+		    "again (the baseline carried over)", g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
+		g->carry = true;
+		g->carry_level = g->held;
+		g->carry_jps = g->ref_jps_mean;
+		g->carry_sps = g->ref_sps_mean;
+		to_profile(g, s->t_ns, s);
+		return;
+	}
 	say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
 	    g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
 	/* The baseline again: at the level the user's clocks ran at, pinned,

@@ -12,9 +12,10 @@
  *            first from the policy's recommendation over every level, later
  *            ones around the held level.  The baseline's windows count as
  *            a measurement of the level the user's clocks ran at, where
- *            they stayed at one.  A re-profile first measures the baseline
- *            again (the clocks given back for a window), since the job's
- *            phase changed it.
+ *            they stayed at one.  A re-profile after a level was held
+ *            carries the baseline over, scaled by how the held level's
+ *            J/step and step time moved (its first window); where the
+ *            user's clocks were held it measures them again.
  *   hold     pins the profile's best level, or gives the clocks back to
  *            the user when no level beats the baseline beyond noise, and
  *            watches windows of hold_window_steps (and hold_window_ns): the
@@ -144,6 +145,9 @@ struct govern {
 	int n_base;                  /* its windows */
 	struct govern_fig base_fig[GOVERN_BASE_MAX];
 	bool hold_user;              /* holding the user's clocks: nothing beat them */
+	bool carry;                  /* a re-profile with the baseline carried over (not measured again) */
+	int carry_level;             /* ... the level held before, its J/step and s/step then */
+	double carry_jps, carry_sps;
 	double ratio_base;           /* the baseline's J/step, as the search measured it */
 	bool ratio_model;            /* from the profile: the ratio is fixed for the hold */
 	double ratio_held;           /* the held level's J/step in the profile, and its steps */

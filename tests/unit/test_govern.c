@@ -341,18 +341,25 @@ static void test_change_reprofiles(void **state)
 	b.jscale = 1.6;
 	energy_init(&b.e, 0);
 	b.lvl = g.want;
+	double base0 = g.base_jps;
 	int64_t seen = -1;
+	bool rebased = false;
 	while (b.steps < at + 400) {
 		board_tick(&b);
 		b.lvl = govern_feed(&g, &b.s, &b.e);
-		if (seen < 0 && g.state == GOV_BASELINE)
+		if (seen < 0 && g.profiles == 2)
 			seen = (int64_t)b.steps;
+		rebased |= g.state == GOV_BASELINE;
 	}
 	assert_true(seen > 0);
 	assert_true(seen - at <= 3 * c.hold_window_steps + 2);
 	assert_int_equal(g.profiles, 2);
 	assert_int_equal(g.state, GOV_HOLD);
 	assert_int_equal(g.held, 3);
+	/* a level was held: the baseline is carried over, not measured again
+	 * at the user's clocks, and scaled as the job moved (x 1.6) */
+	assert_false(rebased);
+	assert_true(fabs(g.base_jps / base0 / 1.6 - 1) < 0.08);
 }
 
 /* A manual change suspends: nothing is wanted until resume, which holds
