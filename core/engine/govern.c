@@ -9,6 +9,7 @@
 
 #include "control.h"
 #include "govern.h"
+#include "govern_priv.h"
 
 #define NS 1000000000LL
 
@@ -73,91 +74,6 @@ static void mhz(const struct govern *g, int lvl, char *buf, size_t len)
 		snprintf(buf, len, "the user's clocks");
 	else
 		control_fmt_mhz(g->cfg.level_hz[lvl], buf, len);
-}
-
-/* ---- windows -------------------------------------------------------------- */
-
-/* The energy and time at this sample's step boundary. */
-static void edge(const struct govern *g, const struct dvf_sample *s, const struct energy *e, struct energy *at,
-		 int64_t *t)
-{
-	energy_at_step(g->have_prev ? &g->prev_e : NULL, g->prev_t, s, e, at, t);
-}
-
-static void win_start(struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t steps)
-{
-	struct energy at;
-	int64_t t;
-	edge(g, s, e, &at, &t);
-	g->win = (struct govern_win){ .open = true, .t0 = t, .steps0 = steps, .e0_mj = at.ch[ENERGY_TOTAL].mj,
-				      .sub_e0 = at.ch[ENERGY_TOTAL].mj, .sub_t0 = t, .sub_s0 = steps };
-}
-
-/* A step boundary inside the open window: one more entry of its steps. */
-static void win_step(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
-{
-	struct govern_win *w = &g->win;
-	if (!w->open || !stepped || !s->steps.ok || s->steps.v <= w->sub_s0 || w->sub.n >= GOVERN_SUBS)
-		return;
-	struct energy at;
-	int64_t t;
-	edge(g, s, e, &at, &t);
-	double n = (double)(s->steps.v - w->sub_s0);
-	if (!s->step_ns.ok)
-		w->sub.coarse = true;
-	w->sub.jps[w->sub.n] = (at.ch[ENERGY_TOTAL].mj - w->sub_e0) * 1e-3 / n;
-	w->sub.sps[w->sub.n] = (double)(t - w->sub_t0) * 1e-9 / n;
-	w->sub.steps[w->sub.n++] = (int)(s->steps.v - w->sub_s0);
-	w->sub_e0 = at.ch[ENERGY_TOTAL].mj;
-	w->sub_t0 = t;
-	w->sub_s0 = s->steps.v;
-}
-
-bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
-		       int64_t t, int64_t n, struct govern_fig *f)
-{
-	if (!w->open || !s->steps.ok)
-		return false;
-	int64_t d = s->steps.v - w->steps0;
-	if (d < n || d <= 0)
-		return false;
-	f->steps = d;
-	f->sps = (double)(t - w->t0) * 1e-9 / (double)d;
-	f->jps = (e->ch[ENERGY_TOTAL].mj - w->e0_mj) * 1e-3 / (double)d;
-	f->util = w->util_n ? w->util_sum / w->util_n : -1;
-	f->f_lo = w->f_lo;
-	f->f_hi = w->f_hi;
-	f->sub = w->sub;
-	return true;
-}
-
-static bool figure(const struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t n,
-		   struct govern_fig *f)
-{
-	struct energy at;
-	int64_t t;
-	edge(g, s, e, &at, &t);
-	return govern_win_figure(&g->win, s, &at, t, n, f);
-}
-
-static void win_add(struct govern_win *w, const struct dvf_sample *s)
-{
-	if (w->open && s->gpu_load_pm.ok) {
-		w->util_sum += (double)s->gpu_load_pm.v / 10.0;
-		w->util_n++;
-	}
-	/* the clock it ran at: the user's clocks may move (the board's own
-	 * governor), and a baseline counts as a level's measurement only where
-	 * they stayed at one; a clock not read is a clock not known */
-	if (w->open) {
-		int64_t f = s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : -1;
-		if (w->f_lo == 0 && w->f_hi == 0)
-			w->f_lo = w->f_hi = f;
-		if (f < w->f_lo)
-			w->f_lo = f;
-		if (f > w->f_hi)
-			w->f_hi = f;
-	}
 }
 
 /* The level the user's clocks stayed at through the baseline's windows,
@@ -262,7 +178,7 @@ static bool settled(struct govern *g, const struct dvf_sample *s, const struct e
 	if (s->t_ns - g->t_state < need || !stepped)
 		return false;
 	g->settling = false;
-	win_start(g, s, e, s->steps.v);
+	govern_win_start(g, s, e, s->steps.v);
 	return false;
 }
 
@@ -324,29 +240,6 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	want(g, lo + sweep_level(&g->sw), now);
 }
 
-/* The baseline's J/step over the held level's: the held level's from the
- * profile and the hold's own windows (stalls left out), so the hold's
- * steps, counted at what they used times this, are the same steps at the
- * baseline: their jitter cancels, their stalls scale with the rest. */
-static double hold_ratio(const struct govern *g)
-{
-	/* From the profile both figures were measured close together in the
-	 * job (with the step-time model, as mean power x a fitted step time):
-	 * the job's own drift later (heavier batches, a slower data stretch)
-	 * is common to every clock and cancels in the hold's used energy,
-	 * where the hold's raw windows would carry it into the ratio. */
-	if (g->ratio_model)
-		return g->ratio_held > 0 && g->ratio_base > 0 ? g->ratio_base / g->ratio_held : 1;
-	double j = g->ratio_held * (double)g->ratio_steps, cj, cs;
-	int64_t n = g->ratio_steps, cn;
-	if (g->hold_n_win >= 3 &&
-	    sweep_search_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
-		j += cj * (double)cn;
-		n += cn;
-	}
-	return n > 0 && j > 0 ? g->ratio_base / (j / (double)n) : 1;
-}
-
 /* Hold level lvl, or (user) the user's clocks, lvl the level they ran at
  * or -1. */
 static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s)
@@ -358,7 +251,7 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->hold_used_j = 0;
 	g->hold_s = 0;
 	g->base_j_before = g->base_j;
-	g->hold_r = hold_ratio(g);
+	g->hold_r = govern_saved_ratio(g);
 	g->ref_n = 0;
 	g->off = 0;
 	/* A watch window long enough in time too: at 60 ms a step, one
@@ -421,7 +314,7 @@ static void to_verify(struct govern *g, const struct dvf_sample *s, const struct
 	say(g, s->t_ns, "%s after %lld steps at %s (this job's cached profile): one window of %lld steps verifies it",
 	    calm ? "warm-up over" : "warm-up bound reached", (long long)(s->steps.v - g->wu_steps0), a,
 	    (long long)g->hold_n);
-	win_start(g, s, e, s->steps.v);
+	govern_win_start(g, s, e, s->steps.v);
 }
 
 /* The verification window: hold the cached level with no profile, or
@@ -430,10 +323,10 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 {
 	if (!settled(g, s, e, stepped))
 		return;
-	win_add(&g->win, s);
-	win_step(g, s, e, stepped);
+	govern_win_add(&g->win, s);
+	govern_win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, g->hold_n, &f))
+	if (!govern_win_fig(g, s, e, g->hold_n, &f))
 		return;
 	const struct gcache_rec *r = &g->cache;
 	g->verify_windows++;
@@ -482,7 +375,7 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 	g->ref_sps[0] = f.sps;
 	g->ref_jps[0] = f.jps;
 	g->ref_n = 1;
-	win_start(g, s, e, s->steps.v);
+	govern_win_start(g, s, e, s->steps.v);
 	say(g, s->t_ns, "verified: %s %.4f J/step, %.3f s/step (%+.1f %%, %+.1f %%; bound %.1f %%): hold, no profile "
 	    "(baseline %.4f J/step, the cached one rescaled)", a, f.jps, f.sps, dj, ds, bound, g->base_jps);
 }
@@ -499,13 +392,13 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		return;
 	if (!g->win.open) {
 		if (stepped)
-			win_start(g, s, e, s->steps.v);
+			govern_win_start(g, s, e, s->steps.v);
 		return;
 	}
-	win_add(&g->win, s);
-	win_step(g, s, e, stepped);
+	govern_win_add(&g->win, s);
+	govern_win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, base_window(g), &f))
+	if (!govern_win_fig(g, s, e, base_window(g), &f))
 		return;
 	bool wander = wandered(g->wu_fig, g->wu_n) || wandered(&f, 1);
 	bool bound = s->steps.v - g->wu_steps0 >= g->cfg.warmup_max_steps * (wander ? GOVERN_WANDER_STEPS : 1) ||
@@ -544,39 +437,28 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		to_profile(g, s->t_ns, s);
 		return;
 	}
-	win_start(g, s, e, s->steps.v);
+	govern_win_start(g, s, e, s->steps.v);
 }
 
 static void baseline(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
 	if (!settled(g, s, e, stepped))
 		return;
-	win_add(&g->win, s);
-	win_step(g, s, e, stepped);
+	govern_win_add(&g->win, s);
+	govern_win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, base_window(g), &f))
+	if (!govern_win_fig(g, s, e, base_window(g), &f))
 		return;
 	if (g->wu_n < GOVERN_BASE_MAX)
 		g->wu_fig[g->wu_n++] = f;
 	if ((wandered(g->wu_fig, g->wu_n) || figs_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE) && g->wu_n < GOVERN_BASE_MAX) {
-		win_start(g, s, e, s->steps.v);
+		govern_win_start(g, s, e, s->steps.v);
 		return;
 	}
 	set_base(g, g->wu_fig, g->wu_n);
 	g->wu_n = 0;
 	say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", g->base_sps, g->base_jps);
 	to_profile(g, s->t_ns, s);
-}
-
-/* A measured level's s/step with its stalled sub-windows left out, as
- * its J/step estimate has them. */
-static double clean_sps(const struct sweep_point *p)
-{
-	double cj, cs;
-	int64_t cn;
-	if (!p->coarse && p->n_sub >= 3 && sweep_search_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &cj, &cs, &cn))
-		return cs;
-	return sweep_sps(p);
 }
 
 /* Does the search's choice bi beat the baseline beyond noise?  Against
@@ -602,22 +484,6 @@ static bool beats_base(const struct govern *g, const struct sweep_est *est, int 
 	return est[bi].raw < g->base_jps - fmax(SWEEP_SEARCH_Z * sd, GOVERN_BEAT_MIN * g->base_jps);
 }
 
-/* A baseline carried over a change of the job: scaled by how the level
- * held before moved, as this profile measured it (its first level). */
-static void carry_base(struct govern *g, const struct sweep_est *est)
-{
-	if (!g->carry)
-		return;
-	g->carry = false;
-	int k = g->carry_level - g->lo;
-	if (k < 0 || k >= g->sw.cfg.n_levels || !est[k].ok || !(g->carry_jps > 0))
-		return;
-	double t = clean_sps(&g->sw.pts[k]);
-	g->base_jps *= est[k].y / g->carry_jps;
-	if (t > 0 && g->carry_sps > 0)
-		g->base_sps *= t / g->carry_sps;
-}
-
 static void profile(struct govern *g, const struct dvf_sample *s, const struct energy *e)
 {
 	int lvl = sweep_feed(&g->sw, s, e);
@@ -630,7 +496,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		struct sweep_est est[DVF_MAX_LEVELS];
 		sweep_search_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
 		int bi = g->sw.best;
-		carry_base(g, est);
+		govern_saved_carry(g, est);
 		int best = g->lo + bi;
 		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
 		char a[32];
@@ -660,7 +526,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		 * windows come later in the job than the baseline's, and the
 		 * job's own drift between them is no saving (hold_ratio). */
 		g->ratio_model = true;
-		double th = clean_sps(&g->sw.pts[bi]), tbase = in ? clean_sps(&g->sw.pts[k]) : g->base_sps;
+		double th = govern_saved_clean_sps(&g->sw.pts[bi]), tbase = in ? govern_saved_clean_sps(&g->sw.pts[k]) : g->base_sps;
 		g->ratio_k = th > 0 && tbase > 0 ? tbase / th : 0;
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		to_hold(g, best, false, s->t_ns, s);
@@ -695,12 +561,12 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 {
 	if (!settled(g, s, e, stepped))
 		return;
-	win_add(&g->win, s);
-	win_step(g, s, e, stepped);
+	govern_win_add(&g->win, s);
+	govern_win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!figure(g, s, e, g->hold_n, &f))
+	if (!govern_win_fig(g, s, e, g->hold_n, &f))
 		return;
-	win_start(g, s, e, s->steps.v);
+	govern_win_start(g, s, e, s->steps.v);
 	g->held_fig = f;
 	/* The watch compares windows with their stalled steps left out: one
 	 * data-loading stall in ten steps moves a window's step time by more
@@ -717,7 +583,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->hold_jps[g->hold_n_win] = f.jps;
 		g->hold_sps[g->hold_n_win] = f.sps;
 		g->hold_steps[g->hold_n_win++] = (int)f.steps;
-		g->hold_r = hold_ratio(g);
+		g->hold_r = govern_saved_ratio(g);
 	}
 	if (g->ref_n < GOVERN_REF_WINDOWS) {
 		g->ref_sps[g->ref_n] = ws;
@@ -790,57 +656,6 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	want(g, g->base_level, s->t_ns);
 }
 
-/* Energy saved against the baseline, counted at step boundaries so the
- * energy between them is never left out. */
-static void count_saved(struct govern *g, const struct dvf_sample *s, const struct energy *e)
-{
-	if (!s->steps.ok)
-		return;
-	struct energy at;
-	int64_t t;
-	edge(g, s, e, &at, &t);
-	double emj = at.ch[ENERGY_TOTAL].mj;
-	bool counting = g->base_ok && (g->state == GOV_BASELINE || g->state == GOV_PROFILE || g->state == GOV_HOLD);
-	if (!g->prev_ok || !counting) {
-		g->prev_ok = counting;
-		g->prev_e_mj = emj;
-		g->prev_steps = s->steps.v;
-		g->prev_edge_t = t;
-		return;
-	}
-	if (s->steps.v <= g->prev_steps)
-		return;
-	int64_t d = s->steps.v - g->prev_steps;
-	/* Held with a step-time model: these very steps (their jitter, their
-	 * stalls) at the baseline's power and clock; else steps x J/step. */
-	double used = (emj - g->prev_e_mj) * 1e-3;
-	/* The user's clocks held: the baseline itself, a saving of 0 by
-	 * construction. */
-	if (g->state == GOV_HOLD && g->hold_user)
-		g->base_j += used;
-	else if (g->state == GOV_HOLD && g->ratio_held > 0) {
-		g->hold_used_j += used;
-		g->hold_s += (double)(t - g->prev_edge_t) * 1e-9;
-		/* The profile's powers and step times: these seconds at the
-		 * baseline are what they used, less the held level's power plus
-		 * the baseline's, times the baseline's step time over the held
-		 * one.  A power that rose since the profile (the board heated,
-		 * leakage grew) rose the same watts at either clock: added, not
-		 * scaled. */
-		if (g->ratio_model && g->ratio_k > 0)
-			g->base_j = g->base_j_before + (g->hold_used_j + g->ratio_dw * g->hold_s) * g->ratio_k;
-		else
-			g->base_j = g->base_j_before + g->hold_used_j * g->hold_r;
-	} else
-		g->base_j += (double)d * g->base_jps;
-	g->used_j += used;
-	g->saved_j = g->base_j > g->used_j ? g->base_j - g->used_j : 0;
-	g->save_steps += d;
-	g->prev_e_mj = emj;
-	g->prev_steps = s->steps.v;
-	g->prev_edge_t = t;
-}
-
 /* ---- the interface ---------------------------------------------------------- */
 
 void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_t now)
@@ -889,7 +704,7 @@ int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energ
 		g->last_steps = s->steps.v;
 		g->last_step_t = s->t_ns;
 	}
-	count_saved(g, s, e);
+	govern_saved_count(g, s, e);
 	switch (g->state) {
 	case GOV_WARMUP: warmup(g, s, e, stepped); break;
 	case GOV_BASELINE: baseline(g, s, e, stepped); break;

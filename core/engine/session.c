@@ -270,7 +270,7 @@ static void job_attr(struct session *s, struct dvf_sample *smp)
 	if (!s->job && s->sim) {
 		/* the simulator's own fine-tune: its process in the simulated tables */
 		for (int i = 0; i < DVF_MAX_GPU_PROCS; i++)
-			smp->gpu_proc[i].job = smp->gpu_proc[i].pid > 0 && smp->gpu_proc[i].pid == sim_job_pid(s->sim);
+			smp->gpu_proc[i].job = smp->gpu_proc[i].pid > 0 && smp->gpu_proc[i].pid == sim_mem_job_pid(s->sim);
 		return;
 	}
 	if (!s->job || job_pid(s->job) <= 0)

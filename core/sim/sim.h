@@ -60,7 +60,7 @@ double sim_true_energy_mj(const struct sim *s, int rail);
 int64_t sim_steps_done(const struct sim *s);
 /* The simulated fine-tune's PID, as nvmap's tables list it (no process of
  * this machine). */
-int64_t sim_job_pid(const struct sim *s);
+int64_t sim_mem_job_pid(const struct sim *s);
 /* When the last step completed (sim time, ns), as a progress line's arrival
  * would tell it; -1 before the first. */
 int64_t sim_last_step_ns(const struct sim *s);

@@ -153,7 +153,7 @@ static void sim_mem_nvmap(struct sim *s, double ft_kb)
 	sim_file_put(&s->f_nvmap_maps, m);
 }
 
-int64_t sim_job_pid(const struct sim *s)
+int64_t sim_mem_job_pid(const struct sim *s)
 {
 	(void)s;
 	return FT_PID;

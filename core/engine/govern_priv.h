@@ -1,0 +1,38 @@
+/* govern_priv: what the governor's own files share (govern.c, the state
+ * machine; govern_win.c, its windows; govern_saved.c, the energy saved).
+ * Not for other modules: govern.h is the interface. */
+#ifndef DVF_GOVERN_PRIV_H
+#define DVF_GOVERN_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "govern.h"
+
+/* ---- windows (govern_win.c) ---- */
+/* The energy and time at the last step boundary (between the previous
+ * sample and this one, at the step's own time where it is known). */
+void govern_win_edge(const struct govern *g, const struct dvf_sample *s, const struct energy *e, struct energy *at,
+		     int64_t *t);
+/* Open g's window at this sample's step boundary, steps done so far. */
+void govern_win_start(struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t steps);
+/* A step boundary inside the open window: one more entry of its steps. */
+void govern_win_step(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped);
+/* The open window's figure once it holds n steps or more (false before). */
+bool govern_win_fig(const struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t n,
+		    struct govern_fig *f);
+/* A sample inside the window: its load and the clock it ran at. */
+void govern_win_add(struct govern_win *w, const struct dvf_sample *s);
+
+/* ---- the energy saved (govern_saved.c) ---- */
+/* A measured level's s/step with its stalled sub-windows left out. */
+double govern_saved_clean_sps(const struct sweep_point *p);
+/* The baseline's J/step over the held level's (where no power model). */
+double govern_saved_ratio(const struct govern *g);
+/* A baseline carried over a change of the job, scaled as the level held
+ * before moved in this profile (est: its estimates). */
+void govern_saved_carry(struct govern *g, const struct sweep_est *est);
+/* Count the steps since the last boundary against the baseline. */
+void govern_saved_count(struct govern *g, const struct dvf_sample *s, const struct energy *e);
+
+#endif

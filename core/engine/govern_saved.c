@@ -1,0 +1,111 @@
+/* govern_saved: the energy the governor saved, counted against the
+ * baseline at step boundaries (govern.h says how, docs/method.md why).
+ * Pure. */
+#include "config.h"
+
+#include <math.h>
+
+#include "govern.h"
+#include "govern_priv.h"
+
+/* A measured level's s/step with its stalled sub-windows left out, as
+ * its J/step estimate has them. */
+double govern_saved_clean_sps(const struct sweep_point *p)
+{
+	double cj, cs;
+	int64_t cn;
+	if (!p->coarse && p->n_sub >= 3 && sweep_search_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &cj, &cs, &cn))
+		return cs;
+	return sweep_sps(p);
+}
+
+/* The baseline's J/step over the held level's: the held level's from the
+ * profile and the hold's own windows (stalls left out), so the hold's
+ * steps, counted at what they used times this, are the same steps at the
+ * baseline: their jitter cancels, their stalls scale with the rest. */
+double govern_saved_ratio(const struct govern *g)
+{
+	/* From the profile both figures were measured close together in the
+	 * job (with the step-time model, as mean power x a fitted step time):
+	 * the job's own drift later (heavier batches, a slower data stretch)
+	 * is common to every clock and cancels in the hold's used energy,
+	 * where the hold's raw windows would carry it into the ratio. */
+	if (g->ratio_model)
+		return g->ratio_held > 0 && g->ratio_base > 0 ? g->ratio_base / g->ratio_held : 1;
+	double j = g->ratio_held * (double)g->ratio_steps, cj, cs;
+	int64_t n = g->ratio_steps, cn;
+	if (g->hold_n_win >= 3 &&
+	    sweep_search_subs_clean(g->hold_jps, g->hold_sps, g->hold_steps, g->hold_n_win, &cj, &cs, &cn)) {
+		j += cj * (double)cn;
+		n += cn;
+	}
+	return n > 0 && j > 0 ? g->ratio_base / (j / (double)n) : 1;
+}
+
+/* A baseline carried over a change of the job: scaled by how the level
+ * held before moved, as this profile measured it (its first level). */
+void govern_saved_carry(struct govern *g, const struct sweep_est *est)
+{
+	if (!g->carry)
+		return;
+	g->carry = false;
+	int k = g->carry_level - g->lo;
+	if (k < 0 || k >= g->sw.cfg.n_levels || !est[k].ok || !(g->carry_jps > 0))
+		return;
+	double t = govern_saved_clean_sps(&g->sw.pts[k]);
+	g->base_jps *= est[k].y / g->carry_jps;
+	if (t > 0 && g->carry_sps > 0)
+		g->base_sps *= t / g->carry_sps;
+}
+
+/* Energy saved against the baseline, counted at step boundaries so the
+ * energy between them is never left out. */
+void govern_saved_count(struct govern *g, const struct dvf_sample *s, const struct energy *e)
+{
+	if (!s->steps.ok)
+		return;
+	struct energy at;
+	int64_t t;
+	govern_win_edge(g, s, e, &at, &t);
+	double emj = at.ch[ENERGY_TOTAL].mj;
+	bool counting = g->base_ok && (g->state == GOV_BASELINE || g->state == GOV_PROFILE || g->state == GOV_HOLD);
+	if (!g->prev_ok || !counting) {
+		g->prev_ok = counting;
+		g->prev_e_mj = emj;
+		g->prev_steps = s->steps.v;
+		g->prev_edge_t = t;
+		return;
+	}
+	if (s->steps.v <= g->prev_steps)
+		return;
+	int64_t d = s->steps.v - g->prev_steps;
+	/* Held with a step-time model: these very steps (their jitter, their
+	 * stalls) at the baseline's power and clock; else steps x J/step. */
+	double used = (emj - g->prev_e_mj) * 1e-3;
+	/* The user's clocks held: the baseline itself, a saving of 0 by
+	 * construction. */
+	if (g->state == GOV_HOLD && g->hold_user)
+		g->base_j += used;
+	else if (g->state == GOV_HOLD && g->ratio_held > 0) {
+		g->hold_used_j += used;
+		g->hold_s += (double)(t - g->prev_edge_t) * 1e-9;
+		/* The profile's powers and step times: these seconds at the
+		 * baseline are what they used, less the held level's power plus
+		 * the baseline's, times the baseline's step time over the held
+		 * one.  A power that rose since the profile (the board heated,
+		 * leakage grew) rose the same watts at either clock: added, not
+		 * scaled. */
+		if (g->ratio_model && g->ratio_k > 0)
+			g->base_j = g->base_j_before + (g->hold_used_j + g->ratio_dw * g->hold_s) * g->ratio_k;
+		else
+			g->base_j = g->base_j_before + g->hold_used_j * g->hold_r;
+	} else
+		g->base_j += (double)d * g->base_jps;
+	g->used_j += used;
+	g->saved_j = g->base_j > g->used_j ? g->base_j - g->used_j : 0;
+	g->save_steps += d;
+	g->prev_e_mj = emj;
+	g->prev_steps = s->steps.v;
+	g->prev_edge_t = t;
+}
+

@@ -1,0 +1,93 @@
+/* govern_win: the governor's measuring windows over whole steps, their
+ * edges at the steps' own times, and each step boundary's entry (the
+ * stalls and the noise).  Pure. */
+#include "config.h"
+
+#include <string.h>
+
+#include "govern.h"
+#include "govern_priv.h"
+
+/* The energy and time at this sample's step boundary. */
+void govern_win_edge(const struct govern *g, const struct dvf_sample *s, const struct energy *e, struct energy *at,
+		 int64_t *t)
+{
+	energy_at_step(g->have_prev ? &g->prev_e : NULL, g->prev_t, s, e, at, t);
+}
+
+void govern_win_start(struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t steps)
+{
+	struct energy at;
+	int64_t t;
+	govern_win_edge(g, s, e, &at, &t);
+	g->win = (struct govern_win){ .open = true, .t0 = t, .steps0 = steps, .e0_mj = at.ch[ENERGY_TOTAL].mj,
+				      .sub_e0 = at.ch[ENERGY_TOTAL].mj, .sub_t0 = t, .sub_s0 = steps };
+}
+
+/* A step boundary inside the open window: one more entry of its steps. */
+void govern_win_step(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
+{
+	struct govern_win *w = &g->win;
+	if (!w->open || !stepped || !s->steps.ok || s->steps.v <= w->sub_s0 || w->sub.n >= GOVERN_SUBS)
+		return;
+	struct energy at;
+	int64_t t;
+	govern_win_edge(g, s, e, &at, &t);
+	double n = (double)(s->steps.v - w->sub_s0);
+	if (!s->step_ns.ok)
+		w->sub.coarse = true;
+	w->sub.jps[w->sub.n] = (at.ch[ENERGY_TOTAL].mj - w->sub_e0) * 1e-3 / n;
+	w->sub.sps[w->sub.n] = (double)(t - w->sub_t0) * 1e-9 / n;
+	w->sub.steps[w->sub.n++] = (int)(s->steps.v - w->sub_s0);
+	w->sub_e0 = at.ch[ENERGY_TOTAL].mj;
+	w->sub_t0 = t;
+	w->sub_s0 = s->steps.v;
+}
+
+bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, const struct energy *e,
+		       int64_t t, int64_t n, struct govern_fig *f)
+{
+	if (!w->open || !s->steps.ok)
+		return false;
+	int64_t d = s->steps.v - w->steps0;
+	if (d < n || d <= 0)
+		return false;
+	f->steps = d;
+	f->sps = (double)(t - w->t0) * 1e-9 / (double)d;
+	f->jps = (e->ch[ENERGY_TOTAL].mj - w->e0_mj) * 1e-3 / (double)d;
+	f->util = w->util_n ? w->util_sum / w->util_n : -1;
+	f->f_lo = w->f_lo;
+	f->f_hi = w->f_hi;
+	f->sub = w->sub;
+	return true;
+}
+
+bool govern_win_fig(const struct govern *g, const struct dvf_sample *s, const struct energy *e, int64_t n,
+		   struct govern_fig *f)
+{
+	struct energy at;
+	int64_t t;
+	govern_win_edge(g, s, e, &at, &t);
+	return govern_win_figure(&g->win, s, &at, t, n, f);
+}
+
+void govern_win_add(struct govern_win *w, const struct dvf_sample *s)
+{
+	if (w->open && s->gpu_load_pm.ok) {
+		w->util_sum += (double)s->gpu_load_pm.v / 10.0;
+		w->util_n++;
+	}
+	/* the clock it ran at: the user's clocks may move (the board's own
+	 * governor), and a baseline counts as a level's measurement only where
+	 * they stayed at one; a clock not read is a clock not known */
+	if (w->open) {
+		int64_t f = s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : -1;
+		if (w->f_lo == 0 && w->f_hi == 0)
+			w->f_lo = w->f_hi = f;
+		if (f < w->f_lo)
+			w->f_lo = f;
+		if (f > w->f_hi)
+			w->f_hi = f;
+	}
+}
+
