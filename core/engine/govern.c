@@ -90,36 +90,6 @@ static int base_level(const struct govern *g)
 	return -1;
 }
 
-/* The relative standard error of windows' J/step from their steps (the
- * per-step spread of the steps that are not stalls); 1 where it cannot
- * be told (too few steps, edges on samples). */
-static double figs_se(const struct govern_fig *f, int n)
-{
-	double j[GOVERN_BASE_MAX * GOVERN_SUBS], t[GOVERN_BASE_MAX * GOVERN_SUBS];
-	int k[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
-	for (int w = 0; w < n; w++) {
-		if (f[w].sub.coarse)
-			return 1;
-		for (int i = 0; i < f[w].sub.n; i++) {
-			j[m] = f[w].sub.jps[i];
-			t[m] = f[w].sub.sps[i];
-			k[m++] = f[w].sub.steps[i];
-		}
-	}
-	double cj, cs;
-	int64_t cn;
-	if (m < 4 || !sweep_search_subs_clean(j, t, k, m, &cj, &cs, &cn) || !(cj > 0))
-		return 1;
-	double cut = sweep_search_stall_cut(t, m), ss = 0;
-	int kept = 0;
-	for (int i = 0; i < m; i++)
-		if (t[i] <= cut) {
-			ss += (j[i] / cj - 1) * (j[i] / cj - 1) * k[i];
-			kept++;
-		}
-	return kept > 1 ? sqrt(ss / (kept - 1) / (double)cn) : 1;
-}
-
 /* The baseline from its windows (at the user's clocks, this phase). */
 static void set_base(struct govern *g, const struct govern_fig *f, int n)
 {
@@ -426,7 +396,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 	/* Wandering clocks: every window of the baseline, whatever its
 	 * spread says; their J/step moves with the board's governor for
 	 * tens of seconds, which a few calm windows do not show. */
-	bool enough = g->wu_n == GOVERN_BASE_MAX || (!wander && figs_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE);
+	bool enough = g->wu_n == GOVERN_BASE_MAX || (!wander && govern_win_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE);
 	if ((g->wu_n >= 2 && enough) || bound) {
 		set_base(g, g->wu_fig, g->wu_n);
 		g->prev_ok = false;
@@ -451,7 +421,7 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 		return;
 	if (g->wu_n < GOVERN_BASE_MAX)
 		g->wu_fig[g->wu_n++] = f;
-	if ((wandered(g->wu_fig, g->wu_n) || figs_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE) && g->wu_n < GOVERN_BASE_MAX) {
+	if ((wandered(g->wu_fig, g->wu_n) || govern_win_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE) && g->wu_n < GOVERN_BASE_MAX) {
 		govern_win_start(g, s, e, s->steps.v);
 		return;
 	}
@@ -543,20 +513,6 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 	want(g, g->held, s->t_ns);
 }
 
-/* The median of GOVERN_REF_WINDOWS values. */
-static double med4(const double *v)
-{
-	double a[GOVERN_REF_WINDOWS];
-	memcpy(a, v, sizeof a);
-	for (int i = 1; i < GOVERN_REF_WINDOWS; i++)
-		for (int k = i; k > 0 && a[k] < a[k - 1]; k--) {
-			double x = a[k];
-			a[k] = a[k - 1];
-			a[k - 1] = x;
-		}
-	return (a[GOVERN_REF_WINDOWS / 2 - 1] + a[GOVERN_REF_WINDOWS / 2]) / 2;
-}
-
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
 	if (!settled(g, s, e, stepped))
@@ -593,14 +549,14 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		/* Median and median deviation: a window with an evaluation pass or
 		 * a checkpoint in it (its steps seconds apart) is one of four and
 		 * must not set the noise that hides a real change. */
-		double ms = med4(g->ref_sps), mj = med4(g->ref_jps), ds[GOVERN_REF_WINDOWS], dj[GOVERN_REF_WINDOWS];
+		double ms = govern_win_med4(g->ref_sps), mj = govern_win_med4(g->ref_jps), ds[GOVERN_REF_WINDOWS], dj[GOVERN_REF_WINDOWS];
 		for (int i = 0; i < GOVERN_REF_WINDOWS; i++) {
 			ds[i] = fabs(g->ref_sps[i] - ms);
 			dj[i] = fabs(g->ref_jps[i] - mj);
 		}
 		g->ref_sps_mean = ms;
 		g->ref_jps_mean = mj;
-		double ns = ms > 0 ? 1.4826 * med4(ds) / ms : 0, nj = mj > 0 ? 1.4826 * med4(dj) / mj : 0;
+		double ns = ms > 0 ? 1.4826 * govern_win_med4(ds) / ms : 0, nj = mj > 0 ? 1.4826 * govern_win_med4(dj) / mj : 0;
 		g->ref_noise = ns > nj ? ns : nj;
 		g->ref_noise_sps = ns;
 		g->ref_noise_jps = nj;

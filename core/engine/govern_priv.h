@@ -24,6 +24,12 @@ bool govern_win_fig(const struct govern *g, const struct dvf_sample *s, const st
 /* A sample inside the window: its load and the clock it ran at. */
 void govern_win_add(struct govern_win *w, const struct dvf_sample *s);
 
+/* The relative standard error of windows' J/step from their steps (the
+ * per-step spread of those that are not stalls); 1 where it cannot be told. */
+double govern_win_se(const struct govern_fig *f, int n);
+/* The median of GOVERN_REF_WINDOWS values. */
+double govern_win_med4(const double *v);
+
 /* ---- the energy saved (govern_saved.c) ---- */
 /* A measured level's s/step with its stalled sub-windows left out. */
 double govern_saved_clean_sps(const struct sweep_point *p);

@@ -3,6 +3,7 @@
  * stalls and the noise).  Pure. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "govern.h"
@@ -89,5 +90,50 @@ void govern_win_add(struct govern_win *w, const struct dvf_sample *s)
 		if (f > w->f_hi)
 			w->f_hi = f;
 	}
+}
+
+
+/* The relative standard error of windows' J/step from their steps (the
+ * per-step spread of the steps that are not stalls); 1 where it cannot
+ * be told (too few steps, edges on samples). */
+double govern_win_se(const struct govern_fig *f, int n)
+{
+	double j[GOVERN_BASE_MAX * GOVERN_SUBS], t[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int k[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
+	for (int w = 0; w < n; w++) {
+		if (f[w].sub.coarse)
+			return 1;
+		for (int i = 0; i < f[w].sub.n; i++) {
+			j[m] = f[w].sub.jps[i];
+			t[m] = f[w].sub.sps[i];
+			k[m++] = f[w].sub.steps[i];
+		}
+	}
+	double cj, cs;
+	int64_t cn;
+	if (m < 4 || !sweep_search_subs_clean(j, t, k, m, &cj, &cs, &cn) || !(cj > 0))
+		return 1;
+	double cut = sweep_search_stall_cut(t, m), ss = 0;
+	int kept = 0;
+	for (int i = 0; i < m; i++)
+		if (t[i] <= cut) {
+			ss += (j[i] / cj - 1) * (j[i] / cj - 1) * k[i];
+			kept++;
+		}
+	return kept > 1 ? sqrt(ss / (kept - 1) / (double)cn) : 1;
+}
+
+/* The median of GOVERN_REF_WINDOWS values. */
+double govern_win_med4(const double *v)
+{
+	double a[GOVERN_REF_WINDOWS];
+	memcpy(a, v, sizeof a);
+	for (int i = 1; i < GOVERN_REF_WINDOWS; i++)
+		for (int k = i; k > 0 && a[k] < a[k - 1]; k--) {
+			double x = a[k];
+			a[k] = a[k - 1];
+			a[k - 1] = x;
+		}
+	return (a[GOVERN_REF_WINDOWS / 2 - 1] + a[GOVERN_REF_WINDOWS / 2]) / 2;
 }
 
