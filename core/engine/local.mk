@@ -12,4 +12,5 @@ core_engine_libengine_a_SOURCES = \
 	core/engine/workload_resolve.c core/engine/workload_resolve.h \
 	core/engine/recommend.c core/engine/recommend.h \
 	core/engine/govern.c core/engine/govern.h core/engine/govern_driver.c core/engine/govern_driver.h \
-	core/engine/govern_cache.c core/engine/govern_cache.h
+	core/engine/govern_cache.c core/engine/govern_cache.h \
+	core/engine/engine.c core/engine/engine.h
