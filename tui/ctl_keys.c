@@ -207,11 +207,6 @@ int ctl_keys_open(struct tui *t)
 	return 0;
 }
 
-struct control *ctl_keys_control(struct tui *t)
-{
-	return t->ctl;
-}
-
 static bool runs_as_told(struct control *c, const struct dvf_sample *s)
 {
 	enum control_mode m = control_mode(c);

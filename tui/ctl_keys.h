@@ -49,9 +49,6 @@ bool ctl_keys_frame(struct tui *t, bool under);
 /* Free the dialogs (the clocks go back in ctl_keys_control_close). */
 void ctl_keys_close(struct tui *t);
 
-/* The control (t->ctl), for the policy panel's accept key; NULL out of
- * memory. */
-struct control *ctl_keys_control(struct tui *t);
 /* Report an action's result on the status line and in the panel. */
 void ctl_keys_report(struct tui *t, int err);
 

@@ -17,7 +17,6 @@
 #include "session.h"
 #include "theme.h"
 #include "workload.h"
-#include "workload_resolve.h"
 
 /* ---- the panel -------------------------------------------------------------- */
 
