@@ -99,8 +99,9 @@ static int sweep_step(struct engine *e)
 	if (!d->running)
 		return 0;
 	if (s->job_over) {
-		/* the fine-tune ended (or crashed) under it: nothing left to measure */
-		sweep_driver_abort(d, NULL);
+		/* the fine-tune ended (or crashed) under it: nothing left to
+		 * measure (the dashboard's sweep held the clock on, waiting) */
+		sweep_driver_abort(d, "the fine-tune ended");
 		return sweep_over(e);
 	}
 	if (sweep_driver_feed(d, &s->cur, &s->energy) < 0)
