@@ -542,6 +542,8 @@ TUI_TESTS += tests/tui/rehearsal.sh
 TUI_TESTS += tests/tui/govern-look.sh
 # The governor in the sweep region: levels, intervals, decisions, the saving.
 TUI_TESTS += tests/tui/govern-view.sh
+# One recommender per run: P changes the policy the governor follows too.
+TUI_TESTS += tests/tui/govern-policy.sh
 # The quit question: on the key line, whole at 80 columns, only its keys.
 TUI_TESTS += tests/tui/quit-line.sh
 # q then k, and Ctrl-C: SIGINT to the job first, then SIGTERM, SIGKILL.

@@ -9,7 +9,7 @@
 
 #include "cellbuf.h"
 #include "control.h"
-#include "govern_keys.h"
+#include "engine.h"
 #include "layout.h"
 #include "recorder.h"
 #include "player.h"
@@ -116,22 +116,31 @@ enum ctl_dialog_act ctl_keys_dialog_input(struct ctl_dialog *d, const struct dvf
 
 void ctl_keys_control_open(struct tui *t)
 {
-	t->ctl = session_control_open(t->s, t->o->readonly, true);
-	if (!t->ctl)
+	t->eng = calloc(1, sizeof *t->eng);
+	if (!t->eng || engine_open(t->eng, t->s, t->o->readonly, true) < 0)
 		return;
+	t->ctl = t->eng->ctl;
 	if (control_stale(t->ctl))
 		ctl_keys_msg(t, "", control_msg(t->ctl));
 }
 
+void ctl_keys_control_stop(struct tui *t)
+{
+	if (t->eng)
+		engine_stop(t->eng);
+}
+
 void ctl_keys_control_close(struct tui *t)
 {
-	if (!t->ctl)
+	if (!t->eng)
 		return;
-	if (control_release(t->ctl) != 0) {
+	if (engine_release(t->eng) != 0) {
 		size_t l = strlen(t->exit_msg);
-		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", control_msg(t->ctl));
+		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", engine_msg(t->eng));
 	}
-	control_close(t->ctl);
+	engine_close(t->eng);
+	free(t->eng);
+	t->eng = NULL;
 	t->ctl = NULL;
 }
 
@@ -142,7 +151,8 @@ static void on_event(const struct control_event *ev, void *ctx)
 {
 	struct tui *t = ctx;
 	char text[160];
-	t->ctlk->by = ev->by;
+	if (t->ctlk)
+		t->ctlk->by = ev->by;
 	snprintf(text, sizeof text, "%s: %s", control_by_name(ev->by), ev->text);
 	if (t->s->rec)
 		recorder_event(t->s->rec, text);
@@ -172,13 +182,13 @@ int ctl_keys_open(struct tui *t)
 		ctl_dialog_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 
 	if (want) {
-		int err = control_apply_opts(k->c, o->set_clock_mhz, o->cap_mhz);
+		int err = engine_set_opts(t->eng, o->set_clock_mhz, o->cap_mhz);
 		if (err) {
 			/* As --batch: a clock asked for that cannot be set is an error. */
-			fprintf(stderr, "dvfstop: %s\n", control_msg(k->c));
+			fprintf(stderr, "dvfstop: %s\n", engine_msg(t->eng));
 			return -1;
 		}
-		session_msg(s, "%s", control_msg(k->c));
+		session_msg(s, "%s", engine_msg(t->eng));
 	} else if (control_stale(k->c)) {
 		if (ro) {
 			/* only shown: the advice to run `dvfstop restore` is the way */
@@ -197,11 +207,6 @@ int ctl_keys_open(struct tui *t)
 	return 0;
 }
 
-struct control *ctl_keys_control(struct tui *t)
-{
-	return t->ctl;
-}
-
 static bool runs_as_told(struct control *c, const struct dvf_sample *s)
 {
 	enum control_mode m = control_mode(c);
@@ -218,7 +223,8 @@ void ctl_keys_sample(struct tui *t)
 	struct tui_ctl *k = t->ctlk;
 	if (!k || !k->c)
 		return;
-	if (control_observe(k->c, &t->s->cur)) {
+	/* the engine read the clock back (engine_step) */
+	if (t->eng->last & ENGINE_CLOCK_SAID) {
 		snprintf(k->note, sizeof k->note, "%s", control_msg(k->c));
 		tui_msg(t, "%s", control_msg(k->c));
 		/* dvfstopd went away: read-only from now on, and the panel says why */
@@ -273,7 +279,7 @@ void ctl_keys_report(struct tui *t, int err)
 		tui_msg(t, "clock control is not available (out of memory)");
 		return;
 	}
-	ctl_msg(t, control_msg(k->c));
+	ctl_msg(t, engine_msg(t->eng));
 	if (!err)
 		k->note[0] = '\0';
 	/* A first write refused for want of permission makes us read-only. */
@@ -294,26 +300,36 @@ static void dialog_close(struct tui *t)
 	t->dirty = true;
 }
 
-/* The control, or NULL with the reason on the status line. */
-static struct control *usable(struct tui *t)
+/* Whether the engine lets a clock be set now; else the reason on the
+ * status line. */
+static bool usable(struct tui *t)
 {
-	struct control *c = ctl_keys_control(t);
-	if (!c) {
+	if (!t->eng) {
 		ctl_keys_report(t, 0);
-		return NULL;
+		return false;
 	}
-	if (control_readonly(c)) {
-		ctl_msg(t, control_msg(c));
-		return NULL;
+	if (engine_can_set(t->eng) != 0) {
+		ctl_msg(t, engine_msg(t->eng));
+		return false;
 	}
-	return c;
+	return true;
+}
+
+/* The engine's action done: its words, unless it was refused (said). */
+static int act(struct tui *t, int err)
+{
+	if (err < 0)
+		ctl_msg(t, engine_msg(t->eng));
+	else
+		ctl_keys_report(t, err);
+	return KR_NONE;
 }
 
 int ctl_keys_key_override(struct tui *t)
 {
-	struct control *c = usable(t);
-	if (!c)
+	if (!usable(t))
 		return KR_NONE;
+	struct control *c = t->ctl;
 	const struct dvf_sample *s = &t->s->cur;
 	ctl_dialog_init(&t->ctlk->d, t->s->info, control_mode(c), control_target_hz(c),
 			s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : 0);
@@ -323,43 +339,30 @@ int ctl_keys_key_override(struct tui *t)
 
 int ctl_keys_key_up(struct tui *t)
 {
-	struct control *c = usable(t);
-	if (c)
-		ctl_keys_report(t, control_step(c, +1, CTL_BY_USER));
-	return KR_NONE;
+	return usable(t) ? act(t, engine_level(t->eng, +1)) : KR_NONE;
 }
 
 int ctl_keys_key_down(struct tui *t)
 {
-	struct control *c = usable(t);
-	if (c)
-		ctl_keys_report(t, control_step(c, -1, CTL_BY_USER));
-	return KR_NONE;
+	return usable(t) ? act(t, engine_level(t->eng, -1)) : KR_NONE;
 }
 
 int ctl_keys_key_switch(struct tui *t)
 {
-	struct control *c = usable(t);
-	if (c)
-		ctl_keys_report(t, control_switch(c, CTL_BY_USER));
-	return KR_NONE;
+	return usable(t) ? act(t, engine_switch(t->eng)) : KR_NONE;
 }
 
 int ctl_keys_key_default(struct tui *t)
 {
-	struct control *c = usable(t);
-	if (c)
-		ctl_keys_report(t, control_default(c, CTL_BY_USER));
-	return KR_NONE;
+	return usable(t) ? act(t, engine_default(t->eng)) : KR_NONE;
 }
 
 static void stale_key(struct tui *t, int ch)
 {
-	struct tui_ctl *k = t->ctlk;
 	switch (ch) {
 	case 'y': case 'Y':
 		dialog_close(t);
-		ctl_keys_report(t, control_restore_stale(k->c));
+		ctl_keys_report(t, engine_restore_stale(t->eng));
 		break;
 	case 'n': case 'N': case 27: case 'q':
 		dialog_close(t);
@@ -407,13 +410,12 @@ bool ctl_keys_key(struct tui *t, int ch)
 		tui_msg(t, "%s", k->d.err);
 		break;
 	case CTL_DLG_SET: {
-		/* a level chosen: only now is the clock the user's */
-		govern_keys_take(t, 'o');
-		int err = k->d.mode == CTL_CAP ? control_cap(k->c, hz, CTL_BY_USER)
-					       : control_pin(k->c, hz, CTL_BY_USER);
-		ctl_keys_report(t, err);
+		/* a level chosen: only now is the clock the user's (the engine
+		 * takes it from the governor) */
+		int err = engine_set_clock(t->eng, k->d.mode, hz, CTL_BY_USER);
+		act(t, err);
 		if (err)
-			ctl_dialog_short_msg(control_msg(k->c), k->d.err, sizeof k->d.err);
+			ctl_dialog_short_msg(engine_msg(t->eng), k->d.err, sizeof k->d.err);
 		else
 			dialog_close(t);
 		break;

@@ -24,16 +24,18 @@ struct cellbuf;
 
 /* ---- the loop's hooks (tui.c) -------------------------------------------- */
 
-/* Clock control for the dashboard: opened as core/cli/batch.c does, events
- * to the recording; released and closed at exit. */
+/* The run (t->eng, core/engine/engine.h) and its clock control (t->ctl):
+ * opened as core/cli/batch.c does, events to the recording; at exit
+ * stopped (the governor, a sweep), then released and closed. */
 void ctl_keys_control_open(struct tui *t);
+void ctl_keys_control_stop(struct tui *t);
 void ctl_keys_control_close(struct tui *t);
 /* After ctl_keys_control_open (t->ctl): take the control's events (the
  * recording, and who set the clock), apply --set-clock/--cap, offer a
  * stale state back.  Before the terminal starts.  -1: the dashboard must
  * not start (the message is on stderr; exit 1). */
 int ctl_keys_open(struct tui *t);
-/* After each sample: the readback check. */
+/* After each sample: what the engine's readback said. */
 void ctl_keys_sample(struct tui *t);
 /* Fill the view's control lines (who set the clock, the note). */
 void ctl_keys_view(struct tui *t);
@@ -47,9 +49,6 @@ bool ctl_keys_frame(struct tui *t, bool under);
 /* Free the dialogs (the clocks go back in ctl_keys_control_close). */
 void ctl_keys_close(struct tui *t);
 
-/* The control (t->ctl), for the policy panel's accept key; NULL out of
- * memory. */
-struct control *ctl_keys_control(struct tui *t);
 /* Report an action's result on the status line and in the panel. */
 void ctl_keys_report(struct tui *t, int err);
 

@@ -35,10 +35,9 @@ static void panel_table_control_finish(struct tui *t, bool ran)
 	ctl_keys_control_close(t);
 }
 
-/* No level pinned yet, none from the policy. */
+/* No level from the policy yet. */
 static int panel_table_sweep_open(struct tui *t)
 {
-	t->sweep.run.level = -1;
 	t->sweep.policy_start = -1;
 	return 0;
 }
@@ -51,11 +50,6 @@ static void panel_table_sweep_view(struct tui *t)
 static void panel_table_sweep_ended(struct tui *t)
 {
 	sweep_panel_abort(t, "the source ended");
-}
-
-static void panel_table_sweep_close(struct tui *t)
-{
-	sweep_panel_abort(t, "quit");
 }
 
 /* The sweep region shows the governor while it governs (govern_panel.h). */
@@ -117,7 +111,8 @@ static const struct panel_ops energy = { .name = "energy", .region = TR_ENERGY,
 	.render = panel_render_energy, .rows = panel_rows_energy };
 static const struct panel_ops cpu = { .name = "CPU", .region = TR_CPU, .render = panel_render_cpu,
 	.rows = panel_rows_cpu };
-/* The clock control (t->ctl): opened first, given back last. */
+/* The run (t->eng) and its clock control (t->ctl): opened first, the
+ * clocks given back last. */
 static const struct panel_ops control = { .name = "control", .region = -1,
 	.open = panel_table_control_open, .finish = panel_table_control_finish };
 /* Its keys and dialogs (ctl_keys.c). */
@@ -127,16 +122,17 @@ static const struct panel_ops clock_keys = { .name = "clock", .region = -1, .liv
 static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .live = true,
 	.open = panel_table_sweep_open, .sample = sweep_panel_sample, .ended = panel_table_sweep_ended,
 	.key = sweep_panel_key_filter,
-	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .rows = panel_table_sweep_rows,
-	.close = panel_table_sweep_close };
+	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .rows = panel_table_sweep_rows };
+/* The policies and the run's one recommender (engine_recommend). */
 static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
-	.open = policy_panel_open, .sample = policy_panel_sample, .view = policy_panel_view,
-	.render = panel_table_policy_render, .rows = panel_table_policy_rows, .close = policy_panel_close };
+	.open = policy_panel_open, .view = policy_panel_view,
+	.render = panel_table_policy_render, .rows = panel_table_policy_rows };
 /* The governor: after the clock keys (--set-clock suspends it) and the
- * policy; its view goes into the policy panel's. */
+ * policy (its profile starts at the recommender's level); its view goes
+ * into the policy panel's.  Its close stops the run's governor and sweep
+ * (engine_stop) while the clock keys still record their clock events. */
 static const struct panel_ops governor = { .name = "governor", .region = -1, .live = true,
-	.open = govern_keys_open, .sample = govern_keys_sample, .key = govern_keys_filter,
-	.view = govern_keys_view, .close = govern_keys_close, .finish = govern_keys_finish };
+	.open = govern_keys_open, .view = govern_keys_view, .close = ctl_keys_control_stop };
 static const struct panel_ops replay = { .name = "replay", .region = -1, .live = true,
 	.key = replay_keys_filter, .view = panel_table_replay_view };
 static const struct panel_ops job = { .name = "job", .region = -1, .view = panel_table_job_view,
@@ -144,9 +140,9 @@ static const struct panel_ops job = { .name = "job", .region = -1, .view = panel
 static const struct panel_ops keys = { .name = "keys", .region = TR_KEYS, .render = panel_render_keys };
 
 /* The order is the order of the hooks: the control opens before its keys
- * and the policy; the clock's readback comes before the sweep and the
- * policy look at a sample; a dialog takes a key before the sweep's chooser,
- * which takes it before a replay refuses it. */
+ * and the policy; a sample's hooks only show what the engine did with it
+ * (engine_step has its one order); a dialog takes a key before the
+ * sweep's chooser, which takes it before a replay refuses it. */
 const struct panel_ops *const panel_table[] = {
 	&header, &gpu, &power, &energy, &cpu, &control, &clock_keys, &sweep, &policy, &governor, &replay, &job,
 	&keys, NULL,

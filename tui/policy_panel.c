@@ -11,13 +11,12 @@
 #include "cellbuf.h"
 #include "control.h"
 #include "ctl_keys.h"
+#include "engine.h"
 #include "layout.h"
 #include "recommend.h"
 #include "session.h"
 #include "theme.h"
 #include "workload.h"
-#include "session_workload.h"
-#include "workload_resolve.h"
 
 /* ---- the panel -------------------------------------------------------------- */
 
@@ -278,101 +277,45 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 
 /* ---- the loop's side ---------------------------------------------------------- */
 
-enum { MAX_POLICIES = 3 };
-
-/* The loaded policies (P cycles them) and the engine's recommender
- * (core/engine/recommend.h), which the panel only shows. */
-struct tui_policy {
-	int n, idx;
-	char spec[MAX_POLICIES][512];
-	struct policy_tree tree[MAX_POLICIES];
-	struct recommend rec;
-	char name[96];
-};
-
-static void set_name(struct tui_policy *p)
+/* The panel's name of the policy in use: a file's base name. */
+static void policy_name(const struct engine *e, char *buf, size_t len)
 {
-	const char *s = p->spec[p->idx];
-	const char *base = strrchr(s, '/');
-	snprintf(p->name, sizeof p->name, "%s", base ? base + 1 : s);
+	const char *s = engine_policy_spec(e);
+	const char *base = s ? strrchr(s, '/') : NULL;
+	snprintf(buf, len, "%s", base ? base + 1 : s ? s : "");
 }
 
-/* builtin:mlg, builtin:ffg and --policy (when another); -1 when one does
- * not load (message on stderr). */
-static int load_policies(struct tui_policy *p, const char *want)
-{
-	char err[POLICY_ERR_LEN];
-	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:mlg");
-	snprintf(p->spec[p->n++], sizeof p->spec[0], "builtin:ffg");
-	p->idx = -1;
-	for (int i = 0; i < p->n; i++)
-		if (strcmp(p->spec[i], want) == 0)
-			p->idx = i;
-	if (p->idx < 0) {
-		p->idx = p->n;
-		snprintf(p->spec[p->n++], sizeof p->spec[0], "%s", want);
-	}
-	for (int i = 0; i < p->n; i++)
-		policy_tree_init(&p->tree[i]);
-	for (int i = 0; i < p->n; i++) {
-		if (policy_builtin_load_spec(p->spec[i], &p->tree[i], err, sizeof err)) {
-			fprintf(stderr, "dvfstop: %s\n", err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
+/* The policies P cycles (builtin:mlg, builtin:ffg, --policy when another)
+ * and the workload, into the run's one recommender (engine_recommend). */
 int policy_panel_open(struct tui *t)
 {
 	const struct dvf_opts *o = t->o;
 	char err[POLICY_ERR_LEN];
-	struct tui_policy *p = calloc(1, sizeof *p);
-	if (!p) {
+	if (!t->eng) {
 		fprintf(stderr, "dvfstop: out of memory\n");
 		return -1;
 	}
-	t->pol = p;
-	if (load_policies(p, o->policy && o->policy[0] ? o->policy : POLICY_DEFAULT_SPEC) < 0)
-		return -1;
-	/* The workload's fixed features (workload_resolve.h). */
-	struct wl_inputs in;
-	struct workload w;
-	session_workload_inputs(t->s, &in);
-	in.run_seq_len.src = WL_SRC_NONE;
-	int rc = workload_resolve(&in, &w, err, sizeof err);
+	int rc = engine_recommend(t->eng, o->policy && o->policy[0] ? o->policy : POLICY_DEFAULT_SPEC, true, err,
+				  sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "dvfstop: %s\n", err);
 		return -1;
 	}
 	if (rc > 0)   /* a config.json without some figure: the rest is used */
 		tui_msg(t, "note: %s", err);
-	recommend_init(&p->rec, &p->tree[p->idx], p->spec[p->idx], &w, t->s->info);
-	set_name(p);
 	return 0;
 }
 
-void policy_panel_sample(struct tui *t)
-{
-	struct tui_policy *p = t->pol;
-	if (!p)
-		return;
-	struct recommend_sample x;
-	recommend_sample_of(t->s, &x);
-	recommend_feed(&p->rec, &x);
-	t->s->recommend_hz = recommend_clock(&p->rec);   /* for /metrics */
-}
-
 /* The panel's content from the recommender's adopted recommendation. */
-static void fill_view(const struct tui_policy *p, struct policy_view *pv)
+static void fill_view(const struct engine *e, struct policy_view *pv)
 {
 	struct recommendation r;
-	recommend_result(&p->rec, &r);
+	recommend_result(&e->rec, &r);
 	memset(pv, 0, sizeof *pv);
 	pv->active = true;
-	snprintf(pv->name, sizeof pv->name, "%s", p->name);
-	pv->index = p->idx;
-	pv->count = p->n;
+	policy_name(e, pv->name, sizeof pv->name);
+	pv->index = e->pol;
+	pv->count = e->n_pol;
 	pv->have_eval = r.have;
 	pv->eval = r.eval;
 	pv->have_map = r.have_map;
@@ -390,52 +333,35 @@ static void fill_view(const struct tui_policy *p, struct policy_view *pv)
 
 void policy_panel_view(struct tui *t)
 {
-	struct tui_policy *p = t->pol;
-	if (!p) {
+	if (!t->eng || !t->eng->have_rec) {
 		t->view.policy.active = false;
 		return;
 	}
-	fill_view(p, &t->view.policy);
+	fill_view(t->eng, &t->view.policy);
 	t->view.policy.board_hz = t->view.have_cur ? t->view.cur.gpu_freq_hz : dvf_m_na();
 }
 
 int policy_panel_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz)
 {
-	struct tui_policy *p = t->pol;
 	*hz = 0;
-	if (!p)
-		return -1;
-	struct recommendation r;
-	recommend_now(&p->rec, &r);
-	int i = recommend_level(&r, level_hz, n);
-	if (i >= 0)
-		*hz = level_hz[i];
-	return i;
+	return t->eng ? engine_policy_level(t->eng, level_hz, n, hz) : -1;
 }
-
-void policy_panel_close(struct tui *t)
-{
-	struct tui_policy *p = t->pol;
-	if (!p)
-		return;
-	recommend_close(&p->rec);
-	for (int i = 0; i < p->n; i++)
-		policy_tree_free(&p->tree[i]);
-	free(p);
-	t->pol = NULL;
-}
-
 
 int policy_panel_key_accept(struct tui *t)
 {
-	struct tui_policy *p = t->pol;
-	if (!p) {
+	struct engine *e = t->eng;
+	if (!e || !e->have_rec) {
 		tui_msg(t, "no policy loaded");
+		return KR_NONE;
+	}
+	/* a sweep holds the clock: the engine says so before anything */
+	if (engine_sweeping(e) && engine_can_set(e) != 0) {
+		ctl_keys_msg(t, "", engine_msg(e));
 		return KR_NONE;
 	}
 	struct policy_view view;
 	const struct policy_view *pv = &view;
-	fill_view(p, &view);
+	fill_view(e, &view);
 	if (!pv->have_eval) {
 		tui_msg(t, "no recommendation yet: waiting for the first sample");
 		return KR_NONE;
@@ -455,32 +381,28 @@ int policy_panel_key_accept(struct tui *t)
 		tui_msg(t, "no recommendation to accept: the board's GPU clock table is unknown");
 		return KR_NONE;
 	}
-	struct control *c = ctl_keys_control(t);
-	if (c && control_readonly(c)) {
-		ctl_keys_msg(t, "", control_msg(c));
+	if (engine_can_set(e) != 0) {
+		ctl_keys_msg(t, "", engine_msg(e));
 		return KR_NONE;
 	}
-	ctl_keys_report(t, c ? control_pin(c, pv->map.hz, CTL_BY_POLICY) : 0);
+	ctl_keys_report(t, engine_accept(e));
 	return KR_NONE;
 }
 
 int policy_panel_key_next(struct tui *t)
 {
-	struct tui_policy *p = t->pol;
-	if (!p) {
+	struct engine *e = t->eng;
+	if (!e || !e->have_rec) {
 		tui_msg(t, "no policy loaded");
 		return KR_NONE;
 	}
-	p->idx = (p->idx + 1) % p->n;
-	set_name(p);
-	/* A new tree starts afresh: its own first outcome is adopted. */
-	recommend_use(&p->rec, &p->tree[p->idx], p->spec[p->idx]);
-	t->s->recommend_hz = recommend_clock(&p->rec);
-	tui_msg(t, "policy %s (%d of %d; P for the next)", p->spec[p->idx], p->idx + 1, p->n);
+	/* the run's one recommender: the governor follows it too */
+	engine_policy(e);
+	tui_msg(t, "policy %s (%d of %d; P for the next)", engine_policy_spec(e), e->pol + 1, e->n_pol);
 	return KR_NONE;
 }
 
 const char *policy_panel_spec(const struct tui *t)
 {
-	return t->pol ? t->pol->spec[t->pol->idx] : NULL;
+	return t->eng ? engine_policy_spec(t->eng) : NULL;
 }

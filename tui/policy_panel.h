@@ -1,10 +1,11 @@
 /* policy_panel: the policy's recommendation on the dashboard.
  *
- * The engine's recommender (core/engine/recommend.h: the workload's
- * features with their origins, the 30 s utilisation window, hysteresis)
- * decides; the panel shows its adopted recommendation and the path.  `a`
- * pins the recommended clock (control_pin, by policy); `P` cycles the
- * loaded policies (builtin:mlg, builtin:ffg, --policy FILE).
+ * The run's one recommender (core/engine/engine.h, recommend.h: the
+ * workload's features with their origins, the 30 s utilisation window,
+ * hysteresis) decides; the panel shows its adopted recommendation and the
+ * path.  `a` pins the recommended clock (engine_accept, by policy); `P`
+ * cycles the loaded policies (builtin:mlg, builtin:ffg, --policy FILE),
+ * for the panel and the governor alike (engine_policy).
  *
  * The view and the panel's drawing are pure (tested without a terminal);
  * the rest hooks into the loop. */
@@ -41,11 +42,8 @@ void policy_panel_view_hint(const struct policy_view *pv, int feature, char *buf
  * --policy, --model or --model-config that cannot be used (message on
  * stderr; exit 1). */
 int policy_panel_open(struct tui *t);
-/* After each sample: the window, and an evaluation once a second. */
-void policy_panel_sample(struct tui *t);
 /* Copy the panel's content into the view. */
 void policy_panel_view(struct tui *t);
-void policy_panel_close(struct tui *t);
 /* The spec of the policy in use ("builtin:ffg", a file); NULL when none. */
 const char *policy_panel_spec(const struct tui *t);
 /* Where a sweep starts: the level of level_hz[0..n) nearest to the shown

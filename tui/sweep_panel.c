@@ -2,7 +2,6 @@
 #include "sweep_panel.h"
 #include "sweep_chart.h"
 #include "ctl_keys.h"
-#include "govern_keys.h"
 #include "level_rows.h"
 #include "tui_int.h"
 
@@ -13,6 +12,7 @@
 #include <time.h>
 
 #include "catalog.h"
+#include "engine.h"
 #include "options.h"
 #include "render.h"
 #include "player.h"
@@ -23,23 +23,14 @@
 
 /* ---- starting and ending a sweep ---------------------------------------- */
 
-/* The policy's recommendation for this workload (the policy panel's, for
- * the window as it is), as the level of the sweep nearest to it (the
- * adaptive search starts there), or -1 when the policy cannot say (the
- * search then starts in the middle). */
-static int policy_level(struct tui *t, const struct sweep_cfg *c, int64_t *hz)
-{
-	return policy_panel_level(t, c->level_hz, c->n_levels, hz);
-}
-
-/* The sweep is over: the clocks as they were before it, and say how it
- * ended. */
+/* The sweep is over (the engine gave the clocks back as they were before
+ * it): say how it ended. */
 static void sweep_finish(struct tui *t)
 {
-	struct tui_sweep *ts = &t->sweep;
-	if (sweep_driver_finish(&ts->run, t->s->have_cur ? t->s->cur.t_ns : ts->run.t_start) != 0)
-		ctl_keys_msg(t, "restoring the clocks after the sweep: ", ts->run.err);
-	const struct sweep *sw = &ts->run.sw;
+	const struct engine *e = t->eng;
+	if (e->sweep_err[0])
+		ctl_keys_msg(t, "restoring the clocks after the sweep: ", e->sweep_err);
+	const struct sweep *sw = &e->sweep.sw;
 	if (sw->state == SW_DONE && sw->best >= 0)
 		tui_msg(t, "%s; clocks as before, A pins it", sw->msg);
 	else
@@ -49,11 +40,8 @@ static void sweep_finish(struct tui *t)
 
 void sweep_panel_abort(struct tui *t, const char *why)
 {
-	struct tui_sweep *ts = &t->sweep;
-	if (!ts->run.running)
-		return;
-	sweep_driver_abort(&ts->run, why);
-	sweep_finish(t);
+	if (t->eng && engine_sweep_abort(t->eng, why))
+		sweep_finish(t);
 }
 
 /* Why a sweep cannot run now, or NULL. */
@@ -99,15 +87,19 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		return;
 	}
 	int64_t phz;
-	int pl = policy_level(t, &c, &phz);
+	int pl = policy_panel_level(t, c.level_hz, c.n_levels, &phz);
 	c.start = mode == SWEEP_ADAPTIVE ? pl : -1;
 	if (sweep_validate(&c, err, sizeof err) < 0) {
 		tui_msg(t, "sweep: %s", err);
 		return;
 	}
-	/* the sweep takes the clock now, not when its chooser opened */
-	govern_keys_take(t, 's');
-	sweep_driver_start(&ts->run, &c, t->ctl, ctl_keys_by(t), false, t->s->cur.t_ns);
+	/* the sweep takes the clock now, not when its chooser opened: the
+	 * engine takes it from the governor, pins the first level */
+	int ev = engine_sweep(t->eng, &c, ctl_keys_by(t), false);
+	if (ev < 0) {
+		tui_msg(t, "%s", engine_msg(t->eng));
+		return;
+	}
 	ts->policy_start = pl;
 	ts->policy_hz = phz;
 	ts->have = true;
@@ -115,41 +107,21 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 	snprintf(ts->dwell, sizeof ts->dwell, "%s", dwell);
 	tui_msg(t, "sweep started: %s, %d levels, dwell %s, settle %.1f s; Esc aborts", sweep_mode_name(mode),
 		c.n_levels, dwell, o->sweep_settle_s);
-	/* Pin the first level now rather than at the next sample. */
-	sweep_panel_sample(t);
+	if (ev & ENGINE_SWEEP_OVER)
+		sweep_finish(t);
 }
 
 void sweep_panel_sample(struct tui *t)
 {
-	struct tui_sweep *ts = &t->sweep;
-	struct sweep_driver *d = &ts->run;
-	if (!d->running)
-		return;
-	struct session *s = t->s;
-	/* The first call (from sweep_start) only pins: the sample it would
-	 * feed was fed before. */
-	int prev = d->level;
-	int want = prev < 0 ? sweep_level(&d->sw) : sweep_driver_feed(d, &s->cur, &s->energy);
-	if (want < 0) {
+	/* the engine fed the sweep (engine_step): show what it did */
+	int ev = t->eng ? t->eng->last : 0;
+	if (ev & ENGINE_SWEEP_OVER)
 		sweep_finish(t);
-		return;
-	}
-	if (sweep_driver_pin(d) != 0) {
-		char why[sizeof d->err];
-		snprintf(why, sizeof why, "%s", d->err);
-		sweep_panel_abort(t, why);
-		return;
-	}
-	if (d->level != prev)
+	else if (ev & ENGINE_SWEEP_MOVED)
 		t->dirty = true;
 }
 
 /* ---- keys ------------------------------------------------------------------- */
-
-static bool is_clock_key(int ch)
-{
-	return ch && strchr("o+-=cdaA", ch) != NULL;
-}
 
 bool sweep_panel_key_filter(struct tui *t, int ch)
 {
@@ -179,10 +151,7 @@ bool sweep_panel_key_filter(struct tui *t, int ch)
 			return true;
 		}
 	}
-	if (ts->run.running && ch < 256 && is_clock_key(ch)) {
-		tui_msg(t, "a sweep is running and holds the clock: Esc aborts it");
-		return true;
-	}
+	/* (a clock key while a sweep runs: the engine refuses it) */
 	return false;
 }
 
@@ -190,7 +159,7 @@ int sweep_panel_key_sweep(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	char err[512];
-	if (ts->run.running) {
+	if (engine_sweeping(t->eng)) {
 		tui_msg(t, "a sweep is running: Esc aborts it");
 		return KR_NONE;
 	}
@@ -209,24 +178,11 @@ int sweep_panel_key_sweep(struct tui *t)
 
 int sweep_panel_key_apply(struct tui *t)
 {
-	struct tui_sweep *ts = &t->sweep;
-	if (ts->run.running) {
-		tui_msg(t, "the sweep is still running: wait for its end, or Esc aborts it");
-		return KR_NONE;
-	}
-	if (!ts->have || ts->run.sw.state != SW_DONE || ts->run.sw.best < 0) {
-		tui_msg(t, "no finished sweep to apply: s starts one");
-		return KR_NONE;
-	}
-	if (player_active(t->s) || !t->ctl) {
-		tui_msg(t, "replay: a recording's clocks cannot be changed");
-		return KR_NONE;
-	}
-	int64_t hz = ts->run.sw.pts[ts->run.sw.best].hz;
-	if (control_pin(t->ctl, hz, CTL_BY_USER) != 0)
-		ctl_keys_msg(t, "", control_msg(t->ctl));
+	int err = engine_apply_best(t->eng);
+	if (err < 0)
+		tui_msg(t, "%s", engine_msg(t->eng));
 	else
-		ctl_keys_msg(t, "sweep's best applied: ", control_msg(t->ctl));
+		ctl_keys_msg(t, err ? "" : "sweep's best applied: ", engine_msg(t->eng));
 	return KR_NONE;
 }
 
@@ -234,7 +190,7 @@ int sweep_panel_key_csv(struct tui *t)
 {
 	struct tui_sweep *ts = &t->sweep;
 	const struct session *s = t->s;
-	if (!ts->have || ts->run.sw.windows == 0) {
+	if (!ts->have || t->eng->sweep.sw.windows == 0) {
 		tui_msg(t, "no sweep measured yet: s starts one");
 		return KR_NONE;
 	}
@@ -246,10 +202,10 @@ int sweep_panel_key_csv(struct tui *t)
 	char label[256], err[600];
 	struct sweep_workload w;
 	sweep_driver_workload(s, NULL, &w, label, sizeof label);
-	if (sweep_driver_write_csv(path, &ts->run.sw, &w, false, err, sizeof err) != 0)
+	if (sweep_driver_write_csv(path, &t->eng->sweep.sw, &w, false, err, sizeof err) != 0)
 		tui_msg(t, "%s", err);
 	else
-		tui_msg(t, "sweep written to %s%s", path, ts->run.running ? " (so far)" : "");
+		tui_msg(t, "sweep written to %s%s", path, t->eng->sweep.running ? " (so far)" : "");
 	return KR_NONE;
 }
 
@@ -266,7 +222,7 @@ int sweep_panel_key_escape(struct tui *t)
 		t->log_open = false;
 		return KR_REDRAW;
 	}
-	if (t->sweep.run.running) {
+	if (engine_sweeping(t->eng)) {
 		sweep_panel_abort(t, "Esc");
 		return KR_NONE;
 	}
@@ -281,11 +237,11 @@ void sweep_panel_view_fill(struct tui *t, struct sweep_view *v)
 	const struct tui_sweep *ts = &t->sweep;
 	const struct session *s = t->s;
 	v->choosing = ts->choosing;
-	v->running = ts->run.running;
+	v->running = t->eng->sweep.running;
 	v->have = ts->have;
 	v->table = ts->table;
 	v->default_exhaustive = t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0;
-	v->level = ts->run.level;
+	v->level = t->eng->sweep.level;
 	v->policy_start = ts->policy_start;
 	v->policy_hz = ts->policy_hz;
 	v->settle_s = ts->settle_s;
@@ -308,16 +264,16 @@ void sweep_panel_view_fill(struct tui *t, struct sweep_view *v)
 			snprintf(v->idle, sizeof v->idle, "none: the fine-tune has ended, nothing left to measure");
 		return;
 	}
-	v->sw = ts->run.sw;
-	int64_t end = ts->run.running ? s->cur.t_ns : ts->run.t_end;
-	v->elapsed_s = (double)(end - ts->run.t_start) * 1e-9;
-	if (ts->run.running) {
-		if (ts->run.sw.state == SW_MEASURE && s->cur.steps.ok)
-			v->window_steps = s->cur.steps.v - ts->run.sw.steps0;
+	v->sw = t->eng->sweep.sw;
+	int64_t end = t->eng->sweep.running ? s->cur.t_ns : t->eng->sweep.t_end;
+	v->elapsed_s = (double)(end - t->eng->sweep.t_start) * 1e-9;
+	if (t->eng->sweep.running) {
+		if (t->eng->sweep.sw.state == SW_MEASURE && s->cur.steps.ok)
+			v->window_steps = s->cur.steps.v - t->eng->sweep.sw.steps0;
 		struct job_stats js;
 		double hint = session_job_stats(s, &js) && js.st.steps_per_s.ok ? js.st.steps_per_s.v : -1;
-		v->left_s = sweep_left_s(&ts->run.sw, v->window_steps, hint);
-		v->left_at_most = ts->run.sw.cfg.mode == SWEEP_ADAPTIVE;
+		v->left_s = sweep_left_s(&t->eng->sweep.sw, v->window_steps, hint);
+		v->left_at_most = t->eng->sweep.sw.cfg.mode == SWEEP_ADAPTIVE;
 	}
 }
 

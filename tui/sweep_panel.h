@@ -1,9 +1,9 @@
 /* sweep_panel: the dashboard's sweep.  `s` opens a chooser (exhaustive or
- * adaptive); the engine's sweep driver (core/engine/sweep_driver.h) is fed
- * each sample, pins the level the search asks for through the clock
- * control, and at the end or on Esc gives the clocks back as they were
- * before the sweep (the board's defaults, or the pin or cap the operator
- * had set).  This module holds the panel's view and keys.  `A`
+ * adaptive); the run (core/engine/engine.h) starts it (engine_sweep), feeds
+ * its driver each sample, pins the level the search asks for, and at the
+ * end or on Esc gives the clocks back as they were before the sweep (the
+ * board's defaults, or the pin or cap the operator had set).  This module
+ * holds the panel's view and keys.  `A`
  * pins the best level afterwards; `w` writes the sweep CSV; `v` switches
  * the panel between the chart and the table.
  *
@@ -37,10 +37,9 @@ int sweep_panel_rows(const struct sweep_view *v, int w);
 enum { SWEEP_CHART_ROWS = 10 };
 
 /* Loop hooks (tui.c). */
-/* After each sample: feed the engine, pin what it asks, finish. */
+/* After each sample: what the engine's step did to the sweep. */
 void sweep_panel_sample(struct tui *t);
-/* Keys while the chooser is open (and clock keys refused while a sweep
- * runs).  True when the key was taken. */
+/* Keys while the chooser is open.  True when the key was taken. */
 bool sweep_panel_key_filter(struct tui *t, int ch);
 /* Stop a running sweep and give the clocks back (quit, source ended). */
 void sweep_panel_abort(struct tui *t, const char *why);

@@ -6,14 +6,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sweep_driver.h"
 
 /* The sweep's state in the TUI (struct tui's `sweep`). */
 struct tui_sweep {
 	bool choosing;              /* the chooser is open */
 	bool have;                  /* a sweep ran: its table stays */
 	bool table;                 /* show the table rather than the chart */
-	struct sweep_driver run;    /* the sweep (running, level pinned, clocks before) */
 	int policy_start;           /* the policy's level as the engine got it, -1 */
 	int64_t policy_hz;          /* the policy's leaf mapped to a level, 0 none */
 	double settle_s;

@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "control.h"
+#include "engine.h"
 #include "job_panel.h"
 #include "options.h"
 #include "panel_table.h"
@@ -610,7 +611,7 @@ static bool sample_due(struct tui *t)
 	if (player_paused(s))
 		return true;
 	for (int i = 0; i < SAMPLE_BURST && !t->ended && session_wait_real_ns(s) == 0; i++) {
-		if (session_sample(s) < 0) {
+		if (engine_step(t->eng) < 0) {
 			t->ended = true;
 			panel_table_ended(t);
 			tui_msg(t, "the source has ended; q quits");

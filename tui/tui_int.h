@@ -16,8 +16,8 @@
 struct session;
 struct dvf_opts;
 struct control;
+struct engine;
 struct tui_ctl;
-struct tui_policy;
 
 struct tui {
 	struct session *s;
@@ -70,7 +70,10 @@ struct tui {
 	int64_t msg_at;
 	int instant_err;       /* key reads that failed at once, in a row */
 
-	/* clock control (NULL: out of memory; read-only says why) */
+	/* the run (core/engine/engine.h): sampling, the clock control, the
+	 * recommender, the sweep, the governor; every clock change is one of
+	 * its actions.  ctl: its control, to read (NULL: out of memory) */
+	struct engine *eng;
 	struct control *ctl;
 	/* the sweep (sweep_panel.h) and the job's log pane (job_panel.h) */
 	struct tui_sweep sweep;
@@ -81,8 +84,6 @@ struct tui {
 	uint64_t log_hash;
 
 	struct tui_ctl *ctlk;  /* clock keys and dialogs (ctl_keys.c) */
-	struct tui_policy *pol;  /* the policy panel (policy_panel.c) */
-	struct govern_driver *gov; /* the governor (govern_keys.c); inactive until --govern or g */
 };
 
 /* The key table (keys.c). */

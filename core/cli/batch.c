@@ -1,9 +1,8 @@
 #include "config.h"
 #include "batch.h"
 #include "control.h"
+#include "engine.h"
 #include "job.h"
-#include "govern_driver.h"
-#include "recommend.h"
 #include "stopsig.h"
 #include "recorder.h"
 #include "sim.h"
@@ -128,19 +127,20 @@ static void summary(const struct session *s, const struct recommend *r, bool jso
 	json_object_put(j);
 }
 
-/* --policy on the command line: a recommender for the summary.  0 (r
- * open or not asked for), -1 with a message (the policy or the workload
- * cannot be used). */
-static int recommender_open(struct session *s, const struct dvf_opts *o, struct recommend *r, bool *on)
+/* The run's recommender: for the summary when --policy is on the command
+ * line, and for the governor's start (--govern), which goes on without
+ * one.  0, or -1 with a message (a --policy or workload that cannot be
+ * used). */
+static int recommender_open(struct engine *e, const struct dvf_opts *o, bool *on)
 {
 	char err[600];
 	*on = options_cli_set(o, "policy");
-	if (!*on)
+	if (!*on && !o->govern)
 		return 0;
-	int rc = recommend_open(r, o->policy, s, err, sizeof err);
-	if (rc > 0)
+	int rc = engine_recommend(e, o->policy, false, err, sizeof err);
+	if (rc > 0 && *on)
 		fprintf(stderr, "dvfstop: note: %s\n", text_safe(err));
-	if (rc < 0) {
+	if (rc < 0 && *on) {
 		say(err);
 		*on = false;
 		return -1;
@@ -219,44 +219,37 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 	if (s->msg[0])
 		say(s->msg);
 	s->msg_sink = say;
-	struct recommend rec;
-	bool recommending;
-	if (recommender_open(s, o, &rec, &recommending) < 0)
-		return 1;
 	/* The stop signals end the loop (guard's policy, installed above,
 	 * graceful), and the clocks are given back on the way out. */
-	struct control *ctl = session_control_open(s, o->readonly, false);
-	if (!ctl) {
+	struct engine e;
+	if (engine_open(&e, s, o->readonly, false) < 0) {
 		fprintf(stderr, "dvfstop: out of memory\n");
-		if (recommending)
-			recommend_close(&rec);
+		engine_close(&e);
 		return 1;
 	}
+	bool recommending;
+	if (recommender_open(&e, o, &recommending) < 0) {
+		engine_close(&e);
+		return 1;
+	}
+	struct control *ctl = e.ctl;
 	bool want_clock = o->set_clock_mhz || o->cap_mhz;
 	if (control_stale(ctl) || (want_clock && control_readonly(ctl)))
 		say(control_msg(ctl));
 	if (want_clock) {
-		int err = control_apply_opts(ctl, o->set_clock_mhz, o->cap_mhz);
+		int err = engine_set_opts(&e, o->set_clock_mhz, o->cap_mhz);
 		if (err) {
 			if (!control_readonly(ctl) || err != EPERM)
-				say(control_msg(ctl));
-			control_close(ctl);
-			if (recommending)
-				recommend_close(&rec);
+				say(engine_msg(&e));
+			engine_close(&e);
 			return 1;
 		}
-		say(control_msg(ctl));
+		say(engine_msg(&e));
 	}
-	struct govern_driver gov = { 0 };
-	if (o->govern) {
-		char err[512];
-		if (govern_driver_start(&gov, s, ctl, err, sizeof err) != 0) {
-			fprintf(stderr, "dvfstop: --govern: %s\n", err);
-			control_close(ctl);
-			if (recommending)
-				recommend_close(&rec);
-			return 1;
-		}
+	if (o->govern && engine_govern(&e) != 0) {
+		fprintf(stderr, "dvfstop: --govern: %s\n", engine_msg(&e));
+		engine_close(&e);
+		return 1;
 	}
 	int64_t limit_ns = o->duration_s > 0 ? (int64_t)(o->duration_s * 1e9 + 0.5) : -1;
 	/* A simulated fine-tune with no other limit ends the run when it ends,
@@ -266,16 +259,10 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		batch_wait(s);
 		if (stop_requested())
 			break;
-		if (session_sample(s) < 0)
+		int ev = engine_step(&e);
+		if (ev < 0)
 			break;
-		if (recommending) {
-			struct recommend_sample x;
-			recommend_sample_of(s, &x);
-			recommend_feed(&rec, &x);
-			s->recommend_hz = recommend_clock(&rec);   /* for /metrics */
-		}
-		govern_driver_feed(&gov, s);
-		if (control_observe(ctl, &s->cur))
+		if (ev & ENGINE_CLOCK_SAID)
 			say(control_msg(ctl));
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			break;
@@ -293,15 +280,13 @@ int batch_run(struct session *s, const struct dvf_opts *o)
 		session_job_detach(s);   /* says so through msg_sink */
 	if (s->job && !s->job_over && job_is_child(s->job) && job_state(s->job) == JOB_RUNNING)
 		stop_child(s, o);
-	govern_driver_close(&gov, s);
-	if (control_release(ctl))
-		say(control_msg(ctl));
-	control_close(ctl);
+	engine_stop(&e);
+	if (engine_release(&e))
+		say(engine_msg(&e));
 	session_record_stop(s);
 	say_failed_job(s);
-	summary(s, recommending ? &rec : NULL, strcmp(o->summary_format, "json") == 0);
-	if (recommending)
-		recommend_close(&rec);
+	summary(s, recommending ? &e.rec : NULL, strcmp(o->summary_format, "json") == 0);
+	engine_close(&e);
 	s->msg_sink = NULL;
 	/* A summary that could not be written (EPIPE, EFBIG) is a failure. */
 	return fflush(stdout) != 0 || ferror(stdout) ? 1 : 0;

@@ -8,10 +8,10 @@
 
 #include "catalog.h"
 #include "control.h"
+#include "engine.h"
 #include "policy_eval.h"
 #include "stopsig.h"
 #include "options.h"
-#include "recommend.h"
 #include "session.h"
 #include "sweep_driver.h"
 #include "workload.h"
@@ -132,13 +132,13 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 	return 0;
 }
 
-/* Where an adaptive sweep starts: the recommender's level for the window
- * as it is (recommend_now), said with the path; -1 (the middle) when the
- * policy cannot say. */
-static int policy_start(const struct recommend *r, const struct sweep_cfg *c, FILE *log)
+/* Where an adaptive sweep starts: the run's recommender's level for the
+ * window as it is (recommend_now), said with the path; -1 (the middle) when
+ * the policy cannot say. */
+static int policy_start(const struct engine *e, const struct sweep_cfg *c, FILE *log)
 {
 	struct recommendation rec;
-	recommend_now(r, &rec);
+	recommend_now(&e->rec, &rec);
 	int start = recommend_level(&rec, c->level_hz, c->n_levels);
 	if (start >= 0) {
 		char path[512];
@@ -161,8 +161,9 @@ static bool stop_requested(void)
 /* A real fine-tune has its first steps seconds or minutes after its start
  * (loading the model, the data): wait for them, up to wait_s.  0 when
  * steps come (or none are needed), -1 with a message on stderr. */
-static int wait_first_step(struct session *s, double wait_s)
+static int wait_first_step(struct engine *e, double wait_s)
 {
+	struct session *s = e->s;
 	if (!s->job || s->have_progress)
 		return 0;
 	int64_t t0 = s->cur.t_ns, limit = (int64_t)(wait_s * 1e9);
@@ -170,7 +171,7 @@ static int wait_first_step(struct session *s, double wait_s)
 		s->job_name);
 	while (!stop_requested() && !s->have_progress && !s->job_over && s->cur.t_ns - t0 < limit) {
 		clock_sleep_until(&s->clock, session_due(s));
-		if (session_sample(s) < 0)
+		if (engine_step(e) < 0)
 			break;
 	}
 	if (s->have_progress)
@@ -210,17 +211,18 @@ static void job_after(struct session *s, bool stop)
 }
 
 /* Warm up at the board's own settings: the utilisation the recommender
- * reads (R: fed when open), and a fine-tune that is past its first steps. */
-static void warm_up(struct session *s, int64_t settle_ns, struct recommend *r)
+ * reads (when open), and a fine-tune that is past its first steps. */
+static void warm_up(struct engine *e, int64_t settle_ns)
 {
+	struct session *s = e->s;
 	int64_t warm_ns = settle_ns > 0 ? settle_ns : DVF_NS_PER_S;
 	while (!stop_requested()) {
 		clock_sleep_until(&s->clock, session_due(s));
-		if (session_sample(s) < 0)
+		int ev = engine_step(e);
+		if (ev < 0)
 			break;
-		struct recommend_sample x;
-		recommend_sample_of(s, &x);
-		recommend_feed(r, &x);
+		if (ev & ENGINE_CLOCK_SAID)
+			cmd_error("%s\n", control_msg(e->ctl));
 		if (s->cur.t_ns - s->t_start >= warm_ns)
 			break;
 	}
@@ -254,33 +256,25 @@ static void progress(const struct sweep *sw, int level, const struct session *s,
 	fflush(stderr);
 }
 
-/* Sample until the sweep ends, then give the clocks back. */
-static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
+/* Sample until the sweep ends (the engine then gives the clocks back). */
+static void run(struct engine *e)
 {
+	struct session *s = e->s;
+	const struct sweep_driver *d = &e->sweep;
 	bool tty = isatty(STDERR_FILENO);
 	int shown = 0;
-	while (!stop_requested()) {
-		if (sweep_level(&d->sw) < 0)
-			break;
-		if (sweep_driver_pin(d) != 0) {
-			cmd_error("%s\n", d->err);
-			break;
-		}
+	while (!stop_requested() && engine_sweeping(e)) {
 		clock_sleep_until(&s->clock, session_due(s));
-		if (session_sample(s) < 0) {
-			sweep_driver_abort(d, NULL);
-			break;
-		}
-		if (control_observe(ctl, &s->cur))
-			cmd_error("%s\n", control_msg(ctl));
-		if (s->job_over) {
-			/* The fine-tune ended (or crashed) under the sweep. */
-			cmd_error("%s\n", s->msg);
-			sweep_driver_abort(d, NULL);
-			break;
-		}
 		int level = d->sw.cur;   /* the window the sample may close is this level's */
-		sweep_driver_feed(d, &s->cur, &s->energy);
+		int ev = engine_step(e);
+		if (ev < 0) {
+			engine_sweep_abort(e, NULL);
+			break;
+		}
+		if (ev & ENGINE_CLOCK_SAID)
+			cmd_error("%s\n", control_msg(e->ctl));
+		if (s->job_over && (ev & ENGINE_SWEEP_OVER))
+			cmd_error("%s\n", s->msg);   /* it ended (or crashed) under the sweep */
 		if (d->sw.windows != shown) {
 			shown = d->sw.windows;
 			progress(&d->sw, level, s, tty);
@@ -289,10 +283,9 @@ static void run(struct sweep_driver *d, struct session *s, struct control *ctl)
 	if (tty && shown)
 		fputc('\n', stderr);   /* the table starts on a line of its own */
 	if (stop_requested())
-		sweep_driver_abort(d, NULL);
-	/* The end of a sweep gives the clocks back; the operator applies. */
-	if (sweep_driver_finish(d, s->cur.t_ns) != 0)
-		cmd_error("%s\n", d->err);
+		engine_sweep_abort(e, NULL);
+	if (e->sweep_err[0])
+		cmd_error("%s\n", e->sweep_err);
 }
 
 /* --out: the sweep CSV, with the workload the options describe. */
@@ -371,7 +364,8 @@ int cmd_sweep(const struct cmd_args *ca)
 	}
 
 	struct session s;
-	struct recommend rec = { 0 };
+	struct engine e;
+	bool opened = false;
 	rc = CMD_FAIL;
 	stopsig_install(true);   /* before the simulator and control open */
 	if (session_open(&s, &o, err, sizeof err) < 0) {
@@ -379,10 +373,10 @@ int cmd_sweep(const struct cmd_args *ca)
 		options_free(&o);
 		return s.job_start_status ? s.job_start_status : CMD_FAIL;   /* 127 not found, 126 not runnable */
 	}
-	struct control *ctl = session_control_open(&s, o.readonly, true);
-	if (!ctl || control_readonly(ctl)) {
+	opened = true;
+	if (engine_open(&e, &s, o.readonly, true) < 0 || control_readonly(e.ctl)) {
 		cmd_error("a sweep needs control of the GPU clock: %s\n",
-			ctl ? control_msg(ctl) : "out of memory");
+			e.ctl ? control_msg(e.ctl) : "out of memory");
 		goto out;
 	}
 	if (sweep_driver_levels(&rq, s.info, &c, err, sizeof err) < 0) {
@@ -392,37 +386,40 @@ int cmd_sweep(const struct cmd_args *ca)
 	}
 	/* The recommender reads the warm-up's utilisation (adaptive only). */
 	if (c.mode == SWEEP_ADAPTIVE) {
-		int rr = recommend_open(&rec, o.policy, &s, err, sizeof err);
+		int rr = engine_recommend(&e, o.policy, false, err, sizeof err);
 		if (rr != 0)
 			cmd_error("%s%s\n", rr > 0 ? "note: " : "", err);
 		if (rr < 0)
 			goto out;
 	}
-	warm_up(&s, c.settle_ns, &rec);
-	if (c.dwell_steps > 0 && wait_first_step(&s, a.wait_steps_s) < 0)
+	warm_up(&e, c.settle_ns);
+	if (c.dwell_steps > 0 && wait_first_step(&e, a.wait_steps_s) < 0)
 		goto out;
-	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&rec, &c, stdout) : -1;
+	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&e, &c, stdout) : -1;
 	if (sweep_validate(&c, err, sizeof err) < 0) {
 		cmd_error("%s\n", err);
 		rc = CMD_USAGE;
 		goto out;
 	}
-	struct sweep_driver d;
-	sweep_driver_start(&d, &c, ctl, CTL_BY_USER, true, s.cur.t_ns);
 	printf("sweep: %s, %d levels, dwell %s, settle %.1f s, select %s\n", sweep_mode_name(c.mode), c.n_levels,
 	       a.dwell, a.settle_s, sweep_select_name(c.select));
 	if (session_rehearsal(&s))
 		printf("sweep: a rehearsal: %s; the table shows the machinery at work, not the job\n",
 		       OPTIONS_REHEARSAL_WHY);
 	fflush(stdout);
-	run(&d, &s, ctl);
-	rc = report(&a, &s, &d.sw);
+	/* the first level is pinned at once; the end gives the clocks back
+	 * with control_release (no clock event: they were the board's own) */
+	if (engine_sweep(&e, &c, CTL_BY_USER, true) < 0) {
+		cmd_error("%s\n", engine_msg(&e));
+		goto out;
+	}
+	run(&e);
+	rc = report(&a, &s, &e.sweep.sw);
 out:
 	fflush(stdout);
 	job_after(&s, a.stop_job_after);
-	if (ctl)
-		control_close(ctl);
-	recommend_close(&rec);
+	if (opened)
+		engine_close(&e);
 	session_close(&s);
 	options_free(&o);
 	fflush(stdout);

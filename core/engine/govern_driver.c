@@ -147,7 +147,8 @@ static void remember_clocks(struct govern_driver *d)
 	d->prev_by = CTL_BY_USER;
 }
 
-int govern_driver_start(struct govern_driver *d, struct session *s, struct control *ctl, char *err, size_t len)
+int govern_driver_start(struct govern_driver *d, struct session *s, struct control *ctl,
+			const struct recommend *rec, char *err, size_t len)
 {
 	memset(d, 0, sizeof *d);
 	d->ctl = ctl;
@@ -160,9 +161,7 @@ int govern_driver_start(struct govern_driver *d, struct session *s, struct contr
 	if (govern_driver_config(s->opts, s->info, &c, err, len) != 0)
 		return -1;
 	d->rehearsal = session_rehearsal(s);   /* (--learn is refused then: options_check) */
-	char rerr[600];
-	int rc = recommend_open(&d->rec, s->opts->policy, s, rerr, sizeof rerr);
-	d->have_rec = rc >= 0;
+	d->rec = rec;
 	int64_t now = s->have_cur ? s->cur.t_ns : 0;
 	govern_init(&d->g, &c, -1, now);
 	d->active = true;
@@ -270,11 +269,6 @@ void govern_driver_feed(struct govern_driver *d, struct session *s)
 {
 	if (!d->active)
 		return;
-	if (d->have_rec) {
-		struct recommend_sample x;
-		recommend_sample_of(s, &x);
-		recommend_feed(&d->rec, &x);
-	}
 	enum govern_state st = d->g.state;
 	if (st == GOV_OFF || st == GOV_ENDED) {
 		say_new(d, s);
@@ -302,9 +296,9 @@ void govern_driver_feed(struct govern_driver *d, struct session *s)
 		say_new(d, s);
 		return;
 	}
-	if (d->g.state == GOV_WARMUP && d->have_rec) {
+	if (d->g.state == GOV_WARMUP && d->rec) {
 		struct recommendation r;
-		recommend_now(&d->rec, &r);
+		recommend_now(d->rec, &r);
 		d->g.start = recommend_level(&r, d->g.cfg.level_hz, d->g.cfg.n_levels);
 	}
 	int want = govern_feed(&d->g, &s->cur, &s->energy);
@@ -361,7 +355,4 @@ void govern_driver_close(struct govern_driver *d, struct session *s)
 		govern_end(&d->g, s->have_cur ? s->cur.t_ns : 0, "dvfstop stops");
 	give_back(d);
 	say_new(d, s);
-	if (d->have_rec)
-		recommend_close(&d->rec);
-	d->have_rec = false;
 }

@@ -1,6 +1,7 @@
 /* govern_driver: the governor (govern.h) at work in a session, for the
- * dashboard and --batch alike.  It feeds the governor each sample, starts
- * its profile at the policy's recommendation (recommend.h), pins what it
+ * dashboard and --batch alike, driven by the engine (engine.h).  It feeds
+ * the governor each sample, starts its profile at the recommendation of
+ * the run's recommender (recommend.h: the policy P chose), pins what it
  * wants through the clock control in the governor's name, gives the clocks
  * back as they were before it took them (the job's end, `g`, exit), and
  * suspends itself when anyone else changes the clock (a key, --set-clock,
@@ -28,8 +29,7 @@ struct dvf_opts;
 struct govern_driver {
 	struct govern g;
 	struct control *ctl;
-	struct recommend rec;
-	bool have_rec;
+	const struct recommend *rec;/* the run's one recommender (engine.h), not owned; NULL none */
 	bool active;                /* started (on, suspended or ended) */
 	bool rehearsal;             /* session_rehearsal: nothing it measures is the job's */
 	int applied;                /* the level the driver pinned, -1 none */
@@ -50,18 +50,20 @@ struct govern_driver {
  * the board's levels.  0, or -1 with a message naming the option. */
 int govern_driver_config(const struct dvf_opts *o, const struct dvf_info *in, struct govern_cfg *c, char *err,
 			 size_t len);
-/* Start governing the session's fine-tune through ctl (not read-only).
- * A clock set by the user already (--set-clock, a key) suspends it at
- * once.  0, or -1 with a message in err. */
-int govern_driver_start(struct govern_driver *d, struct session *s, struct control *ctl, char *err, size_t len);
-/* After each session_sample. */
+/* Start governing the session's fine-tune through ctl (not read-only),
+ * its profile starting where rec (the engine's, fed by it; NULL: none)
+ * recommends.  A clock set by the user already (--set-clock, a key)
+ * suspends it at once.  0, or -1 with a message in err. */
+int govern_driver_start(struct govern_driver *d, struct session *s, struct control *ctl,
+			const struct recommend *rec, char *err, size_t len);
+/* After each session_sample and the recommender's feed (engine_step). */
 void govern_driver_feed(struct govern_driver *d, struct session *s);
 /* `g`: on (start or resume) and off (the clocks back as before). */
 void govern_driver_toggle(struct govern_driver *d, struct session *s);
 /* A person is about to set the clock (a key, a sweep): the clocks go back
  * as they were before the governor, and it waits for `g`. */
 void govern_driver_suspend(struct govern_driver *d, struct session *s, const char *why);
-/* Off, the clocks given back; the recommender closed (exit). */
+/* Off, the clocks given back (exit). */
 void govern_driver_close(struct govern_driver *d, struct session *s);
 /* The profile cache's key of this session's job, governed with cfg c. */
 void govern_driver_cache_key(const struct session *s, const struct govern_cfg *c, struct gcache_key *k);

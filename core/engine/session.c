@@ -840,6 +840,9 @@ void session_close(struct session *s)
 		prom_close(s->prom);
 		s->prom = NULL;
 	}
+	s->gov = NULL;
+	free(s->gov_kept);
+	s->gov_kept = NULL;
 	if (s->src && s->ops)
 		s->ops->close(s->src);
 	s->src = NULL;

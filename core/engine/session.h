@@ -102,6 +102,8 @@ struct session {
 	char run_id[48];             /* this run: start time (UTC) and pid, "20261205T083000Z-4242" */
 	struct dvf_m recommend_hz;   /* the dashboard's policy recommends this clock (not ok: nothing) */
 	const struct govern *gov;    /* the governor while one was started (govern_driver); NULL none */
+	struct govern *gov_kept;     /* its last state once the run closed (engine_close), for the
+	                                summary and the last /metrics; session_close frees it */
 	struct dvf_m governed_hz;    /* the level it pins now (not ok: none) */
 	const char *ctl_mode;        /* "pin"/"cap" while a clock change by dvfstop holds; NULL: none */
 	const char *ctl_by;

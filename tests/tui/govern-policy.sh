@@ -1,0 +1,27 @@
+#!/bin/sh
+# One recommender per run: P changes the policy the governor follows, not
+# only the one the panel shows.  A --policy file (leaf 510) with --govern,
+# and P to builtin:mlg while the governor warms up: its profile starts at
+# mlg's 816 MHz (the demo's deep model, long sequences, busy GPU), the
+# level the panel shows, not at the file's 510 MHz.  The simulated time
+# runs at a quarter of real time, so the warm-up (about 4 s of it) lasts
+# long enough for the key.  The last /metrics written at exit keeps the
+# governor's end, as --batch's does (the dashboard dropped it).
+. "$top_srcdir/tests/tui/tmux.sh"
+
+ST="$T/state"
+mkdir -m 700 "$ST"
+printf 'dvfstop-policy 1\nname mine\nleaf 510\n' >"$T/mine.policy"
+
+start 120 40
+run "DVFSTOP_STATE_DIR=\"$ST\" \"$DVFSTOP\" --no-config --demo --govern --no-cache --sim-speed 0.25 --refresh 200 --record \"$T/rec.csv\" --prom-textfile \"$T/g.prom\" --policy \"$T/mine.policy\"; echo DVFSTOP-EXIT=\$?"
+expect_screen "--policy FILE: the panel's policy" 'mine\.policy +\[3/3 P\]'
+expect_screen "--govern: it warms up" 'gov warm-up'
+keys P
+expect_screen "P: builtin:mlg" 'builtin:mlg +\[1/3 P\]'
+expect_screen "the governor profiles" 'gov (profile|hold)' 120
+quit_ok
+expect_grep "the profile starts at builtin:mlg's level, not the file's" \
+	'profile 1: [0-9]* levels, [0-9.]* MHz to [0-9.]* MHz, from 816 MHz' "$T/rec.csv"
+expect_grep "the last /metrics: the governor ended" '^dvfstop_governor_info{.*state="ended"} 1' "$T/g.prom"
+finish
