@@ -1,8 +1,9 @@
 #!/bin/sh
 # terminal-bytes: what the TUI writes to the terminal, beside htop.
 #
-#   bench/terminal-bytes.sh     environment: DURATION (s per run, default 80),
-#                               SKIP (s left out at the start, default 60),
+#   bench/terminal-bytes.sh     environment: SKIP (s left out at the start;
+#                               default COLUMNS/2 + 5: 45, 65, 105 s),
+#                               DURATION (s per run, default SKIP + 20),
 #                               REPEAT (rounds, default 1),
 #                               SIZES (default "80x24 120x40 200x50"),
 #                               BUILD or DVFSTOP, HTOP (default htop),
@@ -13,9 +14,9 @@
 # with `q` after DURATION seconds.  Reported per program and size:
 #   bytes/s     output after the first SKIP seconds: the steady state, what
 #               an SSH link carries while you watch.  The dashboard's graphs
-#               hold one point a second and fill in about a minute (the
-#               widest at 200x50 in 98 s): until then a shift moves part of
-#               a graph only, so a shorter SKIP measures too little
+#               hold one point a second and fill in about COLUMNS/2 s (98 s
+#               at 200x50): until then a shift moves part of a graph only,
+#               so a shorter SKIP measures too little
 #   first frame seconds from start until the end of the first burst of
 #               output (the first complete screen; a gap of 100 ms ends it)
 #   maxRSS      peak resident memory (VmHWM) read just before quitting
@@ -27,8 +28,6 @@
 # median of dvfstop's ratio to each other program within a round.
 set -eu
 . "$(dirname "$0")/lib.sh"
-DURATION=${DURATION:-80}
-SKIP=${SKIP:-60}
 REPEAT=${REPEAT:-1}
 SIZES=${SIZES:-"80x24 120x40 200x50"}
 HTOP=${HTOP:-htop}
@@ -49,7 +48,7 @@ measure() {
 	printf '%s\n' "echo \$\$ >'$work/pid'; exec $cmd" >"$work/run.sh"
 	tmux -L "$sock" -f /dev/null new-session -d -x "$cols" -y "$rows" \
 		"script -q -f -O '$work/out' -T '$work/tim' -c 'sh $work/run.sh'"
-	sleep "$DURATION"
+	sleep "$dur"
 	rss=0
 	if [ -s "$work/pid" ]; then
 		rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$(cat "$work/pid")/status" 2>/dev/null || echo 0)
@@ -61,7 +60,7 @@ measure() {
 		i=$((i + 1))
 	done
 	tmux -L "$sock" kill-server 2>/dev/null || :
-	awk -v d="$DURATION" -v skip="$SKIP" -v name="$name" -v size="${cols}x${rows}" -v rss="${rss:-0}" '
+	awk -v d="$dur" -v skip="$skip" -v name="$name" -v size="${cols}x${rows}" -v rss="${rss:-0}" '
 	{ t += $1; if (t > d) exit
 	  if (!done) { if (n > 0 && $1 > 0.1) { done = 1; first = prev } else { prev = t } }
 	  n++; total += $2; if (t > skip) steady += $2 }
@@ -71,15 +70,17 @@ measure() {
 	}' "$work/tim" | tee -a "$work/rows"
 }
 
-[ "$SKIP" -lt "$DURATION" ] || bench_die "SKIP ($SKIP) must be below DURATION ($DURATION)"
 : >"$work/rows"
-echo "terminal output over ${DURATION} s per run (steady state after ${SKIP} s), TERM=tmux-256color, $REPEAT round(s)"
+echo "terminal output, steady state after ${SKIP:-COLUMNS/2 + 5} s of ${DURATION:-SKIP + 20} s per run, TERM=tmux-256color, $REPEAT round(s)"
 printf '%-8s %-8s %10s %10s %11s %11s\n' size program "bytes/s" "bytes" "first frame" "maxRSS"
 r=0
 while [ $r -lt "$REPEAT" ]; do
 	r=$((r + 1))
 	for size in $SIZES; do
 		cols=${size%x*} rows=${size#*x}
+		skip=${SKIP:-$((cols / 2 + 5))}
+		dur=${DURATION:-$((skip + 20))}
+		[ "$skip" -lt "$dur" ] || bench_die "SKIP ($skip) must be below DURATION ($dur)"
 		measure dvfstop "$cols" "$rows" "'$DVFSTOP' --no-config --demo"
 		[ -z "${DVFSTOP_BASE:-}" ] || measure base "$cols" "$rows" "'$DVFSTOP_BASE' --no-config --demo"
 		[ $have_htop = 0 ] || measure htop "$cols" "$rows" "'$(command -v "$HTOP")' -d 5"
