@@ -60,7 +60,7 @@ static void put_energy(struct cellbuf *cb, int *x, int y, int x1, double j)
 	if (j >= 36000)
 		put_fmt(cb, x, y, x1, ROLE_VALUE, "%.3f Wh", j / 3600.0);
 	else
-		put_fmt(cb, x, y, x1, ROLE_VALUE, "%.1f J", j);
+		put_fmt(cb, x, y, x1, ROLE_VALUE, "%.*f J", j >= 999.95 ? 0 : 1, j);   /* a projection: no tenths past 1 kJ */
 }
 
 int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, int x1, int ymax)
@@ -85,7 +85,7 @@ int job_panel_rows(const struct job_view *v, struct cellbuf *cb, int x0, int y, 
 	x = x0;
 	put_text(cb, &x, y, x1, ROLE_LABEL, "J/step  ");
 	if (v->have && js->jps_ok)
-		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.4f", js->j_per_step);
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.*f", render_jstep_prec(js->j_per_step), js->j_per_step);
 	else
 		put_text(cb, &x, y, x1, v->have ? ROLE_NA : ROLE_INACTIVE, v->have ? "n/a" : "--");
 	put_text(cb, &x, y, x1, ROLE_LABEL, "   steps/s ");
@@ -146,7 +146,7 @@ int job_panel_compact(const struct job_view *v, struct cellbuf *cb, int x0, int 
 	x = x0;
 	put_text(cb, &x, y, x1, ROLE_LABEL, "J/step ");
 	if (js->jps_ok)
-		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.4f", js->j_per_step);
+		put_fmt(cb, &x, y, x1, ROLE_VALUE, "%.*f", render_jstep_prec(js->j_per_step), js->j_per_step);
 	else
 		put_text(cb, &x, y, x1, ROLE_NA, "n/a");
 	put_text(cb, &x, y, x1, ROLE_LABEL, "  ");

@@ -39,12 +39,20 @@ static void put_util(struct cellbuf *cb, int x0, int y, int W, struct dvf_m pm)
 	}
 }
 
+/* Graphs move PANEL_GRAPH_STEP points at a time (2 s at the dashboard's
+ * 1 s history): a shift of noisy values changes nearly every cell, so
+ * shifting half as often halves what the graphs send to the terminal (over
+ * SSH most of a frame).  The newest point waits one more interval at most;
+ * its value is on screen as text meanwhile. */
 int panel_series(const struct history *h, int series, int width, double *v, bool *ok)
 {
-	if (!h || h->len <= 0 || width <= 0)
+	if (!h || width <= 0)
 		return 0;
-	int n = h->len < width ? h->len : width;
-	int first = h->len - n;
+	int len = h->len - (int)(h->closed % PANEL_GRAPH_STEP);
+	if (len <= 0)
+		return 0;
+	int n = len < width ? len : width;
+	int first = len - n;
 	for (int i = 0; i < n; i++)
 		ok[i] = history_get(h, series, first + i, &v[i]);
 	return n;
@@ -71,8 +79,12 @@ static void graph(const struct tui_view *v, struct cellbuf *cb, int series, int 
 	if (w > MAX_W)
 		w = MAX_W;
 	int n = panel_series(v->hist, series, w, val, ok);
-	if (mode == SCALE_ZERO)
+	/* Scales rounded to steps (render.h says why): a new maximum within
+	 * a step leaves the drawn cells alone. */
+	if (mode == SCALE_ZERO) {
 		render_spark_range(val, ok, n, w, min_hi, &lo, &hi);
+		hi = render_nice_ceil(hi);
+	}
 	if (mode == SCALE_SPAN) {
 		bool any = false;
 		for (int i = 0; i < n; i++)
@@ -88,6 +100,7 @@ static void graph(const struct tui_view *v, struct cellbuf *cb, int series, int 
 		if (pad < min_hi)
 			pad = min_hi;
 		lo = lo - pad > 0 ? lo - pad : 0;
+		render_nice_span(&lo, &hi);
 		if (rows >= 2 && x >= 4) {
 			char t[16];
 			snprintf(t, sizeof t, "%4.*f", hi < 100 ? 1 : 0, hi);
@@ -503,7 +516,7 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 		     total ? (in && !in->total_known ? "sum" : "total") : in->rail_name[i]);
 		pen_put(&p, ROLE_LABEL, " ");
 		pen_put(&p, ROLE_LABEL, !total && in->rail_in_total[i] ? mark : " ");
-		render_fmt_m(val, sizeof val, m, 1e-3, 2, "W");
+		render_fmt_m(val, sizeof val, m, 1e-3, render_w_prec((double)m.v * 1e-3), "W");
 		pen_putf(&p, m.ok ? ROLE_VALUE : ROLE_NA, " %8s ", val);
 		graph(v, cb, total ? HS_TOTAL_W : HS_RAIL0 + i, p.x, y, x0 + W - p.x, 1,
 		      total ? ROLE_SPARK_TOTAL : ROLE_SPARK, 0, 0, SCALE_ZERO, 0.1);
@@ -516,7 +529,7 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 		p = pen_at(cb, x0, y++, x0 + W);
 		pen_put(&p, ROLE_LABEL, "mean ");
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
-		pen_put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
+		pen_put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, render_w_prec(mw * 1e-3), "W");
 		char d[32];
 		pen_putf(&p, ROLE_LABEL, " over %s", render_duration(d, sizeof d, v->elapsed_s));
 	}
@@ -577,7 +590,7 @@ void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 		p = pen_at(cb, x0, y++, x0 + W);
 		pen_put(&p, ROLE_LABEL, "mean    ");
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
-		pen_put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, 2, "W");
+		pen_put_m(&p, ok ? dvf_m_val((int64_t)(mw + 0.5)) : dvf_m_na(), 1e-3, render_w_prec(mw * 1e-3), "W");
 		pen_putf(&p, ROLE_LABEL, "  time %s", render_duration(d, sizeof d, v->elapsed_s));
 	}
 	/* Several GPUs: each one's share, leaving a row for the job. */

@@ -96,8 +96,11 @@ size_t panel_wrap(const char *s, int cols);
  * up, so it is shown instead of the key hint. */
 void panel_too_small(int need_cols, int need_rows, bool quit_ask, struct cellbuf *cb);
 
+/* Points a graph moves by (panel.c says why). */
+enum { PANEL_GRAPH_STEP = 2 };
 /* The last up-to-width points of a history series into v/ok (oldest
- * first).  Returns the number of points. */
+ * first), up to the last whole step of PANEL_GRAPH_STEP closed points.
+ * Returns the number of points. */
 int panel_series(const struct history *h, int series, int width, double *v, bool *ok);
 
 #endif

@@ -48,6 +48,37 @@ void render_spark_range(const double *v, const bool *ok, int n, int width, doubl
 			*hi = v[i];
 }
 
+double render_nice_ceil(double x)
+{
+	static const double steps[] = { 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 };
+	if (!(x > 0) || isinf(x))
+		return x;
+	double p = pow(10, floor(log10(x)));
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (steps[i] * p >= x * (1 - 1e-9))
+			return steps[i] * p;
+	return 10 * p;
+}
+
+void render_nice_span(double *lo, double *hi)
+{
+	static const double steps[] = { 1, 2, 2.5, 5, 10 };
+	double span = *hi - *lo;
+	if (!(span > 0) || isinf(span))
+		return;
+	double want = span / 4, p = pow(10, floor(log10(want))), step = 10 * p;
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (steps[i] * p >= want * (1 - 1e-9)) {
+			step = steps[i] * p;
+			break;
+		}
+	bool from_zero = *lo >= 0;
+	*lo = floor(*lo / step + 1e-9) * step;
+	*hi = ceil(*hi / step - 1e-9) * step;
+	if (from_zero && *lo < 0)
+		*lo = 0;
+}
+
 int render_spark(const double *v, const bool *ok, int n, double lo, double hi,
 		 int width, int rows, int row, bool utf8, char *out, size_t outlen)
 {
@@ -176,6 +207,18 @@ int render_scale(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf
 			return -1;
 	}
 	return (int)o;
+}
+
+int render_w_prec(double w)
+{
+	w = fabs(w);
+	return w >= 99.95 ? 0 : w >= 9.995 ? 1 : 2;
+}
+
+int render_jstep_prec(double j)
+{
+	j = fabs(j);
+	return j >= 999.95 ? 0 : j >= 99.995 ? 1 : j >= 9.9995 ? 2 : j >= 0.99995 ? 3 : 4;
 }
 
 char *render_fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const char *unit)

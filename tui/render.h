@@ -31,6 +31,16 @@ int render_spark_units(double v, bool ok, double lo, double hi, int rows);
  * least min_hi), the usual scale for power and clock graphs. */
 void render_spark_range(const double *v, const bool *ok, int n, int width, double min_hi,
 		 double *lo, double *hi);
+/* The scale's top rounded up to the next of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5,
+ * 6, 8 times a power of ten (x itself when not above 0): a graph scaled to
+ * it keeps its cells while its largest value moves within one step, where
+ * a scale that follows every new maximum redraws the whole graph. */
+double render_nice_ceil(double x);
+/* lo and hi widened outwards to multiples of a step of 1, 2, 2.5 or 5
+ * times a power of ten, at least a quarter of the span, for a graph of
+ * the values' own span (labelled at lo and hi) that rescales only when a
+ * value crosses such a multiple. */
+void render_nice_span(double *lo, double *hi);
 
 /* A bar of `width` cells filled to frac (0..1, clamped), in eighths with
  * UTF-8; with ok false the bar is blank with "n/a" in its middle. */
@@ -45,6 +55,13 @@ int render_scale(const int64_t *level_hz, int n, struct dvf_m min_hz, struct dvf
 /* Cell of level i on such a scale. */
 int render_scale_pos(int i, int n, int width);
 
+/* Decimals for a power of w watts: three significant digits (0.48, 6.55,
+ * 22.1, 595 W), about what a rail's sensor resolves (INA3221: tens of mW
+ * at 20 W), so the last digit shown is not noise that changes every frame. */
+int render_w_prec(double w);
+/* Decimals for a J/step of j: four significant digits (10.48, 0.9873),
+ * finer than a run's own spread, coarser than its noise. */
+int render_jstep_prec(double j);
 /* Number with unit: v * scale with prec decimals and " unit", or "n/a". */
 char *render_fmt_m(char *buf, size_t len, struct dvf_m m, double scale, int prec, const char *unit);
 /* Seconds as H:MM:SS (or M:SS under an hour); "n/a" when negative. */

@@ -698,11 +698,13 @@ int session_sample(struct session *s)
 				session_record_moved(s, rows, moved);
 		}
 	}
-	struct prom_view pv;
-	prom_view_fill(s, &pv);
-	const char *pm = prom_update(s->prom, &pv);
-	if (pm)
-		session_msg(s, "%s", pm);
+	if (s->prom) {   /* the view is made only for an exporter */
+		struct prom_view pv;
+		prom_view_fill(s, &pv);
+		const char *pm = prom_update(s->prom, &pv);
+		if (pm)
+			session_msg(s, "%s", pm);
+	}
 	if (s->src_timed) {
 		s->ops->timeline(s->src, &tl_next);
 		s->next_t = tl_next.next_ns;   /* the recording's next row */

@@ -22,7 +22,7 @@ expect_screen "GPU 5 lost: n/a" '│5  n/a \(not answering\)'
 expect_screen "GPU 5 lost: said on the status line" 'GPU 5 .*is lost'
 expect_screen "the others go on" '│6  1980MHz  81%  595W  66/140G 80'
 expect_screen "the power shares without it" 'share 0 14%  1 14%'
-expect_screen "the node's power is the seven" 'total +4165\.00 W'
+expect_screen "the node's power is the seven" 'total +4165 W'
 keys q
 expect_screen "q: exits with status 1 (a GPU was lost)" 'DVFSTOP-EXIT=1'
 finish

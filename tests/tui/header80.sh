@@ -10,9 +10,12 @@ SD="$T/sim"
 ST="$T/state"
 mkdir -m 700 "$ST"
 # dash ARGS...: the dashboard on the simulator; its pid goes to $T/pid.
+# The exit status is printed from the first column of a fresh row: a killed
+# dashboard leaves the terminal raw (no CR on a newline) with the cursor
+# where it last drew, and a status printed there wraps at 80 columns.
 dash() {
 	rm -f "$T/pid"
-	run "sh -c 'echo \$\$ >\"$T/pid\"; DVFSTOP_STATE_DIR=\"$ST\" exec \"$DVFSTOP\" --no-config --demo --sim-dir \"$SD\" --refresh 200 $*'; echo DVFSTOP-EXIT=\$?"
+	run "sh -c 'echo \$\$ >\"$T/pid\"; DVFSTOP_STATE_DIR=\"$ST\" exec \"$DVFSTOP\" --no-config --demo --sim-dir \"$SD\" --refresh 200 $*'; printf '\\r\\nDVFSTOP-EXIT=%s\\n' \$?"
 }
 # header_has PATTERN: the header's two rows, read as one line (a wrapped
 # message's words joined by a space), hold it

@@ -1,6 +1,7 @@
 /* Renderers: sparklines (gaps stay gaps), bars, the clock scale, numbers. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,6 +102,46 @@ static void test_spark_range(void **state)
 	assert_true(hi == 2);
 	render_spark_range(v, ok, 4, 3, 10, &lo, &hi);
 	assert_true(hi == 10);
+}
+
+/* Scales in steps: a new maximum inside a step keeps the scale. */
+static void test_nice_scales(void **state)
+{
+	(void)state;
+	assert_true(fabs(render_nice_ceil(22.3) - 25) < 1e-9);
+	assert_true(fabs(render_nice_ceil(24.9) - 25) < 1e-9);
+	assert_true(fabs(render_nice_ceil(25) - 25) < 1e-9);
+	assert_true(fabs(render_nice_ceil(0.48) - 0.5) < 1e-9);
+	assert_true(fabs(render_nice_ceil(1.81) - 2) < 1e-9);
+	assert_true(fabs(render_nice_ceil(8.1) - 10) < 1e-9);
+	assert_true(render_nice_ceil(0) == 0);
+	double lo = 21.4, hi = 28.4;   /* span 7: steps of 2 */
+	render_nice_span(&lo, &hi);
+	assert_true(fabs(lo - 20) < 1e-9 && fabs(hi - 30) < 1e-9);
+	lo = 20.9, hi = 29.1;          /* the same scale */
+	render_nice_span(&lo, &hi);
+	assert_true(fabs(lo - 20) < 1e-9 && fabs(hi - 30) < 1e-9);
+	lo = 0.05, hi = 0.3;           /* never below 0 when it started above */
+	render_nice_span(&lo, &hi);
+	assert_true(lo == 0 && fabs(hi - 0.3) < 1e-9);
+	lo = hi = 5;                   /* no span: left alone */
+	render_nice_span(&lo, &hi);
+	assert_true(lo == 5 && hi == 5);
+}
+
+/* Power to three significant digits, J/step to four. */
+static void test_display_precision(void **state)
+{
+	(void)state;
+	assert_int_equal(render_w_prec(0.48), 2);
+	assert_int_equal(render_w_prec(6.55), 2);
+	assert_int_equal(render_w_prec(9.996), 1);   /* prints 10.0, not 10.00 */
+	assert_int_equal(render_w_prec(22.07), 1);
+	assert_int_equal(render_w_prec(595), 0);
+	assert_int_equal(render_jstep_prec(10.4821), 2);
+	assert_int_equal(render_jstep_prec(0.9873), 4);
+	assert_int_equal(render_jstep_prec(2.5), 3);
+	assert_int_equal(render_jstep_prec(1234.5), 0);
 }
 
 static void test_spark_small_buffer(void **state)
@@ -222,6 +263,8 @@ int main(void)
 		cmocka_unit_test(test_spark_rows),
 		cmocka_unit_test(test_spark_units),
 		cmocka_unit_test(test_spark_range),
+		cmocka_unit_test(test_nice_scales),
+		cmocka_unit_test(test_display_precision),
 		cmocka_unit_test(test_spark_small_buffer),
 		cmocka_unit_test(test_bar),
 		cmocka_unit_test(test_scale),

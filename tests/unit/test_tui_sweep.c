@@ -355,7 +355,7 @@ static void test_job_rows(void **state)
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	job_panel_rows(&v, &cb, 1, 1, 59, 6);
 	assert_true(contains(&cb, "exited with code 3  train.py"));
-	assert_true(contains(&cb, "J/step  2.0000"));
+	assert_true(contains(&cb, "J/step  2.000"));
 	assert_true(contains(&cb, "steps/s 2.00 mean"));
 	assert_true(contains(&cb, "steps   50 of 50"));
 	assert_true(contains(&cb, "total over 0:25"));
@@ -364,7 +364,7 @@ static void test_job_rows(void **state)
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	assert_int_equal(job_panel_compact(&v, &cb, 1, 1, 39, 6), 3);
 	/* how it ended, short: the exit code an 80x24 screen keeps */
-	assert_true(contains(&cb, "J/step 2.0000  50/50  exit 3"));
+	assert_true(contains(&cb, "J/step 2.000  50/50  exit 3"));
 	assert_true(contains(&cb, "energy 100.0 J  over 0:25"));
 	v.js.running = true;
 	v.js.steps = dvf_m_val(10);
@@ -374,7 +374,7 @@ static void test_job_rows(void **state)
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	/* one row left: only the first */
 	assert_int_equal(job_panel_compact(&v, &cb, 1, 6, 39, 6), 7);
-	assert_true(contains(&cb, "J/step 2.0000  10/50  left 2m05s"));
+	assert_true(contains(&cb, "J/step 2.000  10/50  left 2m05s"));
 	assert_false(contains(&cb, "projected"));
 	cellbuf_clear(&cb, ROLE_NORMAL);
 	job_panel_compact(&v, &cb, 1, 1, 39, 6);
