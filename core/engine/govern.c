@@ -242,16 +242,6 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	want(g, lvl, now);
 }
 
-/* Did the user's clocks move through these windows (the board's own
- * governor at work)?  A clock not read counts as moved. */
-static bool wandered(const struct govern_fig *f, int n)
-{
-	for (int k = 0; k < n; k++)
-		if (f[k].f_lo <= 0 || f[k].f_lo != f[k].f_hi || f[k].f_lo != f[0].f_lo)
-			return true;
-	return false;
-}
-
 /* A warm-up or baseline window: a profile window's steps, and as long in
  * time as one at the last window's step time.  Two of them in a row that
  * agree end the warm-up; every step at the user's clocks costs what they
@@ -261,11 +251,8 @@ static int64_t base_window(const struct govern *g)
 {
 	int64_t n = g->cfg.window_steps;
 	double sps = g->wu_n > 0 ? g->wu_fig[g->wu_n - 1].sps : 0;
-	/* Clocks that wander (the board's own governor) wander for seconds:
-	 * each window as long as a watch window, so the baseline spans them. */
-	int64_t ns = wandered(g->wu_fig, g->wu_n) ? g->cfg.hold_window_ns : g->cfg.window_ns;
-	if (sps > 0 && (double)ns * 1e-9 / sps > (double)n)
-		n = (int64_t)ceil((double)ns * 1e-9 / sps);
+	if (sps > 0 && (double)g->cfg.window_ns * 1e-9 / sps > (double)n)
+		n = (int64_t)ceil((double)g->cfg.window_ns * 1e-9 / sps);
 	return n;
 }
 
@@ -370,8 +357,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 	struct govern_fig f;
 	if (!govern_win_fig(g, s, e, base_window(g), &f))
 		return;
-	bool wander = wandered(g->wu_fig, g->wu_n) || wandered(&f, 1);
-	bool bound = s->steps.v - g->wu_steps0 >= g->cfg.warmup_max_steps * (wander ? GOVERN_WANDER_STEPS : 1) ||
+	bool bound = s->steps.v - g->wu_steps0 >= g->cfg.warmup_max_steps ||
 		     s->t_ns - g->wu_t0 >= g->cfg.warmup_max_ns;
 	/* Calm: two windows in a row whose step times agree.  The stretch is
 	 * the baseline, measured on (still at the user's clocks) while its
@@ -393,11 +379,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		g->wu_n--;
 	}
 	g->wu_fig[g->wu_n++] = f;
-	/* Wandering clocks: every window of the baseline, whatever its
-	 * spread says; their J/step moves with the board's governor for
-	 * tens of seconds, which a few calm windows do not show. */
-	bool enough = g->wu_n == GOVERN_BASE_MAX || (!wander && govern_win_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE);
-	if ((g->wu_n >= 2 && enough) || bound) {
+	if ((g->wu_n >= 2 && (govern_win_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE || g->wu_n == GOVERN_BASE_MAX)) || bound) {
 		set_base(g, g->wu_fig, g->wu_n);
 		g->prev_ok = false;
 		say(g, s->t_ns, "%s after %lld steps: %.3f s/step, %.4f J/step at the user's clocks (the baseline)",
@@ -421,7 +403,7 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 		return;
 	if (g->wu_n < GOVERN_BASE_MAX)
 		g->wu_fig[g->wu_n++] = f;
-	if ((wandered(g->wu_fig, g->wu_n) || govern_win_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE) && g->wu_n < GOVERN_BASE_MAX) {
+	if (govern_win_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE && g->wu_n < GOVERN_BASE_MAX) {
 		govern_win_start(g, s, e, s->steps.v);
 		return;
 	}

@@ -60,8 +60,7 @@
 #define GOVERN_BEAT_MIN 0.005    /* a level beats the user's clocks by more than their noise and 0.5 % */
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
 enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
-       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
-       GOVERN_WANDER_STEPS = 4 /* the warm-up's bound x this where the user's clocks wander */ };
+       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64 };
 
 /* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
  * the noise and the stalls of a baseline. */
