@@ -247,9 +247,9 @@ static void test_board_rows(void **state)
 	s->fan_pwm = dvf_m_val(85);
 	s->fan_rpm = dvf_m_val(2278);
 	s->gpu_procs = dvf_m_val(3);
-	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 3355443, "python3", 0 };
-	s->gpu_proc[1] = (struct dvf_gpu_proc){ 2011, 65536, "gnome-shell", 0 };
-	s->gpu_proc[2] = (struct dvf_gpu_proc){ 1523, 512, "Xorg", 0 };
+	s->gpu_proc[0] = (struct dvf_gpu_proc){ 4242, 3355443, "python3", 0, dvf_m_na(), false };
+	s->gpu_proc[1] = (struct dvf_gpu_proc){ 2011, 65536, "gnome-shell", 0, dvf_m_na(), false };
+	s->gpu_proc[2] = (struct dvf_gpu_proc){ 1523, 512, "Xorg", 0, dvf_m_na(), false };
 
 	/* 5 rows: the clusters share the clock row, each core's load after
 	 * its cluster's clock (ASCII: tenths) */
