@@ -455,13 +455,20 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		mhz(g, best, a, sizeof a);
 		double se = est[bi].y > 0 ? est[bi].se / est[bi].y * 100 : 0;
 		if (g->cfg.select == SEL_ENERGY && !beats_base(g, est, bi)) {
-			char u[48] = "the user's clocks";
+			char u[64] = "the user's clocks";
+			/* Where the user's clocks moved (the board's own governor),
+			 * giving them back lets that governor wander off to a dear
+			 * level later in the job (a quarter dearer on one drawn
+			 * curve): the best level measured, no dearer than them
+			 * within noise, is pinned instead; nothing is claimed. */
+			int keep = g->base_level >= 0 ? g->base_level : best;
 			if (g->base_level >= 0) {
 				char b[32];
 				mhz(g, g->base_level, b, sizeof b);
 				snprintf(u, sizeof u, "%s (the user's clocks)", b);
-			}
-			to_hold(g, g->base_level, true, s->t_ns, s);
+			} else
+				snprintf(u, sizeof u, "%s (as good as the user's moving clocks)", a);
+			to_hold(g, keep, true, s->t_ns, s);
 			say(g, s->t_ns, "hold %s: no level beat them beyond noise (best %s %.4f J/step "
 			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
 			    g->sw.windows, used);

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Where nothing beats the user's clocks beyond noise and those clocks
+# moved (the board's own governor), the governor pins the best level it
+# measured rather than give them back: given back, that governor later
+# wandered down to 306 MHz, a quarter dearer, for most of the job (a drawn
+# curve of bench/govern.sh --seed 2928910353).  Nothing is claimed.
+. "$top_srcdir/tests/lib.sh"
+PY=/usr/bin/python3
+"$DVFSTOP" --batch --no-config --no-cache --demo --sim-model bert-small --sim-seq-len 48 --sim-batch 6 \
+	--seed 416552 --sim-curve "$FIX/curves/monotone-falling.csv" --sim-steps 400 --govern \
+	--summary-format json --record "$T/g.csv" >"$T/g.json" 2>"$T/g.err"
+expect_eq "governed run: exit status" "$?" 0
+expect_grep "the best level is held, as good as the moving clocks" \
+	"governor: hold [0-9.]* MHz (as good as the user's moving clocks): no level beat them" "$T/g.err"
+"$PY" - "$T/g.csv" >"$T/held" <<'PY'
+import csv, sys, collections
+c, on = collections.Counter(), False
+for r in csv.DictReader(open(sys.argv[1])):
+    if "governor: hold" in (r.get("event") or ""):
+        on = True
+    if on and r["gpu_freq_mhz"]:
+        c[r["gpu_freq_mhz"]] += 1
+n = sum(c.values())
+f, k = c.most_common(1)[0]
+print(f, "%.3f" % (k / n))
+PY
+read -r f share <"$T/held"
+"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 1224 and float(sys.argv[2]) > 0.95 else 1)" "$f" "$share" &&
+	ok "held at $f MHz for $share of the samples after the hold" || fail "after the hold: $f MHz for $share of the samples"
+expect_eq "JSON: no saving claimed" "$("$PY" -c "import json,sys; g=json.load(open(sys.argv[1]))['governor']; print(g['holds_user_clocks'], round(float(g['energy_saved_j'] or 0), 6))" "$T/g.json")" "True 0.0"
+finish
