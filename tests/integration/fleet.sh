@@ -204,7 +204,9 @@ if have_nvml:
         say(not err, "%s: one series per GPU of 8%s" % (m, ": " + err if err else ""))
 # the dashboard's recommendation: its one-leaf policy's 510 MHz
 if have_dash:
-    r, err = query("dvfstop_gpu_recommended_frequency_hertz")
+    # (the governed run follows a recommender too, the default policy's:
+    # its series is its own instance's)
+    r, err = query('dvfstop_gpu_recommended_frequency_hertz{instance!="%s"}' % governed)
     got = [x["value"][1] for x in r.get("data", {}).get("result", [])]
     say(not err and got == ["510000000"], "the dashboard's recommendation on /metrics: %s Hz" % got)
 # the rules loaded and evaluate; the dead target is named by the unscraped rule

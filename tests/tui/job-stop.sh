@@ -17,7 +17,8 @@ expect_screen "train.py runs" 'steps +[0-9]+ of 5000' 60
 keys q
 expect_screen "q: the question" 'k stop it'
 keys k
-expect_screen "k: stderr says SIGINT first, then SIGTERM and SIGKILL" 'SIGINT now, SIGTERM 10 s later, SIGKILL 10 s after that'
+# (the summary printed at exit may scroll the line off: read the scrollback too)
+expect_history "k: stderr says SIGINT first, then SIGTERM and SIGKILL" 'SIGINT now, SIGTERM 10 s later, SIGKILL 10 s after that'
 expect_screen "k: dvfstop exits with the job's status (SIGINT: 130)" 'DVFSTOP-EXIT=130' 60
 until_ok test -s "$T/ckpt-k"
 expect_grep "k: the job's KeyboardInterrupt handler wrote its checkpoint" '^checkpoint [0-9][0-9]*' "$T/ckpt-k"
@@ -27,7 +28,7 @@ clear_screen
 dvfstop --demo --refresh 200 -- $TRAIN 5000 0.05 0 "''" "'$T/ckpt-c'"
 expect_screen "Ctrl-C run: train.py runs" 'steps +[0-9]+ of 5000' 60
 keys C-c
-expect_screen "Ctrl-C: SIGINT first" 'SIGINT now'
+expect_history "Ctrl-C: SIGINT first" 'SIGINT now'
 expect_screen "Ctrl-C: dvfstop exits 130" 'DVFSTOP-EXIT=130' 60
 until_ok test -s "$T/ckpt-c"
 expect_grep "Ctrl-C: the checkpoint" '^checkpoint [0-9][0-9]*' "$T/ckpt-c"

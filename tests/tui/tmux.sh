@@ -45,6 +45,15 @@ wait_gone() { until_ok -t "${2:-$WAIT_S}" off_screen "$1"; }
 expect_screen() {
 	if wait_for "$2" "${3:-$WAIT_S}"; then ok "$1"; else fail "$1: no '$2' on the screen:"; screen | sed 's/^/    |/'; fi
 }
+# expect_history WHAT PATTERN [SECONDS]: until PATTERN is on the screen or
+# in the pane's scrollback, wrapped lines joined: a line that a program's
+# exit scrolled off (a summary printed after it) is still there.
+pane_history() { tm capture-pane -p -J -S -; }
+in_history() { pane_history | grep -Eq -- "$1"; }
+expect_history() {
+	if until_ok -t "${3:-$WAIT_S}" in_history "$2"; then ok "$1"
+	else fail "$1: no '$2' on the screen or above it:"; pane_history | tail -n 40 | sed 's/^/    |/'; fi
+}
 # expect_gone WHAT PATTERN [SECONDS]: until PATTERN has left the screen.
 expect_gone() {
 	if wait_gone "$2" "${3:-$WAIT_S}"; then ok "$1"; else fail "$1: '$2' still on the screen:"; screen | sed 's/^/    |/'; fi
@@ -62,6 +71,7 @@ expect_rows() {
 clear_screen() {
 	run clear
 	wait_gone 'DVFSTOP-EXIT|clock' || { fail "the screen does not clear:"; screen | sed 's/^/    |/'; }
+	tm clear-history   # expect_history reads only what follows
 }
 # dvfstop ARGS...: run the binary in the shell, exit status printed after.
 dvfstop() { run "\"$DVFSTOP\" --no-config $*; echo DVFSTOP-EXIT=\$?"; }
