@@ -99,6 +99,8 @@ struct govern_win {
 	double util_sum;
 	int util_n;
 	int64_t f_lo, f_hi;          /* the GPU clock seen in it (0: none yet) */
+	double f_dt, f_sum;          /* seconds with a clock read, and clock (Hz) x seconds */
+	int64_t f_t;                 /* the last sample's time in it */
 	struct govern_subs sub;
 	double sub_e0;               /* the last step boundary's energy (mJ), time, steps */
 	int64_t sub_t0, sub_s0;
@@ -111,6 +113,7 @@ struct govern_fig {
 	double util;                 /* mean GPU load %, < 0 n/a */
 	int64_t steps;
 	int64_t f_lo, f_hi;          /* the GPU clock seen in it */
+	double f_mean;               /* its time-weighted mean (Hz); 0 not known */
 	struct govern_subs sub;
 };
 

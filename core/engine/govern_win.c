@@ -59,6 +59,7 @@ bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, c
 	f->util = w->util_n ? w->util_sum / w->util_n : -1;
 	f->f_lo = w->f_lo;
 	f->f_hi = w->f_hi;
+	f->f_mean = w->f_dt > 0 ? w->f_sum / w->f_dt : 0;
 	f->sub = w->sub;
 	return true;
 }
@@ -89,6 +90,13 @@ void govern_win_add(struct govern_win *w, const struct dvf_sample *s)
 			w->f_lo = f;
 		if (f > w->f_hi)
 			w->f_hi = f;
+		/* its time-weighted mean: each interval at the clock read at its end */
+		if (w->f_t > 0 && s->t_ns > w->f_t && f > 0) {
+			double dt = (double)(s->t_ns - w->f_t) * 1e-9;
+			w->f_dt += dt;
+			w->f_sum += dt * (double)f;
+		}
+		w->f_t = s->t_ns;
 	}
 }
 
