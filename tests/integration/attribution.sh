@@ -15,6 +15,9 @@ LEGACY="$top_builddir/tests/fakenvml/legacy/libnvidia-ml.so.1"
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 unset FAKENVML_GPUS FAKENVML_INIT_FAIL FAKENVML_NO_PERMISSION FAKENVML_NO_ENERGY \
 	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER FAKENVML_LOSE_GPU FAKENVML_STATE FAKENVML_PROC_UTIL
+# a private state folder (as root the default /run/dvfstop is shared with
+# any other run of the suite on the same fake GPU)
+mkdir -m 700 "$T/run" && DVFSTOP_STATE_DIR=$T/run && export DVFSTOP_STATE_DIR
 export DVFSTOP_NVML_LIB="$FAKE"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-attr.XXXXXX") || exit 1
 pids=""

@@ -10,6 +10,9 @@ unset FAKENVML_GPUS FAKENVML_INIT_FAIL FAKENVML_NO_PERMISSION FAKENVML_NO_ENERGY
 	FAKENVML_NO_INSTANT FAKENVML_LOSE_AFTER FAKENVML_LOSE_GPU FAKENVML_STATE
 export DVFSTOP_NVML_LIB="$FAKE"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-nvml.XXXXXX") || exit 1
+# a private state folder: the fake GPU is the same in every test, and as
+# root the default (/run/dvfstop) is shared with any other run of the suite
+mkdir -m 700 "$tmp/run" && DVFSTOP_STATE_DIR=$tmp/run && export DVFSTOP_STATE_DIR
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

@@ -78,6 +78,12 @@ if [ -f "$FAKE" ] && [ -x /usr/bin/python3 ]; then
 	printf '# synthetic\nclock_mhz,step_s,power_w\n600,0.06,50\n900,0.045,55.5556\n1200,0.036,55.5556\n1500,0.036,66.6667\n' \
 		>"$T/fast.csv"
 	echo "0 default" >"$T/nvml.state"
+	# a private state folder: the fake GPU is the same in every test, and
+	# as root the default (/run/dvfstop) is shared with any other run of the
+	# suite, whose dvfstop on the same fake GPU would hold the clock
+	mkdir -m 700 "$T/run"
+	DVFSTOP_STATE_DIR=$T/run
+	export DVFSTOP_STATE_DIR
 	DVFSTOP_NVML_LIB=$FAKE FAKENVML_CURVE=$T/fast.csv FAKENVML_STATE=$T/nvml.state \
 		"$DVFSTOP" --no-config --batch --source nvml --samples 3 --interval 20 --record "$T/nv.csv" >"$T/out" 2>"$T/err"
 	expect_eq "fake NVML on a curve: exit" "$?" 0
