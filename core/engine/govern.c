@@ -152,6 +152,18 @@ static bool settled(struct govern *g, const struct dvf_sample *s, const struct e
 	return false;
 }
 
+/* The open window, settled, fed this sample; true (its figure in f) once
+ * it holds n steps. */
+static bool window_done(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped,
+			int64_t n, struct govern_fig *f)
+{
+	if (!settled(g, s, e, stepped))
+		return false;
+	govern_win_add(&g->win, s);
+	govern_win_step(g, s, e, stepped);
+	return govern_win_fig(g, s, e, n, f);
+}
+
 /* ---- the states ------------------------------------------------------------ */
 
 static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s)
@@ -278,12 +290,8 @@ static void to_verify(struct govern *g, const struct dvf_sample *s, const struct
  * profile as if there were no record. */
 static void verify(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
-	if (!settled(g, s, e, stepped))
-		return;
-	govern_win_add(&g->win, s);
-	govern_win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!govern_win_fig(g, s, e, g->hold_n, &f))
+	if (!window_done(g, s, e, stepped, g->hold_n, &f))
 		return;
 	const struct gcache_rec *r = &g->cache;
 	g->verify_windows++;
@@ -401,12 +409,8 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 
 static void baseline(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
-	if (!settled(g, s, e, stepped))
-		return;
-	govern_win_add(&g->win, s);
-	govern_win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!govern_win_fig(g, s, e, base_window(g), &f))
+	if (!window_done(g, s, e, stepped, base_window(g), &f))
 		return;
 	if (g->wu_n < GOVERN_BASE_MAX)
 		g->wu_fig[g->wu_n++] = f;
@@ -511,12 +515,8 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
-	if (!settled(g, s, e, stepped))
-		return;
-	govern_win_add(&g->win, s);
-	govern_win_step(g, s, e, stepped);
 	struct govern_fig f;
-	if (!govern_win_fig(g, s, e, g->hold_n, &f))
+	if (!window_done(g, s, e, stepped, g->hold_n, &f))
 		return;
 	govern_win_start(g, s, e, s->steps.v);
 	g->held_fig = f;

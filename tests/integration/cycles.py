@@ -102,15 +102,15 @@ def path_in(edges, comp):
     # breadth-first back to the first module from each of its successors
     best = None
     for s in sorted(edges[first] & inside):
-        prev, todo = {s: None}, [s]
-        while todo and first not in prev:
+        prev, frontier = {s: None}, [s]
+        while frontier and first not in prev:
             nxt = []
-            for v in todo:
+            for v in frontier:
                 for w in sorted(edges[v] & inside):
                     if w not in prev:
                         prev[w] = v
                         nxt.append(w)
-            todo = nxt
+            frontier = nxt
         if first in prev:
             walk, v = [], first
             while v is not None:
