@@ -496,7 +496,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		 * windows come later in the job than the baseline's, and the
 		 * job's own drift between them is no saving (hold_ratio). */
 		g->ratio_model = true;
-		double th = govern_saved_clean_sps(&g->sw.pts[bi]), tbase = in ? govern_saved_clean_sps(&g->sw.pts[k]) : g->base_sps;
+		double th = sweep_search_clean_sps(&g->sw.pts[bi]), tbase = in ? sweep_search_clean_sps(&g->sw.pts[k]) : g->base_sps;
 		g->ratio_k = th > 0 && tbase > 0 ? tbase / th : 0;
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		to_hold(g, best, false, s->t_ns, s);

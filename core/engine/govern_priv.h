@@ -31,8 +31,6 @@ double govern_win_se(const struct govern_fig *f, int n);
 double govern_win_med4(const double *v);
 
 /* ---- the energy saved (govern_saved.c) ---- */
-/* A measured level's s/step with its stalled sub-windows left out. */
-double govern_saved_clean_sps(const struct sweep_point *p);
 /* The baseline's J/step over the held level's (where no power model). */
 double govern_saved_ratio(const struct govern *g);
 /* A baseline carried over a change of the job, scaled as the level held

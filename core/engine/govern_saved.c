@@ -8,16 +8,6 @@
 #include "govern.h"
 #include "govern_priv.h"
 
-/* A measured level's s/step with its stalled sub-windows left out, as
- * its J/step estimate has them. */
-double govern_saved_clean_sps(const struct sweep_point *p)
-{
-	double cj, cs;
-	int64_t cn;
-	if (!p->coarse && p->n_sub >= 3 && sweep_search_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &cj, &cs, &cn))
-		return cs;
-	return sweep_sps(p);
-}
 
 /* The baseline's J/step over the held level's: the held level's from the
  * profile and the hold's own windows (stalls left out), so the hold's
@@ -52,7 +42,7 @@ void govern_saved_carry(struct govern *g, const struct sweep_est *est)
 	int k = g->carry_level - g->lo;
 	if (k < 0 || k >= g->sw.cfg.n_levels || !est[k].ok || !(g->carry_jps > 0))
 		return;
-	double t = govern_saved_clean_sps(&g->sw.pts[k]);
+	double t = sweep_search_clean_sps(&g->sw.pts[k]);
 	g->base_jps *= est[k].y / g->carry_jps;
 	if (t > 0 && g->carry_sps > 0)
 		g->base_sps *= t / g->carry_sps;

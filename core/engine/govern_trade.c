@@ -12,15 +12,6 @@
 /* A measured level's step time with its stalled sub-windows left out, as
  * the search cleans it (sweep_search.c, clean_of): the whole windows'
  * where the edges fell on samples or there are too few sub-windows. */
-static double clean_sps(const struct sweep_point *p)
-{
-	double j, t;
-	int64_t n;
-	if (!p->coarse && p->n_sub >= 3 && sweep_search_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &j, &t, &n))
-		return t;
-	return sweep_sps(p);
-}
-
 static void set_na(struct govern_trade *t, const char *why)
 {
 	for (int k = 0; k < GOVERN_TRADE_N; k++)
@@ -67,7 +58,7 @@ void govern_trade_compute(const struct sweep_cfg *c, const struct sweep_point *p
 	 * measured ones (the top's only when it was measured). */
 	double sps[DVF_MAX_LEVELS];
 	for (int i = 0; i < n; i++)
-		sps[i] = !est[i].ok ? 0 : model ? ta + tb * 1e9 / (double)pts[i].hz : clean_sps(&pts[i]);
+		sps[i] = !est[i].ok ? 0 : model ? ta + tb * 1e9 / (double)pts[i].hz : sweep_search_clean_sps(&pts[i]);
 	if (model && top_hz > 0) {
 		t->top_ok = true;
 		t->top_model = true;
@@ -88,21 +79,13 @@ void govern_trade_compute(const struct sweep_cfg *c, const struct sweep_point *p
 		struct govern_trade_pt *b = &t->b[k];
 		/* a hair of tolerance: the top level itself is within 0 % */
 		double cap = t->top_sps * (1 + b->budget) * (1 + 1e-9);
-		int m = -1;
+		bool allow[DVF_MAX_LEVELS];
 		for (int i = 0; i < n; i++)
-			if (est[i].ok && sps[i] > 0 && sps[i] <= cap && (m < 0 || est[i].raw < est[m].raw))
-				m = i;
-		if (m < 0) {
+			allow[i] = sps[i] > 0 && sps[i] <= cap;
+		int best = sweep_search_pick_est(c, est, allow);
+		if (best < 0) {
 			b->why = "the profile measured no level that fast";
 			continue;
-		}
-		int best = m;
-		for (int i = 0; i < n; i++) {
-			if (!est[i].ok || !(sps[i] > 0) || sps[i] > cap)
-				continue;
-			double sd = sqrt(est[i].raw_se * est[i].raw_se + est[m].raw_se * est[m].raw_se);
-			if (est[i].raw - est[m].raw <= SWEEP_SEARCH_Z * sd && est[i].y < est[best].y)
-				best = i;
 		}
 		b->ok = true;
 		b->hz = pts[best].hz;

@@ -146,6 +146,14 @@ int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_po
  * whose measured mean is within noise of the least measured mean (a
  * model never overrules a measurement beyond its noise); -1 none. */
 int sweep_search_pick(const struct sweep_cfg *c, const struct sweep_point *pts);
+/* The same rule on estimates already made, among the levels allow[] marks
+ * (NULL: all): the least estimate among those whose measured mean is
+ * within SWEEP_SEARCH_Z standard errors of the least measured mean; -1
+ * none.  One rule for the search and for the trade (govern_trade.c). */
+int sweep_search_pick_est(const struct sweep_cfg *c, const struct sweep_est *est, const bool *allow);
+/* A measured level's s/step with its stalled sub-windows left out (as its
+ * J/step estimate has them); the whole windows' where it cannot tell. */
+double sweep_search_clean_sps(const struct sweep_point *p);
 
 /* The measured level with the least J/step, -1 when none. */
 int sweep_min_jps(const struct sweep *sw);

@@ -248,25 +248,37 @@ bool sweep_search_estimate(const struct sweep_cfg *c, const struct sweep_point *
 	return true;
 }
 
-/* The level with the least estimate among those whose measured mean is
- * within SEARCH_Z standard errors of the least measured mean. */
-static int pick(const struct sweep_cfg *c, const struct sweep_est *est)
+int sweep_search_pick_est(const struct sweep_cfg *c, const struct sweep_est *est, const bool *allow)
 {
 	int m = -1;
 	for (int i = 0; i < c->n_levels; i++)
-		if (est[i].ok && (m < 0 || est[i].raw < est[m].raw))
+		if (est[i].ok && (!allow || allow[i]) && (m < 0 || est[i].raw < est[m].raw))
 			m = i;
 	if (m < 0)
 		return -1;
 	int b = m;
 	for (int i = 0; i < c->n_levels; i++) {
-		if (!est[i].ok)
+		if (!est[i].ok || (allow && !allow[i]))
 			continue;
 		double sd = sqrt(est[i].raw_se * est[i].raw_se + est[m].raw_se * est[m].raw_se);
 		if (est[i].raw - est[m].raw <= SEARCH_Z * sd && est[i].y < est[b].y)
 			b = i;
 	}
 	return b;
+}
+
+static int pick(const struct sweep_cfg *c, const struct sweep_est *est)
+{
+	return sweep_search_pick_est(c, est, NULL);
+}
+
+double sweep_search_clean_sps(const struct sweep_point *p)
+{
+	double j, t;
+	int64_t n;
+	if (!p->coarse && p->n_sub >= 3 && sweep_search_subs_clean(p->sub_jps, p->sub_sps, p->sub_steps, p->n_sub, &j, &t, &n))
+		return t;
+	return sweep_sps(p);
 }
 
 int sweep_search_pick(const struct sweep_cfg *c, const struct sweep_point *pts)
