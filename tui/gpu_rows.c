@@ -120,6 +120,84 @@ static void proc_size(char *out, size_t len, int64_t kb)
 		snprintf(out, len, "%lldK", (long long)kb);
 }
 
+const char *const gpu_rows_sort_names[PROC_SORT_COUNT] = { "GPU memory", "energy", "PID", "name", "GPU" };
+
+/* The lowest GPU a process runs on; 32 where not said, so those come last. */
+static int first_gpu(uint32_t gpus)
+{
+	for (int i = 0; i < 32; i++)
+		if (gpus & (1u << i))
+			return i;
+	return 32;
+}
+
+/* Largest first for the sizes, an unknown one (n/a) below every known one. */
+static int cmp_size(bool aok, int64_t a, bool bok, int64_t b)
+{
+	if (aok != bok)
+		return aok ? -1 : 1;
+	return a > b ? -1 : a < b ? 1 : 0;
+}
+
+/* The order of key in its natural direction; ties by PID, so the order
+ * does not jump between samples. */
+static int cmp_proc(const struct dvf_gpu_proc *a, const struct dvf_gpu_proc *b, enum proc_sort key)
+{
+	int c = 0;
+	switch (key) {
+	case PROC_SORT_MEM: c = cmp_size(a->mem_kb >= 0, a->mem_kb, b->mem_kb >= 0, b->mem_kb); break;
+	case PROC_SORT_ENERGY: c = cmp_size(a->attr_mj.ok, a->attr_mj.v, b->attr_mj.ok, b->attr_mj.v); break;
+	case PROC_SORT_NAME: c = strcmp(a->name, b->name); break;
+	case PROC_SORT_GPU: c = first_gpu(a->gpus) - first_gpu(b->gpus); break;
+	case PROC_SORT_PID: case PROC_SORT_COUNT: break;
+	}
+	if (c)
+		return c;
+	return a->pid < b->pid ? -1 : a->pid > b->pid ? 1 : 0;
+}
+
+void gpu_rows_sort(struct dvf_sample *s, enum proc_sort key, bool invert)
+{
+	int n = 0;
+	while (n < DVF_MAX_GPU_PROCS && s->gpu_proc[n].pid > 0)
+		n++;
+	/* insertion sort: a handful of rows, and stable */
+	for (int i = 1; i < n; i++) {
+		struct dvf_gpu_proc p = s->gpu_proc[i];
+		int j = i;
+		while (j > 0) {
+			int c = cmp_proc(&s->gpu_proc[j - 1], &p, key);
+			if (invert ? c >= 0 : c <= 0)
+				break;
+			s->gpu_proc[j] = s->gpu_proc[j - 1];
+			j--;
+		}
+		s->gpu_proc[j] = p;
+	}
+}
+
+/* The table's header, the sorted column's label highlighted and marked
+ * with its direction (v: the natural order, ^: inverted) in the space
+ * before it, after it for the left-aligned GPU column. */
+static void procs_header(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1)
+{
+	static const char *const label[PROC_SORT_COUNT] = { "GPU mem", "energy", "PID", "process", "GPU" };
+	char h[96];
+	snprintf(h, sizeof h, "%-5s %7s %7s %7s  %s", "GPU", "PID", "GPU mem", "energy", "process");
+	cellbuf_putn(cb, x0, y, ROLE_LABEL, h, x1 - x0);
+	if (v->proc_sort < 0 || v->proc_sort >= PROC_SORT_COUNT)
+		return;
+	const char *l = label[v->proc_sort];
+	const char *at = v->proc_sort == PROC_SORT_GPU ? h : strstr(h, l);
+	int x = x0 + (int)(at - h), len = (int)strlen(l);
+	int mx = v->proc_sort == PROC_SORT_GPU ? x + len : x - 1;
+	const char *mark = v->proc_inv ? (cb->utf8 ? "▲" : "^") : (cb->utf8 ? "▼" : "v");
+	if (x < x1)
+		cellbuf_putn(cb, x, y, ROLE_TITLE_FOCUS, l, x1 - x);
+	if (mx >= x0 && mx < x1)
+		cellbuf_putn(cb, mx, y, ROLE_TITLE_FOCUS, mark, 1);
+}
+
 int gpu_rows_procs(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows)
 {
 	const struct dvf_sample *s = &v->cur;
@@ -131,8 +209,7 @@ int gpu_rows_procs(const struct tui_view *v, struct cellbuf *cb, int x0, int y, 
 		return 0;
 	char line[160];
 	/* the energy attributed to each (docs/attribution.md); "*": the followed job's */
-	snprintf(line, sizeof line, "%-5s %7s %7s %7s  %s", "GPU", "PID", "GPU mem", "energy", "process");
-	cellbuf_putn(cb, x0, y, ROLE_LABEL, line, x1 - x0);
+	procs_header(v, cb, x0, y, x1);
 	/* Left out: the listed ones that do not fit, and where the list is
 	 * full, those beyond it (a count of each GPU's processes). */
 	int beyond = listed == DVF_MAX_GPU_PROCS && n > listed ? n - listed : 0;
@@ -141,7 +218,12 @@ int gpu_rows_procs(const struct tui_view *v, struct cellbuf *cb, int x0, int y, 
 	for (int i = 0; i < shown; i++) {
 		const struct dvf_gpu_proc *p = &s->gpu_proc[i];
 		char g[16], mem[16], energy[24];
-		proc_gpus(p->gpus, g, sizeof g, 5);
+		/* one GPU: every process listed is on it (a Jetson's nvmap does
+		 * not say, as there is nothing to say) */
+		if (!p->gpus && v->info && v->info->n_gpus <= 1)
+			snprintf(g, sizeof g, "%d", v->info->n_gpus == 1 ? v->info->gpu_index[0] : 0);
+		else
+			proc_gpus(p->gpus, g, sizeof g, 5);
 		proc_size(mem, sizeof mem, p->mem_kb);
 		sys_rows_energy(energy, sizeof energy, p->attr_mj);
 		snprintf(line, sizeof line, "%-5s %7lld %7s %7s %s", g, (long long)p->pid, mem, energy, p->job ? "*" : " ");

@@ -6,6 +6,7 @@
 
 #include "cellbuf.h"
 #include "sample.h"
+#include "tui_view.h"
 
 struct tui_view;
 
@@ -16,8 +17,18 @@ struct tui_view;
  * are left out.  Returns the rows used. */
 int gpu_rows_render(const struct tui_view *v, struct cellbuf *cb, int x0, int y, int x1, int rows);
 
-/* The processes using the node's GPUs, largest first, as a table from row
- * y of at most `rows` rows: a header ("GPU  PID  GPU mem  process"), then
+/* The GPU processes of s (its gpu_proc[], up to the first empty one) in
+ * the order of key: its natural order (the largest memory and energy
+ * first, an unknown one last; the lowest PID, name, GPU first), or that
+ * order reversed; ties by PID.  Pure: the dashboard sorts its view's copy
+ * of the sample with it, so every form of the list shows that order. */
+void gpu_rows_sort(struct dvf_sample *s, enum proc_sort key, bool invert);
+/* What each column is called in messages: "GPU memory", "energy", ... */
+extern const char *const gpu_rows_sort_names[PROC_SORT_COUNT];
+
+/* The processes using the node's GPUs, in the view's order (gpu_rows_sort)
+ * as a table from row y of at most `rows` rows: a header ("GPU  PID  GPU
+ * mem  energy  process", the sorted column marked v, or ^ inverted), then
  * one row each ("1,3   4242   10.6G  python3": the GPUs it runs on), the
  * last row "+N more" when not all fit.  0 rows (nothing drawn) with fewer
  * than 2 rows or no list to show (n/a, none, a count without the list):

@@ -21,6 +21,7 @@
 #include "job_keys.h"
 #include "mouse.h"
 #include "policy_panel.h"
+#include "proc_keys.h"
 #include "replay_keys.h"
 #include "session.h"
 #include "sweep_panel.h"
@@ -182,6 +183,10 @@ const struct tui_key tui_keys[] = {
 	{ '-', "-", NULL, KEY_CLOCK, "GPU clock one level down", ctl_keys_key_down },
 	{ 'c', "c", NULL, KEY_CLOCK, "switch pin (min = max) <-> cap (max only) at the same clock", ctl_keys_key_switch },
 	{ 'P', "P", NULL, KEY_ALWAYS, "next policy: builtin:mlg, builtin:ffg, --policy FILE", policy_panel_key_next },
+	{ KEY_F(6), "F6", NULL, KEY_ALWAYS, "GPU processes: next sort column (memory, energy, PID, name, GPU)", proc_keys_next },
+	{ '>', ">", NULL, KEY_ALWAYS, "GPU processes: next sort column (as F6)", proc_keys_next },
+	{ '<', "<", NULL, KEY_ALWAYS, "GPU processes: previous sort column", proc_keys_prev },
+	{ 'I', "I", NULL, KEY_ALWAYS, "GPU processes: invert the order", proc_keys_invert },
 	{ 'v', "v", NULL, KEY_ALWAYS, "sweep panel: chart or table", sweep_panel_key_table },
 	{ 'w', "w", NULL, KEY_ALWAYS, "write the last sweep to dvfstop-sweep-YYYYMMDD-HHMMSS.csv", sweep_panel_key_csv },
 	{ '\r', "Enter", "zoom", KEY_ALWAYS, "zoom the focused panel to the whole screen, or back", zoom_keys_zoom },

@@ -24,7 +24,7 @@ tui_libtui_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(I_TUI) $(DVF_DEFS)
 tui_libtui_a_SOURCES = \
 	tui/ctl_keys.c tui/ctl_keys.h tui/govern_keys.c tui/govern_keys.h tui/job_keys.c tui/job_keys.h \
 	tui/keys.c tui/mouse.c tui/mouse.h tui/panel_table.c tui/panel_table.h \
-	tui/govern_panel.c tui/govern_panel.h tui/policy_panel.c tui/policy_panel.h tui/replay_keys.c \
+	tui/govern_panel.c tui/govern_panel.h tui/policy_panel.c tui/policy_panel.h tui/proc_keys.c tui/proc_keys.h tui/replay_keys.c \
 	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h \
 	tui/tui.c tui/tui.h tui/tui_int.h tui/tui_theme.c tui/zoom_keys.c tui/zoom_keys.h
 tui_libtui_a_LIBADD = $(tui_libtuiview_a_OBJECTS)

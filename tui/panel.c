@@ -473,8 +473,12 @@ void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb)
 		put_util(cb, x0, 4, W, s->gpu_load_pm);
 
 	int gy = gpu_setting(v, cb, x0, 5, W, H);
-	/* Who uses the GPU, while the graphs keep three rows. */
-	if (H - (gy - 1) >= 4)
+	/* Who uses the GPU: a table where the graphs keep five rows besides
+	 * (a tall or zoomed panel), else one row while they keep three. */
+	int procs = H - (gy - 1) >= 12 ? gpu_rows_procs(v, cb, x0, gy, x0 + W, 7) : 0;
+	if (procs)
+		gy += procs;
+	else if (H - (gy - 1) >= 4)
 		sys_rows_gpu_procs(in, s, cb, x0, gy++, W);
 	/* The rest: clock history over utilisation history. */
 	int g = H - (gy - 1);

@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "control.h"
 #include "engine.h"
+#include "gpu_rows.h"
 #include "job_panel.h"
 #include "options.h"
 #include "panel_table.h"
@@ -246,6 +247,10 @@ static void view_status(struct tui *t)
 	v->ended = t->ended;
 	v->focus = t->focus;
 	v->keys = tui_keys;
+	/* the processes in the order chosen (F6, <, >, I), frozen or not */
+	v->proc_sort = t->proc_sort;
+	v->proc_inv = t->proc_inv;
+	gpu_rows_sort(&v->cur, v->proc_sort, v->proc_inv);
 	/* The clock, the sweep and the replay are control state: live even
 	 * when frozen. */
 	panel_table_view(t, true);

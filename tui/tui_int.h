@@ -59,6 +59,8 @@ struct tui {
 	bool help_open;
 	int help_top;          /* first key the help window lists */
 	int focus;
+	enum proc_sort proc_sort;  /* the GPU processes' order (proc_keys.c) */
+	bool proc_inv;
 	bool ended;            /* the source ended */
 	bool quit;
 	bool quit_ask;         /* q while a fine-tune dvfstop started runs: stop, leave, cancel? */

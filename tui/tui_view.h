@@ -18,6 +18,11 @@
 
 struct tui_key;
 
+/* The column the GPU processes are sorted by (F6, < and >; I inverts),
+ * as nvtop's and htop's.  Each has its natural order: the largest memory
+ * and energy first, the lowest PID, name and GPU first. */
+enum proc_sort { PROC_SORT_MEM, PROC_SORT_ENERGY, PROC_SORT_PID, PROC_SORT_NAME, PROC_SORT_GPU, PROC_SORT_COUNT };
+
 /* The numbers a frame shows.  While the display is frozen the TUI keeps
  * one of these (with its own copy of the history) and stops refreshing it. */
 struct tui_view {
@@ -55,6 +60,9 @@ struct tui_view {
 	 * with only its keys, until a key answers (panel_render_keys) */
 	bool quit_ask;
 	struct policy_view policy;  /* the policy panel; inactive: a placeholder */
+	/* cur.gpu_proc[] is in this order (gpu_rows_sort) */
+	enum proc_sort proc_sort;
+	bool proc_inv;             /* the natural order reversed (I) */
 };
 
 #endif

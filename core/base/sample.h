@@ -19,7 +19,7 @@ enum {
 	 * of up to 63 bytes with its newline), so control reads what it saves */
 	DVF_GOV_LEN = 64,
 	DVF_MAX_CORES = 32,          /* CPU cores with a load of their own */
-	DVF_MAX_GPU_PROCS = 4,       /* GPU processes kept (the largest first) */
+	DVF_MAX_GPU_PROCS = 8,       /* GPU processes kept (the largest first): a table's worth */
 	DVF_PROC_NAME_LEN = 16,      /* a process name as the kernel keeps it (comm) */
 	DVF_MAX_GPUS = 16,           /* GPUs of one node watched together (NVML) */
 	DVF_MAX_ATTR = 16,           /* processes a sample's energy attribution names */

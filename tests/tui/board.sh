@@ -13,7 +13,9 @@ expect_screen "RAM used of the AGX Orin's 61.4 GiB, and swap" 'RAM [0-9]+\.[0-9]
 expect_screen "EMC clock and load" 'EMC 3199 MHz [0-9]+%'
 expect_screen "fan drive and speed" 'fan [0-9]+% [0-9]+ rpm'
 expect_screen "clusters labelled with their cores, each core's load" 'clock c0-3 [0-9]+ [▁▂▃▄▅▆▇█]{4} c4-7 [0-9]+ [▁▂▃▄▅▆▇█]{4} c8-11'
-expect_screen "the fine-tune's process and its GPU memory" 'procs \*python3/4242 [0-9.]+G'
+# 120x40: the process table (its GPU column the one GPU), the job marked
+expect_screen "the fine-tune's process and its GPU memory" '│0 +4242 +[0-9.]+G +n/a \*python3 '
+expect_screen "the table's header, sorted by GPU memory" '│GPU +PID[v▼]GPU mem +energy +process *│'
 quit_ok
 clear_screen
 
@@ -50,7 +52,7 @@ FAKE="$top_builddir/tests/fakenvml/libnvidia-ml.so.1"
 if [ -f "$FAKE" ]; then
 	run "export DVFSTOP_NVML_LIB='$FAKE' FAKENVML_PROCS=\$\$:2048"
 	dvfstop --source nvml --refresh 200
-	expect_screen "NVML: the process and its memory" 'procs sh/[0-9]+ 2\.0G'
+	expect_screen "NVML: the process and its memory" '│0 +[0-9]+ +2\.0G +[^ ]+  sh '
 	expect_screen "NVML: the memory clock is not called EMC" 'mem 2619 MHz 41%'
 	quit_ok
 else

@@ -18,7 +18,11 @@ job_mem() {
 	END { if (kb >= 1048576) printf "%.1fG", kb / 1048576; else if (kb >= 1024) printf "%dM", kb / 1024; else printf "%dK", kb }' \
 		"$NV/clients"
 }
-job_row() { on_screen "procs \\*python3/4242 $(job_mem | sed 's/\./\\./') "; }
+# (120x40: the process table, "0  4242  3.0G  n/a *python3")
+job_row() { on_screen " 4242 +$(job_mem | sed 's/\./\\./') +n/a \\*python3 "; }
+JOB='│0 +4242 +[0-9.]+G +n/a \*python3 '
+OTHER='│0 +2011 +64M +n/a  gnome-shell '
+both() { on_screen "$JOB" && on_screen "$OTHER"; }
 # faults_now LINE...: the simulator's faults become LINEs at once, with
 # sim_faults' marker (so the marker stays n/a and no moment without faults
 # comes between: what the row shows next comes from these faults)
@@ -38,10 +42,10 @@ dvfstop --demo --sim-dir "$D" --interval 100 --refresh 200
 expect_screen "the dashboard is up" 'clock [0-9.]+ MHz'
 [ -f "$NV/clients" ] && [ -f "$NV/maps" ] && ok "the simulator lays out iovmm/clients and maps" ||
 	fail "no iovmm/clients or maps under $NV"
-expect_screen "the fine-tune's process, marked as the followed job's" 'procs \*python3/4242 [0-9.]+G'
+expect_screen "the fine-tune's process, marked as the followed job's" "$JOB"
 if until_ok job_row; then ok "its memory is its two clients' sum ($(job_mem))"
-else fail "the row's memory is not $(job_mem) (the clients file's rows of 4242):"; screen | grep procs; fi
-expect_screen "another process, not marked" 'procs \*python3/4242 [0-9.]+G  gnome-shell/2011 64M'
+else fail "the row's memory is not $(job_mem) (the clients file's rows of 4242):"; screen | grep 4242; fi
+expect_screen "another process, not marked" "$OTHER"
 
 # not root: debugfs refuses
 sim_faults "$D" "r EACCES /nvmap/iovmm/clients"
@@ -50,12 +54,12 @@ once "EACCES" 'need root'
 # a kernel without clients: maps' rows, the job still marked (from n/a
 # straight to rows: clients never reads in between)
 faults_now "r ENOENT /nvmap/iovmm/clients"
-expect_screen "no clients file: maps is read" 'procs \*python3/4242 [0-9.]+G  gnome-shell/2011 64M'
+expect_rows "no clients file: maps is read" both
 # neither: no table (debugfs has other files)
 faults_now "r ENOENT /nvmap/iovmm/clients" "r ENOENT /nvmap/iovmm/maps"
 expect_screen "no nvmap table: n/a and why" 'procs n/a: no nvmap table in debugfs'
 sim_faults "$D"
-expect_screen "no fault: the processes again" 'procs \*python3/4242 [0-9.]+G'
+expect_screen "no fault: the processes again" "$JOB"
 # debugfs not mounted: its folder is empty
 rm -rf "$D/sys/kernel/debug"/*
 expect_screen "debugfs empty: not mounted" 'procs n/a: debugfs not mounted'

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "cellbuf.h"
+#include "gpu_rows.h"
 #include "layout.h"
 #include "panel.h"
 #include "panel_table.h"
@@ -678,7 +679,7 @@ static void test_several_gpus(void **state)
 	s->gpu_proc[1] = (struct dvf_gpu_proc){ 4243, 2 << 20, "python3", (1u << 1) | (1u << 5), dvf_m_val(850000), false };
 	s->gpu_proc[2] = (struct dvf_gpu_proc){ 4244, 512, "nvtop", 0xfu, dvf_m_na(), false };
 	render(&v, TR_GPU, 60, 18, false, &cb);
-	assert_true(row_contains(&cb, 12, "GPU       PID GPU mem  energy  process"));
+	assert_true(row_contains(&cb, 12, "GPU       PIDvGPU mem  energy  process"));   /* sorted by memory */
 	/* the energy attributed to each, the followed job's marked "*" */
 	assert_true(row_contains(&cb, 13, "0        4242   10.0G  13.1kJ *python3"));
 	assert_true(row_contains(&cb, 14, "1,5      4243    2.0G    850J  python3"));
@@ -699,6 +700,69 @@ static void test_several_gpus(void **state)
 	info.n_gpus = 0;
 }
 
+/* The GPU processes sort by each column in its natural order (the
+ * largest memory and energy first, unknown ones last; the lowest PID,
+ * name and GPU first) or inverted, ties by PID; the table's header marks
+ * the column. */
+static void test_procs_sorted(void **state)
+{
+	(void)state;
+	struct dvf_sample s;
+	memset(&s, 0, sizeof s);
+	const struct dvf_gpu_proc p[5] = {
+		{ 30, 2 << 10, "zed", 1u << 2, dvf_m_val(500), false },
+		{ 10, 8 << 10, "bert", 1u << 1, dvf_m_na(), true },
+		{ 50, -1, "alpha", 0, dvf_m_val(9000), false },
+		{ 20, 8 << 10, "mid", 1u << 0, dvf_m_val(500), false },
+		{ 40, 1 << 10, "alpha", (1u << 3) | 1u, dvf_m_val(10), false },
+	};
+	static const struct { enum proc_sort key; bool inv; int64_t pid[5]; } want[] = {
+		{ PROC_SORT_MEM, false, { 10, 20, 30, 40, 50 } },     /* 50: memory n/a, last */
+		{ PROC_SORT_MEM, true, { 50, 40, 30, 20, 10 } },
+		{ PROC_SORT_ENERGY, false, { 50, 20, 30, 40, 10 } },  /* 20, 30 tie: by PID */
+		{ PROC_SORT_PID, false, { 10, 20, 30, 40, 50 } },
+		{ PROC_SORT_PID, true, { 50, 40, 30, 20, 10 } },
+		{ PROC_SORT_NAME, false, { 40, 50, 10, 20, 30 } },
+		{ PROC_SORT_GPU, false, { 20, 40, 10, 30, 50 } },     /* 50: GPUs not said, last */
+	};
+	for (size_t c = 0; c < sizeof want / sizeof want[0]; c++) {
+		memcpy(s.gpu_proc, p, sizeof p);
+		s.gpu_proc[5].pid = 0;   /* the list ends at the first empty one */
+		gpu_rows_sort(&s, want[c].key, want[c].inv);
+		for (int i = 0; i < 5; i++)
+			if (s.gpu_proc[i].pid != want[c].pid[i])
+				fail_msg("case %zu: row %d is pid %lld, want %lld", c, i, (long long)s.gpu_proc[i].pid,
+					 (long long)want[c].pid[i]);
+		assert_int_equal(s.gpu_proc[5].pid, 0);
+	}
+
+	/* The header marks the sorted column, v or ^ before it (after GPU). */
+	struct tui_view v;
+	make_view_na(&v);
+	info.n_gpus = 2;
+	info.gpu_index[0] = 0;
+	info.gpu_index[1] = 1;
+	v.cur.gpu_procs = dvf_m_val(3);
+	memcpy(v.cur.gpu_proc, p, 3 * sizeof p[0]);
+	static const struct { enum proc_sort key; bool inv; const char *head; } mark[] = {
+		{ PROC_SORT_MEM, false, "GPU       PIDvGPU mem  energy  process" },
+		{ PROC_SORT_ENERGY, true, "GPU       PID GPU mem ^energy  process" },
+		{ PROC_SORT_PID, false, "GPU      vPID GPU mem  energy  process" },
+		{ PROC_SORT_NAME, false, "GPU       PID GPU mem  energy vprocess" },
+		{ PROC_SORT_GPU, true, "GPU^      PID GPU mem  energy  process" },
+	};
+	for (size_t c = 0; c < sizeof mark / sizeof mark[0]; c++) {
+		struct cellbuf cb;
+		v.proc_sort = mark[c].key;
+		v.proc_inv = mark[c].inv;
+		render(&v, TR_GPU, 60, 18, false, &cb);
+		if (!contains(&cb, mark[c].head))
+			fail_msg("case %zu: no header '%s'", c, mark[c].head);
+		cellbuf_free(&cb);
+	}
+	info.n_gpus = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -713,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_render_every_size),
 		cmocka_unit_test(test_panel_table),
 		cmocka_unit_test(test_several_gpus),
+		cmocka_unit_test(test_procs_sorted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
