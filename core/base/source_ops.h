@@ -45,6 +45,7 @@ struct source_timeline {
 /* What a recording says of the session that made it. */
 struct source_recorded {
 	bool have_steps;     /* it carries the fine-tune's steps */
+	bool have_attr;      /* and its attributed energy (a column, maybe empty) */
 	char job_name[128];  /* the recorded fine-tune's name */
 	int64_t job_total;   /* its total steps; -1 when not known */
 	char model[64];      /* the workload's model name; "" when not known */

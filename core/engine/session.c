@@ -266,6 +266,20 @@ static void job_base(struct session *s, struct dvf_m steps, int64_t now)
  * until it ends; its processes marked on the process list. */
 static void job_attr(struct session *s, struct dvf_sample *smp)
 {
+	if (s->replay_job) {
+		/* The recording's column: the part over this window is its rise
+		 * since the row before the window began (0: at the first row).
+		 * The row keeps the value recorded. */
+		struct dvf_m rec = smp->job_attr_mj;
+		if (rec.ok && s->job_base_set) {
+			if (!s->job_attr_seen)
+				s->job_attr_rec0 = s->job_attr_rec.ok ? s->job_attr_rec.v : 0;
+			s->job_attr_seen = true;
+			s->job_attr_uj = (rec.v - s->job_attr_rec0) * 1000;
+		}
+		s->job_attr_rec = rec;
+		return;
+	}
 	smp->job_attr_mj = dvf_m_na();
 	if (!s->job && s->sim) {
 		/* the simulator's own fine-tune: its process in the simulated tables */
@@ -338,6 +352,7 @@ int session_restart(struct session *s)
 	s->trk_cut = false;
 	s->job_attr_uj = 0;
 	s->job_attr_seen = false;
+	s->job_attr_rec = dvf_m_na();
 	memset(&s->hw, 0, sizeof s->hw);
 	memset(s->gpu_hw, 0, sizeof s->gpu_hw);
 	return 0;

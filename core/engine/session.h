@@ -91,6 +91,10 @@ struct session {
 	 * window, µJ; job_attr_seen: some interval was attributed. */
 	int64_t job_attr_uj;
 	bool job_attr_seen;
+	/* A replay: the recording's column (its job's part since its figures
+	 * began), the last row's, and its value where this window began, mJ. */
+	struct dvf_m job_attr_rec;
+	int64_t job_attr_rec0;
 
 	/* A hardware energy counter (NVML), when the source has one: the
 	 * node's, and each GPU's (indexed like dvf_info.gpu_index). */

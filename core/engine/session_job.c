@@ -116,7 +116,8 @@ bool session_job_stats(const struct session *s, struct job_stats *js)
 	}
 	if (!js->attr_ok)
 		snprintf(js->attr_why, sizeof js->attr_why, "%s",
-			 !s->job || job_pid(s->job) <= 0 ? "no process followed (-- CMD or --pid)"
+			 s->replay_job ? "not in the recording (no job_attributed_energy_j values)"
+			 : !s->job || job_pid(s->job) <= 0 ? "no process followed (-- CMD or --pid)"
 			 : s->info && s->info->attr_why[0] ? s->info->attr_why
 			 : "the source gives no per-process GPU utilisation (NVML only)");
 	if (over) {

@@ -189,6 +189,14 @@ static void print_gpus(const struct session *s, FILE *fp)
 	}
 }
 
+/* Whether the summary has an attribution line: a process followed, or a
+ * replayed recording whose job was (its column read back, n/a where the
+ * column is empty). */
+static bool attributed(const struct session *s)
+{
+	return (s->job && job_pid(s->job) > 0) || (s->replay_job && s->recorded.have_attr);
+}
+
 /* The job's attributed part of the GPU energy (docs/attribution.md). */
 static json_object *attribution_json(const struct job_stats *js)
 {
@@ -285,7 +293,7 @@ static json_object *summary_json(const struct session *s)
 		json_object_object_add(j, "j_per_step", js.jps_ok ? json_object_new_double(js.j_per_step) : NULL);
 		json_object_object_add(j, "steps_per_s", js.st.steps_per_s.ok ? json_object_new_double(js.st.steps_per_s.v) : NULL);
 		json_object_object_add(j, "projected_energy_j", js.proj_ok ? json_object_new_double(js.projected_j) : NULL);
-		if (s->job && job_pid(s->job) > 0)
+		if (attributed(s))
 			json_object_object_add(j, "attribution", attribution_json(&js));
 		json_object_object_add(o, "job", j);
 	}
@@ -396,7 +404,7 @@ void session_summary(const struct session *s, FILE *fp, bool json)
 		if (js.proj_ok)
 			fprintf(fp, "  %-18s %12.1f J (%.4f Wh) at step %lld\n", "projected", js.projected_j,
 				js.projected_j / 3600.0, (long long)js.st.total.v);
-		if (s->job && job_pid(s->job) > 0)
+		if (attributed(s))
 			print_attribution(&js, fp);
 	}
 	if (s->gov)

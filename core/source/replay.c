@@ -761,6 +761,7 @@ static void row_sample(const struct replay_table *r, size_t k, struct dvf_sample
 		case CK_FAN_PWM: m = &out->fan_pwm; scale = 2.55; break;
 		case CK_FAN_RPM: m = &out->fan_rpm; break;
 		case CK_GPU_PROCS: m = &out->gpu_procs; break;
+		case CK_JOB_ATTR: m = &out->job_attr_mj; scale = 1e3; break;
 		default: continue;
 		}
 		*m = num_m(v, scale);
@@ -856,6 +857,7 @@ static bool replay_recorded(struct source *src, struct source_recorded *rec)
 	const struct replay_table *r = &src->t;
 	memset(rec, 0, sizeof *rec);
 	rec->have_steps = r->have_steps;
+	rec->have_attr = r->have_attr;
 	snprintf(rec->job_name, sizeof rec->job_name, "%s", r->job_name[0] ? r->job_name : "recorded fine-tune");
 	rec->job_total = r->job_total;
 	snprintf(rec->model, sizeof rec->model, "%s", r->wl_model);

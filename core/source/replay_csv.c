@@ -87,7 +87,7 @@ static struct col col_classify(struct dvf_info *in, const char *name)
 		{ "swap_used_mb", CK_SWAP_USED }, { "swap_total_mb", CK_SWAP_TOTAL },
 		{ "emc_mhz", CK_EMC_MHZ }, { "emc_util_pct", CK_EMC_UTIL },
 		{ "fan_pwm_pct", CK_FAN_PWM }, { "fan_rpm", CK_FAN_RPM }, { "gpu_procs", CK_GPU_PROCS },
-		{ "gpu_procs_mem_mb", CK_NUMBER },
+		{ "gpu_procs_mem_mb", CK_NUMBER }, { "job_attributed_energy_j", CK_JOB_ATTR },
 	};
 	struct col c = { CK_IGNORE, 0, -1 };
 	size_t stem;
@@ -207,6 +207,8 @@ static int header_set(struct replay_table *r, char **f, int n, char *err, size_t
 			r->have_total_col = true;
 		if (r->cols[i].kind == CK_STEPS)
 			r->have_steps = true;
+		if (r->cols[i].kind == CK_JOB_ATTR)
+			r->have_attr = true;
 		if (r->cols[i].kind != CK_IGNORE && r->cols[i].kind != CK_GPU_GOV && r->cols[i].kind != CK_EVENT)
 			r->cols[i].slot = r->n_slots++;
 	}

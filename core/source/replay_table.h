@@ -37,6 +37,7 @@ enum col_kind {
 	/* the board besides the GPU (recorder.c's columns after the zones) */
 	CK_CORE_UTIL, CK_RAM_USED, CK_RAM_TOTAL, CK_SWAP_USED, CK_SWAP_TOTAL,
 	CK_EMC_MHZ, CK_EMC_UTIL, CK_FAN_PWM, CK_FAN_RPM, CK_GPU_PROCS,
+	CK_JOB_ATTR,     /* job_attributed_energy_j: the recorded job's part (attribution) */
 	/* one GPU of several (gpu<N>_...): idx is its place in info.gpu_index */
 	CK_G_FREQ, CK_G_UTIL, CK_G_MW, CK_G_MEM_USED, CK_G_MEM_TOTAL, CK_G_TEMP, CK_G_COUNTER,
 };
@@ -85,6 +86,7 @@ struct replay_table {
 	bool have_meta;
 	bool tegrastats;
 	bool have_steps;       /* a steps column: the recorded fine-tune's progress */
+	bool have_attr;        /* a job_attributed_energy_j column */
 	char job_name[128];    /* the sidecar's summary.job.name, or "" */
 	int64_t job_total;     /* its total_steps; -1 when not known */
 	char wl_model[64];     /* the sidecar's summary.workload.model, or "" */

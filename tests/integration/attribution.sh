@@ -69,7 +69,7 @@ expect_grep "text: the attributed energy, labelled" \
 expect_grep "text: the attributed J/step, labelled" '^  attributed/step  *[0-9.]* J/step (attribution)' "$tmp/out"
 
 # The recording: the job's attributed energy as the last column, growing;
-# the recording replays (its new column is checked, not played).
+# a replay reads it back (the same part in its summary; n/a where empty).
 FAKENVML_PROC_UTIL="$child:60,$other:20" run --record "$tmp/rec.csv"
 expect_eq "recording run's exit" "$(cat "$tmp/rc")" 0
 head -n1 "$tmp/rec.csv" | tr -d '\r' >"$tmp/head"
@@ -79,11 +79,25 @@ case $last in
 [1-9]*.[0-9][0-9][0-9]) ok "the last row's attributed energy ($last J)" ;;
 *) fail "the last row's attributed energy: got '$last'"; tail -n2 "$tmp/rec.csv" ;;
 esac
-"$DVFSTOP" --no-config --batch --replay "$tmp/rec.csv" >"$tmp/rout" 2>"$tmp/rerr"
+# The replay reads the column back: its summary attributes the same part.
+"$DVFSTOP" --no-config --batch --replay "$tmp/rec.csv" --summary-format json >"$tmp/out" 2>"$tmp/rerr"
 expect_eq "the new recording replays" "$?" 0
+r=$(ratio energy_j)
+case $r in
+0.7[2-8]) ok "replay: the recorded attribution is 3/4 of the board's energy ($r)" ;;
+*) fail "replay: attributed / board energy: got '$r', want 0.75 +- 0.03"; cat "$tmp/out" "$tmp/rerr" ;;
+esac
+r=$(python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["job"]["attribution"]["energy_j"])' "$tmp/out" 2>&1)
+expect_eq "replay: the attributed energy is the recording's last value" "$r" "$last"
+"$DVFSTOP" --no-config --batch --replay "$tmp/rec.csv" >"$tmp/out" 2>"$tmp/rerr"
+expect_grep "replay, text: the attributed energy, labelled" \
+	'^  attributed  *[0-9.]* J (attribution: GPU energy split by per-process SM utilisation (NVML))' "$tmp/out"
 FAKENVML_PROC_UTIL=notsup run --record "$tmp/na.csv"
 last=$(csv_whole "$tmp/na.csv" | tail -n1 | tr -d '\r' | awk -F, '{ print $NF }')
 expect_eq "NOT_SUPPORTED: the column empty, not 0" "$last" ""
+"$DVFSTOP" --no-config --batch --replay "$tmp/na.csv" >"$tmp/out" 2>"$tmp/rerr"
+expect_grep "replay of an empty column: n/a, with why" \
+	'^  attributed  *attribution n/a: not in the recording' "$tmp/out"
 
 # Prometheus: the attributed energy with the job's labels; absent where n/a.
 FAKENVML_PROC_UTIL="$child:60,$other:20" run --prom-textfile "$tmp/a.prom" --job-name ft-a
