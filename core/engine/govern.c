@@ -246,6 +246,17 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	if (sps > 0 && (double)g->cfg.hold_window_ns * 1e-9 / sps > (double)g->hold_n)
 		g->hold_n = (int64_t)ceil((double)g->cfg.hold_window_ns * 1e-9 / sps);
 	g->held_fig = (struct govern_fig){ 0 };
+	/* Probes only where the cheapest level is what is wanted, and a
+	 * level was chosen (not the user's clocks) with neighbours. */
+	memset(g->probe, 0, sizeof g->probe);
+	g->probe_side = -1;
+	g->probe_turn = 0;
+	g->probe_pending = false;
+	g->probe_switches = 0;
+	g->last_j = g->last_s = 0;
+	bool probing = !user && lvl >= 0 && g->cfg.select == SEL_ENERGY;
+	g->probe[0].done = !probing || lvl - 1 < 0;
+	g->probe[1].done = !probing || lvl + 1 >= g->cfg.n_levels;
 	if (g->first_profile_steps < 0 && s->steps.ok)
 		g->first_profile_steps = s->steps.v - g->wu_steps0;
 	/* The user's clocks held: pinned at the level they ran at, where they
@@ -498,6 +509,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		g->ratio_model = true;
 		double th = sweep_search_clean_sps(&g->sw.pts[bi]), tbase = in ? sweep_search_clean_sps(&g->sw.pts[k]) : g->base_sps;
 		g->ratio_k = th > 0 && tbase > 0 ? tbase / th : 0;
+		g->ratio_th = th;
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		to_hold(g, best, false, s->t_ns, s);
 		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step)", a,
@@ -513,35 +525,155 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 	want(g, g->held, s->t_ns);
 }
 
+/* ---- the hold's probes ------------------------------------------------------ */
+
+/* A side's mean paired difference of J/step and its standard error. */
+static void probe_stat(const struct govern_probe *p, double *mean, double *se)
+{
+	*mean = p->n ? p->sum_j / p->n : 0;
+	double var = p->n > 1 ? (p->sum2_j - p->n * *mean * *mean) / (p->n - 1) : 0;
+	*se = var > 0 ? sqrt(var / p->n) : 0;
+}
+
+/* Move the hold to the neighbour on side: it measured cheaper.  The
+ * saving's ratio follows it: its J/step and step time are the held
+ * level's times the paired differences (the profile may not have
+ * measured it). */
+static void probe_switch(struct govern *g, int side, const struct dvf_sample *s)
+{
+	const struct govern_probe *p = &g->probe[side];
+	double dj, se, ds = p->sum_s / p->n;
+	probe_stat(p, &dj, &se);
+	int from = g->held, to = g->held + (side ? 1 : -1), switches = g->probe_switches + 1;
+	double hj = g->ratio_held * (1 + dj), th = g->ratio_th * (1 + ds);
+	if (g->ratio_model && g->ratio_k > 0 && g->ratio_th > 0 && th > 0) {
+		g->ratio_dw += g->ratio_held / g->ratio_th - hj / th;
+		g->ratio_k *= g->ratio_th / th;
+	}
+	g->ratio_held = hj;
+	g->ratio_th = th;
+	char a[32], b[32];
+	mhz(g, from, a, sizeof a);
+	mhz(g, to, b, sizeof b);
+	to_hold(g, to, false, s->t_ns, s);
+	g->probe_switches = switches;
+	/* the level left is the dearer: known from these very pairs */
+	g->probe[!side].done = true;
+	if (switches >= GOVERN_PROBE_SWITCHES)
+		g->probe[side].done = true;
+	say(g, s->t_ns, "hold %s: %.1f %% cheaper than %s (+-%.1f %%, %d windows between the held level's)", b,
+	    -dj * 100, a, se * 100, p->n);
+}
+
+/* The held level's window after a probe's: the pair done, the side
+ * decided where it can be.  True when the hold moved to that side. */
+static bool probe_paired(struct govern *g, double wj, double ws, const struct dvf_sample *s)
+{
+	bool pend = g->probe_pending;
+	g->probe_pending = false;
+	if (!pend || !(g->pend_bj > 0) || !(wj > 0) || !(g->pend_bs > 0) || !(ws > 0))
+		return false;
+	struct govern_probe *p = &g->probe[g->pend_side];
+	double d = g->pend_j / ((g->pend_bj + wj) / 2) - 1;
+	p->n++;
+	p->sum_j += d;
+	p->sum2_j += d * d;
+	p->sum_s += g->pend_s / ((g->pend_bs + ws) / 2) - 1;
+	if (p->n < GOVERN_PROBE_MIN_N)
+		return false;
+	double mean, se;
+	probe_stat(p, &mean, &se);
+	if (mean < -fmax(GOVERN_PROBE_Z * se, GOVERN_PROBE_MIN)) {
+		probe_switch(g, g->pend_side, s);
+		return true;
+	}
+	if (mean > GOVERN_PROBE_Z * se || p->n >= GOVERN_PROBE_MAX_N)
+		p->done = true;   /* dearer, or as cheap within noise: the held level stays */
+	return false;
+}
+
+/* After a held window: the next probe, one side then the other, while a
+ * side is undecided. */
+static void probe_next(struct govern *g, int64_t now)
+{
+	if (g->ref_n < GOVERN_REF_WINDOWS || !(g->last_j > 0))
+		return;
+	int side = g->probe_turn;
+	if (g->probe[side].done)
+		side = !side;
+	if (g->probe[side].done)
+		return;
+	g->probe_turn = !side;
+	g->probe_side = side;
+	g->pend_bj = g->last_j;
+	g->pend_bs = g->last_s;
+	want(g, g->held + (side ? 1 : -1), now);
+}
+
+/* A window's stall-free J/step and s/step (the raw ones where it has too
+ * few steps to tell). */
+static void clean_fig(const struct govern_fig *f, double *wj, double *ws)
+{
+	double cj, cs;
+	int64_t cn;
+	*wj = f->jps;
+	*ws = f->sps;
+	if (!f->sub.coarse && f->sub.n >= 3 &&
+	    sweep_search_subs_clean(f->sub.jps, f->sub.sps, f->sub.steps, f->sub.n, &cj, &cs, &cn)) {
+		*wj = cj;
+		*ws = cs;
+	}
+}
+
+static bool watch(struct govern *g, const struct dvf_sample *s, double wj, double ws);
+
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
 	struct govern_fig f;
 	if (!window_done(g, s, e, stepped, g->hold_n, &f))
 		return;
 	govern_win_start(g, s, e, s->steps.v);
-	g->held_fig = f;
 	/* The watch compares windows with their stalled steps left out: one
 	 * data-loading stall in ten steps moves a window's step time by more
 	 * than the change threshold, and two windows in a row with one are
 	 * common over an hour; a real change moves every step. */
-	double wj = f.jps, ws = f.sps, cj, cs;
-	int64_t cn;
-	if (!f.sub.coarse && f.sub.n >= 3 &&
-	    sweep_search_subs_clean(f.sub.jps, f.sub.sps, f.sub.steps, f.sub.n, &cj, &cs, &cn)) {
-		wj = cj;
-		ws = cs;
+	double wj, ws;
+	clean_fig(&f, &wj, &ws);
+	if (g->probe_side >= 0) {
+		/* a probe's window: kept for the held window after it */
+		g->probe_pending = true;
+		g->pend_side = g->probe_side;
+		g->pend_j = wj;
+		g->pend_s = ws;
+		g->probe_side = -1;
+		want(g, g->held, s->t_ns);
+		return;
 	}
+	g->held_fig = f;
 	if (g->hold_n_win < GOVERN_HOLD_WINS) {
 		g->hold_jps[g->hold_n_win] = f.jps;
 		g->hold_sps[g->hold_n_win] = f.sps;
 		g->hold_steps[g->hold_n_win++] = (int)f.steps;
 		g->hold_r = govern_saved_ratio(g);
 	}
+	if (probe_paired(g, wj, ws, s))
+		return;
+	g->last_j = wj;
+	g->last_s = ws;
+	if (watch(g, s, wj, ws) && g->off == 0)
+		probe_next(g, s->t_ns);
+}
+
+/* The watch of the held level's windows: the first GOVERN_REF_WINDOWS make
+ * the reference and its noise; two in a row off it the same way start a
+ * re-profile.  True while the level stays held. */
+static bool watch(struct govern *g, const struct dvf_sample *s, double wj, double ws)
+{
 	if (g->ref_n < GOVERN_REF_WINDOWS) {
 		g->ref_sps[g->ref_n] = ws;
 		g->ref_jps[g->ref_n++] = wj;
 		if (g->ref_n < GOVERN_REF_WINDOWS)
-			return;
+			return true;
 		/* Median and median deviation: a window with an evaluation pass or
 		 * a checkpoint in it (its steps seconds apart) is one of four and
 		 * must not set the noise that hides a real change. */
@@ -556,7 +688,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->ref_noise = ns > nj ? ns : nj;
 		g->ref_noise_sps = ns;
 		g->ref_noise_jps = nj;
-		return;
+		return true;
 	}
 	/* Each figure against its own noise: a window's J/step can be much
 	 * noisier than its step time (a step about as long as the sampling
@@ -571,17 +703,17 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		if (dir != 0) {   /* off the other way: a new run of windows */
 			g->off = 1;
 			g->off_dir = dir;
-			return;
+			return true;
 		}
 		/* In band: the reference follows slow drift (heat, data). */
 		g->off = 0;
 		g->ref_sps_mean += 0.1 * (ws - g->ref_sps_mean);
 		g->ref_jps_mean += 0.1 * (wj - g->ref_jps_mean);
-		return;
+		return true;
 	}
 	g->off_dir = dir;
 	if (++g->off < 2)
-		return;
+		return true;
 	/* A level was held: the baseline is carried into the new phase, not
 	 * measured again.  Its windows at the user's clocks cost a phase's
 	 * saving on every change (+0.6-0.9 % of a phased job); the new
@@ -596,7 +728,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->carry_jps = g->ref_jps_mean;
 		g->carry_sps = g->ref_sps_mean;
 		to_profile(g, s->t_ns, s);
-		return;
+		return false;
 	}
 	say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
 	    g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
@@ -606,6 +738,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	g->state = GOV_BASELINE;
 	g->wu_n = 0;
 	want(g, g->base_level, s->t_ns);
+	return false;
 }
 
 /* ---- the interface ---------------------------------------------------------- */
@@ -759,7 +892,11 @@ void govern_describe(const struct govern *g, char *buf, size_t len)
 		mhz(g, g->held, a, sizeof a);
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			snprintf(buf, len, "hold %s (learning its noise)", a);
-		else
+		else if (g->want != g->held && g->want >= 0) {
+			char b[32];
+			mhz(g, g->want, b, sizeof b);
+			snprintf(buf, len, "hold %s, %.3f J/step; a window at %s: is it cheaper?", a, g->ref_jps_mean, b);
+		} else
 			snprintf(buf, len, "hold %s, %.3f J/step", a, g->ref_jps_mean);
 		break;
 	case GOV_SUSPENDED:

@@ -59,8 +59,23 @@
 #define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
 #define GOVERN_BEAT_MIN 0.005    /* a level beats the user's clocks by more than their noise and 0.5 % */
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
+#define GOVERN_PROBE_Z 2.0       /* a neighbour probed in a hold: cheaper beyond 2 SE of the paired differences ... */
+#define GOVERN_PROBE_MIN 0.005   /* ... and beyond 0.5 %, it is held instead */
 enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
-       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64 };
+       GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
+       GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
+       GOVERN_PROBE_MAX_N = 6 /* ... and given up after this many (within noise of the held level) */,
+       GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */ };
+
+/* A hold's probes of one neighbour of the held level (govern.c): each
+ * window there is paired with the held level's windows before and after
+ * it, so the job's drift cancels; d is its relative difference. */
+struct govern_probe {
+	int n;
+	double sum_j, sum2_j;        /* d of J/step, and its square */
+	double sum_s;                /* d of s/step */
+	bool done;                   /* decided (dearer, or within noise), or no such level */
+};
 
 /* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
  * the noise and the stalls of a baseline. */
@@ -161,6 +176,7 @@ struct govern {
 	double hold_s;               /* and their seconds */
 	double ratio_k;              /* the profile's: the baseline's step time over the held level's */
 	double ratio_dw;             /* ... and the baseline's mean power less the held level's (W) */
+	double ratio_th;             /* the held level's stall-free s/step in the profile */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
 	double base_j_before;        /* base_j before this hold */
 	/* the profile cache (govern_use_cache): this job governed before */
@@ -179,6 +195,20 @@ struct govern {
 	int off_dir;                 /* which way: +1 slower or dearer, -1 */
 	int64_t hold_n;              /* steps of a watch window for this level */
 	struct govern_fig held_fig;  /* the held level's latest window */
+	/* probes: is a neighbour cheaper?  The profile decides from few short
+	 * windows; where a level is a few per cent off the next one (a steep
+	 * V) its noise can pick the wrong one, and the hold has the time to
+	 * tell: one window at a neighbour between windows at the held level,
+	 * alternating sides, until each side is decided (docs/method.md). */
+	struct govern_probe probe[2];    /* [0] the level below, [1] the one above */
+	int probe_side;              /* the side the window now measures, -1 the held level */
+	int probe_turn;              /* the side probed next */
+	bool probe_pending;          /* a probe's window waits for the held window after it */
+	int pend_side;
+	double pend_j, pend_s;       /* the probe's window (stall-free) */
+	double pend_bj, pend_bs;     /* the held window before it */
+	double last_j, last_s;       /* the held level's last window (stall-free), 0 none */
+	int probe_switches;          /* levels moved to by probes in this hold */
 	/* energy saved */
 	double saved_j;              /* base_j - used_j, at least 0 */
 	double base_j, used_j;       /* the counted steps at the baseline, and as used */

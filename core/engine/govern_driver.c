@@ -107,16 +107,23 @@ static void cache_open(struct govern_driver *d, struct session *s)
 }
 
 /* The first profile's level, once its hold knows its noise: the record
- * the next run of this job starts from. */
+ * the next run of this job starts from.  Kept again where the hold's
+ * probes moved to a cheaper neighbour (also in a run that started from
+ * a record: the next run then starts there). */
 static void cache_keep(struct govern_driver *d, struct session *s)
 {
 	const struct govern *g = &d->g;
-	if (!d->cache_on || d->cache_kept || g->state != GOV_HOLD || g->profiles != 1 ||
-	    (g->held < 0 && !g->hold_user) || g->ref_n < GOVERN_REF_WINDOWS || !g->base_ok)
+	if (!d->cache_on || g->state != GOV_HOLD || (g->held < 0 && !g->hold_user) || g->ref_n < GOVERN_REF_WINDOWS ||
+	    !g->base_ok)
+		return;
+	int64_t hz = g->hold_user ? 0 : g->cfg.level_hz[g->held];   /* 0: the user's clocks */
+	bool moved = g->profiles <= 1 && g->probe_switches > 0 && !(d->cache_kept && d->cache_kept_hz == hz);
+	if (!moved && (d->cache_kept || g->profiles != 1))
 		return;
 	d->cache_kept = true;
+	d->cache_kept_hz = hz;
 	struct gcache_rec r = { .key = d->key };
-	r.held_hz = g->hold_user ? 0 : g->cfg.level_hz[g->held];   /* 0: the user's clocks */
+	r.held_hz = hz;
 	r.jps = g->ref_jps_mean;
 	r.sps = g->ref_sps_mean;
 	r.noise = g->ref_noise < GCACHE_NOISE_MAX ? g->ref_noise : GCACHE_NOISE_MAX;

@@ -41,7 +41,8 @@ struct govern_driver {
 	/* the profile cache (govern_cache.h): off under --no-cache, in a
 	 * rehearsal, or when its folder cannot be used */
 	bool cache_on;
-	bool cache_kept;            /* this run's record was written */
+	bool cache_kept;            /* this run's record was written ... */
+	int64_t cache_kept_hz;      /* ... for this level (a hold's probes may move it after) */
 	struct gcache_key key;
 	char cache_dir[512];
 };
