@@ -190,11 +190,11 @@ static void print_gpus(const struct session *s, FILE *fp)
 }
 
 /* Whether the summary has an attribution line: a process followed, or a
- * replayed recording whose job was (its column read back, n/a where the
- * column is empty). */
+ * replayed recording whose column has the job's attributed energy (an
+ * empty column, a board without attribution, says nothing: as live). */
 static bool attributed(const struct session *s)
 {
-	return (s->job && job_pid(s->job) > 0) || (s->replay_job && s->recorded.have_attr);
+	return (s->job && job_pid(s->job) > 0) || (s->replay_job && s->job_attr_seen);
 }
 
 /* The job's attributed part of the GPU energy (docs/attribution.md). */

@@ -95,9 +95,9 @@ expect_grep "replay, text: the attributed energy, labelled" \
 FAKENVML_PROC_UTIL=notsup run --record "$tmp/na.csv"
 last=$(csv_whole "$tmp/na.csv" | tail -n1 | tr -d '\r' | awk -F, '{ print $NF }')
 expect_eq "NOT_SUPPORTED: the column empty, not 0" "$last" ""
-"$DVFSTOP" --no-config --batch --replay "$tmp/na.csv" >"$tmp/out" 2>"$tmp/rerr"
-expect_grep "replay of an empty column: n/a, with why" \
-	'^  attributed  *attribution n/a: not in the recording' "$tmp/out"
+"$DVFSTOP" --no-config --batch --replay "$tmp/na.csv" --summary-format json >"$tmp/out" 2>"$tmp/rerr"
+r=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["job"]; print("attribution" in j, j["j_per_step"] is not None)' "$tmp/out" 2>&1)
+expect_eq "replay of an empty column: no attribution (as a board without one), the job's J/step" "$r" "False True"
 
 # Prometheus: the attributed energy with the job's labels; absent where n/a.
 FAKENVML_PROC_UTIL="$child:60,$other:20" run --prom-textfile "$tmp/a.prom" --job-name ft-a
