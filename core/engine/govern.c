@@ -254,7 +254,7 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->probe_pending = false;
 	g->probe_switches = 0;
 	g->last_j = g->last_s = 0;
-	bool probing = !user && lvl >= 0 && g->cfg.select == SEL_ENERGY;
+	bool probing = lvl >= 0 && g->cfg.select == SEL_ENERGY && (!user || lvl == g->base_level);
 	g->probe[0].done = !probing || lvl - 1 < 0;
 	g->probe[1].done = !probing || lvl + 1 >= g->cfg.n_levels;
 	if (g->first_profile_steps < 0 && s->steps.ok)
@@ -324,8 +324,15 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 	g->cache_verdict = 1;
 	g->first_profile_steps = 0;
 	if (g->cache_level < 0) {
-		/* the user's clocks were the best: this window is the baseline */
+		/* the user's clocks were the best: this window is the baseline,
+		 * and the figures a probe that moves the hold counts from */
 		set_base(g, &f, 1);
+		g->ratio_base = g->ratio_held = g->base_jps;
+		g->ratio_th = g->base_sps;
+		g->ratio_steps = f.steps;
+		g->ratio_model = true;
+		g->ratio_k = 1;
+		g->ratio_dw = 0;
 		to_hold(g, g->base_level, true, s->t_ns, s);
 	} else {
 		/* No fresh baseline (that would cost a window at the user's
@@ -476,22 +483,31 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		char a[32];
 		mhz(g, best, a, sizeof a);
 		double se = est[bi].y > 0 ? est[bi].se / est[bi].y * 100 : 0;
-		if (g->cfg.select == SEL_ENERGY && !beats_base(g, est, bi)) {
-			char u[64] = "the user's clocks";
-			/* Where the user's clocks moved (the board's own governor),
-			 * giving them back lets that governor wander off to a dear
-			 * level later in the job (a quarter dearer on one drawn
-			 * curve): the best level measured, no dearer than them
-			 * within noise, is pinned instead; nothing is claimed. */
-			int keep = g->base_level >= 0 ? g->base_level : best;
-			if (g->base_level >= 0) {
-				char b[32];
-				mhz(g, g->base_level, b, sizeof b);
-				snprintf(u, sizeof u, "%s (the user's clocks)", b);
-			} else
-				snprintf(u, sizeof u, "%s (as good as the user's moving clocks)", a);
-			to_hold(g, keep, true, s->t_ns, s);
-			say(g, s->t_ns, "hold %s: no level beat them beyond noise (best %s %.4f J/step "
+		/* Where the user's clocks moved, their baseline is no level to
+		 * hold: the best level measured is held as any choice is, and
+		 * the saving counted against the baseline's windows (claiming
+		 * 0 there missed a true 2-5 % where the board's governor
+		 * wandered).  Where they stayed at one level, that level is. */
+		bool moving = g->base_level < 0;
+		if (g->cfg.select == SEL_ENERGY && !moving && !beats_base(g, est, bi)) {
+			/* Their level held, pinned (the board's own governor would
+			 * move it with the job's phases away from what was
+			 * measured); nothing is claimed.  Its probes may still find
+			 * a neighbour cheaper (the search's few windows did not
+			 * tell), which is then held with the saving counted from
+			 * this level's figures. */
+			char u[32];
+			mhz(g, g->base_level, u, sizeof u);
+			int k = g->base_level - g->lo;
+			bool in = k >= 0 && k < g->sw.cfg.n_levels && est[k].ok;
+			g->ratio_base = g->ratio_held = in ? est[k].y : g->base_jps;
+			g->ratio_steps = in ? g->sw.pts[k].steps : 0;
+			g->ratio_th = in ? sweep_search_clean_sps(&g->sw.pts[k]) : g->base_sps;
+			g->ratio_model = true;
+			g->ratio_k = g->ratio_th > 0 ? 1 : 0;
+			g->ratio_dw = 0;
+			to_hold(g, g->base_level, true, s->t_ns, s);
+			say(g, s->t_ns, "hold %s (the user's clocks): no level beat them beyond noise (best %s %.4f J/step "
 			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
 			    g->sw.windows, used);
 			return;
@@ -512,8 +528,9 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		g->ratio_th = th;
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		to_hold(g, best, false, s->t_ns, s);
-		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step)", a,
-		    est[bi].y, se, g->sw.windows, used, g->base_jps);
+		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step%s)", a,
+		    est[bi].y, se, g->sw.windows, used, g->base_jps,
+		    moving ? ", the user's clocks moving: the saving is the measured difference, within its noise" : "");
 		return;
 	}
 	/* Stopped stepping (an evaluation pass without steps, a hang): the
@@ -543,6 +560,7 @@ static void probe_switch(struct govern *g, int side, const struct dvf_sample *s)
 {
 	const struct govern_probe *p = &g->probe[side];
 	double dj, se, ds = p->sum_s / p->n;
+	int n = p->n;
 	probe_stat(p, &dj, &se);
 	int from = g->held, to = g->held + (side ? 1 : -1), switches = g->probe_switches + 1;
 	double hj = g->ratio_held * (1 + dj), th = g->ratio_th * (1 + ds);
@@ -562,7 +580,7 @@ static void probe_switch(struct govern *g, int side, const struct dvf_sample *s)
 	if (switches >= GOVERN_PROBE_SWITCHES)
 		g->probe[side].done = true;
 	say(g, s->t_ns, "hold %s: %.1f %% cheaper than %s (+-%.1f %%, %d windows between the held level's)", b,
-	    -dj * 100, a, se * 100, p->n);
+	    -dj * 100, a, se * 100, n);
 }
 
 /* The held level's window after a probe's: the pair done, the side
@@ -583,7 +601,11 @@ static bool probe_paired(struct govern *g, double wj, double ws, const struct dv
 		return false;
 	double mean, se;
 	probe_stat(p, &mean, &se);
-	if (mean < -fmax(GOVERN_PROBE_Z * se, GOVERN_PROBE_MIN)) {
+	/* Cheaper beyond noise: moved to.  Undecided after GOVERN_PROBE_MAX_N
+	 * pairs (within noise either way): the one measured cheaper, as the
+	 * profile decides among levels within noise; a flat bottom's walk
+	 * costs at most its noise, and reaches a minimum one more level on. */
+	if (mean < -fmax(GOVERN_PROBE_Z * se, GOVERN_PROBE_MIN) || (p->n >= GOVERN_PROBE_MAX_N && mean < 0)) {
 		probe_switch(g, g->pend_side, s);
 		return true;
 	}

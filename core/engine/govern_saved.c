@@ -74,14 +74,13 @@ void govern_saved_count(struct govern *g, const struct dvf_sample *s, const stru
 	double used = (emj - g->prev_e_mj) * 1e-3;
 	/* The user's clocks held: the baseline itself, a saving of 0 by
 	 * construction. */
-	if (g->state == GOV_HOLD && g->hold_user)
-		g->base_j += used;
-	else if (g->state == GOV_HOLD && g->want != g->held) {
+	if (g->state == GOV_HOLD && g->want != g->held) {
 		/* a probe of a neighbour: its steps as a profile's, at the
 		 * baseline's J/step (the hold's ratio is its own level's) */
 		g->base_j_before += (double)d * g->base_jps;
 		g->base_j += (double)d * g->base_jps;
-	}
+	} else if (g->state == GOV_HOLD && g->hold_user)
+		g->base_j += used;
 	else if (g->state == GOV_HOLD && g->ratio_held > 0) {
 		g->hold_used_j += used;
 		g->hold_s += (double)(t - g->prev_edge_t) * 1e-9;

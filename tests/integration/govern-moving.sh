@@ -3,15 +3,17 @@
 # moved (the board's own governor), the governor pins the best level it
 # measured rather than give them back: given back, that governor later
 # wandered down to 306 MHz, a quarter dearer, for most of the job (a drawn
-# curve of bench/govern.sh --seed 2928910353).  Nothing is claimed.
+# curve of bench/govern.sh --seed 2928910353).  The saving is the
+# measured difference against the baseline's windows (here, on a curve
+# whose top level is the cheapest, about none), never below 0.
 . "$top_srcdir/tests/lib.sh"
 PY=/usr/bin/python3
 "$DVFSTOP" --batch --no-config --no-cache --demo --sim-model bert-small --sim-seq-len 48 --sim-batch 6 \
 	--seed 416552 --sim-curve "$FIX/curves/monotone-falling.csv" --sim-steps 400 --govern \
 	--summary-format json --record "$T/g.csv" >"$T/g.json" 2>"$T/g.err"
 expect_eq "governed run: exit status" "$?" 0
-expect_grep "the best level is held, as good as the moving clocks" \
-	"governor: hold [0-9.]* MHz (as good as the user's moving clocks): no level beat them" "$T/g.err"
+expect_grep "the best level is held, the clocks having moved" \
+	"governor: hold [0-9.]* MHz: .*the user's clocks moving: the saving is the measured difference" "$T/g.err"
 "$PY" - "$T/g.csv" >"$T/held" <<'PY'
 import csv, sys, collections
 c, on = collections.Counter(), False
@@ -25,7 +27,8 @@ f, k = c.most_common(1)[0]
 print(f, "%.3f" % (k / n))
 PY
 read -r f share <"$T/held"
-"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 1224 and float(sys.argv[2]) > 0.95 else 1)" "$f" "$share" &&
+# (the hold's probes of its neighbour take a window now and then)
+"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 1224 and float(sys.argv[2]) > 0.8 else 1)" "$f" "$share" &&
 	ok "held at $f MHz for $share of the samples after the hold" || fail "after the hold: $f MHz for $share of the samples"
-expect_eq "JSON: no saving claimed" "$("$PY" -c "import json,sys; g=json.load(open(sys.argv[1]))['governor']; print(g['holds_user_clocks'], round(float(g['energy_saved_j'] or 0), 6))" "$T/g.json")" "True 0.0"
+expect_eq "JSON: a level held, the saving within 2 % (none truly), never below 0" "$("$PY" -c "import json,sys; g=json.load(open(sys.argv[1]))['governor']; p=float(g['energy_saved_pct'] or 0); print(g['holds_user_clocks'], 0 <= p < 2)" "$T/g.json")" "False True"
 finish

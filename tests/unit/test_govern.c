@@ -591,6 +591,45 @@ static void test_hold_probes_neighbours(void **state)
 		}
 }
 
+/* The user's clocks held (a cached record says nothing beat them) where
+ * the level below them is 4 % cheaper: the probes move the hold there,
+ * and the saving counted from then is the curve's, within 0.5 points. */
+static void test_hold_user_probed(void **state)
+{
+	(void)state;
+	double jps[N], sps[N];
+	for (int i = 0; i < N; i++) {
+		sps[i] = 0.1 + 0.2 * 306e6 / (double)orin[i];
+		jps[i] = 8 * (1 + 0.04 * abs(i - (TOP - 1)));
+	}
+	for (int seed = 0; seed < 6; seed++) {
+		struct board b;
+		board_curve(&b, jps, sps);
+		b.noise = seed ? 0.02 : 0;
+		b.rng = 500 + (uint64_t)seed;
+		struct govern_cfg c;
+		cfg(&c);
+		struct govern g;
+		govern_init(&g, &c, 5, 0);
+		struct gcache_rec r = { .held_hz = 0, .jps = jps[TOP], .sps = sps[TOP], .noise = 0.01,
+					.base_jps = jps[TOP], .base_sps = sps[TOP] };
+		govern_use_cache(&g, &r, 0);
+		run(&b, &g, 60);
+		assert_int_equal(g.state, GOV_HOLD);
+		assert_true(g.hold_user);
+		assert_int_equal(g.held, TOP);
+		run(&b, &g, 600);
+		if (g.held != TOP - 1 || g.hold_user)
+			fail_msg("seed %d: held %d%s after 600 steps, the optimum %d", seed, g.held,
+				 g.hold_user ? " (the user's clocks)" : "", TOP - 1);
+		double s0 = (double)g.save_steps, j0 = g.saved_j;
+		run(&b, &g, 1500);
+		double per = (g.saved_j - j0) / ((double)g.save_steps - s0), want = jps[TOP] - jps[TOP - 1];
+		if (fabs(per - want) / jps[TOP] > 0.005)
+			fail_msg("seed %d: %.4f J/step saved since, the curve's %.4f", seed, per, want);
+	}
+}
+
 /* The user's clocks climb from idle for seconds at the job's start (the
  * board's own governor) while its steps are already even (a CPU-bound
  * step, the same at any clock): the baseline is taken once they have
@@ -648,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_baseline_after_ramp),
 		cmocka_unit_test(test_hold_probes_neighbours),
+		cmocka_unit_test(test_hold_user_probed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
