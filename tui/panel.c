@@ -529,7 +529,7 @@ void panel_render_power(const struct tui_view *v, struct cellbuf *cb)
 	y += gpu_rows_power_share(v, cb, x0, y, x0 + W, H - y + 1);   /* several GPUs */
 	/* Mean power over the session. */
 	if (y <= H) {
-		double mw;
+		double mw = 0;   /* read below even where there is no mean yet */
 		p = pen_at(cb, x0, y++, x0 + W);
 		pen_put(&p, ROLE_LABEL, "mean ");
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
@@ -590,7 +590,7 @@ void panel_render_energy(const struct tui_view *v, struct cellbuf *cb)
 	if (compact)
 		y = job_panel_compact(&v->job, cb, x0, y, x0 + W, H);
 	if (y <= H) {
-		double mw;
+		double mw = 0;   /* read below even where there is no mean yet */
 		p = pen_at(cb, x0, y++, x0 + W);
 		pen_put(&p, ROLE_LABEL, "mean    ");
 		bool ok = energy_mean_mw(&v->energy, ENERGY_TOTAL, &mw);
