@@ -22,7 +22,10 @@
  *            first GOVERN_REF_WINDOWS make the reference (step time,
  *            J/step) and its noise; two windows in a row off the reference
  *            the same way by more than max(change_min, GOVERN_NOISE_K x
- *            noise) start a re-profile.
+ *            noise) start a re-profile.  Between watch windows it probes
+ *            the held level's neighbours (one window there, paired with
+ *            the held windows around it) and moves to one cheaper beyond
+ *            noise: a profile's few windows can end one level off.
  *   suspended  a manual clock change (or a sweep) took the clock; nothing
  *            is pinned by the governor until govern_resume.
  *   ended    the fine-tune ended: the clocks are given back.
