@@ -76,7 +76,7 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 		tui_msg(t, "%s", why);
 		return;
 	}
-	const char *dwell = o->sweep_dwell ? o->sweep_dwell : "40steps";
+	const char *dwell = o->sweep_dwell ? o->sweep_dwell : SWEEP_DWELL_DEFAULT;
 	struct sweep_request rq = { .mode = mode, .select = SEL_ENERGY, .dwell = dwell,
 				    .settle_s = o->sweep_settle_s, .dwell_name = "sweep-dwell",
 				    .settle_name = "sweep-settle" };

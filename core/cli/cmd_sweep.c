@@ -22,7 +22,7 @@ const struct opt_spec cmd_sweep_opts[] = {
 	[SWO_MODE] = { "mode", 0, true, "exhaustive|adaptive",
 		      "every level, or search the U-curve from the\n"
 		      "policy's recommendation (default adaptive)" },
-	[SWO_DWELL] = { "dwell", 0, true, "N[steps]|Ns|Nms", "measuring window per level (default 40steps)" },
+	[SWO_DWELL] = { "dwell", 0, true, "N[steps]|Ns|Nms", "measuring window per level (default " SWEEP_DWELL_DEFAULT ")" },
 	[SWO_SETTLE] = { "settle", 0, true, "S", "seconds to wait after each change (default 2)" },
 	[SWO_LEVELS] = { "levels", 0, true, "MHZ,MHZ,...", "levels to sweep (default: all of the board's)" },
 	[SWO_COUNT] = { "count", 0, true, "N", "N of those levels, spread evenly, both ends kept" },
@@ -62,7 +62,7 @@ struct sweep_args {
  * CMD_USAGE. */
 static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 {
-	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = "40steps", .settle_s = 2.0, .wait_steps_s = 60 };
+	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = SWEEP_DWELL_DEFAULT, .settle_s = 2.0, .wait_steps_s = 60 };
 	for (int k = 0; k < ca->opt.n_hit; k++) {
 		int opt = ca->opt.hit[k].opt;
 		const char *val = ca->opt.hit[k].val;
@@ -126,7 +126,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 		}
 	}
 	if (a->select == SEL_SLOWDOWN && a->max_slowdown <= 0) {
-		cmd_error("--select slowdown needs --max-slowdown PCT\n");
+		cmd_error("%s\n", SWEEP_SLOWDOWN_NEEDS);
 		return CMD_USAGE;
 	}
 	return 0;

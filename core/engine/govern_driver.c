@@ -25,7 +25,7 @@ int govern_driver_config(const struct dvf_opts *o, const struct dvf_info *in, st
 	if (c->max_slowdown > 0)
 		c->select = SEL_SLOWDOWN;
 	if (c->select == SEL_SLOWDOWN && !(c->max_slowdown > 0)) {
-		snprintf(err, len, "--select slowdown needs --max-slowdown PCT");
+		snprintf(err, len, "%s", SWEEP_SLOWDOWN_NEEDS);
 		return -1;
 	}
 	if (!in || in->n_levels < 2) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io_user.h"
+#include "sweep.h"
 
 /* K_MHZ: a clock in MHz, whole or with up to 6 decimals (1300.5): its
  * whole MHz is stored, the text kept for options_check_clock. */
@@ -81,7 +82,7 @@ static const struct opt_def opt_table[] = {
 	{ "no-cache", 0, K_FLAG, OFF(no_cache), NULL, "the governor: neither start from nor keep a profile of a job seen before ($XDG_STATE_HOME/dvfstop/profiles)", 0, 0, false },
 	{ "learn", 0, K_STR, OFF(learn), "FILE", "the governor: append each profile's measured levels to FILE, a sweep CSV for `dvfstop fit`", 0, 0, true },
 	{ "sweep-mode", 0, K_STR, OFF(sweep_mode), "MODE", "the dashboard's sweep (s): adaptive (default) or exhaustive first in its chooser", 0, 0, false },
-	{ "sweep-dwell", 0, K_STR, OFF(sweep_dwell), "N[steps]|Ns", "the dashboard's sweep: measuring window per level (default 40steps)", 0, 0, false },
+	{ "sweep-dwell", 0, K_STR, OFF(sweep_dwell), "N[steps]|Ns", "the dashboard's sweep: measuring window per level (default " SWEEP_DWELL_DEFAULT ")", 0, 0, false },
 	{ "sweep-settle", 0, K_DOUBLE, OFF(sweep_settle_s), "S", "the dashboard's sweep: seconds to wait after each clock change (default 2)", 0, 0, false },
 	{ "config", 'c', K_STR, OFF(config), "FILE", "read options from FILE instead of the default config", 0, 0, true },
 	{ "no-config", 0, K_FLAG, OFF(no_config), NULL, "do not read the config file", 0, 0, true },
@@ -111,7 +112,7 @@ void options_defaults(struct dvf_opts *o)
 	o->policy = "builtin:mlg";
 	o->select = "energy";
 	o->sweep_mode = "adaptive";
-	o->sweep_dwell = "40steps";
+	o->sweep_dwell = SWEEP_DWELL_DEFAULT;
 	o->sweep_settle_s = 2.0;
 	o->stop_grace_s = 10.0;
 }

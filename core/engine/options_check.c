@@ -45,7 +45,7 @@ static enum opt_result options_check_governor(struct dvf_opts *o, const char *pr
 		}
 		o->select = "slowdown";
 	} else if (strcmp(o->select, "slowdown") == 0) {
-		fprintf(stderr, "%s: --select slowdown needs --max-slowdown PCT\n", prog);
+		fprintf(stderr, "%s: %s\n", prog, SWEEP_SLOWDOWN_NEEDS);
 		return OPT_ERROR;
 	}
 	if (!o->govern) {

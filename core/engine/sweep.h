@@ -28,6 +28,12 @@
  * while their intervals overlap. */
 enum sweep_mode { SWEEP_EXHAUSTIVE = 0, SWEEP_ADAPTIVE, SWEEP_INTERVALS };
 enum sweep_select { SEL_ENERGY = 0, SEL_SLOWDOWN, SEL_EDP };
+
+/* Said once for every front end: a sweep's default measuring window per
+ * level (the dashboard's sweep-dwell, dvfstop sweep --dwell), and why
+ * --select slowdown alone is refused. */
+#define SWEEP_DWELL_DEFAULT "40steps"
+#define SWEEP_SLOWDOWN_NEEDS "--select slowdown needs --max-slowdown PCT"
 enum sweep_state { SW_SETTLE = 0, SW_MEASURE, SW_DONE, SW_ABORTED, SW_FAILED };
 
 enum { SWEEP_SUBWIN = 4, SWEEP_MAX_WINDOWS_PER_LEVEL = 3, SWEEP_MAX_SUB = 48 };
