@@ -257,11 +257,6 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	bool probing = lvl >= 0 && g->cfg.select == SEL_ENERGY && (!user || lvl == g->base_level);
 	g->probe[0].done = !probing || lvl - 1 < 0;
 	g->probe[1].done = !probing || lvl + 1 >= g->cfg.n_levels;
-	/* The baseline's level, where the user's clocks stayed at one and
-	 * another is held: measured again beside the held one, for the
-	 * saving (probe_base). */
-	g->probe[2].done = user || lvl < 0 || g->base_level < 0 || g->base_level == lvl || !g->ratio_model ||
-			   !(g->ratio_k > 0);
 	if (g->first_profile_steps < 0 && s->steps.ok)
 		g->first_profile_steps = s->steps.v - g->wu_steps0;
 	/* The user's clocks held: pinned at the level they ran at, where they
@@ -578,18 +573,7 @@ static void probe_switch(struct govern *g, int side, const struct dvf_sample *s)
 	char a[32], b[32];
 	mhz(g, from, a, sizeof a);
 	mhz(g, to, b, sizeof b);
-	/* The baseline's pairs so far were against the level left: made
-	 * relative to the new one (through these pairs) and kept. */
-	struct govern_probe base = g->probe[2];
-	if (!base.done && base.n > 0) {
-		double mb = base.sum_j / base.n, nb = (1 + mb) / (1 + dj) - 1;
-		base.sum2_j += base.n * (nb * nb - mb * mb);
-		base.sum_j = base.n * nb;
-		base.sum_s = base.n * ((1 + base.sum_s / base.n) / (1 + ds) - 1);
-	}
 	to_hold(g, to, false, s->t_ns, s);
-	if (!g->probe[2].done)
-		g->probe[2] = base;
 	g->probe_switches = switches;
 	/* the level left is the dearer: known from these very pairs */
 	g->probe[!side].done = true;
@@ -597,31 +581,6 @@ static void probe_switch(struct govern *g, int side, const struct dvf_sample *s)
 		g->probe[side].done = true;
 	say(g, s->t_ns, "hold %s: %.1f %% cheaper than %s (+-%.1f %%, %d windows between the held level's)", b,
 	    -dj * 100, a, se * 100, n);
-}
-
-/* The baseline's level measured again, paired with the held level's
- * windows around each window there: the saving's ratio from those pairs.
- * The baseline's own windows came first in the job, right after its
- * warm-up (a late warm-up's slower steps make them dearer: +2-3 points
- * of saving claimed on drawn cases), and were measured minutes before the
- * held level's; pairs side by side carry neither.  The hold's saving is
- * counted again from its start with this ratio. */
-static void probe_base(struct govern *g, const struct govern_probe *p, const struct dvf_sample *s)
-{
-	double dj = p->sum_j / p->n, ds = p->sum_s / p->n, se, m;
-	probe_stat(p, &m, &se);
-	double ph = g->ref_sps_mean > 0 ? g->ref_jps_mean / g->ref_sps_mean : 0;
-	if (!(ph > 0) || !(1 + ds > 0) || !(1 + dj > 0))
-		return;
-	double was = g->base_jps;
-	g->ratio_k = 1 + ds;                            /* T(baseline) / T(held) */
-	g->ratio_dw = ph * ((1 + dj) / (1 + ds) - 1);   /* P(baseline) - P(held), W */
-	g->base_jps = g->ref_jps_mean * (1 + dj);
-	g->base_sps = g->ref_sps_mean * (1 + ds);
-	char b[32];
-	mhz(g, g->base_level, b, sizeof b);
-	say(g, s->t_ns, "baseline again at %s, beside the held level: %.4f J/step (+-%.1f %%; was %.4f), %+.1f %% "
-	    "over the held level", b, g->base_jps, se * 100, was, dj * 100);
 }
 
 /* The held level's window after a probe's: the pair done, the side
@@ -638,13 +597,6 @@ static bool probe_paired(struct govern *g, double wj, double ws, const struct dv
 	p->sum_j += d;
 	p->sum2_j += d * d;
 	p->sum_s += g->pend_s / ((g->pend_bs + ws) / 2) - 1;
-	if (g->pend_side == 2) {
-		if (p->n >= GOVERN_BASE_PROBES) {
-			p->done = true;
-			probe_base(g, p, s);
-		}
-		return false;
-	}
 	if (p->n < GOVERN_PROBE_MIN_N)
 		return false;
 	double mean, se;
@@ -662,24 +614,22 @@ static bool probe_paired(struct govern *g, double wj, double ws, const struct dv
 	return false;
 }
 
-/* After a held window: the next probe, the sides and the baseline's
- * level in turn, while one is undecided. */
+/* After a held window: the next probe, one side then the other, while a
+ * side is undecided. */
 static void probe_next(struct govern *g, int64_t now)
 {
 	if (g->ref_n < GOVERN_REF_WINDOWS || !(g->last_j > 0))
 		return;
-	/* below, above, the baseline's level, in turn, while undecided */
-	int side = -1;
-	for (int k = 0; k < 3 && side < 0; k++)
-		if (!g->probe[(g->probe_turn + k) % 3].done)
-			side = (g->probe_turn + k) % 3;
-	if (side < 0)
+	int side = g->probe_turn;
+	if (g->probe[side].done)
+		side = !side;
+	if (g->probe[side].done)
 		return;
-	g->probe_turn = (side + 1) % 3;
+	g->probe_turn = !side;
 	g->probe_side = side;
 	g->pend_bj = g->last_j;
 	g->pend_bs = g->last_s;
-	want(g, side == 2 ? g->base_level : g->held + (side ? 1 : -1), now);
+	want(g, g->held + (side ? 1 : -1), now);
 }
 
 /* A window's stall-free J/step and s/step (the raw ones where it has too
@@ -967,12 +917,7 @@ void govern_describe(const struct govern *g, char *buf, size_t len)
 		else if (g->want != g->held && g->want >= 0) {
 			char b[32];
 			mhz(g, g->want, b, sizeof b);
-			if (g->want == g->base_level && g->probe_side == 2)
-				snprintf(buf, len, "hold %s, %.3f J/step; a window at %s: the baseline again", a,
-					 g->ref_jps_mean, b);
-			else
-				snprintf(buf, len, "hold %s, %.3f J/step; a window at %s: is it cheaper?", a,
-					 g->ref_jps_mean, b);
+			snprintf(buf, len, "hold %s, %.3f J/step; a window at %s: is it cheaper?", a, g->ref_jps_mean, b);
 		} else
 			snprintf(buf, len, "hold %s, %.3f J/step", a, g->ref_jps_mean);
 		break;

@@ -68,8 +68,7 @@ enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN
        GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
        GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
        GOVERN_PROBE_MAX_N = 6 /* ... and given up after this many (within noise of the held level) */,
-       GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */,
-       GOVERN_BASE_PROBES = 4 /* pairs at the baseline's level once the held level is settled */ };
+       GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */ };
 
 /* A hold's probes of one neighbour of the held level (govern.c): each
  * window there is paired with the held level's windows before and after
@@ -204,8 +203,7 @@ struct govern {
 	 * V) its noise can pick the wrong one, and the hold has the time to
 	 * tell: one window at a neighbour between windows at the held level,
 	 * alternating sides, until each side is decided (docs/method.md). */
-	struct govern_probe probe[3];    /* [0] the level below, [1] the one above, [2] the
-	                                    baseline's level (GOVERN_BASE_PROBES, for the saving) */
+	struct govern_probe probe[2];    /* [0] the level below, [1] the one above */
 	int probe_side;              /* the side the window now measures, -1 the held level */
 	int probe_turn;              /* the side probed next */
 	bool probe_pending;          /* a probe's window waits for the held window after it */
