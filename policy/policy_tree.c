@@ -328,6 +328,9 @@ static int parse_line(struct parser *p, int line, char *s)
 			size_t c = strlen(comment);
 			while (c && comment[c - 1] == '\r')
 				comment[--c] = '\0';
+			/* kept so that it prints back ("# " and it) within a line */
+			if (c > POLICY_MAX_LINE - 2)
+				comment[POLICY_MAX_LINE - 2] = '\0';
 			return header_add(p, line, comment);
 		}
 		return 0;

@@ -328,6 +328,16 @@ static void test_limits(void **state)
 	assert_int_equal(parse_str(line, &t, err), -1);
 	assert_contains(err, "t.policy:3: line longer than 1024 characters");
 
+	/* A header comment as long as a line may be ("#" and 1023 more): it
+	 * prints back as "# " and the comment, so what is kept of it is cut
+	 * to fit a line, and the tree prints and parses back (the fuzzer
+	 * found a printed tree refused for a line of 1025). */
+	snprintf(line, sizeof line, "dvfstop-policy 1\n#%0*d\nname x\nleaf 510\n", POLICY_MAX_LINE - 1, 7);
+	if (parse_str(line, &t, err))
+		fail_msg("%s", err);
+	round_trip(&t);
+	policy_tree_free(&t);
+
 	/* A file over 1 MiB is refused before parsing. */
 	char path[] = "/tmp/dvfstop-test-policy-XXXXXX";
 	int fd = mkstemp(path);
