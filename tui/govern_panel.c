@@ -9,14 +9,11 @@
 #include "render.h"
 #include "level_rows.h"
 #include "theme.h"
+#include "cfmt.h"
 
 /* Decisions kept in view below the table when rows are short. */
 enum { EVENTS_KEPT = 2 };
 
-static void mhz_text(char *buf, size_t len, int64_t hz)
-{
-	snprintf(buf, len, "%.*f", hz % 1000000 ? 1 : 0, (double)hz * 1e-6);
-}
 
 void govern_panel_fill(const struct govern *g, bool rehearsal, int64_t t0, struct govern_view *v)
 {
@@ -150,7 +147,7 @@ void govern_panel_level_row(const struct govern_view *v, int i, int cols, char *
 	const struct govern_level_view *l = &v->lv[i];
 	unsigned m = v->mark[i];
 	char mhz[32];
-	mhz_text(mhz, sizeof mhz, l->hz);
+	cfmt_mhz(l->hz, mhz, sizeof mhz, false);
 	char c0 = m & GOVERN_MARK_NOW ? '>' : m & GOVERN_MARK_HELD ? '*' : ' ';
 	char c1 = m & GOVERN_MARK_BASE ? 'B' : ' ';
 	if (!l->measured) {

@@ -20,6 +20,7 @@
 #include "session.h"
 #include "sweep_driver.h"
 #include "workload.h"
+#include "cfmt.h"
 
 /* ---- starting and ending a sweep ---------------------------------------- */
 
@@ -297,10 +298,6 @@ static void put_fmt(struct cellbuf *cb, int *x, int y, int x1, int role, const c
 	put_text(cb, x, y, x1, role, buf);
 }
 
-static void mhz_text(char *buf, size_t len, int64_t hz)
-{
-	snprintf(buf, len, "%.*f", hz % 1000000 ? 1 : 0, (double)hz * 1e-6);
-}
 
 /* The chooser: "start a sweep:" then the keys on the next row; on a
  * narrow panel the keys take both rows, Enter and Esc on the second. */
@@ -380,7 +377,7 @@ static int render_running(const struct sweep_view *v, struct cellbuf *cb, int x0
 	int x = x0, n = sw->cfg.n_levels;
 	char a[32];
 	int cur = sw->cur;
-	mhz_text(a, sizeof a, cur >= 0 ? sw->cfg.level_hz[cur] : 0);
+	cfmt_mhz(cur >= 0 ? sw->cfg.level_hz[cur] : 0, a, sizeof a, false);
 	/* Narrow (80 columns): the level, the window and the time left
 	 * first; what was measured so far and Esc on a third row. */
 	bool short1 = x1 - x0 < 56, narrow = x1 - x0 < 68;
@@ -437,7 +434,7 @@ static int render_done(const struct sweep_view *v, struct cellbuf *cb, int x0, i
 	bool vs_first = false;
 	if (best) {
 		const struct sweep_point *p = &sw->pts[sw->best];
-		mhz_text(a, sizeof a, p->hz);
+		cfmt_mhz(p->hz, a, sizeof a, false);
 		char jps[32];
 		snprintf(jps, sizeof jps, " %.4f J/step", sweep_jps(p));
 		char whole[128];
@@ -514,16 +511,16 @@ static void render_legend(const struct sweep_view *v, struct cellbuf *cb, int x0
 	const struct sweep *sw = &v->sw;
 	int n = sw->cfg.n_levels, x = x0;
 	char a[32], b[32];
-	mhz_text(a, sizeof a, sw->cfg.level_hz[0]);
-	mhz_text(b, sizeof b, sw->cfg.level_hz[n - 1]);
+	cfmt_mhz(sw->cfg.level_hz[0], a, sizeof a, false);
+	cfmt_mhz(sw->cfg.level_hz[n - 1], b, sizeof b, false);
 	put_fmt(cb, &x, y, x1, ROLE_LABEL, "%s..%s MHz  ", a, b);
 	int best = sw->best >= 0 ? sw->best : sweep_min_jps(sw);
 	if (best >= 0) {
-		mhz_text(a, sizeof a, sw->pts[best].hz);
+		cfmt_mhz(sw->pts[best].hz, a, sizeof a, false);
 		put_fmt(cb, &x, y, x1, ROLE_GOOD, "* %s %s  ", sw->best >= 0 ? "best" : "min", a);
 	}
 	if (v->policy_start >= 0) {
-		mhz_text(a, sizeof a, v->policy_hz);
+		cfmt_mhz(v->policy_hz, a, sizeof a, false);
 		put_fmt(cb, &x, y, x1, ROLE_WARN, "P policy %s", a);
 	} else {
 		put_text(cb, &x, y, x1, ROLE_INACTIVE, "P policy n/a");
@@ -562,7 +559,7 @@ static void render_table(const struct sweep_view *v, struct cellbuf *cb, int x0,
 		}
 		const struct sweep_point *p = &sw->pts[i];
 		char mhz[32], mark[4] = "   ";
-		mhz_text(mhz, sizeof mhz, p->hz);
+		cfmt_mhz(p->hz, mhz, sizeof mhz, false);
 		if (v->running && i == sw->cur)
 			mark[0] = '>';
 		else if (i == best)

@@ -6,8 +6,14 @@
 #ifndef DVF_CFMT_H
 #define DVF_CFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 void cfmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+/* A clock in MHz as the board's table names it, the one way dvfstop
+ * writes one: exact, no trailing zeros ("306", "1300.5", "1300.25"),
+ * with " MHz" where unit. */
+void cfmt_mhz(int64_t hz, char *buf, size_t len, bool unit);
 
 #endif

@@ -60,18 +60,7 @@ const char *control_by_name(enum control_by b)
 
 void control_fmt_mhz(int64_t hz, char *buf, size_t len)
 {
-	int64_t whole = hz / 1000000, frac = hz % 1000000;
-	if (frac < 0)
-		frac = -frac;
-	if (frac == 0) {
-		cfmt(buf, len, "%lld MHz", (long long)whole);
-		return;
-	}
-	char f[8];
-	cfmt(f, sizeof f, "%06lld", (long long)frac);
-	for (int i = 5; i > 0 && f[i] == '0'; i--)
-		f[i] = '\0';
-	cfmt(buf, len, "%lld.%s MHz", (long long)whole, f);
+	cfmt_mhz(hz, buf, len, true);
 }
 
 int control_check_level(const struct dvf_info *in, int64_t hz, char *msg, size_t len)

@@ -334,25 +334,14 @@ int64_t guard_saved_hz(const struct guard *g, enum guard_file f)
 	return f == GUARD_MIN ? g->st.min_hz : f == GUARD_MAX ? g->st.max_hz : 0;
 }
 
-/* A clock as the board's table names it: "306 MHz", "1300.5 MHz" (raw
- * Hz were long and cut the status line). */
-static void mhz_text(char *buf, size_t len, int64_t hz)
-{
-	long long khz100 = (long long)((hz + 50000) / 100000);   /* tenths of a MHz */
-	if (khz100 % 10)
-		cfmt(buf, len, "%lld.%lld MHz", khz100 / 10, khz100 % 10);
-	else
-		cfmt(buf, len, "%lld MHz", khz100 / 10);
-}
-
 static void describe(const struct gstate *st, char *buf, size_t len)
 {
 	char gov[VAL_LEN], lo[32], hi[32];
 	memcpy(gov, st->val[GUARD_GOV], st->vlen[GUARD_GOV]);
 	gov[st->vlen[GUARD_GOV]] = '\0';
 	gov[strcspn(gov, "\n")] = '\0';
-	mhz_text(lo, sizeof lo, st->min_hz);
-	mhz_text(hi, sizeof hi, st->max_hz);
+	cfmt_mhz(st->min_hz, lo, sizeof lo, true);   /* raw Hz were long and cut the status line */
+	cfmt_mhz(st->max_hz, hi, sizeof hi, true);
 	cfmt(buf, len, "governor %s, min %s, max %s", gov, lo, hi);
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cfmt.h"
 #include "control.h"
 #include "guard.h"
 #include "statedir.h"
@@ -89,6 +90,12 @@ static void test_fmt_mhz(void **st)
 	assert_string_equal(b, "1300.5 MHz");
 	control_fmt_mhz(624750000, b, sizeof b);
 	assert_string_equal(b, "624.75 MHz");
+	/* the one way every panel and message writes a clock: exact (the
+	 * panels' "%.1f" and the guard's tenths wrote 1300.2 for this) */
+	cfmt_mhz(1300250000, b, sizeof b, false);
+	assert_string_equal(b, "1300.25");
+	cfmt_mhz(306 * MHZ, b, sizeof b, false);
+	assert_string_equal(b, "306");
 }
 
 static void test_level_mhz(void **st)
