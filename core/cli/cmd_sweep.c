@@ -62,7 +62,7 @@ struct sweep_args {
  * CMD_USAGE. */
 static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 {
-	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = SWEEP_DWELL_DEFAULT, .settle_s = 2.0, .wait_steps_s = 60 };
+	*a = (struct sweep_args){ .mode = SWEEP_ADAPTIVE, .dwell = SWEEP_DWELL_DEFAULT, .settle_s = SWEEP_SETTLE_DEFAULT_S, .wait_steps_s = 60 };
 	for (int k = 0; k < ca->opt.n_hit; k++) {
 		int opt = ca->opt.hit[k].opt;
 		const char *val = ca->opt.hit[k].val;
@@ -88,7 +88,7 @@ static int parse_args(const struct cmd_args *ca, struct sweep_args *a)
 			a->dwell = val;
 		} else if (opt == SWO_SETTLE) {
 			a->settle_s = strtod(val, &end);
-			if (end == val || *end || !(a->settle_s >= 0) || a->settle_s > 3600) {
+			if (end == val || *end || !(a->settle_s >= 0) || a->settle_s > SWEEP_SETTLE_MAX_S) {
 				cmd_error("--settle: '%s' is not a number of seconds\n", val);
 				return CMD_USAGE;
 			}

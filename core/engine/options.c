@@ -113,7 +113,7 @@ void options_defaults(struct dvf_opts *o)
 	o->select = "energy";
 	o->sweep_mode = "adaptive";
 	o->sweep_dwell = SWEEP_DWELL_DEFAULT;
-	o->sweep_settle_s = 2.0;
+	o->sweep_settle_s = SWEEP_SETTLE_DEFAULT_S;
 	o->stop_grace_s = 10.0;
 }
 

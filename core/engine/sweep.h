@@ -30,9 +30,12 @@ enum sweep_mode { SWEEP_EXHAUSTIVE = 0, SWEEP_ADAPTIVE, SWEEP_INTERVALS };
 enum sweep_select { SEL_ENERGY = 0, SEL_SLOWDOWN, SEL_EDP };
 
 /* Said once for every front end: a sweep's default measuring window per
- * level (the dashboard's sweep-dwell, dvfstop sweep --dwell), and why
- * --select slowdown alone is refused. */
+ * level (the dashboard's sweep-dwell, dvfstop sweep --dwell), its settle
+ * time's default and limit, and why --select slowdown alone is refused. */
 #define SWEEP_DWELL_DEFAULT "40steps"
+/* the wait after each clock change: by default, and at most (s) */
+#define SWEEP_SETTLE_DEFAULT_S 2.0
+#define SWEEP_SETTLE_MAX_S 3600
 #define SWEEP_SLOWDOWN_NEEDS "--select slowdown needs --max-slowdown PCT"
 enum sweep_state { SW_SETTLE = 0, SW_MEASURE, SW_DONE, SW_ABORTED, SW_FAILED };
 

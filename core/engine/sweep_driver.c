@@ -26,8 +26,9 @@ int sweep_driver_config(const struct sweep_request *rq, struct sweep_cfg *c, cha
 		snprintf(err, len, "%s: '%s' is not like 40steps, 10s or 500ms", rq->dwell_name, rq->dwell);
 		return -1;
 	}
-	if (!(rq->settle_s >= 0) || rq->settle_s > 3600) {
-		snprintf(err, len, "%s: %g is not a number of seconds (0 to 3600)", rq->settle_name, rq->settle_s);
+	if (!(rq->settle_s >= 0) || rq->settle_s > SWEEP_SETTLE_MAX_S) {
+		snprintf(err, len, "%s: %g is not a number of seconds (0 to %d)", rq->settle_name, rq->settle_s,
+			 SWEEP_SETTLE_MAX_S);
 		return -1;
 	}
 	c->settle_ns = (int64_t)(rq->settle_s * 1e9);
