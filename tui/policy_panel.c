@@ -20,19 +20,6 @@
 
 /* ---- the panel -------------------------------------------------------------- */
 
-const char *policy_panel_feature_hint(int feature)
-{
-	switch (feature) {
-	case WL_MODEL_TYPE:
-	case WL_LAYERS:
-	case WL_HIDDEN: return "give --model NAME or --model-config config.json";
-	case WL_PARAMS_M: return "give --model with a catalog model";
-	case WL_SEQ_LEN: return "give --seq-len, or follow the fine-tune (its progress gives tokens and samples)";
-	case WL_GPU_UTIL: return "no valid GPU utilisation sample yet";
-	default: return "";
-	}
-}
-
 /* gpu_util is missing only because its window is younger than util_min_s */
 static bool util_measuring(const struct policy_view *pv, int feature)
 {
@@ -44,7 +31,7 @@ void policy_panel_view_hint(const struct policy_view *pv, int feature, char *buf
 	if (util_measuring(pv, feature))
 		snprintf(buf, len, "measuring GPU utilisation: %.0f s of %d s", pv->util_span_s, pv->util_min_s);
 	else
-		snprintf(buf, len, "%s", policy_panel_feature_hint(feature));
+		snprintf(buf, len, "%s", recommend_feature_hint(feature, REC_FOR_DASHBOARD));
 }
 
 /* The path over at most max_lines lines of width w, broken before an

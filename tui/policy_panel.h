@@ -31,8 +31,6 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 /* Inner rows the panel holds at width w: the headline, the governor, the
  * whole path a step per row with its sources, the hint, the util line. */
 int policy_panel_rows(const struct policy_view *pv, int w);
-/* Why a missing feature is missing, and what gives it. */
-const char *policy_panel_feature_hint(int feature);
 /* The same for the view: a gpu_util still being measured says how far. */
 void policy_panel_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len);
 

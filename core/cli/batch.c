@@ -88,23 +88,6 @@ static void say(const char *msg)
 	fprintf(stderr, "dvfstop: %s\n", text_safe_copy(buf, sizeof buf, msg));
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-/* What gives a feature the recommendation lacks, under --batch. */
-static const char *feature_hint(int f)
-{
-	switch (f) {
-	case WL_MODEL_TYPE:
-	case WL_LAYERS:
-	case WL_HIDDEN: return "give --model NAME or --model-config config.json";
-	case WL_PARAMS_M: return "give --model with a catalog model";
-	case WL_SEQ_LEN: return "give --seq-len, or follow the fine-tune (its progress gives tokens and samples)";
-	case WL_GPU_UTIL: return "no valid GPU utilisation over " STR(RECOMMEND_MIN_S) " s yet (a longer --duration)";
-	default: return "";
-	}
-}
-
 /* The summary, with the recommendation when there is a recommender. */
 static void summary(const struct session *s, const struct recommend *r, bool json)
 {
@@ -117,7 +100,7 @@ static void summary(const struct session *s, const struct recommend *r, bool jso
 	if (!json) {
 		session_summary(s, stdout, false);
 		printf("recommendation (gpu_util: the mean over the last %d s):\n", rec.window_s);
-		recommend_print(&rec, "  ", "the board's table", feature_hint, stdout);
+		recommend_print(&rec, "  ", "the board's table", REC_FOR_BATCH, stdout);
 		return;
 	}
 	json_object *j = session_summary_json(s), *o = recommend_json(&rec);

@@ -60,19 +60,6 @@ static bool parse_real(const char *s, double lo, double hi, double *out)
 	return true;
 }
 
-static const char *feature_hint(int f)
-{
-	switch (f) {
-	case WL_MODEL_TYPE: return "give --model-type, --model or --model-config";
-	case WL_LAYERS: return "give --layers, --model or --model-config";
-	case WL_HIDDEN: return "give --hidden, --model or --model-config";
-	case WL_PARAMS_M: return "give --model with a catalog model";
-	case WL_SEQ_LEN: return "give --seq-len (average tokens per sample)";
-	case WL_GPU_UTIL: return "give --util PCT, or run the monitor on the board to measure it";
-	default: return "";
-	}
-}
-
 static void list_models(void)
 {
 	printf("%-20s %-8s %6s %6s %8s\n", "name", "type", "layers", "hidden", "params");
@@ -244,7 +231,7 @@ int cmd_recommend(const struct cmd_args *ca)
 		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
 	} else {
-		recommend_print(&rec, "", table_text, feature_hint, stdout);
+		recommend_print(&rec, "", table_text, REC_FOR_RECOMMEND, stdout);
 		if (assumed)
 			printf("note:      no --util: gpu_util taken as %d%% (a fine-tune that keeps the GPU busy)%s%s%s\n"
 			       "           --util PCT gives it; the monitor measures it (--batch --policy)\n",

@@ -306,8 +306,41 @@ json_object *recommend_json(const struct recommendation *rec)
 	return root;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const char *recommend_feature_hint(int feature, enum recommend_front who)
+{
+	/* dvfstop recommend / --batch / the dashboard */
+	static const struct {
+		int feature;
+		const char *text[REC_FOR_COUNT];
+	} hints[] = {
+		{ WL_MODEL_TYPE, { "give --model-type, --model or --model-config", "give --model NAME or --model-config config.json",
+				   "give --model NAME or --model-config config.json" } },
+		{ WL_LAYERS, { "give --layers, --model or --model-config", "give --model NAME or --model-config config.json",
+			       "give --model NAME or --model-config config.json" } },
+		{ WL_HIDDEN, { "give --hidden, --model or --model-config", "give --model NAME or --model-config config.json",
+			       "give --model NAME or --model-config config.json" } },
+		{ WL_PARAMS_M, { "give --model with a catalog model", "give --model with a catalog model",
+				 "give --model with a catalog model" } },
+		{ WL_SEQ_LEN, { "give --seq-len (average tokens per sample)",
+				"give --seq-len, or follow the fine-tune (its progress gives tokens and samples)",
+				"give --seq-len, or follow the fine-tune (its progress gives tokens and samples)" } },
+		{ WL_GPU_UTIL, { "give --util PCT, or run the monitor on the board to measure it",
+				 "no valid GPU utilisation over " STR(RECOMMEND_MIN_S) " s yet (a longer --duration)",
+				 "no valid GPU utilisation sample yet" } },
+	};
+	if ((unsigned)who >= REC_FOR_COUNT)
+		return "";
+	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+		if (hints[i].feature == feature)
+			return hints[i].text[who];
+	return "";
+}
+
 void recommend_print(const struct recommendation *rec, const char *indent, const char *table,
-		     const char *(*hint)(int feature), FILE *fp)
+		     enum recommend_front who, FILE *fp)
 {
 	const struct policy_eval *e = &rec->eval;
 	char path[4096];
@@ -330,7 +363,7 @@ void recommend_print(const struct recommendation *rec, const char *indent, const
 		fprintf(fp, "%srecommend: none: %s has no clock table\n", indent, table);
 	} else if (rec->have && e->missing >= 0) {
 		fprintf(fp, "%srecommend: none: %s is missing (%s)\n", indent,
-			workload_feature_name((enum wl_feature)e->missing), hint ? hint(e->missing) : "");
+			workload_feature_name((enum wl_feature)e->missing), recommend_feature_hint(e->missing, who));
 	} else {
 		fprintf(fp, "%srecommend: none: no sample yet\n", indent);
 	}

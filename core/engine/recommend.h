@@ -131,10 +131,17 @@ int recommend_level(const struct recommendation *rec, const int64_t *level_hz, i
  * source), path (feature, value, source, op, threshold, branch),
  * path_text, recommended, missing, leaf_mhz, clock_hz, mapped. */
 struct json_object *recommend_json(const struct recommendation *rec);
+/* Who is told what gives a missing feature: each front end has its own
+ * ways to give one (dvfstop recommend's --layers, --util; --batch's
+ * --duration; the dashboard waits for a sample). */
+enum recommend_front { REC_FOR_RECOMMEND = 0, REC_FOR_BATCH, REC_FOR_DASHBOARD, REC_FOR_COUNT };
+/* What gives a feature (enum wl_feature) the recommendation lacks, told
+ * to who: the one table of these hints.  "" for none. */
+const char *recommend_feature_hint(int feature, enum recommend_front who);
 /* As text: "policy:", "model:", "path:", "recommend:" lines, each after
  * indent; table names the clock table a leaf is mapped on ("the board's
- * table"); hint(feature) says what gives a missing feature. */
+ * table"); a missing feature's hint is the one for who. */
 void recommend_print(const struct recommendation *rec, const char *indent, const char *table,
-		     const char *(*hint)(int feature), FILE *fp);
+		     enum recommend_front who, FILE *fp);
 
 #endif

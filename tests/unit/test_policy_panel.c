@@ -279,9 +279,9 @@ static void test_panel_missing(void **state)
 	pv.util_pct = 3.5;
 	pv.util_span_s = 5;   /* long enough: a missing value is then the sensor's */
 	policy_panel_view_hint(&pv, WL_GPU_UTIL, h, sizeof h);
-	assert_string_equal(h, policy_panel_feature_hint(WL_GPU_UTIL));
+	assert_string_equal(h, recommend_feature_hint(WL_GPU_UTIL, REC_FOR_DASHBOARD));
 	policy_panel_view_hint(&pv, WL_SEQ_LEN, h, sizeof h);
-	assert_string_equal(h, policy_panel_feature_hint(WL_SEQ_LEN));
+	assert_string_equal(h, recommend_feature_hint(WL_SEQ_LEN, REC_FOR_DASHBOARD));
 
 	/* A policy that cannot be used says why, and nothing else. */
 	memset(&pv, 0, sizeof pv);
