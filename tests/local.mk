@@ -608,8 +608,8 @@ EXTRA_DIST += $(TUI_FAULT_TESTS)
 # tui/: the headless sweep command (joins session, control and policy).
 
 # The layers: no include goes up, sideways or round by path (issue 19).
-TESTS += tests/integration/layers.sh tests/integration/names.sh tests/integration/cycles.sh
-EXTRA_DIST += tests/integration/layers.sh tests/integration/names.sh tests/integration/cycles.sh \
+TESTS += tests/integration/layers.sh tests/integration/names.sh tests/integration/cycles.sh tests/integration/backend-names.sh
+EXTRA_DIST += tests/integration/layers.sh tests/integration/names.sh tests/integration/cycles.sh tests/integration/backend-names.sh \
 	tests/integration/cycles.py
 # The paths README, the man page and docs/ name exist.
 TESTS += tests/integration/docs-paths.sh

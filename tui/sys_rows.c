@@ -151,7 +151,8 @@ void sys_rows_emc_fan(const struct dvf_info *in, const struct dvf_sample *s, str
 {
 	struct pen r = { cb, x0, y, x0 + W };
 	/* a discrete GPU's own memory clock (NVML) is no Jetson EMC */
-	pen_put(&r, ROLE_LABEL, in && strcmp(in->source, "nvml") == 0 ? "mem " : "EMC ");
+	pen_put(&r, ROLE_LABEL, in && in->mem_clock[0] ? in->mem_clock : "EMC");
+	pen_put(&r, ROLE_LABEL, " ");
 	pen_put_m(&r, s->emc_hz, 1e-6, 0, "MHz");
 	pen_put(&r, ROLE_LABEL, " ");
 	sys_rows_pct(&r, s->emc_load_pm);

@@ -138,6 +138,7 @@ enum dvf_board {
 /* What does not change while a source is open. */
 struct dvf_info {
 	char source[DVF_NAME_LEN];    /* "jetson", "replay", ... */
+	char mem_clock[8];            /* what the memory clock is called: "" a Jetson's EMC, "mem" NVML's */
 	char mode[DVF_NAME_LEN];      /* "live", "simulated", "replay" */
 	char board_name[96];          /* /proc/device-tree/model */
 	enum dvf_board board;

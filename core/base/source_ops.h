@@ -55,6 +55,12 @@ struct source_recorded {
 struct source_ops {
 	const char *name;
 	const char *help;                 /* one line for --help */
+	/* What the rest of dvfstop may know of a backend, so that none names
+	 * one (tests/integration/backend-names.sh): its clocks may be set
+	 * through dvfstopd (a live board), and it controls each GPU of a node
+	 * by its index (dvfstopd acts on each one watched). */
+	bool via_helper;
+	bool gpus_by_index;
 	/* Is this source usable with cfg?  (A tree there, a library present...) */
 	int (*probe)(const struct source_cfg *cfg);
 	/* Open; on failure return NULL and put a message in err. */
@@ -92,6 +98,10 @@ struct source_ops {
 	/* What a recording says of the session that made it (its fine-tune,
 	 * its workload); false when it says nothing.  NULL: not a recording. */
 	bool (*recorded)(struct source *s, struct source_recorded *r);
+	/* Open the very device a state file names (node: the state's own
+	 * word for it), to give its clocks back (dvfstop restore).  NULL: open
+	 * as usual. */
+	struct source *(*open_node)(const struct source_cfg *cfg, const char *node, char *err, size_t errlen);
 };
 
 #endif

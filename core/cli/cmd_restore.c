@@ -9,7 +9,6 @@
 
 #include "cmd.h"
 #include "guard.h"
-#include "nvml.h"
 #include "source.h"
 #include "statedir.h"
 
@@ -42,8 +41,8 @@ static bool reopen(struct reopened *r, const struct guard *g, char *msg, size_t 
 		return false;
 	}
 	struct source_cfg cfg = { .sysfs_root = guard_stale_root(g), .mode = "live" };
-	if (strcmp(source, "nvml") == 0)
-		r->src = nvml_open_node(&cfg, guard_stale_node(g), msg, len);
+	if (r->ops->open_node)
+		r->src = r->ops->open_node(&cfg, guard_stale_node(g), msg, len);
 	else
 		r->src = r->ops->open(&cfg, msg, len);
 	return r->src != NULL;

@@ -11,8 +11,10 @@
 #include "control.h"
 #include "io_user.h"
 #include "nvml.h"
+#include "replay.h"
 #include "sample.h"
 #include "sim.h"
+#include "source.h"
 #include "sweep.h"
 
 /* "PROG: MSG" on stderr, where MSG begins "--KEY": a value the config
@@ -162,7 +164,7 @@ enum opt_result options_check(struct dvf_opts *o, const char *prog)
 			board, o->sysfs_root);
 		return OPT_ERROR;
 	}
-	const char *own = o->demo ? "jetson" : "replay";
+	const char *own = o->demo ? source_tree()->name : source_replay.name;
 	if (options_cli_set(o, "source") && strcmp(o->source, "auto") != 0 && strcmp(o->source, own) != 0) {
 		fprintf(stderr, "%s: %s; --source %s reads another (use one or the other)\n", prog, board, o->source);
 		return OPT_ERROR;

@@ -487,7 +487,7 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 		if (open_demo(s, o, err, errlen) < 0)
 			return -1;
 		mode = "simulated";
-		s->ops = source_find("jetson");
+		s->ops = source_tree();   /* the simulator plays a board's tree */
 	} else {
 		snprintf(s->root, sizeof s->root, "%s", o->sysfs_root);
 		clock_init_monotonic(&s->clock);
@@ -905,8 +905,7 @@ static void on_control_event(const struct control_event *ev, void *ctx)
  * directly unless the daemon holds the board (helper_after_lock). */
 static const char *helper_socket(const struct session *s)
 {
-	if (s->sim || !s->ops ||
-	    (strcmp(s->ops->name, "jetson") != 0 && strcmp(s->ops->name, "nvml") != 0))
+	if (s->sim || !s->ops || !s->ops->via_helper)
 		return NULL;
 	return helper_client_socket(s->opts ? s->opts->helper_socket : NULL);
 }
@@ -919,7 +918,7 @@ struct control *session_control_open(struct session *s, bool readonly, bool grac
 				  .helper_after_lock = geteuid() == 0 };
 	/* Through dvfstopd every action goes to each GPU we watch (NVML's
 	 * indices); a Jetson's only GPU is its 0. */
-	if (s->ops && strcmp(s->ops->name, "nvml") == 0 && s->info)
+	if (s->ops && s->ops->gpus_by_index && s->info)
 		for (int k = 0; k < s->info->n_gpus && k < DVF_MAX_GPUS; k++)
 			cc.gpus[cc.n_gpus++] = s->info->gpu_index[k];
 	struct control *c = control_open(&cc);

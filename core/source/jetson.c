@@ -453,6 +453,7 @@ static void jetson_close(struct source *s)
 const struct source_ops source_jetson = {
 	.name = "jetson",
 	.help = "a Jetson board's sysfs tree (--sysfs-root DIR for a copy or the simulator)",
+	.via_helper = true,
 	.probe = jetson_probe,
 	.open = jetson_open,
 	.info = jetson_info,

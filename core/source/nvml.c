@@ -226,6 +226,7 @@ static void fill_info(struct source *s, const struct source_cfg *cfg)
 	struct dvf_info *in = &s->info;
 	const struct nvml_api *a = &s->api;
 	snprintf(in->source, sizeof in->source, "nvml");
+	snprintf(in->mem_clock, sizeof in->mem_clock, "mem");   /* a GPU's memory clock, not a Jetson's EMC */
 	snprintf(in->mode, sizeof in->mode, "%s", cfg && cfg->mode ? cfg->mode : "live");
 	for (int i = 0; i < s->n; i++) {
 		struct nvml_gpu *g = &s->g[i];
@@ -824,6 +825,9 @@ static bool nvml_broken(struct source *s)
 const struct source_ops source_nvml = {
 	.name = "nvml",
 	.help = "discrete NVIDIA GPUs through NVML (libnvidia-ml, loaded at run time)",
+	.via_helper = true,
+	.gpus_by_index = true,
+	.open_node = nvml_open_node,
 	.probe = nvml_probe,
 	.open = nvml_open,
 	.info = nvml_info,

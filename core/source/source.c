@@ -21,3 +21,8 @@ const struct source_ops *source_find(const char *name)
 			return source_table[i];
 	return NULL;
 }
+
+const struct source_ops *source_tree(void)
+{
+	return &source_jetson;
+}

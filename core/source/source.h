@@ -8,5 +8,8 @@ extern const struct source_ops *const source_table[];
 
 /* Look a source up by name; NULL if none. */
 const struct source_ops *source_find(const char *name);
+/* The backend that reads a board's sysfs tree: the one the simulator's
+ * tree (--demo) is read through. */
+const struct source_ops *source_tree(void);
 
 #endif
