@@ -39,7 +39,7 @@ static int run(const char *model, int64_t interval_ms, uint64_t seed, double sec
 		return -1;
 	}
 	while (!s.have_cur || session_elapsed_s(&s) < seconds) {
-		clock_sleep_until(&s.clock, session_due(&s));
+		timebase_sleep_until(&s.clock, session_due(&s));
 		if (session_sample(&s) < 0)
 			break;
 	}

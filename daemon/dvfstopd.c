@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "admit.h"
-#include "clock.h"
+#include "timebase.h"
 #include "dlog.h"
 #include "guard.h"
 #include "helper_proto.h"
@@ -67,7 +67,7 @@ struct daemon {
 
 static int64_t now_ms(void)
 {
-	return clock_mono_ns() / DVF_NS_PER_MS;
+	return timebase_mono_ns() / DVF_NS_PER_MS;
 }
 
 static void usage(FILE *fp)

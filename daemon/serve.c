@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "control.h"
 #include "io.h"
 #include "jetson.h"
@@ -29,7 +29,7 @@ struct serve {
 	char root[PATH_MAX];
 	char real_root[PATH_MAX];
 	const char *state_dir;
-	struct dvf_clock clock;
+	struct dvf_timebase clock;
 	const struct source_ops *ops;
 	/* NVML: the whole node's source and control.  It never writes: it
 	 * holds the node's lock, as a dvfstop that controls the node does (so a
@@ -141,7 +141,7 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 	if (!realpath(sv->root, sv->real_root))
 		snprintf(sv->real_root, sizeof sv->real_root, "%s", sv->root);
 	sv->state_dir = cfg->state_dir;
-	clock_init_monotonic(&sv->clock);
+	timebase_init_monotonic(&sv->clock);
 	struct source_cfg sc = { .sysfs_root = sv->root, .interval_ns = 100 * DVF_NS_PER_MS,
 				 .mode = "live", .clock = &sv->clock, .gpus = "all" };
 	char e1[512] = "", e2[512] = "";

@@ -148,7 +148,8 @@ void panel_board_name(const char *name, int cols, char *out, size_t len)
  * the driver and the CUDA it supports ("NVML" where neither is known). */
 static void header_machine(const struct dvf_info *in, char *out, size_t len)
 {
-	bool nvml = in && (in->driver[0] || in->cuda[0] || (in->n_gpus > 0 && !in->l4t[0] && !in->power_mode[0]));
+	bool nvml = in && (in->discrete || in->driver[0] || in->cuda[0] ||
+			   (in->n_gpus > 0 && !in->l4t[0] && !in->power_mode[0]));
 	if (!nvml) {
 		snprintf(out, len, "L4T %s  mode %s", in && in->l4t[0] ? in->l4t : "n/a",
 			 in && in->power_mode[0] ? in->power_mode : "n/a");

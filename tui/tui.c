@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "control.h"
 #include "engine.h"
 #include "gpu_rows.h"
@@ -230,7 +230,7 @@ static void view_status(struct tui *t)
 {
 	struct session *s = t->s;
 	struct tui_view *v = &t->view;
-	int64_t now = clock_mono_ns();
+	int64_t now = timebase_mono_ns();
 	v->recording = s->rec != NULL;
 	snprintf(v->rec_path, sizeof v->rec_path, "%s", s->rec_path);
 	if (strcmp(s->msg, t->msg_seen) != 0) {
@@ -280,7 +280,7 @@ static void view_clock(struct tui *t)
 	struct tui_view *v = &t->view;
 	v->up_s = session_elapsed_s(s);
 	if (s->have_cur && !t->ended) {
-		int64_t up = clock_now(&s->clock) - s->t_start;
+		int64_t up = timebase_now(&s->clock) - s->t_start;
 		if (up > s->cur.t_ns - s->t_start)
 			v->up_s = (double)up * 1e-9;
 	}
@@ -703,7 +703,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	while (!t->quit && !stopsig_signal()) {
 		if (!sample_due(t))
 			break;
-		int64_t now = clock_mono_ns();
+		int64_t now = timebase_mono_ns();
 		if (now >= next_frame || t->dirty) {
 			frame(t, true);
 			t->dirty = false;
@@ -714,7 +714,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 			next_tick = now + tick_ns;
 		}
 		/* Block for a key until the next sample, frame or tick is due. */
-		int64_t wait = (next_tick < next_frame ? next_tick : next_frame) - clock_mono_ns();
+		int64_t wait = (next_tick < next_frame ? next_tick : next_frame) - timebase_mono_ns();
 		if (!t->ended) {
 			int64_t ws = session_wait_real_ns(s);
 			if (ws < wait)
@@ -728,10 +728,10 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 			usleep((useconds_t)ms * 1000);
 			continue;
 		}
-		int64_t asked = clock_mono_ns();
+		int64_t asked = timebase_mono_ns();
 		int ch = wait_input(t, ms);
 		/* A closed terminal answers at once, forever: do not spin. */
-		if (ch == ERR && ms >= 10 && clock_mono_ns() - asked < DVF_NS_PER_MS) {
+		if (ch == ERR && ms >= 10 && timebase_mono_ns() - asked < DVF_NS_PER_MS) {
 			if (++t->instant_err > 100)
 				break;
 		} else {

@@ -1,6 +1,6 @@
 #include "config.h"
 #include "io.h"
-#include "clock.h"
+#include "timebase.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -339,7 +339,7 @@ void io_open(struct io_file *f, const char *path)
 	}
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	f->err = f->fd < 0 ? errno : 0;
-	f->linked_ns = clock_mono_ns();   /* just checked: a file read once is never watched */
+	f->linked_ns = timebase_mono_ns();   /* just checked: a file read once is never watched */
 }
 
 void io_open_in(struct io_file *f, const char *root, const char *path)
@@ -355,7 +355,7 @@ void io_open_in(struct io_file *f, const char *root, const char *path)
 	}
 	f->fd = io_open_safe(f->root, path, O_RDONLY);
 	f->err = f->fd < 0 ? errno : 0;
-	f->linked_ns = clock_mono_ns();
+	f->linked_ns = timebase_mono_ns();
 }
 
 void io_close(struct io_file *f)
@@ -530,7 +530,7 @@ static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 	*more = false;
 	if (!f->path || len == 0)
 		return -1;
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	if (f->backoff_ns > 0 && t0 < f->retry_ns) {
 		/* backed off: the file is not touched */
 		f->err = ETIMEDOUT;
@@ -540,7 +540,7 @@ static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 		fault_delay(f->path);
 		int ferr = fault_for(f->path, 'r');
 		if (ferr) {
-			note_time(f, t0, clock_mono_ns());
+			note_time(f, t0, timebase_mono_ns());
 			f->err = ferr;
 			return -1;
 		}
@@ -557,14 +557,14 @@ static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 		f->wd = 0;   /* another file: watched afresh */
 		if (f->fd < 0) {
 			f->err = errno;
-			note_time(f, t0, clock_mono_ns());
+			note_time(f, t0, timebase_mono_ns());
 			return -1;
 		}
 		f->linked_ns = t0;
 	}
 	ssize_t n = pread(f->fd, buf, len - 1, 0);
 	int rerr = errno;
-	int64_t t1 = clock_mono_ns();
+	int64_t t1 = timebase_mono_ns();
 	/* A read this slow is a stalling driver, or a machine so busy that we
 	 * were not run for a while (the wall clock counts both).  Only the
 	 * first wants a back-off, so a first slow read is confirmed by one
@@ -575,7 +575,7 @@ static int read_raw(struct io_file *f, char *buf, size_t len, bool *more)
 			fault_delay(f->path);
 		n = pread(f->fd, buf, len - 1, 0);
 		rerr = errno;
-		t1 = clock_mono_ns();
+		t1 = timebase_mono_ns();
 	}
 	/* A full buffer may be the start of a longer file: one byte more says
 	 * (only then, so a normal read stays one call). */

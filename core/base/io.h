@@ -12,7 +12,7 @@
  * not run us for a while is no stalled driver), marks the file slow: later io_read calls fail at once with ETIMEDOUT, without
  * touching the file, until the back-off ends; then one read is tried again.
  * A slow retry doubles the back-off (up to IO_BACKOFF_MAX_NS); a fast read
- * ends it.  All of this is in real monotonic time (clock_mono_ns), also
+ * ends it.  All of this is in real monotonic time (timebase_mono_ns), also
  * under a simulated clock, since it is about how long the kernel took. */
 #ifndef DVF_IO_H
 #define DVF_IO_H

@@ -139,6 +139,7 @@ enum dvf_board {
 struct dvf_info {
 	char source[DVF_NAME_LEN];    /* "jetson", "replay", ... */
 	char mem_clock[8];            /* what the memory clock is called: "" a Jetson's EMC, "mem" NVML's */
+	bool discrete;                /* discrete GPUs (NVML): the machine is its driver, not L4T */
 	char mode[DVF_NAME_LEN];      /* "live", "simulated", "replay" */
 	char board_name[96];          /* /proc/device-tree/model */
 	enum dvf_board board;

@@ -11,7 +11,7 @@
 
 #include "sample.h"
 
-struct dvf_clock;
+struct dvf_timebase;
 
 struct source_cfg {
 	const char *sysfs_root;   /* jetson: root prefix of the sysfs tree ("/" live) */
@@ -19,7 +19,7 @@ struct source_cfg {
 	int64_t interval_ns;      /* sampling interval asked for */
 	bool interval_set;        /* ... given by the user (else the default) */
 	const char *mode;         /* shown in the header: "live", "simulated", "replay" */
-	struct dvf_clock *clock;
+	struct dvf_timebase *clock;
 	const char *gpus;         /* nvml: which GPUs (--gpu: "all", "N", "N,M"); NULL: all */
 };
 

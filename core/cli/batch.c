@@ -46,15 +46,15 @@ static void batch_wait(struct session *s)
 {
 	int64_t end;
 	if (s->clock.speed > 0)
-		end = clock_mono_ns() + session_wait_real_ns(s);
+		end = timebase_mono_ns() + session_wait_real_ns(s);
 	else if (follows_process(s))
-		end = clock_mono_ns() + session_interval_ns(s);
+		end = timebase_mono_ns() + session_interval_ns(s);
 	else
-		end = clock_mono_ns();
+		end = timebase_mono_ns();
 	int wake = stopsig_fd();
 	bool woke = false;   /* the stop pipe said something: drain it (else no read: a syscall a sample) */
 	while (!stop_requested()) {
-		int64_t left = end - clock_mono_ns();
+		int64_t left = end - timebase_mono_ns();
 		if (left <= 0)
 			break;
 		struct pollfd fds[8];
@@ -77,7 +77,7 @@ static void batch_wait(struct session *s)
 			;
 	}
 	if (!stop_requested() && s->clock.speed <= 0)
-		clock_sleep_until(&s->clock, session_due(s));
+		timebase_sleep_until(&s->clock, session_due(s));
 }
 
 /* A message on stderr; it may quote a board's file or a recording, so what

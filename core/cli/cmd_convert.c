@@ -86,7 +86,7 @@ int cmd_convert(const struct cmd_args *a)
 	}
 	s.msg_sink = convert_say;
 	for (;;) {
-		clock_sleep_until(&s.clock, session_due(&s));
+		timebase_sleep_until(&s.clock, session_due(&s));
 		if (session_sample(&s) < 0)
 			break;
 	}

@@ -12,7 +12,7 @@
 
 #include "policy_builtin.h"
 #include "cart.h"
-#include "clock.h"
+#include "timebase.h"
 #include "catalog.h"
 #include "io_user.h"
 #include "policy_eval.h"
@@ -231,7 +231,7 @@ struct fit_progress {
 
 static void fit_progress_show(struct fit_progress *pr, int done, int total, const struct cart_params *p)
 {
-	int64_t now = clock_mono_ns();
+	int64_t now = timebase_mono_ns();
 	if (now - pr->last < (pr->tty ? DVF_NS_PER_S / 10 : DVF_NS_PER_S))
 		return;
 	pr->last = now;
@@ -262,7 +262,7 @@ static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const cha
 	printf("\nleave-one-out cross-validation over max_depth {%s} x min_leaf {%s}:\n", dg, mg);
 	printf("  %9s %8s %9s %13s\n", "max_depth", "min_leaf", "accuracy", "mean regret");
 	fflush(stdout);
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	struct fit_progress pr = { isatty(STDERR_FILENO), t0, t0, false };
 	for (int i = 0; i < f->nd; i++)
 		for (int j = 0; j < f->nm; j++) {
@@ -280,7 +280,7 @@ static int fit_cv(const struct cart_data *d, const struct fit_opts *f, const cha
 			cart_cv_free(&cv);
 		}
 	/* cart_grid runs the grid again to choose: say so when it is long */
-	double took = (double)(clock_mono_ns() - t0) / 1e9;
+	double took = (double)(timebase_mono_ns() - t0) / 1e9;
 	if (took >= 1)
 		fprintf(stderr, "%sdvfstop fit: choosing the setting (the grid once more, about %.0f s)%s",
 			pr.tty ? "\r\033[K" : "", took, pr.tty ? "" : "\n");

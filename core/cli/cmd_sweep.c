@@ -170,7 +170,7 @@ static int wait_first_step(struct engine *e, double wait_s)
 	cmd_error("waiting up to %.0f s for the first training step of %s\n", wait_s,
 		s->job_name);
 	while (!stop_requested() && !s->have_progress && !s->job_over && s->cur.t_ns - t0 < limit) {
-		clock_sleep_until(&s->clock, session_due(s));
+		timebase_sleep_until(&s->clock, session_due(s));
 		if (engine_step(e) < 0)
 			break;
 	}
@@ -202,7 +202,7 @@ static void job_after(struct session *s, bool stop)
 		       s->opts->stop_grace_s);
 	session_job_interrupt(s, SIGINT);
 	while (!s->job_over) {
-		clock_sleep_until(&s->clock, session_due(s));
+		timebase_sleep_until(&s->clock, session_due(s));
 		if (session_sample(s) < 0)
 			break;
 	}
@@ -217,7 +217,7 @@ static void warm_up(struct engine *e, int64_t settle_ns)
 	struct session *s = e->s;
 	int64_t warm_ns = settle_ns > 0 ? settle_ns : DVF_NS_PER_S;
 	while (!stop_requested()) {
-		clock_sleep_until(&s->clock, session_due(s));
+		timebase_sleep_until(&s->clock, session_due(s));
 		int ev = engine_step(e);
 		if (ev < 0)
 			break;
@@ -264,7 +264,7 @@ static void run(struct engine *e)
 	bool tty = isatty(STDERR_FILENO);
 	int shown = 0;
 	while (!stop_requested() && engine_sweeping(e)) {
-		clock_sleep_until(&s->clock, session_due(s));
+		timebase_sleep_until(&s->clock, session_due(s));
 		int level = d->sw.cur;   /* the window the sample may close is this level's */
 		int ev = engine_step(e);
 		if (ev < 0) {

@@ -310,7 +310,7 @@ static void describe_setting(enum control_mode m, int64_t hz, char *buf, size_t 
 void control_emit(struct control *c, enum control_mode mode, int64_t hz, enum control_by by)
 {
 	struct control_event ev = {
-		.t_ns = c->cfg.clock ? clock_now(c->cfg.clock) : 0,
+		.t_ns = c->cfg.clock ? timebase_now(c->cfg.clock) : 0,
 		.old_mode = c->mode, .new_mode = mode,
 		.old_hz = c->mode == CTL_DEFAULT ? 0 : c->hz,
 		.new_hz = mode == CTL_DEFAULT ? 0 : hz,
@@ -472,7 +472,7 @@ static int apply(struct control *c, enum control_mode mode, int64_t hz, enum con
 	control_fmt_mhz(hz, f, sizeof f);
 	control_emit(c, mode, hz, by);
 	c->verify.pending = true;
-	c->verify.t0 = c->cfg.clock ? clock_now(c->cfg.clock) : 0;
+	c->verify.t0 = c->cfg.clock ? timebase_now(c->cfg.clock) : 0;
 	if (mode == CTL_PIN)
 		control_set_msg(c, "%sGPU clock pinned at %s%s%s", by_prefix(by), f, note[0] ? "; " : "", note);
 	else

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "sample.h"
 #include "source_ops.h"
 
@@ -36,7 +36,7 @@ struct control_cfg {
 	const struct source_ops *ops;
 	struct source *src;
 	const struct dvf_info *info;
-	struct dvf_clock *clock;      /* the session clock (event times, readback) */
+	struct dvf_timebase *clock;      /* the session clock (event times, readback) */
 	const char *root;             /* sysfs root ("/" live): keys the state file */
 	bool readonly;                /* --readonly: never write */
 	bool graceful_signals;        /* see stopsig_install */

@@ -23,7 +23,7 @@ int player_set_speed(struct session *s, double speed)
 {
 	if (!player_active(s) || speed < 0 || !isfinite(speed))
 		return -1;
-	return clock_set_speed(&s->clock, speed);
+	return timebase_set_speed(&s->clock, speed);
 }
 
 double player_speed(const struct session *s)
@@ -35,12 +35,12 @@ int player_set_paused(struct session *s, bool paused)
 {
 	if (!player_active(s))
 		return -1;
-	return paused ? clock_pause(&s->clock) : clock_resume(&s->clock);
+	return paused ? timebase_pause(&s->clock) : timebase_resume(&s->clock);
 }
 
 bool player_paused(const struct session *s)
 {
-	return player_active(s) && clock_paused(&s->clock);
+	return player_active(s) && timebase_paused(&s->clock);
 }
 
 int player_seek(struct session *s, double delta_s)
@@ -68,7 +68,7 @@ int player_seek(struct session *s, double delta_s)
 		if (session_sample(s) < 0)
 			break;
 	player_timeline(s, &tl);
-	clock_set(&s->clock, tl.next_ns);
+	timebase_set(&s->clock, tl.next_ns);
 	s->next_t = tl.next_ns;
 	return 0;
 }

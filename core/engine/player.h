@@ -1,8 +1,8 @@
 /* player: a recording played through the session: pause, speed and seek.
  *
  * A session plays a recording when its source has a time line (the source's
- * .timeline op).  Pause and speed are the session clock's (clock_pause,
- * clock_set_speed); a seek moves the source (.seek) and plays the rows up to
+ * .timeline op).  Pause and speed are the session clock's (timebase_pause,
+ * timebase_set_speed); a seek moves the source (.seek) and plays the rows up to
  * the target through session_sample, the one pipeline live sampling uses, so
  * energy, history, the fine-tune's figures, Prometheus and messages come out
  * as playing straight through does. */

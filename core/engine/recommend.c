@@ -12,7 +12,7 @@
 
 #include "policy_builtin.h"
 #include "catalog.h"
-#include "clock.h"
+#include "timebase.h"
 #include "session.h"
 #include "session_workload.h"
 

@@ -38,7 +38,7 @@ void session_msg(struct session *s, const char *fmt, ...)
 	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
 	va_end(ap);
 	text_safe(s->msg);   /* may quote a file's line or a name */
-	s->msg_t = clock_now(&s->clock);
+	s->msg_t = timebase_now(&s->clock);
 	if (s->msg_sink)
 		s->msg_sink(s->msg);
 }
@@ -70,7 +70,7 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 	 * than that would mix simulated seconds with real steps (and end
 	 * before the process has begun). */
 	bool real = options_follows_process(o) && o->sim_speed != 1.0;
-	clock_init_sim(&s->clock, real ? 1.0 : o->sim_speed);
+	timebase_init_sim(&s->clock, real ? 1.0 : o->sim_speed);
 	io_watch_slow(s->clock.speed == 1.0);
 	if (real && o->sim_speed_set)
 		session_msg(s, "--sim-speed %g: the simulator runs in real time while it follows a real fine-tune",
@@ -89,7 +89,7 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
  * own fine-tune through a tracker of ours. */
 static int open_job(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
-	int64_t now = clock_now(&s->clock);
+	int64_t now = timebase_now(&s->clock);
 	s->job_t0 = now;
 	s->job_e0 = s->energy;
 	struct job_opts jo = { .progress_path = o->progress };
@@ -344,7 +344,7 @@ int session_restart(struct session *s)
 	s->job_base_set = false;
 	s->job_steps0 = 0;
 	s->job_e0 = s->energy;
-	s->job_t0 = clock_now(&s->clock);
+	s->job_t0 = timebase_now(&s->clock);
 	struct source_timeline tl;
 	if (s->src_timed && s->ops->timeline(s->src, &tl))
 		s->job_t0 = tl.first_ns;   /* as at open: the recording's start */
@@ -480,7 +480,7 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 			snprintf(err, errlen, "--replay and --demo cannot be combined");
 			return -1;
 		}
-		clock_init_sim(&s->clock, o->sim_speed);
+		timebase_init_sim(&s->clock, o->sim_speed);
 		mode = "replay";
 		s->ops = &source_replay;
 	} else if (o->demo) {
@@ -490,7 +490,7 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 		s->ops = source_tree();   /* the simulator plays a board's tree */
 	} else {
 		snprintf(s->root, sizeof s->root, "%s", o->sysfs_root);
-		clock_init_monotonic(&s->clock);
+		timebase_init_monotonic(&s->clock);
 		struct source_cfg pc = { .sysfs_root = s->root };
 		if (strcmp(o->source, "auto") == 0) {
 			for (int i = 0; source_table[i]; i++)
@@ -539,7 +539,7 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 	if (s->src_timed) {
 		/* A recording: its own interval, the clock on its time line. */
 		s->interval_ns = tl.interval_ns;
-		clock_set(&s->clock, tl.first_ns);
+		timebase_set(&s->clock, tl.first_ns);
 		s->next_t = tl.first_ns;
 	}
 	s->have_recorded = s->ops->recorded && s->ops->recorded(s->src, &s->recorded);
@@ -558,7 +558,7 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 		return -1;
 	}
 	if (!s->src_timed)
-		s->next_t = clock_now(&s->clock);
+		s->next_t = timebase_now(&s->clock);
 	if (open_job(s, o, err, errlen) < 0) {
 		session_close(s);
 		return -1;
@@ -598,7 +598,7 @@ int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t 
 
 int64_t session_wait_real_ns(struct session *s)
 {
-	int64_t d = s->next_t - clock_now(&s->clock);
+	int64_t d = s->next_t - timebase_now(&s->clock);
 	if (d <= 0)
 		return 0;
 	if (s->clock.speed > 0)
@@ -621,7 +621,7 @@ static void session_record_moved(struct session *s, uint64_t rows, const char *m
 int session_sample(struct session *s)
 {
 	struct source_timeline tl_next;
-	int64_t now = clock_now(&s->clock);
+	int64_t now = timebase_now(&s->clock);
 	if (s->sim)
 		sim_advance(s->sim, now);
 	struct dvf_sample smp;
@@ -769,13 +769,13 @@ int session_fds(const struct session *s, struct pollfd *fds, int max)
 void session_service(struct session *s)
 {
 	if (s->job)
-		job_poll(s->job, clock_now(&s->clock));
+		job_poll(s->job, timebase_now(&s->clock));
 }
 
 int session_wait(struct session *s)
 {
 	if (s->clock.speed <= 0 || !s->job) {
-		clock_sleep_until(&s->clock, session_due(s));
+		timebase_sleep_until(&s->clock, session_due(s));
 		return 0;
 	}
 	for (;;) {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <poll.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "energy.h"
 #include "history.h"
 #include "options.h"
@@ -26,7 +26,7 @@ struct govern;
 
 struct session {
 	const struct dvf_opts *opts;
-	struct dvf_clock clock;
+	struct dvf_timebase clock;
 	const struct source_ops *ops;
 	struct source *src;
 	struct sim *sim;             /* non-NULL under --demo */

@@ -14,14 +14,14 @@
 void session_job_stop(struct session *s)
 {
 	if (s->job && job_state(s->job) == JOB_RUNNING && job_is_child(s->job))
-		job_stop(s->job, clock_now(&s->clock));
+		job_stop(s->job, timebase_now(&s->clock));
 }
 
 int session_job_interrupt(struct session *s, int sig)
 {
 	if (!s->job || job_state(s->job) != JOB_RUNNING || !job_is_child(s->job))
 		return -1;
-	return job_interrupt(s->job, sig, clock_now(&s->clock));
+	return job_interrupt(s->job, sig, timebase_now(&s->clock));
 }
 
 bool session_job_running_child(const struct session *s)
@@ -33,7 +33,7 @@ int session_job_detach(struct session *s)
 {
 	if (!session_job_running_child(s))
 		return -1;
-	int64_t now = clock_now(&s->clock);
+	int64_t now = timebase_now(&s->clock);
 	job_poll(s->job, now);
 	if (job_detach(s->job) < 0)
 		return -1;   /* it ended just now: the next sample says so */

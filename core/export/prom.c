@@ -1,7 +1,7 @@
 #include "config.h"
 #include "prom.h"
 #include "prom_mhd.h"
-#include "clock.h"
+#include "timebase.h"
 #include "text.h"
 
 #include <arpa/inet.h>
@@ -552,7 +552,7 @@ static int textfile_write(struct prom *p, const char *body, size_t len)
 			unlink(tmp);
 	}
 	free(tmp);
-	p->last_write = clock_mono_ns();
+	p->last_write = timebase_mono_ns();
 	return err;
 }
 
@@ -700,7 +700,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **ctx,
 		memcpy(addr, &s6.sin6_addr, 16);
 		len = 16;
 	}
-	int64_t now = clock_mono_ns();
+	int64_t now = timebase_mono_ns();
 	conn_make_room(p, addr, len, now);
 	for (int i = 0; i < PROM_SLOTS; i++) {
 		struct prom_conn *c = &p->conns[i];
@@ -726,7 +726,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_ctx,
 	const union MHD_ConnectionInfo *si = mhd->get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct prom_conn *c = si ? si->socket_context : NULL;
 	if (c && c->conn == conn)
-		c->since = clock_mono_ns();
+		c->since = timebase_mono_ns();
 }
 
 /* The HTTP thread: GET or HEAD /metrics gets a copy of the snapshot;
@@ -893,7 +893,7 @@ const char *prom_update(struct prom *p, const struct prom_view *v)
 		return NULL;
 	/* Built once a sample while serving; with only a textfile, once a
 	 * second (and at close). */
-	bool due = p->textfile && (p->last_write < 0 || clock_mono_ns() - p->last_write >= DVF_NS_PER_S);
+	bool due = p->textfile && (p->last_write < 0 || timebase_mono_ns() - p->last_write >= DVF_NS_PER_S);
 	p->view = *v;
 	p->stale = !p->httpd && !due;
 	if (p->stale)

@@ -1,6 +1,6 @@
 #include "config.h"
 #include "recorder.h"
-#include "clock.h"
+#include "timebase.h"
 #include "io_user.h"
 
 #include <csv.h>
@@ -228,7 +228,7 @@ static struct recorder *rec_open(const char *path, bool fresh, const struct dvf_
 		setvbuf(r->fp, r->buf, _IOFBF, REC_BUF);
 	r->info = *info;
 	r->started = time(NULL);
-	r->last_flush_ns = clock_mono_ns();
+	r->last_flush_ns = timebase_mono_ns();
 	struct row row = { r->fp, true };
 	header_fields(info, hdr_write, &row);
 	fputs("\r\n", r->fp);
@@ -334,7 +334,7 @@ int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct 
 	fputs("\r\n", r->fp);
 	r->rows++;
 
-	int64_t now = clock_mono_ns();
+	int64_t now = timebase_mono_ns();
 	/* Flush at least every second, and before the buffer could fill. */
 	bool due = now - r->last_flush_ns >= DVF_NS_PER_S || ftell(r->fp) - r->good_end >= REC_FLUSH_BYTES;
 	if (ferror(r->fp) || (due && fflush(r->fp) != 0)) {

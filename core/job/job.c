@@ -4,7 +4,7 @@
 #include "config.h"
 #include "job.h"
 #include "job_priv.h"
-#include "clock.h"
+#include "timebase.h"
 #include "linebuf.h"
 
 #include <errno.h>
@@ -400,7 +400,7 @@ void job_free(struct job *j)
 			;
 	}
 	/* leftovers of an exited child: the rest of their grace, then SIGKILL */
-	while (j->leftovers && clock_mono_ns() < j->leftover_kill_at) {
+	while (j->leftovers && timebase_mono_ns() < j->leftover_kill_at) {
 		job_child_leftovers_kill(j, false);
 		if (j->leftovers)
 			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);

@@ -4,7 +4,7 @@
 #include "config.h"
 #include "job.h"
 #include "job_priv.h"
-#include "clock.h"
+#include "timebase.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +36,7 @@ void job_child_ended(struct job *j)
 	/* the group id stays the child's pid while any member lives */
 	if (kill(-j->pid, SIGTERM) == 0) {
 		j->leftovers = true;
-		j->leftover_kill_at = clock_mono_ns() + LEFTOVER_GRACE_NS;
+		j->leftover_kill_at = timebase_mono_ns() + LEFTOVER_GRACE_NS;
 	}
 }
 
@@ -81,7 +81,7 @@ void job_child_leftovers_kill(struct job *j, bool now)
 		j->leftovers = false;   /* they went on SIGTERM */
 		return;
 	}
-	if (now || clock_mono_ns() >= j->leftover_kill_at) {
+	if (now || timebase_mono_ns() >= j->leftover_kill_at) {
 		kill(-j->pid, SIGKILL);
 		j->leftovers = false;
 	}

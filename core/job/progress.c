@@ -1,7 +1,7 @@
 #include "config.h"
 #include "progress.h"
 
-#include "clock.h"
+#include "timebase.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "sim_priv.h"
 #include "atdeath.h"
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 
 #include <ctype.h>
@@ -51,7 +51,7 @@ void sim_cfg_defaults(struct sim_cfg *cfg)
 
 static void sim_check_faults(struct sim *s)
 {
-	int64_t now = clock_mono_ns();
+	int64_t now = timebase_mono_ns();
 	if (s->fault_check_real_ns && now - s->fault_check_real_ns < FAULT_CHECK_NS)
 		return;
 	s->fault_check_real_ns = now;

@@ -4,7 +4,7 @@
 #include "config.h"
 #include "sim_priv.h"
 #include "io.h"
-#include "clock.h"
+#include "timebase.h"
 
 #include <ctype.h>
 #include <errno.h>

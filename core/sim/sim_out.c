@@ -3,7 +3,7 @@
 #include "config.h"
 #include "sim_priv.h"
 #include "io.h"
-#include "clock.h"
+#include "timebase.h"
 
 #include <errno.h>
 #include <math.h>

@@ -14,7 +14,7 @@
 #include "config.h"
 #include "jetson.h"
 #include "jetson_priv.h"
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 
 #include <ctype.h>
@@ -389,7 +389,7 @@ static int jetson_sample(struct source *s, struct dvf_sample *out)
 		out->rail[r] = (struct dvf_rail_sample){ dvf_m_na(), dvf_m_na(), dvf_m_na() };
 	out->total_mw = total_ok ? dvf_m_val(total) : dvf_m_na();
 
-	int64_t now = s->clock ? clock_now(s->clock) : 0;
+	int64_t now = s->clock ? timebase_now(s->clock) : 0;
 	if (!s->clock || !s->seldom_read || now - s->seldom_t >= J_SELDOM_NS || now < s->seldom_t) {
 		struct dvf_sample *w = &s->seldom;
 		w->gpu_min_hz = jetson_read_m(&s->min, 0, INT64_MAX);

@@ -5,7 +5,7 @@
 #ifndef DVF_JETSON_PRIV_H
 #define DVF_JETSON_PRIV_H
 
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 #include "procfs.h"
 #include "source_ops.h"
@@ -75,7 +75,7 @@ struct source {
 	struct dvf_sample seldom;  /* the seldom telemetry's last reading */
 	bool seldom_read;     /* seldom holds a reading taken at seldom_t */
 	int64_t seldom_t;
-	struct dvf_clock *clock;  /* NULL: read everything every sample */
+	struct dvf_timebase *clock;  /* NULL: read everything every sample */
 	uint64_t seq;
 	/* What the user was last told about each watched file (jetson_msg_next). */
 	struct slow_seen {

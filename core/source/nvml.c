@@ -8,7 +8,7 @@
  * (a data-parallel step waits for the slowest one). */
 #include "config.h"
 #include "nvml_priv.h"
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 #include "procfs.h"
 
@@ -227,6 +227,7 @@ static void fill_info(struct source *s, const struct source_cfg *cfg)
 	const struct nvml_api *a = &s->api;
 	snprintf(in->source, sizeof in->source, "nvml");
 	snprintf(in->mem_clock, sizeof in->mem_clock, "mem");   /* a GPU's memory clock, not a Jetson's EMC */
+	in->discrete = true;
 	snprintf(in->mode, sizeof in->mode, "%s", cfg && cfg->mode ? cfg->mode : "live");
 	for (int i = 0; i < s->n; i++) {
 		struct nvml_gpu *g = &s->g[i];
@@ -541,7 +542,7 @@ static void nvml_proc_name(unsigned pid, char *out, size_t len)
 static void nvml_sample_procs(struct source *s, struct dvf_sample *o)
 {
 	const struct nvml_api *a = &s->api;
-	int64_t now = clock_mono_ns();
+	int64_t now = timebase_mono_ns();
 	if (s->procs_t && now - s->procs_t < DVF_NS_PER_S && now >= s->procs_t)
 		goto copy;
 	s->procs_t = now;
@@ -594,7 +595,7 @@ copy:
  * parts). */
 static void nvml_sample_attr(struct source *s, struct dvf_sample *o)
 {
-	int64_t now = clock_mono_ns();
+	int64_t now = timebase_mono_ns();
 	struct attrib_share all[ATTRIB_MAX];
 	int n_all = 0;
 	const char *why = NULL;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "timebase.h"
 
 /* Energy waits this long for the driver's next samples (its own period may
  * be longer than ours); after it, the interval had no busy process. */

@@ -6,7 +6,7 @@
 #include "config.h"
 #include "replay.h"
 #include "replay_table.h"
-#include "clock.h"
+#include "timebase.h"
 #include "io_user.h"
 #include "jetson.h"
 #include "tegrastats_board.h"

@@ -3,7 +3,7 @@
  * them; a line that does not parse is a damaged row. */
 #include "config.h"
 #include "replay_table.h"
-#include "clock.h"
+#include "timebase.h"
 #include "jetson.h"
 #include "tegrastats.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "replay.h"
 #include "source_ops.h"
 
@@ -35,8 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(fp);
 		}
 	}
-	struct dvf_clock clk;
-	clock_init_sim(&clk, 0);
+	struct dvf_timebase clk;
+	timebase_init_sim(&clk, 0);
 	struct source_cfg cfg = { .replay_path = csv, .interval_ns = 100 * DVF_NS_PER_MS, .mode = "replay", .clock = &clk };
 	char err[1024];
 	struct source *s = source_replay.open(&cfg, err, sizeof err);

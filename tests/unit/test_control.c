@@ -25,7 +25,7 @@
 
 struct fx {
 	struct fake_board b;
-	struct dvf_clock clk;
+	struct dvf_timebase clk;
 	struct control *c;
 	struct fake_snap orig;
 	int n_ev;
@@ -56,7 +56,7 @@ static struct fx *fx_new(int64_t min_hz, int64_t max_hz)
 	static struct fx f;
 	memset(&f, 0, sizeof f);
 	fake_setup(&f.b, "nvhost_podgov", min_hz, max_hz);
-	clock_init_sim(&f.clk, 0);
+	timebase_init_sim(&f.clk, 0);
 	fake_snap(&f.b, &f.orig);
 	f.c = open_ctl(&f, false);
 	assert_false(control_readonly(f.c));
@@ -327,7 +327,7 @@ static void test_readback_ok(void **st)
 {
 	(void)st;
 	struct fx *f = fx_new(306 * MHZ, 1300500000);
-	int64_t t0 = clock_now(&f->clk);
+	int64_t t0 = timebase_now(&f->clk);
 	assert_int_equal(control_pin(f->c, 816 * MHZ, CTL_BY_USER), 0);
 	struct dvf_sample s = sample_at(t0 + 100 * DVF_NS_PER_MS, 816 * MHZ, 816 * MHZ, 816 * MHZ);
 	assert_false(control_observe(f->c, &s));
@@ -341,7 +341,7 @@ static void test_readback_power_mode_cap(void **st)
 {
 	(void)st;
 	struct fx *f = fx_new(306 * MHZ, 1300500000);
-	int64_t t0 = clock_now(&f->clk);
+	int64_t t0 = timebase_now(&f->clk);
 	assert_int_equal(control_pin(f->c, 816 * MHZ, CTL_BY_USER), 0);
 	/* Too early to judge: the driver may not have followed yet. */
 	struct dvf_sample s = sample_at(t0 + 20 * DVF_NS_PER_MS, 306 * MHZ, 612 * MHZ, 612 * MHZ);
@@ -361,7 +361,7 @@ static void test_readback_thermal_and_railgate(void **st)
 {
 	(void)st;
 	struct fx *f = fx_new(306 * MHZ, 1300500000);
-	int64_t t0 = clock_now(&f->clk);
+	int64_t t0 = timebase_now(&f->clk);
 	assert_int_equal(control_pin(f->c, 1224 * MHZ, CTL_BY_USER), 0);
 	struct dvf_sample s = sample_at(t0 + 250 * DVF_NS_PER_MS, 918 * MHZ, 1224 * MHZ, 1224 * MHZ);
 	s.temp_mc[1] = dvf_m_val(97500);
@@ -370,7 +370,7 @@ static void test_readback_thermal_and_railgate(void **st)
 	assert_non_null(strstr(control_msg(f->c), "gpu-thermal"));
 
 	assert_int_equal(control_pin(f->c, 1020 * MHZ, CTL_BY_USER), 0);
-	t0 = clock_now(&f->clk);
+	t0 = timebase_now(&f->clk);
 	s = sample_at(t0 + 250 * DVF_NS_PER_MS, 0, 1020 * MHZ, 1020 * MHZ);
 	s.gpu_freq_hz = dvf_m_na();
 	assert_true(control_observe(f->c, &s));
@@ -378,7 +378,7 @@ static void test_readback_thermal_and_railgate(void **st)
 
 	/* A cap is met by anything at or below it. */
 	assert_int_equal(control_cap(f->c, 816 * MHZ, CTL_BY_USER), 0);
-	t0 = clock_now(&f->clk);
+	t0 = timebase_now(&f->clk);
 	s = sample_at(t0 + 250 * DVF_NS_PER_MS, 408 * MHZ, 306 * MHZ, 816 * MHZ);
 	assert_false(control_observe(f->c, &s));
 	fx_free(f);
@@ -622,8 +622,8 @@ static void test_api_source(void **st)
 	struct source_ops ops = fake_ops;
 	ops.name = "api";
 	ops.ctl_path = NULL;
-	struct dvf_clock clk;
-	clock_init_sim(&clk, 0);
+	struct dvf_timebase clk;
+	timebase_init_sim(&clk, 0);
 	struct control_cfg cfg = { .ops = &ops, .src = &b.src, .info = &b.info, .clock = &clk,
 				   .root = b.root, .state_dir = b.state_dir };
 	struct control *c = control_open(&cfg);

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "control.h"
 #include "jetson.h"
 #include "sim.h"
@@ -55,8 +55,8 @@ int main(int argc, char **argv)
 		sim_destroy(sim);
 		return 0;
 	}
-	struct dvf_clock clk;
-	clock_init_sim(&clk, 0);
+	struct dvf_timebase clk;
+	timebase_init_sim(&clk, 0);
 	sim_advance(sim, 0);
 	struct source_cfg cfg = { .sysfs_root = sim_root(sim), .interval_ns = 2 * DVF_NS_PER_MS,
 				  .mode = "simulated", .clock = &clk };
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 
 	srand((unsigned)sc.seed);
 	for (int64_t t = 0;; t += 2 * DVF_NS_PER_MS) {
-		clock_sleep_until(&clk, t);
+		timebase_sleep_until(&clk, t);
 		sim_advance(sim, t);
 		int64_t hz = info->level_hz[rand() % info->n_levels];
 		switch (rand() % 6) {

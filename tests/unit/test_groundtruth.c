@@ -27,7 +27,7 @@ static double run(const char *model, int64_t interval_ms, uint64_t seed, double 
 	char err[512];
 	assert_int_equal(session_open(&s, &o, err, sizeof err), 0);
 	while (session_elapsed_s(&s) < 20.0 || !s.have_cur) {
-		clock_sleep_until(&s.clock, session_due(&s));
+		timebase_sleep_until(&s.clock, session_due(&s));
 		assert_int_equal(session_sample(&s), 0);
 	}
 	/* Truth over exactly the sampled span: the simulator's counter at the

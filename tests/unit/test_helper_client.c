@@ -253,7 +253,7 @@ static void daemon_stop(struct fd_daemon *d)
 
 struct fx {
 	struct fake_board b;
-	struct dvf_clock clk;
+	struct dvf_timebase clk;
 	struct fd_daemon d;
 	int n_ev;
 };
@@ -281,7 +281,7 @@ static struct fx *fx_new(enum script sc)
 	static struct fx f;
 	memset(&f, 0, sizeof f);
 	fake_setup(&f.b, "nvhost_podgov", 306 * MHZ, 1300500000);
-	clock_init_sim(&f.clk, 0);
+	timebase_init_sim(&f.clk, 0);
 	daemon_start(&f.d, &f.b, sc);
 	return &f;
 }

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 
 static char dir[] = "/tmp/dvfstop-io-XXXXXX";
@@ -294,9 +294,9 @@ static void backoff_maths(void **st)
 /* Time one read: returns its result, *ns how long it took. */
 static bool timed_read(struct io_file *f, int64_t *v, int64_t *ns)
 {
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	bool ok = io_read_i64(f, v);
-	*ns = clock_mono_ns() - t0;
+	*ns = timebase_mono_ns() - t0;
 	return ok;
 }
 
@@ -370,7 +370,7 @@ static void slow_reads_back_off(void **st)
 
 	/* the period over (waited for in real time), one read is tried: still
 	 * slow, so the back-off doubles */
-	int64_t wait = f.retry_ns - clock_mono_ns();
+	int64_t wait = f.retry_ns - timebase_mono_ns();
 	assert_true(wait > 800 * ms && wait <= IO_BACKOFF_MIN_NS);
 	usleep((useconds_t)(wait / 1000 + 5000));
 	assert_true(timed_read(&f, &v, &ns));
@@ -385,7 +385,7 @@ static void slow_reads_back_off(void **st)
 	 * waited for) a fast read ends the back-off */
 	io_fault_set("/val", 's', 0);
 	assert_int_equal(io_fault_get(path, 's'), 0);
-	f.retry_ns = clock_mono_ns();
+	f.retry_ns = timebase_mono_ns();
 	put("11\n");
 	assert_true(timed_read(&f, &v, &ns));
 	assert_int_equal(v, 11);

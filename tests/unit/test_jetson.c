@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 #include "jetson.h"
-#include "clock.h"
+#include "timebase.h"
 
 #define FX DVF_SRCDIR "/tests/fixtures/"
 
@@ -623,8 +623,8 @@ static void test_slow_telemetry(void **state)
 	const char *gpu = "sys/devices/platform/bus@0/17000000.gpu";
 	const char *node = "sys/devices/platform/bus@0/17000000.gpu/devfreq/17000000.gpu";
 	char p[PATH_MAX];
-	struct dvf_clock clk;
-	clock_init_sim(&clk, 0);
+	struct dvf_timebase clk;
+	timebase_init_sim(&clk, 0);
 	struct source_cfg cfg = { .sysfs_root = root, .clock = &clk };
 	char err[512] = "";
 	struct source *s = J->open(&cfg, err, sizeof err);
@@ -954,10 +954,10 @@ static void test_slow_message(void **state)
 	assert_non_null(strstr(msg, " ms; backing off 1 s"));
 	assert_int_equal(J->message(s, msg, sizeof msg), 0);
 
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	sample(s, &x);
 	/* not read: the sample does not wait out the 60 ms */
-	assert_true(clock_mono_ns() - t0 < 50 * DVF_NS_PER_MS);
+	assert_true(timebase_mono_ns() - t0 < 50 * DVF_NS_PER_MS);
 	assert_na(x.rail[0].mv);
 	assert_na(x.rail[0].mw);
 	assert_na(x.total_mw);

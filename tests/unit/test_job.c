@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "job.h"
 #include "linebuf.h"
 
@@ -55,18 +55,18 @@ static int teardown(void **state)
 /* Poll until the process ended and its output is drained (or 10 s). */
 static void run_to_end(struct job *j)
 {
-	int64_t end = clock_mono_ns() + 10000 * MS;
+	int64_t end = timebase_mono_ns() + 10000 * MS;
 	for (;;) {
 		struct pollfd fds[4];
 		int n = job_fds(j, fds, 4);
 		poll(fds, (nfds_t)n, 20);
-		job_poll(j, clock_mono_ns());
+		job_poll(j, timebase_mono_ns());
 		if (job_drained(j))
 			break;
-		if (clock_mono_ns() > end)
+		if (timebase_mono_ns() > end)
 			fail_msg("job did not end");
 	}
-	job_poll(j, clock_mono_ns());
+	job_poll(j, timebase_mono_ns());
 }
 
 static struct job *start_sh(const char *script, struct job_opts *o)
@@ -74,7 +74,7 @@ static struct job *start_sh(const char *script, struct job_opts *o)
 	static char sh[] = "/bin/sh", c[] = "-c";
 	char *argv[] = { sh, c, (char *)script, NULL };
 	char err[256] = "";
-	struct job *j = job_child_start(argv, o, clock_mono_ns(), err, sizeof err);
+	struct job *j = job_child_start(argv, o, timebase_mono_ns(), err, sizeof err);
 	if (!j)
 		fail_msg("job_child_start: %s", err);
 	return j;
@@ -167,7 +167,7 @@ static void test_exit0_output_progress(void **state)
 	assert_int_equal(seen.step[1], 2);
 	assert_int_equal(seen.syn[2], PROGRESS_STEP);
 	struct progress_status st;
-	progress_tracker_status(job_tracker(j), clock_mono_ns(), &st);
+	progress_tracker_status(job_tracker(j), timebase_mono_ns(), &st);
 	assert_int_equal(st.steps.v, 7);
 	assert_int_equal(st.total.v, 10);
 	assert_int_equal(st.tokens.v, 700);
@@ -250,9 +250,9 @@ static void test_stop(void **state)
 
 	/* a child that ends on SIGTERM */
 	struct job *j = start_sh("echo up; exec sleep 30", &o);
-	job_poll(j, clock_mono_ns());
+	job_poll(j, timebase_mono_ns());
 	assert_int_equal(job_state(j), JOB_RUNNING);
-	assert_int_equal(job_stop(j, clock_mono_ns()), 0);
+	assert_int_equal(job_stop(j, timebase_mono_ns()), 0);
 	run_to_end(j);
 	assert_int_equal(job_state(j), JOB_SIGNALED);
 	assert_int_equal(job_signal(j), SIGTERM);
@@ -261,11 +261,11 @@ static void test_stop(void **state)
 	/* one that ignores it (and its own children too): SIGKILL after the grace */
 	j = start_sh("trap '' TERM; echo ready; while :; do sleep 0.05; done", &o);
 	while (job_ring_count(j) == 0)
-		job_poll(j, clock_mono_ns());   /* the trap is set once "ready" is out */
-	int64_t t0 = clock_mono_ns();
+		job_poll(j, timebase_mono_ns());   /* the trap is set once "ready" is out */
+	int64_t t0 = timebase_mono_ns();
 	job_stop(j, t0);
 	run_to_end(j);
-	int64_t took = clock_mono_ns() - t0;
+	int64_t took = timebase_mono_ns() - t0;
 	assert_int_equal(job_state(j), JOB_SIGNALED);
 	assert_int_equal(job_signal(j), SIGKILL);
 	assert_true(took >= 300 * MS);
@@ -291,13 +291,13 @@ static void test_interrupt(void **state)
 	struct job *j = start_sh("trap 'echo got INT' INT; trap 'echo got TERM' TERM; echo ready; "
 				 "while :; do sleep 0.05; done", &o);
 	while (job_ring_count(j) == 0)
-		job_poll(j, clock_mono_ns());
-	int64_t t0 = clock_mono_ns();
+		job_poll(j, timebase_mono_ns());
+	int64_t t0 = timebase_mono_ns();
 	assert_false(job_stop_asked(j));
 	assert_int_equal(job_interrupt(j, SIGINT, t0), SIGINT);
 	assert_true(job_stop_asked(j));
 	run_to_end(j);
-	assert_true(clock_mono_ns() - t0 >= 400 * MS);   /* two graces */
+	assert_true(timebase_mono_ns() - t0 >= 400 * MS);   /* two graces */
 	assert_int_equal(job_state(j), JOB_SIGNALED);
 	assert_int_equal(job_signal(j), SIGKILL);
 	bool got_int = false, got_term = false;
@@ -307,17 +307,17 @@ static void test_interrupt(void **state)
 	}
 	assert_true(got_int);
 	assert_true(got_term);   /* and after INT */
-	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), -1);   /* nothing left */
+	assert_int_equal(job_interrupt(j, SIGINT, timebase_mono_ns()), -1);   /* nothing left */
 	job_free(j);
 
 	/* called again: the next signal at once, whatever the grace */
 	o.grace_ns = 600 * 1000 * MS;
 	j = start_sh("trap '' INT TERM; echo ready; while :; do sleep 0.05; done", &o);
 	while (job_ring_count(j) == 0)
-		job_poll(j, clock_mono_ns());
-	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), SIGINT);
-	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), SIGTERM);
-	assert_int_equal(job_interrupt(j, SIGINT, clock_mono_ns()), SIGKILL);
+		job_poll(j, timebase_mono_ns());
+	assert_int_equal(job_interrupt(j, SIGINT, timebase_mono_ns()), SIGINT);
+	assert_int_equal(job_interrupt(j, SIGINT, timebase_mono_ns()), SIGTERM);
+	assert_int_equal(job_interrupt(j, SIGINT, timebase_mono_ns()), SIGKILL);
 	run_to_end(j);
 	assert_int_equal(job_signal(j), SIGKILL);
 	job_free(j);
@@ -325,7 +325,7 @@ static void test_interrupt(void **state)
 	/* SIGTERM begins at SIGTERM */
 	o.grace_ns = 200 * MS;
 	j = start_sh("exec sleep 30", &o);
-	assert_int_equal(job_interrupt(j, SIGTERM, clock_mono_ns()), SIGTERM);
+	assert_int_equal(job_interrupt(j, SIGTERM, timebase_mono_ns()), SIGTERM);
 	run_to_end(j);
 	assert_int_equal(job_signal(j), SIGTERM);
 	job_free(j);
@@ -336,12 +336,12 @@ static void test_interrupt(void **state)
 	static char nosuch[] = "/nonexistent/dvfstop-no-such-command";
 	char *argv[] = { nosuch, NULL };
 	char err[256];
-	assert_null(job_child_start(argv, &eo, clock_mono_ns(), err, sizeof err));
+	assert_null(job_child_start(argv, &eo, timebase_mono_ns(), err, sizeof err));
 	assert_int_equal(e, ENOENT);
 	e = -1;
 	static char dir[] = "/";
 	char *argv2[] = { dir, NULL };
-	assert_null(job_child_start(argv2, &eo, clock_mono_ns(), err, sizeof err));
+	assert_null(job_child_start(argv2, &eo, timebase_mono_ns(), err, sizeof err));
 	assert_int_equal(e, EACCES);
 }
 
@@ -417,7 +417,7 @@ static void test_fifo_progress(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(poll(fds, 1, 0), 0);
 	struct progress_status st;
-	progress_tracker_status(job_tracker(j), clock_mono_ns(), &st);
+	progress_tracker_status(job_tracker(j), timebase_mono_ns(), &st);
 	assert_int_equal(st.steps.v, 3);
 	assert_int_equal(st.total.v, 3);
 	job_free(j);
@@ -456,12 +456,12 @@ static void test_detach(void **state)
 	struct job *j = start_sh(script, &o);
 	pid_t pid = job_pid(j);
 	while (job_ring_count(j) == 0)
-		job_poll(j, clock_mono_ns());
+		job_poll(j, timebase_mono_ns());
 	assert_string_equal(job_ring_line(j, 0), "first");
 	assert_int_equal(job_detach(j), 0);
 	assert_int_equal(job_state(j), JOB_DETACHED);
 	assert_int_equal(job_exit_status(j), -1);
-	assert_int_equal(job_stop(j, clock_mono_ns()), -1);   /* never signalled */
+	assert_int_equal(job_stop(j, timebase_mono_ns()), -1);   /* never signalled */
 	char buf[64], priv[512];
 	assert_string_equal(job_describe(j, buf, sizeof buf), "left running");
 	snprintf(priv, sizeof priv, "%s", job_progress_path(j));
@@ -491,7 +491,7 @@ static void test_log_truncated(void **state)
 	struct job_opts o = { .log_path = log };
 	struct job *j = start_sh("echo first-long-line; sleep 0.5; echo b", &o);
 	while (job_ring_count(j) == 0)
-		job_poll(j, clock_mono_ns());
+		job_poll(j, timebase_mono_ns());
 	assert_int_equal(truncate(log, 0), 0);
 	run_to_end(j);
 	assert_int_equal(job_ring_count(j), 2);
@@ -598,9 +598,9 @@ static void test_attach_pid(void **state)
 	assert_int_equal(job_stop(j, 1), -1);
 	kill(pid, SIGKILL);
 	/* it is now a zombie (nobody reaped it): gone all the same */
-	int64_t end = clock_mono_ns() + 5000 * MS;
+	int64_t end = timebase_mono_ns() + 5000 * MS;
 	while (!(job_poll(j, 2) & JOB_ENDED))
-		assert_true(clock_mono_ns() < end);
+		assert_true(timebase_mono_ns() < end);
 	char buf[64];
 	assert_int_equal(job_state(j), JOB_GONE);
 	assert_string_equal(job_describe(j, buf, sizeof buf), "gone");

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "job.h"
 
 #define PY "/usr/bin/python3"
@@ -61,17 +61,17 @@ static void test_callback(void **state)
 	struct seen seen = { 0 };
 	struct job_opts o = { .on_event = on_event, .ctx = &seen };
 	char err[256];
-	struct job *j = job_child_start(argv, &o, clock_mono_ns(), err, sizeof err);
+	struct job *j = job_child_start(argv, &o, timebase_mono_ns(), err, sizeof err);
 	if (!j)
 		fail_msg("%s", err);
-	int64_t end = clock_mono_ns() + 20 * DVF_NS_PER_S;
+	int64_t end = timebase_mono_ns() + 20 * DVF_NS_PER_S;
 	while (!job_drained(j)) {
 		struct pollfd fds[2];
 		poll(fds, (nfds_t)job_fds(j, fds, 2), 20);
-		job_poll(j, clock_mono_ns());
-		assert_true(clock_mono_ns() < end);
+		job_poll(j, timebase_mono_ns());
+		assert_true(timebase_mono_ns() < end);
 	}
-	job_poll(j, clock_mono_ns());
+	job_poll(j, timebase_mono_ns());
 	for (int i = 0; i < job_ring_count(j); i++)
 		fprintf(stderr, "python: %s\n", job_ring_line(j, i));
 	assert_int_equal(job_state(j), JOB_EXITED);
@@ -95,7 +95,7 @@ static void test_callback(void **state)
 			assert_int_equal(ev->tokens.v, i * 16 * 128);
 	}
 	struct progress_status st;
-	progress_tracker_status(job_tracker(j), clock_mono_ns(), &st);
+	progress_tracker_status(job_tracker(j), timebase_mono_ns(), &st);
 	assert_int_equal(st.steps.v, 5);
 	assert_true(st.seq_len.ok);
 	assert_float_equal(st.seq_len.v, 128.0, 1e-9);   /* 16 samples of 128 tokens a step */

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "job.h"
 
 #define MS DVF_NS_PER_MS
@@ -46,7 +46,7 @@ static struct job *start_sh(const char *script)
 	static char sh[] = "/bin/sh", c[] = "-c";
 	char *argv[] = { sh, c, (char *)script, pidfile, NULL };
 	char err[256] = "";
-	struct job *j = job_child_start(argv, NULL, clock_mono_ns(), err, sizeof err);
+	struct job *j = job_child_start(argv, NULL, timebase_mono_ns(), err, sizeof err);
 	if (!j)
 		fail_msg("job_child_start: %s", err);
 	return j;
@@ -56,17 +56,17 @@ static struct job *start_sh(const char *script)
  * over; returns how long it took. */
 static int64_t run_to_end(struct job *j, int64_t limit_ns)
 {
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	while (!job_drained(j)) {
 		struct pollfd fds[4];
 		int n = job_fds(j, fds, 4);
-		int64_t left = t0 + limit_ns - clock_mono_ns();
+		int64_t left = t0 + limit_ns - timebase_mono_ns();
 		if (left <= 0)
 			break;
 		poll(fds, (nfds_t)n, left < 50 * MS ? (int)(left / MS) + 1 : 50);
-		job_poll(j, clock_mono_ns());
+		job_poll(j, timebase_mono_ns());
 	}
-	return clock_mono_ns() - t0;
+	return timebase_mono_ns() - t0;
 }
 
 static pid_t grandchild(void)
@@ -120,7 +120,7 @@ static void test_exit_with_grandchild(void **state)
 	pid_t gc = grandchild();
 	for (int i = 0; i < 100 && running(gc); i++) {
 		nap_ms(20);
-		job_poll(j, clock_mono_ns());
+		job_poll(j, timebase_mono_ns());
 	}
 	assert_false(running(gc));
 	job_free(j);
@@ -136,13 +136,13 @@ static void test_leftover_ignoring_term(void **state)
 	assert_true(job_drained(j));
 	pid_t gc = grandchild();
 	nap_ms(200);
-	job_poll(j, clock_mono_ns());
+	job_poll(j, timebase_mono_ns());
 	assert_true(running(gc));   /* within its grace */
 	int64_t t0;
-	t0 = clock_mono_ns();
-	while (running(gc) && clock_mono_ns() - t0 < 3000 * MS) {
+	t0 = timebase_mono_ns();
+	while (running(gc) && timebase_mono_ns() - t0 < 3000 * MS) {
 		nap_ms(20);
-		job_poll(j, clock_mono_ns());
+		job_poll(j, timebase_mono_ns());
 	}
 	assert_false(running(gc));
 	job_free(j);
@@ -150,9 +150,9 @@ static void test_leftover_ignoring_term(void **state)
 	j = start_sh("trap '' TERM; sleep 20 & echo $! >\"$0\"; exit 0");
 	run_to_end(j, 5000 * MS);
 	gc = grandchild();
-	t0 = clock_mono_ns();
+	t0 = timebase_mono_ns();
 	job_free(j);   /* ends before the grace: it waits it out, then SIGKILL */
-	assert_true(clock_mono_ns() - t0 < 1500 * MS);
+	assert_true(timebase_mono_ns() - t0 < 1500 * MS);
 	for (int i = 0; i < 50 && running(gc); i++)
 		nap_ms(10);   /* SIGKILL is on its way */
 	assert_false(running(gc));
@@ -166,7 +166,7 @@ static void test_other_group_untouched(void **state)
 	run_to_end(j, 5000 * MS);
 	pid_t gc = grandchild();
 	nap_ms(100);
-	job_poll(j, clock_mono_ns());
+	job_poll(j, timebase_mono_ns());
 	job_free(j);
 	assert_true(running(gc));
 	kill(gc, SIGKILL);

@@ -365,6 +365,7 @@ static void test_header_and_keys(void **state)
 	snprintf(pm, sizeof pm, "%s", info.power_mode);
 	info.l4t[0] = info.power_mode[0] = '\0';
 	snprintf(info.source, sizeof info.source, "nvml");
+	info.discrete = true;
 	snprintf(info.driver, sizeof info.driver, "550.54.15");
 	snprintf(info.cuda, sizeof info.cuda, "12.4");
 	render(&v, TR_HEADER, 120, 2, false, &cb);
@@ -376,6 +377,7 @@ static void test_header_and_keys(void **state)
 	assert_true(row_contains(&cb, 0, "[simulated]  NVML  Test Orin"));
 	cellbuf_free(&cb);
 	info.source[0] = '\0';
+	info.discrete = false;
 	snprintf(info.l4t, sizeof info.l4t, "%s", l4t);
 	snprintf(info.power_mode, sizeof info.power_mode, "%s", pm);
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "policy_builtin.h"
-#include "clock.h"
+#include "timebase.h"
 #include "cellbuf.h"
 #include "policy_panel.h"
 #include "recommend.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "linebuf.h"
 #include "progress.h"
 

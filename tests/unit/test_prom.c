@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "clock.h"
+#include "timebase.h"
 #include "prom.h"
 
 /* ---- a checker of the text exposition format (version 0.0.4) ----------------

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "prom.h"
 
 static struct dvf_info info;
@@ -105,9 +105,9 @@ static char *read_all(int fd, int limit_ms)
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	assert_non_null(buf);
-	int64_t end = clock_mono_ns() + (int64_t)limit_ms * DVF_NS_PER_MS;
+	int64_t end = timebase_mono_ns() + (int64_t)limit_ms * DVF_NS_PER_MS;
 	for (;;) {
-		int left = (int)((end - clock_mono_ns()) / DVF_NS_PER_MS);
+		int left = (int)((end - timebase_mono_ns()) / DVF_NS_PER_MS);
 		if (left <= 0)
 			break;
 		struct pollfd pf = { fd, POLLIN, 0 };
@@ -282,9 +282,9 @@ static void idle_clients_do_not_delay(void **st)
 			send_all(idle[i], "GET /metr", 9);
 	}
 	nap_ms(100);   /* let the server take them all */
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	char *r = exchange(scrape, sizeof scrape - 1);
-	int64_t took = clock_mono_ns() - t0;
+	int64_t took = timebase_mono_ns() - t0;
 	starts_with(r, "HTTP/1.1 200 OK\r\n");
 	free(r);
 	assert_true(took < DVF_NS_PER_S);
@@ -320,9 +320,9 @@ static void over_the_limit_refused(void **st)
 		}
 	assert_int_equal(closed, N - PROM_MAX_PER_IP);
 	assert_int_equal(newest_closed, 0);
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	char *r = exchange_from("127.0.0.2", scrape, sizeof scrape - 1, 3000);
-	int64_t took = clock_mono_ns() - t0;
+	int64_t took = timebase_mono_ns() - t0;
 	starts_with(r, "HTTP/1.1 200 OK\r\n");
 	free(r);
 	assert_true(took < DVF_NS_PER_S);
@@ -348,9 +348,9 @@ static void a_full_server_lets_a_newcomer_in(void **st)
 		assert_true(fd[i] >= 0);
 	}
 	nap_ms(200);
-	int64_t t0 = clock_mono_ns();
+	int64_t t0 = timebase_mono_ns();
 	char *r = exchange_from("127.0.0.4", scrape, sizeof scrape - 1, 3000);
-	int64_t took = clock_mono_ns() - t0;
+	int64_t took = timebase_mono_ns() - t0;
 	starts_with(r, "HTTP/1.1 200 OK\r\n");
 	free(r);
 	assert_true(took < DVF_NS_PER_S);
@@ -387,9 +387,9 @@ static void trickling_clients_do_not_block_a_scraper(void **st)
 			}
 			send_all(fd[i], "G", 1);
 		}
-		int64_t t0 = clock_mono_ns();
+		int64_t t0 = timebase_mono_ns();
 		char *r = exchange(scrape, sizeof scrape - 1);
-		int64_t took = clock_mono_ns() - t0;
+		int64_t took = timebase_mono_ns() - t0;
 		if (strncmp(r, "HTTP/1.1 200 OK\r\n", 17) == 0 && strstr(r, "dvfstop_samples_total{"))
 			answered++;
 		if (took > slowest)
@@ -417,12 +417,12 @@ static void trickling_clients_do_not_block_a_scraper(void **st)
 static void a_trickle_has_a_deadline(void **st)
 {
 	(void)st;
-	int64_t t0 = clock_mono_ns(), gone = -1;
+	int64_t t0 = timebase_mono_ns(), gone = -1;
 	int fd = connect_to();
 	send_all(fd, "GET /metr", 9);
 	/* A byte every 200 ms, a scrape (a newcomer) every 500 ms; give up
 	 * at 4 x the deadline. */
-	for (int k = 0; gone < 0 && clock_mono_ns() - t0 < 4LL * PROM_DEADLINE_S * DVF_NS_PER_S; k++) {
+	for (int k = 0; gone < 0 && timebase_mono_ns() - t0 < 4LL * PROM_DEADLINE_S * DVF_NS_PER_S; k++) {
 		send_all(fd, "i", 1);
 		if (k % 3 == 2) {
 			char *r = exchange(scrape, sizeof scrape - 1);
@@ -431,7 +431,7 @@ static void a_trickle_has_a_deadline(void **st)
 		}
 		nap_ms(200);
 		if (is_closed(fd))
-			gone = clock_mono_ns() - t0;
+			gone = timebase_mono_ns() - t0;
 	}
 	close(fd);
 	assert_true(gone > 0);

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "policy_builtin.h"
-#include "clock.h"
+#include "timebase.h"
 #include "recommend.h"
 #include "workload_resolve.h"
 

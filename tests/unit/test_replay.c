@@ -331,7 +331,7 @@ static struct session *open_fixture(struct dvf_opts *o, struct session *s)
 static void play(struct session *s, int n)
 {
 	for (int i = 0; i < n; i++) {
-		clock_sleep_until(&s->clock, session_due(s));
+		timebase_sleep_until(&s->clock, session_due(s));
 		assert_int_equal(session_sample(s), 0);
 	}
 }
@@ -421,22 +421,22 @@ static void pause_and_speed(void **st)
 	play(&s, 3);
 	assert_int_equal(player_set_speed(&s, 1000.0), 0);
 	assert_float_equal(player_speed(&s), 1000.0, 0);
-	int64_t a = clock_now(&s.clock);
+	int64_t a = timebase_now(&s.clock);
 	struct timespec ts = { 0, 5 * DVF_NS_PER_MS };
 	nanosleep(&ts, NULL);
-	int64_t b = clock_now(&s.clock);
+	int64_t b = timebase_now(&s.clock);
 	/* 5 ms real at 1000x is at least 5 s of recording. */
 	assert_true(b - a >= 5 * DVF_NS_PER_S);
 
 	assert_int_equal(player_set_paused(&s, true), 0);
 	assert_true(player_paused(&s));
-	a = clock_now(&s.clock);
+	a = timebase_now(&s.clock);
 	nanosleep(&ts, NULL);
-	assert_int_equal(clock_now(&s.clock), a);
+	assert_int_equal(timebase_now(&s.clock), a);
 	/* A seek while paused moves the position, still paused. */
 	assert_int_equal(player_seek(&s, -1000), 0);
 	assert_true(player_paused(&s));
-	assert_int_equal(clock_now(&s.clock), 0);
+	assert_int_equal(timebase_now(&s.clock), 0);
 	assert_int_equal(player_set_speed(&s, 0), 0);
 	assert_int_equal(player_set_paused(&s, false), 0);
 	assert_false(player_paused(&s));
@@ -475,7 +475,7 @@ static void no_seek_while_recording(void **st)
 /* Playing a recording straight through to its end (a fresh session). */
 static void play_through(struct session *s)
 {
-	while (clock_sleep_until(&s->clock, session_due(s)), session_sample(s) == 0)
+	while (timebase_sleep_until(&s->clock, session_due(s)), session_sample(s) == 0)
 		;
 }
 

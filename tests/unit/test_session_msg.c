@@ -26,7 +26,7 @@ static void test_every_message_reaches_the_sink(void **state)
 	(void)state;
 	static struct session s;   /* large: not on the stack */
 	memset(&s, 0, sizeof s);
-	clock_init_sim(&s.clock, 0);
+	timebase_init_sim(&s.clock, 0);
 	s.clock.sim_ns = 5;
 
 	session_msg(&s, "no sink: %d", 1);

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 #include "sim.h"
 

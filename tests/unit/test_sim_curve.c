@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
-#include "clock.h"
+#include "timebase.h"
 #include "sim.h"
 #include "sim_curve.h"
 #include "sim_model.h"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
-#include "clock.h"
+#include "timebase.h"
 #include "io.h"
 #include "sim.h"
 #include "sim_model.h"

@@ -276,7 +276,7 @@ static struct run sweep_sim(const char *model, int seq, uint64_t seed, enum swee
 	int level = sweep_level(&sw);
 	pin(&s, orin[level]);
 	for (int guard = 0; guard < 2000000; guard++) {
-		clock_sleep_until(&s.clock, session_due(&s));
+		timebase_sleep_until(&s.clock, session_due(&s));
 		assert_int_equal(session_sample(&s), 0);
 		int l = sweep_feed(&sw, &s.cur, &s.energy);
 		if (l < 0)
@@ -344,7 +344,7 @@ static void drv_run(struct drv_fix *f, struct sweep_driver *d, int levels)
 			assert_int_equal(f->s.ops->ctl_read(f->s.src, &st), 0);
 			assert_true(st.max_hz == orin[d->level]); /* pinned through control */
 		}
-		clock_sleep_until(&f->s.clock, session_due(&f->s));
+		timebase_sleep_until(&f->s.clock, session_due(&f->s));
 		assert_int_equal(session_sample(&f->s), 0);
 		if (sweep_driver_feed(d, &f->s.cur, &f->s.energy) < 0)
 			break;

@@ -1,10 +1,10 @@
 #include "config.h"
-#include "clock.h"
+#include "timebase.h"
 
 #include <errno.h>
 #include <time.h>
 
-int64_t clock_mono_ns(void)
+int64_t timebase_mono_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -18,31 +18,31 @@ static void sleep_real_until(int64_t t_ns)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-static int64_t mono_now(struct dvf_clock *c)
+static int64_t mono_now(struct dvf_timebase *c)
 {
 	(void)c;
-	return clock_mono_ns();
+	return timebase_mono_ns();
 }
 
-static void mono_sleep_until(struct dvf_clock *c, int64_t t)
+static void mono_sleep_until(struct dvf_timebase *c, int64_t t)
 {
 	(void)c;
 	sleep_real_until(t);
 }
 
-void clock_init_monotonic(struct dvf_clock *c)
+void timebase_init_monotonic(struct dvf_timebase *c)
 {
-	*c = (struct dvf_clock){ .now = mono_now, .sleep_until = mono_sleep_until, .speed = 1.0 };
+	*c = (struct dvf_timebase){ .now = mono_now, .sleep_until = mono_sleep_until, .speed = 1.0 };
 }
 
-static int64_t sim_now(struct dvf_clock *c)
+static int64_t sim_now(struct dvf_timebase *c)
 {
 	if (c->paused || c->speed <= 0)
 		return c->sim_ns;
-	return c->origin_sim_ns + (int64_t)((double)(clock_mono_ns() - c->origin_real_ns) * c->speed);
+	return c->origin_sim_ns + (int64_t)((double)(timebase_mono_ns() - c->origin_real_ns) * c->speed);
 }
 
-static void sim_sleep_until(struct dvf_clock *c, int64_t t)
+static void sim_sleep_until(struct dvf_timebase *c, int64_t t)
 {
 	if (c->paused) {
 		(void)t;
@@ -59,33 +59,33 @@ static void sim_sleep_until(struct dvf_clock *c, int64_t t)
 	sleep_real_until(real);
 }
 
-void clock_init_sim(struct dvf_clock *c, double speed)
+void timebase_init_sim(struct dvf_timebase *c, double speed)
 {
-	*c = (struct dvf_clock){ .now = sim_now, .sleep_until = sim_sleep_until, .speed = speed, .simulated = true };
-	c->origin_real_ns = clock_mono_ns();
+	*c = (struct dvf_timebase){ .now = sim_now, .sleep_until = sim_sleep_until, .speed = speed, .simulated = true };
+	c->origin_real_ns = timebase_mono_ns();
 	c->origin_sim_ns = 0;
 }
 
 /* Time t from now on (running: from this real instant at c->speed). */
-static void sim_place(struct dvf_clock *c, int64_t t)
+static void sim_place(struct dvf_timebase *c, int64_t t)
 {
-	c->origin_real_ns = clock_mono_ns();
+	c->origin_real_ns = timebase_mono_ns();
 	c->origin_sim_ns = t;
 	c->sim_ns = t;
 }
 
-int clock_pause(struct dvf_clock *c)
+int timebase_pause(struct dvf_timebase *c)
 {
 	if (!c->simulated)
 		return -1;
 	if (!c->paused) {
-		c->sim_ns = clock_now(c);
+		c->sim_ns = timebase_now(c);
 		c->paused = true;
 	}
 	return 0;
 }
 
-int clock_resume(struct dvf_clock *c)
+int timebase_resume(struct dvf_timebase *c)
 {
 	if (!c->simulated)
 		return -1;
@@ -96,12 +96,12 @@ int clock_resume(struct dvf_clock *c)
 	return 0;
 }
 
-bool clock_paused(const struct dvf_clock *c)
+bool timebase_paused(const struct dvf_timebase *c)
 {
 	return c->simulated && c->paused;
 }
 
-int clock_set_speed(struct dvf_clock *c, double speed)
+int timebase_set_speed(struct dvf_timebase *c, double speed)
 {
 	if (!c->simulated)
 		return -1;
@@ -109,13 +109,13 @@ int clock_set_speed(struct dvf_clock *c, double speed)
 		c->speed = speed;   /* taken when time runs again */
 		return 0;
 	}
-	int64_t now = clock_now(c);
+	int64_t now = timebase_now(c);
 	c->speed = speed;
 	sim_place(c, now);   /* time goes on from here, never back */
 	return 0;
 }
 
-int clock_set(struct dvf_clock *c, int64_t t_ns)
+int timebase_set(struct dvf_timebase *c, int64_t t_ns)
 {
 	if (!c->simulated)
 		return -1;
