@@ -36,8 +36,7 @@ const char *govern_state_name(enum govern_state s)
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
-static void say(struct govern *g, int64_t now, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(struct govern *g, int64_t now, const char *fmt, ...)
+void govern_say(struct govern *g, int64_t now, const char *fmt, ...)
 {
 	if (g->n_log == GOVERN_LOG) {
 		memmove(g->log[0], g->log[1], sizeof g->log[0] * (GOVERN_LOG - 1));
@@ -68,7 +67,7 @@ double govern_change_threshold(double noise_rel, double change_min)
 	return k > change_min ? k : change_min;
 }
 
-static void mhz(const struct govern *g, int lvl, char *buf, size_t len)
+void govern_mhz(const struct govern *g, int lvl, char *buf, size_t len)
 {
 	if (lvl < 0 || lvl >= g->cfg.n_levels)
 		snprintf(buf, len, "the user's clocks");
@@ -129,7 +128,7 @@ static void set_base(struct govern *g, const struct govern_fig *f, int n)
 }
 
 /* Change the wanted level; a window opens once it has settled. */
-static void want(struct govern *g, int lvl, int64_t now)
+void govern_want(struct govern *g, int lvl, int64_t now)
 {
 	if (lvl != g->want || !g->win.open) {
 		g->want = lvl;
@@ -214,17 +213,17 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	g->profiles++;
 	g->wu_steps0 = s->steps.ok ? s->steps.v : 0;   /* the profile's first step */
 	char a[32], b[32], f[32] = "the middle";
-	mhz(g, lo, a, sizeof a);
-	mhz(g, hi, b, sizeof b);
+	govern_mhz(g, lo, a, sizeof a);
+	govern_mhz(g, hi, b, sizeof b);
 	if (c.start >= 0)
-		mhz(g, lo + c.start, f, sizeof f);
-	say(g, now, "profile %d: %d levels, %s to %s, from %s", g->profiles, c.n_levels, a, b, f);
-	want(g, lo + sweep_level(&g->sw), now);
+		govern_mhz(g, lo + c.start, f, sizeof f);
+	govern_say(g, now, "profile %d: %d levels, %s to %s, from %s", g->profiles, c.n_levels, a, b, f);
+	govern_want(g, lo + sweep_level(&g->sw), now);
 }
 
 /* Hold level lvl, or (user) the user's clocks, lvl the level they ran at
  * or -1. */
-static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s)
+void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s)
 {
 	g->state = GOV_HOLD;
 	g->held = lvl;
@@ -262,7 +261,7 @@ static void to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	/* The user's clocks held: pinned at the level they ran at, where they
 	 * stayed at one (the board's own governor would move them with the
 	 * job's phases, away from what was measured); else given back. */
-	want(g, lvl, now);
+	govern_want(g, lvl, now);
 }
 
 /* A warm-up or baseline window: a profile window's steps, and as long in
@@ -290,8 +289,8 @@ static void to_verify(struct govern *g, const struct dvf_sample *s, const struct
 	if (r->sps > 0 && (double)g->cfg.hold_window_ns * 1e-9 / r->sps > (double)g->hold_n)
 		g->hold_n = (int64_t)ceil((double)g->cfg.hold_window_ns * 1e-9 / r->sps);
 	char a[32];
-	mhz(g, g->cache_level, a, sizeof a);
-	say(g, s->t_ns, "%s after %lld steps at %s (this job's cached profile): one window of %lld steps verifies it",
+	govern_mhz(g, g->cache_level, a, sizeof a);
+	govern_say(g, s->t_ns, "%s after %lld steps at %s (this job's cached profile): one window of %lld steps verifies it",
 	    calm ? "warm-up over" : "warm-up bound reached", (long long)(s->steps.v - g->wu_steps0), a,
 	    (long long)g->hold_n);
 	govern_win_start(g, s, e, s->steps.v);
@@ -308,17 +307,17 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 	g->verify_windows++;
 	g->verify_fig = f;
 	char a[32];
-	mhz(g, g->cache_level, a, sizeof a);
+	govern_mhz(g, g->cache_level, a, sizeof a);
 	double dj = (f.jps / r->jps - 1) * 100, ds = (f.sps / r->sps - 1) * 100;
 	double bound = govern_cache_bound(r->noise, r->noise) * 100;
 	if (!govern_cache_agrees(r, f.jps, f.sps, 0)) {
 		g->cache_verdict = -1;
 		g->cached = false;
-		say(g, s->t_ns, "the cached profile does not fit: %s %.4f J/step, %.3f s/step (%+.1f %%, %+.1f %%; "
+		govern_say(g, s->t_ns, "the cached profile does not fit: %s %.4f J/step, %.3f s/step (%+.1f %%, %+.1f %%; "
 		    "bound %.1f %%): profile as usual", a, f.jps, f.sps, dj, ds, bound);
 		g->state = GOV_BASELINE;   /* the user's clocks, then the profile */
 		g->wu_n = 0;
-		want(g, -1, s->t_ns);
+		govern_want(g, -1, s->t_ns);
 		return;
 	}
 	g->cache_verdict = 1;
@@ -333,7 +332,7 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 		g->ratio_model = true;
 		g->ratio_k = 1;
 		g->ratio_dw = 0;
-		to_hold(g, g->base_level, true, s->t_ns, s);
+		govern_to_hold(g, g->base_level, true, s->t_ns, s);
 	} else {
 		/* No fresh baseline (that would cost a window at the user's
 		 * clocks): the record's, rescaled by how this window compares
@@ -351,7 +350,7 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 		g->ratio_steps = f.steps;
 		g->ratio_model = false;
 		g->ratio_k = 0;
-		to_hold(g, g->cache_level, false, s->t_ns, s);
+		govern_to_hold(g, g->cache_level, false, s->t_ns, s);
 	}
 	g->prev_ok = false;
 	/* the window was a watch window of the held level: the reference's first */
@@ -359,7 +358,7 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 	g->ref_jps[0] = f.jps;
 	g->ref_n = 1;
 	govern_win_start(g, s, e, s->steps.v);
-	say(g, s->t_ns, "verified: %s %.4f J/step, %.3f s/step (%+.1f %%, %+.1f %%; bound %.1f %%): hold, no profile "
+	govern_say(g, s->t_ns, "verified: %s %.4f J/step, %.3f s/step (%+.1f %%, %+.1f %%; bound %.1f %%): hold, no profile "
 	    "(baseline %.4f J/step, the cached one rescaled)", a, f.jps, f.sps, dj, ds, bound, g->base_jps);
 }
 
@@ -415,7 +414,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 	if ((g->wu_n >= 2 && (govern_win_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE || g->wu_n == GOVERN_BASE_MAX)) || bound) {
 		set_base(g, g->wu_fig, g->wu_n);
 		g->prev_ok = false;
-		say(g, s->t_ns, "%s after %lld steps: %.3f s/step, %.4f J/step at the user's clocks (the baseline)",
+		govern_say(g, s->t_ns, "%s after %lld steps: %.3f s/step, %.4f J/step at the user's clocks (the baseline)",
 		    g->wu_n < 2 ? "warm-up bound reached" : "warm-up over", (long long)(s->steps.v - g->wu_steps0),
 		    g->base_sps, g->base_jps);
 		g->wu_n = 0;
@@ -438,7 +437,7 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	}
 	set_base(g, g->wu_fig, g->wu_n);
 	g->wu_n = 0;
-	say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", g->base_sps, g->base_jps);
+	govern_say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", g->base_sps, g->base_jps);
 	to_profile(g, s->t_ns, s);
 }
 
@@ -469,7 +468,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 {
 	int lvl = sweep_feed(&g->sw, s, e);
 	if (lvl >= 0) {
-		want(g, g->lo + lvl, s->t_ns);
+		govern_want(g, g->lo + lvl, s->t_ns);
 		g->settling = false;   /* the sweep settles its own windows */
 		return;
 	}
@@ -481,7 +480,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		int best = g->lo + bi;
 		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
 		char a[32];
-		mhz(g, best, a, sizeof a);
+		govern_mhz(g, best, a, sizeof a);
 		double se = est[bi].y > 0 ? est[bi].se / est[bi].y * 100 : 0;
 		/* Where the user's clocks moved, their baseline is no level to
 		 * hold: the best level measured is held as any choice is, and
@@ -497,7 +496,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 			 * tell), which is then held with the saving counted from
 			 * this level's figures. */
 			char u[32];
-			mhz(g, g->base_level, u, sizeof u);
+			govern_mhz(g, g->base_level, u, sizeof u);
 			int k = g->base_level - g->lo;
 			bool in = k >= 0 && k < g->sw.cfg.n_levels && est[k].ok;
 			g->ratio_base = g->ratio_held = in ? est[k].y : g->base_jps;
@@ -506,8 +505,8 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 			g->ratio_model = true;
 			g->ratio_k = g->ratio_th > 0 ? 1 : 0;
 			g->ratio_dw = 0;
-			to_hold(g, g->base_level, true, s->t_ns, s);
-			say(g, s->t_ns, "hold %s (the user's clocks): no level beat them beyond noise (best %s %.4f J/step "
+			govern_to_hold(g, g->base_level, true, s->t_ns, s);
+			govern_say(g, s->t_ns, "hold %s (the user's clocks): no level beat them beyond noise (best %s %.4f J/step "
 			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
 			    g->sw.windows, used);
 			return;
@@ -527,110 +526,19 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		g->ratio_k = th > 0 && tbase > 0 ? tbase / th : 0;
 		g->ratio_th = th;
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
-		to_hold(g, best, false, s->t_ns, s);
-		say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step%s)", a,
+		govern_to_hold(g, best, false, s->t_ns, s);
+		govern_say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step%s)", a,
 		    est[bi].y, se, g->sw.windows, used, g->base_jps,
 		    moving ? ", the user's clocks moving: the saving is the measured difference, within its noise" : "");
 		return;
 	}
 	/* Stopped stepping (an evaluation pass without steps, a hang): the
 	 * held level stays, or the user's clocks; warm up again. */
-	say(g, s->t_ns, "profile %d stopped (%s): warm-up again", g->profiles, g->sw.msg);
+	govern_say(g, s->t_ns, "profile %d stopped (%s): warm-up again", g->profiles, g->sw.msg);
 	g->state = GOV_WARMUP;
 	g->wu_t0 = -1;
 	g->wu_n = 0;
-	want(g, g->held, s->t_ns);
-}
-
-/* ---- the hold's probes ------------------------------------------------------ */
-
-/* A side's mean paired difference of J/step and its standard error. */
-static void probe_stat(const struct govern_probe *p, double *mean, double *se)
-{
-	*mean = p->n ? p->sum_j / p->n : 0;
-	double var = p->n > 1 ? (p->sum2_j - p->n * *mean * *mean) / (p->n - 1) : 0;
-	*se = var > 0 ? sqrt(var / p->n) : 0;
-}
-
-/* Move the hold to the neighbour on side: it measured cheaper.  The
- * saving's ratio follows it: its J/step and step time are the held
- * level's times the paired differences (the profile may not have
- * measured it). */
-static void probe_switch(struct govern *g, int side, const struct dvf_sample *s)
-{
-	const struct govern_probe *p = &g->probe[side];
-	double dj, se, ds = p->sum_s / p->n;
-	int n = p->n;
-	probe_stat(p, &dj, &se);
-	int from = g->held, to = g->held + (side ? 1 : -1), switches = g->probe_switches + 1;
-	double hj = g->ratio_held * (1 + dj), th = g->ratio_th * (1 + ds);
-	if (g->ratio_model && g->ratio_k > 0 && g->ratio_th > 0 && th > 0) {
-		g->ratio_dw += g->ratio_held / g->ratio_th - hj / th;
-		g->ratio_k *= g->ratio_th / th;
-	}
-	g->ratio_held = hj;
-	g->ratio_th = th;
-	char a[32], b[32];
-	mhz(g, from, a, sizeof a);
-	mhz(g, to, b, sizeof b);
-	to_hold(g, to, false, s->t_ns, s);
-	g->probe_switches = switches;
-	/* the level left is the dearer: known from these very pairs */
-	g->probe[!side].done = true;
-	if (switches >= GOVERN_PROBE_SWITCHES)
-		g->probe[side].done = true;
-	say(g, s->t_ns, "hold %s: %.1f %% cheaper than %s (+-%.1f %%, %d windows between the held level's)", b,
-	    -dj * 100, a, se * 100, n);
-}
-
-/* The held level's window after a probe's: the pair done, the side
- * decided where it can be.  True when the hold moved to that side. */
-static bool probe_paired(struct govern *g, double wj, double ws, const struct dvf_sample *s)
-{
-	bool pend = g->probe_pending;
-	g->probe_pending = false;
-	if (!pend || !(g->pend_bj > 0) || !(wj > 0) || !(g->pend_bs > 0) || !(ws > 0))
-		return false;
-	struct govern_probe *p = &g->probe[g->pend_side];
-	double d = g->pend_j / ((g->pend_bj + wj) / 2) - 1;
-	p->n++;
-	p->sum_j += d;
-	p->sum2_j += d * d;
-	p->sum_s += g->pend_s / ((g->pend_bs + ws) / 2) - 1;
-	if (p->n < GOVERN_PROBE_MIN_N)
-		return false;
-	double mean, se;
-	probe_stat(p, &mean, &se);
-	/* Cheaper beyond noise: moved to.  Still within noise after
-	 * GOVERN_PROBE_MAX_N pairs: the held level stays, chosen by the
-	 * profile's own measurements (moving there on a mean one standard
-	 * error below cost 0.7 % of a phased job on a judging draw: a tie
-	 * rule is no measurement). */
-	if (mean < -fmax(GOVERN_PROBE_Z * se, GOVERN_PROBE_MIN)) {
-		probe_switch(g, g->pend_side, s);
-		return true;
-	}
-	if (mean > GOVERN_PROBE_Z * se || p->n >= GOVERN_PROBE_MAX_N)
-		p->done = true;   /* dearer, or as cheap within noise: the held level stays */
-	return false;
-}
-
-/* After a held window: the next probe, one side then the other, while a
- * side is undecided. */
-static void probe_next(struct govern *g, int64_t now)
-{
-	if (g->ref_n < GOVERN_REF_WINDOWS || !(g->last_j > 0))
-		return;
-	int side = g->probe_turn;
-	if (g->probe[side].done)
-		side = !side;
-	if (g->probe[side].done)
-		return;
-	g->probe_turn = !side;
-	g->probe_side = side;
-	g->pend_bj = g->last_j;
-	g->pend_bs = g->last_s;
-	want(g, g->held + (side ? 1 : -1), now);
+	govern_want(g, g->held, s->t_ns);
 }
 
 /* A window's stall-free J/step and s/step (the raw ones where it has too
@@ -669,7 +577,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->pend_j = wj;
 		g->pend_s = ws;
 		g->probe_side = -1;
-		want(g, g->held, s->t_ns);
+		govern_want(g, g->held, s->t_ns);
 		return;
 	}
 	g->held_fig = f;
@@ -679,12 +587,12 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->hold_steps[g->hold_n_win++] = (int)f.steps;
 		g->hold_r = govern_saved_ratio(g);
 	}
-	if (probe_paired(g, wj, ws, s))
+	if (govern_probe_paired(g, wj, ws, s))
 		return;
 	g->last_j = wj;
 	g->last_s = ws;
 	if (watch(g, s, wj, ws) && g->off == 0)
-		probe_next(g, s->t_ns);
+		govern_probe_next(g, s->t_ns);
 }
 
 /* The watch of the held level's windows: the first GOVERN_REF_WINDOWS make
@@ -744,7 +652,7 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 	 * how that level's J/step and step time moved (the same job at either
 	 * clock got heavier or lighter together: docs/method.md). */
 	if (!g->hold_user && g->held >= 0 && g->ref_jps_mean > 0 && g->ref_sps_mean > 0) {
-		say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile "
+		govern_say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile "
 		    "again (the baseline carried over)", g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
 		g->carry = true;
 		g->carry_level = g->held;
@@ -753,14 +661,14 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 		to_profile(g, s->t_ns, s);
 		return false;
 	}
-	say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
+	govern_say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
 	    g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
 	/* The baseline again: at the level the user's clocks ran at, pinned,
 	 * where they stayed at one (the same job at the baseline's clock,
 	 * without the board's governor ramping for a second); else given back. */
 	g->state = GOV_BASELINE;
 	g->wu_n = 0;
-	want(g, g->base_level, s->t_ns);
+	govern_want(g, g->base_level, s->t_ns);
 	return false;
 }
 
@@ -779,7 +687,7 @@ void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_
 	g->state = GOV_WARMUP;
 	g->t_state = now;
 	g->last_steps = -1;
-	say(g, now, "governing: warm-up first (the clocks stay the user's until the step time settles)");
+	govern_say(g, now, "governing: warm-up first (the clocks stay the user's until the step time settles)");
 }
 
 void govern_use_cache(struct govern *g, const struct gcache_rec *r, int64_t now)
@@ -794,11 +702,11 @@ void govern_use_cache(struct govern *g, const struct gcache_rec *r, int64_t now)
 	g->cache = *r;
 	g->cache_level = li;
 	char a[32];
-	mhz(g, li, a, sizeof a);
-	say(g, now, "this job was governed on %s (dvfstop %s): %s, %.4f J/step; the warm-up runs there, then one "
+	govern_mhz(g, li, a, sizeof a);
+	govern_say(g, now, "this job was governed on %s (dvfstop %s): %s, %.4f J/step; the warm-up runs there, then one "
 	    "window verifies it", r->date, r->version, a, r->jps);
 	if (li >= 0)
-		want(g, li, now);
+		govern_want(g, li, now);
 }
 
 int govern_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e)
@@ -833,7 +741,7 @@ void govern_end(struct govern *g, int64_t now, const char *why)
 		return;
 	g->state = GOV_ENDED;
 	g->want = -1;
-	say(g, now, "%s: the clocks go back to the user's", why ? why : "the job ended");
+	govern_say(g, now, "%s: the clocks go back to the user's", why ? why : "the job ended");
 }
 
 void govern_suspend(struct govern *g, int64_t now, const char *why)
@@ -845,7 +753,7 @@ void govern_suspend(struct govern *g, int64_t now, const char *why)
 	g->before_suspend = g->state;
 	g->state = GOV_SUSPENDED;
 	g->want = -1;
-	say(g, now, "suspended: %s (g resumes)", why);
+	govern_say(g, now, "suspended: %s (g resumes)", why);
 }
 
 void govern_resume(struct govern *g, int64_t now)
@@ -854,9 +762,9 @@ void govern_resume(struct govern *g, int64_t now)
 		return;
 	if ((g->held >= 0 || g->hold_user) && g->base_ok) {
 		char a[32];
-		mhz(g, g->held, a, sizeof a);
-		to_hold(g, g->held, g->hold_user, now, &(struct dvf_sample){ 0 });
-		say(g, now, "resumed: hold %s and watch", a);
+		govern_mhz(g, g->held, a, sizeof a);
+		govern_to_hold(g, g->held, g->hold_user, now, &(struct dvf_sample){ 0 });
+		govern_say(g, now, "resumed: hold %s and watch", a);
 		return;
 	}
 	g->state = GOV_WARMUP;
@@ -866,8 +774,8 @@ void govern_resume(struct govern *g, int64_t now)
 	g->win.open = false;
 	g->settling = false;
 	if (g->cached && g->cache_level >= 0)
-		want(g, g->cache_level, now);   /* a cached level not yet verified: warm up there again */
-	say(g, now, "resumed: warm-up first");
+		govern_want(g, g->cache_level, now);   /* a cached level not yet verified: warm up there again */
+	govern_say(g, now, "resumed: warm-up first");
 }
 
 void govern_stop(struct govern *g, int64_t now)
@@ -878,57 +786,5 @@ void govern_stop(struct govern *g, int64_t now)
 		sweep_abort(&g->sw);
 	g->state = GOV_OFF;
 	g->want = -1;
-	say(g, now, "governor off: the clocks go back to the user's");
-}
-
-void govern_describe(const struct govern *g, char *buf, size_t len)
-{
-	char a[32];
-	switch (g->state) {
-	case GOV_WARMUP:
-		if (g->cached && g->cache_level >= 0) {
-			mhz(g, g->cache_level, a, sizeof a);
-			snprintf(buf, len, "warm-up at %s (this job's cached level), then one window verifies it", a);
-		} else if (g->wu_t0 < 0)
-			snprintf(buf, len, "warm-up: waiting for training steps");
-		else
-			snprintf(buf, len, "warm-up: %lld steps, waiting for the step time to settle",
-				 (long long)(g->last_steps - g->wu_steps0));
-		break;
-	case GOV_BASELINE:
-		snprintf(buf, len, "baseline: measuring the user's clocks before profile %d", g->profiles + 1);
-		break;
-	case GOV_VERIFY:
-		mhz(g, g->cache_level, a, sizeof a);
-		snprintf(buf, len, "verify %s: one window against this job's cached profile", a);
-		break;
-	case GOV_PROFILE: {
-		int n = 0;
-		for (int i = 0; i < g->sw.cfg.n_levels; i++)
-			n += sweep_point_measured(&g->sw.pts[i]);
-		mhz(g, g->want, a, sizeof a);
-		snprintf(buf, len, "profile %d: measuring %s (%d of %d levels done)", g->profiles, a, n,
-			 g->sw.cfg.n_levels);
-		break;
-	}
-	case GOV_HOLD:
-		mhz(g, g->held, a, sizeof a);
-		if (g->ref_n < GOVERN_REF_WINDOWS)
-			snprintf(buf, len, "hold %s (learning its noise)", a);
-		else if (g->want != g->held && g->want >= 0) {
-			char b[32];
-			mhz(g, g->want, b, sizeof b);
-			snprintf(buf, len, "hold %s, %.3f J/step; a window at %s: is it cheaper?", a, g->ref_jps_mean, b);
-		} else
-			snprintf(buf, len, "hold %s, %.3f J/step", a, g->ref_jps_mean);
-		break;
-	case GOV_SUSPENDED:
-		snprintf(buf, len, "suspended: the clock was set by hand (g resumes)");
-		break;
-	case GOV_ENDED:
-		snprintf(buf, len, "ended: the clocks are the user's");
-		break;
-	default:
-		snprintf(buf, len, "off");
-	}
+	govern_say(g, now, "governor off: the clocks go back to the user's");
 }

@@ -9,6 +9,23 @@
 
 #include "govern.h"
 
+/* ---- the state machine's own (govern.c) ---- */
+/* A decision, said: the log's newest line. */
+void govern_say(struct govern *g, int64_t now, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A level as text ("714 MHz"; "the user's clocks" for -1). */
+void govern_mhz(const struct govern *g, int lvl, char *buf, size_t len);
+/* Change the wanted level; a window opens once it has settled. */
+void govern_want(struct govern *g, int lvl, int64_t now);
+/* Hold level lvl, or (user) the user's level held (lvl that level, or -1). */
+void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s);
+
+/* ---- the hold's probes (govern_probe.c) ---- */
+/* The held level's window after a probe's: the pair done, the side
+ * decided where it can be.  True when the hold moved to that side. */
+bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dvf_sample *s);
+/* After a held window: the next probe, while a side is undecided. */
+void govern_probe_next(struct govern *g, int64_t now);
+
 /* ---- windows (govern_win.c) ---- */
 /* The energy and time at the last step boundary (between the previous
  * sample and this one, at the step's own time where it is known). */

@@ -1,0 +1,99 @@
+/* govern_probe: the hold's probes of the held level's neighbours (govern.h
+ * says what they are for, docs/method.md how they decide).  Pure. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "govern.h"
+#include "govern_priv.h"
+
+/* A side's mean paired difference of J/step and its standard error. */
+static void pairs_stat(const struct govern_probe *p, double *mean, double *se)
+{
+	*mean = p->n ? p->sum_j / p->n : 0;
+	double var = p->n > 1 ? (p->sum2_j - p->n * *mean * *mean) / (p->n - 1) : 0;
+	*se = var > 0 ? sqrt(var / p->n) : 0;
+}
+
+/* Move the hold to the neighbour on side: it measured cheaper.  The
+ * saving's ratio follows it: its J/step and step time are the held
+ * level's times the paired differences (the profile may not have
+ * measured it). */
+static void move_to(struct govern *g, int side, const struct dvf_sample *s)
+{
+	const struct govern_probe *p = &g->probe[side];
+	double dj, se, ds = p->sum_s / p->n;
+	int n = p->n;
+	pairs_stat(p, &dj, &se);
+	int from = g->held, to = g->held + (side ? 1 : -1), switches = g->probe_switches + 1;
+	double hj = g->ratio_held * (1 + dj), th = g->ratio_th * (1 + ds);
+	if (g->ratio_model && g->ratio_k > 0 && g->ratio_th > 0 && th > 0) {
+		g->ratio_dw += g->ratio_held / g->ratio_th - hj / th;
+		g->ratio_k *= g->ratio_th / th;
+	}
+	g->ratio_held = hj;
+	g->ratio_th = th;
+	char a[32], b[32];
+	govern_mhz(g, from, a, sizeof a);
+	govern_mhz(g, to, b, sizeof b);
+	govern_to_hold(g, to, false, s->t_ns, s);
+	g->probe_switches = switches;
+	/* the level left is the dearer: known from these very pairs */
+	g->probe[!side].done = true;
+	if (switches >= GOVERN_PROBE_SWITCHES)
+		g->probe[side].done = true;
+	govern_say(g, s->t_ns, "hold %s: %.1f %% cheaper than %s (+-%.1f %%, %d windows between the held level's)", b,
+	    -dj * 100, a, se * 100, n);
+}
+
+/* The held level's window after a probe's: the pair done, the side
+ * decided where it can be.  True when the hold moved to that side. */
+bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dvf_sample *s)
+{
+	bool pend = g->probe_pending;
+	g->probe_pending = false;
+	if (!pend || !(g->pend_bj > 0) || !(wj > 0) || !(g->pend_bs > 0) || !(ws > 0))
+		return false;
+	struct govern_probe *p = &g->probe[g->pend_side];
+	double d = g->pend_j / ((g->pend_bj + wj) / 2) - 1;
+	p->n++;
+	p->sum_j += d;
+	p->sum2_j += d * d;
+	p->sum_s += g->pend_s / ((g->pend_bs + ws) / 2) - 1;
+	if (p->n < GOVERN_PROBE_MIN_N)
+		return false;
+	double mean, se;
+	pairs_stat(p, &mean, &se);
+	/* Cheaper beyond noise: moved to.  Still within noise after
+	 * GOVERN_PROBE_MAX_N pairs: the held level stays, chosen by the
+	 * profile's own measurements (moving there on a mean one standard
+	 * error below cost 0.7 % of a phased job on a judging draw: a tie
+	 * rule is no measurement). */
+	if (mean < -fmax(GOVERN_PROBE_Z * se, GOVERN_PROBE_MIN)) {
+		move_to(g, g->pend_side, s);
+		return true;
+	}
+	if (mean > GOVERN_PROBE_Z * se || p->n >= GOVERN_PROBE_MAX_N)
+		p->done = true;   /* dearer, or as cheap within noise: the held level stays */
+	return false;
+}
+
+/* After a held window: the next probe, one side then the other, while a
+ * side is undecided. */
+void govern_probe_next(struct govern *g, int64_t now)
+{
+	if (g->ref_n < GOVERN_REF_WINDOWS || !(g->last_j > 0))
+		return;
+	int side = g->probe_turn;
+	if (g->probe[side].done)
+		side = !side;
+	if (g->probe[side].done)
+		return;
+	g->probe_turn = !side;
+	g->probe_side = side;
+	g->pend_bj = g->last_j;
+	g->pend_bs = g->last_s;
+	govern_want(g, g->held + (side ? 1 : -1), now);
+}
