@@ -189,6 +189,19 @@ static void cfg(struct govern_cfg *c)
 	memcpy(c->level_hz, orin, sizeof orin);
 }
 
+/* A seeded board of a curve (noise 0 on seed 0, else `noise` a sample)
+ * and a governor started on it from level 5. */
+static void start_on(struct board *b, const double jps[N], const double sps[N], int seed, uint64_t rng0, double noise,
+		     struct govern *g)
+{
+	board_curve(b, jps, sps);
+	b->noise = seed ? noise : 0;
+	b->rng = rng0 + (uint64_t)seed;
+	struct govern_cfg c;
+	cfg(&c);
+	govern_init(g, &c, 5, 0);
+}
+
 /* Warm-up: the clocks stay the user's while the step time falls; the
  * profile starts once two windows agree, and the baseline is the top's. */
 static void test_warmup_then_profile(void **state)
@@ -531,13 +544,8 @@ static void test_saved_true(void **state)
 		jps[i] = 8;
 	for (int seed = 0; seed < 6; seed++) {
 		struct board b;
-		board_curve(&b, jps, sps);
-		b.noise = seed ? 0.02 : 0;
-		b.rng = 91 + (uint64_t)seed;
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, 5, 0);
+		start_on(&b, jps, sps, seed, 91, 0.02, &g);
 		run(&b, &g, 1000);
 		assert_int_equal(g.state, GOV_HOLD);
 		assert_true(g.hold_user);
@@ -564,13 +572,8 @@ static void test_hold_probes_neighbours(void **state)
 	for (int seed = 0; seed < 8; seed++)
 		for (int off = -1; off <= 1; off += 2) {
 			struct board b;
-			board_curve(&b, jps, sps);
-			b.noise = seed ? 0.02 : 0;
-			b.rng = 300 + (uint64_t)seed;
-			struct govern_cfg c;
-			cfg(&c);
 			struct govern g;
-			govern_init(&g, &c, 5, 0);
+			start_on(&b, jps, sps, seed, 300, 0.02, &g);
 			struct gcache_rec r = { .held_hz = orin[m + off], .jps = jps[m + off], .sps = sps[m + off],
 						.noise = 0.01, .base_jps = jps[TOP], .base_sps = sps[TOP] };
 			govern_use_cache(&g, &r, 0);
@@ -604,13 +607,8 @@ static void test_hold_user_probed(void **state)
 	}
 	for (int seed = 0; seed < 6; seed++) {
 		struct board b;
-		board_curve(&b, jps, sps);
-		b.noise = seed ? 0.02 : 0;
-		b.rng = 500 + (uint64_t)seed;
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, 5, 0);
+		start_on(&b, jps, sps, seed, 500, 0.02, &g);
 		struct gcache_rec r = { .held_hz = 0, .jps = jps[TOP], .sps = sps[TOP], .noise = 0.01,
 					.base_jps = jps[TOP], .base_sps = sps[TOP] };
 		govern_use_cache(&g, &r, 0);
