@@ -12,6 +12,10 @@
     dvfstopd_client.py idle SOCK N [REQ]    "pid PID", N connections that say nothing (the
                                             first accepted sends REQ), "ready", then every line
                                             that comes on them ("I: < LINE"), until killed
+    dvfstopd_client.py busy SOCK N [REQ]    as idle, but each connection asks "status" every
+                                            0.2 s (never idle to the daemon) until SIGUSR1;
+                                            then a last "status" on each in turn (the first
+                                            is idle longest), "quiet", and as idle
     dvfstopd_client.py flood SOCK SECS      pins (510 and 714 MHz in turn) as fast as the
                                             daemon takes them for SECS: how many answered
     dvfstopd_client.py activate SOCK GID DVFSTOPD ARGS...
@@ -146,10 +150,35 @@ def many(path, n):
     print("after: < " + line(f)[:9], flush=True)
 
 
-def idle(path, n, req):
+KEEP_S = 0.2   # far under the daemon's 2 s (ADMIT_IDLE_MS): never idle to it
+quiet = False
+
+
+def keep(held):
+    """One "status" on each held connection in turn, its answer read."""
+    for i, s, f in list(held):
+        s.sendall(b"status\n")
+        ln = line(f)
+        if not ln.startswith("ok status"):
+            print("%d: < %s" % (i, ln), flush=True)
+        if ln == "<EOF>":
+            held.remove((i, s, f))
+
+
+def idle(path, n, req, busy=False):
+    global quiet
+    if busy:
+        def hush(*_):
+            global quiet
+            quiet = True
+        signal.signal(signal.SIGUSR1, hush)
     print("pid %d" % os.getpid(), flush=True)
     held = []
+    t_keep = time.monotonic()
     for i in range(n):
+        if busy and time.monotonic() - t_keep >= KEEP_S:
+            keep(held)
+            t_keep = time.monotonic()
         s, f = connect(path)
         g = line(f)
         print("%d: < %s" % (i, g), flush=True)
@@ -162,6 +191,12 @@ def idle(path, n, req):
             f.close()
             s.close()
     print("ready %d" % os.getpid(), flush=True)
+    while busy and not quiet:
+        keep(held)
+        time.sleep(KEEP_S)
+    if busy:
+        keep(held)
+        print("quiet", flush=True)
     open_ = {s.fileno(): (i, s, f) for i, s, f in held}
     while open_:
         r, _, _ = select.select(list(open_), [], [])
@@ -251,6 +286,8 @@ def main():
         big(path)
     elif cmd == "idle":
         idle(path, int(args[0]), args[1] if len(args) > 1 else "")
+    elif cmd == "busy":
+        idle(path, int(args[0]), args[1] if len(args) > 1 else "", busy=True)
     elif cmd == "flood":
         flood(path, float(args[0]))
     elif cmd == "activate":

@@ -29,12 +29,13 @@ start_daemon
 
 # idle NAME WHO N [REQ]: WHO (a user's name, or root) holds N idle
 # connections in the background, its output in $T/NAME, until "ready"
-# (the client drops to the user itself: the job is the client)
+# (the client drops to the user itself: the job is the client);
+# IDLE_CMD=busy: connections kept active until hush NAME
 idle() {
 	_name=$1 _who=$2
 	shift 2
 	[ "$_who" = root ] && _who=
-	DVFSTOPD_CLIENT_AS=$_who /usr/bin/python3 "$CLIENT" idle "$SOCK" "$@" </dev/null >"$T/$_name" 2>&1 &
+	DVFSTOPD_CLIENT_AS=$_who /usr/bin/python3 "$CLIENT" "${IDLE_CMD:-idle}" "$SOCK" "$@" </dev/null >"$T/$_name" 2>&1 &
 	IDLE_JOBS="$IDLE_JOBS $!"
 	_n=0
 	until grep -q '^ready' "$T/$_name"; do
@@ -96,11 +97,27 @@ fi
 unidle
 
 # ---- every slot taken: the idle ones without a clock make room
+# (the connections ask "status" every 0.2 s until told to rest, so none is
+# idle to the daemon while root's arrive, however slowly; the member's then
+# rest first, so its second connection is the one idle longest)
+IDLE_CMD=busy
 idle m1 "$UIN" 4 "pin 510"
 idle r root 16
-expect_eq "root's idle connections fill the other 12 slots" "$(grep -c '^[0-9]*: < dvfstopd 1 ' "$T/r")" 12
+IDLE_CMD=
+expect_eq "root's connections fill the other 12 slots" "$(grep -c '^[0-9]*: < dvfstopd 1 ' "$T/r")" 12
 expect_grep "... the 13th is told all 16 are in use" \
 	"^12: < err EBUSY daemon busy: all 16 connections in use (12 from uid 0), none idle without a clock" "$T/r"
+# hush NAME: the job's connections rest (each asked one last time, in turn)
+hush() {
+	kill -USR1 "$(sed -n 's/^pid //p' "$T/$1")"
+	_n=0
+	until grep -q '^quiet' "$T/$1"; do
+		_n=$((_n + 1)); [ "$_n" -lt 600 ] || { fail "$1: never quiet: $(cat "$T/$1")"; break; }
+		sleep 0.05
+	done
+}
+hush m1
+hush r
 sleep 2.5   # idle for longer than the 2 s a connection may rest unclosed
 as_in2 /usr/bin/python3 "$CLIENT" talk "$SOCK" status >"$T/in2b" 2>&1
 expect_grep "a member arriving when all 16 are taken is served" "^< ok status gpu=0 " "$T/in2b"
