@@ -8,7 +8,8 @@
                                             min_freq and max_freq are back
     dvfstopd_client.py slow SOCK            half a request, then silence
     dvfstopd_client.py big SOCK             a request over 128 bytes
-    dvfstopd_client.py many SOCK N          N connections at once
+    dvfstopd_client.py many SOCK N          N connections at once (the held ones ask
+                                            "status" every 0.2 s meanwhile: none idle)
     dvfstopd_client.py idle SOCK N [REQ]    "pid PID", N connections that say nothing (the
                                             first accepted sends REQ), "ready", then every line
                                             that comes on them ("I: < LINE"), until killed
@@ -130,26 +131,6 @@ def big(path):
     print("refused after %.1f s" % (time.monotonic() - t0), flush=True)
 
 
-def many(path, n):
-    held = []
-    for _ in range(n):
-        s, f = connect(path)
-        held.append((s, f))
-        print("< " + line(f), flush=True)
-    # the first still answers, and a freed place is taken again
-    s, f = held[0]
-    s.sendall(b"status\n")
-    print("first: < " + line(f), flush=True)
-    for s, f in held:
-        f.close()   # the socket's descriptor closes with its last user
-        s.close()
-    time.sleep(0.1)
-    s, f = connect(path)
-    print("after: < " + line(f), flush=True)
-    s.sendall(b"levels\n")
-    print("after: < " + line(f)[:9], flush=True)
-
-
 KEEP_S = 0.2   # far under the daemon's 2 s (ADMIT_IDLE_MS): never idle to it
 quiet = False
 
@@ -163,6 +144,38 @@ def keep(held):
             print("%d: < %s" % (i, ln), flush=True)
         if ln == "<EOF>":
             held.remove((i, s, f))
+
+
+def many(path, n):
+    held = []
+    t_keep = time.monotonic()
+    for i in range(n):
+        if time.monotonic() - t_keep >= KEEP_S:   # none idle to the daemon
+            keep([(j, s, f) for j, (s, f) in enumerate(held)])
+            t_keep = time.monotonic()
+        s, f = connect(path)
+        held.append((s, f))
+        print("< " + line(f), flush=True)
+    # the first still answers, and a freed place is taken again
+    s, f = held[0]
+    s.sendall(b"status\n")
+    print("first: < " + line(f), flush=True)
+    for s, f in held:
+        f.close()   # the socket's descriptor closes with its last user
+        s.close()
+    # the daemon sees the closes when it next polls: ask again until then
+    t0 = time.monotonic()
+    while True:
+        s, f = connect(path)
+        g = line(f)
+        if g.startswith("dvfstopd ") or time.monotonic() - t0 > 30:
+            break
+        f.close()
+        s.close()
+        time.sleep(0.1)
+    print("after: < " + g, flush=True)
+    s.sendall(b"levels\n")
+    print("after: < " + line(f)[:9], flush=True)
 
 
 def idle(path, n, req, busy=False):
