@@ -253,6 +253,8 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->probe_pending = false;
 	g->probe_switches = 0;
 	g->last_j = g->last_s = 0;
+	g->held_d2 = 0;
+	g->held_nd = 0;
 	bool probing = lvl >= 0 && g->cfg.select == SEL_ENERGY && (!user || lvl == g->base_level);
 	g->probe[0].done = !probing || lvl - 1 < 0;
 	g->probe[1].done = !probing || lvl + 1 >= g->cfg.n_levels;
@@ -586,6 +588,11 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		g->hold_sps[g->hold_n_win] = f.sps;
 		g->hold_steps[g->hold_n_win++] = (int)f.steps;
 		g->hold_r = govern_saved_ratio(g);
+	}
+	if (g->last_j > 0 && wj > 0) {   /* the held level's noise, pooled (govern_probe.c) */
+		double d = (wj - g->last_j) / ((wj + g->last_j) / 2);
+		g->held_d2 += d * d;
+		g->held_nd++;
 	}
 	if (govern_probe_paired(g, wj, ws, s))
 		return;

@@ -211,6 +211,8 @@ struct govern {
 	double pend_j, pend_s;       /* the probe's window (stall-free) */
 	double pend_bj, pend_bs;     /* the held window before it */
 	double last_j, last_s;       /* the held level's last window (stall-free), 0 none */
+	double held_d2;              /* sum of squared relative differences of successive held windows */
+	int held_nd;                 /* ... how many: the held level's window noise, pooled over the hold */
 	int probe_switches;          /* levels moved to by probes in this hold */
 	/* energy saved */
 	double saved_j;              /* base_j - used_j, at least 0 */
