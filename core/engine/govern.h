@@ -78,6 +78,7 @@ struct govern_probe {
 	double sum_j, sum2_j;        /* d of J/step, and its square */
 	double sum_s;                /* d of s/step */
 	bool done;                   /* decided (dearer, or within noise), or no such level */
+	bool back;                   /* the level the hold moved from: its pairs measure the move's saving again */
 };
 
 /* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
@@ -180,6 +181,7 @@ struct govern {
 	double ratio_k;              /* the profile's: the baseline's step time over the held level's */
 	double ratio_dw;             /* ... and the baseline's mean power less the held level's (W) */
 	double ratio_th;             /* the held level's stall-free s/step in the profile */
+	double mv_held, mv_th, mv_k, mv_dw;  /* the ratio's figures before the probes' last move */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
 	double base_j_before;        /* base_j before this hold */
 	/* the profile cache (govern_use_cache): this job governed before */
