@@ -7,7 +7,8 @@
 #   bench/govern.sh --regression                               the fixed list
 #   --list: print the cases ("kind model seq batch seed power phases") only
 #   environment: BUILD (build folder), CC, STEPS (steps a job, default 1500),
-#                JOBS (runs at once, default 2)
+#                JOBS (runs at once, default 2), KEEP (keep the work folder:
+#                the drawn curves, each run's output)
 #
 # A draw (the default) takes a seed (default: a fresh one from
 # /dev/urandom, printed first, so any draw can be run again) and draws
@@ -88,7 +89,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-govern.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP:-}" ] && echo "work folder kept: $work" >&2 || trap 'rm -rf "$work"' EXIT
 bench_cc "$work/sweep-truth" "$top/bench/sweep-truth.c"
 LEVELS="306 408 510 612 714 816 918 1020 1122 1224 1300.5"
 PY=/usr/bin/python3
