@@ -29,6 +29,7 @@ void govern_panel_fill(const struct govern *g, bool rehearsal, int64_t t0, struc
 	v->saved_j = g->saved_j;
 	v->saved_pct = govern_saved_pct(g);
 	v->base_jps = g->base_ok ? g->base_jps : 0;
+	v->base_moving = govern_base_moving(g);
 
 	/* The levels the profile measured, with the estimates and intervals
 	 * the search decides on; the one it measures now. */
@@ -96,12 +97,14 @@ int govern_panel_saved(const struct govern_view *v, int cols, char *buf, size_t 
 		pick_form(f, 3, cols, buf, len);
 		return ROLE_NA;
 	}
-	snprintf(f[0], sizeof f[0], "saved %.0f J (%+.1f%%) against the baseline's %.4f J/step", v->saved_j,
-		 v->saved_pct, v->base_jps);
-	snprintf(f[1], sizeof f[1], "saved %.0f J (%+.1f%%), baseline %.4f J/step", v->saved_j, v->saved_pct,
+	/* "~": against a moment of the board's own governor, which wanders */
+	const char *ap = v->base_moving ? "~" : "";
+	snprintf(f[0], sizeof f[0], "saved %s%.0f J (%+.1f%%) against the baseline's %.4f J/step%s", ap, v->saved_j,
+		 v->saved_pct, v->base_jps, v->base_moving ? " (the user's clocks wandered)" : "");
+	snprintf(f[1], sizeof f[1], "saved %s%.0f J (%+.1f%%), baseline %.4f J/step", ap, v->saved_j, v->saved_pct,
 		 v->base_jps);
-	snprintf(f[2], sizeof f[2], "saved %.0f J (%+.1f%%)", v->saved_j, v->saved_pct);
-	snprintf(f[3], sizeof f[3], "saved %.0f J", v->saved_j);
+	snprintf(f[2], sizeof f[2], "saved %s%.0f J (%+.1f%%)", ap, v->saved_j, v->saved_pct);
+	snprintf(f[3], sizeof f[3], "saved %s%.0f J", ap, v->saved_j);
 	pick_form(f, 4, cols, buf, len);
 	return v->saved_j > 0 ? ROLE_GOOD : ROLE_VALUE;
 }

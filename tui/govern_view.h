@@ -30,6 +30,7 @@ struct govern_view {
 	bool saved_ok;
 	double saved_j, saved_pct;
 	double base_jps;             /* the baseline's J/step, 0 unknown */
+	bool base_moving;            /* ... measured while the board's governor moved the clocks: uncertain */
 	int n;                       /* levels shown: measured, or measured now */
 	struct govern_level_view lv[DVF_MAX_LEVELS];   /* lowest clock first */
 	unsigned mark[DVF_MAX_LEVELS];                 /* GOVERN_MARK_* of lv[i] */

@@ -259,6 +259,13 @@ const char *govern_state_name(enum govern_state s);
 double govern_saved_pct(const struct govern *g);
 /* Whether the baseline is a cached profile's, rescaled (govern_use_cache). */
 static inline bool govern_base_cached(const struct govern *g) { return g->cache_verdict > 0 && g->cache_level >= 0; }
+/* The baseline was measured while the board's own governor moved the
+ * user's clocks: a few seconds of a governor that wanders over minutes,
+ * so the saving counted against it is uncertain (docs/method.md). */
+static inline bool govern_base_moving(const struct govern *g)
+{
+	return g->base_ok && g->base_level < 0 && !govern_base_cached(g);
+}
 /* The latest decision, "" none. */
 const char *govern_last(const struct govern *g);
 /* One line of where it stands: "hold 714 MHz (0.512 J/step +-0.4 %)". */

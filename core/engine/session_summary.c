@@ -96,7 +96,10 @@ static json_object *governor_json(const struct govern *g, bool rehearsal)
 	json_object_object_add(o, "from_cache", cache_json(g));
 	json_object_object_add(o, "baseline_j_per_step", g->base_ok ? json_object_new_double(g->base_jps) : NULL);
 	json_object_object_add(o, "baseline", json_object_new_string(govern_base_cached(g)
-		? "the cached profile's, rescaled by the verification window" : "measured at the user's clocks"));
+		? "the cached profile's, rescaled by the verification window"
+		: govern_base_moving(g) ? "measured at the user's clocks while the board's governor moved them (uncertain)"
+					: "measured at the user's clocks"));
+	json_object_object_add(o, "baseline_clocks_moving", json_object_new_boolean(govern_base_moving(g)));
 	json_object_object_add(o, "baseline_hz", g->base_ok && g->base_level >= 0
 				? json_object_new_int64(g->cfg.level_hz[g->base_level]) : NULL);
 	json_object_object_add(o, "energy_saved_j", g->base_ok && !rehearsal ? json_object_new_double(g->saved_j) : NULL);
@@ -135,7 +138,9 @@ static void print_governor(const struct govern *g, bool rehearsal, FILE *fp)
 		return;
 	}
 	fprintf(fp, "  %-18s %12.4f J/step at the user's clocks (%s)\n", "baseline", g->base_jps,
-		govern_base_cached(g) ? "the cached profile's, rescaled" : "measured");
+		govern_base_cached(g) ? "the cached profile's, rescaled"
+		: govern_base_moving(g) ? "measured while the board's governor moved them: uncertain, it wanders over minutes"
+					: "measured");
 	fprintf(fp, "  %-18s %12.3f J over %lld steps (%.1f %%)\n", "energy saved", g->saved_j,
 		(long long)g->save_steps, govern_saved_pct(g));
 	/* what the profile measured at 0, 5 and 10 % slower than the top level */

@@ -31,4 +31,17 @@ read -r f share <"$T/held"
 "$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 1224 and float(sys.argv[2]) > 0.8 else 1)" "$f" "$share" &&
 	ok "held at $f MHz for $share of the samples after the hold" || fail "after the hold: $f MHz for $share of the samples"
 expect_eq "JSON: a level held, the saving within 2 % (none truly), never below 0" "$("$PY" -c "import json,sys; g=json.load(open(sys.argv[1]))['governor']; p=float(g['energy_saved_pct'] or 0); print(g['holds_user_clocks'], 0 <= p < 2)" "$T/g.json")" "False True"
+# and says the baseline is a moment of a wandering governor, where the
+# user's clocks were one level it does not
+expect_eq "JSON: the baseline marked as taken while the clocks moved" \
+	"$("$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['governor']['baseline_clocks_moving'])" "$T/g.json")" True
+"$DVFSTOP" --batch --no-config --no-cache --demo --sim-model bert-small --sim-seq-len 48 --sim-batch 6 \
+	--seed 416552 --sim-curve "$FIX/curves/monotone-falling.csv" --sim-steps 400 --govern >"$T/t.txt" 2>/dev/null
+expect_grep "text: the baseline called uncertain" \
+	"baseline .*J/step at the user's clocks (measured while the board's governor moved them: uncertain" "$T/t.txt"
+"$DVFSTOP" --batch --no-config --no-cache --demo --sim-model bert-small --sim-seq-len 48 --sim-batch 6 \
+	--seed 416552 --sim-steps 400 --set-clock 1300 --govern --summary-format json >"$T/p.json" 2>/dev/null
+expect_eq "JSON: the user's clocks pinned: the baseline not marked" \
+	"$("$PY" -c "import json,sys; g=json.load(open(sys.argv[1]))['governor']; print(g['baseline_clocks_moving'], g['baseline'])" "$T/p.json")" \
+	"False measured at the user's clocks"
 finish

@@ -208,6 +208,13 @@ static void test_formatters(void **state)
 	assert_string_equal(r, "saved 436 J (+23.4%)");
 	govern_panel_saved(&v, 12, r, sizeof r);
 	assert_string_equal(r, "saved 436 J");
+	/* against a moment of the board's own governor: marked as uncertain */
+	v.base_moving = true;
+	govern_panel_saved(&v, 100, r, sizeof r);
+	assert_string_equal(r, "saved ~436 J (+23.4%) against the baseline's 10.5000 J/step (the user's clocks wandered)");
+	govern_panel_saved(&v, 38, r, sizeof r);
+	assert_string_equal(r, "saved ~436 J (+23.4%)");
+	v.base_moving = false;
 	v.saved_ok = false;
 	govern_panel_saved(&v, 38, r, sizeof r);
 	assert_string_equal(r, "saved: n/a (no baseline yet)");
