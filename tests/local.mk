@@ -139,6 +139,12 @@ TESTS += tests/unit/test_recommend
 tests_unit_test_recommend_SOURCES = tests/unit/test_recommend.c
 tests_unit_test_recommend_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_recommend_LDADD = $(TEST_LDADD)
+# The session's fixed workload, resolved in one place (core/engine/session_workload.c).
+check_PROGRAMS += tests/unit/test_session_workload
+TESTS += tests/unit/test_session_workload
+tests_unit_test_session_workload_SOURCES = tests/unit/test_session_workload.c
+tests_unit_test_session_workload_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_session_workload_LDADD = $(TEST_LDADD)
 endif
 
 if HAVE_CMOCKA

@@ -12,7 +12,6 @@
 #include "session.h"
 #include "sweepdata.h"
 #include "session_workload.h"
-#include "workload_resolve.h"
 
 /* ---- configuration -------------------------------------------------------- */
 
@@ -281,13 +280,10 @@ void sweep_driver_workload(const struct session *s, const char *name, struct swe
 			   size_t len)
 {
 	const struct dvf_opts *o = s->opts;
-	struct wl_inputs in;
 	struct workload wl;
+	const char *model;
 	char err[600];
-	session_workload_inputs(s, &in);
-	in.run_seq_len.src = WL_SRC_NONE;
-	workload_resolve(&in, &wl, err, sizeof err); /* its messages were said when the session opened */
-	const char *model = workload_resolve_model(&in);
+	session_workload_fixed(s, &wl, &model, err, sizeof err); /* its messages were said when the session opened */
 	model = model ? model : "";
 	int64_t seq = workload_has(&wl, WL_SEQ_LEN) ? (int64_t)wl.f[WL_SEQ_LEN].v : 0;
 	snprintf(label, len, "%s/seq%lld", model[0] ? model : "unknown", (long long)seq);
