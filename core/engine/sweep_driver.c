@@ -93,6 +93,15 @@ int sweep_driver_levels(const struct sweep_request *rq, const struct dvf_info *i
 	return 0;
 }
 
+int sweep_driver_prepare(const struct sweep_request *rq, const struct dvf_info *in, int start, struct sweep_cfg *c,
+			 char *err, size_t len)
+{
+	if (sweep_driver_config(rq, c, err, len) != 0 || sweep_driver_levels(rq, in, c, err, len) != 0)
+		return -1;
+	c->start = c->mode == SWEEP_ADAPTIVE ? start : -1;
+	return sweep_validate(c, err, len) < 0 ? -1 : 0;
+}
+
 /* ---- the run ---------------------------------------------------------------- */
 
 void sweep_driver_start(struct sweep_driver *d, const struct sweep_cfg *c, struct control *ctl,
