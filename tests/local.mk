@@ -139,6 +139,12 @@ TESTS += tests/unit/test_recommend
 tests_unit_test_recommend_SOURCES = tests/unit/test_recommend.c
 tests_unit_test_recommend_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_recommend_LDADD = $(TEST_LDADD)
+# The session's fixed workload, resolved in one place (core/engine/session_workload.c).
+check_PROGRAMS += tests/unit/test_session_workload
+TESTS += tests/unit/test_session_workload
+tests_unit_test_session_workload_SOURCES = tests/unit/test_session_workload.c
+tests_unit_test_session_workload_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_session_workload_LDADD = $(TEST_LDADD)
 endif
 
 if HAVE_CMOCKA
@@ -472,6 +478,12 @@ tests_unit_test_sweepdata_LDADD = $(TEST_LDADD)
 tests_unit_test_fit_SOURCES = tests/unit/test_fit.c
 tests_unit_test_fit_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_fit_LDADD = $(TEST_LDADD)
+# The maths of dvfstop evaluate (policy/policy_score.c).
+check_PROGRAMS += tests/unit/test_policy_score
+TESTS += tests/unit/test_policy_score
+tests_unit_test_policy_score_SOURCES = tests/unit/test_policy_score.c
+tests_unit_test_policy_score_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_score_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/unit/test_commands
 TESTS += tests/unit/test_commands
 tests_unit_test_commands_SOURCES = tests/unit/test_commands.c

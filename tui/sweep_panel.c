@@ -81,17 +81,13 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 	struct sweep_request rq = { .mode = mode, .select = SEL_ENERGY, .dwell = dwell,
 				    .settle_s = o->sweep_settle_s, .dwell_name = "sweep-dwell",
 				    .settle_name = "sweep-settle" };
-	struct sweep_cfg c;
-	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0 ||
-	    sweep_driver_levels(&rq, t->s->info, &c, err, sizeof err) != 0) {
-		tui_msg(t, "%s", err);
-		return;
-	}
+	/* the dashboard sweeps all of the board's levels: the policy's level
+	 * among them is where an adaptive sweep starts */
 	int64_t phz;
-	int pl = policy_panel_level(t, c.level_hz, c.n_levels, &phz);
-	c.start = mode == SWEEP_ADAPTIVE ? pl : -1;
-	if (sweep_validate(&c, err, sizeof err) < 0) {
-		tui_msg(t, "sweep: %s", err);
+	int pl = policy_panel_level(t, t->s->info->level_hz, t->s->info->n_levels, &phz);
+	struct sweep_cfg c;
+	if (sweep_driver_prepare(&rq, t->s->info, pl, &c, err, sizeof err) != 0) {
+		tui_msg(t, "%s", err);
 		return;
 	}
 	/* the sweep takes the clock now, not when its chooser opened: the

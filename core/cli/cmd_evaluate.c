@@ -1,9 +1,12 @@
 /* cmd_evaluate: `dvfstop evaluate`, the energy of policies against MAXN and
- * the optimum on sweep CSVs (split from cmd_fit.c, which learns them). */
+ * the optimum on sweep CSVs (split from cmd_fit.c, which learns them): the
+ * options, the files, the messages and the tables; the figures are
+ * policy/policy_score.c's. */
 #include "config.h"
 #include "cmd_evaluate.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -15,7 +18,7 @@
 
 #include "policy_builtin.h"
 #include "catalog.h"
-#include "policy_eval.h"
+#include "policy_score.h"
 
 /* The options (indices in cmd_evaluate.h); the command table (commands.c)
  * shows them. */
@@ -62,79 +65,6 @@ static void fmt_mhz(double mhz, char *buf, size_t len)
 	policy_tree_format_number(mhz, buf, len);
 }
 
-int cmd_evaluate_maxn_level(const struct sweepdata *d, int i, double maxn_mhz)
-{
-	const struct sd_workload *w = &d->w[i];
-	for (int l = 0; l < w->n_levels; l++)
-		if (fabs(w->level[l].mhz - maxn_mhz) < 1e-6)
-			return l;
-	return -1;
-}
-
-void cmd_evaluate_cell(const struct sweepdata *d, int i, int maxn, const struct policy_tree *t, struct ev_cell *out)
-{
-	const struct sd_workload *w = &d->w[i];
-	struct workload wl;
-	sweepdata_workload(d, i, &wl);
-	struct policy_eval e;
-	policy_eval(t, &wl, &e);
-	memset(out, 0, sizeof *out);
-	out->ok = e.ok;
-	out->missing = e.missing;
-	out->level = -1;
-	out->leaf_mhz = out->jps = out->saving = out->regret = NAN;
-	if (!e.ok)
-		return;
-	out->leaf_mhz = e.mhz;
-	out->level = sweepdata_nearest(d, i, e.mhz);
-	out->jps = w->level[out->level].jps;
-	out->saving = 1 - out->jps / w->level[maxn].jps;
-	out->regret = out->jps / w->level[w->best].jps - 1;
-}
-
-int cmd_evaluate_size_group(const struct sweepdata *d, int i, double size_split)
-{
-	double p = d->w[i].f[WL_PARAMS_M];
-	if (isnan(p))
-		return -1;
-	return round(p) <= size_split ? 0 : 1;
-}
-
-void cmd_evaluate_summary(const struct sweepdata *d, const struct ev_cell *cells, double size_split,
-		      struct ev_summary *s)
-{
-	memset(s, 0, sizeof *s);
-	s->max_at = -1;
-	double sum = 0, small = 0, large = 0, regret = 0;
-	for (int i = 0; i < d->n; i++) {
-		const struct ev_cell *c = &cells[i];
-		if (!c->ok)
-			continue;
-		s->n++;
-		sum += c->saving;
-		regret += c->regret;
-		s->optimal += c->level == d->w[i].best;
-		int g = cmd_evaluate_size_group(d, i, size_split);
-		if (g == 0) {
-			s->n_small++;
-			small += c->saving;
-		} else if (g == 1) {
-			s->n_large++;
-			large += c->saving;
-		}
-		if (s->max_at < 0 || c->saving > s->max_saving) {
-			s->max_saving = c->saving;
-			s->max_at = i;
-		}
-	}
-	s->mean_saving = s->n ? sum / s->n : NAN;
-	s->mean_regret = s->n ? regret / s->n : NAN;
-	s->mean_small = s->n_small ? small / s->n_small : NAN;
-	s->mean_large = s->n_large ? large / s->n_large : NAN;
-	if (s->max_at < 0)
-		s->max_saving = NAN;
-}
-
 struct ev_run {
 	const struct sweepdata *d;
 	int np;                    /* policies; column np is the optimum */
@@ -142,18 +72,18 @@ struct ev_run {
 	char label[EV_MAX_POLICIES][POLICY_NAME_LEN + 64];
 	double maxn_mhz, size_split;
 	int *maxn;                 /* per workload */
-	struct ev_cell *cell;      /* n x (np + 1) */
-	struct ev_summary sum[EV_MAX_POLICIES + 1];
+	struct score_cell *cell;   /* n x (np + 1) */
+	struct score_summary sum[EV_MAX_POLICIES + 1];
 	bool narrow;               /* --narrow, or a terminal narrower than the table */
 };
 
-static struct ev_cell *cell_at(const struct ev_run *r, int i, int p)
+static struct score_cell *cell_at(const struct ev_run *r, int i, int p)
 {
 	return &r->cell[(size_t)i * (size_t)(r->np + 1) + (size_t)p];
 }
 
 /* "816" or "1020->918" when the leaf is not a measured level. */
-static void fmt_clock(const struct sweepdata *d, int i, const struct ev_cell *c, char *buf, size_t len)
+static void fmt_clock(const struct sweepdata *d, int i, const struct score_cell *c, char *buf, size_t len)
 {
 	if (!c->ok) {
 		snprintf(buf, len, "n/a");
@@ -210,7 +140,7 @@ static void print_text(const struct ev_run *r)
 		printf("%-*s %8s %10.4f %7s %10.4f %7s", wn, w->name, par, w->level[r->maxn[i]].jps, opt,
 		       w->level[w->best].jps, osave);
 		for (int p = 0; p < r->np; p++) {
-			const struct ev_cell *c = cell_at(r, i, p);
+			const struct score_cell *c = cell_at(r, i, p);
 			char clk[96], s[24], g[24];
 			fmt_clock(d, i, c, clk, sizeof clk);
 			fmt_pct(c->saving, s, sizeof s);
@@ -230,7 +160,7 @@ static void print_text(const struct ev_run *r)
 	printf("  %-20s %4s %8s %12s %12s %10s  %-*s %8s %8s\n", "policy", "n", "save%", small, large, "max save%",
 	       wn, "(workload)", "regret%", "optimal");
 	for (int p = 0; p <= r->np; p++) {
-		const struct ev_summary *s = &r->sum[p];
+		const struct score_summary *s = &r->sum[p];
 		char a[24], b[24], c[24], mx[24], g[24], sm[40], lg[40];
 		fmt_pct(s->mean_saving, a, sizeof a);
 		fmt_pct(s->mean_small, b, sizeof b);
@@ -289,7 +219,7 @@ static void print_narrow(const struct ev_run *r)
 			snprintf(par, sizeof par, "  %.1f M parameters", w->f[WL_PARAMS_M]);
 		printf("\n%.40s%s  MAXN %.4f\n", w->name, par, w->level[r->maxn[i]].jps);
 		for (int p = 0; p <= r->np; p++) {
-			const struct ev_cell *c = cell_at(r, i, p);
+			const struct score_cell *c = cell_at(r, i, p);
 			char clk[96], s[24], g[24];
 			fmt_clock(d, i, c, clk, sizeof clk);
 			fmt_pct_sign(c->saving, s, sizeof s);
@@ -306,7 +236,7 @@ static void print_narrow(const struct ev_run *r)
 	}
 	printf("\nsummary (savings against MAXN, mean over workloads; <= and > %g M parameters):\n", r->size_split);
 	for (int p = 0; p <= r->np; p++) {
-		const struct ev_summary *s = &r->sum[p];
+		const struct score_summary *s = &r->sum[p];
 		char a[24], b[24], c[24], mx[24], g[24];
 		fmt_pct_sign(s->mean_saving, a, sizeof a);
 		fmt_pct_sign(s->mean_small, b, sizeof b);
@@ -351,12 +281,12 @@ static void print_csv(const struct ev_run *r)
 	for (int i = 0; i < d->n; i++) {
 		const struct sd_workload *w = &d->w[i];
 		for (int p = 0; p <= r->np; p++) {
-			const struct ev_cell *c = cell_at(r, i, p);
+			const struct score_cell *c = cell_at(r, i, p);
 			csv_field(w->name);
 			putchar(',');
 			csv_field(w->model);
 			csv_num(w->f[WL_PARAMS_M], 3);
-			int g = cmd_evaluate_size_group(d, i, r->size_split);
+			int g = policy_score_size_group(d, i, r->size_split);
 			printf(",%s,", g < 0 ? "" : g == 0 ? "small" : "large");
 			csv_field(p < r->np ? r->label[p] : "optimum");
 			putchar(',');
@@ -377,7 +307,7 @@ static void print_csv(const struct ev_run *r)
 
 static json_object *json_summary(const struct ev_run *r, int p)
 {
-	const struct ev_summary *s = &r->sum[p];
+	const struct score_summary *s = &r->sum[p];
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "policy", json_object_new_string(p < r->np ? r->label[p] : "optimum"));
 	json_object_object_add(o, "spec", p < r->np ? json_object_new_string(r->spec[p]) : NULL);
@@ -428,7 +358,7 @@ static void print_json(const struct ev_run *r)
 			json_object_object_add(feat, workload_feature_name((enum wl_feature)f), v);
 		}
 		json_object_object_add(o, "features", feat);
-		int g = cmd_evaluate_size_group(d, i, r->size_split);
+		int g = policy_score_size_group(d, i, r->size_split);
 		json_object_object_add(o, "size", g < 0 ? NULL : json_object_new_string(g == 0 ? "small" : "large"));
 		json_object_object_add(o, "levels", json_object_new_int(w->n_levels));
 		json_object_object_add(o, "maxn_j_per_step", jnum(w->level[r->maxn[i]].jps));
@@ -436,7 +366,7 @@ static void print_json(const struct ev_run *r)
 		json_object_object_add(o, "opt_j_per_step", jnum(w->level[w->best].jps));
 		json_object *cells = json_object_new_array();
 		for (int p = 0; p <= r->np; p++) {
-			const struct ev_cell *c = cell_at(r, i, p);
+			const struct score_cell *c = cell_at(r, i, p);
 			json_object *x = json_object_new_object();
 			json_object_object_add(x, "policy", json_object_new_string(p < r->np ? r->label[p] : "optimum"));
 			json_object_object_add(x, "leaf_mhz", jnum(c->leaf_mhz));
@@ -467,18 +397,12 @@ static void print_json(const struct ev_run *r)
 static int find_maxn(struct ev_run *r, double want)
 {
 	const struct sweepdata *d = r->d;
-	r->maxn_mhz = want;
-	if (isnan(want))
-		for (int i = 0; i < d->n; i++) {
-			double top = d->w[i].level[d->w[i].n_levels - 1].mhz;
-			if (isnan(r->maxn_mhz) || top > r->maxn_mhz)
-				r->maxn_mhz = top;
-		}
+	r->maxn_mhz = isnan(want) ? policy_score_top_mhz(d) : want;
 	int bad = 0;
 	char m[40];
 	fmt_mhz(r->maxn_mhz, m, sizeof m);
 	for (int i = 0; i < d->n; i++) {
-		r->maxn[i] = cmd_evaluate_maxn_level(d, i, r->maxn_mhz);
+		r->maxn[i] = policy_score_maxn_level(d, i, r->maxn_mhz);
 		if (r->maxn[i] >= 0)
 			continue;
 		char where[300], top[40];
@@ -529,11 +453,11 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 	}
 	if (find_maxn(r, maxn))
 		goto out;
+	policy_score_table(&sd, t, r->np, r->maxn, r->size_split, r->cell, r->sum);
 	int missing = 0;
-	for (int i = 0; i < sd.n; i++) {
+	for (int i = 0; i < sd.n; i++)
 		for (int p = 0; p < r->np; p++) {
-			struct ev_cell *c = cell_at(r, i, p);
-			cmd_evaluate_cell(&sd, i, r->maxn[i], &t[p], c);
+			const struct score_cell *c = cell_at(r, i, p);
 			if (!c->ok && missing++ < 10) {
 				char where[300];
 				sweepdata_where(&sd, i, where, sizeof where);
@@ -542,24 +466,6 @@ static int evaluate_run(struct ev_run *r, char *const *files, int n_files, doubl
 					sd.w[i].name);
 			}
 		}
-		/* The optimum as a column of its own: what a perfect policy saves. */
-		struct ev_cell *o = cell_at(r, i, r->np);
-		const struct sd_workload *w = &sd.w[i];
-		*o = (struct ev_cell){ .ok = true, .missing = -1, .leaf_mhz = w->level[w->best].mhz, .level = w->best,
-				       .jps = w->level[w->best].jps, .regret = 0,
-				       .saving = 1 - w->level[w->best].jps / w->level[r->maxn[i]].jps };
-	}
-	struct ev_cell *col = malloc(sizeof *col * (size_t)sd.n);
-	if (!col) {
-		cmd_error("out of memory\n");
-		goto out;
-	}
-	for (int p = 0; p <= r->np; p++) {
-		for (int i = 0; i < sd.n; i++)
-			col[i] = *cell_at(r, i, p);
-		cmd_evaluate_summary(&sd, col, r->size_split, &r->sum[p]);
-	}
-	free(col);
 	if (json)
 		print_json(r);
 	else if (csv)

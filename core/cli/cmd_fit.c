@@ -16,6 +16,7 @@
 #include "catalog.h"
 #include "io_user.h"
 #include "policy_eval.h"
+#include "sweepdata.h"
 
 /* The options (indices in cmd_fit.h); the command table (commands.c)
  * shows them. */

@@ -8,7 +8,6 @@
 
 #include <stdbool.h>
 
-#include "cmd_evaluate.h"
 #include "cmd.h"
 
 int cmd_fit(const struct cmd_args *a);

@@ -353,6 +353,7 @@ int cmd_sweep(const struct cmd_args *ca)
 				    .dwell_name = "--dwell", .settle_name = "--settle" };
 	struct sweep_cfg c;
 	char err[1024];
+	/* the options alone, before a job or the simulator starts */
 	if (sweep_driver_config(&rq, &c, err, sizeof err) != 0) {
 		cmd_error("%s\n", err);
 		options_free(&o);
@@ -379,7 +380,8 @@ int cmd_sweep(const struct cmd_args *ca)
 			e.ctl ? control_msg(e.ctl) : "out of memory");
 		goto out;
 	}
-	if (sweep_driver_levels(&rq, s.info, &c, err, sizeof err) < 0) {
+	/* the request on this board, refused now rather than after the warm-up */
+	if (sweep_driver_prepare(&rq, s.info, -1, &c, err, sizeof err) < 0) {
 		cmd_error("%s\n", err);
 		rc = CMD_USAGE;
 		goto out;
@@ -395,8 +397,9 @@ int cmd_sweep(const struct cmd_args *ca)
 	warm_up(&e, c.settle_ns);
 	if (c.dwell_steps > 0 && wait_first_step(&e, a.wait_steps_s) < 0)
 		goto out;
-	c.start = c.mode == SWEEP_ADAPTIVE ? policy_start(&e, &c, stdout) : -1;
-	if (sweep_validate(&c, err, sizeof err) < 0) {
+	/* again, now starting where the policy says */
+	int start = c.mode == SWEEP_ADAPTIVE ? policy_start(&e, &c, stdout) : -1;
+	if (sweep_driver_prepare(&rq, s.info, start, &c, err, sizeof err) < 0) {
 		cmd_error("%s\n", err);
 		rc = CMD_USAGE;
 		goto out;

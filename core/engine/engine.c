@@ -9,7 +9,6 @@
 #include "policy_builtin.h"
 #include "session.h"
 #include "session_workload.h"
-#include "workload_resolve.h"
 
 static void say(struct engine *e, const char *text)
 {
@@ -54,11 +53,8 @@ int engine_recommend(struct engine *e, const char *spec, bool cycle, char *err, 
 		return -1;
 	/* The workload's fixed features; its own sequence length is
 	 * measured, fed with each sample. */
-	struct wl_inputs in;
 	struct workload w;
-	session_workload_inputs(e->s, &in);
-	in.run_seq_len.src = WL_SRC_NONE;
-	int rc = workload_resolve(&in, &w, err, len);
+	int rc = session_workload_fixed(e->s, &w, NULL, err, len);
 	if (rc < 0)
 		return -1;
 	e->pol = want;

@@ -101,12 +101,9 @@ void recommend_init(struct recommend *r, const struct policy_tree *t, const char
 
 int recommend_open(struct recommend *r, const char *spec, const struct session *s, char *err, size_t errlen)
 {
-	struct wl_inputs in;
 	struct workload w;
 	memset(r, 0, sizeof *r);
-	session_workload_inputs(s, &in);
-	in.run_seq_len.src = WL_SRC_NONE;   /* measured: fed as it comes */
-	int rc = workload_resolve(&in, &w, err, errlen);
+	int rc = session_workload_fixed(s, &w, NULL, err, errlen); /* measured: fed as it comes */
 	if (rc < 0)
 		return -1;
 	struct policy_tree t;

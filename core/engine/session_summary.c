@@ -14,7 +14,6 @@
 #include "job.h"
 #include "source.h"
 #include "session_workload.h"
-#include "workload_resolve.h"
 
 /* The job's pid, exit_code, signal and exit_status (128+N for signal N),
  * null where not known. */
@@ -253,13 +252,10 @@ static json_object *summary_json(const struct session *s)
 	json_object_object_add(o, "total_rule", json_object_new_string(in->total_rule));
 	/* what the policy was told (workload_resolve.h), so that a replay can
 	 * tell it again */
-	struct wl_inputs wi;
 	struct workload wl;
+	const char *model;
 	char werr[512];
-	session_workload_inputs(s, &wi);
-	wi.run_seq_len.src = WL_SRC_NONE;
-	workload_resolve(&wi, &wl, werr, sizeof werr);
-	const char *model = workload_resolve_model(&wi);
+	session_workload_fixed(s, &wl, &model, werr, sizeof werr);
 	int64_t seq_len = workload_has(&wl, WL_SEQ_LEN) ? (int64_t)wl.f[WL_SEQ_LEN].v : 0;
 	if (model || seq_len > 0) {
 		json_object *w = json_object_new_object();

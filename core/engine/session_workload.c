@@ -28,3 +28,14 @@ void session_workload_inputs(const struct session *s, struct wl_inputs *in)
 		in->run_seq_len = (struct wl_value){ js.st.seq_len.v,
 						     s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED };
 }
+
+int session_workload_fixed(const struct session *s, struct workload *w, const char **model, char *err,
+			   size_t len)
+{
+	struct wl_inputs in;
+	session_workload_inputs(s, &in);
+	in.run_seq_len.src = WL_SRC_NONE;
+	if (model)
+		*model = workload_resolve_model(&in);
+	return workload_resolve(&in, w, err, len);
+}

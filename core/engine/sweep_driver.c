@@ -12,7 +12,6 @@
 #include "session.h"
 #include "sweepdata.h"
 #include "session_workload.h"
-#include "workload_resolve.h"
 
 /* ---- configuration -------------------------------------------------------- */
 
@@ -92,6 +91,15 @@ int sweep_driver_levels(const struct sweep_request *rq, const struct dvf_info *i
 	}
 	c->n_levels = sweep_even_levels(c->level_hz, c->n_levels, rq->count);
 	return 0;
+}
+
+int sweep_driver_prepare(const struct sweep_request *rq, const struct dvf_info *in, int start, struct sweep_cfg *c,
+			 char *err, size_t len)
+{
+	if (sweep_driver_config(rq, c, err, len) != 0 || sweep_driver_levels(rq, in, c, err, len) != 0)
+		return -1;
+	c->start = c->mode == SWEEP_ADAPTIVE ? start : -1;
+	return sweep_validate(c, err, len) < 0 ? -1 : 0;
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -281,13 +289,10 @@ void sweep_driver_workload(const struct session *s, const char *name, struct swe
 			   size_t len)
 {
 	const struct dvf_opts *o = s->opts;
-	struct wl_inputs in;
 	struct workload wl;
+	const char *model;
 	char err[600];
-	session_workload_inputs(s, &in);
-	in.run_seq_len.src = WL_SRC_NONE;
-	workload_resolve(&in, &wl, err, sizeof err); /* its messages were said when the session opened */
-	const char *model = workload_resolve_model(&in);
+	session_workload_fixed(s, &wl, &model, err, sizeof err); /* its messages were said when the session opened */
 	model = model ? model : "";
 	int64_t seq = workload_has(&wl, WL_SEQ_LEN) ? (int64_t)wl.f[WL_SEQ_LEN].v : 0;
 	snprintf(label, len, "%s/seq%lld", model[0] ? model : "unknown", (long long)seq);

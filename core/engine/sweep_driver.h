@@ -42,6 +42,14 @@ int sweep_driver_config(const struct sweep_request *rq, struct sweep_cfg *c, cha
  * rq->count of them.  0, or -1 with a message. */
 int sweep_driver_levels(const struct sweep_request *rq, const struct dvf_info *in, struct sweep_cfg *c,
 			char *err, size_t len);
+/* The sweep rq asks for on the board in, ready for engine_sweep: its
+ * options and levels (the two above), where an adaptive search starts
+ * (start, an index among those levels, -1 the middle; an exhaustive sweep
+ * starts nowhere in particular) and the whole checked (sweep_validate).
+ * The one way the dashboard and `dvfstop sweep` start a sweep.  0, or -1
+ * with a message naming the option. */
+int sweep_driver_prepare(const struct sweep_request *rq, const struct dvf_info *in, int start, struct sweep_cfg *c,
+			 char *err, size_t len);
 
 struct sweep_driver {
 	struct sweep sw;

@@ -1,5 +1,5 @@
 /* The hand-made sweep fixtures through the reader, CART's grid and fit, and
- * the evaluation's arithmetic.  Each expected tree and figure is worked out
+ * the evaluation's arithmetic (test_policy_score.c).  Each expected tree and figure is worked out
  * in the comments (and in the energies of the fixtures, tests/fixtures/sweeps). */
 #include "config.h"
 
@@ -146,95 +146,6 @@ static void test_loocv_regret_by_hand(void **state)
 	sweepdata_free(&d);
 }
 
-static void test_evaluate_by_hand(void **state)
-{
-	(void)state;
-	/* one-split under builtin:mlg (levels 612, 816, 1300.5):
-	 *   a: 4 layers, seq 32 -> 510 -> nearest 612: E 1.0, MAXN 2.0: save 50%, regret 0
-	 *   b: 4 layers, seq 128 -> 612: E 2.0 of 4.0: 50%, 0
-	 *   c: 12 layers, seq 128, util 90 -> 816: E 1.0 of 1.25: 20%, 0
-	 *   d: 12 layers, seq 32 -> 714 -> 612 and 816 equally near, the
-	 *      lower: E 2.2 of 2.5: 12%, regret 2.2/2.0 - 1 = 10%
-	 * means: 33% overall; a, b (30M) small: 50%; c, d (110M) large: 16%. */
-	struct sweepdata d;
-	load(&d, "one-split.csv");
-	struct policy_tree t;
-	assert_int_equal(policy_builtin_load_spec("builtin:mlg", &t, err, sizeof err), 0);
-	struct ev_cell cells[4];
-	const double leaf[] = { 510, 612, 816, 714 }, lvl[] = { 612, 612, 816, 612 };
-	const double save[] = { 0.5, 0.5, 0.2, 0.12 }, regret[] = { 0, 0, 0, 0.1 };
-	for (int i = 0; i < 4; i++) {
-		int maxn = cmd_evaluate_maxn_level(&d, i, 1300.5);
-		assert_int_equal(maxn, 2);
-		cmd_evaluate_cell(&d, i, maxn, &t, &cells[i]);
-		assert_true(cells[i].ok);
-		assert_true(cells[i].leaf_mhz == leaf[i]);
-		assert_true(d.w[i].level[cells[i].level].mhz == lvl[i]);
-		assert_float_equal(cells[i].saving, save[i], 1e-12);
-		assert_float_equal(cells[i].regret, regret[i], 1e-12);
-	}
-	struct ev_summary s;
-	cmd_evaluate_summary(&d, cells, 70, &s);
-	assert_int_equal(s.n, 4);
-	assert_int_equal(s.n_small, 2);
-	assert_int_equal(s.n_large, 2);
-	assert_float_equal(s.mean_saving, 0.33, 1e-12);
-	assert_float_equal(s.mean_small, 0.5, 1e-12);
-	assert_float_equal(s.mean_large, 0.16, 1e-12);
-	assert_float_equal(s.max_saving, 0.5, 1e-12);
-	assert_int_equal(s.max_at, 0);
-	assert_float_equal(s.mean_regret, 0.025, 1e-12);
-	assert_int_equal(s.optimal, 3);
-	/* A split at 20M puts all four in the large group. */
-	cmd_evaluate_summary(&d, cells, 20, &s);
-	assert_int_equal(s.n_small, 0);
-	assert_true(isnan(s.mean_small));
-	policy_tree_free(&t);
-	sweepdata_free(&d);
-}
-
-static void test_evaluate_missing(void **state)
-{
-	(void)state;
-	/* no-util: the deep, long-sequence workload needs gpu_util under mlg;
-	 * the shallow one does not.  no-maxn: b was not swept at 1300.5. */
-	struct sweepdata d;
-	load(&d, "no-util.csv");
-	struct policy_tree t;
-	assert_int_equal(policy_builtin_load_spec("builtin:mlg", &t, err, sizeof err), 0);
-	struct ev_cell c;
-	cmd_evaluate_cell(&d, 0, cmd_evaluate_maxn_level(&d, 0, 1300.5), &t, &c);
-	assert_false(c.ok);
-	assert_int_equal(c.missing, WL_GPU_UTIL);
-	assert_true(isnan(c.saving));
-	cmd_evaluate_cell(&d, 1, cmd_evaluate_maxn_level(&d, 1, 1300.5), &t, &c);
-	assert_true(c.ok);
-	policy_tree_free(&t);
-	sweepdata_free(&d);
-	load(&d, "no-maxn.csv");
-	assert_int_equal(cmd_evaluate_maxn_level(&d, 0, 1300.5), 1);
-	assert_int_equal(cmd_evaluate_maxn_level(&d, 1, 1300.5), -1);
-	sweepdata_free(&d);
-}
-
-static void test_size_group_rounds_to_millions(void **state)
-{
-	(void)state;
-	/* Pythia-70m counts 70.4M parameters; the paper calls it 70M (small). */
-	struct sweepdata d;
-	sweepdata_init(&d);
-	const char *text = "workload,model_type,layers,hidden,params_m,seq_len,gpu_util_pct,level_mhz,j_per_step\n"
-			   "p70,decoder,6,512,70.4,32,90,612,1\np70,decoder,6,512,70.4,32,90,816,2\n"
-			   "p71,decoder,6,512,70.6,32,90,612,1\np71,decoder,6,512,70.6,32,90,816,2\n"
-			   "none,decoder,6,512,,32,90,612,1\nnone,decoder,6,512,,32,90,816,2\n";
-	assert_int_equal(sweepdata_parse(&d, text, strlen(text), "s.csv", err, sizeof err), 0);
-	assert_int_equal(sweepdata_finish(&d, err, sizeof err), 0);
-	assert_int_equal(cmd_evaluate_size_group(&d, 0, 70), 0);
-	assert_int_equal(cmd_evaluate_size_group(&d, 1, 70), 1);
-	assert_int_equal(cmd_evaluate_size_group(&d, 2, 70), -1);
-	sweepdata_free(&d);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,9 +154,6 @@ int main(void)
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_one_class_and_constant),
 		cmocka_unit_test(test_loocv_regret_by_hand),
-		cmocka_unit_test(test_evaluate_by_hand),
-		cmocka_unit_test(test_evaluate_missing),
-		cmocka_unit_test(test_size_group_rounds_to_millions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

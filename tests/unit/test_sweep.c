@@ -179,6 +179,68 @@ static void dwell_parsing(void **st)
 	assert_int_equal(sweep_parse_dwell("5min", &s, &ns), -1);
 }
 
+/* A sweep's start, one function for the dashboard and `dvfstop sweep`:
+ * the options refused with their own names, the levels from the board's
+ * table (or those asked for), an adaptive search's start kept. */
+static void prepare_from_request(void **st)
+{
+	(void)st;
+	struct dvf_info in;
+	memset(&in, 0, sizeof in);
+	in.n_levels = 11;
+	memcpy(in.level_hz, orin, sizeof orin);
+	struct sweep_request rq = { .mode = SWEEP_ADAPTIVE, .select = SEL_ENERGY, .dwell = "40steps",
+				    .settle_s = 2, .dwell_name = "--dwell", .settle_name = "--settle" };
+	struct sweep_cfg c;
+	char err[512] = "";
+	assert_int_equal(sweep_driver_prepare(&rq, &in, 3, &c, err, sizeof err), 0);
+	assert_int_equal(c.n_levels, 11);
+	assert_memory_equal(c.level_hz, orin, sizeof orin);
+	assert_int_equal(c.start, 3);
+	assert_int_equal(c.dwell_steps, 40);
+	assert_true(c.settle_ns == 2000000000);
+	/* an exhaustive sweep starts nowhere in particular */
+	rq.mode = SWEEP_EXHAUSTIVE;
+	assert_int_equal(sweep_driver_prepare(&rq, &in, 3, &c, err, sizeof err), 0);
+	assert_int_equal(c.start, -1);
+	/* a bad dwell or settle named as each front end calls it */
+	rq.dwell = "ten";
+	assert_int_equal(sweep_driver_prepare(&rq, &in, -1, &c, err, sizeof err), -1);
+	assert_string_equal(err, "--dwell: 'ten' is not like 40steps, 10s or 500ms");
+	rq.dwell_name = "sweep-dwell";
+	assert_int_equal(sweep_driver_prepare(&rq, &in, -1, &c, err, sizeof err), -1);
+	assert_string_equal(err, "sweep-dwell: 'ten' is not like 40steps, 10s or 500ms");
+	rq.dwell = "10s";
+	rq.settle_s = -1;
+	assert_int_equal(sweep_driver_prepare(&rq, &in, -1, &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "--settle: -1 is not a number of seconds"));
+	rq.settle_s = 0;
+	/* the levels asked for, ascending, duplicates dropped; a start beyond
+	 * them refused */
+	rq.mode = SWEEP_ADAPTIVE;
+	rq.levels = "612,306,612,1300";
+	assert_int_equal(sweep_driver_prepare(&rq, &in, 2, &c, err, sizeof err), 0);
+	assert_int_equal(c.n_levels, 3);
+	assert_true(c.level_hz[0] == 306000000 && c.level_hz[1] == 612000000 && c.level_hz[2] == 1300500000);
+	assert_int_equal(c.start, 2);
+	assert_true(c.dwell_ns == 10000000000LL);
+	assert_int_equal(sweep_driver_prepare(&rq, &in, 3, &c, err, sizeof err), -1);
+	assert_string_equal(err, "sweep start level out of range");
+	rq.levels = "700";
+	assert_int_equal(sweep_driver_prepare(&rq, &in, -1, &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "700"));
+	/* that many of the board's levels, both ends kept */
+	rq.levels = NULL;
+	rq.count = 3;
+	assert_int_equal(sweep_driver_prepare(&rq, &in, -1, &c, err, sizeof err), 0);
+	assert_int_equal(c.n_levels, 3);
+	assert_true(c.level_hz[0] == orin[0] && c.level_hz[2] == orin[10]);
+	/* a board without a table */
+	in.n_levels = 0;
+	assert_int_equal(sweep_driver_prepare(&rq, &in, -1, &c, err, sizeof err), -1);
+	assert_string_equal(err, "the board has no clock table");
+}
+
 /* --select and --max-slowdown, one parser for dvfstop sweep and the
  * governor. */
 static void select_parsing(void **st)
@@ -503,6 +565,7 @@ int main(void)
 		cmocka_unit_test(even_levels),
 		cmocka_unit_test(dwell_parsing),
 		cmocka_unit_test(select_parsing),
+		cmocka_unit_test(prepare_from_request),
 		cmocka_unit_test(stall_counts_from_the_start),
 		cmocka_unit_test(exhaustive_finds_true_optimum),
 		cmocka_unit_test(driver_abort_gives_back),
