@@ -10,7 +10,6 @@
 
 #include <json-c/json.h>
 
-#include "policy_builtin.h"
 #include "catalog.h"
 #include "timebase.h"
 #include "session.h"
@@ -99,33 +98,8 @@ void recommend_init(struct recommend *r, const struct policy_tree *t, const char
 	policy_eval_hyst_init(&r->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
 }
 
-int recommend_open(struct recommend *r, const char *spec, const struct session *s, char *err, size_t errlen)
-{
-	struct workload w;
-	memset(r, 0, sizeof *r);
-	int rc = session_workload_fixed(s, &w, NULL, err, errlen); /* measured: fed as it comes */
-	if (rc < 0)
-		return -1;
-	struct policy_tree t;
-	char perr[POLICY_ERR_LEN];
-	policy_tree_init(&t);
-	if (policy_builtin_load_spec(spec, &t, perr, sizeof perr)) {
-		snprintf(err, errlen, "%s", perr);
-		return -1;
-	}
-	recommend_init(r, NULL, spec, &w, s->info);
-	r->own = t;
-	r->tree = &r->own;
-	r->owns = true;
-	return rc;
-}
-
 void recommend_use(struct recommend *r, const struct policy_tree *t, const char *spec)
 {
-	if (r->owns && t != &r->own) {
-		policy_tree_free(&r->own);
-		r->owns = false;
-	}
 	r->tree = t;
 	snprintf(r->spec, sizeof r->spec, "%s", spec ? spec : "");
 	policy_eval_hyst_init(&r->hyst, POLICY_HYST_MARGIN, POLICY_HYST_HOLD);
@@ -136,10 +110,7 @@ void recommend_use(struct recommend *r, const struct policy_tree *t, const char 
 
 void recommend_close(struct recommend *r)
 {
-	if (r->owns)
-		policy_tree_free(&r->own);
-	r->owns = false;
-	r->tree = NULL;
+	r->tree = NULL;   /* the tree is the caller's (recommend_init) */
 }
 
 /* The features of the window as it is; min_s: the span before gpu_util

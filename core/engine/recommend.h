@@ -88,8 +88,6 @@ struct recommendation {
 
 struct recommend {
 	const struct policy_tree *tree;
-	struct policy_tree own;       /* recommend_open's */
-	bool owns;
 	char spec[512];
 	struct workload base;         /* options, simulator, recording: fixed */
 	const struct dvf_info *info;  /* the board's clock table; may be NULL */
@@ -105,10 +103,6 @@ struct recommend {
  * base, mapping to info's table (may be NULL). */
 void recommend_init(struct recommend *r, const struct policy_tree *t, const char *spec,
 		    const struct workload *base, const struct dvf_info *info);
-/* Load the policy spec and resolve the session's workload.  Returns 0, 1
- * with a note in err, or -1 with a message in err (a policy that does not
- * load, --model not in the catalog, a config.json that cannot be read). */
-int recommend_open(struct recommend *r, const char *spec, const struct session *s, char *err, size_t errlen);
 /* Another policy: its hysteresis starts afresh, the window stays. */
 void recommend_use(struct recommend *r, const struct policy_tree *t, const char *spec);
 void recommend_close(struct recommend *r);
