@@ -623,6 +623,9 @@ EXTRA_DIST += $(TUI_FAULT_TESTS)
 TESTS += tests/integration/layers.sh tests/integration/names.sh tests/integration/cycles.sh tests/integration/backend-names.sh
 EXTRA_DIST += tests/integration/layers.sh tests/integration/names.sh tests/integration/cycles.sh tests/integration/backend-names.sh \
 	tests/integration/cycles.py
+# Small modules: no .c file over 800 lines (issue 33).
+TESTS += tests/integration/file-lines.sh
+EXTRA_DIST += tests/integration/file-lines.sh
 # The paths README, the man page and docs/ name exist.
 TESTS += tests/integration/docs-paths.sh
 EXTRA_DIST += tests/integration/docs-paths.sh docs/architecture.md

@@ -16,7 +16,7 @@ tui_libtuiview_a_CFLAGS = $(WARN_CFLAGS) $(SAN_CFLAGS)
 tui_libtuiview_a_SOURCES = \
 	tui/cellbuf.c tui/cellbuf.h tui/ctl_dialog.c tui/ctl_dialog.h \
 	tui/job_panel.c tui/job_panel.h \
-	tui/layout.c tui/layout.h tui/level_rows.c tui/level_rows.h tui/panel.c tui/panel.h tui/panel_rows.c tui/pen.c tui/pen.h tui/sys_rows.c tui/sys_rows.h \
+	tui/layout.c tui/layout.h tui/level_rows.c tui/level_rows.h tui/panel.c tui/panel.h tui/panel_gpu.c tui/panel_priv.h tui/panel_rows.c tui/pen.c tui/pen.h tui/sys_rows.c tui/sys_rows.h \
 	tui/gpu_rows.c tui/gpu_rows.h tui/render.c tui/render.h tui/replay_view.c tui/replay_view.h tui/scroll.c tui/scroll.h \
 	tui/sweep_chart.c tui/sweep_chart.h tui/theme.c tui/theme.h \
 	tui/tui_view.h tui/job_view.h tui/policy_view.h tui/sweep_view.h tui/govern_view.h tui/sweep_state.h

@@ -52,7 +52,7 @@ void panel_render_header(const struct tui_view *v, struct cellbuf *cb);
  * else without "NVIDIA ", with "DevKit" for "Developer Kit", then without
  * "Jetson " (the last form may still be wider: the header clips it). */
 void panel_board_name(const char *name, int cols, char *out, size_t len);
-void panel_render_gpu(const struct tui_view *v, struct cellbuf *cb);
+void panel_gpu_render(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_power(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_energy(const struct tui_view *v, struct cellbuf *cb);
 void panel_render_cpu(const struct tui_view *v, struct cellbuf *cb);

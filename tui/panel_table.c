@@ -104,7 +104,7 @@ static void panel_table_job_finish(struct tui *t, bool ran)
 
 static const struct panel_ops header = { .name = "header", .region = TR_HEADER,
 	.render = panel_render_header };
-static const struct panel_ops gpu = { .name = "GPU", .region = TR_GPU, .render = panel_render_gpu };
+static const struct panel_ops gpu = { .name = "GPU", .region = TR_GPU, .render = panel_gpu_render };
 static const struct panel_ops power = { .name = "power", .region = TR_POWER, .render = panel_render_power,
 	.rows = panel_rows_power };
 static const struct panel_ops energy = { .name = "energy", .region = TR_ENERGY,

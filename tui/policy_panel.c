@@ -135,24 +135,14 @@ static void gov_row(const struct policy_view *pv, struct cellbuf *cb, int x, int
 		cellbuf_putn(cb, x + W - svl, y, pv->gov_saved_j >= 0 ? ROLE_GOOD : ROLE_WARN, saves[k], svl);
 }
 
-void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbuf *cb)
+/* The headline: the recommendation, the policy, and the board's clock
+ * against it, right-aligned; which policy of how many only when there is
+ * room for both. */
+static void headline_row(const struct policy_view *pv, struct cellbuf *cb, int x, int y, int W)
 {
-	int W = cb->w - 2, H = cb->h - 2, x = 1, y = 1;
 	char buf[512];
-	cellbuf_clear(cb, ROLE_NORMAL);
-	cellbuf_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, "policy", focus ? ROLE_TITLE_FOCUS : ROLE_TITLE);
-	if (W <= 0 || H <= 0)
-		return;
-
-	/* The util line is the last row when there are three or more. */
-	int last = H >= 3 ? H : H + 1;
-	/* Headline: the recommendation, the policy, and the board's clock. */
 	char which[32];
 	snprintf(which, sizeof which, "  [%d/%d P]", pv->index + 1, pv->count);
-	if (pv->error[0]) {
-		cellbuf_putn(cb, x, y, ROLE_ERROR, pv->error, W);
-		return;
-	}
 	int px = x;
 	if (!pv->have_eval) {
 		px += cellbuf_putn(cb, px, y, ROLE_INACTIVE, "waiting for the first sample", W);
@@ -164,8 +154,6 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 	}
 	px += cellbuf_putn(cb, px, y, ROLE_LABEL, "  ", x + W - px);
 	px += cellbuf_putn(cb, px, y, ROLE_LABEL, pv->name, x + W - px);
-	/* The board's clock against it, right-aligned; which policy of how
-	 * many only when there is room for both. */
 	char st[96] = "";
 	int role = ROLE_NA;
 	if (pv->have_eval && pv->eval.ok && pv->have_map) {
@@ -186,6 +174,92 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 		px += cellbuf_putn(cb, px, y, ROLE_INACTIVE, which, x + W - px);
 	if (sl && x + W - sl >= px + 2)
 		cellbuf_putn(cb, x + W - sl, y, role, st, sl);
+}
+
+/* The path from row y, above row last: in full when the rows are enough,
+ * else on one or two lines (or the missing feature's name and hint when
+ * one row would lose it), and what gives a missing feature when a row is
+ * free.  Returns the next row. */
+static int path_rows(const struct policy_view *pv, struct cellbuf *cb, int x, int y, int W, int last)
+{
+	char buf[512];
+	char lines[2][512];
+	int rows = last - y >= 2 ? 2 : 1, k;
+	int miss = pv->eval.ok ? -1 : pv->eval.missing;
+	int hint_rows = !pv->eval.ok && pv->eval.missing >= 0 ? 1 : 0;
+	int full = last - y - hint_rows > 2 ? path_full(pv, cb, x, y, W, last - y - hint_rows) : 0;
+	policy_eval_format_path(&pv->eval, pv->have_map ? &pv->map : NULL, (int)sizeof buf - 1, buf, sizeof buf);
+	if (full > 0) {
+		y += full;
+		k = 0;
+	} else if (miss >= 0 && rows == 1 && cellbuf_strcols(buf) > W) {
+		/* One row and a path that would lose its start, and with it
+		 * the feature's name: the name and what gives it say more. */
+		char hint[160];
+		policy_panel_view_hint(pv, miss, hint, sizeof hint);
+		if (util_measuring(pv, miss))
+			snprintf(lines[0], sizeof lines[0], "gpu_util: measuring, %.0f of %d s",
+				 pv->util_span_s, pv->util_min_s);
+		else
+			snprintf(lines[0], sizeof lines[0], "%s=n/a: %s",
+				 workload_feature_name((enum wl_feature)miss), hint);
+		k = 1;
+	} else {
+		k = path_lines(pv, W, rows, lines);
+	}
+	for (int i = 0; i < k; i++)
+		cellbuf_putn(cb, x, y++, ROLE_VALUE, lines[i], W);
+	/* A missing feature: what gives it, when a row is free. */
+	if (!pv->eval.ok && pv->eval.missing >= 0 && y < last) {
+		policy_panel_view_hint(pv, pv->eval.missing, buf, sizeof buf);
+		cellbuf_putn(cb, x, y++, ROLE_INACTIVE, buf, W);
+	}
+	return y;
+}
+
+/* The utilisation the policy sees, and a change on its way, on row y. */
+static void util_row(const struct policy_view *pv, struct cellbuf *cb, int x, int y, int W)
+{
+	char buf[512];
+	int ux = x;
+	snprintf(buf, sizeof buf, "util %d s mean ", pv->util_window_s);
+	ux += cellbuf_putn(cb, ux, y, ROLE_LABEL, buf, W);
+	if (pv->util_ok) {
+		snprintf(buf, sizeof buf, "%.1f%%", pv->util_pct);
+		ux += cellbuf_putn(cb, ux, y, ROLE_VALUE, buf, x + W - ux);
+	} else {
+		ux += cellbuf_putn(cb, ux, y, ROLE_NA, "n/a", x + W - ux);
+	}
+	if (pv->util_span_s + 0.5 < pv->util_window_s) {
+		snprintf(buf, sizeof buf, " (%.0f s so far)", pv->util_span_s);
+		ux += cellbuf_putn(cb, ux, y, ROLE_INACTIVE, buf, x + W - ux);
+	}
+	if (pv->pending > 0) {
+		char f[32];
+		if (pv->pending_ok)
+			snprintf(f, sizeof f, "%g MHz", pv->pending_mhz);
+		else
+			snprintf(f, sizeof f, "none");
+		snprintf(buf, sizeof buf, "  next %s? %d/%d", f, pv->pending, pv->hold);
+		cellbuf_putn(cb, ux, y, ROLE_WARN, buf, x + W - ux);
+	}
+}
+
+void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbuf *cb)
+{
+	int W = cb->w - 2, H = cb->h - 2, x = 1, y = 1;
+	cellbuf_clear(cb, ROLE_NORMAL);
+	cellbuf_box(cb, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, "policy", focus ? ROLE_TITLE_FOCUS : ROLE_TITLE);
+	if (W <= 0 || H <= 0)
+		return;
+
+	/* The util line is the last row when there are three or more. */
+	int last = H >= 3 ? H : H + 1;
+	if (pv->error[0]) {
+		cellbuf_putn(cb, x, y, ROLE_ERROR, pv->error, W);
+		return;
+	}
+	headline_row(pv, cb, x, y, W);
 	y++;
 
 	/* The governor, when started: it decides the clock, so it comes
@@ -200,66 +274,11 @@ void policy_panel_render(const struct policy_view *pv, bool focus, struct cellbu
 	}
 
 	/* The path, on one or two lines. */
-	if (pv->have_eval && y < last) {
-		char lines[2][512];
-		int rows = last - y >= 2 ? 2 : 1, k;
-		int miss = pv->eval.ok ? -1 : pv->eval.missing;
-		int hint_rows = !pv->eval.ok && pv->eval.missing >= 0 ? 1 : 0;
-		int full = last - y - hint_rows > 2 ? path_full(pv, cb, x, y, W, last - y - hint_rows) : 0;
-		policy_eval_format_path(&pv->eval, pv->have_map ? &pv->map : NULL, (int)sizeof buf - 1, buf, sizeof buf);
-		if (full > 0) {
-			y += full;
-			k = 0;
-		} else if (miss >= 0 && rows == 1 && cellbuf_strcols(buf) > W) {
-			/* One row and a path that would lose its start, and with it
-			 * the feature's name: the name and what gives it say more. */
-			char hint[160];
-			policy_panel_view_hint(pv, miss, hint, sizeof hint);
-			if (util_measuring(pv, miss))
-				snprintf(lines[0], sizeof lines[0], "gpu_util: measuring, %.0f of %d s",
-					 pv->util_span_s, pv->util_min_s);
-			else
-				snprintf(lines[0], sizeof lines[0], "%s=n/a: %s",
-					 workload_feature_name((enum wl_feature)miss), hint);
-			k = 1;
-		} else {
-			k = path_lines(pv, W, rows, lines);
-		}
-		for (int i = 0; i < k; i++)
-			cellbuf_putn(cb, x, y++, ROLE_VALUE, lines[i], W);
-		/* A missing feature: what gives it, when a row is free. */
-		if (!pv->eval.ok && pv->eval.missing >= 0 && y < last) {
-			policy_panel_view_hint(pv, pv->eval.missing, buf, sizeof buf);
-			cellbuf_putn(cb, x, y++, ROLE_INACTIVE, buf, W);
-		}
-	}
+	if (pv->have_eval && y < last)
+		y = path_rows(pv, cb, x, y, W, last);
 
-	/* The utilisation the policy sees, and a change on its way. */
-	if (H >= 3) {
-		y = H;
-		int ux = x;
-		snprintf(buf, sizeof buf, "util %d s mean ", pv->util_window_s);
-		ux += cellbuf_putn(cb, ux, y, ROLE_LABEL, buf, W);
-		if (pv->util_ok) {
-			snprintf(buf, sizeof buf, "%.1f%%", pv->util_pct);
-			ux += cellbuf_putn(cb, ux, y, ROLE_VALUE, buf, x + W - ux);
-		} else {
-			ux += cellbuf_putn(cb, ux, y, ROLE_NA, "n/a", x + W - ux);
-		}
-		if (pv->util_span_s + 0.5 < pv->util_window_s) {
-			snprintf(buf, sizeof buf, " (%.0f s so far)", pv->util_span_s);
-			ux += cellbuf_putn(cb, ux, y, ROLE_INACTIVE, buf, x + W - ux);
-		}
-		if (pv->pending > 0) {
-			char f[32];
-			if (pv->pending_ok)
-				snprintf(f, sizeof f, "%g MHz", pv->pending_mhz);
-			else
-				snprintf(f, sizeof f, "none");
-			snprintf(buf, sizeof buf, "  next %s? %d/%d", f, pv->pending, pv->hold);
-			cellbuf_putn(cb, ux, y, ROLE_WARN, buf, x + W - ux);
-		}
-	}
+	if (H >= 3)
+		util_row(pv, cb, x, H, W);
 }
 
 /* ---- the loop's side ---------------------------------------------------------- */

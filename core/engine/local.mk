@@ -4,8 +4,8 @@
 noinst_LIBRARIES += core/engine/libengine.a
 core_engine_libengine_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(DVF_DEFS)
 core_engine_libengine_a_SOURCES = \
-	core/engine/options.c core/engine/options.h core/engine/options_check.c core/engine/options_save.c core/engine/options_save.h core/engine/session.c core/engine/session.h \
-	core/engine/session_job.c core/engine/session_summary.c core/engine/session_priv.h \
+	core/engine/options.c core/engine/options.h core/engine/options_check.c core/engine/options_parse.c core/engine/options_save.c core/engine/options_save.h core/engine/session.c core/engine/session.h \
+	core/engine/session_job.c core/engine/session_open.c core/engine/session_summary.c core/engine/session_priv.h \
 	core/engine/sweep.c core/engine/sweep.h core/engine/sweep_search.c core/engine/sweep_driver.c \
 	core/engine/sweep_driver.h \
 	core/engine/player.c core/engine/player.h \

@@ -4,4 +4,4 @@
 noinst_LIBRARIES += core/export/libexport.a
 core_export_libexport_a_CPPFLAGS = $(I_BASE) $(I_EXPORT) $(DVF_DEFS)
 core_export_libexport_a_SOURCES = \
-	core/export/prom.c core/export/prom.h core/export/prom_mhd.c core/export/prom_mhd.h core/export/recorder.c core/export/recorder.h
+	core/export/prom.c core/export/prom.h core/export/prom_mhd.c core/export/prom_mhd.h core/export/prom_render.c core/export/recorder.c core/export/recorder.h

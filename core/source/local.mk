@@ -6,8 +6,8 @@ noinst_LIBRARIES += core/source/libsource.a
 core_source_libsource_a_CPPFLAGS = $(I_BASE) $(I_SOURCE) $(DVF_DEFS)
 core_source_libsource_a_SOURCES = \
 	core/source/jetson.c core/source/jetson.h core/source/nvml.c core/source/nvml.h \
-	core/source/nvml_api.c core/source/nvml_attr.c core/source/nvml_priv.h \
-	core/source/replay.c core/source/replay.h core/source/replay_csv.c \
+	core/source/nvml_api.c core/source/nvml_attr.c core/source/nvml_ctl.c core/source/nvml_priv.h \
+	core/source/replay.c core/source/replay.h core/source/replay_board.c core/source/replay_csv.c \
 	core/source/replay_table.h core/source/replay_tegra.c core/source/source.c core/source/source.h \
 	core/source/tegrastats.c core/source/tegrastats.h \
 	core/source/tegrastats_board.c core/source/tegrastats_board.h

@@ -4,8 +4,8 @@
  * GPU's readings (dvf_sample.gpu[]) and the node's (the sample's own GPU
  * fields: docs/nvml.md, "Several GPUs").  A reading the library or driver
  * does not offer is n/a; a GPU that is lost is n/a with a message and the
- * others go on.  Clock control sets the same locked clocks on every GPU
- * (a data-parallel step waits for the slowest one). */
+ * others go on.  Clock control (nvml_ctl.c) sets the same locked clocks on
+ * every GPU (a data-parallel step waits for the slowest one). */
 #include "config.h"
 #include "nvml_priv.h"
 #include "timebase.h"
@@ -19,61 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Readings, each of which the driver may not offer. */
-enum nvml_feature {
-	F_GFX = 1u << 0,      /* graphics clock */
-	F_MEMCLK = 1u << 1,   /* memory clock */
-	F_UTIL = 1u << 2,
-	F_INSTANT = 1u << 3,  /* instantaneous power (field value) */
-	F_POWER = 1u << 4,    /* averaged power (nvmlDeviceGetPowerUsage) */
-	F_ENERGY = 1u << 5,   /* hardware energy counter */
-	F_TEMP = 1u << 6,
-	F_MEMORY = 1u << 7,   /* memory used and total */
-	F_PROCS = 1u << 8,    /* compute processes (nvmlDeviceGetComputeRunningProcesses) */
-};
-
-enum { MSG_QUEUE = 8 };
-
-struct nvml_gpu {
-	nvml_dev dev;
-	int index;
-	unsigned off;             /* features not offered (enum nvml_feature) */
-	bool instant;             /* power from the instantaneous field */
-	bool lost;                /* NVML_ERROR_GPU_IS_LOST seen: never ask again */
-	/* NVML cannot tell the locked range on every driver: we keep what we set. */
-	bool locked;
-	unsigned lock_min, lock_max;   /* MHz */
-	struct dvf_m last_mj;     /* its counter at the last sample */
-	char name[NVML_NAME_LEN];
-	struct nvml_attr_gpu attr;   /* its energy split among its processes */
-};
-
-struct source {
-	struct nvml_api api;
-	bool started;             /* nvmlInit succeeded: shut down on close */
-	int n;
-	struct nvml_gpu g[DVF_MAX_GPUS];
-	struct dvf_m node_mj;     /* the node's counter: each GPU's increments summed */
-	bool node_mj_now;         /* every GPU still answering gave its counter this sample */
-	struct dvf_info info;
-	struct nvml_extra extra;
-	/* the GPUs' processes, asked once a second (a list, not a counter) */
-	int64_t procs_t;
-	struct dvf_m procs_n;
-	struct dvf_gpu_proc procs[DVF_MAX_GPU_PROCS];
-	struct nvml_attr_total attr_tot;   /* each process's attributed energy */
-	/* Messages not yet taken, oldest first; the last one said. */
-	char queue[MSG_QUEUE][256];
-	int queued;
-	char msg[256];
-	uint64_t msg_seq;
-};
-
 /* ---- helpers ------------------------------------------------------------- */
 
-static void set_msg(struct source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void set_msg(struct source *s, const char *fmt, ...)
+void nvml_set_msg(struct source *s, const char *fmt, ...)
 {
 	char buf[sizeof s->msg];
 	va_list ap;
@@ -93,7 +41,7 @@ static void set_msg(struct source *s, const char *fmt, ...)
 
 /* The result of a call that reads feature f of GPU g: true on success.
  * NOT_SUPPORTED turns f off for good; a lost GPU turns everything off. */
-static bool got(struct source *s, struct nvml_gpu *g, nvml_ret r, unsigned f)
+bool nvml_got(struct source *s, struct nvml_gpu *g, nvml_ret r, unsigned f)
 {
 	if (r == NVML_SUCCESS)
 		return true;
@@ -101,7 +49,7 @@ static bool got(struct source *s, struct nvml_gpu *g, nvml_ret r, unsigned f)
 		g->off |= f;
 	if (r == NVML_ERROR_GPU_IS_LOST && !g->lost) {
 		g->lost = true;
-		set_msg(s, "GPU %d (%s) is lost (NVML_ERROR_GPU_IS_LOST): its readings are n/a from "
+		nvml_set_msg(s, "GPU %d (%s) is lost (NVML_ERROR_GPU_IS_LOST): its readings are n/a from "
 			"now on%s; the GPU needs a reset or the machine a reboot", g->index, g->name,
 			s->n > 1 ? ", the other GPUs go on" : "");
 	}
@@ -172,7 +120,7 @@ static void read_levels(struct source *s)
 
 static bool read_instant(struct source *s, struct nvml_gpu *g, int64_t *mw)
 {
-	return got(s, g, nvml_api_instant(&s->api, g->dev, mw), F_INSTANT);
+	return nvml_got(s, g, nvml_api_instant(&s->api, g->dev, mw), F_INSTANT);
 }
 
 /* Which power reading to use, decided once per GPU so the whole session
@@ -189,7 +137,7 @@ static void choose_power(struct source *s, struct nvml_gpu *g)
 	g->off |= F_INSTANT;
 	if (can(g, F_POWER)) {
 		/* Any answer but NOT_SUPPORTED keeps it: a busy driver may fail once. */
-		(void)got(s, g, s->api.power_usage(g->dev, &v), F_POWER);
+		(void)nvml_got(s, g, s->api.power_usage(g->dev, &v), F_POWER);
 		if (can(g, F_POWER))
 			return;
 	}
@@ -304,7 +252,7 @@ static int pick_gpus(struct source *s, unsigned count, const int *idx, int n, ch
 		for (int i = 0; i < n; i++)
 			s->g[i].index = i;
 		if (count > DVF_MAX_GPUS)
-			set_msg(s, "NVML sees %u GPUs; dvfstop watches at most %d (GPUs 0 to %d; pick others "
+			nvml_set_msg(s, "NVML sees %u GPUs; dvfstop watches at most %d (GPUs 0 to %d; pick others "
 				"with --gpu N,M,...)", count, DVF_MAX_GPUS, DVF_MAX_GPUS - 1);
 		return n;
 	}
@@ -369,7 +317,7 @@ struct source *nvml_open_gpus(const struct source_cfg *cfg, const int *idx, int 
 		unsigned long long mj;
 		choose_power(s, g);
 		if (can(g, F_ENERGY))
-			(void)got(s, g, s->api.energy(g->dev, &mj), F_ENERGY);
+			(void)nvml_got(s, g, s->api.energy(g->dev, &mj), F_ENERGY);
 		no_energy += (g->off & F_ENERGY) != 0;
 		if (g->lost) {
 			snprintf(err, errlen, "%s", s->msg);
@@ -379,10 +327,10 @@ struct source *nvml_open_gpus(const struct source_cfg *cfg, const int *idx, int 
 	}
 	power_rule(s);
 	if (s->n == 1 && no_energy)
-		set_msg(s, "GPU %d has no hardware energy counter (NVML offers it from Volta on): "
+		nvml_set_msg(s, "GPU %d has no hardware energy counter (NVML offers it from Volta on): "
 			"energy is integrated from power only", s->g[0].index);
 	else if (no_energy)
-		set_msg(s, "%d of the %d GPUs have no hardware energy counter (NVML offers it from Volta "
+		nvml_set_msg(s, "%d of the %d GPUs have no hardware energy counter (NVML offers it from Volta "
 			"on): energy is integrated from power only", no_energy, s->n);
 	sample_info_safe(&s->info);   /* the GPUs' names come from the driver */
 	return s;
@@ -441,25 +389,25 @@ static void read_gpu(struct source *s, struct nvml_gpu *g, struct dvf_gpu_sample
 	int64_t mw;
 	memset(o, 0, sizeof *o);
 	memset(x, 0, sizeof *x);
-	if (can(g, F_GFX) && got(s, g, a->clock_info(g->dev, NVML_CLOCK_GRAPHICS, &v), F_GFX))
+	if (can(g, F_GFX) && nvml_got(s, g, a->clock_info(g->dev, NVML_CLOCK_GRAPHICS, &v), F_GFX))
 		o->freq_hz = dvf_m_val((int64_t)v * 1000000);
-	if (can(g, F_MEMCLK) && got(s, g, a->clock_info(g->dev, NVML_CLOCK_MEM, &v), F_MEMCLK))
+	if (can(g, F_MEMCLK) && nvml_got(s, g, a->clock_info(g->dev, NVML_CLOCK_MEM, &v), F_MEMCLK))
 		x->mem_freq_hz = dvf_m_val((int64_t)v * 1000000);
-	if (can(g, F_UTIL) && got(s, g, a->utilization(g->dev, &u), F_UTIL) && u.gpu <= 100 && u.memory <= 100) {
+	if (can(g, F_UTIL) && nvml_got(s, g, a->utilization(g->dev, &u), F_UTIL) && u.gpu <= 100 && u.memory <= 100) {
 		o->load_pm = dvf_m_val((int64_t)u.gpu * 10);
 		x->mem_load_pm = dvf_m_val((int64_t)u.memory * 10);
 	}
 	if (g->instant) {
 		if (can(g, F_INSTANT) && read_instant(s, g, &mw))
 			o->mw = dvf_m_val(mw);
-	} else if (can(g, F_POWER) && got(s, g, a->power_usage(g->dev, &v), F_POWER)) {
+	} else if (can(g, F_POWER) && nvml_got(s, g, a->power_usage(g->dev, &v), F_POWER)) {
 		o->mw = dvf_m_val(v);
 	}
-	if (can(g, F_ENERGY) && got(s, g, a->energy(g->dev, &mj), F_ENERGY) && mj <= INT64_MAX)
+	if (can(g, F_ENERGY) && nvml_got(s, g, a->energy(g->dev, &mj), F_ENERGY) && mj <= INT64_MAX)
 		o->energy_mj = dvf_m_val((int64_t)mj);
-	if (can(g, F_TEMP) && got(s, g, a->temperature(g->dev, NVML_TEMPERATURE_GPU, &v), F_TEMP))
+	if (can(g, F_TEMP) && nvml_got(s, g, a->temperature(g->dev, NVML_TEMPERATURE_GPU, &v), F_TEMP))
 		o->temp_mc = dvf_m_val((int64_t)v * 1000);
-	if (can(g, F_MEMORY) && got(s, g, a->memory(g->dev, &m), F_MEMORY) && m.total > 0 &&
+	if (can(g, F_MEMORY) && nvml_got(s, g, a->memory(g->dev, &m), F_MEMORY) && m.total > 0 &&
 	    m.total <= INT64_MAX && m.used <= m.total) {
 		o->mem_used_b = dvf_m_val((int64_t)m.used);
 		o->mem_total_b = dvf_m_val((int64_t)m.total);
@@ -562,7 +510,7 @@ static void nvml_sample_procs(struct source *s, struct dvf_sample *o)
 		unsigned n = NVML_MAX_PROCS;
 		if (!can(g, F_PROCS))
 			continue;
-		if (!got(s, g, a->procs(g->dev, &n, p), F_PROCS) || n > NVML_MAX_PROCS)
+		if (!nvml_got(s, g, a->procs(g->dev, &n, p), F_PROCS) || n > NVML_MAX_PROCS)
 			continue;
 		for (unsigned i = 0; i < n; i++) {
 			struct dvf_gpu_proc e = { .pid = p[i].pid, .mem_kb = -1,
@@ -697,97 +645,6 @@ static int nvml_sample(struct source *s, struct dvf_sample *out)
 	o.tokens = out->tokens;
 	*out = o;
 	return 0;
-}
-
-static bool control_offered(const struct source *s)
-{
-	return s->api.lock_clocks && s->api.reset_clocks && s->info.n_levels > 0;
-}
-
-/* The first GPU still answering, or NULL. */
-static const struct nvml_gpu *first_alive(const struct source *s)
-{
-	for (int i = 0; i < s->n; i++)
-		if (!s->g[i].lost)
-			return &s->g[i];
-	return NULL;
-}
-
-static int nvml_ctl_read(struct source *s, struct ctl_state *st)
-{
-	if (!control_offered(s))
-		return ENOTSUP;
-	const struct nvml_gpu *g = first_alive(s);
-	if (!g)
-		return ENODEV;
-	memset(st, 0, sizeof *st);
-	if (g->locked) {
-		snprintf(st->governor, sizeof st->governor, "locked");
-		st->min_hz = (int64_t)g->lock_min * 1000000;
-		st->max_hz = (int64_t)g->lock_max * 1000000;
-	} else {
-		snprintf(st->governor, sizeof st->governor, "default");
-		st->min_hz = s->info.level_hz[0];
-		st->max_hz = s->info.level_hz[s->info.n_levels - 1];
-	}
-	return 0;
-}
-
-static unsigned hz_to_mhz(int64_t hz)
-{
-	return (unsigned)((hz + 500000) / 1000000);
-}
-
-/* One GPU to the range (or reset).  0 or an errno, with a message. */
-static int write_gpu(struct source *s, struct nvml_gpu *g, bool reset, unsigned mn, unsigned mx)
-{
-	const struct nvml_api *a = &s->api;
-	nvml_ret r = reset ? a->reset_clocks(g->dev) : a->lock_clocks(g->dev, mn, mx);
-	if (r == NVML_ERROR_GPU_IS_LOST)
-		(void)got(s, g, r, 0);
-	if (r != NVML_SUCCESS) {
-		char t[160], what[64];
-		if (reset)
-			snprintf(what, sizeof what, "reset the locked clocks");
-		else
-			snprintf(what, sizeof what, "lock the clocks to %u-%u MHz", mn, mx);
-		if (!g->lost)
-			set_msg(s, "GPU %d: cannot %s: %s%s", g->index, what, nvml_api_ret_text(a, r, t, sizeof t),
-				r == NVML_ERROR_NO_PERMISSION ?
-				"; clock locks need root (or CAP_SYS_ADMIN in a container)" : "");
-		return nvml_api_errno(r);
-	}
-	g->locked = !reset;
-	g->lock_min = reset ? 0 : mn;
-	g->lock_max = reset ? 0 : mx;
-	return 0;
-}
-
-/* The state asked for becomes a locked range on every GPU, or the driver's
- * default when it spans the whole table and does not say "locked" (so the
- * saved default state written back is a reset, and a pin written over
- * "default" is a lock).  Every GPU still answering is asked, even after one
- * refuses (a reset must reach them all); the first error is returned. */
-static int nvml_ctl_write(struct source *s, const struct ctl_state *st)
-{
-	if (!control_offered(s))
-		return ENOTSUP;
-	if (!first_alive(s))
-		return ENODEV;
-	if (st->min_hz <= 0 || st->max_hz < st->min_hz || st->max_hz > 100000LL * 1000000)
-		return EINVAL;
-	int64_t lo = s->info.level_hz[0], hi = s->info.level_hz[s->info.n_levels - 1];
-	bool reset = strcmp(st->governor, "locked") != 0 && st->min_hz <= lo && st->max_hz >= hi;
-	unsigned mn = hz_to_mhz(st->min_hz), mx = hz_to_mhz(st->max_hz);
-	int err = 0;
-	for (int i = 0; i < s->n; i++) {
-		if (s->g[i].lost)
-			continue;
-		int e = write_gpu(s, &s->g[i], reset, mn, mx);
-		if (e && !err)
-			err = e;
-	}
-	return err;
 }
 
 void nvml_extra(struct source *s, struct nvml_extra *out)

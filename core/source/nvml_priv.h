@@ -1,5 +1,6 @@
 /* nvml_priv: what the NVML source's files share (nvml_api.c: the library
- * and its ABI subset; nvml.c: the source over several GPUs).  Nothing
+ * and its ABI subset; nvml.c: the source over several GPUs; nvml_ctl.c:
+ * its clock control; nvml_attr.c: the energy's split).  Nothing
  * outside core/source/nvml*.c includes this. */
 #ifndef DVF_NVML_PRIV_H
 #define DVF_NVML_PRIV_H
@@ -159,5 +160,68 @@ const char *nvml_api_ret_text(const struct nvml_api *a, nvml_ret r, char *buf, s
 /* The power reading of the instantaneous field, mW: the call's result, and
  * *mw (>= 0) on success. */
 nvml_ret nvml_api_instant(const struct nvml_api *a, nvml_dev d, int64_t *mw);
+
+/* ---- nvml.c: the source over several GPUs ------------------------------ */
+
+/* Readings, each of which the driver may not offer. */
+enum nvml_feature {
+	F_GFX = 1u << 0,      /* graphics clock */
+	F_MEMCLK = 1u << 1,   /* memory clock */
+	F_UTIL = 1u << 2,
+	F_INSTANT = 1u << 3,  /* instantaneous power (field value) */
+	F_POWER = 1u << 4,    /* averaged power (nvmlDeviceGetPowerUsage) */
+	F_ENERGY = 1u << 5,   /* hardware energy counter */
+	F_TEMP = 1u << 6,
+	F_MEMORY = 1u << 7,   /* memory used and total */
+	F_PROCS = 1u << 8,    /* compute processes (nvmlDeviceGetComputeRunningProcesses) */
+};
+
+enum { MSG_QUEUE = 8 };
+
+struct nvml_gpu {
+	nvml_dev dev;
+	int index;
+	unsigned off;             /* features not offered (enum nvml_feature) */
+	bool instant;             /* power from the instantaneous field */
+	bool lost;                /* NVML_ERROR_GPU_IS_LOST seen: never ask again */
+	/* NVML cannot tell the locked range on every driver: we keep what we set. */
+	bool locked;
+	unsigned lock_min, lock_max;   /* MHz */
+	struct dvf_m last_mj;     /* its counter at the last sample */
+	char name[NVML_NAME_LEN];
+	struct nvml_attr_gpu attr;   /* its energy split among its processes */
+};
+
+struct source {
+	struct nvml_api api;
+	bool started;             /* nvmlInit succeeded: shut down on close */
+	int n;
+	struct nvml_gpu g[DVF_MAX_GPUS];
+	struct dvf_m node_mj;     /* the node's counter: each GPU's increments summed */
+	bool node_mj_now;         /* every GPU still answering gave its counter this sample */
+	struct dvf_info info;
+	struct nvml_extra extra;
+	/* the GPUs' processes, asked once a second (a list, not a counter) */
+	int64_t procs_t;
+	struct dvf_m procs_n;
+	struct dvf_gpu_proc procs[DVF_MAX_GPU_PROCS];
+	struct nvml_attr_total attr_tot;   /* each process's attributed energy */
+	/* Messages not yet taken, oldest first; the last one said. */
+	char queue[MSG_QUEUE][256];
+	int queued;
+	char msg[256];
+	uint64_t msg_seq;
+};
+
+/* A message for the status line (queued for .message; one the same as the
+ * last is not said again). */
+void nvml_set_msg(struct source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The result of a call that reads feature f of GPU g: true on success.
+ * NOT_SUPPORTED turns f off for good; a lost GPU turns everything off. */
+bool nvml_got(struct source *s, struct nvml_gpu *g, nvml_ret r, unsigned f);
+
+/* nvml_ctl.c: the source table's clock control. */
+int nvml_ctl_read(struct source *s, struct ctl_state *st);
+int nvml_ctl_write(struct source *s, const struct ctl_state *st);
 
 #endif

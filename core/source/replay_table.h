@@ -118,6 +118,24 @@ int replay_csv_rows_grow(struct replay_table *r);
 /* Index of name in a name table, adding it when there is room; -1 if full. */
 int replay_csv_name_index(char (*names)[DVF_NAME_LEN], int *n, int max, const char *name, size_t len);
 
+/* Row k's value in a slot (NaN = n/a). */
+static inline double replay_table_val(const struct replay_table *r, size_t k, int slot)
+{
+	return r->vals[k * (size_t)r->n_slots + (size_t)slot];
+}
+
+/* replay_board.c: the board a recording was made on. */
+/* The sidecar PATH.meta.json, when there is one: the board, its levels and
+ * rails, the fine-tune and its workload (a bad one is a notice). */
+void replay_board_meta_read(struct replay_table *r);
+/* Without metadata: the clock levels are those rows from..to visited. */
+void replay_board_levels(struct replay_table *r, size_t from, size_t to);
+/* A board from its name, else from the rails a recording names. */
+enum dvf_board replay_board_guess(const char *name);
+enum dvf_board replay_board_from_rails(const struct dvf_info *in);
+/* The median step between rows, fallback with fewer than two. */
+int64_t replay_board_median_step(const struct replay_table *r, int64_t fallback);
+
 /* replay_tegra.c: a tegrastats log (one line per sample; the line's
  * timestamp, or interval_ns apart when lines have none). */
 int replay_tegra_read(struct replay_table *r, const char *buf, size_t len, int64_t interval_ns,

@@ -237,7 +237,7 @@ static void test_gpu_panel_rows(void **state)
 	snprintf(v.ctl_note, sizeof v.ctl_note, "pinned at 714 MHz, but the GPU runs at 612 MHz: thermal");
 
 	assert_int_equal(cellbuf_init(&cb, 70, 12, false), 0);
-	panel_render_gpu(&v, &cb);
+	panel_gpu_render(&v, &cb);
 	cellbuf_row_text(&cb, 4, r, sizeof r);
 	assert_non_null(strstr(r, "util"));
 	cellbuf_row_text(&cb, 5, r, sizeof r);
@@ -254,7 +254,7 @@ static void test_gpu_panel_rows(void **state)
 
 	/* Narrow but tall: the note wraps at a space onto a second row. */
 	assert_int_equal(cellbuf_init(&cb, 40, 14, false), 0);
-	panel_render_gpu(&v, &cb);
+	panel_gpu_render(&v, &cb);
 	cellbuf_row_text(&cb, 6, r, sizeof r);
 	/* 38 columns inside the border: the first row is 38 long */
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
@@ -269,7 +269,7 @@ static void test_gpu_panel_rows(void **state)
 	/* 80x24's GPU panel (40x12, 10 rows inside): the note still wraps,
 	 * the graphs keep three rows. */
 	assert_int_equal(cellbuf_init(&cb, 40, 12, false), 0);
-	panel_render_gpu(&v, &cb);
+	panel_gpu_render(&v, &cb);
 	cellbuf_row_text(&cb, 6, r, sizeof r);
 	assert_non_null(strstr(r, "|pinned at 714 MHz, but the GPU runs at|"));
 	cellbuf_row_text(&cb, 7, r, sizeof r);
@@ -282,14 +282,14 @@ static void test_gpu_panel_rows(void **state)
 
 	/* Less room: the note follows on the set row. */
 	assert_int_equal(cellbuf_init(&cb, 70, 9, false), 0);
-	panel_render_gpu(&v, &cb);
+	panel_gpu_render(&v, &cb);
 	cellbuf_row_text(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "|set   pinned by you at 714 MHz  pinned at 714"));
 	cellbuf_free(&cb);
 
 	/* The minimum: the two graphs keep their rows. */
 	assert_int_equal(cellbuf_init(&cb, 70, 8, false), 0);
-	panel_render_gpu(&v, &cb);
+	panel_gpu_render(&v, &cb);
 	cellbuf_row_text(&cb, 5, r, sizeof r);
 	assert_non_null(strstr(r, "|MHz"));
 	cellbuf_row_text(&cb, 6, r, sizeof r);
