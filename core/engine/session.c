@@ -563,6 +563,11 @@ void session_record_stop(struct session *s)
 {
 	if (!s->rec)
 		return;
+	/* Decisions said after the last row (the governor's last pin, its
+	 * giving back at quit) go in a last row: the last sample again, at
+	 * its own time, so no event is lost at the end. */
+	if (recorder_event_pending(s->rec) && s->have_cur)
+		recorder_write(s->rec, &s->cur, &s->energy, s->cur.t_ns - s->t_start);
 	json_object *j = session_summary_json(s);
 	json_object_object_add(j, "run_id", json_object_new_string(s->run_id));
 	recorder_meta_summary(s->rec, json_object_to_json_string(j));

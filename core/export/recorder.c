@@ -269,6 +269,11 @@ void recorder_event(struct recorder *r, const char *text)
 	snprintf(r->event + used, sizeof r->event - used, "%s%s", used ? "; " : "", text);
 }
 
+bool recorder_event_pending(const struct recorder *r)
+{
+	return r->event[0] != '\0';
+}
+
 int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct energy *e, int64_t t_rel_ns)
 {
 	if (r->failed)

@@ -41,6 +41,8 @@ const char *recorder_strerror(int err);
 int recorder_write(struct recorder *r, const struct dvf_sample *s, const struct energy *e, int64_t t_rel_ns);
 /* An event (control change, job start/end, ...) for the next row's event column. */
 void recorder_event(struct recorder *r, const char *text);
+/* Events said since the last row, waiting for the next one. */
+bool recorder_event_pending(const struct recorder *r);
 uint64_t recorder_rows(const struct recorder *r);
 const char *recorder_path(const struct recorder *r);
 /* Add a key to the metadata written at close (e.g. the summary). */

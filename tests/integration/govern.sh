@@ -68,6 +68,10 @@ else
 fi
 expect_grep "recording: governor events" "governor: hold" "$T/g.csv"
 expect_grep "recording: the governor's pins" "governor: pin" "$T/g.csv"
+# said after the last sample, the giving back still has its row (the last
+# sample again, at its own time): no decision is lost at the end
+expect_grep "recording: the last row says the clocks went back" \
+	"governor: the fine-tune ended: the clocks go back" "$(tail -n 1 "$T/g.csv" >"$T/last.csv"; echo "$T/last.csv")"
 expect_grep "Prometheus: energy saved" "^dvfstop_energy_saved_joules_total{" "$T/g.prom"
 expect_grep "Prometheus: governor state" '^dvfstop_governor_info{.*state="ended"} 1' "$T/g.prom"
 expect_grep "--learn: the sweep CSV's header" "^workload," "$T/learn.csv"
