@@ -92,40 +92,28 @@ int job_keys_key_right(struct tui *t)
 	return KR_NONE;
 }
 
-/* Stop a child still running as Ctrl-C in a shell would, and wait for its
- * end, sampling on, so its totals are complete: SIGINT (Ctrl-C, q then k)
- * or SIGTERM (dvfstop got SIGTERM) first, then SIGTERM and SIGKILL
- * --stop-grace apart; each further Ctrl-C or SIGTERM sends the next at
- * once, a hang-up leaves it to end by itself. */
+/* The dashboard's stop flag, for session_job_stop_child: taken and cleared. */
+static int take_stop(void *ctx)
+{
+	volatile sig_atomic_t *stop = ctx;
+	int sig = *stop;
+	*stop = 0;
+	return sig;
+}
+
+static void wait_sample(struct session *s)
+{
+	session_wait(s);
+}
+
+/* Stop a child still running (q then k, or SIGTERM): SIGINT (SIGTERM where
+ * dvfstop got SIGTERM) first, as session_job_stop_child says. */
 static void stop_child(struct tui *t, volatile sig_atomic_t *stop)
 {
-	struct session *s = t->s;
-	double g = t->o->stop_grace_s;
-	int sig = session_job_interrupt(s, *stop == SIGTERM ? SIGTERM : SIGINT);
-	if (sig < 0)
-		return;
-	if (sig == SIGINT)
-		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGINT now, SIGTERM %g s later, SIGKILL %g s after that; "
-			"Ctrl-C again sends the next at once\n", s->job_name, (int)job_pid(s->job), g, g);
-	else
-		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGTERM now, SIGKILL %g s later; Ctrl-C again sends it "
-			"at once\n", s->job_name, (int)job_pid(s->job), g);
+	int first = *stop == SIGTERM ? SIGTERM : SIGINT;
 	*stop = 0;
-	while (!s->job_over) {
-		session_wait(s);
-		int again = *stop;
-		*stop = 0;
-		if (again == SIGHUP) {
-			session_job_detach(s);   /* its stop goes on without us */
-			fprintf(stderr, "dvfstop: hang-up: %s\n", s->msg);
-			break;
-		}
-		if (again && (sig = session_job_interrupt(s, again)) > 0)
-			fprintf(stderr, "dvfstop: %s to %s (pid %d)\n", sig == SIGTERM ? "SIGTERM" : "SIGKILL", s->job_name,
-				(int)job_pid(s->job));
-		if (session_sample(s) < 0)
-			break;
-	}
+	struct session_stop_io io = { wait_sample, take_stop, (void *)stop };
+	session_job_stop_child(t->s, first, t->o->stop_grace_s, &io);
 }
 
 void job_keys_finish(struct tui *t, volatile sig_atomic_t *stop, FILE *out)

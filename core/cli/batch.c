@@ -131,45 +131,27 @@ static int recommender_open(struct engine *e, const struct dvf_opts *o, bool *on
 	return 0;
 }
 
-/* Stopped while a child runs: stop it as a shell's Ctrl-C would and wait
- * for it, sampling on, so its totals are complete.  It gets the signal
- * dvfstop got (SIGINT for Ctrl-C, --duration, --samples; SIGTERM for
- * SIGTERM), then SIGTERM and SIGKILL --stop-grace apart; each further stop
- * signal sends the next one at once; a hang-up leaves it to end by itself.
- * Only a child: a --pid process or a --progress file is never ours to end. */
+/* The stop signal since the last call, cleared (a hang-up stays set: the
+ * loop ends on it). */
+static int take_stop(void *ctx)
+{
+	(void)ctx;
+	int sig = stopsig_signal();
+	if (sig && sig != SIGHUP)
+		*stopsig_flag() = 0;
+	return sig;
+}
+
+/* Stopped while a child runs (--duration, --samples, a stop signal): the
+ * child gets the signal dvfstop got (session_job_stop_child). */
 static void stop_child(struct session *s, const struct dvf_opts *o)
 {
 	/* The flag is cleared before the job hears anything: a hang-up or a
 	 * second Ctrl-C sent once the job reacts must find it clear. */
 	int first = stopsig_signal();
 	*stopsig_flag() = 0;   /* a stop signal from now on is recorded again */
-	int sig = session_job_interrupt(s, first == SIGTERM ? SIGTERM : SIGINT);
-	if (sig < 0)
-		return;
-	if (sig == SIGINT)
-		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGINT now, SIGTERM %g s later, SIGKILL %g s after that; "
-			"Ctrl-C again sends the next at once\n", s->job_name, (int)job_pid(s->job), o->stop_grace_s,
-			o->stop_grace_s);
-	else
-		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGTERM now, SIGKILL %g s later\n", s->job_name,
-			(int)job_pid(s->job), o->stop_grace_s);
-	while (!s->job_over) {
-		batch_wait(s);
-		int again = stopsig_signal();
-		if (again == SIGHUP) {
-			session_job_detach(s);   /* its stop goes on without us */
-			break;
-		}
-		if (again) {
-			*stopsig_flag() = 0;
-			sig = session_job_interrupt(s, again);
-			if (sig > 0)
-				fprintf(stderr, "dvfstop: %s to %s (pid %d)\n", sig == SIGTERM ? "SIGTERM" : "SIGKILL",
-					s->job_name, (int)job_pid(s->job));
-		}
-		if (session_sample(s) < 0)
-			break;
-	}
+	struct session_stop_io io = { batch_wait, take_stop, NULL };
+	session_job_stop_child(s, first, o->stop_grace_s, &io);
 }
 
 /* A fine-tune dvfstop started that failed by itself (not stopped by us):

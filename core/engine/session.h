@@ -206,6 +206,20 @@ void session_job_stop(struct session *s);
 int session_job_interrupt(struct session *s, int sig);
 /* A fine-tune dvfstop started that still runs (quitting asks about it). */
 bool session_job_running_child(const struct session *s);
+/* How a front end waits and hears stop signals while its child stops. */
+struct session_stop_io {
+	void (*wait)(struct session *s);   /* until the next sample is due, or a stop signal */
+	int (*take)(void *ctx);            /* the stop signal since the last call (cleared), 0 none */
+	void *ctx;
+};
+/* Stopped while a child runs (the --batch loop and the dashboard share
+ * this): stop it as a shell's Ctrl-C would and wait for its end, sampling
+ * on, so its totals are complete.  FIRST (SIGINT, or SIGTERM to begin
+ * there), then SIGTERM and SIGKILL GRACE_S apart; each further stop signal
+ * sends the next at once; a hang-up leaves it to end by itself.  Said on
+ * stderr.  Only a child: a --pid process or a --progress file is never
+ * ours to end. */
+void session_job_stop_child(struct session *s, int first, double grace_s, const struct session_stop_io *io);
 /* Leave it running: its totals end now, it is never signalled, its output
  * goes on to its log file (core/job/job.h).  0, or -1 when there is none. */
 int session_job_detach(struct session *s);

@@ -5,6 +5,7 @@
 #include "session.h"
 #include "session_priv.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,6 +51,34 @@ int session_job_detach(struct session *s)
 	if (s->rec)
 		recorder_event(s->rec, s->msg);
 	return 0;
+}
+
+void session_job_stop_child(struct session *s, int first, double grace_s, const struct session_stop_io *io)
+{
+	int sig = session_job_interrupt(s, first == SIGTERM ? SIGTERM : SIGINT);
+	if (sig < 0)
+		return;
+	if (sig == SIGINT)
+		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGINT now, SIGTERM %g s later, SIGKILL %g s after that; "
+			"Ctrl-C again sends the next at once\n", s->job_name, (int)job_pid(s->job), grace_s, grace_s);
+	else
+		fprintf(stderr, "dvfstop: stopping %s (pid %d): SIGTERM now, SIGKILL %g s later; Ctrl-C again sends it "
+			"at once\n", s->job_name, (int)job_pid(s->job), grace_s);
+	while (!s->job_over) {
+		io->wait(s);
+		int again = io->take(io->ctx);
+		if (again == SIGHUP) {
+			session_job_detach(s);   /* its stop goes on without us */
+			if (!s->msg_sink)        /* said once: where messages have a sink, it said it */
+				fprintf(stderr, "dvfstop: hang-up: %s\n", s->msg);
+			break;
+		}
+		if (again && (sig = session_job_interrupt(s, again)) > 0)
+			fprintf(stderr, "dvfstop: %s to %s (pid %d)\n", sig == SIGTERM ? "SIGTERM" : "SIGKILL", s->job_name,
+				(int)job_pid(s->job));
+		if (session_sample(s) < 0)
+			break;
+	}
 }
 
 /* A fine-tune that ended before its last step other than by exiting 0
