@@ -131,17 +131,6 @@ static int recommender_open(struct engine *e, const struct dvf_opts *o, bool *on
 	return 0;
 }
 
-/* The stop signal since the last call, cleared (a hang-up stays set: the
- * loop ends on it). */
-static int take_stop(void *ctx)
-{
-	(void)ctx;
-	int sig = stopsig_signal();
-	if (sig && sig != SIGHUP)
-		*stopsig_flag() = 0;
-	return sig;
-}
-
 /* Stopped while a child runs (--duration, --samples, a stop signal): the
  * child gets the signal dvfstop got (session_job_stop_child). */
 static void stop_child(struct session *s, const struct dvf_opts *o)
@@ -150,7 +139,7 @@ static void stop_child(struct session *s, const struct dvf_opts *o)
 	 * second Ctrl-C sent once the job reacts must find it clear. */
 	int first = stopsig_signal();
 	*stopsig_flag() = 0;   /* a stop signal from now on is recorded again */
-	struct session_stop_io io = { batch_wait, take_stop, NULL };
+	struct session_stop_io io = { batch_wait, stopsig_take, NULL };
 	session_job_stop_child(s, first, o->stop_grace_s, &io);
 }
 

@@ -188,6 +188,11 @@ static int wait_first_step(struct engine *e, double wait_s)
 	return -1;
 }
 
+static void sleep_to_due(struct session *s)
+{
+	timebase_sleep_until(&s->clock, session_due(s));
+}
+
 /* The sweep is over: the fine-tune goes on, unless --stop-job-after. */
 static void job_after(struct session *s, bool stop)
 {
@@ -198,14 +203,10 @@ static void job_after(struct session *s, bool stop)
 			cmd_error("%s\n", s->msg);
 		return;
 	}
-	cmd_error("stopping %s (--stop-job-after): SIGINT, then SIGTERM and SIGKILL %g s apart\n", s->job_name,
-		       s->opts->stop_grace_s);
-	session_job_interrupt(s, SIGINT);
-	while (!s->job_over) {
-		timebase_sleep_until(&s->clock, session_due(s));
-		if (session_sample(s) < 0)
-			break;
-	}
+	/* as --batch and the dashboard stop theirs: a Ctrl-C meanwhile sends
+	 * the next signal at once, a hang-up leaves it running */
+	struct session_stop_io io = { sleep_to_due, stopsig_take, NULL };
+	session_job_stop_child(s, SIGINT, s->opts->stop_grace_s, &io);
 	if (s->job_over)
 		cmd_error("%s\n", s->msg);
 }

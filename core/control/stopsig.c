@@ -190,6 +190,15 @@ volatile sig_atomic_t *stopsig_flag(void)
 	return &stop_sig;
 }
 
+int stopsig_take(void *ctx)
+{
+	(void)ctx;
+	int sig = stop_sig;
+	if (sig && sig != SIGHUP)
+		stop_sig = 0;
+	return sig;
+}
+
 void stopsig_raise_pending(void)
 {
 	int sig = stop_sig;

@@ -35,6 +35,10 @@ int stopsig_signal(void);
  * it beside the others; read it empty after), -1 before a graceful install. */
 int stopsig_fd(void);
 volatile sig_atomic_t *stopsig_flag(void);
+/* The stop signal recorded since the last call, cleared for the next one;
+ * a hang-up stays recorded (the loops end on it).  0 none.  CTX unused: the
+ * shape of session_stop_io's take. */
+int stopsig_take(void *ctx);
 /* At the very end of a graceful stop: die of that signal so the exit status
  * is honest.  Returns only when no signal is pending. */
 void stopsig_raise_pending(void);
