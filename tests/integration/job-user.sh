@@ -97,6 +97,24 @@ if grep -q "stopped at" "$T/s.log"; then fail "sweep: the child was stopped"; el
 	-- /usr/bin/python3 "$TRAIN" 2000 0.05 >"$T/out" 2>"$T/err"
 expect_eq "--stop-job-after: exit status" "$?" 0
 expect_grep "--stop-job-after: the child was stopped" "stopped at" "$T/k.log"
+# ... and stops it as --batch does: a child deaf to SIGINT gets SIGTERM at
+# once on a further stop signal to dvfstop, not after the 300 s grace (the
+# sweep's own loop only waited).  (SIGTERM: a background job of a script
+# ignores SIGINT.)
+"$DVFSTOP" sweep --no-config --demo --count 2 --dwell 10steps --settle 0.3 --stop-job-after --stop-grace 300 \
+	--log "$T/d.log" -- sh -c 'trap "" INT; exec /usr/bin/python3 "$0" 100000 0.05' "$TRAIN" >"$T/out" 2>"$T/d.err" &
+dpid=$!
+until_ok -t 120 grep -q "stopping .*SIGINT now, SIGTERM 300 s later" "$T/d.err" || fail "--stop-job-after: never began to stop: $(cat "$T/d.err")"
+kill -TERM "$dpid"
+if until_ok -t 60 grep -q "SIGTERM to " "$T/d.err"; then
+	ok "--stop-job-after: a stop signal meanwhile sends SIGTERM at once"
+else
+	fail "--stop-job-after: no SIGTERM within 60 s of a stop signal: $(cat "$T/d.err")"
+	kill -KILL "$dpid" 2>/dev/null
+	cpid=$(sed -n 's/.*stopping .* (pid \([0-9]*\)): SIGINT now.*/\1/p' "$T/d.err")
+	[ -n "$cpid" ] && kill -KILL "$cpid" 2>/dev/null
+fi
+wait "$dpid" 2>/dev/null
 
 # A child with no step counter: a bounded wait, said on stderr, left running.
 "$DVFSTOP" sweep --no-config --demo --count 2 --wait-steps 1 --log "$T/n.log" -- sh -c 'echo $$ >pid.n; exec sleep 600' >"$T/out" 2>"$T/err"
