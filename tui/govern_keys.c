@@ -72,6 +72,7 @@ void govern_keys_view(struct tui *t)
 	pv->gov_saved_ok = g->base_ok && !d->rehearsal;
 	pv->gov_saved_j = g->saved_j;
 	pv->gov_saved_pct = govern_saved_pct(g);
+	pv->gov_base_moving = govern_base_moving(g);
 	/* the trade, once it has profiled; none in a rehearsal */
 	pv->gov_trade[0] = '\0';
 	if (g->profiles > 0 && !d->rehearsal) {

@@ -118,8 +118,9 @@ static void gov_row(const struct policy_view *pv, struct cellbuf *cb, int x, int
 	int room = x + W - gx;
 	char full[64] = "", part[48] = "", head[160];
 	if (pv->gov_saved_ok) {
-		snprintf(full, sizeof full, "  saved %.0f J (%+.1f%%)", pv->gov_saved_j, pv->gov_saved_pct);
-		snprintf(part, sizeof part, "  saved %.0f J", pv->gov_saved_j);
+		const char *ap = pv->gov_base_moving ? "~" : "";   /* as the governor panel says it */
+		snprintf(full, sizeof full, "  saved %s%.0f J (%+.1f%%)", ap, pv->gov_saved_j, pv->gov_saved_pct);
+		snprintf(part, sizeof part, "  saved %s%.0f J", ap, pv->gov_saved_j);
 	}
 	snprintf(head, sizeof head, "%s", pv->gov_line);
 	head[strcspn(head, ",")] = '\0';

@@ -34,6 +34,7 @@ struct policy_view {
 	char gov_line[160];           /* where it stands (govern_describe) */
 	bool gov_saved_ok;
 	double gov_saved_j, gov_saved_pct;
+	bool gov_base_moving;        /* against a moment of the board's wandering governor: "~" */
 	char gov_trade[96];           /* its profile at 0/5/10 % slower (govern_trade_format, brief); "" none */
 };
 

@@ -10,7 +10,7 @@ run "\"$DVFSTOP\" --no-config --demo --govern --no-cache --sim-speed 20 --refres
 expect_screen "--govern: it starts" 'gov (warm-up|profile|hold)'
 expect_screen "it holds a level" 'gov hold [0-9.]+ MHz' 180
 expect_screen "the GPU panel names the governor" 'pinned at [0-9.]+ MHz \(governor\)'
-expect_screen "the energy it saved" 'saved [0-9]+ J \([-+][0-9.]+%\)'
+expect_screen "the energy it saved" 'saved ~?[0-9]+ J \([-+][0-9.]+%\)'
 expect_screen "under it, the trade at 0, 5 and 10 % slower" 'trade (0% [0-9]+ [-+][0-9.]+% 5% |n/a: )'
 keys g
 expect_screen "g: off" 'gov off'

@@ -141,6 +141,14 @@ static void test_panel_governor(void **state)
 	row(&cb, 3, r, sizeof r);
 	assert_non_null(strstr(r, "-> 816 MHz"));   /* the path, on the one row left */
 	cellbuf_free(&cb);
+	/* against a moment of the board's own governor: "~", as the governor panel */
+	pv.gov_base_moving = true;
+	assert_int_equal(cellbuf_init(&cb, 60, 6, false), 0);
+	policy_panel_render(&pv, false, &cb);
+	row(&cb, 2, r, sizeof r);
+	assert_non_null(strstr(r, "saved ~436 J (+23.4%)|"));
+	cellbuf_free(&cb);
+	pv.gov_base_moving = false;
 	/* 80 columns: the panel is 40 wide */
 	assert_int_equal(cellbuf_init(&cb, 40, 4, false), 0);
 	policy_panel_render(&pv, false, &cb);
