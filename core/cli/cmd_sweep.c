@@ -205,8 +205,14 @@ static void job_after(struct session *s, bool stop)
 	}
 	/* as --batch and the dashboard stop theirs: a Ctrl-C meanwhile sends
 	 * the next signal at once, a hang-up leaves it running */
+	/* The signal that ended the sweep (if one did) is not a further one:
+	 * set aside while the child stops, and kept for the exit status. */
+	int sig0 = stopsig_signal();
+	*stopsig_flag() = 0;
 	struct session_stop_io io = { sleep_to_due, stopsig_take, NULL };
 	session_job_stop_child(s, SIGINT, s->opts->stop_grace_s, &io);
+	if (sig0 && stopsig_signal() != SIGHUP)
+		*stopsig_flag() = sig0;
 	if (s->job_over)
 		cmd_error("%s\n", s->msg);
 }
