@@ -15,13 +15,17 @@ if [ -z "${DVF_TEST_HUP:-}" ] && env --default-signal=HUP true 2>/dev/null; then
 fi
 
 fails=0
+failed=
 ok()   { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# The failures are said again at the end: a log cut to its head and tail
+# (a CI summary) still names them.
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); failed="$failed
+  FAIL: $(printf '%s' "$*" | head -c 300)"; }
 # expect_eq WHAT GOT WANT
 expect_eq() { if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
 # expect_grep WHAT PATTERN FILE
 expect_grep() { if grep -q -- "$2" "$3"; then ok "$1"; else fail "$1: no '$2' in $3:"; sed 's/^/    /' "$3"; fi; }
-finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exit 0; }
+finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed:$failed"; exit 1; }; exit 0; }
 
 # Waits.  A test never assumes a machine's speed: every wait polls for the
 # state it needs and gives up only after WAIT_S seconds (default 30), far
