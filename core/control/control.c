@@ -222,7 +222,7 @@ struct control *control_open(const struct control_cfg *cfg)
 		cfmt(c->cur_path, sizeof c->cur_path, "%s", cp);
 	if (!realpath(c->cfg.root, c->real_root))
 		cfmt(c->real_root, sizeof c->real_root, "%s", c->cfg.root);
-	if (cfg->helper_socket && !cfg->helper_after_lock && control_helper_open(c)) {
+	if (cfg->helper_socket && cfg->helper && !cfg->helper_after_lock && cfg->helper->open(c)) {
 		if (c->hc)
 			stopsig_install(cfg->graceful_signals);
 		return c;
@@ -261,7 +261,8 @@ struct control *control_open(const struct control_cfg *cfg)
 			"back after a crash)", m);
 		return c;
 	}
-	if (!guard_owner(c->g) && cfg->helper_socket && cfg->helper_after_lock && control_helper_open(c)) {
+	if (!guard_owner(c->g) && cfg->helper_socket && cfg->helper && cfg->helper_after_lock &&
+	    cfg->helper->open(c)) {
 		/* dvfstopd holds this board's lock: through it, then */
 		guard_close(c->g);
 		c->g = NULL;
@@ -464,7 +465,7 @@ static int apply(struct control *c, enum control_mode mode, int64_t hz, enum con
 	}
 	describe_setting(mode, hz, action, sizeof action);
 	char note[512];
-	err = c->hc ? control_helper_apply(c, mode, hz, action, note, sizeof note) :
+	err = c->hc ? c->cfg.helper->apply(c, mode, hz, action, note, sizeof note) :
 		      apply_direct(c, mode, hz, action, note, sizeof note);
 	if (err)
 		return err;
@@ -504,7 +505,7 @@ int control_default(struct control *c, enum control_by by)
 	}
 	int err;
 	if (c->hc) {
-		err = control_helper_default(c, by_prefix(by));
+		err = c->cfg.helper->restore(c, by_prefix(by));
 	} else {
 		char m[512];
 		err = guard_restore(c->g, m, sizeof m);
@@ -640,7 +641,7 @@ static void why_elsewhere(const struct control *c, const struct dvf_sample *s, c
 
 bool control_observe(struct control *c, const struct dvf_sample *s)
 {
-	if (c->hc && control_helper_check(c))
+	if (c->hc && c->cfg.helper->check(c))
 		return true;   /* the daemon went away: said once */
 	if (s->gpu_freq_hz.ok)
 		c->last_cur_hz = s->gpu_freq_hz.v;
@@ -700,7 +701,7 @@ int control_restore_stale(struct control *c)
 int control_release(struct control *c)
 {
 	if (c->hc) {
-		int err = control_helper_release(c);
+		int err = c->cfg.helper->release(c);
 		if (!err) {
 			c->mode = CTL_DEFAULT;
 			c->hz = 0;
@@ -724,7 +725,8 @@ void control_close(struct control *c)
 	if (!c)
 		return;
 	control_release(c);
-	control_helper_close(c);
+	if (c->hc)
+		c->cfg.helper->close(c);
 	guard_close(c->g);
 	free(c);
 }

@@ -32,6 +32,8 @@ struct control_event {
 
 typedef void (*control_event_fn)(const struct control_event *ev, void *ctx);
 
+struct control_way;
+
 struct control_cfg {
 	const struct source_ops *ops;
 	struct source *src;
@@ -45,6 +47,9 @@ struct control_cfg {
 	 * clock action goes through it, and the state file is its own.  NULL:
 	 * write directly (the simulator).  The caller decides. */
 	const char *helper_socket;
+	/* How to ask it: &control_helper_way (control_helper.h), or NULL for
+	 * never (dvfstopd itself: it links no client of its own protocol). */
+	const struct control_way *helper;
 	/* Root: the files first, the daemon only when another holds the lock
 	 * (dvfstopd holds it while it runs). */
 	bool helper_after_lock;

@@ -3,6 +3,7 @@
  * in its own state file and gives them back when we restore, disconnect
  * or die; here only the asking, and what each answer means to the user. */
 #include "config.h"
+#include "control_helper.h"
 #include "control_priv.h"
 #include "helper_client.h"
 #include "helper_proto.h"
@@ -115,7 +116,7 @@ static void readonly_busy(struct control *c, long uid, long pid)
 			"quit it first (dvfstopd gives the clocks back)", pid, uid);
 }
 
-bool control_helper_open(struct control *c)
+static bool helper_open(struct control *c)
 {
 	int err;
 	char m[512];
@@ -202,7 +203,7 @@ static int refused(struct control *c, const char *action, int e, const char *m)
 	return e;
 }
 
-int control_helper_apply(struct control *c, enum control_mode mode, int64_t hz, const char *action,
+static int helper_apply(struct control *c, enum control_mode mode, int64_t hz, const char *action,
 			 char *note, size_t len)
 {
 	char m[512];
@@ -223,7 +224,7 @@ int control_helper_apply(struct control *c, enum control_mode mode, int64_t hz, 
 	return 0;
 }
 
-int control_helper_default(struct control *c, const char *prefix)
+static int helper_default(struct control *c, const char *prefix)
 {
 	char m[512];
 	for (int k = 0; k < n_gpus(c); k++) {
@@ -236,7 +237,7 @@ int control_helper_default(struct control *c, const char *prefix)
 	return 0;
 }
 
-int control_helper_release(struct control *c)
+static int helper_release(struct control *c)
 {
 	if (!c->hc || !c->helper_wrote)
 		return 0;
@@ -251,13 +252,13 @@ int control_helper_release(struct control *c)
 	return 0;
 }
 
-void control_helper_close(struct control *c)
+static void helper_close(struct control *c)
 {
 	helper_client_close(c->hc);
 	c->hc = NULL;
 }
 
-bool control_helper_check(struct control *c)
+static bool helper_check(struct control *c)
 {
 	if (!c->hc || !helper_client_gone(c->hc))
 		return false;
@@ -267,3 +268,12 @@ bool control_helper_check(struct control *c)
 	gone(c, why);
 	return true;
 }
+
+const struct control_way control_helper_way = {
+	.open = helper_open,
+	.apply = helper_apply,
+	.restore = helper_default,
+	.release = helper_release,
+	.close = helper_close,
+	.check = helper_check,
+};

@@ -40,17 +40,21 @@ void control_set_msg(struct control *c, const char *f, ...) __attribute__((forma
 /* The change is made: state, event. */
 void control_emit(struct control *c, enum control_mode mode, int64_t hz, enum control_by by);
 
-/* control_helper.c.  _open: true when the helper decides (in use, or
- * read-only for its reason); false: write directly (nobody answers). */
-bool control_helper_open(struct control *c);
-/* 0 with a note for the first change ("clock control: dvfstopd"), or an
- * errno with the message (EBUSY, the daemon gone: read-only now). */
-int control_helper_apply(struct control *c, enum control_mode mode, int64_t hz, const char *action,
-			 char *note, size_t len);
-int control_helper_default(struct control *c, const char *prefix);
-int control_helper_release(struct control *c);
-void control_helper_close(struct control *c);
-/* Has the daemon gone away since the last look?  True once, with the message. */
-bool control_helper_check(struct control *c);
+/* The actions through dvfstopd (control_helper.c; cfg.helper).  open:
+ * true when the helper decides (in use, or read-only for its reason);
+ * false: write directly (nobody answers). */
+struct control_way {
+	bool (*open)(struct control *c);
+	/* 0 with a note for the first change ("clock control: dvfstopd"), or
+	 * an errno with the message (EBUSY, the daemon gone: read-only now). */
+	int (*apply)(struct control *c, enum control_mode mode, int64_t hz, const char *action,
+		     char *note, size_t len);
+	int (*restore)(struct control *c, const char *prefix);
+	int (*release)(struct control *c);
+	void (*close)(struct control *c);
+	/* Has the daemon gone away since the last look?  True once, with the
+	 * message. */
+	bool (*check)(struct control *c);
+};
 
 #endif

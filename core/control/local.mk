@@ -5,7 +5,7 @@ noinst_LIBRARIES += core/control/libcontrol.a
 core_control_libcontrol_a_CPPFLAGS = $(I_BASE) $(I_CONTROL) $(DVF_DEFS)
 core_control_libcontrol_a_SOURCES = \
 	core/control/cfmt.c core/control/cfmt.h core/control/control.c core/control/control.h core/control/control_priv.h \
-	core/control/control_helper.c core/control/helper_client.c core/control/helper_client.h \
+	core/control/control_helper.c core/control/control_helper.h core/control/helper_client.c core/control/helper_client.h \
 	core/control/guard.c core/control/guard.h \
 	core/control/guard_priv.h core/control/helper_proto.c core/control/helper_proto.h \
 	core/control/lockfile.c core/control/lockfile.h \

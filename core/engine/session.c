@@ -2,6 +2,7 @@
 #include "session.h"
 #include "io.h"
 #include "control.h"
+#include "control_helper.h"
 #include "helper_client.h"
 #include "govern.h"
 #include "govern_trade.h"
@@ -654,7 +655,7 @@ struct control *session_control_open(struct session *s, bool readonly, bool grac
 {
 	struct control_cfg cc = { .ops = s->ops, .src = s->src, .info = s->info, .clock = &s->clock,
 				  .root = s->root, .readonly = readonly, .graceful_signals = graceful,
-				  .helper_socket = helper_socket(s),
+				  .helper_socket = helper_socket(s), .helper = &control_helper_way,
 				  .helper_after_lock = geteuid() == 0 };
 	/* Through dvfstopd every action goes to each GPU we watch (NVML's
 	 * indices); a Jetson's only GPU is its 0. */

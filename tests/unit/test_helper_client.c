@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "control.h"
+#include "control_helper.h"
 #include "helper_client.h"
 #include "test_control_fake.h"
 
@@ -269,6 +270,7 @@ static struct control *open_via(struct fx *f, const char *sock)
 	struct control_cfg cfg = {
 		.ops = &fake_ops, .src = &f->b.src, .info = &f->b.info, .clock = &f->clk,
 		.root = f->b.root, .state_dir = f->b.state_dir, .helper_socket = sock,
+		.helper = &control_helper_way,
 	};
 	struct control *c = control_open(&cfg);
 	assert_non_null(c);
