@@ -146,11 +146,11 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 				 .mode = "live", .clock = &sv->clock, .gpus = "all" };
 	char e1[512] = "", e2[512] = "";
 	/* A Jetson under the root; on a real root without one, NVML's GPUs. */
-	sv->ops = &source_jetson;
-	struct source *src = source_jetson.open(&sc, e1, sizeof e1);
+	sv->ops = &source_jetson_gpu;
+	struct source *src = source_jetson_gpu.open(&sc, e1, sizeof e1);
 	if (!src && strcmp(sv->real_root, "/") == 0) {
-		sv->ops = &source_nvml;
-		src = source_nvml.open(&sc, e2, sizeof e2);
+		sv->ops = &source_nvml_gpu;
+		src = source_nvml_gpu.open(&sc, e2, sizeof e2);
 	}
 	if (!src) {
 		snprintf(msg, len, "no GPU to serve: %s%s%s", e1, e2[0] ? "; " : "", e2);
@@ -158,7 +158,7 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 		return NULL;
 	}
 	bool ok;
-	if (sv->ops == &source_nvml) {
+	if (sv->ops == &source_nvml_gpu) {
 		sv->node.src = src;
 		ok = open_nvml(sv, &sc, msg, len, log, loglen);
 	} else {

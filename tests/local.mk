@@ -626,6 +626,8 @@ EXTRA_DIST += tests/integration/layers.sh tests/integration/names.sh tests/integ
 # Small modules: no .c file over 800 lines (issue 33).
 TESTS += tests/integration/file-lines.sh
 EXTRA_DIST += tests/integration/file-lines.sh
+TESTS += tests/integration/daemon-links.sh
+EXTRA_DIST += tests/integration/daemon-links.sh
 # The paths README, the man page and docs/ name exist.
 TESTS += tests/integration/docs-paths.sh
 EXTRA_DIST += tests/integration/docs-paths.sh docs/architecture.md

@@ -12,6 +12,9 @@
 #include "source_ops.h"
 
 extern const struct source_ops source_jetson;
+/* The same board's GPU clock alone: its table, limits and governor, read
+ * and written, and nothing else sampled (what dvfstopd links). */
+extern const struct source_ops source_jetson_gpu;
 
 /* Find the GPU devfreq node under root by device-tree name or compatible
  * string (never a fixed path).  Writes the node's real path (no root

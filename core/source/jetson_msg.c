@@ -111,9 +111,9 @@ static struct io_file *jetson_msg_watched(struct source *s, int i, char *what, s
 		return &s->zone[i];
 	}
 	i -= in->n_zones;
-	if (i < J_SYS_FILES) {
+	if (i < J_SYS_FILES && s->sys_file) {
 		const char *w;
-		struct io_file *f = jetson_sys_file(s, i, &w);
+		struct io_file *f = s->sys_file(s, i, &w);
 		jetson_msg_name(what, len, w);
 		return f;
 	}

@@ -82,7 +82,10 @@ struct source {
 		bool slow;
 		uint32_t slow_reads;
 	} seen[J_MAX_WATCHED];
-	uint32_t slow_changes;  /* io_slow_changes() when nothing was left to say */
+	uint32_t slow_changes;
+	/* the board's other files by index (jetson_sys_file), for the slow-read
+	 * messages; NULL for the GPU alone (dvfstopd links no sampling) */
+	struct io_file *(*sys_file)(struct source *s, int i, const char **what);  /* io_slow_changes() when nothing was left to say */
 	/* Files refused or unusable at open (a link, too long), each said once
 	 * by jetson_msg_next before anything else. */
 	struct note {
@@ -93,6 +96,17 @@ struct source {
 	} note[J_MAX_NOTES];
 	int n_notes;
 };
+
+/* ---- jetson.c: the GPU alone (source_jetson_gpu) ---------------------- */
+
+int jetson_probe(const struct source_cfg *cfg);
+/* The GPU's devfreq node, its clock table and files, the board's name:
+ * all dvfstopd needs.  NULL with err set. */
+struct source *jetson_open_gpu(const struct source_cfg *cfg, char *err, size_t errlen);
+void jetson_close_gpu(struct source *s);
+const struct dvf_info *jetson_info(struct source *s);
+/* A number read whole within [lo, hi], else n/a. */
+struct dvf_m jetson_read_m(struct io_file *f, int64_t lo, int64_t hi);
 
 /* ---- jetson_path.c: paths, always inside the root ---------------------- */
 

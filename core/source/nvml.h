@@ -18,6 +18,9 @@
 #define NVML_LIB_ENV "DVFSTOP_NVML_LIB"
 
 extern const struct source_ops source_nvml;
+/* The same GPUs' clocks alone (what dvfstopd links): the graphics clock
+ * is all it samples. */
+extern const struct source_ops source_nvml_gpu;
 
 /* The highest GPU number --gpu takes. */
 #define NVML_MAX_INDEX 63

@@ -1,5 +1,5 @@
 /* nvml_priv: what the NVML source's files share (nvml_api.c: the library
- * and its ABI subset; nvml.c: the source over several GPUs; nvml_ctl.c:
+ * and its ABI subset; nvml.c: the source over several GPUs; nvml_sample.c: its sampling; nvml_ctl.c:
  * its clock control; nvml_attr.c: the energy's split).  Nothing
  * outside core/source/nvml*.c includes this. */
 #ifndef DVF_NVML_PRIV_H
@@ -219,6 +219,19 @@ void nvml_set_msg(struct source *s, const char *fmt, ...) __attribute__((format(
 /* The result of a call that reads feature f of GPU g: true on success.
  * NOT_SUPPORTED turns f off for good; a lost GPU turns everything off. */
 bool nvml_got(struct source *s, struct nvml_gpu *g, nvml_ret r, unsigned f);
+
+/* May feature f of g be asked for now? */
+bool nvml_can(const struct nvml_gpu *g, unsigned f);
+/* The instantaneous power field (nvml_got's rules). */
+bool nvml_read_instant(struct source *s, struct nvml_gpu *g, int64_t *mw);
+/* The source table's operations that open, describe and close
+ * (source_nvml in nvml_sample.c, source_nvml_gpu in nvml.c share them). */
+int nvml_probe(const struct source_cfg *cfg);
+struct source *nvml_open(const struct source_cfg *cfg, char *err, size_t errlen);
+const struct dvf_info *nvml_info(struct source *s);
+void nvml_close(struct source *s);
+int nvml_next_message(struct source *s, char *buf, size_t len);
+bool nvml_broken(struct source *s);
 
 /* nvml_ctl.c: the source table's clock control. */
 int nvml_ctl_read(struct source *s, struct ctl_state *st);
