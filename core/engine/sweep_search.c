@@ -9,6 +9,8 @@
  *     error from the noise measured in this job (sweep_search_estimate);
  *   - the walk goes downhill from the start level until the best level's
  *     neighbours are measured;
+ *   - past the bound on windows, a level is still read where the best one's
+ *     neighbour is unmeasured and the walk was going downhill toward it;
  *   - while another level's interval overlaps the best one's by more than
  *     the search can afford to lose (SEARCH_TOL), the overlapping level
  *     measured least is measured again, up to SEARCH_MAX_PER_LEVEL windows
@@ -462,6 +464,27 @@ static int explore(const struct sweep_cfg *c, const struct sweep_point *pts, con
 	return x;
 }
 
+/* Past the bound: the best level's neighbour not yet measured where the
+ * nearest measured level on the other side is dearer beyond noise.  The
+ * walk was still going downhill when the bound came (a curve falling to
+ * the end of the table, a gallop's last stride), so the best is only the
+ * last level read: the next one is measured before it is held.  -1 none. */
+static int frontier(const struct sweep_cfg *c, const struct sweep_point *pts, const struct sweep_est *est, int b)
+{
+	for (int d = -1; d <= 1; d += 2) {
+		int x = b + d;
+		if (x < 0 || x >= c->n_levels || measured(&pts[x]))
+			continue;
+		for (int k = b - d; k >= 0 && k < c->n_levels; k -= d)
+			if (measured(&pts[k]) && est[k].ok) {
+				if (!within(est, k, b))
+					return x;
+				break;
+			}
+	}
+	return -1;
+}
+
 int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pts)
 {
 	int n = c->n_levels;
@@ -480,7 +503,7 @@ int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_po
 	int b = pick(c, est);
 	if (b < 0)
 		return -1;
-	int x = over ? -1 : explore(c, pts, est, b);
+	int x = over ? frontier(c, pts, est, b) : explore(c, pts, est, b);
 	if (x >= 0)
 		return x;
 	x = over ? -1 : gap(c, pts, est, b);
