@@ -75,58 +75,6 @@ void govern_mhz(const struct govern *g, int lvl, char *buf, size_t len)
 		control_fmt_mhz(g->cfg.level_hz[lvl], buf, len);
 }
 
-/* The level the user's clocks stayed at through the baseline's windows,
- * -1 when they moved or were not read. */
-static int base_level(const struct govern *g)
-{
-	int64_t f = g->base_fig[0].f_lo;
-	for (int k = 0; k < g->n_base; k++)
-		if (g->base_fig[k].f_lo <= 0 || g->base_fig[k].f_lo != f || g->base_fig[k].f_hi != f)
-			return -1;
-	for (int i = 0; g->n_base > 0 && i < g->cfg.n_levels; i++)
-		if (g->cfg.level_hz[i] == f)
-			return i;
-	return -1;
-}
-
-/* The baseline from its windows (at the user's clocks, this phase). */
-static void set_base(struct govern *g, const struct govern_fig *f, int n)
-{
-	int64_t steps = 0;
-	double j = 0, t = 0;
-	g->n_base = n;
-	for (int k = 0; k < n; k++) {
-		g->base_fig[k] = f[k];
-		steps += f[k].steps;
-		j += f[k].jps * (double)f[k].steps;
-		t += f[k].sps * (double)f[k].steps;
-	}
-	g->base_ok = true;
-	g->base_jps = j / (double)steps;
-	g->base_sps = t / (double)steps;
-	/* Its steps with the stalls left out: a stall in a baseline's twenty
-	 * steps moves their J/step by more than a level's saving, and it
-	 * costs about the same at any clock. */
-	double sj[GOVERN_BASE_MAX * GOVERN_SUBS], st[GOVERN_BASE_MAX * GOVERN_SUBS];
-	int sn[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
-	bool coarse = false;
-	for (int k = 0; k < n; k++)
-		coarse |= f[k].sub.coarse;
-	for (int k = 0; k < n && !coarse; k++)
-		for (int i = 0; i < f[k].sub.n; i++) {
-			sj[m] = f[k].sub.jps[i];
-			st[m] = f[k].sub.sps[i];
-			sn[m++] = f[k].sub.steps[i];
-		}
-	double cj, cs;
-	int64_t cn;
-	if (m >= 3 && sweep_search_subs_clean(sj, st, sn, m, &cj, &cs, &cn)) {
-		g->base_jps = cj;
-		g->base_sps = cs;
-	}
-	g->base_level = base_level(g);
-}
-
 /* Change the wanted level; a window opens once it has settled. */
 void govern_want(struct govern *g, int lvl, int64_t now)
 {
@@ -266,6 +214,21 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	govern_want(g, lvl, now);
 }
 
+/* Has the board's governor just brought the user's clocks to rest?  f
+ * stayed at one level and every window before it (n) saw them move: those
+ * are left out, so that the baseline is that level's, measured, and the
+ * energy saved is counted against a level (the same job pinned there is
+ * its truth) rather than against the end of a ramp from idle. */
+static bool ramp_over(const struct govern_fig *held, int n, const struct govern_fig *f)
+{
+	if (n == 0 || f->f_lo <= 0 || f->f_lo != f->f_hi)
+		return false;
+	for (int k = 0; k < n; k++)
+		if (held[k].f_lo == held[k].f_hi)
+			return false;
+	return true;
+}
+
 /* A warm-up or baseline window: a profile window's steps, and as long in
  * time as one at the last window's step time.  Two of them in a row that
  * agree end the warm-up; every step at the user's clocks costs what they
@@ -327,7 +290,7 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 	if (g->cache_level < 0) {
 		/* the user's clocks were the best: this window is the baseline,
 		 * and the figures a probe that moves the hold counts from */
-		set_base(g, &f, 1);
+		govern_saved_base(g, &f, 1);
 		g->ratio_base = g->ratio_held = g->base_jps;
 		g->ratio_th = g->base_sps;
 		g->ratio_steps = f.steps;
@@ -406,7 +369,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		to_verify(g, s, e, calm);
 		return;
 	}
-	if (!calm && g->wu_n < 2)
+	if ((!calm && g->wu_n < 2) || ramp_over(g->wu_fig, g->wu_n, &f))
 		g->wu_n = 0;
 	if (g->wu_n == GOVERN_BASE_MAX) {
 		memmove(&g->wu_fig[0], &g->wu_fig[1], sizeof g->wu_fig[0] * (GOVERN_BASE_MAX - 1));
@@ -414,7 +377,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 	}
 	g->wu_fig[g->wu_n++] = f;
 	if ((g->wu_n >= 2 && (govern_win_se(g->wu_fig, g->wu_n) <= GOVERN_BASE_SE || g->wu_n == GOVERN_BASE_MAX)) || bound) {
-		set_base(g, g->wu_fig, g->wu_n);
+		govern_saved_base(g, g->wu_fig, g->wu_n);
 		g->prev_ok = false;
 		govern_say(g, s->t_ns, "%s after %lld steps: %.3f s/step, %.4f J/step at the user's clocks (the baseline)",
 		    g->wu_n < 2 ? "warm-up bound reached" : "warm-up over", (long long)(s->steps.v - g->wu_steps0),
@@ -431,13 +394,15 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	struct govern_fig f;
 	if (!window_done(g, s, e, stepped, base_window(g), &f))
 		return;
+	if (ramp_over(g->wu_fig, g->wu_n, &f))
+		g->wu_n = 0;
 	if (g->wu_n < GOVERN_BASE_MAX)
 		g->wu_fig[g->wu_n++] = f;
 	if (govern_win_se(g->wu_fig, g->wu_n) > GOVERN_BASE_SE && g->wu_n < GOVERN_BASE_MAX) {
 		govern_win_start(g, s, e, s->steps.v);
 		return;
 	}
-	set_base(g, g->wu_fig, g->wu_n);
+	govern_saved_base(g, g->wu_fig, g->wu_n);
 	g->wu_n = 0;
 	govern_say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", g->base_sps, g->base_jps);
 	to_profile(g, s->t_ns, s);

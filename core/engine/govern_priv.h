@@ -48,6 +48,10 @@ double govern_win_se(const struct govern_fig *f, int n);
 double govern_win_med4(const double *v);
 
 /* ---- the energy saved (govern_saved.c) ---- */
+/* The baseline from its windows at the user's clocks (this phase): its
+ * J/step and s/step with the stalls left out, and the level the clocks
+ * stayed at (-1 where they moved). */
+void govern_saved_base(struct govern *g, const struct govern_fig *f, int n);
 /* The baseline's J/step over the held level's (where no power model). */
 double govern_saved_ratio(const struct govern *g);
 /* A baseline carried over a change of the job, scaled as the level held

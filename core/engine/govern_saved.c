@@ -1,12 +1,65 @@
-/* govern_saved: the energy the governor saved, counted against the
- * baseline at step boundaries (govern.h says how, docs/method.md why).
- * Pure. */
+/* govern_saved: the baseline (the user's clocks, measured) and the energy
+ * the governor saved, counted against it at step boundaries (govern.h
+ * says how, docs/method.md why).  Pure. */
 #include "config.h"
 
 #include <math.h>
 
 #include "govern.h"
 #include "govern_priv.h"
+#include "sweep.h"
+
+/* The level the user's clocks stayed at through the baseline's windows,
+ * -1 when they moved or were not read. */
+static int base_level(const struct govern *g)
+{
+	int64_t f = g->base_fig[0].f_lo;
+	for (int k = 0; k < g->n_base; k++)
+		if (g->base_fig[k].f_lo <= 0 || g->base_fig[k].f_lo != f || g->base_fig[k].f_hi != f)
+			return -1;
+	for (int i = 0; g->n_base > 0 && i < g->cfg.n_levels; i++)
+		if (g->cfg.level_hz[i] == f)
+			return i;
+	return -1;
+}
+
+/* The baseline from its windows (at the user's clocks, this phase). */
+void govern_saved_base(struct govern *g, const struct govern_fig *f, int n)
+{
+	int64_t steps = 0;
+	double j = 0, t = 0;
+	g->n_base = n;
+	for (int k = 0; k < n; k++) {
+		g->base_fig[k] = f[k];
+		steps += f[k].steps;
+		j += f[k].jps * (double)f[k].steps;
+		t += f[k].sps * (double)f[k].steps;
+	}
+	g->base_ok = true;
+	g->base_jps = j / (double)steps;
+	g->base_sps = t / (double)steps;
+	/* Its steps with the stalls left out: a stall in a baseline's twenty
+	 * steps moves their J/step by more than a level's saving, and it
+	 * costs about the same at any clock. */
+	double sj[GOVERN_BASE_MAX * GOVERN_SUBS], st[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int sn[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
+	bool coarse = false;
+	for (int k = 0; k < n; k++)
+		coarse |= f[k].sub.coarse;
+	for (int k = 0; k < n && !coarse; k++)
+		for (int i = 0; i < f[k].sub.n; i++) {
+			sj[m] = f[k].sub.jps[i];
+			st[m] = f[k].sub.sps[i];
+			sn[m++] = f[k].sub.steps[i];
+		}
+	double cj, cs;
+	int64_t cn;
+	if (m >= 3 && sweep_search_subs_clean(sj, st, sn, m, &cj, &cs, &cn)) {
+		g->base_jps = cj;
+		g->base_sps = cs;
+	}
+	g->base_level = base_level(g);
+}
 
 
 /* The baseline's J/step over the held level's: the held level's from the
