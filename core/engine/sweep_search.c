@@ -464,17 +464,50 @@ static int explore(const struct sweep_cfg *c, const struct sweep_point *pts, con
 	return x;
 }
 
+/* Do the measured levels up to b fall toward b (direction d) beyond
+ * noise?  The slope of their estimates over the level's index (weighted
+ * least squares, 1 / se^2) in direction d, against SEARCH_Z of its
+ * standard error: a gentle slope (under 1 % a level, less than a window's
+ * noise between neighbours) is still seen over five levels. */
+static bool falling_toward(const struct sweep_cfg *c, const struct sweep_est *est, int b, int d)
+{
+	double S = 0, Sx = 0, Sy = 0, Sxx = 0, Sxy = 0;
+	int n = 0;
+	for (int i = 0; i < c->n_levels; i++) {
+		if (!est[i].ok || !(est[i].se > 0))
+			continue;
+		if ((i - b) * d > 0)
+			continue;   /* beyond b: not the walk's way here */
+		double w = 1 / (est[i].se * est[i].se), x = (double)(i - b) * d, y = est[i].y / est[b].y;
+		w *= est[b].y * est[b].y;   /* y relative: its variance too */
+		S += w;
+		Sx += w * x;
+		Sy += w * y;
+		Sxx += w * x * x;
+		Sxy += w * x * y;
+		n++;
+	}
+	double den = S * Sxx - Sx * Sx;
+	if (n < 3 || !(den > 0))
+		return false;
+	double slope = (S * Sxy - Sx * Sy) / den, se = sqrt(S / den);
+	return slope < -SEARCH_Z * se;
+}
+
 /* Past the bound: the best level's neighbour not yet measured where the
- * nearest measured level on the other side is dearer beyond noise.  The
- * walk was still going downhill when the bound came (a curve falling to
- * the end of the table, a gallop's last stride), so the best is only the
- * last level read: the next one is measured before it is held.  -1 none. */
+ * walk was going downhill toward it: the nearest measured level on the
+ * other side dearer beyond noise, or the measured levels' trend falling
+ * toward it (a curve falling to the end of the table, a V's long gentle
+ * side, a gallop's last stride).  The best is then only the last level
+ * read: the next one is measured before it is held.  -1 none. */
 static int frontier(const struct sweep_cfg *c, const struct sweep_point *pts, const struct sweep_est *est, int b)
 {
 	for (int d = -1; d <= 1; d += 2) {
 		int x = b + d;
 		if (x < 0 || x >= c->n_levels || measured(&pts[x]))
 			continue;
+		if (falling_toward(c, est, b, d))
+			return x;
 		for (int k = b - d; k >= 0 && k < c->n_levels; k -= d)
 			if (measured(&pts[k]) && est[k].ok) {
 				if (!within(est, k, b))

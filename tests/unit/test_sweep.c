@@ -158,7 +158,30 @@ static void search_reads_past_the_bound_downhill(void **st)
 	assert_int_equal(sweep_search_pick(&c, pts), 5);
 	next = sweep_next(&c, pts);
 	assert_true(next < 0 || (next >= 4 && next <= 7));
+	/* a gentle side, 0.8 % a level (a V's long side on a measured table):
+	 * neighbours within a window's noise of each other, the trend over
+	 * five levels beyond it: past the bound the next level is read (the
+	 * walk started at 2) */
+	c.start = 2;
+	memset(pts, 0, sizeof pts);
+	for (int i = 0; i <= 4; i++) {
+		fake_noisy(&pts[i], 1 + 0.008 * (4 - i), t[i], 0.02);
+		if (i < 3)
+			fake_noisy(&pts[i], 1 + 0.008 * (4 - i), t[i], 0.02);
+	}
+	assert_int_equal(sweep_search_pick(&c, pts), 4);
+	assert_int_equal(sweep_next(&c, pts), 5);
+	/* the same levels alike (a flat bottom): nothing more is read */
+	memset(pts, 0, sizeof pts);
+	for (int i = 0; i <= 4; i++) {
+		fake_noisy(&pts[i], 1, t[i], 0.02);
+		if (i < 3)
+			fake_noisy(&pts[i], 1, t[i], 0.02);
+	}
+	next = sweep_next(&c, pts);
+	assert_true(next != 5);
 	/* the whole walk from 816 MHz on the falling curve ends on the top */
+	c.start = 5;
 	memset(pts, 0, sizeof pts);
 	int n = 0;
 	while ((next = sweep_next(&c, pts)) >= 0 && n < 20) {
