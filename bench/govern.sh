@@ -243,6 +243,14 @@ if [ "$list" = 1 ]; then
 	exit 0
 fi
 
+# The truths (the jobs pinned or at the user's clocks) are sampled every
+# 10 ms, as the governor samples while it measures: on a fixed 100 ms grid
+# a step of about 100 ms aliases with the samples (each lands at the same
+# point of the step for tens of seconds: docs/method.md), which moved one
+# pinned truth of a phased draw 7 % below its neighbours and made it "the
+# best pinned level".
+TRUTH_SAMPLING="--interval 10"
+
 # ---- one case ----------------------------------------------------------------
 # govern_run OUT MODEL SEQ BATCH SEED POWER PHASES [options...]
 simrun() {
@@ -291,7 +299,7 @@ while read -r kind m q b s p ph; do
 		pin=
 		[ "$bhz" = 0 ] || pin="--set-clock $(awk -v h="$bhz" 'BEGIN { printf "%d", h / 1e6 }')"
 		# shellcheck disable=SC2086
-		simrun "$d/u" "$m" "$q" "$b" "$s" "$p" none "$@" $pin --record "$d/u.csv"
+		simrun "$d/u" "$m" "$q" "$b" "$s" "$p" none "$@" $pin $TRUTH_SAMPLING --record "$d/u.csv"
 		# the clock after the first hold: the most frequent in the recording
 		held=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "\"gpu_freq_mhz\"") fc = i; next }
 			/governor: hold/ { h = 1 } h && $fc != "" { c[$fc]++ }
@@ -327,7 +335,8 @@ while read -r kind m q b s p ph; do
 		simrun "$d/g" "$m" "$q" "$b" "$s" "$p" "$ph" --govern &
 		for f in $pins; do
 			[ "$(jobs -p | wc -l)" -lt "$JOBS" ] || wait
-			simrun "$d/p$f" "$m" "$q" "$b" "$s" "$p" "$ph" --set-clock "${f%.*}" &
+			# shellcheck disable=SC2086
+			simrun "$d/p$f" "$m" "$q" "$b" "$s" "$p" "$ph" --set-clock "${f%.*}" $TRUTH_SAMPLING &
 		done
 		wait
 		eg=$(jval "$d/g.json" "j['job']['energy_j']")
