@@ -475,13 +475,13 @@ TESTS += tests/unit/test_sweepdata tests/unit/test_fit
 tests_unit_test_sweepdata_SOURCES = tests/unit/test_sweepdata.c
 tests_unit_test_sweepdata_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sweepdata_LDADD = $(TEST_LDADD)
-tests_unit_test_fit_SOURCES = tests/unit/test_fit.c
+tests_unit_test_fit_SOURCES = tests/unit/test_fit.c tests/unit/sweep_fixture.h
 tests_unit_test_fit_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_fit_LDADD = $(TEST_LDADD)
 # The maths of dvfstop evaluate (policy/policy_score.c).
 check_PROGRAMS += tests/unit/test_policy_score
 TESTS += tests/unit/test_policy_score
-tests_unit_test_policy_score_SOURCES = tests/unit/test_policy_score.c
+tests_unit_test_policy_score_SOURCES = tests/unit/test_policy_score.c tests/unit/sweep_fixture.h
 tests_unit_test_policy_score_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_policy_score_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/unit/test_commands

@@ -16,27 +16,17 @@
 #include "policy_builtin.h"
 #include "cmd_fit.h"
 #include "sweepdata.h"
+#include "sweep_fixture.h"
 
-#define FX DVF_SRCDIR "/tests/fixtures/sweeps/"
 
 static char err[1024];
 static const int depths[] = { 1, 2, 3, 4 }, mins[] = { 1, 2, 3 };
-
-static void load(struct sweepdata *d, const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s%s", FX, name);
-	char *paths[] = { path };
-	sweepdata_init(d);
-	if (sweepdata_load(d, paths, 1, err, sizeof err))
-		fail_msg("%s", err);
-}
 
 /* Grid-chosen fit of a fixture compared with the tree in text. */
 static void check_fit(const char *fixture, const char *tree_text, int want_depth, int want_min, int want_correct)
 {
 	struct sweepdata d;
-	load(&d, fixture);
+	sweep_fixture_load(&d, fixture);
 	bool use[WL_NFEAT];
 	sweepdata_default_features(&d, use, NULL);
 	struct sd_cart c;
@@ -98,7 +88,7 @@ static void test_ties(void **state)
 	/* Allowed to split, layers and seq_len separate equally well: layers
 	 * comes first in the feature order. */
 	struct sweepdata d;
-	load(&d, "ties.csv");
+	sweep_fixture_load(&d, "ties.csv");
 	bool use[WL_NFEAT];
 	sweepdata_default_features(&d, use, NULL);
 	struct sd_cart c;
@@ -131,7 +121,7 @@ static void test_loocv_regret_by_hand(void **state)
 	/* constant-features: only run3 is missed; it pays 2.2 / 2.0 - 1 = 10%
 	 * at 714 MHz, so the mean regret is 10% / 3. */
 	struct sweepdata d;
-	load(&d, "constant-features.csv");
+	sweep_fixture_load(&d, "constant-features.csv");
 	bool use[WL_NFEAT];
 	sweepdata_default_features(&d, use, NULL);
 	struct sd_cart c;

@@ -18,20 +18,10 @@
 #include "policy_builtin.h"
 #include "policy_score.h"
 #include "sweepdata.h"
+#include "sweep_fixture.h"
 
-#define FX DVF_SRCDIR "/tests/fixtures/sweeps/"
 
 static char err[1024];
-
-static void load(struct sweepdata *d, const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s%s", FX, name);
-	char *paths[] = { path };
-	sweepdata_init(d);
-	if (sweepdata_load(d, paths, 1, err, sizeof err))
-		fail_msg("%s", err);
-}
 
 static void parse(struct sweepdata *d, const char *text)
 {
@@ -51,7 +41,7 @@ static void test_evaluate_by_hand(void **state)
 	 *      lower: E 2.2 of 2.5: 12%, regret 2.2/2.0 - 1 = 10%
 	 * means: 33% overall; a, b (30M) small: 50%; c, d (110M) large: 16%. */
 	struct sweepdata d;
-	load(&d, "one-split.csv");
+	sweep_fixture_load(&d, "one-split.csv");
 	struct policy_tree t;
 	assert_int_equal(policy_builtin_load_spec("builtin:mlg", &t, err, sizeof err), 0);
 	struct score_cell cells[4];
@@ -93,7 +83,7 @@ static void test_evaluate_missing(void **state)
 	/* no-util: the deep, long-sequence workload needs gpu_util under mlg;
 	 * the shallow one does not.  no-maxn: b was not swept at 1300.5. */
 	struct sweepdata d;
-	load(&d, "no-util.csv");
+	sweep_fixture_load(&d, "no-util.csv");
 	struct policy_tree t;
 	assert_int_equal(policy_builtin_load_spec("builtin:mlg", &t, err, sizeof err), 0);
 	struct score_cell c;
@@ -105,7 +95,7 @@ static void test_evaluate_missing(void **state)
 	assert_true(c.ok);
 	policy_tree_free(&t);
 	sweepdata_free(&d);
-	load(&d, "no-maxn.csv");
+	sweep_fixture_load(&d, "no-maxn.csv");
 	assert_int_equal(policy_score_maxn_level(&d, 0, 1300.5), 1);
 	assert_int_equal(policy_score_maxn_level(&d, 1, 1300.5), -1);
 	sweepdata_free(&d);
