@@ -6,7 +6,8 @@
  *   floor LISTFILE INTERVAL_MS DURATION_S [SLOWLIST]
  *
  * Files of SLOWLIST are read only when 90 ms have passed since they last
- * were, on dvfstop's schedule for seldom telemetry (core/source/jetson.c).
+ * were, on dvfstop's schedule for seldom telemetry (J_SELDOM_NS in
+ * core/source/jetson_priv.h, read in jetson_sample.c).
  *
  * Prints "samples N" when done.  Sleeps to absolute deadlines on
  * CLOCK_MONOTONIC, as dvfstop does, so both wake the same number of times. */

@@ -17,7 +17,7 @@
 # the GPU clock, load and rails every sample and its seldom telemetry
 # (temperatures, /proc/stat, CPU clocks, governor and limits: the files it
 # does not read every sample at 100 Hz, again found with strace) about
-# every 100 ms, repeating the last reading in between (core/source/jetson.c says
+# every 100 ms, repeating the last reading in between (core/source/jetson_priv.h says
 # why); floor does the same, floor-all and python read every file every
 # sample.
 #
