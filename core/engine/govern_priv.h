@@ -44,6 +44,10 @@ void govern_win_add(struct govern_win *w, const struct dvf_sample *s);
 /* The relative standard error of windows' J/step from their steps (the
  * per-step spread of those that are not stalls); 1 where it cannot be told. */
 double govern_win_se(const struct govern_fig *f, int n);
+/* The windows' sub-windows (J/step, s/step, steps) into j, t, k (room for
+ * GOVERN_BASE_MAX * GOVERN_SUBS); their count, -1 where a window's edges
+ * are on samples (coarse: no sub-window to trust). */
+int govern_win_subs(const struct govern_fig *f, int n, double *j, double *t, int *k);
 /* The median of GOVERN_REF_WINDOWS values. */
 double govern_win_med4(const double *v);
 

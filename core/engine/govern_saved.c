@@ -42,16 +42,8 @@ void govern_saved_base(struct govern *g, const struct govern_fig *f, int n)
 	 * steps moves their J/step by more than a level's saving, and it
 	 * costs about the same at any clock. */
 	double sj[GOVERN_BASE_MAX * GOVERN_SUBS], st[GOVERN_BASE_MAX * GOVERN_SUBS];
-	int sn[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
-	bool coarse = false;
-	for (int k = 0; k < n; k++)
-		coarse |= f[k].sub.coarse;
-	for (int k = 0; k < n && !coarse; k++)
-		for (int i = 0; i < f[k].sub.n; i++) {
-			sj[m] = f[k].sub.jps[i];
-			st[m] = f[k].sub.sps[i];
-			sn[m++] = f[k].sub.steps[i];
-		}
+	int sn[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int m = govern_win_subs(f, n, sj, st, sn);
 	double cj, cs;
 	int64_t cn;
 	if (m >= 3 && sweep_search_subs_clean(sj, st, sn, m, &cj, &cs, &cn)) {

@@ -101,22 +101,29 @@ void govern_win_add(struct govern_win *w, const struct dvf_sample *s)
 }
 
 
+int govern_win_subs(const struct govern_fig *f, int n, double *j, double *t, int *k)
+{
+	int m = 0;
+	for (int w = 0; w < n; w++) {
+		if (f[w].sub.coarse)
+			return -1;
+		for (int i = 0; i < f[w].sub.n && m < GOVERN_BASE_MAX * GOVERN_SUBS; i++) {
+			j[m] = f[w].sub.jps[i];
+			t[m] = f[w].sub.sps[i];
+			k[m++] = f[w].sub.steps[i];
+		}
+	}
+	return m;
+}
+
 /* The relative standard error of windows' J/step from their steps (the
  * per-step spread of the steps that are not stalls); 1 where it cannot
  * be told (too few steps, edges on samples). */
 double govern_win_se(const struct govern_fig *f, int n)
 {
 	double j[GOVERN_BASE_MAX * GOVERN_SUBS], t[GOVERN_BASE_MAX * GOVERN_SUBS];
-	int k[GOVERN_BASE_MAX * GOVERN_SUBS], m = 0;
-	for (int w = 0; w < n; w++) {
-		if (f[w].sub.coarse)
-			return 1;
-		for (int i = 0; i < f[w].sub.n; i++) {
-			j[m] = f[w].sub.jps[i];
-			t[m] = f[w].sub.sps[i];
-			k[m++] = f[w].sub.steps[i];
-		}
-	}
+	int k[GOVERN_BASE_MAX * GOVERN_SUBS];
+	int m = govern_win_subs(f, n, j, t, k);
 	double cj, cs;
 	int64_t cn;
 	if (m < 4 || !sweep_search_subs_clean(j, t, k, m, &cj, &cs, &cn) || !(cj > 0))
