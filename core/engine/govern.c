@@ -178,7 +178,7 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->hold_user = user;
 	g->hold_n_win = 0;
 	g->hold_used_j = 0;
-	g->hold_s = 0;
+	g->hold_used_n = 0;
 	g->base_j_before = g->base_j;
 	g->hold_r = govern_saved_ratio(g);
 	g->ref_n = 0;

@@ -38,9 +38,10 @@
  * Energy saved: for each stretch of steps counted after the baseline was
  * known, what those steps would have used at the baseline minus what they
  * used.  In a profile, steps x the baseline's J/step; in a hold, where the
- * step time follows t = a + b / f (sweep_search_estimate), the baseline's power x
- * the hold's own time x T(baseline) / T(held): the same steps, their
- * jitter and stalls included, at the baseline's clock.  While the user's
+ * step time follows t = a + b / f (sweep_search_estimate), what the steps
+ * used plus steps x the stall-free saving a step (the baseline's power x
+ * T(baseline) less the held level's power x T(held), from the profile):
+ * their jitter, stalls and heat are on both sides, not stretched.  While the user's
  * clocks are held nothing is counted: the saving there is 0 by
  * construction.  The figure is never below 0: a profile that has not yet
  * paid for itself reports 0 (docs/method.md). */
@@ -177,7 +178,7 @@ struct govern {
 	double hold_jps[GOVERN_HOLD_WINS], hold_sps[GOVERN_HOLD_WINS];
 	int hold_steps[GOVERN_HOLD_WINS];
 	double hold_used_j;          /* energy the hold's counted steps used */
-	double hold_s;               /* and their seconds */
+	int64_t hold_used_n;         /* and their steps */
 	double ratio_k;              /* the profile's: the baseline's step time over the held level's */
 	double ratio_dw;             /* ... and the baseline's mean power less the held level's (W) */
 	double ratio_th;             /* the held level's stall-free s/step in the profile */
@@ -222,7 +223,6 @@ struct govern {
 	int64_t save_steps;          /* steps counted in it */
 	double prev_e_mj;
 	int64_t prev_steps;
-	int64_t prev_edge_t;         /* the last counted step boundary's time */
 	bool prev_ok;
 	/* decisions, newest last */
 	int n_log;
