@@ -360,10 +360,11 @@ int session_sample(struct session *s)
 	int64_t now = timebase_now(&s->clock);
 	if (s->sim)
 		sim_advance(s->sim, now);
+	/* The source fills the whole sample (source_ops.h); not zeroed here
+	 * first, which would write its 4 KiB twice every sample. */
 	struct dvf_sample smp;
-	memset(&smp, 0, sizeof smp);
+	smp.t_ns = now;
 	int rc = s->ops->sample(s->src, &smp);
-	sample_safe(&smp);   /* a recording's governor column, a process's name */
 	if (s->ops->broken && s->ops->broken(s->src))
 		s->source_broken = true;   /* said by source_messages; the exit status says it too */
 	if (rc < 0) {
@@ -371,6 +372,7 @@ int session_sample(struct session *s)
 		session_track_cut(s);
 		return -1;
 	}
+	sample_safe(&smp);   /* a recording's governor column, a process's name */
 	if (s->src_timed)
 		now = smp.t_ns;     /* a recording carries its own time */
 	smp.t_ns = now;
