@@ -203,7 +203,7 @@ int session_restart(struct session *s)
 	int cap = s->hist.cap;
 	int64_t bucket = s->hist.bucket_ns;
 	history_free(&s->hist);
-	if (history_init(&s->hist, cap, bucket) < 0) {
+	if (s->keep_hist && history_init(&s->hist, cap, bucket) < 0) {
 		session_msg(s, "out of memory");
 		return -1;
 	}
@@ -416,7 +416,8 @@ int session_sample(struct session *s)
 	int n_lost = s->energy.ch[ENERGY_TOTAL].n_lost;
 	energy_add(&s->energy, &smp);
 	job_count_lost(s, &smp, n_lost);
-	history_push(&s->hist, &smp);
+	if (s->keep_hist)
+		history_push(&s->hist, &smp);
 	if (smp.hw_energy_mj.ok)
 		energy_counter_add(&s->hw, smp.hw_energy_mj.v);
 	for (int i = 0; s->info && i < s->info->n_gpus && i < DVF_MAX_GPUS; i++)
