@@ -43,7 +43,11 @@ bool procfs_parse_meminfo(const char *text, struct procfs_mem *m)
 	*m = (struct procfs_mem){ -1, -1, -1, -1 };
 	int64_t *dst[] = { &m->total_kb, &m->avail_kb, &m->swap_total_kb, &m->swap_free_kb };
 	for (const char *line = text; line && *line; line = procfs_next_line(line)) {
+		/* ~50 lines, four keys: the first letter rules out most pairs
+		 * before strlen and strncmp are called */
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+			if (line[0] != keys[k][0])
+				continue;
 			size_t n = strlen(keys[k]);
 			if (strncmp(line, keys[k], n) != 0)
 				continue;
