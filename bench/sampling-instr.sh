@@ -52,6 +52,7 @@ run() {
 		/^summary:/ { print $col["Ir"], $col["Dr"] + $col["Dw"], $col["D1mr"] + $col["D1mw"] }' "$work/cg"
 }
 
+# shellcheck disable=SC2046 # the counts are words
 set -- $(run "$N1") $(run "$N2") $(run "$N1" --D1=4096,8,64) $(run "$N2" --D1=4096,8,64)
 echo "dvfstop --batch, static AGX Orin tree, 100 Hz: cachegrind counts per sample over samples $N1-$N2 ($DVFSTOP)"
 awk -v n=$((N2 - N1)) -v i1="$1" -v r1="$2" -v d1="$3" -v i2="$4" -v r2="$5" -v d2="$6" -v c1="$9" -v c2="${12}" 'BEGIN {
