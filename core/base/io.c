@@ -122,25 +122,34 @@ int io_fault_load(const char *file)
  * [blanks][+|-]digits[blanks]; a value beyond int64 is refused. */
 bool io_parse_i64(const char *s, int64_t *out)
 {
-	while (isspace((unsigned char)*s))
+	/* a digit is never a blank: isspace only where there may be one
+	 * (io_read has stripped the newline, so as a rule nowhere) */
+	while ((*s < '0' || *s > '9') && isspace((unsigned char)*s))
 		s++;
 	bool neg = *s == '-';
 	if (*s == '-' || *s == '+')
 		s++;
 	if (*s < '0' || *s > '9')
 		return false;
-	/* v * 10 + d must stay within lim: v below lim / 10, or equal to it
-	 * with d no more than lim's last digit */
-	uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	uint64_t cut = lim / 10;
-	unsigned cut_d = (unsigned)(lim % 10);
-	for (; *s >= '0' && *s <= '9'; s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (v >= cut && (v > cut || d > cut_d))
-			return false;
-		v = v * 10 + d;
+	/* 18 digits stay below 10^18, within int64 either way: the limit is
+	 * looked at only past them.  There v * 10 + d must stay within lim:
+	 * v below lim / 10, or equal to it with d no more than lim's last
+	 * digit */
+	uint64_t v = 0;
+	for (const char *first = s; *s >= '0' && *s <= '9' && s - first < 18; s++)
+		v = v * 10 + (unsigned)(*s - '0');
+	if (*s >= '0' && *s <= '9') {
+		uint64_t lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+		uint64_t cut = lim / 10;
+		unsigned cut_d = (unsigned)(lim % 10);
+		for (; *s >= '0' && *s <= '9'; s++) {
+			unsigned d = (unsigned)(*s - '0');
+			if (v >= cut && (v > cut || d > cut_d))
+				return false;
+			v = v * 10 + d;
+		}
 	}
-	while (isspace((unsigned char)*s))
+	while (*s && isspace((unsigned char)*s))
 		s++;
 	if (*s)
 		return false;

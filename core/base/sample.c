@@ -46,5 +46,6 @@ void sample_safe(struct dvf_sample *s)
 {
 	text_safe(s->gpu_governor);
 	for (int i = 0; i < DVF_MAX_GPU_PROCS; i++)
-		text_safe(s->gpu_proc[i].name);
+		if (s->gpu_proc[i].name[0])   /* most slots are empty: no call */
+			text_safe(s->gpu_proc[i].name);
 }

@@ -66,9 +66,11 @@ struct source_ops {
 	/* Open; on failure return NULL and put a message in err. */
 	struct source *(*open)(const struct source_cfg *cfg, char *err, size_t errlen);
 	const struct dvf_info *(*info)(struct source *s);
-	/* Fill *out (t_ns is set by the caller's clock).  Returns 0, or -1 when
-	 * the source has ended (replay at its end). Individual metric failures
-	 * are invalid fields, not errors. */
+	/* Fill all of *out, every field: the caller does not zero it, and t_ns
+	 * (set by the caller's clock after) holds no particular value.
+	 * Returns 0, or -1, *out left as it was, when the source has ended
+	 * (replay at its end). Individual metric failures are invalid fields,
+	 * not errors. */
 	int (*sample)(struct source *s, struct dvf_sample *out);
 	/* Clock control; NULL where the source cannot control (replay).
 	 * Return 0 or an errno. */

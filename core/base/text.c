@@ -32,7 +32,12 @@ static size_t char_len(const unsigned char *p, bool lines)
 
 static char *scrub(char *s, bool lines)
 {
-	unsigned char *r = (unsigned char *)s, *w = r;
+	/* Most text is plain printable ASCII, kept as it is: only read.  A
+	 * sample's governor and process names pass here every sample. */
+	unsigned char *r = (unsigned char *)s;
+	while (*r >= 0x20 && *r < 0x7f)
+		r++;
+	unsigned char *w = r;
 	while (*r) {
 		size_t n = char_len(r, lines);
 		if (n == 0) {

@@ -203,7 +203,7 @@ int session_restart(struct session *s)
 	int cap = s->hist.cap;
 	int64_t bucket = s->hist.bucket_ns;
 	history_free(&s->hist);
-	if (history_init(&s->hist, cap, bucket) < 0) {
+	if (s->keep_hist && history_init(&s->hist, cap, bucket) < 0) {
 		session_msg(s, "out of memory");
 		return -1;
 	}
@@ -360,10 +360,12 @@ int session_sample(struct session *s)
 	int64_t now = timebase_now(&s->clock);
 	if (s->sim)
 		sim_advance(s->sim, now);
-	struct dvf_sample smp;
-	memset(&smp, 0, sizeof smp);
-	int rc = s->ops->sample(s->src, &smp);
-	sample_safe(&smp);   /* a recording's governor column, a process's name */
+	/* The source fills the whole sample (source_ops.h), in place: not
+	 * zeroed first, nor copied to s->cur after (4.4 KB each, every
+	 * sample).  Nothing reads s->cur until it is whole again; a source that
+	 * has ended leaves it as it was. */
+	struct dvf_sample *smp = &s->cur;
+	int rc = s->ops->sample(s->src, smp);
 	if (s->ops->broken && s->ops->broken(s->src))
 		s->source_broken = true;   /* said by source_messages; the exit status says it too */
 	if (rc < 0) {
@@ -371,10 +373,11 @@ int session_sample(struct session *s)
 		session_track_cut(s);
 		return -1;
 	}
+	sample_safe(smp);   /* a recording's governor column, a process's name */
 	if (s->src_timed)
-		now = smp.t_ns;     /* a recording carries its own time */
-	smp.t_ns = now;
-	smp.seq = s->n_samples;
+		now = smp->t_ns;     /* a recording carries its own time */
+	smp->t_ns = now;
+	smp->seq = s->n_samples;
 	bool job_ended = false;
 	if (s->job) {
 		job_poll(s->job, now);
@@ -384,42 +387,42 @@ int session_sample(struct session *s)
 	} else if (s->sim) {
 		sim_progress(s, now);
 	} else if (s->replay_job) {
-		recorded_progress(s, &smp);
+		recorded_progress(s, smp);
 	}
 	const struct progress_tracker *t = session_tracker(s);
 	if (t) {
 		struct progress_status st;
 		progress_tracker_status(t, now, &st);
-		smp.steps = st.steps;
-		smp.tokens = st.tokens;
+		smp->steps = st.steps;
+		smp->tokens = st.tokens;
 		int64_t at;
 		if (st.steps.ok && progress_tracker_step_time(t, &at) && at <= now)
-			smp.step_ns = dvf_m_val(at);
+			smp->step_ns = dvf_m_val(at);
 		s->have_progress = s->have_progress || st.steps.ok;
 		job_base(s, st.steps, now);
 	}
-	job_attr(s, &smp);
+	job_attr(s, smp);
 	if (!s->src_timed) {
 		/* a recording's rows carry their own; a simulated board's wall
 		 * clock moves with simulated time */
 		struct timespec wall;
 		clock_gettime(CLOCK_REALTIME, &wall);
-		smp.unix_ns = dvf_m_val(s->sim ? s->unix0_ns + now : (int64_t)wall.tv_sec * DVF_NS_PER_S + wall.tv_nsec);
+		smp->unix_ns = dvf_m_val(s->sim ? s->unix0_ns + now : (int64_t)wall.tv_sec * DVF_NS_PER_S + wall.tv_nsec);
 	}
 	if (s->n_samples == 0)
 		s->t_start = now;
-	s->cur = smp;
 	s->have_cur = true;
 	s->n_samples++;
 	int n_lost = s->energy.ch[ENERGY_TOTAL].n_lost;
-	energy_add(&s->energy, &smp);
-	job_count_lost(s, &smp, n_lost);
-	history_push(&s->hist, &smp);
-	if (smp.hw_energy_mj.ok)
-		energy_counter_add(&s->hw, smp.hw_energy_mj.v);
+	energy_add(&s->energy, smp);
+	job_count_lost(s, smp, n_lost);
+	if (s->keep_hist)
+		history_push(&s->hist, smp);
+	if (smp->hw_energy_mj.ok)
+		energy_counter_add(&s->hw, smp->hw_energy_mj.v);
 	for (int i = 0; s->info && i < s->info->n_gpus && i < DVF_MAX_GPUS; i++)
-		if (smp.gpu[i].energy_mj.ok)
-			energy_counter_add(&s->gpu_hw[i], smp.gpu[i].energy_mj.v);
+		if (smp->gpu[i].energy_mj.ok)
+			energy_counter_add(&s->gpu_hw[i], smp->gpu[i].energy_mj.v);
 	source_messages(s, now);
 	session_track_end(s, now);
 	if (job_ended && !s->job_over) {
@@ -428,13 +431,13 @@ int session_sample(struct session *s)
 		s->job_over = true;
 		s->job_e1 = s->energy;
 		s->job_t1 = now;
-		s->job_steps1 = smp.steps.ok ? smp.steps.v : -1;
+		s->job_steps1 = smp->steps.ok ? smp->steps.v : -1;
 		session_msg(s, "%s %s", s->job_name, job_describe(s->job, buf, sizeof buf));
 		if (s->rec)
 			recorder_event(s->rec, s->msg);
 	}
 	if (s->rec) {
-		int err = recorder_write(s->rec, &smp, &s->energy, now - s->t_start);
+		int err = recorder_write(s->rec, smp, &s->energy, now - s->t_start);
 		if (err) {
 			session_msg(s, "recording to %s stopped: %s (what was written is kept)",
 				    s->rec_path, strerror(err));

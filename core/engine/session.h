@@ -46,7 +46,9 @@ struct session {
 	int64_t next_t;              /* clock time the next sample is due */
 
 	struct energy energy;
-	struct history hist;
+	struct history hist;         /* the dashboard's charts: kept (keep_hist) only
+	                                for it, --batch draws none */
+	bool keep_hist;
 
 	/* The fine-tune: a child (-- CMD), a watched process (--pid), a
 	 * progress file (--progress), or the simulator's own. */

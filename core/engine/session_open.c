@@ -241,7 +241,8 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 		bridge = DVF_NS_PER_S;
 	energy_init(&s->energy, bridge);
 	s->tot_steps = -1;
-	if (history_init(&s->hist, HIST_POINTS, HIST_BUCKET_NS) < 0) {
+	s->keep_hist = !o->batch;
+	if (s->keep_hist && history_init(&s->hist, HIST_POINTS, HIST_BUCKET_NS) < 0) {
 		snprintf(err, errlen, "out of memory");
 		session_close(s);
 		return -1;

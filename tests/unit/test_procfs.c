@@ -88,6 +88,16 @@ static void test_cores(void **state)
 	assert_int_equal(procfs_parse_cores("cpu0 1 2 x\n", busy, total, 4), -1);
 	/* a core past max is skipped, not written */
 	assert_int_equal(procfs_parse_cores("cpu7 1 1 1 1 1 1 1\n", busy, total, 4), 0);
+	/* a field up to INT64_MAX / 16 (576460752303423487) is taken; one
+	 * past it, or too long for int64 at all, is garbage; a sign is not a
+	 * digit */
+	assert_int_equal(procfs_parse_cores("cpu0 576460752303423487 0 0 0 0 0 0\n", busy, total, 4), 1);
+	assert_int_equal(busy[0], 576460752303423487);
+	assert_int_equal(procfs_parse_cores("cpu0 576460752303423488 0 0 0 0 0 0\n", busy, total, 4), -1);
+	assert_int_equal(procfs_parse_cores("cpu0 99999999999999999999999 0 0 0 0 0 0\n", busy, total, 4), -1);
+	assert_int_equal(procfs_parse_cores("cpu0 1 +2 3 4 5 6 7\n", busy, total, 4), -1);
+	assert_int_equal(procfs_parse_cores("cpu0\t1\t2 3 4 5 6 7\n", busy, total, 4), 1);
+	assert_int_equal(total[0], 28);
 
 	struct procfs_cores c = { 0 };
 	struct dvf_m u[DVF_MAX_CORES];
