@@ -56,6 +56,23 @@ double govern_saved_pct(const struct govern *g)
 	return g->base_ok && g->base_j > 0 ? g->saved_j / g->base_j * 100 : 0;
 }
 
+bool govern_measuring(const struct govern *g)
+{
+	switch (g->state) {
+	case GOV_WARMUP:
+	case GOV_BASELINE:
+	case GOV_PROFILE:
+	case GOV_VERIFY:
+		return true;
+	case GOV_HOLD:
+		/* its probes' pairs: a neighbour's J/step against the held
+		 * level's, a few tenths of a per cent apart */
+		return !g->probe[0].done || !g->probe[1].done || g->probe_pending;
+	default:
+		return false;
+	}
+}
+
 const char *govern_last(const struct govern *g)
 {
 	return g->n_log ? g->log[g->n_log - 1] : "";

@@ -257,6 +257,10 @@ const char *govern_state_name(enum govern_state s);
 /* The energy saved as a share of what the counted steps would have used at
  * the baseline, in per cent; 0 before any step is counted. */
 double govern_saved_pct(const struct govern *g);
+/* Is it measuring windows that decide (warm-up, baseline, profile, a
+ * cached level's verification, a hold's probes)?  The driver samples
+ * every GOVERN_FAST_NS meanwhile. */
+bool govern_measuring(const struct govern *g);
 /* Whether the baseline is a cached profile's, rescaled (govern_use_cache). */
 static inline bool govern_base_cached(const struct govern *g) { return g->cache_verdict > 0 && g->cache_level >= 0; }
 /* The baseline was measured while the board's own governor moved the

@@ -220,13 +220,16 @@ static void say_new(struct govern_driver *d, struct session *s)
 	/* While it measures, samples every 10 ms: a step of about the
 	 * sampling interval would alias with it (each sample at the same point
 	 * of the step, the power read high or low for seconds), and a window
-	 * of a few steps would carry that error. */
+	 * of a few steps would carry that error.  A hold's probes too: at
+	 * 100 ms, dithered, a window of a second read its J/step 3-5 % off
+	 * from where a step's edges fell between samples, noise-free, where
+	 * the levels it compares are tenths of a per cent apart. */
 	enum govern_state st = d->g.state;
-	bool measuring = st == GOV_WARMUP || st == GOV_BASELINE || st == GOV_PROFILE;
+	bool measuring = govern_measuring(&d->g);
 	s->fast_ns = d->active && measuring ? GOVERN_FAST_NS : 0;
 	/* Held: samples at --interval, each drawn around it, so a step of
 	 * about that length does not alias with them (session_dither_ns). */
-	s->dither = d->active && (st == GOV_HOLD || st == GOV_VERIFY);
+	s->dither = d->active && !measuring && (st == GOV_HOLD || st == GOV_VERIFY);
 }
 
 /* The clocks as they were before the governor took them. */

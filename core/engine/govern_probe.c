@@ -93,6 +93,17 @@ static void back_measured(struct govern *g, const struct govern_probe *p, double
 	    b, a, a, (1 - 1 / (1 + dj)) * 100, se * 100, p->n);
 }
 
+/* A side decided with the held level staying: said, so the event history
+ * shows what each probe measured. */
+static void probe_said(struct govern *g, int side, double mean, double se, int n, int64_t now)
+{
+	char a[32], b[32];
+	govern_mhz(g, g->held, a, sizeof a);
+	govern_mhz(g, g->held + (side ? 1 : -1), b, sizeof b);
+	govern_say(g, now, "probe: %s %.2f %% %s than %s (+-%.2f %%, %d windows between the held level's): %s stays", b,
+	    fabs(mean) * 100, mean > 0 ? "dearer" : "cheaper", a, se * 100, n, a);
+}
+
 /* The held level's window after a probe's: the pair done, the side
  * decided where it can be.  True when the hold moved to that side. */
 bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dvf_sample *s)
@@ -125,6 +136,8 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= GOVERN_PROBE_MAX_N;
 	if (p->back)
 		back_measured(g, p, mean, se, s, done);
+	else if (done)
+		probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
 	if (done)
 		p->done = true;   /* dearer, or as cheap within noise: the held level stays */
 	return false;

@@ -7,6 +7,7 @@
 # intervals drawn around --interval (session_dither_ns), so that error
 # averages out: one profile, no "job changed", and the hold's windows
 # agree.  (A seeded draw of bench/govern.sh --seed 10 that failed so.)
+# While its probes measure a neighbour it samples every 10 ms.
 . "$top_srcdir/tests/lib.sh"
 PY=/usr/bin/python3
 P="reference,soc_w=5.8,sys_w=35,vmin=1.26,vmax=1.46,vcurve=1.81,ceff_nf=4.88,leak_w=1.94,act_mem=0.749"
@@ -29,7 +30,8 @@ for r in rows:
         on = True
     if on:
         held.append(float(r["time_s"]))
-d = sorted(round(b - a, 4) for a, b in zip(held, held[1:]))
+# (the hold's probes sample every 10 ms while they measure: left out)
+d = sorted(x for x in (round(b - a, 4) for a, b in zip(held, held[1:])) if x > 0.015)
 print(len(d), d[len(d) // 10], d[len(d) // 2], d[9 * len(d) // 10], sum(d) / len(d))
 PY
 read -r n p10 p50 p90 mean <"$T/gaps"
