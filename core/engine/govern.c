@@ -221,6 +221,8 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->held_d2 = 0;
 	g->held_nd = 0;
 	bool probing = lvl >= 0 && g->cfg.select == SEL_ENERGY && (!user || lvl == g->base_level);
+	g->probe_to[0] = lvl - 1;
+	g->probe_to[1] = lvl + 1;
 	g->probe[0].done = !probing || lvl - 1 < 0;
 	g->probe[1].done = !probing || lvl + 1 >= g->cfg.n_levels;
 	if (g->first_profile_steps < 0 && s->steps.ok)
@@ -490,6 +492,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 			g->ratio_k = g->ratio_th > 0 ? 1 : 0;
 			g->ratio_dw = 0;
 			govern_to_hold(g, g->base_level, true, s->t_ns, s);
+			govern_probe_aim(g, best);
 			govern_say(g, s->t_ns, "hold %s (the user's clocks): no level beat them beyond noise (best %s %.4f J/step "
 			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
 			    g->sw.windows, used);

@@ -69,6 +69,7 @@ enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN
        GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
        GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
        GOVERN_PROBE_MAX_N = 6 /* ... and given up after this many (within noise of the held level) */,
+       GOVERN_PROBE_AIM_N = 12 /* ... or this many where the profile measured it cheaper than the user's clocks */,
        GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */ };
 
 /* A hold's probes of one neighbour of the held level (govern.c): each
@@ -80,6 +81,7 @@ struct govern_probe {
 	double sum_s;                /* d of s/step */
 	bool done;                   /* decided (dearer, or within noise), or no such level */
 	bool back;                   /* the level the hold moved from: its pairs measure the move's saving again */
+	bool aimed;                  /* the profile's cheapest, from the user's clocks: GOVERN_PROBE_AIM_N pairs at most */
 };
 
 /* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
@@ -206,7 +208,8 @@ struct govern {
 	 * V) its noise can pick the wrong one, and the hold has the time to
 	 * tell: one window at a neighbour between windows at the held level,
 	 * alternating sides, until each side is decided (docs/method.md). */
-	struct govern_probe probe[2];    /* [0] the level below, [1] the one above */
+	struct govern_probe probe[2];    /* [0] a level below, [1] one above */
+	int probe_to[2];             /* ... which: the neighbours, or the profile's cheapest (govern_probe_aim) */
 	int probe_side;              /* the side the window now measures, -1 the held level */
 	int probe_turn;              /* the side probed next */
 	bool probe_pending;          /* a probe's window waits for the held window after it */

@@ -25,6 +25,8 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dvf_sample *s);
 /* After a held window: the next probe, while a side is undecided. */
 void govern_probe_next(struct govern *g, int64_t now);
+/* The user's clocks held: probe level lvl, the profile's cheapest, on its side. */
+void govern_probe_aim(struct govern *g, int lvl);
 
 /* ---- windows (govern_win.c) ---- */
 /* The energy and time at the last step boundary (between the previous

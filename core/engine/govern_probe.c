@@ -56,7 +56,7 @@ static void move_to(struct govern *g, int side, const struct dvf_sample *s)
 	double dj, se, ds = p->sum_s / p->n;
 	int n = p->n;
 	pairs_stat(g, p, &dj, &se);
-	int from = g->held, to = g->held + (side ? 1 : -1), switches = g->probe_switches + 1;
+	int from = g->held, to = g->probe_to[side], switches = g->probe_switches + 1;
 	g->mv_held = g->ratio_held;
 	g->mv_th = g->ratio_th;
 	g->mv_k = g->ratio_k;
@@ -69,6 +69,7 @@ static void move_to(struct govern *g, int side, const struct dvf_sample *s)
 	g->probe_switches = switches;
 	/* the level left is probed again: its pairs, unbiased by the choice,
 	 * count the saving (and move the hold back where it was cheaper) */
+	g->probe_to[!side] = from;
 	g->probe[!side].back = true;
 	if (switches >= GOVERN_PROBE_SWITCHES)
 		g->probe[side].done = true;
@@ -88,7 +89,7 @@ static void back_measured(struct govern *g, const struct govern_probe *p, double
 		return;
 	char a[32], b[32];
 	govern_mhz(g, g->held, a, sizeof a);
-	govern_mhz(g, g->held + (p == &g->probe[1] ? 1 : -1), b, sizeof b);
+	govern_mhz(g, g->probe_to[p == &g->probe[1]], b, sizeof b);
 	govern_say(g, s->t_ns, "%s measured again from %s: %s %.1f %% cheaper (+-%.1f %%, %d windows): the saving counts that",
 	    b, a, a, (1 - 1 / (1 + dj)) * 100, se * 100, p->n);
 }
@@ -99,7 +100,7 @@ static void probe_said(struct govern *g, int side, double mean, double se, int n
 {
 	char a[32], b[32];
 	govern_mhz(g, g->held, a, sizeof a);
-	govern_mhz(g, g->held + (side ? 1 : -1), b, sizeof b);
+	govern_mhz(g, g->probe_to[side], b, sizeof b);
 	govern_say(g, now, "probe: %s %.2f %% %s than %s (+-%.2f %%, %d windows between the held level's): %s stays", b,
 	    fabs(mean) * 100, mean > 0 ? "dearer" : "cheaper", a, se * 100, n, a);
 }
@@ -133,7 +134,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	}
 	/* The level left is measured to the full count: stopping once it
 	 * looks dearer beyond noise would keep the draws that overstate it. */
-	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= GOVERN_PROBE_MAX_N;
+	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= (p->aimed ? GOVERN_PROBE_AIM_N : GOVERN_PROBE_MAX_N);
 	if (p->back)
 		back_measured(g, p, mean, se, s, done);
 	else if (done)
@@ -158,5 +159,23 @@ void govern_probe_next(struct govern *g, int64_t now)
 	g->probe_side = side;
 	g->pend_bj = g->last_j;
 	g->pend_bs = g->last_s;
-	govern_want(g, g->held + (side ? 1 : -1), now);
+	govern_want(g, g->probe_to[side], now);
+}
+
+/* The user's clocks held (no level beat them beyond the profile's noise)
+ * where the profile measured level lvl the cheapest: its side probes lvl
+ * itself, not the neighbour.  The hold's longer paired windows then
+ * decide what the profile's few short ones could not; the neighbour, a
+ * level's step from the user's on a flat stretch, is often within noise
+ * of them where lvl is not. */
+void govern_probe_aim(struct govern *g, int lvl)
+{
+	if (lvl < 0 || lvl >= g->cfg.n_levels || lvl == g->held)
+		return;
+	int side = lvl > g->held;
+	if (g->probe[side].done)   /* no probes in this hold */
+		return;
+	g->probe_to[side] = lvl;
+	/* its mean is cheaper: measuring it longer costs nothing */
+	g->probe[side].aimed = true;
 }

@@ -619,6 +619,42 @@ static void test_saved_stalls(void **state)
 		fail_msg("%+.2f points off the truth on average", sum / 6);
 }
 
+/* The user's clocks (the top) 1.25 % over the optimum, which is three
+ * levels down, the levels between within a few tenths of it: the
+ * profile's few short windows often cannot tell the best from the user's
+ * level beyond noise, and the user's level is held.  Its probes then
+ * measure the profile's best level itself, in the hold's longer paired
+ * windows (a neighbour, 0.6 % cheaper here, stayed within noise, and the
+ * hold at the top a whole job): over the seeds, where the job ends the
+ * hold is within 0.3 % of the optimum on average (0.45 % before: 2 of 16
+ * at the user's clocks, 1.25 % over). */
+static void test_hold_user_aimed(void **state)
+{
+	(void)state;
+	static const double rel[N] = { 1.20, 1.14, 1.09, 1.05, 1.025, 1.010, 1.003, 1.0, 1.002, 1.006, 1.0125 };
+	double jps[N], sps[N];
+	for (int i = 0; i < N; i++) {
+		sps[i] = 0.1 + 0.2 * 306e6 / (double)orin[i];
+		jps[i] = 8 * rel[i];
+	}
+	int user = 0;
+	double over = 0;
+	for (int seed = 1; seed <= 16; seed++) {
+		struct board b;
+		struct govern g;
+		start_on(&b, jps, sps, seed, 4100, 0.03, &g);
+		run(&b, &g, 1500);
+		assert_int_equal(g.state, GOV_HOLD);
+		user += g.hold_user;
+		int at = g.want < 0 ? TOP : g.want;
+		over += jps[at] / jps[7] - 1;
+		assert_true(g.saved_j >= 0);
+	}
+	print_message("%d of 16 held the user's clocks at the end; %.2f %% over the optimum on average\n", user, over / 16 * 100);
+	if (over / 16 > 0.003)
+		fail_msg("%.2f %% over the optimum on average (%d of 16 at the user's clocks)", over / 16 * 100, user);
+}
+
 /* A hold one level off the optimum of a steep V (as a profile's noise can
  * leave it, here a cached record from a run that chose that level): the
  * hold's probes of its neighbours find the cheaper one and move there
@@ -844,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_noise_not_faster),
 		cmocka_unit_test(test_saved_true),
 		cmocka_unit_test(test_saved_stalls),
+		cmocka_unit_test(test_hold_user_aimed),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_baseline_after_ramp),
 		cmocka_unit_test(test_hold_probes_neighbours),
