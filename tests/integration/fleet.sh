@@ -195,8 +195,11 @@ say(not err and len(r["data"]["result"]) == 1 and r["data"]["result"][0]["metric
 # the governed board: its state, the level it holds, what it saved
 r, err = query('dvfstop_governor_info{instance="%s",state="hold"}' % governed)
 say(not err, "the governed board holds a level%s" % (": " + err if err else ""))
-r, err = query('dvfstop_gpu_governed_frequency_hertz{instance="%s"} > 0 and dvfstop_energy_saved_joules_total{instance="%s"} > 0' % (governed, governed))
-say(not err, "the governed board's clock held and energy saved%s" % (": " + err if err else ""))
+# (the saving may be 0: the board's own governor moves the user's clocks,
+# and where the warm-up caught it near the level held, no level beats them
+# by much; on a loaded machine it measured 7.5567 J/step against 7.5542)
+r, err = query('dvfstop_gpu_governed_frequency_hertz{instance="%s"} > 0 and dvfstop_energy_saved_joules_total{instance="%s"} >= 0' % (governed, governed))
+say(not err, "the governed board's clock held and its energy saved exported%s" % (": " + err if err else ""))
 # the node of 8 GPUs: one series per GPU on the per-GPU panels' metrics
 if have_nvml:
     for m in ("dvfstop_gpu_power_watts", "dvfstop_gpu_frequency_hertz", "dvfstop_gpu_memory_used_bytes"):
