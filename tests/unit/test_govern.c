@@ -512,6 +512,33 @@ static void test_noise_not_faster(void **state)
 		fail_msg("%.2f %% over the minimum on average", over / 20 * 100);
 }
 
+/* A governed job of 1,500 steps on board b (set up by the caller), from
+ * level 5: the saving it counted less the truth (each counted step's
+ * noise-free J/step at the top, minus at the level it ran at; a stall is
+ * the same at any level), in points of the baseline's energy; *truth the
+ * true saving (J). */
+static double saved_err(struct board *b, const double jps[N], struct govern *g, double *truth)
+{
+	struct govern_cfg c;
+	cfg(&c);
+	govern_init(g, &c, 5, 0);
+	double base = 0;
+	*truth = 0;
+	while (b->steps < 1500) {
+		double was = b->steps;
+		int l = b->lvl < 0 ? TOP : b->lvl;
+		bool counted = g->base_ok && (g->state == GOV_PROFILE || g->state == GOV_BASELINE || g->state == GOV_HOLD);
+		bool stalled = b->stall_left > 1e-9;
+		board_tick(b);
+		if (counted) {
+			*truth += (b->steps - was) * (jps[TOP] - jps[l]);
+			base += (b->steps - was) * jps[TOP] + (stalled ? b->stall_w * 0.1 : 0);
+		}
+		b->lvl = govern_feed(g, &b->s, &b->e);
+	}
+	return (g->saved_j - *truth) / base * 100;
+}
+
 /* Energy saved, true: against the same steps at the user's clocks (the
  * top), the saving counted is within 0.6 points of the baseline's
  * energy on average (1.5 at most); on a flat curve the user's clocks' level is held (no level beats
@@ -527,26 +554,9 @@ static void test_saved_true(void **state)
 		board_curve(&b, jps, sps);
 		b.noise = 0.02;
 		b.rng = 77 + (uint64_t)seed;
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, 5, 0);
-		/* the truth: each counted step's noise-free J/step at the top,
-		 * minus at the level it ran at */
-		double truth = 0, base = 0;
-		while (b.steps < 1500) {
-			double was = b.steps;
-			int l = b.lvl < 0 ? TOP : b.lvl;
-			bool counted = g.base_ok && (g.state == GOV_PROFILE || g.state == GOV_BASELINE ||
-						     g.state == GOV_HOLD);
-			board_tick(&b);
-			if (counted) {
-				truth += (b.steps - was) * (jps[TOP] - jps[l]);
-				base += (b.steps - was) * jps[TOP];
-			}
-			b.lvl = govern_feed(&g, &b.s, &b.e);
-		}
-		double err = (g.saved_j - truth) / base * 100;
+		double truth;
+		double err = saved_err(&b, jps, &g, &truth);
 		if (fabs(err) > 1.5)
 			fail_msg("seed %d: saved %.1f J, the truth %.1f J: %+.2f points", seed, g.saved_j, truth, err);
 		sum += fabs(err);
@@ -590,26 +600,10 @@ static void test_saved_stalls(void **state)
 		b.stall_every = 25;
 		b.stall_s = 0.8;
 		b.stall_w = 12;
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, 5, 0);
-		double truth = 0, base = 0;
-		while (b.steps < 1500) {
-			double was = b.steps;
-			int l = b.lvl < 0 ? TOP : b.lvl;
-			bool counted = g.base_ok && (g.state == GOV_PROFILE || g.state == GOV_BASELINE ||
-						     g.state == GOV_HOLD);
-			bool stalled = b.stall_left > 1e-9;
-			board_tick(&b);
-			if (counted) {
-				truth += (b.steps - was) * (jps[TOP] - jps[l]);
-				base += (b.steps - was) * jps[TOP] + (stalled ? b.stall_w * 0.1 : 0);
-			}
-			b.lvl = govern_feed(&g, &b.s, &b.e);
-		}
+		double truth;
+		double err = saved_err(&b, jps, &g, &truth);
 		assert_int_equal(g.state, GOV_HOLD);
-		double err = (g.saved_j - truth) / base * 100;
 		if (fabs(err) > 1.5)
 			fail_msg("seed %d: saved %.1f J, the truth %.1f J: %+.2f points", seed, g.saved_j, truth, err);
 		sum += err;
