@@ -174,6 +174,7 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 		g->sw.cur = sweep_next(&g->sw.cfg, g->sw.pts);
 	}
 	g->lo = lo;
+	g->far_lvl = -1;
 	g->state = GOV_PROFILE;
 	g->profiles++;
 	g->wu_steps0 = s->steps.ok ? s->steps.v : 0;   /* the profile's first step */
@@ -493,6 +494,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 			g->ratio_dw = 0;
 			govern_to_hold(g, g->base_level, true, s->t_ns, s);
 			govern_probe_aim(g, best);
+			govern_probe_far(g);
 			govern_say(g, s->t_ns, "hold %s (the user's clocks): no level beat them beyond noise (best %s %.4f J/step "
 			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
 			    g->sw.windows, used);
@@ -514,6 +516,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		g->ratio_th = th;
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		govern_to_hold(g, best, false, s->t_ns, s);
+		govern_probe_far(g);
 		govern_say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step%s)", a,
 		    est[bi].y, se, g->sw.windows, used, g->base_jps,
 		    moving ? ", the user's clocks moving: the saving is the measured difference, within its noise" : "");
@@ -548,7 +551,7 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
 	struct govern_fig f;
-	if (!window_done(g, s, e, stepped, g->hold_n, &f))
+	if (!window_done(g, s, e, stepped, govern_probe_window(g), &f))
 		return;
 	govern_win_start(g, s, e, s->steps.v);
 	/* The watch compares windows with their stalled steps left out: one
@@ -676,6 +679,7 @@ void govern_init(struct govern *g, const struct govern_cfg *c, int start, int64_
 	g->wu_t0 = -1;
 	g->first_profile_steps = -1;
 	g->base_level = -1;
+	g->far_lvl = -1;
 	g->state = GOV_WARMUP;
 	g->t_state = now;
 	g->last_steps = -1;

@@ -65,6 +65,7 @@
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
 #define GOVERN_PROBE_Z 2.0       /* a neighbour probed in a hold: cheaper beyond 2 SE of the paired differences ... */
 #define GOVERN_PROBE_MIN 0.005   /* ... and beyond 0.5 %, it is held instead */
+#define GOVERN_FAR_Z 3.0         /* the lowest level probed: one pair decides it dearer beyond 3 SE */
 enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
        GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
        GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
@@ -82,6 +83,7 @@ struct govern_probe {
 	bool done;                   /* decided (dearer, or within noise), or no such level */
 	bool back;                   /* the level the hold moved from: its pairs measure the move's saving again */
 	bool aimed;                  /* the profile's cheapest, from the user's clocks: GOVERN_PROBE_AIM_N pairs at most */
+	bool far;                    /* the table's lowest level, not the neighbour (govern_probe_far): short windows */
 };
 
 /* A window's steps, one entry a step boundary seen (J/step, s/step, steps):
@@ -220,6 +222,8 @@ struct govern {
 	double held_d2;              /* sum of squared relative differences of successive held windows */
 	int held_nd;                 /* ... how many: the held level's window noise, pooled over the hold */
 	int probe_switches;          /* levels moved to by probes in this hold */
+	int far_lvl;                 /* the lowest level, probed once the side below is decided; -1 none */
+	int64_t far_n;               /* ... in windows of this many steps (a profile's) */
 	/* energy saved */
 	double saved_j;              /* base_j - used_j, at least 0 */
 	double base_j, used_j;       /* the counted steps at the baseline, and as used */

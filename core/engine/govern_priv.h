@@ -27,6 +27,11 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 void govern_probe_next(struct govern *g, int64_t now);
 /* The user's clocks held: probe level lvl, the profile's cheapest, on its side. */
 void govern_probe_aim(struct govern *g, int lvl);
+/* After a profile: where it did not read the table's lowest level, the
+ * hold probes it too, once the side below is decided. */
+void govern_probe_far(struct govern *g);
+/* Steps of the hold's window now: a far probe's are a profile's. */
+int64_t govern_probe_window(const struct govern *g);
 
 /* ---- windows (govern_win.c) ---- */
 /* The energy and time at the last step boundary (between the previous

@@ -24,7 +24,10 @@ static void pairs_stat(const struct govern *g, const struct govern_probe *p, dou
 		 * left out); a pair's is 1.5 of it: the probe's and half the
 		 * two held windows' around it */
 		double w2 = g->held_d2 / (2.0 * g->held_nd);
-		*se = fmax(*se, sqrt(1.5 * w2 / p->n));
+		/* a far probe's windows are shorter: their variance is the
+		 * held ones' times the ratio of the steps */
+		double r = p->far && g->far_n > 0 && g->far_n < g->hold_n ? (double)g->hold_n / (double)g->far_n : 1;
+		*se = fmax(*se, sqrt((r + 0.5) * w2 / p->n));
 	}
 }
 
@@ -105,6 +108,18 @@ static void probe_said(struct govern *g, int side, double mean, double se, int n
 	    fabs(mean) * 100, mean > 0 ? "dearer" : "cheaper", a, se * 100, n, a);
 }
 
+/* The side below decided, the hold staying: its probe goes on to the
+ * table's lowest level where the profile did not read it. */
+static void far_arm(struct govern *g)
+{
+	int lvl = g->far_lvl;
+	if (lvl < 0 || lvl >= g->held - 1)
+		return;
+	g->far_lvl = -1;
+	g->probe[0] = (struct govern_probe){ .far = true };
+	g->probe_to[0] = lvl;
+}
+
 /* The held level's window after a probe's: the pair done, the side
  * decided where it can be.  True when the hold moved to that side. */
 bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dvf_sample *s)
@@ -119,10 +134,18 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	p->sum_j += d;
 	p->sum2_j += d * d;
 	p->sum_s += g->pend_s / ((g->pend_bs + ws) / 2) - 1;
-	if (p->n < GOVERN_PROBE_MIN_N)
-		return false;
 	double mean, se;
 	pairs_stat(g, p, &mean, &se);
+	if (p->n < GOVERN_PROBE_MIN_N) {
+		/* the lowest level far dearer (a U's far side, the usual case)
+		 * is told by one pair: a measurement planned before it was
+		 * made, not picked for being extreme */
+		if (p->far && mean > GOVERN_FAR_Z * se) {
+			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
+			p->done = true;
+		}
+		return false;
+	}
 	/* Cheaper beyond noise: moved to.  Still within noise after
 	 * GOVERN_PROBE_MAX_N pairs: the held level stays, chosen by the
 	 * profile's own measurements (moving there on a mean one standard
@@ -146,6 +169,8 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 		probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
 	if (done)
 		p->done = true;   /* dearer, or as cheap within noise: the held level stays */
+	if (done && g->pend_side == 0 && !p->far)
+		far_arm(g);
 	return false;
 }
 
@@ -183,4 +208,28 @@ void govern_probe_aim(struct govern *g, int lvl)
 	g->probe_to[side] = lvl;
 	/* its mean is cheaper: measuring it longer costs nothing */
 	g->probe[side].aimed = true;
+}
+
+/* A profile's search walks from its start while the cost falls and stops
+ * where it rises: on a U that is the minimum, but a voltage floor can
+ * make the table's lowest level far cheaper behind a rise (a calibration
+ * whose voltage climbs steeply just above the floor: 306 MHz at 5.4
+ * J/step where 408 MHz took 10.7 and the walk held the top at 6.6).  No
+ * measurement above it bounds it, so the hold reads it: one short window
+ * between the held level's, which on a U's far side (tens of per cent
+ * dearer) decides at once. */
+void govern_probe_far(struct govern *g)
+{
+	g->far_lvl = -1;
+	int k = 0 - g->lo;
+	bool read = k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k]);
+	if (read || g->held < 2 || g->probe[0].done)
+		return;
+	g->far_lvl = 0;
+	g->far_n = g->sw.cfg.dwell_steps > 0 ? g->sw.cfg.dwell_steps : g->cfg.window_steps;
+}
+
+int64_t govern_probe_window(const struct govern *g)
+{
+	return g->probe_side >= 0 && g->probe[g->probe_side].far && g->far_n > 0 ? g->far_n : g->hold_n;
 }

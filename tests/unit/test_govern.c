@@ -683,6 +683,58 @@ static void test_hold_probe_cheaper_longer(void **state)
 		fail_msg("%d of 16 holds moved to the top, 0.9 %% cheaper (5 of 16 with 6 pairs)", top);
 }
 
+/* A voltage floor: J/step falls toward the top level, but the lowest
+ * level, where the voltage drops to its floor, costs half the top's (a
+ * drawn calibration, vcurve 0.105: 306 MHz 5.40 J/step, 408 MHz 10.69,
+ * the top 6.58).  The profile's walk from the middle never reads it; the
+ * hold's far probe does and moves there, with the saving true.  On a U
+ * the far probe costs one short window: the lowest level, 20 % dearer,
+ * is decided on one pair and the hold stays. */
+static void test_hold_far_lowest(void **state)
+{
+	(void)state;
+	double jps[N], sps[N];
+	for (int i = 0; i < N; i++) {
+		sps[i] = 0.1 + 0.2 / ((double)orin[i] * 1e-9);
+		jps[i] = i == 0 ? 4.4 : 8 * (1 + 0.08 * (TOP - i));
+	}
+	for (int seed = 0; seed < 8; seed++) {
+		struct board b;
+		board_curve(&b, jps, sps);
+		b.noise = seed ? 0.02 : 0;
+		b.rng = 900 + (uint64_t)seed;
+		struct govern g;
+		double truth;
+		double err = saved_err(&b, jps, &g, &truth);
+		if (g.held != 0)
+			fail_msg("seed %d: held level %d after 1500 steps, the lowest (%.2f J/step against %.2f) never read",
+				 seed, g.held, jps[0], jps[g.held]);
+		if (fabs(err) > 1.5)
+			fail_msg("seed %d: the saving %.2f points off the truth (%.0f J)", seed, err, truth);
+	}
+	double u[N];
+	curve(C_U, u, sps);
+	for (int seed = 0; seed < 8; seed++) {
+		struct board b;
+		struct govern g;
+		start_on(&b, u, sps, seed, 4400, 0.02, &g);
+		int64_t far_ticks = 0;
+		bool far_done = false;
+		while (b.steps < 1500) {
+			board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+			far_ticks += g.state == GOV_HOLD && b.lvl == 0;
+			far_done |= g.state == GOV_HOLD && g.probe[0].far && g.probe[0].done;
+		}
+		near_optimum(&b, g.held, 0.005);
+		assert_true(far_done);
+		/* one window of the profile's 4 steps (1.1 s a step there),
+		 * two at most: 12 ticks of 100 ms a window and the settling */
+		if (far_ticks > 2 * 60)
+			fail_msg("seed %d: %.1f s at the lowest level while holding", seed, (double)far_ticks * 0.1);
+	}
+}
+
 /* A hold one level off the optimum of a steep V (as a profile's noise can
  * leave it, here a cached record from a run that chose that level): the
  * hold's probes of its neighbours find the cheaper one and move there
@@ -916,6 +968,7 @@ int main(void)
 		cmocka_unit_test(test_hold_user_probed),
 		cmocka_unit_test(test_hold_probes_noisy),
 		cmocka_unit_test(test_hold_move_measured_again),
+		cmocka_unit_test(test_hold_far_lowest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
