@@ -71,7 +71,8 @@ enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN
        GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
        GOVERN_PROBE_MAX_N = 6 /* ... and given up after this many (within noise of the held level) */,
        GOVERN_PROBE_AIM_N = 12 /* ... or this many where the profile measured it cheaper than the user's clocks */,
-       GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */ };
+       GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */,
+       GOVERN_FAR_STEPS = 2 /* steps of a window at the lowest level (govern_probe_far) */ };
 
 /* A hold's probes of one neighbour of the held level (govern.c): each
  * window there is paired with the held level's windows before and after
@@ -223,7 +224,8 @@ struct govern {
 	int held_nd;                 /* ... how many: the held level's window noise, pooled over the hold */
 	int probe_switches;          /* levels moved to by probes in this hold */
 	int far_lvl;                 /* the lowest level, probed once the side below is decided; -1 none */
-	int64_t far_n;               /* ... in windows of this many steps (a profile's) */
+	int64_t far_n;               /* ... in windows of this many steps */
+	bool far_dearer;             /* it measured dearer beyond noise: the run's later holds leave it */
 	/* energy saved */
 	double saved_j;              /* base_j - used_j, at least 0 */
 	double base_j, used_j;       /* the counted steps at the baseline, and as used */

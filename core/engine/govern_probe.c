@@ -143,6 +143,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 		if (p->far && mean > GOVERN_FAR_Z * se) {
 			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
 			p->done = true;
+			g->far_dearer = true;
 		}
 		return false;
 	}
@@ -169,6 +170,8 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 		probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
 	if (done)
 		p->done = true;   /* dearer, or as cheap within noise: the held level stays */
+	if (done && p->far && mean > GOVERN_PROBE_Z * se)
+		g->far_dearer = true;
 	if (done && g->pend_side == 0 && !p->far)
 		far_arm(g);
 	return false;
@@ -215,18 +218,22 @@ void govern_probe_aim(struct govern *g, int lvl)
  * make the table's lowest level far cheaper behind a rise (a calibration
  * whose voltage climbs steeply just above the floor: 306 MHz at 5.4
  * J/step where 408 MHz took 10.7 and the walk held the top at 6.6).  No
- * measurement above it bounds it, so the hold reads it: one short window
- * between the held level's, which on a U's far side (tens of per cent
- * dearer) decides at once. */
+ * measurement above it bounds it, so the hold reads it: a window of
+ * GOVERN_FAR_STEPS steps between the held level's, which on a U's far
+ * side (tens of per cent dearer) decides at once.  Every step there
+ * costs that excess (five steps 91 % dearer were 0.3 % of a phased job),
+ * so the window is short, and once the lowest level measured dearer
+ * beyond noise the run's later holds (a phase's re-profile) leave it: a
+ * voltage floor is the board's, not the phase's. */
 void govern_probe_far(struct govern *g)
 {
 	g->far_lvl = -1;
 	int k = 0 - g->lo;
 	bool read = k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k]);
-	if (read || g->held < 2 || g->probe[0].done)
+	if (read || g->held < 2 || g->probe[0].done || g->far_dearer)
 		return;
 	g->far_lvl = 0;
-	g->far_n = g->sw.cfg.dwell_steps > 0 ? g->sw.cfg.dwell_steps : g->cfg.window_steps;
+	g->far_n = g->hold_n < GOVERN_FAR_STEPS ? g->hold_n : GOVERN_FAR_STEPS;
 }
 
 int64_t govern_probe_window(const struct govern *g)

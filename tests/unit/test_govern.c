@@ -689,7 +689,8 @@ static void test_hold_probe_cheaper_longer(void **state)
  * the top 6.58).  The profile's walk from the middle never reads it; the
  * hold's far probe does and moves there, with the saving true.  On a U
  * the far probe costs one short window: the lowest level, 20 % dearer,
- * is decided on one pair and the hold stays. */
+ * is decided on one pair and the hold stays; and the run's later holds
+ * (the job changed) do not probe it again. */
 static void test_hold_far_lowest(void **state)
 {
 	(void)state;
@@ -718,19 +719,29 @@ static void test_hold_far_lowest(void **state)
 		struct board b;
 		struct govern g;
 		start_on(&b, u, sps, seed, 4400, 0.02, &g);
-		int64_t far_ticks = 0;
+		int64_t far_ticks = 0, later = 0;
 		bool far_done = false;
-		while (b.steps < 1500) {
+		while (b.steps < 3000) {
+			if (b.steps >= 1500 && b.sscale == 1) {
+				/* the job changes (a sequence length): a re-profile,
+				 * whose hold leaves the lowest level alone */
+				assert_int_equal(g.profiles, 1);
+				b.sscale = b.jscale = 0.7;
+			}
 			board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
-			far_ticks += g.state == GOV_HOLD && b.lvl == 0;
+			bool at = g.state == GOV_HOLD && b.lvl == 0;
+			far_ticks += at && b.steps < 1500;
+			later += at && b.steps >= 1500;
 			far_done |= g.state == GOV_HOLD && g.probe[0].far && g.probe[0].done;
 		}
 		near_optimum(&b, g.held, 0.005);
 		assert_true(far_done);
-		/* one window of the profile's 4 steps (1.1 s a step there),
-		 * two at most: 12 ticks of 100 ms a window and the settling */
-		if (far_ticks > 2 * 60)
+		assert_int_equal(g.profiles, 2);
+		assert_int_equal(later, 0);
+		/* one window of GOVERN_FAR_STEPS steps, 1.1 s a step there, and
+		 * its settling: 24 ticks of 100 ms; two windows at most */
+		if (far_ticks > 2 * 24)
 			fail_msg("seed %d: %.1f s at the lowest level while holding", seed, (double)far_ticks * 0.1);
 	}
 }
