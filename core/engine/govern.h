@@ -72,7 +72,7 @@ enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN
        GOVERN_PROBE_MAX_N = 6 /* ... and given up after this many (within noise of the held level) */,
        GOVERN_PROBE_AIM_N = 12 /* ... or this many where the profile measured it cheaper than the user's clocks */,
        GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */,
-       GOVERN_FAR_STEPS = 2 /* steps of a window at the lowest level (govern_probe_far) */ };
+       GOVERN_FAR_STEPS = 1 /* steps of a window at the lowest level (govern_probe_far) */ };
 
 /* A hold's probes of one neighbour of the held level (govern.c): each
  * window there is paired with the held level's windows before and after

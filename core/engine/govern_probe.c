@@ -219,10 +219,12 @@ void govern_probe_aim(struct govern *g, int lvl)
  * whose voltage climbs steeply just above the floor: 306 MHz at 5.4
  * J/step where 408 MHz took 10.7 and the walk held the top at 6.6).  No
  * measurement above it bounds it, so the hold reads it: a window of
- * GOVERN_FAR_STEPS steps between the held level's, which on a U's far
+ * GOVERN_FAR_STEPS step between the held level's, which on a U's far
  * side (tens of per cent dearer) decides at once.  Every step there
- * costs that excess (five steps 91 % dearer were 0.3 % of a phased job),
- * so the window is short, and once the lowest level measured dearer
+ * costs that excess (five steps 91 % dearer were 0.3 % of a phased job;
+ * the step the clock settles in comes on top of the window), so the
+ * window is short (one stalled step reads it dearer: its cost is the
+ * floor missed once in a few hundred), and once the lowest level measured dearer
  * beyond noise the run's later holds (a phase's re-profile) leave it: a
  * voltage floor is the board's, not the phase's. */
 void govern_probe_far(struct govern *g)
