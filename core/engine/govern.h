@@ -65,7 +65,7 @@
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
 #define GOVERN_PROBE_Z 2.0       /* a neighbour probed in a hold: cheaper beyond 2 SE of the paired differences ... */
 #define GOVERN_PROBE_MIN 0.005   /* ... and beyond 0.5 %, it is held instead */
-#define GOVERN_FAR_Z 3.0         /* the lowest level probed: one pair decides it dearer beyond 3 SE */
+#define GOVERN_FAR_Z 3.0         /* the lowest level probed: dearer (one pair may tell) or cheaper beyond 3 SE */
 enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
        GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
        GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
