@@ -22,7 +22,7 @@
 struct panel_ctx;
 struct cellbuf;
 
-/* ---- the loop's hooks (tui.c) -------------------------------------------- */
+/* ---- the loop's hooks (panel_table.c) -------------------------------------------- */
 
 /* The run (c->eng, core/engine/engine.h) and its clock control (c->ctl):
  * opened as core/cli/batch.c does, events to the recording; at exit

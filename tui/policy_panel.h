@@ -34,7 +34,7 @@ int policy_panel_rows(const struct policy_view *pv, int w);
 /* The same for the view: a gpu_util still being measured says how far. */
 void policy_panel_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len);
 
-/* ---- the loop's hooks (tui.c) ------------------------------------------------ */
+/* ---- the loop's hooks (panel_table.c) ------------------------------------------------ */
 
 /* Load the policies and the workload before the terminal starts.  -1: a
  * --policy, --model or --model-config that cannot be used (message on
