@@ -1,7 +1,7 @@
 /* ctl_keys: clock control from the dashboard (see ctl_keys.h). */
 #include "config.h"
 #include "ctl_keys.h"
-#include "tui_int.h"
+#include "panel_ctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 enum ctl_dlg_kind { DLG_NONE = 0, DLG_OVERRIDE, DLG_STALE };
 
 struct tui_ctl {
-	struct control *c;        /* t->ctl (ctl_keys_control_open) */
+	struct control *c;        /* c->ctl (ctl_keys_control_open) */
 	enum control_by by;       /* who made the setting in force */
 	char note[256];           /* readback verdict, while it holds */
 	char ro_reason[256];      /* why we are read-only, "" when we control */
@@ -33,9 +33,9 @@ struct tui_ctl {
 	struct tui_rect at;
 };
 
-enum control_by ctl_keys_by(const struct tui *t)
+enum control_by ctl_keys_by(const struct panel_ctx *c)
 {
-	return t->ctlk ? t->ctlk->by : CTL_BY_USER;
+	return c->clock ? c->clock->by : CTL_BY_USER;
 }
 
 /* The override dialog's keys (curses codes). */
@@ -114,34 +114,34 @@ enum ctl_dialog_act ctl_keys_dialog_input(struct ctl_dialog *d, const struct dvf
 
 /* ---- the session's control ------------------------------------------------ */
 
-void ctl_keys_control_open(struct tui *t)
+void ctl_keys_control_open(struct panel_ctx *c)
 {
-	t->eng = calloc(1, sizeof *t->eng);
-	if (!t->eng || engine_open(t->eng, t->s, t->o->readonly, true) < 0)
+	c->eng = calloc(1, sizeof *c->eng);
+	if (!c->eng || engine_open(c->eng, c->s, c->o->readonly, true) < 0)
 		return;
-	t->ctl = t->eng->ctl;
-	if (control_stale(t->ctl))
-		ctl_keys_msg(t, "", control_msg(t->ctl));
+	c->ctl = c->eng->ctl;
+	if (control_stale(c->ctl))
+		ctl_keys_msg(c, "", control_msg(c->ctl));
 }
 
-void ctl_keys_control_stop(struct tui *t)
+void ctl_keys_control_stop(struct panel_ctx *c)
 {
-	if (t->eng)
-		engine_stop(t->eng);
+	if (c->eng)
+		engine_stop(c->eng);
 }
 
-void ctl_keys_control_close(struct tui *t)
+void ctl_keys_control_close(struct panel_ctx *c)
 {
-	if (!t->eng)
+	if (!c->eng)
 		return;
-	if (engine_release(t->eng) != 0) {
-		size_t l = strlen(t->exit_msg);
-		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", engine_msg(t->eng));
+	if (engine_release(c->eng) != 0) {
+		size_t l = strlen(c->exit_msg);
+		snprintf(c->exit_msg + l, sizeof c->exit_msg - l, "dvfstop: %s\n", engine_msg(c->eng));
 	}
-	engine_close(t->eng);
-	free(t->eng);
-	t->eng = NULL;
-	t->ctl = NULL;
+	engine_close(c->eng);
+	free(c->eng);
+	c->eng = NULL;
+	c->ctl = NULL;
 }
 
 /* ---- the control in the loop --------------------------------------------- */
@@ -149,21 +149,21 @@ void ctl_keys_control_close(struct tui *t)
 /* Clock changes go to the recording's event column, as in --batch. */
 static void on_event(const struct control_event *ev, void *ctx)
 {
-	struct tui *t = ctx;
+	struct panel_ctx *c = ctx;
 	char text[160];
-	if (t->ctlk)
-		t->ctlk->by = ev->by;
+	if (c->clock)
+		c->clock->by = ev->by;
 	snprintf(text, sizeof text, "%s: %s", control_by_name(ev->by), ev->text);
-	if (t->s->rec)
-		recorder_event(t->s->rec, text);
+	if (c->s->rec)
+		recorder_event(c->s->rec, text);
 }
 
-int ctl_keys_open(struct tui *t)
+int ctl_keys_open(struct panel_ctx *c)
 {
-	struct session *s = t->s;
-	const struct dvf_opts *o = t->o;
+	struct session *s = c->s;
+	const struct dvf_opts *o = c->o;
 	bool want = o->set_clock_mhz || o->cap_mhz;
-	if (!t->ctl) {
+	if (!c->ctl) {
 		fprintf(stderr, "dvfstop: out of memory\n");
 		return -1;
 	}
@@ -172,23 +172,23 @@ int ctl_keys_open(struct tui *t)
 		fprintf(stderr, "dvfstop: out of memory\n");
 		return -1;
 	}
-	t->ctlk = k;
-	k->c = t->ctl;
+	c->clock = k;
+	k->c = c->ctl;
 	/* Ours records the event as ctl_keys_control_open's does, and keeps who
 	 * made the change for the GPU panel. */
-	control_on_event(k->c, on_event, t);
+	control_on_event(k->c, on_event, c);
 	bool ro = control_readonly(k->c);
 	if (ro)
 		ctl_dialog_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 
 	if (want) {
-		int err = engine_set_opts(t->eng, o->set_clock_mhz, o->cap_mhz);
+		int err = engine_set_opts(c->eng, o->set_clock_mhz, o->cap_mhz);
 		if (err) {
 			/* As --batch: a clock asked for that cannot be set is an error. */
-			fprintf(stderr, "dvfstop: %s\n", engine_msg(t->eng));
+			fprintf(stderr, "dvfstop: %s\n", engine_msg(c->eng));
 			return -1;
 		}
-		session_msg(s, "%s", engine_msg(t->eng));
+		session_msg(s, "%s", engine_msg(c->eng));
 	} else if (control_stale(k->c)) {
 		if (ro) {
 			/* only shown: the advice to run `dvfstop restore` is the way */
@@ -218,34 +218,34 @@ static bool runs_as_told(struct control *c, const struct dvf_sample *s)
 	return m == CTL_PIN ? s->gpu_freq_hz.v == hz : s->gpu_freq_hz.v <= hz;
 }
 
-void ctl_keys_sample(struct tui *t)
+void ctl_keys_sample(struct panel_ctx *c)
 {
-	struct tui_ctl *k = t->ctlk;
+	struct tui_ctl *k = c->clock;
 	if (!k || !k->c)
 		return;
 	/* the engine read the clock back (engine_step) */
-	if (t->eng->last & ENGINE_CLOCK_SAID) {
+	if (c->eng->last & ENGINE_CLOCK_SAID) {
 		snprintf(k->note, sizeof k->note, "%s", control_msg(k->c));
-		tui_msg(t, "%s", control_msg(k->c));
+		panel_ctx_msg(c, "%s", control_msg(k->c));
 		/* dvfstopd went away: read-only from now on, and the panel says why */
 		if (control_readonly(k->c) && !k->ro_reason[0])
 			ctl_dialog_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
-	} else if (k->note[0] && runs_as_told(k->c, &t->s->cur)) {
+	} else if (k->note[0] && runs_as_told(k->c, &c->s->cur)) {
 		k->note[0] = '\0';
 	}
 }
 
-void ctl_keys_view(struct tui *t)
+void ctl_keys_view(struct panel_ctx *c)
 {
-	struct tui_ctl *k = t->ctlk;
-	struct tui_view *v = &t->view;
+	struct tui_ctl *k = c->clock;
+	struct tui_view *v = c->view;
 	v->ctl_who[0] = v->ctl_note[0] = '\0';
 	v->clocks_fixed = !k || !k->c || k->ro_reason[0];
 	if (!k || !k->c)
 		return;
 	/* A replay's clocks are the recording's: who set them is not known,
 	 * and the header and the sweep panel already say it is a replay. */
-	if (player_active(t->s)) {
+	if (player_active(c->s)) {
 		snprintf(v->ctl_who, sizeof v->ctl_who, "as recorded (a replay)");
 		return;
 	}
@@ -260,26 +260,26 @@ void ctl_keys_view(struct tui *t)
 
 /* A control message for the screen: the devfreq files by name, so the
  * reason after the path stays on the status line. */
-static void ctl_msg(struct tui *t, const char *msg)
+static void ctl_msg(struct panel_ctx *c, const char *msg)
 {
-	ctl_keys_msg(t, "", msg);
+	ctl_keys_msg(c, "", msg);
 }
 
-void ctl_keys_msg(struct tui *t, const char *prefix, const char *msg)
+void ctl_keys_msg(struct panel_ctx *c, const char *prefix, const char *msg)
 {
-	char m[sizeof t->s->msg];
+	char m[sizeof c->s->msg];
 	ctl_dialog_short_msg(msg, m, sizeof m);
-	tui_msg(t, "%s%s", prefix, m);
+	panel_ctx_msg(c, "%s%s", prefix, m);
 }
 
-void ctl_keys_report(struct tui *t, int err)
+void ctl_keys_report(struct panel_ctx *c, int err)
 {
-	struct tui_ctl *k = t->ctlk;
+	struct tui_ctl *k = c->clock;
 	if (!k || !k->c) {
-		tui_msg(t, "clock control is not available (out of memory)");
+		panel_ctx_msg(c, "clock control is not available (out of memory)");
 		return;
 	}
-	ctl_msg(t, engine_msg(t->eng));
+	ctl_msg(c, engine_msg(c->eng));
 	if (!err)
 		k->note[0] = '\0';
 	/* A first write refused for want of permission makes us read-only. */
@@ -287,137 +287,137 @@ void ctl_keys_report(struct tui *t, int err)
 		ctl_dialog_short_msg(control_msg(k->c), k->ro_reason, sizeof k->ro_reason);
 }
 
-static void dialog_close(struct tui *t)
+static void dialog_close(struct panel_ctx *c)
 {
-	struct tui_ctl *k = t->ctlk;
+	struct tui_ctl *k = c->clock;
 	k->dlg = DLG_NONE;
 	if (k->win)
 		delwin(k->win);
 	k->win = NULL;
 	cellbuf_free(&k->cb);
 	/* Bring back what the window covered. */
-	t->force = true;
-	t->dirty = true;
+	c->force = true;
+	c->dirty = true;
 }
 
 /* Whether the engine lets a clock be set now; else the reason on the
  * status line. */
-static bool usable(struct tui *t)
+static bool usable(struct panel_ctx *c)
 {
-	if (!t->eng) {
-		ctl_keys_report(t, 0);
+	if (!c->eng) {
+		ctl_keys_report(c, 0);
 		return false;
 	}
-	if (engine_can_set(t->eng) != 0) {
-		ctl_msg(t, engine_msg(t->eng));
+	if (engine_can_set(c->eng) != 0) {
+		ctl_msg(c, engine_msg(c->eng));
 		return false;
 	}
 	return true;
 }
 
 /* The engine's action done: its words, unless it was refused (said). */
-static int act(struct tui *t, int err)
+static int act(struct panel_ctx *c, int err)
 {
 	if (err < 0)
-		ctl_msg(t, engine_msg(t->eng));
+		ctl_msg(c, engine_msg(c->eng));
 	else
-		ctl_keys_report(t, err);
+		ctl_keys_report(c, err);
 	return KR_NONE;
 }
 
-int ctl_keys_key_override(struct tui *t)
+int ctl_keys_key_override(struct panel_ctx *c)
 {
-	if (!usable(t))
+	if (!usable(c))
 		return KR_NONE;
-	struct control *c = t->ctl;
-	const struct dvf_sample *s = &t->s->cur;
-	ctl_dialog_init(&t->ctlk->d, t->s->info, control_mode(c), control_target_hz(c),
+	struct control *ctl = c->ctl;
+	const struct dvf_sample *s = &c->s->cur;
+	ctl_dialog_init(&c->clock->d, c->s->info, control_mode(ctl), control_target_hz(ctl),
 			s->gpu_freq_hz.ok ? s->gpu_freq_hz.v : 0);
-	t->ctlk->dlg = DLG_OVERRIDE;
+	c->clock->dlg = DLG_OVERRIDE;
 	return KR_NONE;
 }
 
-int ctl_keys_key_up(struct tui *t)
+int ctl_keys_key_up(struct panel_ctx *c)
 {
-	return usable(t) ? act(t, engine_level(t->eng, +1)) : KR_NONE;
+	return usable(c) ? act(c, engine_level(c->eng, +1)) : KR_NONE;
 }
 
-int ctl_keys_key_down(struct tui *t)
+int ctl_keys_key_down(struct panel_ctx *c)
 {
-	return usable(t) ? act(t, engine_level(t->eng, -1)) : KR_NONE;
+	return usable(c) ? act(c, engine_level(c->eng, -1)) : KR_NONE;
 }
 
-int ctl_keys_key_switch(struct tui *t)
+int ctl_keys_key_switch(struct panel_ctx *c)
 {
-	return usable(t) ? act(t, engine_switch(t->eng)) : KR_NONE;
+	return usable(c) ? act(c, engine_switch(c->eng)) : KR_NONE;
 }
 
-int ctl_keys_key_default(struct tui *t)
+int ctl_keys_key_default(struct panel_ctx *c)
 {
-	return usable(t) ? act(t, engine_default(t->eng)) : KR_NONE;
+	return usable(c) ? act(c, engine_default(c->eng)) : KR_NONE;
 }
 
-static void stale_key(struct tui *t, int ch)
+static void stale_key(struct panel_ctx *c, int ch)
 {
 	switch (ch) {
 	case 'y': case 'Y':
-		dialog_close(t);
-		ctl_keys_report(t, engine_restore_stale(t->eng));
+		dialog_close(c);
+		ctl_keys_report(c, engine_restore_stale(c->eng));
 		break;
 	case 'n': case 'N': case 27: case 'q':
-		dialog_close(t);
-		tui_msg(t, "the GPU clock stays as the previous run left it; `dvfstop restore` puts "
+		dialog_close(c);
+		panel_ctx_msg(c, "the GPU clock stays as the previous run left it; `dvfstop restore` puts "
 			"it back (a clock set here keeps the first originals)");
 		if (ch == 'q')
-			tui_quit(t);
+			panel_ctx_quit(c);
 		break;
 	default:
-		tui_msg(t, "a previous dvfstop left the GPU clock changed: answer y (restore) or n");
+		panel_ctx_msg(c, "a previous dvfstop left the GPU clock changed: answer y (restore) or n");
 		break;
 	}
 }
 
-bool ctl_keys_key(struct tui *t, int ch)
+bool ctl_keys_key(struct panel_ctx *c, int ch)
 {
-	struct tui_ctl *k = t->ctlk;
+	struct tui_ctl *k = c->clock;
 	if (!k || k->dlg == DLG_NONE)
 		return false;
-	t->dirty = true;
+	c->dirty = true;
 	if (k->dlg == DLG_STALE) {
-		stale_key(t, ch);
+		stale_key(c, ch);
 		return true;
 	}
 	int64_t hz = 0;
 	if (ch == KEY_MOUSE) {
 		/* A click on a level row chooses it, as Enter on it would; other
 		 * mouse events are the dialog's too (nothing under it acts). */
-		const MEVENT *e = &t->mev;
+		const MEVENT *e = &c->mev;
 		int i = -1;
 		if ((e->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED)) &&
 		    e->x >= k->at.x && e->x < k->at.x + k->at.w)
-			i = ctl_dialog_level_at(&k->d, t->s->info, k->at.h, e->y - k->at.y);
+			i = ctl_dialog_level_at(&k->d, c->s->info, k->at.h, e->y - k->at.y);
 		if (i < 0)
 			return true;
 		k->d.sel = i;
 		k->d.typed[0] = '\0';
 		ch = '\r';
 	}
-	switch (ctl_keys_dialog_input(&k->d, t->s->info, ch, &hz)) {
+	switch (ctl_keys_dialog_input(&k->d, c->s->info, ch, &hz)) {
 	case CTL_DLG_CLOSE:
-		dialog_close(t);
+		dialog_close(c);
 		break;
 	case CTL_DLG_REFUSED:
-		tui_msg(t, "%s", k->d.err);
+		panel_ctx_msg(c, "%s", k->d.err);
 		break;
 	case CTL_DLG_SET: {
 		/* a level chosen: only now is the clock the user's (the engine
 		 * takes it from the governor) */
-		int err = engine_set_clock(t->eng, k->d.mode, hz, CTL_BY_USER);
-		act(t, err);
+		int err = engine_set_clock(c->eng, k->d.mode, hz, CTL_BY_USER);
+		act(c, err);
 		if (err)
-			ctl_dialog_short_msg(engine_msg(t->eng), k->d.err, sizeof k->d.err);
+			ctl_dialog_short_msg(engine_msg(c->eng), k->d.err, sizeof k->d.err);
 		else
-			dialog_close(t);
+			dialog_close(c);
 		break;
 	}
 	case CTL_DLG_NONE:
@@ -427,17 +427,17 @@ bool ctl_keys_key(struct tui *t, int ch)
 	return true;
 }
 
-bool ctl_keys_frame(struct tui *t, bool under)
+bool ctl_keys_frame(struct panel_ctx *c, bool under)
 {
-	struct tui_ctl *k = t->ctlk;
+	struct tui_ctl *k = c->clock;
 	if (!k || k->dlg == DLG_NONE)
 		return false;
 	int w, h;
 	if (k->dlg == DLG_STALE)
-		ctl_dialog_stale_size(k->stale, t->cols, &w, &h);
+		ctl_dialog_stale_size(k->stale, c->cols, &w, &h);
 	else
-		ctl_dialog_size(&k->d, t->s->info, t->cols, t->rows, &w, &h);
-	struct tui_rect a = layout_center(t->cols, t->rows, w, h);
+		ctl_dialog_size(&k->d, c->s->info, c->cols, c->rows, &w, &h);
+	struct tui_rect a = layout_center(c->cols, c->rows, w, h);
 	if (k->win && memcmp(&a, &k->at, sizeof a) != 0) {
 		delwin(k->win);
 		k->win = NULL;
@@ -450,7 +450,7 @@ bool ctl_keys_frame(struct tui *t, bool under)
 		if (!k->win)
 			return false;
 		leaveok(k->win, TRUE);
-		if (cellbuf_init(&k->cb, a.w, a.h, t->utf8) < 0) {
+		if (cellbuf_init(&k->cb, a.w, a.h, c->utf8) < 0) {
 			delwin(k->win);
 			k->win = NULL;
 			return false;
@@ -461,18 +461,14 @@ bool ctl_keys_frame(struct tui *t, bool under)
 	if (k->dlg == DLG_STALE)
 		ctl_dialog_stale_render(k->stale, &k->cb);
 	else
-		ctl_dialog_render(&k->d, t->s->info, &k->cb);
+		ctl_dialog_render(&k->d, c->s->info, &k->cb);
 	/* On top of whatever region was repainted below it. */
-	bool was = t->force;
-	t->force = t->force || under;
-	bool painted = tui_paint(t, k->win, &k->cb, &k->hash);
-	t->force = was;
-	return painted;
+	return tui_paint(c, k->win, &k->cb, &k->hash, under);
 }
 
-void ctl_keys_close(struct tui *t)
+void ctl_keys_close(struct panel_ctx *c)
 {
-	struct tui_ctl *k = t->ctlk;
+	struct tui_ctl *k = c->clock;
 	if (!k)
 		return;
 	/* The clocks go back in ctl_keys_control_close, after the fine-tune. */
@@ -480,5 +476,5 @@ void ctl_keys_close(struct tui *t)
 		delwin(k->win);
 	cellbuf_free(&k->cb);
 	free(k);
-	t->ctlk = NULL;
+	c->clock = NULL;
 }

@@ -1,5 +1,5 @@
 /* ctl_keys: the dashboard's clock control, on core/control/control.h.  The control
- * (t->ctl) is opened as --batch opens it (ctl_keys_control_open: the session's
+ * (c->ctl) is opened as --batch opens it (ctl_keys_control_open: the session's
  * source, info, clock and root; --readonly) and released when the
  * dashboard exits; its changes go to the recording's event column.  Keys: o (the override
  * dialog: the board's levels, or a typed MHz value), + and - (one level),
@@ -19,38 +19,38 @@
 #include "ctl_dialog.h"
 #include "sample.h"
 
-struct tui;
+struct panel_ctx;
 struct cellbuf;
 
-/* ---- the loop's hooks (tui.c) -------------------------------------------- */
+/* ---- the loop's hooks (panel_table.c) -------------------------------------------- */
 
-/* The run (t->eng, core/engine/engine.h) and its clock control (t->ctl):
+/* The run (c->eng, core/engine/engine.h) and its clock control (c->ctl):
  * opened as core/cli/batch.c does, events to the recording; at exit
  * stopped (the governor, a sweep), then released and closed. */
-void ctl_keys_control_open(struct tui *t);
-void ctl_keys_control_stop(struct tui *t);
-void ctl_keys_control_close(struct tui *t);
-/* After ctl_keys_control_open (t->ctl): take the control's events (the
+void ctl_keys_control_open(struct panel_ctx *c);
+void ctl_keys_control_stop(struct panel_ctx *c);
+void ctl_keys_control_close(struct panel_ctx *c);
+/* After ctl_keys_control_open (c->ctl): take the control's events (the
  * recording, and who set the clock), apply --set-clock/--cap, offer a
  * stale state back.  Before the terminal starts.  -1: the dashboard must
  * not start (the message is on stderr; exit 1). */
-int ctl_keys_open(struct tui *t);
+int ctl_keys_open(struct panel_ctx *c);
 /* After each sample: what the engine's readback said. */
-void ctl_keys_sample(struct tui *t);
+void ctl_keys_sample(struct panel_ctx *c);
 /* Fill the view's control lines (who set the clock, the note). */
-void ctl_keys_view(struct tui *t);
+void ctl_keys_view(struct panel_ctx *c);
 /* Who made the clock setting in force (you, the policy, a sweep). */
-enum control_by ctl_keys_by(const struct tui *t);
+enum control_by ctl_keys_by(const struct panel_ctx *c);
 /* A dialog is open: it takes the key (true). */
-bool ctl_keys_key(struct tui *t, int ch);
+bool ctl_keys_key(struct panel_ctx *c, int ch);
 /* Paint the open dialog over the panels; under: something below was
  * repainted in this frame.  True when it painted. */
-bool ctl_keys_frame(struct tui *t, bool under);
+bool ctl_keys_frame(struct panel_ctx *c, bool under);
 /* Free the dialogs (the clocks go back in ctl_keys_control_close). */
-void ctl_keys_close(struct tui *t);
+void ctl_keys_close(struct panel_ctx *c);
 
 /* Report an action's result on the status line and in the panel. */
-void ctl_keys_report(struct tui *t, int err);
+void ctl_keys_report(struct panel_ctx *c, int err);
 
 /* The override dialog (ctl_dialog.h): one key (curses codes for arrows, Enter, Backspace).  Enter sets the
  * typed value when there is one (whole MHz, looked up with
@@ -62,14 +62,14 @@ enum ctl_dialog_act ctl_keys_dialog_input(struct ctl_dialog *d, const struct dvf
 
 /* ---- key handlers (rows of tui_keys[]) ------------------------------------ */
 
-int ctl_keys_key_override(struct tui *t);
-int ctl_keys_key_up(struct tui *t);
-int ctl_keys_key_down(struct tui *t);
-int ctl_keys_key_switch(struct tui *t);
-int ctl_keys_key_default(struct tui *t);
+int ctl_keys_key_override(struct panel_ctx *c);
+int ctl_keys_key_up(struct panel_ctx *c);
+int ctl_keys_key_down(struct panel_ctx *c);
+int ctl_keys_key_switch(struct panel_ctx *c);
+int ctl_keys_key_default(struct panel_ctx *c);
 
 /* The status line's message: prefix, then msg shortened by
  * ctl_dialog_short_msg. */
-void ctl_keys_msg(struct tui *t, const char *prefix, const char *msg);
+void ctl_keys_msg(struct panel_ctx *c, const char *prefix, const char *msg);
 
 #endif

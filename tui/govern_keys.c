@@ -1,7 +1,7 @@
 /* govern_keys: the governor in the dashboard (govern_keys.h). */
 #include "config.h"
 #include "govern_keys.h"
-#include "tui_int.h"
+#include "panel_ctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,57 +11,52 @@
 #include "govern_panel.h"
 #include "govern_trade.h"
 #include "session.h"
+#include "sweep_panel.h"
 
-int govern_keys_open(struct tui *t)
+int govern_keys_open(struct panel_ctx *c)
 {
-	if (!t->o->govern)
+	if (!c->o->govern)
 		return 0;
 	/* --govern asked for it: one that cannot govern does not start. */
-	if (!t->eng || engine_govern(t->eng) != 0) {
-		fprintf(stderr, "dvfstop: --govern: %s\n", t->eng ? engine_msg(t->eng) : "out of memory");
+	if (!c->eng || engine_govern(c->eng) != 0) {
+		fprintf(stderr, "dvfstop: --govern: %s\n", c->eng ? engine_msg(c->eng) : "out of memory");
 		return -1;
 	}
 	return 0;
 }
 
-int govern_keys_key_toggle(struct tui *t)
+int govern_keys_key_toggle(struct panel_ctx *c)
 {
-	if (!t->eng)
+	if (!c->eng)
 		return KR_NONE;
-	if (engine_govern(t->eng) != 0)
-		tui_msg(t, "governor: %s", engine_msg(t->eng));
+	if (engine_govern(c->eng) != 0)
+		panel_ctx_msg(c, "governor: %s", engine_msg(c->eng));
 	return KR_REDRAW;
 }
 
 /* The sweep region shows the governor while it was started, unless the
  * user's own sweep is being chosen, runs, or has finished (its A waits)
  * since the governor gave the clock up. */
-static void view_region(struct tui *t)
+static void view_region(struct panel_ctx *c)
 {
-	struct govern_view *gv = &t->view.sweep.gov;
-	const struct govern_driver *d = &t->eng->gov;
+	struct govern_view *gv = &c->view->sweep.gov;
+	const struct govern_driver *d = &c->eng->gov;
 	const struct govern *g = &d->g;
 	bool yielded = g->state == GOV_SUSPENDED || g->state == GOV_OFF;
-	govern_panel_fill(g, d->rehearsal, t->s->t_start, gv);
-	gv->shown = !t->sweep.choosing && !engine_sweeping(t->eng) && !(t->sweep.have && yielded);
+	govern_panel_fill(g, d->rehearsal, c->s->t_start, gv);
+	gv->shown = !sweep_panel_holds_region(c, yielded);
 }
 
-void govern_keys_view(struct tui *t)
+void govern_keys_view(struct panel_ctx *c)
 {
-	struct policy_view *pv = &t->view.policy;
-	pv->gov_active = t->eng && t->eng->gov.active;
-	if (!pv->gov_active)
-		t->view.sweep.gov.shown = false;
-	else
-		view_region(t);
-	/* The layout gives the sweep region its rows first while a governor
-	 * was started (tui.c): its levels and decisions, or a sweep that
-	 * took the clock from it. */
-	if (pv->gov_active != t->lay_gov)
-		t->relayout = true;
-	if (!pv->gov_active)
+	struct policy_view *pv = &c->view->policy;
+	pv->gov_active = c->eng && c->eng->gov.active;
+	if (!pv->gov_active) {
+		c->view->sweep.gov.shown = false;
 		return;
-	const struct govern_driver *d = &t->eng->gov;
+	}
+	view_region(c);
+	const struct govern_driver *d = &c->eng->gov;
 	const struct govern *g = &d->g;
 	snprintf(pv->gov_state, sizeof pv->gov_state, "%s", govern_state_name(g->state));
 	/* A rehearsal (session_rehearsal) says so first and shows no saving. */

@@ -9,12 +9,12 @@
 
 #include <stdbool.h>
 
-struct tui;
+struct panel_ctx;
 
 /* The loop's hooks (panel_table.c). */
-int govern_keys_open(struct tui *t);
-void govern_keys_view(struct tui *t);
+int govern_keys_open(struct panel_ctx *c);
+void govern_keys_view(struct panel_ctx *c);
 /* g */
-int govern_keys_key_toggle(struct tui *t);
+int govern_keys_key_toggle(struct panel_ctx *c);
 
 #endif

@@ -1,5 +1,8 @@
 /* keys: the one key table.  Dispatch, the key line and the help window
  * all come from it, so a later feature adds a key by adding a row here.
+ * A handler takes the panels' context (panel_ctx.h); the dashboard's own
+ * keys below (help, freeze, theme, focus, save) alone reach the dashboard
+ * (c->tui), the panels' keys only their context.
  * Rows are in the order a user needs them, which is the key line's
  * priority: it shows the labelled ones that work in the session at hand
  * (enum key_when) from the top until the terminal's width runs out, and
@@ -35,34 +38,36 @@ const struct tui_key *keys_find(const struct tui_key *tab, int key)
 	return NULL;
 }
 
-static int keys_key_quit(struct tui *t)
+static int keys_key_quit(struct panel_ctx *c)
 {
-	tui_quit(t);
+	panel_ctx_quit(c);
 	return KR_NONE;
 }
 
-static int keys_key_record(struct tui *t)
+static int keys_key_record(struct panel_ctx *c)
 {
-	if (t->s->rec)
-		session_record_stop(t->s);
-	else if (session_record_start(t->s, NULL) == 0)
+	if (c->s->rec)
+		session_record_stop(c->s);
+	else if (session_record_start(c->s, NULL) == 0)
 		/* the REC badge names the file; the message need not repeat it */
-		tui_msg(t, "recording started; r stops it");
+		panel_ctx_msg(c, "recording started; r stops it");
 	return KR_NONE;
 }
 
-static int keys_key_freeze(struct tui *t)
+static int keys_key_freeze(struct panel_ctx *c)
 {
+	struct tui *t = c->tui;
 	tui_freeze(t, !t->frozen);
 	return KR_NONE;
 }
 
-static int keys_key_theme(struct tui *t)
+static int keys_key_theme(struct panel_ctx *c)
 {
+	struct tui *t = c->tui;
 	/* Without colour the themes differ in nothing that shows. */
 	if (!t->color) {
 		const char *nc = getenv("NO_COLOR");
-		tui_msg(t, "themes are off: %s", nc && nc[0] ? "NO_COLOR is set" : "the terminal has no colours");
+		panel_ctx_msg(c, "themes are off: %s", nc && nc[0] ? "NO_COLOR is set" : "the terminal has no colours");
 		return KR_NONE;
 	}
 	tui_theme_next(t);
@@ -72,16 +77,17 @@ static int keys_key_theme(struct tui *t)
 /* S: the theme and the policy chosen with t and P kept in the config, for
  * the next start (a file's name stays on the command line: the config
  * names no file). */
-static int keys_key_save(struct tui *t)
+static int keys_key_save(struct panel_ctx *c)
 {
+	struct tui *t = c->tui;
 	char path[1024], said[600] = "", msg[600];
-	if (t->o->config)
-		snprintf(path, sizeof path, "%s", t->o->config);
+	if (c->o->config)
+		snprintf(path, sizeof path, "%s", c->o->config);
 	else if (!options_config_path(path, sizeof path)) {
-		tui_msg(t, "no config to save to: HOME and XDG_CONFIG_HOME are unset");
+		panel_ctx_msg(c, "no config to save to: HOME and XDG_CONFIG_HOME are unset");
 		return KR_NONE;
 	}
-	const char *pol = policy_panel_spec(t);
+	const char *pol = policy_panel_spec(c);
 	struct { const char *key, *val; } set[] = {
 		{ "theme", t->theme_idx >= 0 ? theme_cycle_names[t->theme_idx] : NULL },
 		{ "policy", pol && strncmp(pol, "builtin:", 8) == 0 ? pol : NULL },
@@ -90,33 +96,36 @@ static int keys_key_save(struct tui *t)
 		if (!set[i].val)
 			continue;
 		if (options_save(path, set[i].key, set[i].val, msg, sizeof msg) != 0) {
-			tui_msg(t, "not saved: %s", msg);
+			panel_ctx_msg(c, "not saved: %s", msg);
 			return KR_NONE;
 		}
 		size_t l = strlen(said);
 		snprintf(said + l, sizeof said - l, "%s%s", l ? ", " : "", msg);
 	}
 	if (said[0])
-		tui_msg(t, "saved %s to %s", said, path);
+		panel_ctx_msg(c, "saved %s to %s", said, path);
 	else
-		tui_msg(t, "nothing to save: a theme or policy from a file stays on the command line");
+		panel_ctx_msg(c, "nothing to save: a theme or policy from a file stays on the command line");
 	return KR_NONE;
 }
 
-static int keys_key_focus_next(struct tui *t)
+static int keys_key_focus_next(struct panel_ctx *c)
 {
+	struct tui *t = c->tui;
 	tui_focus_step(t, 1);
 	return KR_NONE;
 }
 
-static int keys_key_focus_prev(struct tui *t)
+static int keys_key_focus_prev(struct panel_ctx *c)
 {
+	struct tui *t = c->tui;
 	tui_focus_step(t, -1);
 	return KR_NONE;
 }
 
-static int keys_key_help(struct tui *t)
+static int keys_key_help(struct panel_ctx *c)
 {
+	struct tui *t = c->tui;
 	t->help_open = true;
 	t->help_top = 0;
 	return KR_NONE;
@@ -124,28 +133,28 @@ static int keys_key_help(struct tui *t)
 
 /* F2 (htop's setup): there is no settings screen; the settings are the
  * config file, and S saves what t and P chose. */
-static int keys_key_setup(struct tui *t)
+static int keys_key_setup(struct panel_ctx *c)
 {
 	char path[1024];
-	if (t->o->config)
-		snprintf(path, sizeof path, "%s", t->o->config);
+	if (c->o->config)
+		snprintf(path, sizeof path, "%s", c->o->config);
 	else if (!options_config_path(path, sizeof path)) {
-		tui_msg(t, "F2: no settings screen, and no config file (HOME is unset); see dvfstop(1)");
+		panel_ctx_msg(c, "F2: no settings screen, and no config file (HOME is unset); see dvfstop(1)");
 		return KR_NONE;
 	}
 	/* ~ for the home folder: the whole message fits 80 columns */
 	const char *home = getenv("HOME");
 	size_t hl = home ? strlen(home) : 0;
 	if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
-		tui_msg(t, "F2: settings are in ~%s; S saves t and P", path + hl);
+		panel_ctx_msg(c, "F2: settings are in ~%s; S saves t and P", path + hl);
 	else
-		tui_msg(t, "F2: settings are in %s; S saves t and P", path);
+		panel_ctx_msg(c, "F2: settings are in %s; S saves t and P", path);
 	return KR_NONE;
 }
 
-static int keys_key_redraw(struct tui *t)
+static int keys_key_redraw(struct panel_ctx *c)
 {
-	(void)t;
+	(void)c;
 	return KR_RELAYOUT | KR_REDRAW;
 }
 

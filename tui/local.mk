@@ -19,11 +19,11 @@ tui_libtuiview_a_SOURCES = \
 	tui/layout.c tui/layout.h tui/level_rows.c tui/level_rows.h tui/panel.c tui/panel.h tui/panel_gpu.c tui/panel_priv.h tui/panel_rows.c tui/pen.c tui/pen.h tui/sys_rows.c tui/sys_rows.h \
 	tui/gpu_rows.c tui/gpu_rows.h tui/render.c tui/render.h tui/replay_view.c tui/replay_view.h tui/scroll.c tui/scroll.h \
 	tui/sweep_chart.c tui/sweep_chart.h tui/theme.c tui/theme.h \
-	tui/tui_view.h tui/job_view.h tui/policy_view.h tui/sweep_view.h tui/govern_view.h tui/sweep_state.h
+	tui/tui_view.h tui/job_view.h tui/policy_view.h tui/sweep_view.h tui/govern_view.h
 tui_libtui_a_CPPFLAGS = $(I_BASE) $(I_L2) $(I_ENGINE) $(I_TUI) $(DVF_DEFS)
 tui_libtui_a_SOURCES = \
 	tui/ctl_keys.c tui/ctl_keys.h tui/govern_keys.c tui/govern_keys.h tui/job_keys.c tui/job_keys.h \
-	tui/keys.c tui/mouse.c tui/mouse.h tui/panel_table.c tui/panel_table.h \
+	tui/keys.c tui/mouse.c tui/mouse.h tui/panel_ctx.c tui/panel_ctx.h tui/panel_table.c tui/panel_table.h \
 	tui/govern_panel.c tui/govern_panel.h tui/policy_panel.c tui/policy_panel.h tui/proc_keys.c tui/proc_keys.h tui/replay_keys.c \
 	tui/replay_keys.h tui/sweep_panel.c tui/sweep_panel.h \
 	tui/tui.c tui/tui.h tui/tui_int.h tui/tui_theme.c tui/zoom_keys.c tui/zoom_keys.h

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "mouse.h"
-#include "tui_int.h"
+#include "panel_ctx.h"
+#include "layout.h"
 
 /* Rows one wheel notch scrolls. */
 enum { MOUSE_WHEEL_ROWS = 3 };
@@ -9,33 +10,33 @@ enum { MOUSE_WHEEL_ROWS = 3 };
 #define BUTTON5_PRESSED 0
 #endif
 
-void mouse_event(struct tui *t)
+void mouse_event(struct panel_ctx *c)
 {
-	const MEVENT *e = &t->mev;
-	int r = layout_hit(&t->lay, e->x, e->y);
+	const MEVENT *e = &c->mev;
+	int r = layout_hit(c->lay, e->x, e->y);
 	if (!layout_is_panel(r))
 		return;
 	if (e->bstate & BUTTON4_PRESSED) {
-		tui_scroll(t, r, -MOUSE_WHEEL_ROWS);
+		tui_scroll(c, r, -MOUSE_WHEEL_ROWS);
 		return;
 	}
 	if ((mmask_t)BUTTON5_PRESSED != 0 && (e->bstate & BUTTON5_PRESSED)) {
-		tui_scroll(t, r, MOUSE_WHEEL_ROWS);
+		tui_scroll(c, r, MOUSE_WHEEL_ROWS);
 		return;
 	}
 	if (e->bstate & BUTTON1_DOUBLE_CLICKED) {
-		t->focus = r;
-		tui_zoom(t, t->zoom >= 0 ? -1 : r);
+		c->focus = r;
+		panel_ctx_zoom(c, c->zoom >= 0 ? -1 : r);
 		return;
 	}
 	if (e->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
-		t->focus = r;
-		t->dirty = true;
+		c->focus = r;
+		c->dirty = true;
 	}
 }
 
-int mouse_key(struct tui *t)
+int mouse_key(struct panel_ctx *c)
 {
-	mouse_event(t);
+	mouse_event(c);
 	return KR_NONE;
 }

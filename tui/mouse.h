@@ -6,12 +6,12 @@
 #ifndef DVF_MOUSE_H
 #define DVF_MOUSE_H
 
-struct tui;
+struct panel_ctx;
 
-/* t->mev holds the event (getmouse); the dialogs have passed on it. */
-void mouse_event(struct tui *t);
+/* c->mev holds the event (getmouse); the dialogs have passed on it. */
+void mouse_event(struct panel_ctx *c);
 /* The key table's row for KEY_MOUSE (the event already read): the same,
  * so the help lists the mouse with the keys. */
-int mouse_key(struct tui *t);
+int mouse_key(struct panel_ctx *c);
 
 #endif

@@ -13,7 +13,7 @@
 #include "sample.h"
 #include "tui_view.h"
 
-struct tui;
+struct panel_ctx;
 
 /* What a key handler asks the loop to do next. */
 enum key_result {
@@ -40,7 +40,7 @@ struct tui_key {
 	const char *label;   /* word on the key line; NULL: only in help */
 	enum key_when when;  /* when the label is on the key line */
 	const char *help;    /* one line for the help window */
-	int (*fn)(struct tui *t);  /* returns KR_* flags */
+	int (*fn)(struct panel_ctx *c);  /* returns KR_* flags (panel_ctx.h) */
 };
 
 

@@ -3,7 +3,7 @@
  * below give them the table's shape. */
 #include "config.h"
 #include "panel_table.h"
-#include "tui_int.h"
+#include "panel_ctx.h"
 
 #include <stdio.h>
 
@@ -13,43 +13,28 @@
 #include "stopsig.h"
 #include "job_keys.h"
 #include "job_panel.h"
+#include "layout.h"
 #include "policy_panel.h"
 #include "replay_keys.h"
 #include "replay_view.h"
 #include "scroll.h"
 #include "sweep_panel.h"
+#include "theme.h"
 
 /* ---- adapters ------------------------------------------------------------ */
 
-static int panel_table_control_open(struct tui *t)
+static int panel_table_control_open(struct panel_ctx *c)
 {
-	ctl_keys_control_open(t);
+	ctl_keys_control_open(c);
 	return 0;
 }
 
 /* The clocks go back last, after the job's end: its totals are taken at
  * the clock it ran at. */
-static void panel_table_control_finish(struct tui *t, bool ran)
+static void panel_table_control_finish(struct panel_ctx *c, bool ran)
 {
 	(void)ran;
-	ctl_keys_control_close(t);
-}
-
-/* No level from the policy yet. */
-static int panel_table_sweep_open(struct tui *t)
-{
-	t->sweep.policy_start = -1;
-	return 0;
-}
-
-static void panel_table_sweep_view(struct tui *t)
-{
-	sweep_panel_view_fill(t, &t->view.sweep);
-}
-
-static void panel_table_sweep_ended(struct tui *t)
-{
-	sweep_panel_abort(t, "the source ended");
+	ctl_keys_control_close(c);
 }
 
 /* The sweep region shows the governor while it governs (govern_panel.h). */
@@ -79,24 +64,24 @@ static void panel_table_policy_render(const struct tui_view *v, struct cellbuf *
 		panel_render_no_policy(v, cb);
 }
 
-static void panel_table_replay_view(struct tui *t)
+static void panel_table_replay_view(struct panel_ctx *c)
 {
-	replay_view_fill(t->s, &t->view.replay);
+	replay_view_fill(c->s, &c->view->replay);
 }
 
-static void panel_table_job_view(struct tui *t)
+static void panel_table_job_view(struct panel_ctx *c)
 {
-	job_panel_fill(t->s, &t->view.job);
+	job_panel_fill(c->s, &c->view->job);
 }
 
 /* A followed fine-tune is stopped and waited for; a further stop signal
  * hurries its stop on, and the first one stays the run's exit reason. */
-static void panel_table_job_finish(struct tui *t, bool ran)
+static void panel_table_job_finish(struct panel_ctx *c, bool ran)
 {
 	if (!ran)
 		return;
 	int stop = stopsig_signal();
-	job_keys_finish(t, stopsig_flag(), stdout);
+	job_keys_finish(c, stopsig_flag(), stdout);
 	*stopsig_flag() = stop;
 }
 
@@ -111,7 +96,7 @@ static const struct panel_ops energy = { .name = "energy", .region = TR_ENERGY,
 	.render = panel_render_energy, .rows = panel_rows_energy };
 static const struct panel_ops cpu = { .name = "CPU", .region = TR_CPU, .render = panel_render_cpu,
 	.rows = panel_rows_cpu };
-/* The run (t->eng) and its clock control (t->ctl): opened first, the
+/* The run (c->eng) and its clock control (c->ctl): opened first, the
  * clocks given back last. */
 static const struct panel_ops control = { .name = "control", .region = -1,
 	.open = panel_table_control_open, .finish = panel_table_control_finish };
@@ -120,9 +105,9 @@ static const struct panel_ops clock_keys = { .name = "clock", .region = -1, .liv
 	.open = ctl_keys_open, .sample = ctl_keys_sample, .key = ctl_keys_key, .view = ctl_keys_view,
 	.overlay = ctl_keys_frame, .close = ctl_keys_close };
 static const struct panel_ops sweep = { .name = "sweep", .region = TR_SWEEP, .live = true,
-	.open = panel_table_sweep_open, .sample = sweep_panel_sample, .ended = panel_table_sweep_ended,
-	.key = sweep_panel_key_filter,
-	.view = panel_table_sweep_view, .render = panel_table_sweep_render, .rows = panel_table_sweep_rows };
+	.open = sweep_panel_open, .sample = sweep_panel_sample, .ended = sweep_panel_ended,
+	.key = sweep_panel_key_filter, .view = sweep_panel_view, .render = panel_table_sweep_render,
+	.rows = panel_table_sweep_rows, .close = sweep_panel_close };
 /* The policies and the run's one recommender (engine_recommend). */
 static const struct panel_ops policy = { .name = "policy", .region = TR_POLICY,
 	.open = policy_panel_open, .view = policy_panel_view,
@@ -135,8 +120,8 @@ static const struct panel_ops governor = { .name = "governor", .region = -1, .li
 	.open = govern_keys_open, .view = govern_keys_view, .close = ctl_keys_control_stop };
 static const struct panel_ops replay = { .name = "replay", .region = -1, .live = true,
 	.key = replay_keys_filter, .view = panel_table_replay_view };
-static const struct panel_ops job = { .name = "job", .region = -1, .view = panel_table_job_view,
-	.finish = panel_table_job_finish };
+static const struct panel_ops job = { .name = "job", .region = -1, .open = job_keys_open,
+	.view = panel_table_job_view, .close = job_keys_close, .finish = panel_table_job_finish };
 static const struct panel_ops keys = { .name = "keys", .region = TR_KEYS, .render = panel_render_keys };
 
 /* The order is the order of the hooks: the control opens before its keys
@@ -164,41 +149,41 @@ const struct panel_ops *panel_table_region(int region)
 	return NULL;
 }
 
-int panel_table_open(struct tui *t)
+int panel_table_open(struct panel_ctx *c)
 {
 	for (int i = 0; panel_table[i]; i++)
-		if (panel_table[i]->open && panel_table[i]->open(t) < 0)
+		if (panel_table[i]->open && panel_table[i]->open(c) < 0)
 			return -1;
 	return 0;
 }
 
-void panel_table_sample(struct tui *t)
+void panel_table_sample(struct panel_ctx *c)
 {
 	for (int i = 0; panel_table[i]; i++)
 		if (panel_table[i]->sample)
-			panel_table[i]->sample(t);
+			panel_table[i]->sample(c);
 }
 
-void panel_table_ended(struct tui *t)
+void panel_table_ended(struct panel_ctx *c)
 {
 	for (int i = 0; panel_table[i]; i++)
 		if (panel_table[i]->ended)
-			panel_table[i]->ended(t);
+			panel_table[i]->ended(c);
 }
 
-bool panel_table_key(struct tui *t, int ch)
+bool panel_table_key(struct panel_ctx *c, int ch)
 {
 	for (int i = 0; panel_table[i]; i++)
-		if (panel_table[i]->key && panel_table[i]->key(t, ch))
+		if (panel_table[i]->key && panel_table[i]->key(c, ch))
 			return true;
 	return false;
 }
 
-void panel_table_view(struct tui *t, bool live)
+void panel_table_view(struct panel_ctx *c, bool live)
 {
 	for (int i = 0; panel_table[i]; i++)
 		if (panel_table[i]->view && panel_table[i]->live == live)
-			panel_table[i]->view(t);
+			panel_table[i]->view(c);
 }
 
 void panel_table_render(const struct tui_view *v, int region, struct cellbuf *cb)
@@ -236,25 +221,25 @@ int panel_table_render_at(const struct tui_view *v, int region, struct cellbuf *
 	return rows;
 }
 
-bool panel_table_overlay(struct tui *t, bool under)
+bool panel_table_overlay(struct panel_ctx *c, bool under)
 {
 	bool any = false;
 	for (int i = 0; panel_table[i]; i++)
 		if (panel_table[i]->overlay)
-			any |= panel_table[i]->overlay(t, under || any);
+			any |= panel_table[i]->overlay(c, under || any);
 	return any;
 }
 
-void panel_table_close(struct tui *t)
+void panel_table_close(struct panel_ctx *c)
 {
 	for (int i = panel_table_count() - 1; i >= 0; i--)
 		if (panel_table[i]->close)
-			panel_table[i]->close(t);
+			panel_table[i]->close(c);
 }
 
-void panel_table_finish(struct tui *t, bool ran)
+void panel_table_finish(struct panel_ctx *c, bool ran)
 {
 	for (int i = panel_table_count() - 1; i >= 0; i--)
 		if (panel_table[i]->finish)
-			panel_table[i]->finish(t, ran);
+			panel_table[i]->finish(c, ran);
 }

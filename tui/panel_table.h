@@ -4,7 +4,9 @@
  * job's log): what it opens before the terminal starts, what it does after
  * each sample, the keys it takes before the key table, what it copies into
  * the view, how it renders its region, and what it closes.  tui.c calls
- * the hooks through the table only; a new panel is a new row here.
+ * the hooks through the table only; a new panel is a new row here.  The
+ * hooks take the panels' context (panel_ctx.h), not the dashboard: what a
+ * panel may touch, its own state among it.
  *
  * The renderers are pure (panel.c and the panels' own files): a view in,
  * cells out. */
@@ -13,7 +15,7 @@
 
 #include <stdbool.h>
 
-struct tui;
+struct panel_ctx;
 struct tui_view;
 struct cellbuf;
 
@@ -23,17 +25,17 @@ struct panel_ops {
 	bool live;                    /* its view is control state: filled while
 	                                 the display is frozen too */
 	/* Before the terminal starts, in table order.  -1: the dashboard must
-	 * not start (the message is on stderr or in t->exit_msg). */
-	int (*open)(struct tui *t);
+	 * not start (the message is on stderr or in c->exit_msg). */
+	int (*open)(struct panel_ctx *c);
 	/* After each sample. */
-	void (*sample)(struct tui *t);
+	void (*sample)(struct panel_ctx *c);
 	/* The source has ended. */
-	void (*ended)(struct tui *t);
+	void (*ended)(struct panel_ctx *c);
 	/* A key before the key table (a dialog, a chooser, a refusal): true
 	 * when taken. */
-	bool (*key)(struct tui *t, int ch);
-	/* Copy its figures into t->view. */
-	void (*view)(struct tui *t);
+	bool (*key)(struct panel_ctx *c, int ch);
+	/* Copy its figures into c->view. */
+	void (*view)(struct panel_ctx *c);
 	/* Its region of the view into cb (pure). */
 	void (*render)(const struct tui_view *v, struct cellbuf *cb);
 	/* Inner rows (no frame) its region holds at width w: more than its
@@ -45,12 +47,12 @@ struct panel_ops {
 	int (*rows)(const struct tui_view *v, int w);
 	/* Paint over the regions (a dialog); under: something below was
 	 * repainted in this frame.  True when it painted. */
-	bool (*overlay)(struct tui *t, bool under);
+	bool (*overlay)(struct panel_ctx *c, bool under);
 	/* Before the terminal is restored, in reverse table order. */
-	void (*close)(struct tui *t);
+	void (*close)(struct panel_ctx *c);
 	/* After the terminal is restored (ran), or after a start that failed,
 	 * in reverse table order. */
-	void (*finish)(struct tui *t, bool ran);
+	void (*finish)(struct panel_ctx *c, bool ran);
 };
 
 /* Every panel, ended by NULL. */
@@ -59,12 +61,12 @@ extern const struct panel_ops *const panel_table[];
 /* The row that renders region, or NULL. */
 const struct panel_ops *panel_table_region(int region);
 /* Each hook of the table in turn (see struct panel_ops). */
-int panel_table_open(struct tui *t);
-void panel_table_sample(struct tui *t);
-void panel_table_ended(struct tui *t);
-bool panel_table_key(struct tui *t, int ch);
+int panel_table_open(struct panel_ctx *c);
+void panel_table_sample(struct panel_ctx *c);
+void panel_table_ended(struct panel_ctx *c);
+bool panel_table_key(struct panel_ctx *c, int ch);
 /* live: the rows whose view is filled while frozen; else the others. */
-void panel_table_view(struct tui *t, bool live);
+void panel_table_view(struct panel_ctx *c, bool live);
 /* Render region of v into cb (cleared when no row renders it). */
 void panel_table_render(const struct tui_view *v, int region, struct cellbuf *cb);
 /* Inner rows region holds at width w; 0 when its row has no .rows. */
@@ -75,8 +77,8 @@ int panel_table_rows(const struct tui_view *v, int region, int w);
  * of the rows it holds beyond cb.  Returns the inner rows it holds
  * (cb's own when it fits). */
 int panel_table_render_at(const struct tui_view *v, int region, struct cellbuf *cb, int *top);
-bool panel_table_overlay(struct tui *t, bool under);
-void panel_table_close(struct tui *t);
-void panel_table_finish(struct tui *t, bool ran);
+bool panel_table_overlay(struct panel_ctx *c, bool under);
+void panel_table_close(struct panel_ctx *c);
+void panel_table_finish(struct panel_ctx *c, bool ran);
 
 #endif

@@ -1,7 +1,7 @@
 /* policy_panel: the policy's recommendation (see policy_panel.h). */
 #include "config.h"
 #include "policy_panel.h"
-#include "tui_int.h"
+#include "panel_ctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,22 +294,22 @@ static void policy_name(const struct engine *e, char *buf, size_t len)
 
 /* The policies P cycles (builtin:mlg, builtin:ffg, --policy when another)
  * and the workload, into the run's one recommender (engine_recommend). */
-int policy_panel_open(struct tui *t)
+int policy_panel_open(struct panel_ctx *c)
 {
-	const struct dvf_opts *o = t->o;
+	const struct dvf_opts *o = c->o;
 	char err[POLICY_ERR_LEN];
-	if (!t->eng) {
+	if (!c->eng) {
 		fprintf(stderr, "dvfstop: out of memory\n");
 		return -1;
 	}
-	int rc = engine_recommend(t->eng, o->policy && o->policy[0] ? o->policy : POLICY_DEFAULT_SPEC, true, err,
+	int rc = engine_recommend(c->eng, o->policy && o->policy[0] ? o->policy : POLICY_DEFAULT_SPEC, true, err,
 				  sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "dvfstop: %s\n", err);
 		return -1;
 	}
 	if (rc > 0)   /* a config.json without some figure: the rest is used */
-		tui_msg(t, "note: %s", err);
+		panel_ctx_msg(c, "note: %s", err);
 	return 0;
 }
 
@@ -338,39 +338,39 @@ static void fill_view(const struct engine *e, struct policy_view *pv)
 	pv->util_min_s = r.min_s;
 }
 
-void policy_panel_view(struct tui *t)
+void policy_panel_view(struct panel_ctx *c)
 {
-	if (!t->eng || !t->eng->have_rec) {
-		t->view.policy.active = false;
+	if (!c->eng || !c->eng->have_rec) {
+		c->view->policy.active = false;
 		return;
 	}
-	fill_view(t->eng, &t->view.policy);
-	t->view.policy.board_hz = t->view.have_cur ? t->view.cur.gpu_freq_hz : dvf_m_na();
+	fill_view(c->eng, &c->view->policy);
+	c->view->policy.board_hz = c->view->have_cur ? c->view->cur.gpu_freq_hz : dvf_m_na();
 }
 
-int policy_panel_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz)
+int policy_panel_level(struct panel_ctx *c, const int64_t *level_hz, int n, int64_t *hz)
 {
 	*hz = 0;
-	return t->eng ? engine_policy_level(t->eng, level_hz, n, hz) : -1;
+	return c->eng ? engine_policy_level(c->eng, level_hz, n, hz) : -1;
 }
 
-int policy_panel_key_accept(struct tui *t)
+int policy_panel_key_accept(struct panel_ctx *c)
 {
-	struct engine *e = t->eng;
+	struct engine *e = c->eng;
 	if (!e || !e->have_rec) {
-		tui_msg(t, "no policy loaded");
+		panel_ctx_msg(c, "no policy loaded");
 		return KR_NONE;
 	}
 	/* a sweep holds the clock: the engine says so before anything */
 	if (engine_sweeping(e) && engine_can_set(e) != 0) {
-		ctl_keys_msg(t, "", engine_msg(e));
+		ctl_keys_msg(c, "", engine_msg(e));
 		return KR_NONE;
 	}
 	struct policy_view view;
 	const struct policy_view *pv = &view;
 	fill_view(e, &view);
 	if (!pv->have_eval) {
-		tui_msg(t, "no recommendation yet: waiting for the first sample");
+		panel_ctx_msg(c, "no recommendation yet: waiting for the first sample");
 		return KR_NONE;
 	}
 	if (!pv->eval.ok) {
@@ -378,38 +378,38 @@ int policy_panel_key_accept(struct tui *t)
 		char hint[128];
 		policy_panel_view_hint(pv, f, hint, sizeof hint);
 		if (util_measuring(pv, f))
-			tui_msg(t, "no recommendation yet: %s", hint);
+			panel_ctx_msg(c, "no recommendation yet: %s", hint);
 		else
-			tui_msg(t, "no recommendation to accept: %s has no value (%s)",
+			panel_ctx_msg(c, "no recommendation to accept: %s has no value (%s)",
 				f >= 0 ? workload_feature_name((enum wl_feature)f) : "a feature", hint);
 		return KR_NONE;
 	}
 	if (!pv->have_map) {
-		tui_msg(t, "no recommendation to accept: the board's GPU clock table is unknown");
+		panel_ctx_msg(c, "no recommendation to accept: the board's GPU clock table is unknown");
 		return KR_NONE;
 	}
 	if (engine_can_set(e) != 0) {
-		ctl_keys_msg(t, "", engine_msg(e));
+		ctl_keys_msg(c, "", engine_msg(e));
 		return KR_NONE;
 	}
-	ctl_keys_report(t, engine_accept(e));
+	ctl_keys_report(c, engine_accept(e));
 	return KR_NONE;
 }
 
-int policy_panel_key_next(struct tui *t)
+int policy_panel_key_next(struct panel_ctx *c)
 {
-	struct engine *e = t->eng;
+	struct engine *e = c->eng;
 	if (!e || !e->have_rec) {
-		tui_msg(t, "no policy loaded");
+		panel_ctx_msg(c, "no policy loaded");
 		return KR_NONE;
 	}
 	/* the run's one recommender: the governor follows it too */
 	engine_policy(e);
-	tui_msg(t, "policy %s (%d of %d; P for the next)", engine_policy_spec(e), e->pol + 1, e->n_pol);
+	panel_ctx_msg(c, "policy %s (%d of %d; P for the next)", engine_policy_spec(e), e->pol + 1, e->n_pol);
 	return KR_NONE;
 }
 
-const char *policy_panel_spec(const struct tui *t)
+const char *policy_panel_spec(const struct panel_ctx *c)
 {
-	return t->eng ? engine_policy_spec(t->eng) : NULL;
+	return c->eng ? engine_policy_spec(c->eng) : NULL;
 }

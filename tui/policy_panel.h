@@ -20,7 +20,7 @@
 #include "policy_view.h"
 #include "sample.h"
 
-struct tui;
+struct panel_ctx;
 struct cellbuf;
 
 /* ---- what the panel shows ---------------------------------------------------- */
@@ -34,23 +34,23 @@ int policy_panel_rows(const struct policy_view *pv, int w);
 /* The same for the view: a gpu_util still being measured says how far. */
 void policy_panel_view_hint(const struct policy_view *pv, int feature, char *buf, size_t len);
 
-/* ---- the loop's hooks (tui.c) ------------------------------------------------ */
+/* ---- the loop's hooks (panel_table.c) ------------------------------------------------ */
 
 /* Load the policies and the workload before the terminal starts.  -1: a
  * --policy, --model or --model-config that cannot be used (message on
  * stderr; exit 1). */
-int policy_panel_open(struct tui *t);
+int policy_panel_open(struct panel_ctx *c);
 /* Copy the panel's content into the view. */
-void policy_panel_view(struct tui *t);
+void policy_panel_view(struct panel_ctx *c);
 /* The spec of the policy in use ("builtin:ffg", a file); NULL when none. */
-const char *policy_panel_spec(const struct tui *t);
+const char *policy_panel_spec(const struct panel_ctx *c);
 /* Where a sweep starts: the level of level_hz[0..n) nearest to the shown
  * policy's recommendation for the window as it is (recommend_now), its
  * clock in *hz; -1 when the policy cannot say. */
-int policy_panel_level(struct tui *t, const int64_t *level_hz, int n, int64_t *hz);
+int policy_panel_level(struct panel_ctx *c, const int64_t *level_hz, int n, int64_t *hz);
 
 /* Key handlers (rows of tui_keys[]). */
-int policy_panel_key_accept(struct tui *t);
-int policy_panel_key_next(struct tui *t);
+int policy_panel_key_accept(struct panel_ctx *c);
+int policy_panel_key_next(struct panel_ctx *c);
 
 #endif

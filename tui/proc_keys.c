@@ -3,38 +3,38 @@
 #include "proc_keys.h"
 
 #include "gpu_rows.h"
-#include "tui_int.h"
+#include "panel_ctx.h"
 
 /* Says the order chosen: the one-row form has no header to mark. */
-static int said(struct tui *t)
+static int said(struct panel_ctx *c)
 {
 	static const char *const order[PROC_SORT_COUNT][2] = {
 		{ "largest first", "smallest first" }, { "largest first", "smallest first" },
 		{ "lowest first", "highest first" }, { "A to Z", "Z to A" }, { "lowest first", "highest first" },
 	};
-	tui_msg(t, "GPU processes by %s, %s (F6 or < > the column, I inverts)", gpu_rows_sort_names[t->proc_sort],
-		order[t->proc_sort][t->proc_inv]);
+	panel_ctx_msg(c, "GPU processes by %s, %s (F6 or < > the column, I inverts)", gpu_rows_sort_names[c->proc_sort],
+		order[c->proc_sort][c->proc_inv]);
 	return KR_REDRAW;
 }
 
-static int step(struct tui *t, int by)
+static int step(struct panel_ctx *c, int by)
 {
-	t->proc_sort = (enum proc_sort)(((int)t->proc_sort + by + PROC_SORT_COUNT) % PROC_SORT_COUNT);
-	return said(t);
+	c->proc_sort = (enum proc_sort)(((int)c->proc_sort + by + PROC_SORT_COUNT) % PROC_SORT_COUNT);
+	return said(c);
 }
 
-int proc_keys_next(struct tui *t)
+int proc_keys_next(struct panel_ctx *c)
 {
-	return step(t, 1);
+	return step(c, 1);
 }
 
-int proc_keys_prev(struct tui *t)
+int proc_keys_prev(struct panel_ctx *c)
 {
-	return step(t, -1);
+	return step(c, -1);
 }
 
-int proc_keys_invert(struct tui *t)
+int proc_keys_invert(struct panel_ctx *c)
 {
-	t->proc_inv = !t->proc_inv;
-	return said(t);
+	c->proc_inv = !c->proc_inv;
+	return said(c);
 }

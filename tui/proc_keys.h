@@ -5,11 +5,11 @@
 #ifndef DVF_PROC_KEYS_H
 #define DVF_PROC_KEYS_H
 
-struct tui;
+struct panel_ctx;
 
 /* Key handlers (rows of tui_keys[]). */
-int proc_keys_next(struct tui *t);    /* F6, > */
-int proc_keys_prev(struct tui *t);    /* < */
-int proc_keys_invert(struct tui *t);  /* I */
+int proc_keys_next(struct panel_ctx *c);    /* F6, > */
+int proc_keys_prev(struct panel_ctx *c);    /* < */
+int proc_keys_invert(struct panel_ctx *c);  /* I */
 
 #endif

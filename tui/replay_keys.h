@@ -11,20 +11,20 @@
 
 #include "replay_view.h"
 
-struct tui;
+struct panel_ctx;
 
 /* Keys that change the clock under --replay: refused with the reason.
  * True when the key was taken. */
-bool replay_keys_filter(struct tui *t, int ch);
+bool replay_keys_filter(struct panel_ctx *c, int ch);
 
-int replay_keys_key_1x(struct tui *t);
-int replay_keys_key_2x(struct tui *t);
-int replay_keys_key_10x(struct tui *t);
-int replay_keys_key_max(struct tui *t);
-int replay_keys_key_pause(struct tui *t);
-int replay_keys_key_back10(struct tui *t);
-int replay_keys_key_fwd10(struct tui *t);
-int replay_keys_key_back60(struct tui *t);
-int replay_keys_key_fwd60(struct tui *t);
+int replay_keys_key_1x(struct panel_ctx *c);
+int replay_keys_key_2x(struct panel_ctx *c);
+int replay_keys_key_10x(struct panel_ctx *c);
+int replay_keys_key_max(struct panel_ctx *c);
+int replay_keys_key_pause(struct panel_ctx *c);
+int replay_keys_key_back10(struct panel_ctx *c);
+int replay_keys_key_fwd10(struct panel_ctx *c);
+int replay_keys_key_back60(struct panel_ctx *c);
+int replay_keys_key_fwd60(struct panel_ctx *c);
 
 #endif

@@ -3,7 +3,8 @@
 #include "sweep_chart.h"
 #include "ctl_keys.h"
 #include "level_rows.h"
-#include "tui_int.h"
+#include "panel_ctx.h"
+#include "layout.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,45 +18,92 @@
 #include "render.h"
 #include "player.h"
 #include "policy_panel.h"
+#include "job_keys.h"
 #include "session.h"
 #include "sweep_driver.h"
+#include "theme.h"
 #include "workload.h"
 #include "cfmt.h"
+
+/* The sweep's state in the dashboard (c->sweep). */
+struct tui_sweep {
+	bool choosing;              /* the chooser is open */
+	bool have;                  /* a sweep ran: its table stays */
+	bool table;                 /* show the table rather than the chart */
+	int policy_start;           /* the policy's level as the engine got it, -1 */
+	int64_t policy_hz;          /* the policy's leaf mapped to a level, 0 none */
+	double settle_s;
+	char dwell[32];
+};
+
+int sweep_panel_open(struct panel_ctx *c)
+{
+	c->sweep = calloc(1, sizeof *c->sweep);
+	if (!c->sweep) {
+		fprintf(stderr, "dvfstop: out of memory\n");
+		return -1;
+	}
+	/* no level from the policy yet */
+	c->sweep->policy_start = -1;
+	return 0;
+}
+
+void sweep_panel_close(struct panel_ctx *c)
+{
+	free(c->sweep);
+	c->sweep = NULL;
+}
+
+void sweep_panel_ended(struct panel_ctx *c)
+{
+	sweep_panel_abort(c, "the source ended");
+}
+
+void sweep_panel_view(struct panel_ctx *c)
+{
+	sweep_panel_view_fill(c, &c->view->sweep);
+}
+
+bool sweep_panel_holds_region(const struct panel_ctx *c, bool gov_yielded)
+{
+	const struct tui_sweep *ts = c->sweep;
+	return ts && (ts->choosing || engine_sweeping(c->eng) || (ts->have && gov_yielded));
+}
 
 /* ---- starting and ending a sweep ---------------------------------------- */
 
 /* The sweep is over (the engine gave the clocks back as they were before
  * it): say how it ended. */
-static void sweep_finish(struct tui *t)
+static void sweep_finish(struct panel_ctx *c)
 {
-	const struct engine *e = t->eng;
+	const struct engine *e = c->eng;
 	if (e->sweep_err[0])
-		ctl_keys_msg(t, "restoring the clocks after the sweep: ", e->sweep_err);
+		ctl_keys_msg(c, "restoring the clocks after the sweep: ", e->sweep_err);
 	const struct sweep *sw = &e->sweep.sw;
 	if (sw->state == SW_DONE && sw->best >= 0)
-		tui_msg(t, "%s; clocks as before, A pins it", sw->msg);
+		panel_ctx_msg(c, "%s; clocks as before, A pins it", sw->msg);
 	else
-		tui_msg(t, "%s; clocks as before", sw->msg[0] ? sw->msg : "sweep ended");
-	t->dirty = true;
+		panel_ctx_msg(c, "%s; clocks as before", sw->msg[0] ? sw->msg : "sweep ended");
+	c->dirty = true;
 }
 
-void sweep_panel_abort(struct tui *t, const char *why)
+void sweep_panel_abort(struct panel_ctx *c, const char *why)
 {
-	if (t->eng && engine_sweep_abort(t->eng, why))
-		sweep_finish(t);
+	if (c->eng && engine_sweep_abort(c->eng, why))
+		sweep_finish(c);
 }
 
 /* Why a sweep cannot run now, or NULL. */
-static const char *sweep_refusal(struct tui *t, char *buf, size_t len)
+static const char *sweep_refusal(struct panel_ctx *c, char *buf, size_t len)
 {
-	struct session *s = t->s;
+	struct session *s = c->s;
 	struct job_stats js;
 	if (player_active(s))
 		return "replay: a recording's clocks cannot be changed";
-	if (!t->ctl)
+	if (!c->ctl)
 		return "no clock control (out of memory)";
-	if (control_readonly(t->ctl)) {
-		snprintf(buf, len, "a sweep needs control of the GPU clock: %s", control_msg(t->ctl));
+	if (control_readonly(c->ctl)) {
+		snprintf(buf, len, "a sweep needs control of the GPU clock: %s", control_msg(c->ctl));
 		return buf;
 	}
 	if (!s->info || s->info->n_levels <= 0)
@@ -67,14 +115,14 @@ static const char *sweep_refusal(struct tui *t, char *buf, size_t len)
 	return NULL;
 }
 
-static void sweep_start(struct tui *t, enum sweep_mode mode)
+static void sweep_start(struct panel_ctx *c, enum sweep_mode mode)
 {
-	struct tui_sweep *ts = &t->sweep;
-	const struct dvf_opts *o = t->o;
+	struct tui_sweep *ts = c->sweep;
+	const struct dvf_opts *o = c->o;
 	char err[512];
-	const char *why = sweep_refusal(t, err, sizeof err);
+	const char *why = sweep_refusal(c, err, sizeof err);
 	if (why) {
-		tui_msg(t, "%s", why);
+		panel_ctx_msg(c, "%s", why);
 		return;
 	}
 	const char *dwell = o->sweep_dwell ? o->sweep_dwell : SWEEP_DWELL_DEFAULT;
@@ -84,17 +132,17 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 	/* the dashboard sweeps all of the board's levels: the policy's level
 	 * among them is where an adaptive sweep starts */
 	int64_t phz;
-	int pl = policy_panel_level(t, t->s->info->level_hz, t->s->info->n_levels, &phz);
-	struct sweep_cfg c;
-	if (sweep_driver_prepare(&rq, t->s->info, pl, &c, err, sizeof err) != 0) {
-		tui_msg(t, "%s", err);
+	int pl = policy_panel_level(c, c->s->info->level_hz, c->s->info->n_levels, &phz);
+	struct sweep_cfg cfg;
+	if (sweep_driver_prepare(&rq, c->s->info, pl, &cfg, err, sizeof err) != 0) {
+		panel_ctx_msg(c, "%s", err);
 		return;
 	}
 	/* the sweep takes the clock now, not when its chooser opened: the
 	 * engine takes it from the governor, pins the first level */
-	int ev = engine_sweep(t->eng, &c, ctl_keys_by(t), false);
+	int ev = engine_sweep(c->eng, &cfg, ctl_keys_by(c), false);
 	if (ev < 0) {
-		tui_msg(t, "%s", engine_msg(t->eng));
+		panel_ctx_msg(c, "%s", engine_msg(c->eng));
 		return;
 	}
 	ts->policy_start = pl;
@@ -102,49 +150,49 @@ static void sweep_start(struct tui *t, enum sweep_mode mode)
 	ts->have = true;
 	ts->settle_s = o->sweep_settle_s;
 	snprintf(ts->dwell, sizeof ts->dwell, "%s", dwell);
-	tui_msg(t, "sweep started: %s, %d levels, dwell %s, settle %.1f s; Esc aborts", sweep_mode_name(mode),
-		c.n_levels, dwell, o->sweep_settle_s);
+	panel_ctx_msg(c, "sweep started: %s, %d levels, dwell %s, settle %.1f s; Esc aborts", sweep_mode_name(mode),
+		cfg.n_levels, dwell, o->sweep_settle_s);
 	if (ev & ENGINE_SWEEP_OVER)
-		sweep_finish(t);
+		sweep_finish(c);
 }
 
-void sweep_panel_sample(struct tui *t)
+void sweep_panel_sample(struct panel_ctx *c)
 {
 	/* the engine fed the sweep (engine_step): show what it did */
-	int ev = t->eng ? t->eng->last : 0;
+	int ev = c->eng ? c->eng->last : 0;
 	if (ev & ENGINE_SWEEP_OVER)
-		sweep_finish(t);
+		sweep_finish(c);
 	else if (ev & ENGINE_SWEEP_MOVED)
-		t->dirty = true;
+		c->dirty = true;
 }
 
 /* ---- keys ------------------------------------------------------------------- */
 
-bool sweep_panel_key_filter(struct tui *t, int ch)
+bool sweep_panel_key_filter(struct panel_ctx *c, int ch)
 {
-	struct tui_sweep *ts = &t->sweep;
+	struct tui_sweep *ts = c->sweep;
 	if (ts->choosing) {
-		enum sweep_mode def = t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0
+		enum sweep_mode def = c->o->sweep_mode && strcmp(c->o->sweep_mode, "exhaustive") == 0
 			? SWEEP_EXHAUSTIVE : SWEEP_ADAPTIVE;
 		switch (ch) {
 		case 'e': case 'x':
 			ts->choosing = false;
-			sweep_start(t, SWEEP_EXHAUSTIVE);
+			sweep_start(c, SWEEP_EXHAUSTIVE);
 			return true;
 		case 'a':
 			ts->choosing = false;
-			sweep_start(t, SWEEP_ADAPTIVE);
+			sweep_start(c, SWEEP_ADAPTIVE);
 			return true;
 		case '\r': case '\n': case KEY_ENTER:
 			ts->choosing = false;
-			sweep_start(t, def);
+			sweep_start(c, def);
 			return true;
 		case 27: case 'q':
 			ts->choosing = false;
-			tui_msg(t, "sweep cancelled");
+			panel_ctx_msg(c, "sweep cancelled");
 			return true;
 		default:
-			tui_msg(t, "sweep: e exhaustive, a adaptive, Enter %s, Esc cancels", sweep_mode_name(def));
+			panel_ctx_msg(c, "sweep: e exhaustive, a adaptive, Enter %s, Esc cancels", sweep_mode_name(def));
 			return true;
 		}
 	}
@@ -152,43 +200,43 @@ bool sweep_panel_key_filter(struct tui *t, int ch)
 	return false;
 }
 
-int sweep_panel_key_sweep(struct tui *t)
+int sweep_panel_key_sweep(struct panel_ctx *c)
 {
-	struct tui_sweep *ts = &t->sweep;
+	struct tui_sweep *ts = c->sweep;
 	char err[512];
-	if (engine_sweeping(t->eng)) {
-		tui_msg(t, "a sweep is running: Esc aborts it");
+	if (engine_sweeping(c->eng)) {
+		panel_ctx_msg(c, "a sweep is running: Esc aborts it");
 		return KR_NONE;
 	}
-	const char *why = sweep_refusal(t, err, sizeof err);
+	const char *why = sweep_refusal(c, err, sizeof err);
 	if (why) {
-		tui_msg(t, "%s", why);
+		panel_ctx_msg(c, "%s", why);
 		return KR_NONE;
 	}
 	ts->choosing = true;
-	if (t->lay.shown[TR_SWEEP])
-		t->focus = TR_SWEEP;
-	tui_msg(t, "sweep: e exhaustive, a adaptive, Enter %s, Esc cancels",
-		t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0 ? "exhaustive" : "adaptive");
+	if (c->lay->shown[TR_SWEEP])
+		c->focus = TR_SWEEP;
+	panel_ctx_msg(c, "sweep: e exhaustive, a adaptive, Enter %s, Esc cancels",
+		c->o->sweep_mode && strcmp(c->o->sweep_mode, "exhaustive") == 0 ? "exhaustive" : "adaptive");
 	return KR_NONE;
 }
 
-int sweep_panel_key_apply(struct tui *t)
+int sweep_panel_key_apply(struct panel_ctx *c)
 {
-	int err = engine_apply_best(t->eng);
+	int err = engine_apply_best(c->eng);
 	if (err < 0)
-		tui_msg(t, "%s", engine_msg(t->eng));
+		panel_ctx_msg(c, "%s", engine_msg(c->eng));
 	else
-		ctl_keys_msg(t, err ? "" : "sweep's best applied: ", engine_msg(t->eng));
+		ctl_keys_msg(c, err ? "" : "sweep's best applied: ", engine_msg(c->eng));
 	return KR_NONE;
 }
 
-int sweep_panel_key_csv(struct tui *t)
+int sweep_panel_key_csv(struct panel_ctx *c)
 {
-	struct tui_sweep *ts = &t->sweep;
-	const struct session *s = t->s;
-	if (!ts->have || t->eng->sweep.sw.windows == 0) {
-		tui_msg(t, "no sweep measured yet: s starts one");
+	struct tui_sweep *ts = c->sweep;
+	const struct session *s = c->s;
+	if (!ts->have || c->eng->sweep.sw.windows == 0) {
+		panel_ctx_msg(c, "no sweep measured yet: s starts one");
 		return KR_NONE;
 	}
 	char path[64];
@@ -199,46 +247,44 @@ int sweep_panel_key_csv(struct tui *t)
 	char label[256], err[600];
 	struct sweep_workload w;
 	sweep_driver_workload(s, NULL, &w, label, sizeof label);
-	if (sweep_driver_write_csv(path, &t->eng->sweep.sw, &w, false, err, sizeof err) != 0)
-		tui_msg(t, "%s", err);
+	if (sweep_driver_write_csv(path, &c->eng->sweep.sw, &w, false, err, sizeof err) != 0)
+		panel_ctx_msg(c, "%s", err);
 	else
-		tui_msg(t, "sweep written to %s%s", path, t->eng->sweep.running ? " (so far)" : "");
+		panel_ctx_msg(c, "sweep written to %s%s", path, c->eng->sweep.running ? " (so far)" : "");
 	return KR_NONE;
 }
 
-int sweep_panel_key_table(struct tui *t)
+int sweep_panel_key_table(struct panel_ctx *c)
 {
-	t->sweep.table = !t->sweep.table;
+	c->sweep->table = !c->sweep->table;
 	return KR_NONE;
 }
 
-int sweep_panel_key_escape(struct tui *t)
+int sweep_panel_key_escape(struct panel_ctx *c)
 {
 	/* The log pane first: closing it costs nothing, an abort a sweep. */
-	if (t->log_open) {
-		t->log_open = false;
-		return KR_REDRAW;
-	}
-	if (engine_sweeping(t->eng)) {
-		sweep_panel_abort(t, "Esc");
+	if (job_keys_pane(c))
+		return job_keys_key_log(c);
+	if (engine_sweeping(c->eng)) {
+		sweep_panel_abort(c, "Esc");
 		return KR_NONE;
 	}
-	tui_msg(t, "Esc: nothing to cancel");
+	panel_ctx_msg(c, "Esc: nothing to cancel");
 	return KR_NONE;
 }
 
 /* ---- the view ------------------------------------------------------------- */
 
-void sweep_panel_view_fill(struct tui *t, struct sweep_view *v)
+void sweep_panel_view_fill(struct panel_ctx *c, struct sweep_view *v)
 {
-	const struct tui_sweep *ts = &t->sweep;
-	const struct session *s = t->s;
+	const struct tui_sweep *ts = c->sweep;
+	const struct session *s = c->s;
 	v->choosing = ts->choosing;
-	v->running = t->eng->sweep.running;
+	v->running = c->eng->sweep.running;
 	v->have = ts->have;
 	v->table = ts->table;
-	v->default_exhaustive = t->o->sweep_mode && strcmp(t->o->sweep_mode, "exhaustive") == 0;
-	v->level = t->eng->sweep.level;
+	v->default_exhaustive = c->o->sweep_mode && strcmp(c->o->sweep_mode, "exhaustive") == 0;
+	v->level = c->eng->sweep.level;
 	v->policy_start = ts->policy_start;
 	v->policy_hz = ts->policy_hz;
 	v->settle_s = ts->settle_s;
@@ -253,7 +299,7 @@ void sweep_panel_view_fill(struct tui *t, struct sweep_view *v)
 		struct job_stats js;
 		if (player_active(s))
 			snprintf(v->idle, sizeof v->idle, "none in a replay (the recorded clocks are fixed)");
-		else if (!t->ctl || control_readonly(t->ctl))
+		else if (!c->ctl || control_readonly(c->ctl))
 			snprintf(v->idle, sizeof v->idle, "none: no control of the GPU clock (s says why)");
 		else if (!session_job_stats(s, &js))
 			snprintf(v->idle, sizeof v->idle, "none: a sweep needs a fine-tune to follow (-- CMD, --pid, --progress)");
@@ -261,16 +307,16 @@ void sweep_panel_view_fill(struct tui *t, struct sweep_view *v)
 			snprintf(v->idle, sizeof v->idle, "none: the fine-tune has ended, nothing left to measure");
 		return;
 	}
-	v->sw = t->eng->sweep.sw;
-	int64_t end = t->eng->sweep.running ? s->cur.t_ns : t->eng->sweep.t_end;
-	v->elapsed_s = (double)(end - t->eng->sweep.t_start) * 1e-9;
-	if (t->eng->sweep.running) {
-		if (t->eng->sweep.sw.state == SW_MEASURE && s->cur.steps.ok)
-			v->window_steps = s->cur.steps.v - t->eng->sweep.sw.steps0;
+	v->sw = c->eng->sweep.sw;
+	int64_t end = c->eng->sweep.running ? s->cur.t_ns : c->eng->sweep.t_end;
+	v->elapsed_s = (double)(end - c->eng->sweep.t_start) * 1e-9;
+	if (c->eng->sweep.running) {
+		if (c->eng->sweep.sw.state == SW_MEASURE && s->cur.steps.ok)
+			v->window_steps = s->cur.steps.v - c->eng->sweep.sw.steps0;
 		struct job_stats js;
 		double hint = session_job_stats(s, &js) && js.st.steps_per_s.ok ? js.st.steps_per_s.v : -1;
-		v->left_s = sweep_left_s(&t->eng->sweep.sw, v->window_steps, hint);
-		v->left_at_most = t->eng->sweep.sw.cfg.mode == SWEEP_ADAPTIVE;
+		v->left_s = sweep_left_s(&c->eng->sweep.sw, v->window_steps, hint);
+		v->left_at_most = c->eng->sweep.sw.cfg.mode == SWEEP_ADAPTIVE;
 	}
 }
 

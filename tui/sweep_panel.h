@@ -19,15 +19,12 @@
 #include "control.h"
 #include "sweep.h"
 #include "sweep_driver.h"
-#include "sweep_state.h"
 #include "sweep_view.h"
 
-struct tui;
+struct panel_ctx;
 
-
-
-/* Fill v from the TUI's state and session. */
-void sweep_panel_view_fill(struct tui *t, struct sweep_view *v);
+/* Fill v from the panel's state (c->sweep), the run and the session. */
+void sweep_panel_view_fill(struct panel_ctx *c, struct sweep_view *v);
 /* Render the sweep region (focus: draw the focused frame). */
 void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *cb);
 
@@ -36,20 +33,32 @@ void sweep_panel_render(const struct sweep_view *v, bool focus, struct cellbuf *
 int sweep_panel_rows(const struct sweep_view *v, int w);
 enum { SWEEP_CHART_ROWS = 10 };
 
-/* Loop hooks (tui.c). */
+/* Loop hooks (panel_table.c). */
+/* The panel's state (c->sweep): made before the terminal starts (-1: out
+ * of memory), freed after. */
+int sweep_panel_open(struct panel_ctx *c);
+void sweep_panel_close(struct panel_ctx *c);
+/* The source ended: a running sweep stops, the clocks go back. */
+void sweep_panel_ended(struct panel_ctx *c);
+/* Fill the view's sweep (c->view). */
+void sweep_panel_view(struct panel_ctx *c);
+/* The sweep region is the sweep's rather than the governor's: its chooser
+ * is open, a sweep runs, or one has finished since the governor gave the
+ * clock up (gov_yielded; its A waits). */
+bool sweep_panel_holds_region(const struct panel_ctx *c, bool gov_yielded);
 /* After each sample: what the engine's step did to the sweep. */
-void sweep_panel_sample(struct tui *t);
+void sweep_panel_sample(struct panel_ctx *c);
 /* Keys while the chooser is open.  True when the key was taken. */
-bool sweep_panel_key_filter(struct tui *t, int ch);
+bool sweep_panel_key_filter(struct panel_ctx *c, int ch);
 /* Stop a running sweep and give the clocks back (quit, source ended). */
-void sweep_panel_abort(struct tui *t, const char *why);
+void sweep_panel_abort(struct panel_ctx *c, const char *why);
 
 
 /* Key handlers (keys.c's table). */
-int sweep_panel_key_sweep(struct tui *t);       /* s: the chooser */
-int sweep_panel_key_apply(struct tui *t); /* A: pin the best level */
-int sweep_panel_key_csv(struct tui *t);   /* w: write the sweep CSV */
-int sweep_panel_key_table(struct tui *t); /* v: chart <-> table */
-int sweep_panel_key_escape(struct tui *t);      /* Esc: abort the sweep, close the log */
+int sweep_panel_key_sweep(struct panel_ctx *c);       /* s: the chooser */
+int sweep_panel_key_apply(struct panel_ctx *c); /* A: pin the best level */
+int sweep_panel_key_csv(struct panel_ctx *c);   /* w: write the sweep CSV */
+int sweep_panel_key_table(struct panel_ctx *c); /* v: chart <-> table */
+int sweep_panel_key_escape(struct panel_ctx *c);      /* Esc: abort the sweep, close the log */
 
 #endif

@@ -21,6 +21,7 @@
 #include "control.h"
 #include "engine.h"
 #include "gpu_rows.h"
+#include "job_keys.h"
 #include "job_panel.h"
 #include "options.h"
 #include "panel_table.h"
@@ -35,17 +36,6 @@
 /* Samples taken in one go before input and drawing get their turn (only
  * matters when the simulator runs as fast as it can). */
 enum { SAMPLE_BURST = 2000 };
-
-void tui_msg(struct tui *t, const char *fmt, ...)
-{
-	char buf[sizeof t->s->msg];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	session_msg(t->s, "%s", buf);
-	t->dirty = true;
-}
 
 /* ---- layout and painting --------------------------------------------- */
 
@@ -89,12 +79,12 @@ static void focus_fix(struct tui *t)
 	/* Too small shows no panel; keep the focus for when it fits again. */
 	if (t->lay.too_small)
 		return;
-	if (t->focus >= 0 && t->lay.shown[t->focus] && t->focus != TR_HEADER && t->focus != TR_KEYS)
+	if (t->ctx.focus >= 0 && t->lay.shown[t->ctx.focus] && t->ctx.focus != TR_HEADER && t->ctx.focus != TR_KEYS)
 		return;
-	t->focus = -1;
+	t->ctx.focus = -1;
 	for (int r = TR_GPU; r < TR_KEYS; r++)
 		if (t->lay.shown[r]) {
-			t->focus = r;
+			t->ctx.focus = r;
 			break;
 		}
 }
@@ -102,11 +92,11 @@ static void focus_fix(struct tui *t)
 static void layout_do(struct tui *t)
 {
 	windows_free(t);
-	getmaxyx(stdscr, t->rows, t->cols);
+	getmaxyx(stdscr, t->ctx.rows, t->ctx.cols);
 	const struct dvf_info *in = t->s->info;
 	struct layout_in li = {
-		.cols = t->cols,
-		.rows = t->rows,
+		.cols = t->ctx.cols,
+		.rows = t->ctx.rows,
 		.present = TR_PANELS_ALL,
 		.power_rows = in ? in->n_rails : 0,
 		/* the governor's levels and decisions before more graph */
@@ -116,8 +106,8 @@ static void layout_do(struct tui *t)
 	layout_compute(&li, &t->lay_base);
 	t->lay = t->lay_base;
 	/* A zoom that cannot be shown (too small) waits for a size it fits. */
-	if (t->zoom >= 0)
-		layout_zoom(&t->lay, t->zoom);
+	if (t->ctx.zoom >= 0)
+		layout_zoom(&t->lay, t->ctx.zoom);
 
 	/* The key window first: it covers (0,0), which the regions then
 	 * paint over in the same frame. */
@@ -128,9 +118,9 @@ static void layout_do(struct tui *t)
 		wnoutrefresh(t->in);
 	}
 	if (t->lay.too_small) {
-		t->small_win = window_new(t->rows, t->cols, 0, 0);
+		t->small_win = window_new(t->ctx.rows, t->ctx.cols, 0, 0);
 		if (t->small_win)
-			cellbuf_init(&t->small_cb, t->cols, t->rows, t->utf8);
+			cellbuf_init(&t->small_cb, t->ctx.cols, t->ctx.rows, t->ctx.utf8);
 	} else {
 		for (int r = 0; r < TR_COUNT; r++) {
 			if (!t->lay.shown[r])
@@ -138,14 +128,14 @@ static void layout_do(struct tui *t)
 			struct tui_rect a = t->lay.r[r];
 			t->win[r] = window_new(a.h, a.w, a.y, a.x);
 			if (t->win[r])
-				cellbuf_init(&t->cb[r], a.w, a.h, t->utf8);
+				cellbuf_init(&t->cb[r], a.w, a.h, t->ctx.utf8);
 		}
 	}
 	focus_fix(t);
 	/* After a resize the screen may hold anything: paint it all once. */
 	clearok(curscr, TRUE);
-	t->relayout = false;
-	t->force = true;
+	t->ctx.relayout = false;
+	t->ctx.force = true;
 }
 
 static void paint(struct tui *t, WINDOW *w, const struct cellbuf *cb)
@@ -179,7 +169,7 @@ static void paint(struct tui *t, WINDOW *w, const struct cellbuf *cb)
 static bool paint_if_changed(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last)
 {
 	uint64_t h = cellbuf_hash(cb);
-	if (!w || (h == *last && !t->force))
+	if (!w || (h == *last && !t->ctx.force))
 		return false;
 	paint(t, w, cb);
 	touchwin(w);
@@ -188,39 +178,34 @@ static bool paint_if_changed(struct tui *t, WINDOW *w, const struct cellbuf *cb,
 	return true;
 }
 
-bool tui_paint(struct tui *t, WINDOW *w, const struct cellbuf *cb, uint64_t *last)
+bool tui_paint(struct panel_ctx *c, WINDOW *w, const struct cellbuf *cb, uint64_t *last, bool under)
 {
-	return paint_if_changed(t, w, cb, last);
+	struct tui *t = c->tui;
+	bool was = c->force;
+	c->force = c->force || under;
+	bool painted = paint_if_changed(t, w, cb, last);
+	c->force = was;
+	return painted;
 }
 
 /* ---- quitting ----------------------------------------------------------- */
 
-void tui_quit(struct tui *t)
-{
-	t->dirty = true;
-	if (!session_job_running_child(t->s)) {
-		t->quit = true;
-		return;
-	}
-	t->quit_ask = true;
-}
-
 /* The answer to the quit prompt. */
 static void quit_answer(struct tui *t, int ch)
 {
-	t->quit_ask = false;
+	t->ctx.quit_ask = false;
 	if (ch == 'k' || ch == 'K') {
 		/* tui_job_finish stops it and waits for its end */
-		t->quit = true;
+		t->ctx.quit = true;
 	} else if (ch == 'd' || ch == 'D') {
 		if (session_job_detach(t->s) == 0) {
 			/* said again after the screen is gone */
-			size_t l = strlen(t->exit_msg);
-			snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", t->s->msg);
+			size_t l = strlen(t->ctx.exit_msg);
+			snprintf(t->ctx.exit_msg + l, sizeof t->ctx.exit_msg - l, "dvfstop: %s\n", t->s->msg);
 		}
-		t->quit = true;
+		t->ctx.quit = true;
 	} else {
-		tui_msg(t, "quit cancelled: the fine-tune goes on under dvfstop");
+		panel_ctx_msg(&t->ctx, "quit cancelled: the fine-tune goes on under dvfstop");
 	}
 }
 
@@ -238,22 +223,27 @@ static void view_status(struct tui *t)
 		t->msg_at = now;
 	}
 	/* the quit question is the key line's (panel_render_keys) */
-	v->quit_ask = t->quit_ask;
+	v->quit_ask = t->ctx.quit_ask;
 	if (s->msg[0] && now - t->msg_at < MSG_SHOW_NS)
 		snprintf(v->msg, sizeof v->msg, "%s", s->msg);
 	else
 		v->msg[0] = '\0';
 	v->frozen = t->frozen;
-	v->ended = t->ended;
-	v->focus = t->focus;
+	v->ended = t->ctx.ended;
+	v->focus = t->ctx.focus;
 	v->keys = tui_keys;
 	/* the processes in the order chosen (F6, <, >, I), frozen or not */
-	v->proc_sort = t->proc_sort;
-	v->proc_inv = t->proc_inv;
+	v->proc_sort = t->ctx.proc_sort;
+	v->proc_inv = t->ctx.proc_inv;
 	gpu_rows_sort(&v->cur, v->proc_sort, v->proc_inv);
 	/* The clock, the sweep and the replay are control state: live even
 	 * when frozen. */
-	panel_table_view(t, true);
+	panel_table_view(&t->ctx, true);
+	/* The layout gives the sweep region its rows first while a governor
+	 * was started (layout_do): its levels and decisions, or a sweep that
+	 * took the clock from it. */
+	if (v->policy.gov_active != t->lay_gov)
+		t->ctx.relayout = true;
 }
 
 /* Each GPU's energy so far: its counter less its first reading. */
@@ -279,7 +269,7 @@ static void view_clock(struct tui *t)
 	struct session *s = t->s;
 	struct tui_view *v = &t->view;
 	v->up_s = session_elapsed_s(s);
-	if (s->have_cur && !t->ended) {
+	if (s->have_cur && !t->ctx.ended) {
 		int64_t up = timebase_now(&s->clock) - s->t_start;
 		if (up > s->cur.t_ns - s->t_start)
 			v->up_s = (double)up * 1e-9;
@@ -300,7 +290,7 @@ static void view_data(struct tui *t)
 	v->hist = &s->hist;
 	v->elapsed_s = session_elapsed_s(s);
 	view_clock(t);
-	panel_table_view(t, false);
+	panel_table_view(&t->ctx, false);
 }
 
 static bool history_copy(struct history *dst, const struct history *src)
@@ -326,7 +316,7 @@ void tui_freeze(struct tui *t, bool on)
 		/* The frozen view keeps its own history: the session's goes on. */
 		view_data(t);
 		if (!history_copy(&t->frozen_hist, &t->s->hist)) {
-			tui_msg(t, "cannot freeze: out of memory");
+			panel_ctx_msg(&t->ctx, "cannot freeze: out of memory");
 			return;
 		}
 		t->view.hist = &t->frozen_hist;
@@ -335,37 +325,29 @@ void tui_freeze(struct tui *t, bool on)
 		t->view.hist = &t->s->hist;
 	}
 	t->frozen = on;
-	t->dirty = true;
+	t->ctx.dirty = true;
 }
 
 void tui_focus_step(struct tui *t, int dir)
 {
 	/* In the order the panels are laid out, zoomed or not. */
-	int f = layout_focus_step(&t->lay_base, t->focus, dir);
+	int f = layout_focus_step(&t->lay_base, t->ctx.focus, dir);
 	if (f < 0)
 		return;
-	t->focus = f;
+	t->ctx.focus = f;
 	/* Zoomed, the zoom follows the focus. */
-	if (t->zoom >= 0)
-		tui_zoom(t, f);
+	if (t->ctx.zoom >= 0)
+		panel_ctx_zoom(&t->ctx, f);
 }
 
-void tui_zoom(struct tui *t, int region)
+void tui_scroll(struct panel_ctx *c, int region, int delta)
 {
-	t->zoom = layout_is_panel(region) ? region : -1;
-	if (t->zoom >= 0)
-		t->focus = t->zoom;
-	t->relayout = true;
-	t->dirty = true;
-}
-
-void tui_scroll(struct tui *t, int region, int delta)
-{
+	struct tui *t = c->tui;
 	if (region < 0 || region >= TR_COUNT || !t->lay.shown[region])
 		return;
 	int inner = t->lay.r[region].h - 2;
 	t->scroll[region] = scroll_move(t->held[region], inner, t->scroll[region], delta);
-	t->dirty = true;
+	c->dirty = true;
 }
 
 /* ---- frames -------------------------------------------------------------- */
@@ -377,27 +359,27 @@ static void log_pane_close(struct tui *t)
 	t->log_win = NULL;
 	cellbuf_free(&t->log_cb);
 	/* Bring back what the window covered. */
-	t->force = true;
+	t->ctx.force = true;
 }
 
 /* The job's log pane over the lower panels; repainted when its content or
  * anything under it changed. */
-static bool log_pane(struct tui *t, bool below_changed)
+static bool log_pane(struct tui *t, struct job_log_pos *pos, bool below_changed)
 {
 	int x, y, w, h;
-	job_panel_log_rect(t->cols, t->rows, &x, &y, &w, &h);
+	job_panel_log_rect(t->ctx.cols, t->ctx.rows, &x, &y, &w, &h);
 	if (!t->log_win) {
 		t->log_win = window_new(h, w, y, x);
 		if (!t->log_win)
 			return false;
-		cellbuf_init(&t->log_cb, w, h, t->utf8);
+		cellbuf_init(&t->log_cb, w, h, t->ctx.utf8);
 		t->log_hash = 0;
 	}
-	job_panel_log(&t->view.job, &t->log_cb, &t->log_pos);
-	bool was = t->force;
-	t->force = t->force || below_changed;
+	job_panel_log(&t->view.job, &t->log_cb, pos);
+	bool was = t->ctx.force;
+	t->ctx.force = t->ctx.force || below_changed;
 	bool r = paint_if_changed(t, t->log_win, &t->log_cb, &t->log_hash);
-	t->force = was;
+	t->ctx.force = was;
 	return r;
 }
 
@@ -415,7 +397,7 @@ static const struct tui_key *help_keys(struct tui *t)
 static void frame(struct tui *t, bool full)
 {
 	bool any = false;
-	if (t->relayout)
+	if (t->ctx.relayout)
 		layout_do(t);
 	if (!t->frozen) {
 		if (full)
@@ -427,7 +409,7 @@ static void frame(struct tui *t, bool full)
 
 	if (t->lay.too_small) {
 		if (t->small_win) {
-			panel_too_small(t->lay.need_cols, t->lay.need_rows, t->quit_ask, &t->small_cb);
+			panel_too_small(t->lay.need_cols, t->lay.need_rows, t->ctx.quit_ask, &t->small_cb);
 			any |= paint_if_changed(t, t->small_win, &t->small_cb, &t->small_hash);
 		}
 	} else {
@@ -437,32 +419,33 @@ static void frame(struct tui *t, bool full)
 			t->held[r] = panel_table_render_at(&t->view, r, &t->cb[r], &t->scroll[r]);
 			any |= paint_if_changed(t, t->win[r], &t->cb[r], &t->hash[r]);
 		}
-		if (t->log_open)
-			any |= log_pane(t, any);
+		struct job_log_pos *pos = job_keys_pane(&t->ctx);
+		if (pos)
+			any |= log_pane(t, pos, any);
 		else if (t->log_win)
 			log_pane_close(t);
 		if (t->help_open) {
 			int w, h;
 			panel_help_size(help_keys(t), &w, &h);
-			struct tui_rect a = layout_center(t->cols, t->rows, w, h);
+			struct tui_rect a = layout_center(t->ctx.cols, t->ctx.rows, w, h);
 			if (!t->help_win) {
 				t->help_win = window_new(a.h, a.w, a.y, a.x);
 				if (t->help_win)
-					cellbuf_init(&t->help_cb, a.w, a.h, t->utf8);
+					cellbuf_init(&t->help_cb, a.w, a.h, t->ctx.utf8);
 				t->help_hash = 0;
 			}
 			if (t->help_win) {
 				t->help_top = panel_help(t->help_keys, &t->help_cb, t->help_top);
 				/* On top of whatever region was repainted below it. */
-				bool was = t->force;
-				t->force = t->force || any;
+				bool was = t->ctx.force;
+				t->ctx.force = t->ctx.force || any;
 				any |= paint_if_changed(t, t->help_win, &t->help_cb, &t->help_hash);
-				t->force = was;
+				t->ctx.force = was;
 			}
 		}
-		any |= panel_table_overlay(t, any);
+		any |= panel_table_overlay(&t->ctx, any);
 	}
-	t->force = false;
+	t->ctx.force = false;
 	if (any)
 		doupdate();
 }
@@ -475,7 +458,7 @@ static void help_close(struct tui *t)
 	t->help_win = NULL;
 	cellbuf_free(&t->help_cb);
 	/* Bring back what the window covered. */
-	t->force = true;
+	t->ctx.force = true;
 }
 
 /* Down/Up/PgDn/PgUp (and j/k, space) scroll a help window taller than
@@ -504,9 +487,9 @@ static bool help_scroll(struct tui *t, int ch)
 
 static void key(struct tui *t, int ch)
 {
-	t->dirty = true;
+	t->ctx.dirty = true;
 	if (ch == KEY_RESIZE) {
-		t->relayout = true;
+		t->ctx.relayout = true;
 		if (t->help_open)
 			help_close(t);
 		return;
@@ -516,7 +499,7 @@ static void key(struct tui *t, int ch)
 			help_close(t);
 		return;
 	}
-	if (t->quit_ask) {
+	if (t->ctx.quit_ask) {
 		quit_answer(t, ch);
 		return;
 	}
@@ -524,30 +507,30 @@ static void key(struct tui *t, int ch)
 	 * or started a sweep there would act blind.  Only q. */
 	if (t->lay.too_small) {
 		if (ch == 'q')
-			tui_quit(t);
+			panel_ctx_quit(&t->ctx);
 		return;
 	}
 	/* A mouse event is read here; a dialog takes a click first, then the
 	 * key table's mouse row (mouse.c). */
-	if (ch == KEY_MOUSE && getmouse(&t->mev) != OK)
+	if (ch == KEY_MOUSE && getmouse(&t->ctx.mev) != OK)
 		return;
 	/* Modal keys first (the clock dialogs, the sweep's chooser), then
 	 * keys refused now: the panels', in the table's order. */
-	if (panel_table_key(t, ch))
+	if (panel_table_key(&t->ctx, ch))
 		return;
 	const struct tui_key *k = keys_find(tui_keys, ch);
 	if (!k) {
 		const char *name = keyname(ch);
-		tui_msg(t, "key %s does nothing here; ? lists the keys", name ? name : "?");
+		panel_ctx_msg(&t->ctx, "key %s does nothing here; ? lists the keys", name ? name : "?");
 		return;
 	}
-	int r = k->fn(t);
+	int r = k->fn(&t->ctx);
 	if (r & KR_QUIT)
-		t->quit = true;
+		t->ctx.quit = true;
 	if (r & KR_RELAYOUT)
-		t->relayout = true;
+		t->ctx.relayout = true;
 	if (r & KR_REDRAW)
-		t->force = true;
+		t->ctx.force = true;
 }
 
 /* ---- start, loop, stop ------------------------------------------------- */
@@ -555,7 +538,7 @@ static void key(struct tui *t, int ch)
 static int term_start(struct tui *t)
 {
 	setlocale(LC_ALL, "");
-	t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	t->ctx.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "dvfstop: the dashboard needs a terminal; use --batch for headless output\n");
 		return -1;
@@ -615,14 +598,14 @@ static bool sample_due(struct tui *t)
 	/* A paused replay takes no sample, whatever its speed. */
 	if (player_paused(s))
 		return true;
-	for (int i = 0; i < SAMPLE_BURST && !t->ended && session_wait_real_ns(s) == 0; i++) {
-		if (engine_step(t->eng) < 0) {
-			t->ended = true;
-			panel_table_ended(t);
-			tui_msg(t, "the source has ended; q quits");
+	for (int i = 0; i < SAMPLE_BURST && !t->ctx.ended && session_wait_real_ns(s) == 0; i++) {
+		if (engine_step(t->ctx.eng) < 0) {
+			t->ctx.ended = true;
+			panel_table_ended(&t->ctx);
+			panel_ctx_msg(&t->ctx, "the source has ended; q quits");
 			break;
 		}
-		panel_table_sample(t);
+		panel_table_sample(&t->ctx);
 		if (o->samples > 0 && s->n_samples >= (uint64_t)o->samples)
 			return false;
 		if (limit_ns >= 0 && s->cur.t_ns - s->t_start >= limit_ns)
@@ -663,8 +646,9 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	}
 	t->s = s;
 	t->o = o;
-	t->focus = TR_GPU;
-	t->zoom = -1;
+	t->ctx = (struct panel_ctx){ .s = s, .o = o, .view = &t->view, .lay = &t->lay, .tui = t };
+	t->ctx.focus = TR_GPU;
+	t->ctx.zoom = -1;
 	t->theme_idx = -1;
 	/* The one stop-signal policy (core/control/stopsig.h), graceful: a stop
 	 * signal ends the loop below, the clocks go back on the way out.
@@ -674,16 +658,16 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 
 	/* The clock control, then the clock and the policies asked for: one
 	 * that cannot be had stops us before the terminal is taken. */
-	if (panel_table_open(t) < 0) {
-		panel_table_close(t);
-		panel_table_finish(t, false);
-		fputs(t->exit_msg, stderr);
+	if (panel_table_open(&t->ctx) < 0) {
+		panel_table_close(&t->ctx);
+		panel_table_finish(&t->ctx, false);
+		fputs(t->ctx.exit_msg, stderr);
 		free(t);
 		return 1;
 	}
 	if (term_start(t) < 0) {
-		panel_table_close(t);
-		panel_table_finish(t, false);
+		panel_table_close(&t->ctx);
+		panel_table_finish(&t->ctx, false);
 		free(t);
 		return 1;
 	}
@@ -700,13 +684,13 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	 * not (stopsig_asked would say stop): the dashboard's stdout is the
 	 * terminal, whose loss comes as SIGHUP (detach), and ending here would
 	 * stop the user's fine-tune over a log write that failed. */
-	while (!t->quit && !stopsig_signal()) {
+	while (!t->ctx.quit && !stopsig_signal()) {
 		if (!sample_due(t))
 			break;
 		int64_t now = timebase_mono_ns();
-		if (now >= next_frame || t->dirty) {
+		if (now >= next_frame || t->ctx.dirty) {
 			frame(t, true);
-			t->dirty = false;
+			t->ctx.dirty = false;
 			next_frame = now + refresh_ns;
 			next_tick = now + tick_ns;
 		} else if (now >= next_tick) {
@@ -715,7 +699,7 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 		}
 		/* Block for a key until the next sample, frame or tick is due. */
 		int64_t wait = (next_tick < next_frame ? next_tick : next_frame) - timebase_mono_ns();
-		if (!t->ended) {
+		if (!t->ctx.ended) {
 			int64_t ws = session_wait_real_ns(s);
 			if (ws < wait)
 				wait = ws;
@@ -738,9 +722,9 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 			t->instant_err = 0;
 		}
 		/* Take every key already typed before the next frame. */
-		while (ch != ERR && !t->quit) {
+		while (ch != ERR && !t->ctx.quit) {
 			key(t, ch);
-			if (t->relayout || !t->in)
+			if (t->ctx.relayout || !t->in)
 				break;
 			wtimeout(t->in, 0);
 			ch = wgetch(t->in);
@@ -753,19 +737,19 @@ int tui_run(struct session *s, const struct dvf_opts *o)
 	/* A hang-up (the SSH link dropped) leaves the fine-tune running; the
 	 * clocks are given back below.  INT and TERM stop it (job_keys_finish). */
 	if (stop == SIGHUP && session_job_detach(s) == 0) {
-		size_t l = strlen(t->exit_msg);
-		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: hang-up: %s\n", s->msg);
+		size_t l = strlen(t->ctx.exit_msg);
+		snprintf(t->ctx.exit_msg + l, sizeof t->ctx.exit_msg - l, "dvfstop: hang-up: %s\n", s->msg);
 	}
-	panel_table_close(t);
+	panel_table_close(&t->ctx);
 	if (t->frozen)
 		history_free(&t->frozen_hist);
 	windows_free(t);
 	endwin();
 	delscreen(t->scr);
 	/* The fine-tune's end and totals, then the clocks back. */
-	panel_table_finish(t, true);
-	if (t->exit_msg[0])
-		fputs(t->exit_msg, stderr);
+	panel_table_finish(&t->ctx, true);
+	if (t->ctx.exit_msg[0])
+		fputs(t->ctx.exit_msg, stderr);
 	free(t);
 	return rc;
 }

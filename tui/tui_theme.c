@@ -60,15 +60,15 @@ void tui_theme_use(struct tui *t, const char *name)
 {
 	char err[768];
 	if (theme_load(&t->theme, name, err, sizeof err) < 0) {
-		tui_msg(t, "%s", err);
+		panel_ctx_msg(&t->ctx, "%s", err);
 		/* Kept for stderr at exit: the screen is gone by then. */
-		size_t l = strlen(t->exit_msg);
-		snprintf(t->exit_msg + l, sizeof t->exit_msg - l, "dvfstop: %s\n", err);
+		size_t l = strlen(t->ctx.exit_msg);
+		snprintf(t->ctx.exit_msg + l, sizeof t->ctx.exit_msg - l, "dvfstop: %s\n", err);
 	}
 	t->theme_idx = theme_index(t->theme.name);
 	snprintf(t->view.theme_name, sizeof t->view.theme_name, "%s", t->theme.name);
 	colors_apply(t);
-	t->force = true;
+	t->ctx.force = true;
 }
 
 void tui_theme_next(struct tui *t)

@@ -6,16 +6,16 @@
 #ifndef DVF_ZOOM_KEYS_H
 #define DVF_ZOOM_KEYS_H
 
-struct tui;
+struct panel_ctx;
 
 /* Key handlers (rows of tui_keys[]). */
-int zoom_keys_zoom(struct tui *t);    /* Enter, z */
-int zoom_keys_escape(struct tui *t);  /* Esc: the log pane, the zoom, a sweep */
-int zoom_keys_up(struct tui *t);
-int zoom_keys_down(struct tui *t);
-int zoom_keys_pgup(struct tui *t);
-int zoom_keys_pgdn(struct tui *t);
-int zoom_keys_home(struct tui *t);
-int zoom_keys_end(struct tui *t);
+int zoom_keys_zoom(struct panel_ctx *c);    /* Enter, z */
+int zoom_keys_escape(struct panel_ctx *c);  /* Esc: the log pane, the zoom, a sweep */
+int zoom_keys_up(struct panel_ctx *c);
+int zoom_keys_down(struct panel_ctx *c);
+int zoom_keys_pgup(struct panel_ctx *c);
+int zoom_keys_pgdn(struct panel_ctx *c);
+int zoom_keys_home(struct panel_ctx *c);
+int zoom_keys_end(struct panel_ctx *c);
 
 #endif

@@ -6,7 +6,9 @@
 # included in tui/ only, and not in the dashboard's pure part
 # (tui/libtuiview.a: layout, cells, renderers, themes), directly or through
 # a header of tui/.  The build enforces the same with each library's
-# include paths and flags; this check says which line broke it.
+# include paths and flags; this check says which line broke it.  Inside
+# tui/, the dashboard's whole state (tui_int.h) is included by its own
+# files only: a panel's hooks and keys take their context (panel_ctx.h).
 . "$top_srcdir/tests/lib.sh"
 
 # folder rank: 1 plain data, 2 parts, 3 engine, 4 front ends, 5 main
@@ -175,6 +177,24 @@ fi
 [ -s "$T/real/cycle" ] && fail "a cycle between folders: $(cat "$T/real/cycle")" || ok "no cycle between folders"
 [ -s "$T/real/excused" ] && { echo "note: exceptions still in the tree:"; sort -u "$T/real/excused" | sed 's/^/    /'; }
 
+# dash_int ROOT: the files of tui/ that include the dashboard's state
+# (tui_int.h) and are not the dashboard's own (the loop, its theme, its
+# key table), one a line.
+DASH_OWN="tui/tui.c tui/tui_theme.c tui/keys.c tui/tui_int.h"
+dash_int() (
+	cd "$1" || exit 1
+	for f in $(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*"tui_int\.h"' tui/*.c tui/*.h); do
+		case " $DASH_OWN " in *" $f "*) ;; *) echo "$f";; esac
+	done
+)
+dash_int "$top_srcdir" >"$T/dash_int"
+if [ -s "$T/dash_int" ]; then
+	fail "panels that include the dashboard's state (tui_int.h) rather than take their context (panel_ctx.h):"
+	sed 's/^/    /' "$T/dash_int"
+else
+	ok "tui_int.h is included by the dashboard's own files only ($DASH_OWN)"
+fi
+
 # The check must catch a broken tree: a copy with an upward include (plain
 # data reaching for the session), a sideways one (the simulator reaching for
 # the guard), a path include, curses in the engine, and a cycle.
@@ -203,6 +223,9 @@ for want in "core/base/energy.c:.*core/base (layer 1) includes from core/engine"
 	grep -q "$want" "$T/broken/w/bad" && ok "a broken copy is caught: $want" ||
 		{ fail "a broken copy is not caught: $want"; sed 's/^/    /' "$T/broken/w/bad"; }
 done
+printf '#include "tui_int.h"\n' >>"$T/broken/tree/tui/sweep_panel.c"
+dash_int "$T/broken/tree" >"$T/broken/w/dash_int"
+expect_grep "a panel that includes the dashboard's state is caught" "^tui/sweep_panel.c$" "$T/broken/w/dash_int"
 grep -q "core/base" "$T/broken/w/cycle" && ok "a cycle is caught: $(cat "$T/broken/w/cycle")" ||
 	fail "the cycle base -> engine -> base is not caught"
 finish

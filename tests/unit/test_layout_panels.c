@@ -24,9 +24,9 @@ static struct history hist;
 /* The dashboard's own key table (tui/keys.c). */
 extern const struct tui_key tui_keys[];
 
-static int fake_key(struct tui *t)
+static int fake_key(struct panel_ctx *c)
 {
-	(void)t;
+	(void)c;
 	return KR_NONE;
 }
 
