@@ -10,10 +10,8 @@
 
 #include "timebase.h"
 #include "control.h"
-#include "io.h"
-#include "jetson.h"
-#include "nvml.h"
 #include "sample.h"
+#include "source_gpu.h"
 
 /* One GPU the daemon controls, or (NVML) the node's lock holder. */
 struct gpu {
@@ -40,6 +38,9 @@ struct serve {
 	bool have_node;
 	struct gpu gpu[DVF_MAX_GPUS];
 	int n_gpus;
+	/* The control whose lock keeps other dvfstops off the board: the
+	 * node's, or the only GPU's. */
+	struct gpu *lock;
 };
 
 static struct control *open_control(struct serve *sv, const struct gpu *g, bool one_gpu)
@@ -48,6 +49,13 @@ static struct control *open_control(struct serve *sv, const struct gpu *g, bool 
 				  .root = sv->root, .graceful_signals = true, .state_dir = sv->state_dir,
 				  .one_gpu = one_gpu, .gpu = g->index };
 	return control_open(&cc);
+}
+
+/* A GPU's lines name it where the daemon serves a node (-1: they need
+ * not). */
+static int gpu_tag(const struct serve *sv, const struct gpu *g)
+{
+	return sv->have_node ? g->index : -1;
 }
 
 /* Append a line to log ("; " between), naming the GPU when gpu >= 0: a
@@ -100,8 +108,9 @@ static bool gpu_start(struct serve *sv, struct gpu *g, bool one_gpu, char *log, 
 	return true;
 }
 
-/* NVML: the node, then one source and control per GPU. */
-static bool open_nvml(struct serve *sv, const struct source_cfg *sc, char *msg, size_t len, char *log,
+/* A backend that controls each GPU by its index: the node, then one
+ * source and control per GPU. */
+static bool open_node(struct serve *sv, const struct source_cfg *sc, char *msg, size_t len, char *log,
 		      size_t loglen)
 {
 	const struct dvf_info *in = sv->ops->info(sv->node.src);
@@ -113,9 +122,12 @@ static bool open_nvml(struct serve *sv, const struct source_cfg *sc, char *msg, 
 	}
 	for (int k = 0; k < in->n_gpus && k < DVF_MAX_GPUS; k++) {
 		struct gpu *g = &sv->gpu[sv->n_gpus];
-		char e[512] = "";
+		char e[512] = "", one[8];
 		g->index = in->gpu_index[k];
-		g->src = nvml_open_gpu(sc, g->index, e, sizeof e);
+		snprintf(one, sizeof one, "%d", g->index);
+		struct source_cfg c = *sc;
+		c.gpus = one;
+		g->src = sv->ops->open(&c, e, sizeof e);
 		if (!g->src) {
 			snprintf(msg, len, "GPU %d: %s", g->index, e);
 			return false;
@@ -144,26 +156,23 @@ struct serve *serve_open(const struct serve_cfg *cfg, char *msg, size_t len, cha
 	timebase_init_monotonic(&sv->clock);
 	struct source_cfg sc = { .sysfs_root = sv->root, .interval_ns = 100 * DVF_NS_PER_MS,
 				 .mode = "live", .clock = &sv->clock, .gpus = "all" };
-	char e1[512] = "", e2[512] = "";
-	/* A Jetson under the root; on a real root without one, NVML's GPUs. */
-	sv->ops = &source_jetson_gpu;
-	struct source *src = source_jetson_gpu.open(&sc, e1, sizeof e1);
-	if (!src && strcmp(sv->real_root, "/") == 0) {
-		sv->ops = &source_nvml_gpu;
-		src = source_nvml_gpu.open(&sc, e2, sizeof e2);
-	}
-	if (!src) {
-		snprintf(msg, len, "no GPU to serve: %s%s%s", e1, e2[0] ? "; " : "", e2);
+	char e[1100] = "";
+	struct source *src;
+	sv->ops = source_gpu_open(&sc, &src, e, sizeof e);
+	if (!sv->ops) {
+		snprintf(msg, len, "no GPU to serve: %s", e);
 		free(sv);
 		return NULL;
 	}
 	bool ok;
-	if (sv->ops == &source_nvml_gpu) {
+	if (sv->ops->gpus_by_index) {
 		sv->node.src = src;
-		ok = open_nvml(sv, &sc, msg, len, log, loglen);
+		sv->lock = &sv->node;
+		ok = open_node(sv, &sc, msg, len, log, loglen);
 	} else {
 		sv->gpu[0].src = src;
 		sv->n_gpus = 1;
+		sv->lock = &sv->gpu[0];
 		ok = gpu_start(sv, &sv->gpu[0], false, log, loglen);
 		if (!ok)
 			snprintf(msg, len, "out of memory");
@@ -181,7 +190,7 @@ static void gpu_close(struct serve *sv, struct gpu *g, char *log, size_t loglen)
 		bool changed = control_mode(g->ctl) != CTL_DEFAULT || g->owner;
 		int err = control_release(g->ctl);
 		if (log && (changed || err))
-			log_add(log, loglen, sv->have_node ? g->index : -1, control_msg(g->ctl));
+			log_add(log, loglen, gpu_tag(sv, g), control_msg(g->ctl));
 		control_close(g->ctl);
 	}
 	if (g->src)
@@ -196,7 +205,7 @@ void serve_close(struct serve *sv, char *log, size_t loglen)
 		log[0] = '\0';
 	for (int k = 0; k < sv->n_gpus; k++)
 		gpu_close(sv, &sv->gpu[k], log, loglen);
-	if (sv->have_node || sv->node.src)
+	if (sv->node.src)
 		gpu_close(sv, &sv->node, log, loglen);
 	free(sv);
 }
@@ -212,7 +221,8 @@ void serve_tree(const struct serve *sv, struct helper_proto_tree *t)
 		t->dir_dev = t->root_dev;
 		t->dir_ino = t->root_ino;
 	}
-	const char *p = sv->ops->ctl_path && !sv->have_node ? sv->ops->ctl_path(sv->gpu[0].src, "max_freq") : NULL;
+	/* the GPU's folder, where its backend writes files */
+	const char *p = sv->ops->ctl_path ? sv->ops->ctl_path(sv->lock->src, "max_freq") : NULL;
 	char dir[PATH_MAX];
 	if (p && snprintf(dir, sizeof dir, "%s", p) < (int)sizeof dir && strrchr(dir, '/')) {
 		*strrchr(dir, '/') = '\0';
@@ -225,7 +235,7 @@ void serve_tree(const struct serve *sv, struct helper_proto_tree *t)
 
 int serve_left(const struct serve *sv)
 {
-	int n = sv->have_node && sv->node.ctl && control_stale(sv->node.ctl);
+	int n = sv->node.ctl && control_stale(sv->node.ctl);
 	for (int k = 0; k < sv->n_gpus; k++)
 		n += sv->gpu[k].ctl && control_stale(sv->gpu[k].ctl);
 	return n;
@@ -233,7 +243,7 @@ int serve_left(const struct serve *sv)
 
 const char *serve_board(const struct serve *sv)
 {
-	const struct dvf_info *in = sv->have_node ? sv->node.info : sv->gpu[0].info;
+	const struct dvf_info *in = sv->lock->info;
 	return in->board_name[0] ? in->board_name : in->gpu_node;
 }
 
@@ -281,18 +291,12 @@ static size_t reply_status(struct serve *sv, struct gpu *g, unsigned long id, ch
 		snprintf(m, sizeof m, "cannot read the GPU clock settings: %s", strerror(err));
 		return helper_proto_fmt_err(buf, len, EIO, m);
 	}
+	/* a sample of the GPU alone is its clock */
 	struct dvf_m cur = dvf_m_na();
-	const char *p = sv->ops->ctl_path ? sv->ops->ctl_path(g->src, "cur_freq") : NULL;
-	int64_t hz;
-	if (p) {
-		if (io_slurp_i64_in(sv->real_root, p, &hz) && hz > 0)
-			cur = dvf_m_val(hz);
-	} else {
-		struct dvf_sample s;
-		memset(&s, 0, sizeof s);
-		if (sv->ops->sample(g->src, &s) == 0)
-			cur = s.gpu_freq_hz;
-	}
+	struct dvf_sample s;
+	memset(&s, 0, sizeof s);
+	if (sv->ops->sample(g->src, &s) == 0 && s.gpu_freq_hz.ok && s.gpu_freq_hz.v > 0)
+		cur = s.gpu_freq_hz;
 	struct helper_proto_ctl c;
 	control_of(g, id, &c);
 	return helper_proto_fmt_status(buf, len, g->index, &st, cur, control_mode(g->ctl),
@@ -304,7 +308,7 @@ static size_t reply_status(struct serve *sv, struct gpu *g, unsigned long id, ch
  * dvfstop held that lock at start: try again, it may have quit since. */
 static struct gpu *lock_holder(struct serve *sv, char *log, size_t loglen)
 {
-	struct gpu *l = sv->have_node ? &sv->node : &sv->gpu[0];
+	struct gpu *l = sv->lock;
 	if (!control_readonly(l->ctl) || !control_holder(l->ctl) || l->owner)
 		return l;
 	struct control *c = open_control(sv, l, false);
@@ -393,7 +397,7 @@ static void give_back(struct serve *sv, struct gpu *g, const struct serve_who *w
 				continue;
 			char one[1024];
 			int e = release(&sv->gpu[k], one, sizeof one);
-			log_add(all, sizeof all, sv->have_node ? sv->gpu[k].index : -1, one);
+			log_add(all, sizeof all, gpu_tag(sv, &sv->gpu[k]), one);
 			if (e && e != EPERM && !err) {
 				err = e;
 				snprintf(m, sizeof m, "%s", one);
@@ -471,7 +475,7 @@ bool serve_request(struct serve *sv, const struct serve_who *who, const struct h
 		return true;
 	}
 	/* a node's decisions name their GPU (restore names each itself) */
-	log_add(log, loglen, sv->have_node && r->verb != HP_RESTORE ? g->index : -1, line);
+	log_add(log, loglen, r->verb != HP_RESTORE ? gpu_tag(sv, g) : -1, line);
 	return false;
 }
 
@@ -493,7 +497,7 @@ bool serve_gone(struct serve *sv, unsigned long id, char *log, size_t loglen)
 			continue;
 		char one[1024];
 		failed |= release(&sv->gpu[k], one, sizeof one) != 0;
-		log_add(all, sizeof all, sv->have_node ? sv->gpu[k].index : -1, one);
+		log_add(all, sizeof all, gpu_tag(sv, &sv->gpu[k]), one);
 		any = true;
 	}
 	if (any)

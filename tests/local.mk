@@ -304,7 +304,8 @@ tests_unit_test_guard_SOURCES = tests/unit/test_guard.c tests/unit/test_control_
 tests_unit_test_guard_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_guard_LDADD = $(TEST_LDADD)
 endif
-# dvfstopd's protocol lines (core/control/helper_proto.c, docs/helper.md).
+# dvfstopd's protocol lines (core/control/helper_proto.c: the words and the
+# daemon's side; helper_proto_client.c: the client's; docs/helper.md).
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_helper_proto
 TESTS += tests/unit/test_helper_proto

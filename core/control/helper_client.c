@@ -1,7 +1,7 @@
 /* helper_client: see helper_client.h. */
 #include "config.h"
 #include "helper_client.h"
-#include "helper_proto.h"
+#include "helper_proto_client.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +41,7 @@ const char *helper_client_socket(const char *opt)
 static int reply_code(const char *line, const char **rest)
 {
 	*rest = "";
-	int e = helper_proto_reply(line, rest);
+	int e = helper_proto_client_reply(line, rest);
 	return e < 0 ? EPROTO : e;
 }
 
@@ -81,7 +81,7 @@ static enum helper_who parse_control(const char *v, long *uid, long *pid)
 
 static bool field(const char *line, const char *key, char *out, size_t len)
 {
-	return helper_proto_field(line, key, out, len);
+	return helper_proto_client_field(line, key, out, len);
 }
 
 static bool field_i64(const char *line, const char *key, int64_t *v)
@@ -130,7 +130,7 @@ int helper_client_parse_greeting(const char *line, struct helper_greeting *g)
 	g->have_tree = parse_id(e, "tree", &g->root_dev, &g->root_ino) &&
 		       parse_id(e, "gpudir", &g->dir_dev, &g->dir_ino);
 	char r[sizeof g->root + 8];
-	if (g->have_tree && field(e, "root", r, sizeof r) && !helper_proto_unescape(r, g->root, sizeof g->root))
+	if (g->have_tree && field(e, "root", r, sizeof r) && !helper_proto_client_unescape(r, g->root, sizeof g->root))
 		g->root[0] = '\0';
 	return 0;
 }
@@ -392,7 +392,7 @@ int helper_client_levels(struct helper_client *h, int gpu, int64_t *hz, int max,
 			 char *msg, size_t len)
 {
 	char req[HP_LINE_MAX];
-	helper_proto_fmt_req(req, sizeof req, HP_LEVELS, 0, gpu);
+	helper_proto_client_req(req, sizeof req, HP_LEVELS, 0, gpu);
 	int e = helper_client_call(h, req, msg, len);
 	if (e)
 		return e;
@@ -407,7 +407,7 @@ int helper_client_status(struct helper_client *h, int gpu, struct helper_status 
 			 char *msg, size_t len)
 {
 	char req[HP_LINE_MAX];
-	helper_proto_fmt_req(req, sizeof req, HP_STATUS, 0, gpu);
+	helper_proto_client_req(req, sizeof req, HP_STATUS, 0, gpu);
 	int e = helper_client_call(h, req, msg, len);
 	if (e)
 		return e;
@@ -421,7 +421,7 @@ int helper_client_status(struct helper_client *h, int gpu, struct helper_status 
 int helper_client_set(struct helper_client *h, bool pin, int64_t hz, int gpu, char *msg, size_t len)
 {
 	char req[HP_LINE_MAX], want[64];
-	helper_proto_fmt_req(req, sizeof req, pin ? HP_PIN : HP_CAP, hz, gpu);
+	helper_proto_client_req(req, sizeof req, pin ? HP_PIN : HP_CAP, hz, gpu);
 	int e = helper_client_call(h, req, msg, len);
 	if (e)
 		return e;
@@ -440,13 +440,13 @@ int helper_client_set(struct helper_client *h, bool pin, int64_t hz, int gpu, ch
 int helper_client_default(struct helper_client *h, int gpu, char *msg, size_t len)
 {
 	char req[HP_LINE_MAX];
-	helper_proto_fmt_req(req, sizeof req, HP_DEFAULT, 0, gpu);
+	helper_proto_client_req(req, sizeof req, HP_DEFAULT, 0, gpu);
 	return helper_client_call(h, req, msg, len);
 }
 
 int helper_client_restore(struct helper_client *h, char *msg, size_t len)
 {
 	char req[HP_LINE_MAX];
-	helper_proto_fmt_req(req, sizeof req, HP_RESTORE, 0, 0);
+	helper_proto_client_req(req, sizeof req, HP_RESTORE, 0, 0);
 	return helper_client_call(h, req, msg, len);
 }

@@ -1,39 +1,60 @@
+/* The protocol's words, which both sides use (the verbs, the error codes,
+ * the one-line formatter every request and reply is written with), and
+ * the daemon's side: requests parsed and checked against the board's
+ * table, every reply and greeting it writes.  The client's side is
+ * helper_proto_client.c. */
 #include "config.h"
 #include "helper_proto.h"
+#include "helper_proto_priv.h"
 #include "cfmt.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-static const char *const verb_name[] = {
+static const char *const verb_name[HP_N_VERBS] = {
 	[HP_STATUS] = "status", [HP_LEVELS] = "levels", [HP_PIN] = "pin", [HP_CAP] = "cap",
 	[HP_DEFAULT] = "default", [HP_RESTORE] = "restore", [HP_QUIT] = "quit",
 };
-#define N_VERBS ((int)(sizeof verb_name / sizeof verb_name[0]))
 
-static const struct {
-	int err;
-	const char *name;
-} codes[] = {
+const struct helper_proto_errcode helper_proto_errcodes[] = {
 	{ EACCES, "EACCES" }, { EBUSY, "EBUSY" }, { EINVAL, "EINVAL" }, { EPROTO, "EPROTO" },
 	{ E2BIG, "E2BIG" }, { EIO, "EIO" }, { ETIMEDOUT, "ETIMEDOUT" },
 };
-#define N_CODES ((int)(sizeof codes / sizeof codes[0]))
+const int helper_proto_n_errcodes = (int)(sizeof helper_proto_errcodes / sizeof helper_proto_errcodes[0]);
 
 const char *helper_proto_verb_name(enum helper_proto_verb v)
 {
-	return (int)v >= 0 && (int)v < N_VERBS ? verb_name[v] : "?";
+	return (int)v >= 0 && (int)v < HP_N_VERBS ? verb_name[v] : "?";
 }
 
 const char *helper_proto_code(int err)
 {
-	for (int i = 0; i < N_CODES; i++)
-		if (codes[i].err == err)
-			return codes[i].name;
+	for (int i = 0; i < helper_proto_n_errcodes; i++)
+		if (helper_proto_errcodes[i].err == err)
+			return helper_proto_errcodes[i].name;
 	return "EIO";
+}
+
+size_t helper_proto_line(char *buf, size_t len, const char *f, ...)
+{
+	if (len < 2) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	va_list ap;
+	va_start(ap, f);
+	int k = vsnprintf(buf, len - 1, f, ap);
+	va_end(ap);
+	size_t n = k < 0 ? 0 : (size_t)k >= len - 1 ? len - 2 : (size_t)k;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] == 0x7f)
+			buf[i] = '?';
+	buf[n] = '\n';
+	buf[n + 1] = '\0';
+	return n + 1;
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -97,7 +118,7 @@ static int words(char *s, char *w[4])
 
 static int parse_args(struct helper_proto_req *r, char **w, int n, char *msg, size_t len)
 {
-	const char *v = verb_name[r->verb];
+	const char *v = helper_proto_verb_name(r->verb);
 	int i = 0;
 	if (r->verb == HP_PIN || r->verb == HP_CAP) {
 		if (n < 1) {
@@ -155,16 +176,16 @@ int helper_proto_parse(const char *line, size_t n, struct helper_proto_req *r, c
 		return EPROTO;
 	}
 	int v = 0;
-	while (v < N_VERBS && strcmp(w[0], verb_name[v]) != 0)
+	while (v < HP_N_VERBS && strcmp(w[0], helper_proto_verb_name((enum helper_proto_verb)v)) != 0)
 		v++;
-	if (v == N_VERBS) {
+	if (v == HP_N_VERBS) {
 		cfmt(msg, len, "unknown verb '%.24s' (verbs: status levels pin cap default restore quit)",
 		    w[0]);
 		return EPROTO;
 	}
 	r->verb = (enum helper_proto_verb)v;
 	if (nw > 4) {
-		cfmt(msg, len, "%s: too many arguments", verb_name[v]);
+		cfmt(msg, len, "%s: too many arguments", helper_proto_verb_name(r->verb));
 		return EINVAL;
 	}
 	return parse_args(r, w + 1, nw - 1, msg, len);
@@ -183,28 +204,6 @@ int helper_proto_resolve(const struct dvf_info *in, const struct helper_proto_re
 
 /* ---- replies ------------------------------------------------------------- */
 
-/* One line: formatted, control characters made visible, cut to fit, "\n". */
-static size_t line(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static size_t line(char *buf, size_t len, const char *f, ...)
-{
-	if (len < 2) {
-		if (len)
-			buf[0] = '\0';
-		return 0;
-	}
-	va_list ap;
-	va_start(ap, f);
-	int k = vsnprintf(buf, len - 1, f, ap);
-	va_end(ap);
-	size_t n = k < 0 ? 0 : (size_t)k >= len - 1 ? len - 2 : (size_t)k;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] == 0x7f)
-			buf[i] = '?';
-	buf[n] = '\n';
-	buf[n + 1] = '\0';
-	return n + 1;
-}
-
 /* A field value: no blanks, no control characters, never empty. */
 static void word(const char *s, char *out, size_t len)
 {
@@ -219,7 +218,7 @@ static void word(const char *s, char *out, size_t len)
 
 size_t helper_proto_fmt_err(char *buf, size_t len, int err, const char *text)
 {
-	return line(buf, len, "err %s %s", helper_proto_code(err), text ? text : "");
+	return helper_proto_line(buf, len, "err %s %s", helper_proto_code(err), text ? text : "");
 }
 
 void helper_proto_fmt_control(const struct helper_proto_ctl *c, char *buf, size_t len)
@@ -238,7 +237,7 @@ size_t helper_proto_fmt_greeting(char *buf, size_t len, const char *board, int g
 	char b[96], ctl[48];
 	word(board && *board ? board : "unknown", b, sizeof b);
 	helper_proto_fmt_control(c, ctl, sizeof ctl);
-	return line(buf, len, "dvfstopd %d board=%s gpus=%d control=%s", HP_VERSION, b, gpus, ctl);
+	return helper_proto_line(buf, len, "dvfstopd %d board=%s gpus=%d control=%s", HP_VERSION, b, gpus, ctl);
 }
 
 /* A path as one field value: %XX for blanks, '%' and bytes outside
@@ -264,34 +263,6 @@ static bool escape(const char *s, char *out, size_t len)
 	return n > 0;
 }
 
-static int hexval(char ch)
-{
-	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 :
-	       ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
-
-bool helper_proto_unescape(const char *s, char *out, size_t len)
-{
-	size_t n = 0;
-	for (; *s; s++) {
-		int ch = (unsigned char)*s;
-		if (ch == '%') {
-			int hi = hexval(s[1]), lo = hi < 0 ? -1 : hexval(s[2]);
-			if (lo < 0 || (hi == 0 && lo == 0))
-				return false;
-			ch = hi * 16 + lo;
-			s += 2;
-		}
-		if (n + 1 >= len)
-			return false;
-		out[n++] = (char)ch;
-	}
-	if (!len)
-		return false;
-	out[n] = '\0';
-	return true;
-}
-
 size_t helper_proto_fmt_greeting_tree(char *buf, size_t len, const char *board, int gpus,
 				      const struct helper_proto_ctl *c, const struct helper_proto_tree *t)
 {
@@ -299,9 +270,9 @@ size_t helper_proto_fmt_greeting_tree(char *buf, size_t len, const char *board, 
 	word(board && *board ? board : "unknown", b, sizeof b);
 	helper_proto_fmt_control(c, ctl, sizeof ctl);
 	bool named = t->root && escape(t->root, root, sizeof root);
-	return line(buf, len, "dvfstopd %d board=%s gpus=%d control=%s%s%s tree=%llu:%llu gpudir=%llu:%llu",
-		    HP_VERSION, b, gpus, ctl, named ? " root=" : "", named ? root : "", t->root_dev, t->root_ino,
-		    t->dir_dev, t->dir_ino);
+	return helper_proto_line(buf, len,
+		    "dvfstopd %d board=%s gpus=%d control=%s%s%s tree=%llu:%llu gpudir=%llu:%llu", HP_VERSION, b, gpus, ctl,
+		    named ? " root=" : "", named ? root : "", t->root_dev, t->root_ino, t->dir_dev, t->dir_ino);
 }
 
 size_t helper_proto_fmt_status(char *buf, size_t len, int gpu, const struct ctl_state *st,
@@ -315,7 +286,7 @@ size_t helper_proto_fmt_status(char *buf, size_t len, int gpu, const struct ctl_
 		snprintf(cur_s, sizeof cur_s, "%lld", (long long)cur.v);
 	else
 		snprintf(cur_s, sizeof cur_s, "na");
-	return line(buf, len,
+	return helper_proto_line(buf, len,
 		    "ok status gpu=%d governor=%s min_hz=%lld max_hz=%lld cur_hz=%s mode=%s target_hz=%lld "
 		    "control=%s",
 		    gpu, gov, (long long)st->min_hz, (long long)st->max_hz, cur_s, control_mode_name(mode),
@@ -328,84 +299,27 @@ size_t helper_proto_fmt_levels(char *buf, size_t len, const struct dvf_info *in)
 	size_t n = (size_t)snprintf(s, sizeof s, "ok levels");
 	for (int i = 0; i < in->n_levels && i < DVF_MAX_LEVELS && n < sizeof s; i++)
 		n += (size_t)snprintf(s + n, sizeof s - n, " %lld", (long long)in->level_hz[i]);
-	return line(buf, len, "%s", s);
+	return helper_proto_line(buf, len, "%s", s);
 }
 
 size_t helper_proto_fmt_set(char *buf, size_t len, enum helper_proto_verb v, int64_t hz)
 {
-	return line(buf, len, "ok %s %lld", helper_proto_verb_name(v), (long long)hz);
+	return helper_proto_line(buf, len, "ok %s %lld", helper_proto_verb_name(v), (long long)hz);
 }
 
 size_t helper_proto_fmt_ok(char *buf, size_t len, enum helper_proto_verb v)
 {
-	return line(buf, len, "ok %s", v == HP_QUIT ? "bye" : helper_proto_verb_name(v));
+	return helper_proto_line(buf, len, "ok %s", v == HP_QUIT ? "bye" : helper_proto_verb_name(v));
 }
 
 size_t helper_proto_fmt_refused(char *buf, size_t len, long uid, const char *user, const char *group)
 {
-	return line(buf, len, "err EACCES uid %ld is not root and not in group %s (ask an admin: "
+	return helper_proto_line(buf, len, "err EACCES uid %ld is not root and not in group %s (ask an admin: "
 		    "usermod -aG %s %s)", uid, group, group, user && *user ? user : "USER");
 }
 
 size_t helper_proto_fmt_busy(char *buf, size_t len, long uid, long pid)
 {
-	return line(buf, len, "err EBUSY uid=%ld pid=%ld controls the clocks; this connection is read-only",
-		    uid, pid);
-}
-
-/* ---- the client's side ------------------------------------------------- */
-
-size_t helper_proto_fmt_req(char *buf, size_t len, enum helper_proto_verb v, int64_t hz, int gpu)
-{
-	char arg[40] = "", g[16] = "";
-	if (v == HP_PIN || v == HP_CAP) {
-		int64_t frac = hz % 1000000;
-		if (frac == 0) {
-			snprintf(arg, sizeof arg, " %lld", (long long)(hz / 1000000));
-		} else {
-			snprintf(arg, sizeof arg, " %lld.%06lld", (long long)(hz / 1000000), (long long)frac);
-			char *e = arg + strlen(arg) - 1;
-			while (*e == '0')
-				*e-- = '\0';
-		}
-	}
-	if (gpu > 0 && v != HP_RESTORE && v != HP_QUIT)
-		snprintf(g, sizeof g, " %d", gpu);
-	return line(buf, len, "%s%s%s", helper_proto_verb_name(v), arg, g);
-}
-
-int helper_proto_reply(const char *line, const char **rest)
-{
-	if (strncmp(line, "ok", 2) == 0 && (line[2] == ' ' || line[2] == '\n' || line[2] == '\0')) {
-		if (rest)
-			*rest = line + 2 + (line[2] == ' ');
-		return 0;
-	}
-	if (strncmp(line, "err ", 4) != 0)
-		return -1;
-	const char *code = line + 4;
-	size_t n = strcspn(code, " \n");
-	if (rest)
-		*rest = code + n + (code[n] == ' ');
-	for (int i = 0; i < N_CODES; i++)
-		if (strlen(codes[i].name) == n && strncmp(code, codes[i].name, n) == 0)
-			return codes[i].err;
-	return EIO;
-}
-
-bool helper_proto_field(const char *line, const char *key, char *out, size_t len)
-{
-	size_t k = strlen(key);
-	for (const char *p = line; k && (p = strstr(p, key)) != NULL; p++) {
-		if ((p != line && p[-1] != ' ') || p[k] != '=')
-			continue;
-		const char *v = p + k + 1;
-		size_t n = strcspn(v, " \t\r\n");
-		if (n >= len)
-			return false;
-		memcpy(out, v, n);
-		out[n] = '\0';
-		return true;
-	}
-	return false;
+	return helper_proto_line(buf, len,
+		    "err EBUSY uid=%ld pid=%ld controls the clocks; this connection is read-only", uid, pid);
 }

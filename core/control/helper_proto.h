@@ -1,7 +1,9 @@
 /* helper_proto: the lines of dvfstopd's protocol (docs/helper.md), parsed
- * and formatted, and nothing else: no socket, no clock file.  Shared by the
- * daemon (daemon/dvfstopd.c) and dvfstop's client side, so both speak the
- * same words.
+ * and formatted, and nothing else: no socket, no clock file.  This header
+ * is the words both sides share and the daemon's side: requests parsed,
+ * replies written (helper_proto.c).  A client's side, requests written
+ * and replies read, is helper_proto_client.h, which the daemon does not
+ * link.
  *
  * A request is one line of at most HP_LINE_MAX bytes with its "\n": a verb
  * from a closed set and its arguments.  Every reply is one line: "ok ..."
@@ -87,9 +89,6 @@ struct helper_proto_tree {
  * when it is longer than 256 bytes so written). */
 size_t helper_proto_fmt_greeting_tree(char *buf, size_t len, const char *board, int gpus,
 				      const struct helper_proto_ctl *c, const struct helper_proto_tree *t);
-/* A root= value back to the path: false when it is not one (a bad %XX, a
- * NUL) or does not fit. */
-bool helper_proto_unescape(const char *s, char *out, size_t len);
 /* cur is n/a when the clock cannot be read. */
 size_t helper_proto_fmt_status(char *buf, size_t len, int gpu, const struct ctl_state *st, struct dvf_m cur,
 		     enum control_mode mode, int64_t target_hz, const struct helper_proto_ctl *c);
@@ -102,16 +101,5 @@ size_t helper_proto_fmt_ok(char *buf, size_t len, enum helper_proto_verb v);
 size_t helper_proto_fmt_refused(char *buf, size_t len, long uid, const char *user, const char *group);
 /* Another client controls: this connection is read-only. */
 size_t helper_proto_fmt_busy(char *buf, size_t len, long uid, long pid);
-
-/* The client's side. */
-/* A request line: "pin 1300.5\n", "status 1\n" (gpu 0 is left out). */
-size_t helper_proto_fmt_req(char *buf, size_t len, enum helper_proto_verb v, int64_t hz, int gpu);
-/* A reply line: 0 for "ok ...", the errno of "err CODE ..." (an unknown
- * code is EIO), -1 for a line that is neither.  *rest (may be NULL) points
- * past "ok " or past the code and its space. */
-int helper_proto_reply(const char *line, const char **rest);
-/* The value of " KEY=VALUE" in a line (up to the next blank), as a
- * string.  False when the key is not there or the value does not fit. */
-bool helper_proto_field(const char *line, const char *key, char *out, size_t len);
 
 #endif

@@ -8,6 +8,7 @@ core_control_libcontrol_a_SOURCES = \
 	core/control/control_helper.c core/control/control_helper.h core/control/helper_client.c core/control/helper_client.h \
 	core/control/guard.c core/control/guard.h \
 	core/control/guard_priv.h core/control/helper_proto.c core/control/helper_proto.h \
+	core/control/helper_proto_client.c core/control/helper_proto_client.h core/control/helper_proto_priv.h \
 	core/control/lockfile.c core/control/lockfile.h \
 	core/control/rawio.c core/control/rawio.h core/control/sigrestore.c \
 	core/control/sigrestore.h core/control/statedir.c core/control/statedir.h \

@@ -9,6 +9,7 @@ core_source_libsource_a_SOURCES = \
 	core/source/nvml_api.c core/source/nvml_attr.c core/source/nvml_ctl.c core/source/nvml_priv.h core/source/nvml_sample.c \
 	core/source/replay.c core/source/replay.h core/source/replay_board.c core/source/replay_csv.c \
 	core/source/replay_table.h core/source/replay_tegra.c core/source/source.c core/source/source.h \
+	core/source/source_gpu.c core/source/source_gpu.h \
 	core/source/tegrastats.c core/source/tegrastats.h \
 	core/source/tegrastats_board.c core/source/tegrastats_board.h
 # the jetson source's pieces (jetson_priv.h)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "helper_proto.h"
+#include "helper_proto_client.h"
 
 static void one_line(const char *buf, size_t n)
 {
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    helper_proto_resolve(&in, &r, &hz, msg, sizeof msg) == 0 && sample_level_index(&in, hz) < 0)
 			abort();   /* only levels of the table */
 		/* what the client would send for it parses back the same */
-		helper_proto_fmt_req(buf, sizeof buf, r.verb, r.hz, r.gpu);
+		helper_proto_client_req(buf, sizeof buf, r.verb, r.hz, r.gpu);
 		one_line(buf, strlen(buf));
 		struct helper_proto_req back;
 		if (helper_proto_parse(buf, strlen(buf), &back, msg, sizeof msg) != 0 || back.verb != r.verb ||
@@ -57,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct helper_proto_tree t = { .root = s, .root_dev = 1, .root_ino = 2, .dir_dev = 3, .dir_ino = 4 };
 	one_line(buf, helper_proto_fmt_greeting_tree(buf, sizeof buf, s, 1, &(struct helper_proto_ctl){ 0 }, &t));
 	char rv[300], rb[300];
-	if (helper_proto_field(buf, "root", rv, sizeof rv) &&
-	    (!helper_proto_unescape(rv, rb, sizeof rb) || strcmp(rb, s) != 0))
+	if (helper_proto_client_field(buf, "root", rv, sizeof rv) &&
+	    (!helper_proto_client_unescape(rv, rb, sizeof rb) || strcmp(rb, s) != 0))
 		abort();
 	struct ctl_state st = { .min_hz = 1, .max_hz = 2 };
 	snprintf(st.governor, sizeof st.governor, "%s", s);
@@ -66,8 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					      &(struct helper_proto_ctl){ .who = HP_OTHER, .uid = 1, .pid = 2 }));
 	one_line(buf, helper_proto_fmt_refused(buf, sizeof buf, 1000, s, s));
 	char v[64];
-	(void)helper_proto_reply(s, NULL);
-	(void)helper_proto_field(s, "control", v, sizeof v);
+	(void)helper_proto_client_reply(s, NULL);
+	(void)helper_proto_client_field(s, "control", v, sizeof v);
 	free(s);
 	return 0;
 }

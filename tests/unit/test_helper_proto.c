@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "helper_proto.h"
+#include "helper_proto_client.h"
 
 #define MHZ 1000000LL
 
@@ -189,11 +190,11 @@ static void replies(void **st)
 	assert_string_equal(b, "dvfstopd 1 board=orin gpus=1 control=free root=/tmp/my%20tree%25%0A tree=2049:131 "
 			    "gpudir=0:77\n");
 	char back[64];
-	assert_true(helper_proto_unescape("/tmp/my%20tree%25%0A", back, sizeof back));
+	assert_true(helper_proto_client_unescape("/tmp/my%20tree%25%0A", back, sizeof back));
 	assert_string_equal(back, "/tmp/my tree%\n");
-	assert_false(helper_proto_unescape("/a%00", back, sizeof back));
-	assert_false(helper_proto_unescape("/a%2", back, sizeof back));
-	assert_false(helper_proto_unescape("/abcdef", back, 4));
+	assert_false(helper_proto_client_unescape("/a%00", back, sizeof back));
+	assert_false(helper_proto_client_unescape("/a%2", back, sizeof back));
+	assert_false(helper_proto_client_unescape("/abcdef", back, 4));
 	char longp[400];
 	memset(longp, 'a', sizeof longp - 1);
 	longp[sizeof longp - 1] = '\0';
@@ -254,41 +255,41 @@ static void client_side(void **st)
 	(void)st;
 	char b[HP_REPLY_MAX], v[64];
 	const char *rest;
-	helper_proto_fmt_req(b, sizeof b, HP_PIN, 1300500000, 0);
+	helper_proto_client_req(b, sizeof b, HP_PIN, 1300500000, 0);
 	assert_string_equal(b, "pin 1300.5\n");
-	helper_proto_fmt_req(b, sizeof b, HP_CAP, 714000000, 2);
+	helper_proto_client_req(b, sizeof b, HP_CAP, 714000000, 2);
 	assert_string_equal(b, "cap 714 2\n");
-	helper_proto_fmt_req(b, sizeof b, HP_RESTORE, 0, 2);
+	helper_proto_client_req(b, sizeof b, HP_RESTORE, 0, 2);
 	assert_string_equal(b, "restore\n");
-	helper_proto_fmt_req(b, sizeof b, HP_PIN, 1000001, 0);
+	helper_proto_client_req(b, sizeof b, HP_PIN, 1000001, 0);
 	assert_string_equal(b, "pin 1.000001\n");
 	/* what the client writes, the daemon reads back */
 	struct helper_proto_req r;
 	char m[200];
-	helper_proto_fmt_req(b, sizeof b, HP_CAP, 1300500000, 1);
+	helper_proto_client_req(b, sizeof b, HP_CAP, 1300500000, 1);
 	assert_int_equal(parse(b, &r, m), 0);
 	assert_int_equal(r.hz, 1300500000);
 	assert_int_equal(r.gpu, 1);
 
-	assert_int_equal(helper_proto_reply("ok pin 714000000\n", &rest), 0);
+	assert_int_equal(helper_proto_client_reply("ok pin 714000000\n", &rest), 0);
 	assert_string_equal(rest, "pin 714000000\n");
-	assert_int_equal(helper_proto_reply("ok\n", NULL), 0);
-	assert_int_equal(helper_proto_reply("err EBUSY uid=1 pid=2 controls\n", &rest), EBUSY);
+	assert_int_equal(helper_proto_client_reply("ok\n", NULL), 0);
+	assert_int_equal(helper_proto_client_reply("err EBUSY uid=1 pid=2 controls\n", &rest), EBUSY);
 	assert_string_equal(rest, "uid=1 pid=2 controls\n");
-	assert_int_equal(helper_proto_reply("err E2BIG\n", NULL), E2BIG);
-	assert_int_equal(helper_proto_reply("err ENOSUCH x\n", NULL), EIO);
-	assert_int_equal(helper_proto_reply("okay\n", NULL), -1);
-	assert_int_equal(helper_proto_reply("dvfstopd 1 board=x\n", NULL), -1);
+	assert_int_equal(helper_proto_client_reply("err E2BIG\n", NULL), E2BIG);
+	assert_int_equal(helper_proto_client_reply("err ENOSUCH x\n", NULL), EIO);
+	assert_int_equal(helper_proto_client_reply("okay\n", NULL), -1);
+	assert_int_equal(helper_proto_client_reply("dvfstopd 1 board=x\n", NULL), -1);
 
 	const char *g = "dvfstopd 1 board=Orin gpus=1 control=uid=1001,pid=4242\n";
-	assert_true(helper_proto_field(g, "board", v, sizeof v));
+	assert_true(helper_proto_client_field(g, "board", v, sizeof v));
 	assert_string_equal(v, "Orin");
-	assert_true(helper_proto_field(g, "control", v, sizeof v));
+	assert_true(helper_proto_client_field(g, "control", v, sizeof v));
 	assert_string_equal(v, "uid=1001,pid=4242");
-	assert_false(helper_proto_field(g, "uid", v, sizeof v));   /* a key is a whole word */
-	assert_false(helper_proto_field(g, "pu", v, sizeof v));
-	assert_false(helper_proto_field(g, "board", v, 4));
-	assert_false(helper_proto_field(g, "", v, sizeof v));
+	assert_false(helper_proto_client_field(g, "uid", v, sizeof v));   /* a key is a whole word */
+	assert_false(helper_proto_client_field(g, "pu", v, sizeof v));
+	assert_false(helper_proto_client_field(g, "board", v, 4));
+	assert_false(helper_proto_client_field(g, "", v, sizeof v));
 }
 
 static void names(void **st)
