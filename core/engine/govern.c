@@ -588,17 +588,6 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	g->last_s = ws;
 	if (watch(g, s, wj, ws) && g->off == 0)
 		govern_probe_next(g, s->t_ns);
-	if (g->probe_side >= 0 && g->probe[g->probe_side].far && g->probe[g->probe_side].n == 0) {
-		/* The lowest level's first window is the step the clock moves
-		 * in: its first moments at the held clock read it nearer the
-		 * held level (a dearer verdict later, never a false one), and
-		 * a step waited out there first would cost its excess once
-		 * more (govern_probe_far).  Where that one pair does not
-		 * decide, the next windows settle first, unbiased: a floor a
-		 * few per cent cheaper read as within noise otherwise. */
-		g->settling = false;
-		govern_win_start(g, s, e, s->steps.v);
-	}
 }
 
 /* The watch of the held level's windows: the first GOVERN_REF_WINDOWS make
