@@ -106,8 +106,8 @@ EXTRA_DIST += tests/integration/rehearsal.sh
 # The governor's profile cache: a job seen before costs no profile (issue 32).
 TESTS += tests/integration/govern-cache.sh
 EXTRA_DIST += tests/integration/govern-cache.sh
-TESTS += tests/integration/govern-alias.sh tests/integration/govern-moving.sh tests/integration/govern-probe.sh
-EXTRA_DIST += tests/integration/govern-alias.sh tests/integration/govern-moving.sh tests/integration/govern-probe.sh tests/fixtures/curves/monotone-falling.csv
+TESTS += tests/integration/govern-alias.sh tests/integration/govern-moving.sh tests/integration/govern-probe.sh tests/integration/govern-saved.sh
+EXTRA_DIST += tests/integration/govern-alias.sh tests/integration/govern-moving.sh tests/integration/govern-probe.sh tests/integration/govern-saved.sh tests/fixtures/curves/monotone-falling.csv
 # What the profile measured at 0, 5 and 10 % slowdown, the same in every output (issue 32).
 TESTS += tests/integration/govern-trade.sh
 EXTRA_DIST += tests/integration/govern-trade.sh

@@ -194,6 +194,7 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->state = GOV_HOLD;
 	g->held = lvl;
 	g->hold_user = user;
+	g->ratio_reanchor = false;
 	g->hold_n_win = 0;
 	g->hold_used_j = 0;
 	g->hold_used_n = 0;
@@ -517,6 +518,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		govern_to_hold(g, best, false, s->t_ns, s);
 		govern_probe_far(g);
+		g->ratio_reanchor = true;
 		govern_say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step%s)", a,
 		    est[bi].y, se, g->sw.windows, used, g->base_jps,
 		    moving ? ", the user's clocks moving: the saving is the measured difference, within its noise" : "");
@@ -614,6 +616,7 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 		g->ref_noise = ns > nj ? ns : nj;
 		g->ref_noise_sps = ns;
 		g->ref_noise_jps = nj;
+		govern_saved_reanchor(g, mj, ms);
 		return true;
 	}
 	/* Each figure against its own noise: a window's J/step can be much

@@ -188,6 +188,7 @@ struct govern {
 	double ratio_dw;             /* ... and the baseline's mean power less the held level's (W) */
 	double ratio_th;             /* the held level's stall-free s/step in the profile */
 	double mv_held, mv_th, mv_k, mv_dw;  /* the ratio's figures before the probes' last move */
+	bool ratio_reanchor;         /* the held level's figures from the hold's first windows (govern_saved_reanchor) */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
 	double base_j_before;        /* base_j before this hold */
 	/* the profile cache (govern_use_cache): this job governed before */

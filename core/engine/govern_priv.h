@@ -30,6 +30,10 @@ void govern_probe_aim(struct govern *g, int lvl);
 /* After a profile: where it did not read the table's lowest level, the
  * hold probes it too, once the side below is decided. */
 void govern_probe_far(struct govern *g);
+/* The hold's reference windows are in (their medians j J/step, t s/step):
+ * where the held level was the profile's choice, the saving takes its
+ * figures from them (govern_saved.c). */
+void govern_saved_reanchor(struct govern *g, double j, double t);
 /* Steps of the hold's window now: a far probe's are a profile's. */
 int64_t govern_probe_window(const struct govern *g);
 
