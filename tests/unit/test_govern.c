@@ -540,6 +540,17 @@ static double saved_err(struct board *b, const double jps[N], struct govern *g, 
 	return (g->saved_j - *truth) / base * 100;
 }
 
+/* saved_err on a fresh board of the curve, noise a sample, seeded rng. */
+static double saved_err_on(const double jps[N], const double sps[N], double noise, uint64_t rng, struct govern *g,
+			   double *truth)
+{
+	struct board b;
+	board_curve(&b, jps, sps);
+	b.noise = noise;
+	b.rng = rng;
+	return saved_err(&b, jps, g, truth);
+}
+
 /* Energy saved, true: against the same steps at the user's clocks (the
  * top), the saving counted is within 0.6 points of the baseline's
  * energy on average (1.5 at most); on a flat curve the user's clocks' level is held (no level beats
@@ -551,13 +562,9 @@ static void test_saved_true(void **state)
 	curve(C_U, jps, sps);
 	double sum = 0;
 	for (int seed = 0; seed < 6; seed++) {
-		struct board b;
-		board_curve(&b, jps, sps);
-		b.noise = 0.02;
-		b.rng = 77 + (uint64_t)seed;
 		struct govern g;
 		double truth;
-		double err = saved_err(&b, jps, &g, &truth);
+		double err = saved_err_on(jps, sps, 0.02, 77 + (uint64_t)seed, &g, &truth);
 		if (fabs(err) > 1.5)
 			fail_msg("seed %d: saved %.1f J, the truth %.1f J: %+.2f points", seed, g.saved_j, truth, err);
 		sum += fabs(err);
@@ -807,13 +814,9 @@ static void test_saved_choice_unbiased(void **state)
 	}
 	double sum = 0, sum_abs = 0;
 	for (int seed = 0; seed < 12; seed++) {
-		struct board b;
-		board_curve(&b, jps, sps);
-		b.noise = 0.02;
-		b.rng = 3100 + (uint64_t)seed;
 		struct govern g;
 		double truth;
-		double err = saved_err(&b, jps, &g, &truth);
+		double err = saved_err_on(jps, sps, 0.02, 3100 + (uint64_t)seed, &g, &truth);
 		sum += err;
 		sum_abs += fabs(err);
 	}
