@@ -142,13 +142,12 @@ static void to_profile(struct govern *g, int64_t now, const struct dvf_sample *s
 	if (g->base_ok && g->base_sps > 0 && (double)g->cfg.window_ns * 1e-9 / g->base_sps > (double)c.dwell_steps)
 		c.dwell_steps = (int64_t)ceil((double)g->cfg.window_ns * 1e-9 / g->base_sps);
 	int lo = 0, hi = g->cfg.n_levels - 1, start = g->start;
-	/* A re-profile searches around the held level; a slowdown bound
-	 * needs the top level, so it searches them all. */
-	if (g->held >= 0 && g->cfg.select != SEL_SLOWDOWN) {
-		lo = g->held - GOVERN_REPROFILE_SPAN > 0 ? g->held - GOVERN_REPROFILE_SPAN : 0;
-		hi = g->held + GOVERN_REPROFILE_SPAN < hi ? g->held + GOVERN_REPROFILE_SPAN : hi;
+	/* A re-profile walks from the held level over the whole table: the
+	 * walk stops where it rises, so where the optimum moved far it goes
+	 * there (two levels either side, until 2026-12-07, held a phase 5.6 %
+	 * over its optimum at the range's edge for a thousand steps). */
+	if (g->held >= 0)
 		start = g->held;
-	}
 	c.n_levels = hi - lo + 1;
 	memcpy(c.level_hz, &g->cfg.level_hz[lo], sizeof c.level_hz[0] * (size_t)c.n_levels);
 	c.start = start >= lo && start <= hi ? start - lo : -1;
@@ -464,6 +463,7 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		struct sweep_est est[DVF_MAX_LEVELS];
 		sweep_search_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
 		int bi = g->sw.best;
+		bool carried = g->carry;
 		govern_saved_carry(g, est);
 		int best = g->lo + bi;
 		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
@@ -476,7 +476,13 @@ static void profile(struct govern *g, const struct dvf_sample *s, const struct e
 		 * 0 there missed a true 2-5 % where the board's governor
 		 * wandered).  Where they stayed at one level, that level is. */
 		bool moving = g->base_level < 0;
-		if (g->cfg.select == SEL_ENERGY && !moving && !beats_base(g, est, bi)) {
+		/* A baseline carried over a change, not read in this profile, is
+		 * an estimate: not beaten beyond noise, the best level measured
+		 * is held, not the user's level no window of this phase read
+		 * (that put a phase 5 % over its optimum). */
+		int kb = g->base_level - g->lo;
+		bool base_read = g->base_level >= 0 && kb >= 0 && kb < g->sw.cfg.n_levels && est[kb].ok;
+		if (g->cfg.select == SEL_ENERGY && !moving && (base_read || !carried) && !beats_base(g, est, bi)) {
 			/* Their level held, pinned (the board's own governor would
 			 * move it with the job's phases away from what was
 			 * measured); nothing is claimed.  Its probes may still find
@@ -553,6 +559,8 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
 	struct govern_fig f;
+	if (govern_probe_far_cut(g, s, e, stepped))
+		return;
 	if (!window_done(g, s, e, stepped, govern_probe_window(g), &f))
 		return;
 	govern_win_start(g, s, e, s->steps.v);

@@ -66,7 +66,8 @@
 #define GOVERN_PROBE_Z 2.0       /* a neighbour probed in a hold: cheaper beyond 2 SE of the paired differences ... */
 #define GOVERN_PROBE_MIN 0.005   /* ... and beyond 0.5 %, it is held instead */
 #define GOVERN_FAR_Z 3.0         /* the lowest level probed: dearer (one pair may tell) or cheaper beyond 3 SE */
-enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_REPROFILE_SPAN = 2, GOVERN_SUBS = 48,
+#define GOVERN_FAR_CUT 0.10      /* ... its window cut short once part of one step used 10 % (or 3 SE) more than a held step */
+enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_SUBS = 48,
        GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,
        GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
        GOVERN_PROBE_MAX_N = 6 /* ... and given up after this many (within noise of the held level) */,
@@ -227,6 +228,9 @@ struct govern {
 	int far_lvl;                 /* the lowest level, probed once the side below is decided; -1 none */
 	int64_t far_n;               /* ... in windows of this many steps */
 	bool far_dearer;             /* it measured dearer beyond noise: the run's later holds leave it */
+	int64_t far_t0;              /* the far probe asked for (ns): its cut reads from settle_ns on */
+	double far_seg_mj;           /* energy at the start of the part of one step it watches, < 0 none yet */
+	int64_t far_seg_t;           /* ... and when */
 	/* energy saved */
 	double saved_j;              /* base_j - used_j, at least 0 */
 	double base_j, used_j;       /* the counted steps at the baseline, and as used */

@@ -30,6 +30,9 @@ void govern_probe_aim(struct govern *g, int lvl);
 /* After a profile: where it did not read the table's lowest level, the
  * hold probes it too, once the side below is decided. */
 void govern_probe_far(struct govern *g);
+/* A sample of the lowest level's window: true where it is cut short,
+ * decided dearer (the held level asked back). */
+bool govern_probe_far_cut(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped);
 /* The hold's reference windows are in (their medians j J/step, t s/step):
  * where the held level was the profile's choice, the saving takes its
  * figures from them (govern_saved.c). */

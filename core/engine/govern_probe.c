@@ -225,6 +225,8 @@ void govern_probe_next(struct govern *g, int64_t now)
 		return;
 	g->probe_turn = !side;
 	g->probe_side = side;
+	g->far_t0 = now;
+	g->far_seg_mj = -1;
 	g->pend_bj = g->last_j;
 	g->pend_bs = g->last_s;
 	govern_want(g, g->probe_to[side], now);
@@ -278,4 +280,47 @@ void govern_probe_far(struct govern *g)
 int64_t govern_probe_window(const struct govern *g)
 {
 	return g->probe_side >= 0 && g->probe[g->probe_side].far && g->far_n > 0 ? g->far_n : g->hold_n;
+}
+
+/* The lowest level's window cut short.  The energy one step uses there is
+ * at least what any part of it used: once the part of one step watched
+ * (from settle_ns after the clock was asked, the power sensor's averaging
+ * past; then from each step boundary) used more than a held step by
+ * GOVERN_FAR_CUT and by 3 of a step's standard errors, the level is
+ * dearer, a bound and no estimate, and the held level is asked back.  On a
+ * U's far side (twice a held step's J/step and more) this ends the window
+ * about half a step in, where the step the clock settled in and the
+ * window's own step cost four to five held steps' excess; a cheap floor
+ * never reaches the bound, and is read as before. */
+bool govern_probe_far_cut(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
+{
+	if (g->probe_side < 0 || !g->probe[g->probe_side].far || !(g->ref_jps_mean > 0))
+		return false;
+	if (s->t_ns - g->far_t0 < g->cfg.settle_ns)
+		return false;
+	double mj = e->ch[ENERGY_TOTAL].mj;
+	if (g->far_seg_mj < 0 || stepped) {
+		g->far_seg_mj = mj;
+		g->far_seg_t = s->t_ns;
+		return false;
+	}
+	/* a step's relative noise: a held window's (successive differences)
+	 * times its steps */
+	double w2 = g->held_nd > 0 ? g->held_d2 / (2.0 * g->held_nd) : 0;
+	double m = fmax(GOVERN_FAR_CUT, GOVERN_FAR_Z * sqrt(w2 * (double)g->hold_n));
+	double used = (mj - g->far_seg_mj) * 1e-3, bound = g->ref_jps_mean * (1 + m);
+	if (!(used > bound))
+		return false;
+	struct govern_probe *p = &g->probe[g->probe_side];
+	p->done = true;
+	g->far_dearer = true;
+	char a[32], b[32];
+	govern_mhz(g, g->held, a, sizeof a);
+	govern_mhz(g, g->probe_to[g->probe_side], b, sizeof b);
+	govern_say(g, s->t_ns, "probe: %s dearer than %s: %.0f ms of one step used %.4f J, %.0f %% over a held step's "
+	    "%.4f J: %s stays", b, a, (double)(s->t_ns - g->far_seg_t) / 1e6, used, (used / g->ref_jps_mean - 1) * 100,
+	    g->ref_jps_mean, a);
+	g->probe_side = -1;
+	govern_want(g, g->held, s->t_ns);
+	return true;
 }
