@@ -11,7 +11,7 @@ int64_t timebase_mono_ns(void)
 	return (int64_t)ts.tv_sec * DVF_NS_PER_S + ts.tv_nsec;
 }
 
-static void sleep_real_until(int64_t t_ns)
+void timebase_sleep_real_until(int64_t t_ns)
 {
 	struct timespec ts = { .tv_sec = t_ns / DVF_NS_PER_S, .tv_nsec = t_ns % DVF_NS_PER_S };
 	/* Absolute sleep: no drift, and a signal just shortens one wait. */
@@ -27,7 +27,7 @@ static int64_t mono_now(struct dvf_timebase *c)
 static void mono_sleep_until(struct dvf_timebase *c, int64_t t)
 {
 	(void)c;
-	sleep_real_until(t);
+	timebase_sleep_real_until(t);
 }
 
 void timebase_init_monotonic(struct dvf_timebase *c)
@@ -56,7 +56,7 @@ static void sim_sleep_until(struct dvf_timebase *c, int64_t t)
 		return;
 	}
 	int64_t real = c->origin_real_ns + (int64_t)((double)(t - c->origin_sim_ns) / c->speed);
-	sleep_real_until(real);
+	timebase_sleep_real_until(real);
 }
 
 void timebase_init_sim(struct dvf_timebase *c, double speed)

@@ -51,5 +51,8 @@ static inline void timebase_sleep_until(struct dvf_timebase *c, int64_t t) { c->
 /* The system's monotonic time in ns, for measuring our own costs (read
  * timing, benchmarks); never for the data we report. */
 int64_t timebase_mono_ns(void);
+/* Sleep until t_ns on the monotonic clock (absolute: no drift); a signal
+ * cuts it short. */
+void timebase_sleep_real_until(int64_t t_ns);
 
 #endif

@@ -35,6 +35,8 @@ static bool follows_process(const struct session *s)
 /* How often a followed process is looked at while waiting (waitpid, or
  * /proc for --pid): its end is seen within this, whatever the interval. */
 #define PROCESS_CHECK_NS (100 * DVF_NS_PER_MS)
+/* The longest sleep between looks at the stop flag with no job to watch. */
+#define BATCH_NAP_NS (100 * DVF_NS_PER_MS)
 
 /* Wait for the next sample in real time, watching the fine-tune's output
  * and its end, and the stop signals: returns at once on either, so the
@@ -54,9 +56,17 @@ static void batch_wait(struct session *s)
 	int wake = stopsig_fd();
 	bool woke = false;   /* the stop pipe said something: drain it (else no read: a syscall a sample) */
 	while (!stop_requested()) {
-		int64_t left = end - timebase_mono_ns();
+		int64_t now = timebase_mono_ns(), left = end - now;
 		if (left <= 0)
 			break;
+		if (!s->job) {
+			/* Nothing to watch but the stop signals: an absolute sleep,
+			 * which a signal cuts short, costs each sample less than a
+			 * poll of the stop pipe (bench/sampling.sh); a signal caught
+			 * just before it waits BATCH_NAP_NS at most. */
+			timebase_sleep_real_until(left > BATCH_NAP_NS ? now + BATCH_NAP_NS : end);
+			continue;
+		}
 		struct pollfd fds[8];
 		int n = 0;
 		if (wake >= 0)
