@@ -174,6 +174,7 @@ struct govern {
 	struct govern_fig base_fig[GOVERN_BASE_MAX];
 	bool hold_user;              /* holding the user's clocks: nothing beat them */
 	bool carry;                  /* a re-profile with the baseline carried over (not measured again) */
+	int prof_seen;               /* the profile's windows looked at for a change of the job under it */
 	int carry_level;             /* ... the level held before, its J/step and s/step then */
 	double carry_jps, carry_sps;
 	double ratio_base;           /* the baseline's J/step, as the search measured it */

@@ -1,5 +1,6 @@
 /* govern_priv: what the governor's own files share (govern.c, the state
- * machine; govern_win.c, its windows; govern_saved.c, the energy saved).
+ * machine; govern_profile.c, its profile; govern_win.c, its windows;
+ * govern_saved.c, the energy saved).
  * Not for other modules: govern.h is the interface. */
 #ifndef DVF_GOVERN_PRIV_H
 #define DVF_GOVERN_PRIV_H
@@ -18,6 +19,12 @@ void govern_mhz(const struct govern *g, int lvl, char *buf, size_t len);
 void govern_want(struct govern *g, int lvl, int64_t now);
 /* Hold level lvl, or (user) the user's level held (lvl that level, or -1). */
 void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const struct dvf_sample *s);
+
+/* ---- the profile (govern_profile.c) ---- */
+/* Start a profile: the whole table, from the policy's level or the held one. */
+void govern_to_profile(struct govern *g, int64_t now, const struct dvf_sample *s);
+/* A sample of the profile: its windows, a change of the job under it, the choice. */
+void govern_profile_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e);
 
 /* ---- the hold's probes (govern_probe.c) ---- */
 /* The held level's window after a probe's: the pair done, the side

@@ -12,7 +12,7 @@ core_engine_libengine_a_SOURCES = \
 	core/engine/session_workload.c core/engine/session_workload.h core/engine/workload_resolve.c core/engine/workload_resolve.h \
 	core/engine/recommend.c core/engine/recommend.h \
 	core/engine/govern.c core/engine/govern.h core/engine/govern_priv.h core/engine/govern_win.c \
-	core/engine/govern_describe.c core/engine/govern_probe.c core/engine/govern_saved.c core/engine/govern_driver.c core/engine/govern_driver.h \
+	core/engine/govern_describe.c core/engine/govern_probe.c core/engine/govern_profile.c core/engine/govern_saved.c core/engine/govern_driver.c core/engine/govern_driver.h \
 	core/engine/govern_cache.c core/engine/govern_cache.h \
 	core/engine/govern_trade.c core/engine/govern_trade.h \
 	core/engine/engine.c core/engine/engine.h

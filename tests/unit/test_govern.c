@@ -482,6 +482,45 @@ static void test_change_carried_not_user(void **state)
 	assert_true(user >= 8);   /* the case was met */
 }
 
+/* The job changes under a profile from the top (a phase with a third of
+ * the work begins after its first window): the levels read after it look far
+ * cheaper and faster than those read before, which no clock can do (a
+ * lower clock never runs a step faster).  The profile stops, the baseline
+ * is measured again, and the new profile holds the new job's optimum (the
+ * top, on a falling curve); mixing the two jobs held a level 7 % over it
+ * (a drawn phased job, +2.44 % over its best single clock). */
+static void test_change_during_profile(void **state)
+{
+	(void)state;
+	double jps[N], sps[N];
+	curve(C_FALLING, jps, sps);
+	for (int seed = 0; seed < 6; seed++) {
+		struct board b;
+		struct govern g;
+		start_on(&b, jps, sps, seed, 8800, 0.02, &g);
+		g.start = TOP;   /* the profile from the top, as a re-profile from a held top starts */
+		bool changed = false;
+		int first = -2;   /* the level first held after the change */
+		while (b.steps < 600) {
+			if (!changed && g.state == GOV_PROFILE && g.sw.windows >= 1) {
+				b.sscale = b.jscale = 0.3;
+				changed = true;
+			}
+			board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+			if (changed && first == -2 && g.state == GOV_HOLD)
+				first = g.held < 0 ? TOP : g.held;
+		}
+		assert_true(changed);
+		assert_true(first >= 0);
+		near_optimum(&b, first, 0.005);
+		assert_int_equal(g.profiles, 2);
+		/* the saving is of the new job: its baseline measured again */
+		if (fabs(g.base_jps / (jps[TOP] * 0.3) - 1) > 0.05)
+			fail_msg("seed %d: baseline %.3f J/step, the new job's %.3f", seed, g.base_jps, jps[TOP] * 0.3);
+	}
+}
+
 /* A manual change suspends: nothing is wanted until resume, which holds
  * the known level again; ending gives back. */
 static void test_suspend_resume_end(void **state)
@@ -1180,6 +1219,7 @@ int main(void)
 		cmocka_unit_test(test_hold_far_cut),
 		cmocka_unit_test(test_change_far_reprofiles),
 		cmocka_unit_test(test_change_carried_not_user),
+		cmocka_unit_test(test_change_during_profile),
 		cmocka_unit_test(test_saved_base_probed),
 		cmocka_unit_test(test_saved_choice_unbiased),
 	};

@@ -1,0 +1,215 @@
+/* govern_profile: the governor's profile state (govern.h says what it does,
+ * docs/method.md how it decides): its start, a change of the job under it,
+ * and the choice it ends with.  Pure. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "govern.h"
+#include "govern_priv.h"
+
+void govern_to_profile(struct govern *g, int64_t now, const struct dvf_sample *s)
+{
+	struct sweep_cfg c = { .mode = SWEEP_INTERVALS, .select = g->cfg.select,
+			       .max_slowdown = g->cfg.max_slowdown, .settle_ns = g->cfg.settle_ns,
+			       .dwell_steps = g->cfg.window_steps, .stall_ns = g->cfg.stall_ns,
+			       .max_windows = GOVERN_MAX_WINDOWS };
+	/* Short steps: one data-loading stall in five 60 ms steps moves the
+	 * window's J/step by more than the U-curve's bottom differs; a window
+	 * is at least window_ns long at the baseline's step time. */
+	if (g->base_ok && g->base_sps > 0 && (double)g->cfg.window_ns * 1e-9 / g->base_sps > (double)c.dwell_steps)
+		c.dwell_steps = (int64_t)ceil((double)g->cfg.window_ns * 1e-9 / g->base_sps);
+	int lo = 0, hi = g->cfg.n_levels - 1, start = g->start;
+	/* A re-profile walks from the held level over the whole table: the
+	 * walk stops where it rises, so where the optimum moved far it goes
+	 * there (two levels either side, until 2026-12-07, held a phase 5.6 %
+	 * over its optimum at the range's edge for a thousand steps). */
+	if (g->held >= 0)
+		start = g->held;
+	c.n_levels = hi - lo + 1;
+	memcpy(c.level_hz, &g->cfg.level_hz[lo], sizeof c.level_hz[0] * (size_t)c.n_levels);
+	c.start = start >= lo && start <= hi ? start - lo : -1;
+	sweep_init(&g->sw, &c);
+	/* The baseline's windows, where the user's clocks stayed at one level
+	 * of the search, are that level's first measurement. */
+	int k = g->base_level - lo;
+	if (g->base_ok && !g->carry && g->base_level >= 0 && k >= 0 && k < c.n_levels) {
+		struct sweep_point *p = &g->sw.pts[k];
+		for (int i = 0; i < g->n_base; i++) {
+			const struct govern_fig *f = &g->base_fig[i];
+			p->coarse |= f->sub.coarse;
+			p->energy_j += f->jps * (double)f->steps;
+			p->time_s += f->sps * (double)f->steps;
+			p->steps += f->steps;
+			for (int j = 0; j < f->sub.n && p->n_sub < SWEEP_MAX_SUB; j++) {
+				p->sub_jps[p->n_sub] = f->sub.jps[j];
+				p->sub_sps[p->n_sub] = f->sub.sps[j];
+				p->sub_steps[p->n_sub++] = f->sub.steps[j];
+			}
+		}
+		p->windows = 1;
+		g->sw.cur = sweep_next(&g->sw.cfg, g->sw.pts);
+	}
+	g->lo = lo;
+	g->far_lvl = -1;
+	g->prof_seen = -1;
+	g->state = GOV_PROFILE;
+	g->profiles++;
+	g->wu_steps0 = s->steps.ok ? s->steps.v : 0;   /* the profile's first step */
+	char a[32], b[32], f[32] = "the middle";
+	govern_mhz(g, lo, a, sizeof a);
+	govern_mhz(g, hi, b, sizeof b);
+	if (c.start >= 0)
+		govern_mhz(g, lo + c.start, f, sizeof f);
+	govern_say(g, now, "profile %d: %d levels, %s to %s, from %s", g->profiles, c.n_levels, a, b, f);
+	govern_want(g, lo + sweep_level(&g->sw), now);
+}
+
+/* Does the search's choice bi beat the baseline beyond noise?  Against
+ * the baseline's own level where the user's clocks stayed at one the
+ * search measured, else against the baseline's windows with the noise the
+ * search measured (its per-step variance). */
+static bool beats_base(const struct govern *g, const struct sweep_est *est, int bi)
+{
+	int k = g->base_level - g->lo;
+	if (g->base_level >= 0 && k >= 0 && k < g->sw.cfg.n_levels && est[k].ok) {
+		if (k == bi)
+			return false;
+		double sd = sqrt(est[bi].se * est[bi].se + est[k].se * est[k].se);
+		return est[bi].y < est[k].y - fmax(SWEEP_SEARCH_Z * sd, GOVERN_BEAT_MIN * est[k].y);
+	}
+	const struct sweep_point *p = &g->sw.pts[bi];
+	double rel = est[bi].raw > 0 ? est[bi].raw_se / est[bi].raw : 1;
+	int64_t n = 0;
+	for (int i = 0; i < g->n_base; i++)
+		n += g->base_fig[i].steps;
+	double se_base = n > 0 ? g->base_jps * rel * sqrt((double)p->steps / (double)n) : g->base_jps;
+	double sd = sqrt(est[bi].raw_se * est[bi].raw_se + se_base * se_base);
+	return est[bi].raw < g->base_jps - fmax(SWEEP_SEARCH_Z * sd, GOVERN_BEAT_MIN * g->base_jps);
+}
+
+/* Did the job change under the profile?  A lower clock never runs a step
+ * faster: where a level's steps ran faster than a higher level's beyond
+ * GOVERN_CHANGE_MIN, their windows measured different jobs (a phase began
+ * mid-profile: the user's clocks measured at a sequence length of 592, the
+ * levels below at 64, read five times cheaper, and a level 7 % over the
+ * new phase's optimum was held), and no choice from them is sound.  The
+ * baseline is measured again, then the profile. */
+static bool profile_changed(struct govern *g, const struct dvf_sample *s)
+{
+	if (g->sw.windows == g->prof_seen)
+		return false;
+	g->prof_seen = g->sw.windows;
+	int n = g->sw.cfg.n_levels;
+	double t[DVF_MAX_LEVELS];
+	for (int i = 0; i < n; i++)
+		t[i] = sweep_point_measured(&g->sw.pts[i]) ? sweep_search_clean_sps(&g->sw.pts[i]) : 0;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			if (!(t[i] > 0) || !(t[j] > 0) || t[i] >= t[j] * (1 - GOVERN_CHANGE_MIN))
+				continue;
+			char a[32], b[32];
+			govern_mhz(g, g->lo + i, a, sizeof a);
+			govern_mhz(g, g->lo + j, b, sizeof b);
+			govern_say(g, s->t_ns, "the job changed during profile %d: %s ran steps of %.3f s where %s took %.3f s "
+			    "(a lower clock is never faster): baseline again", g->profiles, a, t[i], b, t[j]);
+			g->carry = false;
+			g->state = GOV_BASELINE;
+			g->wu_n = 0;
+			govern_want(g, g->base_level, s->t_ns);
+			return true;
+		}
+	return false;
+}
+
+void govern_profile_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e)
+{
+	int lvl = sweep_feed(&g->sw, s, e);
+	if (profile_changed(g, s))
+		return;
+	if (lvl >= 0) {
+		govern_want(g, g->lo + lvl, s->t_ns);
+		g->settling = false;   /* the sweep settles its own windows */
+		return;
+	}
+	if (g->sw.state == SW_DONE && g->sw.best >= 0) {
+		struct sweep_est est[DVF_MAX_LEVELS];
+		sweep_search_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
+		int bi = g->sw.best;
+		bool carried = g->carry;
+		govern_saved_carry(g, est);
+		int best = g->lo + bi;
+		long long used = s->steps.ok ? s->steps.v - g->wu_steps0 : 0;
+		char a[32];
+		govern_mhz(g, best, a, sizeof a);
+		double se = est[bi].y > 0 ? est[bi].se / est[bi].y * 100 : 0;
+		/* Where the user's clocks moved, their baseline is no level to
+		 * hold: the best level measured is held as any choice is, and
+		 * the saving counted against the baseline's windows (claiming
+		 * 0 there missed a true 2-5 % where the board's governor
+		 * wandered).  Where they stayed at one level, that level is. */
+		bool moving = g->base_level < 0;
+		/* A baseline carried over a change, not read in this profile, is
+		 * an estimate: not beaten beyond noise, the best level measured
+		 * is held, not the user's level no window of this phase read
+		 * (that put a phase 5 % over its optimum). */
+		int kb = g->base_level - g->lo;
+		bool base_read = g->base_level >= 0 && kb >= 0 && kb < g->sw.cfg.n_levels && est[kb].ok;
+		if (g->cfg.select == SEL_ENERGY && !moving && (base_read || !carried) && !beats_base(g, est, bi)) {
+			/* Their level held, pinned (the board's own governor would
+			 * move it with the job's phases away from what was
+			 * measured); nothing is claimed.  Its probes may still find
+			 * a neighbour cheaper (the search's few windows did not
+			 * tell), which is then held with the saving counted from
+			 * this level's figures. */
+			char u[32];
+			govern_mhz(g, g->base_level, u, sizeof u);
+			int k = g->base_level - g->lo;
+			bool in = k >= 0 && k < g->sw.cfg.n_levels && est[k].ok;
+			g->ratio_base = g->ratio_held = in ? est[k].y : g->base_jps;
+			g->ratio_steps = in ? g->sw.pts[k].steps : 0;
+			g->ratio_th = in ? sweep_search_clean_sps(&g->sw.pts[k]) : g->base_sps;
+			g->ratio_model = true;
+			g->ratio_k = g->ratio_th > 0 ? 1 : 0;
+			g->ratio_dw = 0;
+			govern_to_hold(g, g->base_level, true, s->t_ns, s);
+			govern_probe_aim(g, best);
+			govern_probe_far(g);
+			govern_say(g, s->t_ns, "hold %s (the user's clocks): no level beat them beyond noise (best %s %.4f J/step "
+			    "+-%.1f %%; baseline %.4f J/step; %d windows, %lld steps)", u, a, est[bi].y, se, g->base_jps,
+			    g->sw.windows, used);
+			return;
+		}
+		/* The baseline for the steps held: the same steps at the
+		 * baseline's clock, through the step-time model (govern.h). */
+		int k = g->base_level - g->lo;
+		bool in = g->base_level >= 0 && k >= 0 && k < g->sw.cfg.n_levels && est[k].ok;
+		g->ratio_base = in ? est[k].y : g->base_jps;
+		g->ratio_held = est[bi].y;
+		g->ratio_steps = g->sw.pts[bi].steps;
+		/* The ratio is the profile's, fixed for the hold: the hold's raw
+		 * windows come later in the job than the baseline's, and the
+		 * job's own drift between them is no saving (hold_ratio). */
+		g->ratio_model = true;
+		double th = sweep_search_clean_sps(&g->sw.pts[bi]), tbase = in ? sweep_search_clean_sps(&g->sw.pts[k]) : g->base_sps;
+		g->ratio_k = th > 0 && tbase > 0 ? tbase / th : 0;
+		g->ratio_th = th;
+		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
+		govern_to_hold(g, best, false, s->t_ns, s);
+		govern_probe_far(g);
+		g->ratio_reanchor = true;
+		govern_say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step%s)", a,
+		    est[bi].y, se, g->sw.windows, used, g->base_jps,
+		    moving ? ", the user's clocks moving: the saving is the measured difference, within its noise" : "");
+		return;
+	}
+	/* Stopped stepping (an evaluation pass without steps, a hang): the
+	 * held level stays, or the user's clocks; warm up again. */
+	govern_say(g, s->t_ns, "profile %d stopped (%s): warm-up again", g->profiles, g->sw.msg);
+	g->state = GOV_WARMUP;
+	g->wu_t0 = -1;
+	g->wu_n = 0;
+	govern_want(g, g->held, s->t_ns);
+}
