@@ -160,8 +160,10 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	memset(g->probe, 0, sizeof g->probe);
 	g->probe_side = -1;
 	g->probe_turn = 0;
+	g->probe_focus = -1;
 	g->probe_pending = false;
 	g->probe_switches = 0;
+	g->move_side = -1;
 	g->last_j = g->last_s = 0;
 	g->held_d2 = 0;
 	g->held_nd = 0;

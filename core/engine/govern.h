@@ -72,7 +72,7 @@ enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_SUBS = 48,
        GOVERN_PROBE_MIN_N = 3 /* a side is decided on this many paired windows at least ... */,
        GOVERN_PROBE_MAX_N = 6 /* ... and given up after this many (within noise of the held level) */,
        GOVERN_PROBE_AIM_N = 12 /* ... or this many where the profile measured it cheaper than the user's clocks */,
-       GOVERN_PROBE_SWITCHES = 3 /* levels a hold may move to by its probes */,
+       GOVERN_PROBE_SWITCHES = 3 /* moves a hold may make by its probes, those on in one direction counted once */,
        GOVERN_FAR_STEPS = 1 /* steps of a window at the lowest level (govern_probe_far) */ };
 
 /* A hold's probes of one neighbour of the held level (govern.c): each
@@ -218,6 +218,7 @@ struct govern {
 	int probe_to[2];             /* ... which: the neighbours, or the profile's cheapest (govern_probe_aim) */
 	int probe_side;              /* the side the window now measures, -1 the held level */
 	int probe_turn;              /* the side probed next */
+	int probe_focus;             /* the side probed on first until decided (after a move, the side moved to; after a profile, the side it did not read), -1 none */
 	bool probe_pending;          /* a probe's window waits for the held window after it */
 	int pend_side;
 	double pend_j, pend_s;       /* the probe's window (stall-free) */
@@ -225,7 +226,8 @@ struct govern {
 	double last_j, last_s;       /* the held level's last window (stall-free), 0 none */
 	double held_d2;              /* sum of squared relative differences of successive held windows */
 	int held_nd;                 /* ... how many: the held level's window noise, pooled over the hold */
-	int probe_switches;          /* levels moved to by probes in this hold */
+	int probe_switches;          /* moves by probes in this hold that turned back (the first counted) */
+	int move_side;               /* the side of the last move, -1 none */
 	int far_lvl;                 /* the lowest level, probed once the side below is decided; -1 none */
 	int64_t far_n;               /* ... in windows of this many steps */
 	bool far_dearer;             /* it measured dearer beyond noise: the run's later holds leave it */

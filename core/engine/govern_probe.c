@@ -59,7 +59,11 @@ static void move_to(struct govern *g, int side, const struct dvf_sample *s)
 	double dj, se, ds = p->sum_s / p->n;
 	int n = p->n;
 	pairs_stat(g, p, &dj, &se);
-	int from = g->held, to = g->probe_to[side], switches = g->probe_switches + 1;
+	/* moves on in one direction (a gentle slope walked) count once;
+	 * each turn back counts, so a hold does not flap */
+	int from = g->held, to = g->probe_to[side], switches = g->probe_switches + (side != g->move_side);
+	double d2 = g->held_d2;
+	int nd = g->held_nd;
 	g->mv_held = g->ratio_held;
 	g->mv_th = g->ratio_th;
 	g->mv_k = g->ratio_k;
@@ -70,12 +74,22 @@ static void move_to(struct govern *g, int side, const struct dvf_sample *s)
 	govern_mhz(g, to, b, sizeof b);
 	govern_to_hold(g, to, false, s->t_ns, s);
 	g->probe_switches = switches;
+	g->move_side = side;
 	/* the level left is probed again: its pairs, unbiased by the choice,
 	 * count the saving (and move the hold back where it was cheaper) */
 	g->probe_to[!side] = from;
 	g->probe[!side].back = true;
 	if (switches >= GOVERN_PROBE_SWITCHES)
 		g->probe[side].done = true;
+	/* Momentum: the next level on the side moved to is probed first and
+	 * on until decided, from the new level's first window, with the held
+	 * windows' noise carried over (the same job at a neighbouring clock).
+	 * On a gentle slope of short steps (0.8 % a level) the hold walked a
+	 * level per four reference windows and pairs taken in turns with the
+	 * level left, 800 steps a level. */
+	g->probe_focus = side;
+	g->held_d2 = d2;
+	g->held_nd = nd;
 	govern_say(g, s->t_ns, "hold %s: %.1f %% cheaper than %s (+-%.1f %%, %d windows between the held level's; "
 	    "counted as %.1f %% until %s is measured again)", b, -dj * 100, a, se * 100, n,
 	    -fmin(dj + GOVERN_PROBE_Z * se, 0) * 100, a);
@@ -216,10 +230,12 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
  * side is undecided. */
 void govern_probe_next(struct govern *g, int64_t now)
 {
-	if (g->ref_n < GOVERN_REF_WINDOWS || !(g->last_j > 0))
+	if ((g->ref_n < GOVERN_REF_WINDOWS && g->move_side < 0) || !(g->last_j > 0))
 		return;
 	int side = g->probe_turn;
-	if (g->probe[side].done)
+	if (g->probe_focus >= 0 && !g->probe[g->probe_focus].done)
+		side = g->probe_focus;
+	else if (g->probe[side].done)
 		side = !side;
 	if (g->probe[side].done)
 		return;

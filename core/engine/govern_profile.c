@@ -198,6 +198,14 @@ void govern_profile_feed(struct govern *g, const struct dvf_sample *s, const str
 		g->ratio_th = th;
 		g->ratio_dw = g->ratio_k > 0 ? g->ratio_base / tbase - g->ratio_held / th : 0;
 		govern_to_hold(g, best, false, s->t_ns, s);
+		/* The side that may go on falling is probed first, and on until
+		 * decided: the one the profile did not read (its walk stopped at
+		 * the bound there), else the one it read cheaper.  On a gentle
+		 * slope of short steps the sides taken in turns walked a level
+		 * per 800 steps. */
+		bool rl = bi > 0 && est[bi - 1].ok, rr = bi + 1 < g->sw.cfg.n_levels && est[bi + 1].ok;
+		if (bi > 0 && bi + 1 < g->sw.cfg.n_levels)
+			g->probe_focus = rl != rr ? (rl ? 1 : 0) : est[bi + 1].y < est[bi - 1].y ? 1 : 0;
 		govern_probe_far(g);
 		g->ratio_reanchor = true;
 		govern_say(g, s->t_ns, "hold %s: %.4f J/step +-%.1f %% (%d windows, %lld steps; baseline %.4f J/step%s)", a,

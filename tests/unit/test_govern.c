@@ -435,7 +435,10 @@ static void test_change_far_reprofiles(void **state)
 			b.lvl = (board_tick(&b), govern_feed(&g, &b.s, &b.e));
 		assert_int_equal(g.profiles, 2);
 		assert_int_equal(g.state, GOV_HOLD);
-		if (b.jps[g.held] > b.jps[3] * 1.005)
+		/* within a level of it (a level's noise in a few windows; the
+		 * probes settle the rest): the old range's edge, level 5, is
+		 * 6.6 % over */
+		if (b.jps[g.held] > b.jps[3] * 1.02)
 			fail_msg("seed %d: the re-profile held level %d, %.1f %% over the new bottom (level 3)", seed, g.held,
 				 (b.jps[g.held] / b.jps[3] - 1) * 100);
 	}
@@ -881,6 +884,53 @@ static void test_hold_far_lowest(void **state)
 	}
 }
 
+/* A V's gentle side on short steps (0.8 % a level, 0.04 s a step, 3 % a
+ * sample of noise, the profile from level 2): the profile stops at its
+ * bound part of the way; a probe that moves the hold goes on to the next
+ * level on that side first, from the new level's first window (moves on
+ * in one direction count once against the hold's limit), and after the
+ * profile the side it read cheaper is probed first.  In the last third of
+ * 3,000 steps the hold is within a level of the knee (level 9) on half the
+ * seeds or more, 1.6 % over it at most on average. */
+static void test_hold_momentum(void **state)
+{
+	(void)state;
+	double jps[N], sps[N];
+	for (int i = 0; i < N; i++) {
+		jps[i] = i <= 9 ? 1.0 * (1 - 0.008 * i) : 1.0 * (1 - 0.008 * 9) * 1.1;
+		sps[i] = i <= 9 ? 0.038 * (1 + 0.05 * (9 - i)) : 0.038;
+	}
+	int ok = 0;
+	double over = 0;
+	for (int seed = 0; seed < 12; seed++) {
+		struct board b;
+		board_curve(&b, jps, sps);
+		b.noise = 0.03;
+		b.rng = 3900 + (uint64_t)seed;
+		struct govern_cfg c;
+		cfg(&c);
+		struct govern g;
+		govern_init(&g, &c, 2, 0);
+		int64_t at[N] = { 0 };
+		while (b.steps < 3000) {
+			board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+			if (b.steps >= 2000 && g.state == GOV_HOLD)
+				at[b.lvl < 0 ? TOP : b.lvl]++;
+		}
+		int mode = 0;
+		for (int i = 1; i < N; i++)
+			if (at[i] > at[mode])
+				mode = i;
+		ok += jps[mode] <= jps[9] * 1.009;
+		over += jps[mode] / jps[9] - 1;
+	}
+	/* taking the sides in turns: 3 of 12, 2.73 % over on average */
+	if (ok < 6 || over / 12 > 0.016)
+		fail_msg("the hold within a level of the knee by the last third on %d of 12 seeds, %.2f %% over on average", ok,
+			 over / 12 * 100);
+}
+
 /* The lowest level on a U's far side, twice a held step's J/step (the
  * usual case on drawn calibrations: 101-124 % dearer): its window is cut
  * once part of one step there used more than a held step, half a step
@@ -1217,6 +1267,7 @@ int main(void)
 		cmocka_unit_test(test_hold_move_measured_again),
 		cmocka_unit_test(test_hold_far_lowest),
 		cmocka_unit_test(test_hold_far_cut),
+		cmocka_unit_test(test_hold_momentum),
 		cmocka_unit_test(test_change_far_reprofiles),
 		cmocka_unit_test(test_change_carried_not_user),
 		cmocka_unit_test(test_change_during_profile),
