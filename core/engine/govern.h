@@ -189,7 +189,9 @@ struct govern {
 	double ratio_k;              /* the profile's: the baseline's step time over the held level's */
 	double ratio_dw;             /* ... and the baseline's mean power less the held level's (W) */
 	double ratio_th;             /* the held level's stall-free s/step in the profile */
-	double mv_held, mv_th, mv_k, mv_dw;  /* the ratio's figures before the probes' last move */
+	double mv_held, mv_th, mv_k, mv_dw;  /* the ratio's figures before the probes' walk (their moves one way) */
+	int walk_from;               /* the level that walk started from: the side behind probes it again */
+	double walk_dj, walk_ds;     /* the walk's J/step and step time against it, as counted (each move at its bound) */
 	bool ratio_reanchor;         /* the held level's figures from the hold's first windows (govern_saved_reanchor) */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
 	double base_j_before;        /* base_j before this hold */

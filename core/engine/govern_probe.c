@@ -64,20 +64,37 @@ static void move_to(struct govern *g, int side, const struct dvf_sample *s)
 	int from = g->held, to = g->probe_to[side], switches = g->probe_switches + (side != g->move_side);
 	double d2 = g->held_d2;
 	int nd = g->held_nd;
-	g->mv_held = g->ratio_held;
-	g->mv_th = g->ratio_th;
-	g->mv_k = g->ratio_k;
-	g->mv_dw = g->ratio_dw;
-	move_ratio(g, fmin(dj + GOVERN_PROBE_Z * se, 0), ds);
+	/* A walk (moves on one way) is counted against the level it started
+	 * from, each move at its bound, and that level is what the side
+	 * behind measures again: the whole walk's saving, unbiased, in one
+	 * set of pairs (measuring only the level last left, a walk of three
+	 * moves kept two at their bounds: 6.8 points under the truth). */
+	bool on = side == g->move_side && !g->probe[side].back;
+	double bound = fmin(dj + GOVERN_PROBE_Z * se, 0);
+	if (!on) {
+		g->mv_held = g->ratio_held;
+		g->mv_th = g->ratio_th;
+		g->mv_k = g->ratio_k;
+		g->mv_dw = g->ratio_dw;
+		g->walk_from = from;
+		g->walk_dj = bound;
+		g->walk_ds = ds;
+	} else {
+		g->walk_dj = (1 + g->walk_dj) * (1 + bound) - 1;
+		g->walk_ds = (1 + g->walk_ds) * (1 + ds) - 1;
+	}
+	move_ratio(g, g->walk_dj, g->walk_ds);
+	int back = g->walk_from;
 	char a[32], b[32];
 	govern_mhz(g, from, a, sizeof a);
 	govern_mhz(g, to, b, sizeof b);
 	govern_to_hold(g, to, false, s->t_ns, s);
 	g->probe_switches = switches;
 	g->move_side = side;
-	/* the level left is probed again: its pairs, unbiased by the choice,
-	 * count the saving (and move the hold back where it was cheaper) */
-	g->probe_to[!side] = from;
+	/* the walk's first level is probed again: its pairs, unbiased by the
+	 * choice, count the saving (and move the hold back where it was
+	 * cheaper) */
+	g->probe_to[!side] = back;
 	g->probe[!side].back = true;
 	if (switches >= GOVERN_PROBE_SWITCHES)
 		g->probe[side].done = true;
@@ -90,9 +107,10 @@ static void move_to(struct govern *g, int side, const struct dvf_sample *s)
 	g->probe_focus = side;
 	g->held_d2 = d2;
 	g->held_nd = nd;
+	char w[32];
+	govern_mhz(g, back, w, sizeof w);
 	govern_say(g, s->t_ns, "hold %s: %.1f %% cheaper than %s (+-%.1f %%, %d windows between the held level's; "
-	    "counted as %.1f %% until %s is measured again)", b, -dj * 100, a, se * 100, n,
-	    -fmin(dj + GOVERN_PROBE_Z * se, 0) * 100, a);
+	    "counted as %.1f %% until %s is measured again)", b, -dj * 100, a, se * 100, n, -bound * 100, w);
 }
 
 /* The level left, measured again from the held one over n pairs (mean
