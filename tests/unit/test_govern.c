@@ -204,6 +204,14 @@ static void cfg(struct govern_cfg *c)
 	memcpy(c->level_hz, orin, sizeof orin);
 }
 
+/* A governor on the Orin table with the defaults, from level start. */
+static void gov_start(struct govern *g, int start)
+{
+	struct govern_cfg c;
+	cfg(&c);
+	govern_init(g, &c, start, 0);
+}
+
 /* A seeded board of a curve (noise 0 on seed 0, else `noise` a sample)
  * and a governor started on it from level 5. */
 static void start_on(struct board *b, const double jps[N], const double sps[N], int seed, uint64_t rng0, double noise,
@@ -410,10 +418,8 @@ static void test_change_far_reprofiles(void **state)
 		board_u(&b, 7, 2.0);
 		b.noise = seed ? 0.02 : 0;
 		b.rng = 7100 + (uint64_t)seed;
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, 5, 0);
+		gov_start(&g, 5);
 		run(&b, &g, 300);
 		assert_int_equal(g.state, GOV_HOLD);
 		near_optimum(&b, g.held, 0.005);
@@ -465,10 +471,8 @@ static void test_change_carried_not_user(void **state)
 		board_curve(&b, jps, sps);
 		b.noise = 0.06;
 		b.rng = 5300 + (uint64_t)seed;
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, 5, 0);
+		gov_start(&g, 5);
 		run(&b, &g, 600);
 		if (g.state != GOV_HOLD || g.hold_user)
 			continue;   /* the first profile did not beat the top: no carry */
@@ -907,10 +911,8 @@ static void test_hold_momentum(void **state)
 		board_curve(&b, jps, sps);
 		b.noise = 0.03;
 		b.rng = 3900 + (uint64_t)seed;
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, 2, 0);
+		gov_start(&g, 2);
 		int64_t at[N] = { 0 };
 		while (b.steps < 3000) {
 			board_tick(&b);
