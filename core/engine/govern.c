@@ -349,7 +349,7 @@ static void warmup(struct govern *g, const struct dvf_sample *s, const struct en
 		    g->wu_n < 2 ? "warm-up bound reached" : "warm-up over", (long long)(s->steps.v - g->wu_steps0),
 		    g->base_sps, g->base_jps);
 		g->wu_n = 0;
-		govern_to_profile(g, s->t_ns, s);
+		govern_profile_start(g, s->t_ns, s);
 		return;
 	}
 	govern_win_start(g, s, e, s->steps.v);
@@ -371,7 +371,7 @@ static void baseline(struct govern *g, const struct dvf_sample *s, const struct 
 	govern_saved_base(g, g->wu_fig, g->wu_n);
 	g->wu_n = 0;
 	govern_say(g, s->t_ns, "baseline again: %.3f s/step, %.4f J/step at the user's clocks", g->base_sps, g->base_jps);
-	govern_to_profile(g, s->t_ns, s);
+	govern_profile_start(g, s->t_ns, s);
 }
 
 /* A window's stall-free J/step and s/step (the raw ones where it has too
@@ -499,7 +499,7 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 		g->carry_level = g->held;
 		g->carry_jps = g->ref_jps_mean;
 		g->carry_sps = g->ref_sps_mean;
-		govern_to_profile(g, s->t_ns, s);
+		govern_profile_start(g, s->t_ns, s);
 		return false;
 	}
 	govern_say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",

@@ -10,7 +10,7 @@
 #include "govern.h"
 #include "govern_priv.h"
 
-void govern_to_profile(struct govern *g, int64_t now, const struct dvf_sample *s)
+void govern_profile_start(struct govern *g, int64_t now, const struct dvf_sample *s)
 {
 	struct sweep_cfg c = { .mode = SWEEP_INTERVALS, .select = g->cfg.select,
 			       .max_slowdown = g->cfg.max_slowdown, .settle_ns = g->cfg.settle_ns,
