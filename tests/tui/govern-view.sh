@@ -14,7 +14,7 @@
 SAVED='│saved ~?[0-9]+ J \([-+][0-9.]+%\)'
 HEAD='│ +MHz +J/step +\+-2se'
 HELD='│\*B? +[0-9.]+ +[0-9]+\.[0-9]{4} +\+-[0-9.]+%'
-EVENT='│[0-9]+:[0-9]{2}(:[0-9]{2})? (warm-up|profile|hold|probe|baseline|the job|verified|resumed|suspended|governing)'
+EVENT='│[0-9]+:[0-9]{2}(:[0-9]{2})? (warm-up|profile|hold|probe|baseline|the job|the saving|verified|resumed|suspended|governing|[0-9.]+ MHz measured again)'
 
 # the screen on stdin: at least N rows match the pattern
 rows_at_least() { [ "$(grep -Ec -- "$2")" -ge "$1" ]; }
