@@ -59,26 +59,34 @@ static void batch_wait(struct session *s)
 		int64_t now = timebase_mono_ns(), left = end - now;
 		if (left <= 0)
 			break;
-		if (!s->job) {
-			/* Nothing to watch but the stop signals: an absolute sleep,
-			 * which a signal cuts short, costs each sample less than a
-			 * poll of the stop pipe (bench/sampling.sh); a signal caught
-			 * just before it waits BATCH_NAP_NS at most. */
-			timebase_sleep_real_until(left > BATCH_NAP_NS ? now + BATCH_NAP_NS : end);
-			continue;
-		}
+		int64_t cap = BATCH_NAP_NS;
+		if (follows_process(s) && job_pid(s->job) > 0)
+			cap = PROCESS_CHECK_NS;
 		struct pollfd fds[8];
 		int n = 0;
-		if (wake >= 0)
-			fds[n++] = (struct pollfd){ .fd = wake, .events = POLLIN };
-		n += session_fds(s, fds + n, 7);
-		if (follows_process(s) && job_pid(s->job) > 0 && left > PROCESS_CHECK_NS)
-			left = PROCESS_CHECK_NS;
-		if (poll(fds, (nfds_t)n, (int)((left + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS)) > 0 && wake >= 0 &&
-		    fds[0].revents)
-			woke = true;
+		if (s->job)
+			n = session_fds(s, fds + 1, 7);
+		if (n == 0) {
+			/* Nothing to poll (no job, or a progress file: a regular
+			 * file is always "readable"): an absolute sleep, which a
+			 * signal cuts short, costs each sample less than a poll of
+			 * the stop pipe (bench/sampling.sh); a signal caught just
+			 * before it waits the cap at most. */
+			timebase_sleep_real_until(left > cap ? now + cap : end);
+		} else {
+			fds[0] = (struct pollfd){ .fd = wake, .events = POLLIN };
+			if (left > cap)
+				left = cap;
+			if (poll(fds, (nfds_t)n + 1, (int)((left + DVF_NS_PER_MS - 1) / DVF_NS_PER_MS)) > 0 &&
+			    fds[0].revents)
+				woke = true;
+		}
+		if (!s->job)
+			continue;
+		if (timebase_mono_ns() >= end)
+			break;   /* the sample looks at the job: once a wake is enough */
 		session_service(s);
-		if (s->job && !s->job_over && job_state(s->job) != JOB_RUNNING)
+		if (!s->job_over && job_state(s->job) != JOB_RUNNING)
 			break;   /* it ended: the next sample says so */
 	}
 	if (woke) {

@@ -197,6 +197,18 @@ static void job_follow_close(struct follow *f)
 	job_close_fd(&f->wfd);
 }
 
+/* Whether the path now names another file than the one open (a rotation:
+ * a new file renamed over it), looked at every FOLLOW_PATH_NS at most. */
+static bool job_follow_moved(const struct job *j, struct follow *f)
+{
+	if (f->path_seen && j->now - f->path_at < FOLLOW_PATH_NS && j->now >= f->path_at)
+		return false;
+	f->path_at = j->now;
+	f->path_seen = true;
+	struct stat st;
+	return stat(f->path, &st) == 0 && (st.st_dev != f->dev || st.st_ino != f->ino);
+}
+
 static void job_follow_read(struct job *j, struct follow *f)
 {
 	char buf[READ_CHUNK];
@@ -212,12 +224,22 @@ static void job_follow_read(struct job *j, struct follow *f)
 			return;
 	}
 	if (!f->fifo) {
+		/* One fstat a look: the file is read only when it grew (a read
+		 * of nothing is a syscall a sample while the job computes). */
 		struct stat st;
-		if (fstat(f->fd, &st) == 0 && st.st_size < f->off) {
-			/* truncated: the writer started over */
-			lseek(f->fd, 0, SEEK_SET);
-			f->off = f->backlog = 0;
-			linebuf_init(&f->lb);
+		if (fstat(f->fd, &st) == 0) {
+			if (st.st_size < f->off) {
+				/* truncated: the writer started over */
+				lseek(f->fd, 0, SEEK_SET);
+				f->off = f->backlog = 0;
+				linebuf_init(&f->lb);
+			} else if (st.st_size == f->off) {
+				if (job_follow_moved(j, f)) {
+					job_follow_close(f);
+					job_follow_read(j, f);
+				}
+				return;
+			}
 		}
 	}
 	/* What the file held when it was opened (a log of a job attached to)
@@ -232,14 +254,13 @@ static void job_follow_read(struct job *j, struct follow *f)
 		f->off += n;
 		linebuf_feed(&f->lb, buf, (size_t)n, job_on_prog_line, j);
 		budget -= (size_t)n < budget ? (size_t)n : budget;
+		if (!f->fifo && (size_t)n < sizeof buf)
+			break;   /* a file's short read is its end for now: no read of 0 bytes */
 	}
-	if (!f->fifo && budget > 0) {
-		/* read to the end: if the path is now another file, switch to it */
-		struct stat st;
-		if (stat(f->path, &st) == 0 && (st.st_dev != f->dev || st.st_ino != f->ino)) {
-			job_follow_close(f);
-			job_follow_read(j, f);
-		}
+	if (!f->fifo && budget > 0 && job_follow_moved(j, f)) {
+		/* read to the end, and the path is now another file: switch to it */
+		job_follow_close(f);
+		job_follow_read(j, f);
 	}
 }
 

@@ -24,6 +24,11 @@ enum {
  * `cmd &` its shell did not wait for) get SIGTERM, then SIGKILL this long
  * after. */
 #define LEFTOVER_GRACE_NS (1 * DVF_NS_PER_S)
+/* How often a followed file's path is looked at for a rotation (a new file
+ * renamed over it) while the file read is not growing: a step a few hundred
+ * milliseconds late is nothing to a profile, a stat(2) each sample at
+ * 100 Hz is a quarter of what sampling costs (bench/sampling.sh GOVERN=1). */
+#define FOLLOW_PATH_NS (250 * DVF_NS_PER_MS)
 
 /* A progress path being followed. */
 struct follow {
@@ -35,6 +40,8 @@ struct follow {
 	off_t backlog;        /* regular file: its size when opened, read in one poll */
 	dev_t dev;
 	ino_t ino;
+	int64_t path_at;      /* regular file: when the path was last looked at (rotation) */
+	bool path_seen;       /* path_at holds a time */
 	struct linebuf lb;
 };
 

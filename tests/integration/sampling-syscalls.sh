@@ -26,6 +26,17 @@ calls() {
 		{ fail "the $1 s run failed:"; sed 's/^/    /' "$T/out$1"; }
 	grep -c . "$T/st$1" >"$T/n$1"
 }
+
+# follow SAMPLES: the same with a --progress file that holds steps and does
+# not grow (a fine-tune between two steps), the read calls counted too.
+follow() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -o "$T/fst$1" \
+		-e trace=stat,lstat,fstat,newfstatat,statx,readlink,readlinkat,open,openat,close,read \
+		"$D" --no-config --batch --sysfs-root "$T/tree" --progress "$T/steps" --interval 10 \
+		--samples "$1" >"$T/fout$1" 2>&1 ||
+		{ fail "the run of $1 samples following a file failed:"; sed 's/^/    /' "$T/fout$1"; }
+	grep -c . "$T/fst$1" >"$T/fn$1"
+}
 calls 1
 calls 4
 short=$(cat "$T/n1") long=$(cat "$T/n4")
@@ -37,4 +48,22 @@ else
 	fail "3 s more sampling at 100 Hz made $extra more path or file calls (want at most 8); what they were:"
 	sed 's/^[0-9]* *//; s/(.*//' "$T/st4" | sort | uniq -c | sed 's/^/    /'
 fi
+
+# A followed progress file is looked at once a sample (one fstat; read only
+# when it grew) and its path every 250 ms for a rotation: it was an fstat,
+# a read of nothing and a stat of the path, twice a sample (6 calls).
+printf 'step %d\n' 1 2 3 >"$T/steps"
+follow 50
+follow 250
+short=$(cat "$T/fn50") long=$(cat "$T/fn250")
+extra=$((long - short))
+echo "following a file: $short path, file and read calls in 50 samples, $long in 250"
+if [ "$extra" -le 260 ]; then
+	ok "200 samples more following a file that does not grow made $extra more calls (at most 1.3 a sample)"
+else
+	fail "200 samples more following a file that does not grow made $extra more calls (want at most 260); what they were:"
+	sed 's/^[0-9]* *//; s/(.*//' "$T/fst250" | sort | uniq -c | sed 's/^/    /'
+fi
+grep -Eq '^ +steps +3$' "$T/fout250" ||
+	{ fail "the run following $T/steps did not read its 3 steps:"; sed 's/^/    /' "$T/fout250"; }
 finish

@@ -19,6 +19,7 @@
 
 #include "timebase.h"
 #include "job.h"
+#include "job_priv.h"   /* FOLLOW_PATH_NS */
 #include "linebuf.h"
 
 #define MS DVF_NS_PER_MS
@@ -564,10 +565,17 @@ static void test_follow_file(void **state)
 	assert_int_equal(truncate(path, 0), 0);
 	append(path, "step 1\n");
 	assert_int_equal(steps_of(j, 5), 1);
-	/* replaced by another file (rename over it) */
+	/* replaced by another file (rename over it): the path is looked at
+	 * every FOLLOW_PATH_NS, not on each poll */
+	int64_t t = 6 * FOLLOW_PATH_NS;
+	assert_int_equal(steps_of(j, t), 1);   /* the path looked at now */
 	append(tmp, "step 9\n");
 	assert_int_equal(rename(tmp, path), 0);
-	assert_int_equal(steps_of(j, 6), 9);
+	assert_int_equal(steps_of(j, t + FOLLOW_PATH_NS / 2), 1);
+	assert_int_equal(steps_of(j, t + FOLLOW_PATH_NS), 9);
+	/* a file that grows is read on the poll that sees it grow */
+	append(path, "step 10\n");
+	assert_int_equal(steps_of(j, t + FOLLOW_PATH_NS + 1), 10);
 	assert_int_equal(job_state(j), JOB_RUNNING);   /* pid 0: runs until freed */
 	assert_int_equal(job_stop(j, 7), -1);          /* never signalled */
 	assert_int_equal(job_fds(j, NULL, 0), 0);
