@@ -141,7 +141,8 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->hold_n_win = 0;
 	g->hold_used_j = 0;
 	g->hold_used_n = 0;
-	g->base_j_before = g->base_j;
+	g->base_j_before += g->hold_part_j;   /* the hold left, as counted */
+	g->hold_part_j = 0;
 	g->hold_r = govern_saved_ratio(g);
 	g->ref_n = 0;
 	g->off = 0;
@@ -405,6 +406,7 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 	 * common over an hour; a real change moves every step. */
 	double wj, ws;
 	clean_fig(&f, &wj, &ws);
+	govern_saved_stalls(g, &f, wj);
 	if (g->probe_side >= 0) {
 		/* a probe's window: kept for the held window after it */
 		g->probe_pending = true;

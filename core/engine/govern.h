@@ -194,7 +194,11 @@ struct govern {
 	double walk_dj, walk_ds;     /* the walk's J/step and step time against it, as counted (each move at its bound) */
 	bool ratio_reanchor;         /* the held level's figures from the hold's first windows (govern_saved_reanchor) */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
-	double base_j_before;        /* base_j before this hold */
+	double base_j_before;        /* base_j before this hold, less its steps' stalls (base_clean_n) */
+	int64_t base_clean_n;        /* steps counted at the baseline's stall-free J/step (profiles, probes) */
+	double hold_part_j;          /* this hold's held steps at the baseline (govern_saved_count) */
+	double stall_j;              /* what steps used beyond their window's stall-free J/step ... */
+	int64_t stall_n;             /* ... over this many steps: the stalls' cost a step, at any clock */
 	/* the profile cache (govern_use_cache): this job governed before */
 	bool cached;                 /* starting from its record: warm-up at its level, one window verifies it */
 	struct gcache_rec cache;

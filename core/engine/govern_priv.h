@@ -82,6 +82,10 @@ double govern_saved_ratio(const struct govern *g);
 /* A baseline carried over a change of the job, scaled as the level held
  * before moved in this profile (est: its estimates). */
 void govern_saved_carry(struct govern *g, const struct sweep_est *est);
+/* A window's steps (raw: f as measured) and its stall-free J/step (clean):
+ * what stalls cost a step, for the steps counted at the baseline's
+ * stall-free J/step. */
+void govern_saved_stalls(struct govern *g, const struct govern_fig *f, double clean);
 /* Count the steps since the last boundary against the baseline. */
 void govern_saved_count(struct govern *g, const struct dvf_sample *s, const struct energy *e);
 
