@@ -392,10 +392,40 @@ static void clean_fig(const struct govern_fig *f, double *wj, double *ws)
 
 static bool watch(struct govern *g, const struct dvf_sample *s, double wj, double ws);
 
+/* A probe's window with no step for GOVERN_PROBE_STRETCH step times (and
+ * GOVERN_PROBE_IDLE_S: samples come 0.1 s apart) at the level probed (a
+ * checkpoint, an evaluation pass: no step for seconds) is given up and the held level asked back: the stall would run its whole
+ * length at the neighbour, each second that level's excess (an 11 s
+ * checkpoint at a probed 1020 MHz cost 0.4 % of a phased job over 918),
+ * and what the window measures is the stall, not the level. */
+static bool probe_stalled(struct govern *g, const struct dvf_sample *s, const struct energy *e)
+{
+	if (g->probe_side < 0 || !g->win.open || !(g->last_s > 0))
+		return false;
+	int to = g->probe_to[g->probe_side];
+	double slower = to >= 0 && g->held >= 0 && g->cfg.level_hz[to] > 0 && g->cfg.level_hz[to] < g->cfg.level_hz[g->held]
+				? (double)g->cfg.level_hz[g->held] / (double)g->cfg.level_hz[to]
+				: 1;
+	/* since the window's last step (or its start and the clock's settling) */
+	int64_t from = g->last_step_t > g->win.t0 ? g->last_step_t : g->win.t0 + g->cfg.settle_ns;
+	double idle = (double)(s->t_ns - from) * 1e-9;
+	if (idle < fmax(GOVERN_PROBE_STRETCH * g->last_s * slower, GOVERN_PROBE_IDLE_S))
+		return false;
+	char a[32], b[32];
+	govern_mhz(g, g->held, a, sizeof a);
+	govern_mhz(g, to, b, sizeof b);
+	govern_say(g, s->t_ns, "probe of %s given up: no step for %.1f s (a stall, an evaluation pass): %s again", b, idle,
+	    a);
+	g->probe_side = -1;
+	govern_want(g, g->held, s->t_ns);
+	govern_win_start(g, s, e, s->steps.v);
+	return true;
+}
+
 static void hold(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped)
 {
 	struct govern_fig f;
-	if (govern_probe_far_cut(g, s, e, stepped))
+	if (govern_probe_far_cut(g, s, e, stepped) || probe_stalled(g, s, e))
 		return;
 	if (!window_done(g, s, e, stepped, govern_probe_window(g), &f))
 		return;

@@ -66,6 +66,8 @@
 #define GOVERN_PROBE_Z 2.0       /* a neighbour probed in a hold: cheaper beyond 2 SE of the paired differences ... */
 #define GOVERN_PROBE_MIN 0.005   /* ... and beyond 0.5 %, it is held instead */
 #define GOVERN_FAR_Z 3.0         /* the lowest level probed: dearer (one pair may tell) or cheaper beyond 3 SE */
+#define GOVERN_PROBE_STRETCH 3.0 /* a probe's window with no step for this many step times ... */
+#define GOVERN_PROBE_IDLE_S 1.0  /* ... and this many seconds is given up (a stall, an evaluation pass) */
 #define GOVERN_FAR_CUT 0.10      /* ... its window cut short once part of one step used 10 % (or 3 SE) more than a held step */
 enum { GOVERN_REF_WINDOWS = 4, GOVERN_LOG = 8, GOVERN_SUBS = 48,
        GOVERN_BASE_MAX = 6 /* ... or for this many windows */, GOVERN_HOLD_WINS = 64,

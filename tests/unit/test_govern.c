@@ -1116,6 +1116,59 @@ static void test_hold_probes_neighbours(void **state)
 		}
 }
 
+/* A checkpoint (10 s without a step) that starts while a neighbour is
+ * probed: the held level is asked back within GOVERN_PROBE_IDLE_S and a
+ * sample, not after the stall (every second of it at the neighbour is that
+ * level's excess: 0.4 % of a phased job at a probed 1020 MHz), and the
+ * probe goes on after it. */
+static void test_hold_probe_stall(void **state)
+{
+	(void)state;
+	double jps[N], sps[N];
+	curve(C_U, jps, sps);
+	for (int seed = 1; seed < 5; seed++) {
+		struct board b;
+		struct govern g;
+		start_on(&b, jps, sps, seed, 500, 0.02, &g);
+		/* to a probe's window, its clock settled and a step in it */
+		while (!(g.state == GOV_HOLD && g.probe_side >= 0 && b.lvl == g.probe_to[g.probe_side] &&
+			 b.steps > 2 && g.win.open && g.last_step_t > g.win.t0 + g.cfg.settle_ns) && b.steps < 1500) {
+			board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+		}
+		assert_true(b.steps < 1500);
+		int held = g.held, probed = g.probe_to[g.probe_side];
+		b.stall_left = 10.0;
+		double at = 0;
+		while (b.stall_left > 1e-9) {
+			board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+			at += 0.1;
+			if (b.lvl == held)
+				break;
+		}
+		if (b.lvl != held)
+			fail_msg("seed %d: %d still probed after the 10 s stall", seed, probed);
+		assert_true(at <= GOVERN_PROBE_IDLE_S + 0.25);
+		assert_int_equal(g.probe_side, -1);
+		assert_int_equal(g.held, held);
+		/* the probes go on: a side decided after it */
+		run(&b, &g, b.steps + 600);
+		int given = -1, after = 0;
+		for (int k = 0; k < g.n_log; k++) {
+			if (strstr(g.log[k], "given up"))
+				given = k;
+			else if (given >= 0 && strncmp(g.log[k], "probe:", 6) == 0)
+				after++;
+		}
+		assert_true(given >= 0);
+		if (!after)
+			for (int k = 0; k < g.n_log; k++)
+				print_message("%s\n", g.log[k]);
+		assert_true(after > 0);
+	}
+}
+
 /* Windows that scatter by several per cent (steps about as long as the
  * sampling interval: a window's edges fall between samples) around a
  * level whose neighbours are 2 % dearer: the probes never move the hold.
@@ -1308,6 +1361,7 @@ int main(void)
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_baseline_after_ramp),
 		cmocka_unit_test(test_hold_probes_neighbours),
+		cmocka_unit_test(test_hold_probe_stall),
 		cmocka_unit_test(test_hold_user_probed),
 		cmocka_unit_test(test_hold_probes_noisy),
 		cmocka_unit_test(test_hold_move_measured_again),
