@@ -228,7 +228,14 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	 * mean, and 6 pairs of a small model's short steps could not tell
 	 * 0.9 % (a falling curve held 1.4 % over its top level). */
 	int max_n = p->aimed || (!p->back && mean < 0) ? GOVERN_PROBE_AIM_N : GOVERN_PROBE_MAX_N;
-	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n;
+	/* A neighbour that cannot be GOVERN_PROBE_MIN cheaper beyond noise
+	 * would never be moved to: probing it on costs its excess and tells
+	 * nothing (on a flat bottom half a hold probed, 0.1-0.2 % of a
+	 * phased job).  Not where the pairs count in the saving (the level
+	 * left, the baseline's): stopping on a draw would keep its bias. */
+	bool counted = p->back || g->probe_to[g->pend_side] == g->base_level;
+	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n ||
+		    (!counted && !p->aimed && mean > GOVERN_PROBE_Z * se - GOVERN_PROBE_MIN);
 	if (p->back)
 		back_measured(g, p, mean, se, s, done);
 	else if (done)
