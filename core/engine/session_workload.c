@@ -8,6 +8,7 @@
 #include "player.h"
 #include "replay.h"
 #include "session.h"
+#include "session_priv.h"
 
 void session_workload_inputs(const struct session *s, struct wl_inputs *in)
 {
@@ -22,11 +23,17 @@ void session_workload_inputs(const struct session *s, struct wl_inputs *in)
 	}
 	if (player_active(s))
 		replay_workload(s->src, &in->rec_model, &in->rec_seq_len);
-	struct job_stats js;
+	/* The tracker's figures alone: this runs each sample (the
+	 * recommender's), and the job's whole stats (its state as text, its
+	 * energy) cost a thousand instructions a sample for nothing here. */
+	const struct progress_tracker *t = session_tracker(s);
+	struct progress_status st;
+	if (!t || !s->have_cur)
+		return;
+	progress_tracker_status(t, s->cur.t_ns, &st);
 	/* the simulator's own fine-tune (--demo alone) is no measurement */
-	if (session_job_stats(s, &js) && js.st.seq_len.ok && js.st.seq_len.v > 0)
-		in->run_seq_len = (struct wl_value){ js.st.seq_len.v,
-						     s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED };
+	if (st.seq_len.ok && st.seq_len.v > 0)
+		in->run_seq_len = (struct wl_value){ st.seq_len.v, s->sim && !s->job ? WL_SRC_SIMULATOR : WL_SRC_MEASURED };
 }
 
 int session_workload_fixed(const struct session *s, struct workload *w, const char **model, char *err,

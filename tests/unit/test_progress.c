@@ -374,6 +374,27 @@ static void test_tracker_rate_eta(void **state)
 	assert_m(st.eta_ns, 0);
 }
 
+/* Many steps: the ring of points wrapped, the window's oldest point found
+ * inside it (by a binary search, in time order). */
+static void test_tracker_ring_window(void **state)
+{
+	(void)state;
+	struct progress_tracker t;
+	struct progress_status st;
+	progress_tracker_init(&t, 10 * S);
+	for (int k = 0; k <= 300; k++)   /* 20 steps/s for 15 s */
+		add_step(&t, k, -1, (int64_t)k * S / 20);
+	for (int j = 1; j <= 50; j++)    /* then 10 steps/s for 5 s */
+		add_step(&t, 300 + j, -1, 15 * S + (int64_t)j * S / 10);
+	/* the ring keeps the last PROGRESS_POINTS (steps 223-350, from
+	 * 11.15 s), all inside the window */
+	progress_tracker_status(&t, 20 * S, &st);
+	assert_num(st.steps_per_s, 127.0 / 8.85, 1e-9);
+	/* at 22 s the window starts at 12 s: step 240 */
+	progress_tracker_status(&t, 22 * S, &st);
+	assert_num(st.steps_per_s, 110.0 / 8.0, 1e-9);
+}
+
 static void test_tracker_slow_steps(void **state)
 {
 	(void)state;
@@ -535,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_tqdm),
 		cmocka_unit_test(test_fixture_trainer),
 		cmocka_unit_test(test_tracker_rate_eta),
+		cmocka_unit_test(test_tracker_ring_window),
 		cmocka_unit_test(test_tracker_slow_steps),
 		cmocka_unit_test(test_tracker_backlog),
 		cmocka_unit_test(test_tracker_seq_len),
