@@ -65,7 +65,8 @@ command -v strace >/dev/null || { echo "sampling: strace is needed to list the f
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-sampling.XXXXXX")
 spinners=
-trap 'rm -rf "$work"; [ -z "$spinners" ] || kill $spinners 2>/dev/null' EXIT
+trap '[ -z "$spinners" ] || kill $spinners 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
 tree=$work/tree
 
 $CC -O2 -o "$work/floor" "$top/bench/floor.c"
@@ -122,7 +123,7 @@ once() {
 # machine costs far less (see docs/performance.md).
 j=0
 while [ $j -lt "$LOAD" ]; do
-	nice -n 19 sh -c 'while :; do :; done' &
+	nice -n 19 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
 	spinners="$spinners $!"
 	j=$((j + 1))
 done
@@ -137,7 +138,10 @@ if [ "$GOVERN" = 1 ]; then
 	cp -a "$tree" "$work/gtree"
 	mkdir -m 700 "$work/state"
 	: >"$work/steps"
-	sh -c 'i=0; while :; do i=$((i + 1)); echo "step $i" >>"$1"; sleep 0.05; done' sh "$work/steps" &
+	# It ends by itself once the work folder is gone, and holds no
+	# output open: a writer left behind must not keep a pipe from ending.
+	sh -c 'i=0; while i=$((i + 1)); echo "step $i" 2>/dev/null >>"$1"; do sleep 0.05; done' sh "$work/steps" \
+		</dev/null >/dev/null 2>&1 &
 	spinners="$spinners $!"
 	progs="$progs govern"
 fi
