@@ -394,10 +394,11 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 
 /* A probe's window with no step for GOVERN_PROBE_STRETCH step times (and
  * GOVERN_PROBE_IDLE_S: samples come 0.1 s apart) at the level probed (a
- * checkpoint, an evaluation pass: no step for seconds) is given up and the held level asked back: the stall would run its whole
- * length at the neighbour, each second that level's excess (an 11 s
- * checkpoint at a probed 1020 MHz cost 0.4 % of a phased job over 918),
- * and what the window measures is the stall, not the level. */
+ * checkpoint, an evaluation pass: no step for seconds) is given up and the
+ * held level asked back: the stall would run its whole length at the
+ * neighbour, each second that level's excess (an 11 s checkpoint at a
+ * probed 1020 MHz cost 0.4 % of a phased job over 918), and what the
+ * window measures is the stall, not the level. */
 static bool probe_stalled(struct govern *g, const struct dvf_sample *s, const struct energy *e)
 {
 	if (g->probe_side < 0 || !g->win.open || !(g->last_s > 0))

@@ -196,7 +196,7 @@ struct govern {
 	double walk_dj, walk_ds;     /* the walk's J/step and step time against it, as counted (each move at its bound) */
 	bool ratio_reanchor;         /* the held level's figures from the hold's first windows (govern_saved_reanchor) */
 	double hold_r;               /* the ratio now (hold_ratio in govern.c), per hold window */
-	double base_j_before;        /* base_j before this hold, less its steps' stalls (base_clean_n) */
+	double base_j_before;        /* base_j but for this hold's held steps (hold_part_j) and the stalls of base_clean_n's steps */
 	int64_t base_clean_n;        /* steps counted at the baseline's stall-free J/step (profiles, probes) */
 	double hold_part_j;          /* this hold's held steps at the baseline (govern_saved_count) */
 	double stall_j;              /* what steps used beyond their window's stall-free J/step ... */

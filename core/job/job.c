@@ -223,31 +223,25 @@ static void job_follow_read(struct job *j, struct follow *f)
 		if (f->fd < 0)
 			return;
 	}
-	if (!f->fifo) {
-		/* One fstat a look: the file is read only when it grew (a read
-		 * of nothing is a syscall a sample while the job computes). */
-		struct stat st;
-		if (fstat(f->fd, &st) == 0) {
-			if (st.st_size < f->off) {
-				/* truncated: the writer started over */
-				lseek(f->fd, 0, SEEK_SET);
-				f->off = f->backlog = 0;
-				linebuf_init(&f->lb);
-			} else if (st.st_size == f->off) {
-				if (job_follow_moved(j, f)) {
-					job_follow_close(f);
-					job_follow_read(j, f);
-				}
-				return;
-			}
+	/* One fstat a look: a file is read only when it grew (a read of
+	 * nothing is a syscall a sample while the job computes). */
+	bool grew = true;
+	struct stat st;
+	if (!f->fifo && fstat(f->fd, &st) == 0) {
+		if (st.st_size < f->off) {
+			/* truncated: the writer started over */
+			lseek(f->fd, 0, SEEK_SET);
+			f->off = f->backlog = 0;
+			linebuf_init(&f->lb);
 		}
+		grew = st.st_size != f->off;
 	}
 	/* What the file held when it was opened (a log of a job attached to)
 	 * is read whole, in this one poll: its steps then share one time, and
 	 * none of them counts towards the rate (progress.c set_steps). */
 	if (!f->fifo && f->off < f->backlog && (uintmax_t)(f->backlog - f->off) > budget)
 		budget = (size_t)(f->backlog - f->off);
-	while (budget > 0) {
+	while (grew && budget > 0) {
 		ssize_t n = job_read_retry(f->fd, buf, sizeof buf);
 		if (n <= 0)
 			break;   /* EOF of a file for now, or EAGAIN */

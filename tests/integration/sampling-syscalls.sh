@@ -16,54 +16,46 @@ cd "$T" || exit 99
 	{ fail "cannot make the simulated tree"; finish; }
 strace -f -o "$T/probe" true 2>/dev/null || { echo "strace cannot trace here: skipped"; exit 77; }
 
-# calls SECONDS: how many path or file looks a run of that long made (in
-# $T/n$1).  LeakSanitizer cannot run under ptrace: leaks are left to the
-# sanitizer build's other tests here.
-calls() {
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -o "$T/st$1" \
-		-e trace=stat,lstat,fstat,newfstatat,statx,readlink,readlinkat,open,openat,close \
-		"$D" --no-config --batch --sysfs-root "$T/tree" --interval 10 --duration "$1" >"$T/out$1" 2>&1 ||
-		{ fail "the $1 s run failed:"; sed 's/^/    /' "$T/out$1"; }
-	grep -c . "$T/st$1" >"$T/n$1"
+# traced NAME CALLS ARGS...: dvfstop --batch on the tree with ARGS under
+# strace, counting the calls named in CALLS (in $T/n.NAME; the trace in
+# $T/st.NAME, the output in $T/out.NAME).  LeakSanitizer cannot run under
+# ptrace: leaks are left to the sanitizer build's other tests here.
+looks=stat,lstat,fstat,newfstatat,statx,readlink,readlinkat,open,openat,close
+traced() {
+	name=$1 set=$2
+	shift 2
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -o "$T/st.$name" -e trace="$set" \
+		"$D" --no-config --batch --sysfs-root "$T/tree" --interval 10 "$@" >"$T/out.$name" 2>&1 ||
+		{ fail "the run $name failed:"; sed 's/^/    /' "$T/out.$name"; }
+	grep -c . "$T/st.$name" >"$T/n.$name"
 }
 
-# follow SAMPLES: the same with a --progress file that holds steps and does
-# not grow (a fine-tune between two steps), the read calls counted too.
-follow() {
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -o "$T/fst$1" \
-		-e trace=stat,lstat,fstat,newfstatat,statx,readlink,readlinkat,open,openat,close,read \
-		"$D" --no-config --batch --sysfs-root "$T/tree" --progress "$T/steps" --interval 10 \
-		--samples "$1" >"$T/fout$1" 2>&1 ||
-		{ fail "the run of $1 samples following a file failed:"; sed 's/^/    /' "$T/fout$1"; }
-	grep -c . "$T/fst$1" >"$T/fn$1"
+# more SHORT LONG MAX WHAT: the longer run made at most MAX calls more than
+# the shorter one; else the longer one's calls are listed.
+more() {
+	extra=$(($(cat "$T/n.$2") - $(cat "$T/n.$1")))
+	if [ "$extra" -le "$3" ]; then
+		ok "$4 made $extra more calls (at most $3)"
+	else
+		fail "$4 made $extra more calls (want at most $3); what they were:"
+		sed 's/^[0-9]* *//; s/(.*//' "$T/st.$2" | sort | uniq -c | sed 's/^/    /'
+	fi
 }
-calls 1
-calls 4
-short=$(cat "$T/n1") long=$(cat "$T/n4")
-extra=$((long - short))
-echo "path and file calls: $short in 1 s, $long in 4 s"
-if [ "$extra" -le 8 ]; then
-	ok "3 s more sampling at 100 Hz made $extra more path or file calls (at most 8)"
-else
-	fail "3 s more sampling at 100 Hz made $extra more path or file calls (want at most 8); what they were:"
-	sed 's/^[0-9]* *//; s/(.*//' "$T/st4" | sort | uniq -c | sed 's/^/    /'
-fi
+
+traced 1s "$looks" --duration 1
+traced 4s "$looks" --duration 4
+echo "path and file calls: $(cat "$T/n.1s") in 1 s, $(cat "$T/n.4s") in 4 s"
+more 1s 4s 8 "3 s more sampling at 100 Hz"
 
 # A followed progress file is looked at once a sample (one fstat; read only
 # when it grew) and its path every 250 ms for a rotation: it was an fstat,
-# a read of nothing and a stat of the path, twice a sample (6 calls).
+# a read of nothing and a stat of the path, twice a sample (6 calls).  The
+# file holds steps and does not grow (a fine-tune between two steps).
 printf 'step %d\n' 1 2 3 >"$T/steps"
-follow 50
-follow 250
-short=$(cat "$T/fn50") long=$(cat "$T/fn250")
-extra=$((long - short))
-echo "following a file: $short path, file and read calls in 50 samples, $long in 250"
-if [ "$extra" -le 260 ]; then
-	ok "200 samples more following a file that does not grow made $extra more calls (at most 1.3 a sample)"
-else
-	fail "200 samples more following a file that does not grow made $extra more calls (want at most 260); what they were:"
-	sed 's/^[0-9]* *//; s/(.*//' "$T/fst250" | sort | uniq -c | sed 's/^/    /'
-fi
-grep -Eq '^ +steps +3$' "$T/fout250" ||
-	{ fail "the run following $T/steps did not read its 3 steps:"; sed 's/^/    /' "$T/fout250"; }
+traced f50 "$looks,read" --progress "$T/steps" --samples 50
+traced f250 "$looks,read" --progress "$T/steps" --samples 250
+echo "following a file: $(cat "$T/n.f50") path, file and read calls in 50 samples, $(cat "$T/n.f250") in 250"
+more f50 f250 260 "200 samples more following a file that does not grow (1.3 a sample)"
+grep -Eq '^ +steps +3$' "$T/out.f250" ||
+	{ fail "the run following $T/steps did not read its 3 steps:"; sed 's/^/    /' "$T/out.f250"; }
 finish
