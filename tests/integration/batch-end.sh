@@ -27,6 +27,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 started() { file_has "recording to" "$T/err" || ! kill -0 "$1" 2>/dev/null; }
 run() {
 	rm -f "$T/rec.csv" "$T/rec.csv.meta.json"
+	: >"$T/err"   # "recording to" of the run before would pass started at once
 	timeout -k 1 "$((WAIT_S * 2))" "$DVFSTOP" --batch --no-config --demo --record "$T/rec.csv" "$@" \
 		>"$T/out" 2>"$T/err" &
 	_p=$!

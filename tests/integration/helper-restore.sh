@@ -73,6 +73,7 @@ else
 		"$DVFSTOPD" --socket "$SOCK" --group "$GRP" --state-dir "$S" 2>>"$T/d.err" &
 	DAEMON_PID=$!
 	until_ok grep -q "serving .* on $SOCK " "$T/d.err" || fail "nvml: no daemon: $(cat "$T/d.err")"
+	: >"$T/hold"   # its "ready" from the pins above
 	as_in /usr/bin/python3 "$CLIENT" hold "$SOCK" "pin 1020" >"$T/hold" 2>&1 &
 	holder=$!
 	until_ok grep -q '^ready' "$T/hold"

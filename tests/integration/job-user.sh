@@ -65,6 +65,8 @@ NODE=$(gpu_node "$D")
 snap "$NODE" "$T/orig"
 # (its last step waits for the file $T/gate-h: it ends after dvfstop, and
 # on its own)
+# fresh files: a background redirect may open them after the first poll
+: >"$T/out"; : >"$T/err"
 "$DVFSTOP" --no-config --batch --demo --sim-dir "$D" --set-clock 612 --log "$T/h.log" -- /usr/bin/python3 "$TRAIN" 60 0.05 0 "$T/gate-h" >"$T/out" 2>"$T/err" &
 pid=$!
 # pinned: past dvfstop's start (its signal handlers come first)
@@ -128,6 +130,7 @@ else fail "no step counter: the child was killed"; fi
 # until it ends).
 sleep 600 &
 sp=$!
+: >"$T/out"; : >"$T/err"   # the sweep above said DVFSTOP_PROGRESS there
 "$DVFSTOP" --no-config --batch --demo --pid "$sp" >"$T/out" 2>"$T/err" &
 dp=$!
 expect_file "--pid: the hint on stderr after a few seconds" "DVFSTOP_PROGRESS" "$T/err"
