@@ -13,6 +13,7 @@
 #include "govern_trade.h"
 #include "job.h"
 #include "source.h"
+#include "sim.h"
 #include "session_workload.h"
 
 /* The job's pid, exit_code, signal and exit_status (128+N for signal N),
@@ -279,6 +280,10 @@ static json_object *summary_json(const struct session *s)
 	}
 	if (in->n_gpus > 1)
 		json_object_object_add(o, "gpus", gpus_json(s));
+	/* the simulated board's ground truth: what a perfect meter would have
+	 * read (no sensor noise, no sampling error), to score the measured */
+	if (s->sim)
+		json_object_object_add(o, "sim_true_energy_j", json_object_new_double(sim_true_energy_mj(s->sim, -1) * 1e-3));
 	struct job_stats js;
 	if (session_job_stats(s, &js)) {
 		json_object *j = json_object_new_object();

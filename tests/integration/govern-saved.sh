@@ -31,6 +31,17 @@ case_run() {   # case_run NAME MODEL SEQ BATCH SEED POWER|CURVE.csv [TOLERANCE]
 	[ "$mhz" -gt 0 ] && ok "$name: the baseline at one clock, $mhz MHz" || fail "$name: no baseline clock (see $T/$name-g.err)"
 	job --set-clock "$mhz" --interval 10 --record "$T/$name-u.csv" >"$T/$name-u.json" 2>"$T/$name-u.err"
 	expect_eq "$name: pinned run" "$?" 0
+	# the simulated board's ground truth beside the measured total: 10 ms
+	# samples of a sensor that averages 20 ms integrate it within 1 %
+	if "$PY" - "$T/$name-u.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["sim_true_energy_j"]
+m = [r["energy_j"] for r in j["rails"] if r["name"] == "total"][0]
+sys.exit(0 if t > 0 and abs(m / t - 1) < 0.01 else 1)
+PY
+	then ok "$name: sim_true_energy_j within 1 % of the measured total"
+	else fail "$name: sim_true_energy_j: $(grep -o '"sim_true_energy_j": *[0-9.e+-]*' "$T/$name-u.json")"; fi
 	"$PY" - "$T/$name-g.json" "$T/$name-g.csv" "$T/$name-u.csv" >"$T/$name-err" <<'PY'
 import csv, json, sys
 g = json.load(open(sys.argv[1]))["governor"]
