@@ -47,8 +47,8 @@
 #
 # Each case, scored against the truth:
 #   stationary  the governed job (--govern, noise on, STEPS steps): the
-#               clock it ran at after its first hold (the most frequent in
-#               the recording), its noise-free J/step over the optimum's
+#               clock it ran at after its first hold (the one that ran
+#               most of its steps), its noise-free J/step over the optimum's
 #               (bench/sweep-truth.c), the first profile's training steps
 #               (and seconds where steps are shorter than 0.15 s), and the
 #               energy saved it reports against the truth: the same seeded
@@ -61,7 +61,9 @@
 #               at each level from one below the least of the phases'
 #               noise-free optima to one above the greatest: over the best
 #               of them; and whether the phases' optima differ
-#               (sweep-truth --phases)
+#               (sweep-truth --phases).  Energy as the simulated board
+#               truly used it (the summary's sim_true_energy_j), the
+#               energy dvfstop measured beside it in brackets
 # Budgets (issue 32; exit status 1 when one fails):
 #   held level     <= 0.3 % over the optimum on average, <= 1 % at worst
 #   first profile  <= 30 steps on average over the cases whose steps take
@@ -300,9 +302,13 @@ while read -r kind m q b s p ph; do
 		[ "$bhz" = 0 ] || pin="--set-clock $(awk -v h="$bhz" 'BEGIN { printf "%d", h / 1e6 }')"
 		# shellcheck disable=SC2086
 		simrun "$d/u" "$m" "$q" "$b" "$s" "$p" none "$@" $pin $TRUTH_SAMPLING --record "$d/u.csv"
-		# the clock after the first hold: the most frequent in the recording
-		held=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "\"gpu_freq_mhz\"") fc = i; next }
-			/governor: hold/ { h = 1 } h && $fc != "" { c[$fc]++ }
+		# the clock after the first hold: the one that ran most of its
+		# steps (not the most rows: the governor samples every 10 ms while
+		# it measures and about every 100 ms in a hold, so a count of rows
+		# named the user's 306 MHz, measured against for 300 steps, over
+		# the 1020 MHz that ran the other 1,100)
+		held=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "\"gpu_freq_mhz\"") fc = i; if ($i == "\"steps\"") sc = i } next }
+			$sc == "" { next } h && pf != "" { c[pf] += $sc - ps } /governor: hold/ { h = 1 } { pf = $fc; ps = $sc }
 			END { for (f in c) if (c[f] > best) { best = c[f]; hf = f } print hf + 0 }' "$d/g.csv")
 		user=$(jval "$d/g.json" "1 if j['governor']['holds_user_clocks'] else 0")
 		fp=$(jval "$d/g.json" "j['governor']['first_profile_steps'] or 0")
@@ -324,7 +330,7 @@ while read -r kind m q b s p ph; do
 			printf "%s %s %s %s %s %s\n", o, fp, sps, t, r, tol >> row }'
 	else
 		if [ "$ph_head" = 0 ]; then
-			printf '\n%-17s %4s %3s %6s %-24s | %-40s | %-13s | %s\n' model seq bat seed power phases "best pinned" "job vs it %"
+			printf '\n%-17s %4s %3s %6s %-24s | %-40s | %-13s | %s\n' model seq bat seed power phases "best pinned" "job vs it %: true (measured)"
 			ph_head=1
 		fi
 		# the levels pinned: from one below the least of the phases'
@@ -339,18 +345,26 @@ while read -r kind m q b s p ph; do
 			simrun "$d/p$f" "$m" "$q" "$b" "$s" "$p" "$ph" --set-clock "${f%.*}" $TRUTH_SAMPLING &
 		done
 		wait
-		eg=$(jval "$d/g.json" "j['job']['energy_j']")
-		best= bf=
+		# Scored by the energy the simulated board truly used
+		# (sim_true_energy_j): the governed run's own reading samples a
+		# hold every ~100 ms, dithered, and a step's CPU and GPU parts
+		# put a few tenths of a per cent of noise on a whole job's
+		# reading (0.2 % on one drawn case), where the pinned truths
+		# sample every 10 ms.  The measured figures are printed beside.
+		eg=$(jval "$d/g.json" "j['sim_true_energy_j']") mg=$(jval "$d/g.json" "j['job']['energy_j']")
+		best= bf= mbest=
 		for f in $pins; do
-			e=$(jval "$d/p$f.json" "j['job']['energy_j']")
-			if [ -z "$best" ] || awk -v a="$e" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$e bf=$f; fi
+			e=$(jval "$d/p$f.json" "j['sim_true_energy_j']")
+			if [ -z "$best" ] || awk -v a="$e" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+				best=$e bf=$f mbest=$(jval "$d/p$f.json" "j['job']['energy_j']")
+			fi
 		done
 		differ=$(awk '/^phase / { o[$8]++ } END { n = 0; for (k in o) n++; print (n > 1 ? 1 : 0) }' "$d/truth")
-		dd=$(bench_over "$eg" "$best")
-		awk -v m="$m" -v q="$q" -v b="$b" -v s="$s" -v p="$short" -v ph="$ph" -v bf="$bf" -v d="$dd" -v df="$differ" 'BEGIN {
-			printf "%-17s %4d %3d %6d %-24s | %-40s | %6.1f %s | %+6.2f %s\n", m, q, b, s, p, ph, bf,
-				df ? "differ" : "same  ", d, (df ? d < 0 : 1) ? "" : "FAIL (not below)" }'
-		echo "$dd $differ" >>"$work/phased"
+		dd=$(bench_over "$eg" "$best") dm=$(bench_over "$mg" "$mbest")
+		awk -v m="$m" -v q="$q" -v b="$b" -v s="$s" -v p="$short" -v ph="$ph" -v bf="$bf" -v d="$dd" -v dm="$dm" -v df="$differ" 'BEGIN {
+			printf "%-17s %4d %3d %6d %-24s | %-40s | %6.1f %s | %+6.2f (%+.2f) %s\n", m, q, b, s, p, ph, bf,
+				df ? "differ" : "same  ", d, dm, (df ? d < 0 : 1) ? "" : "FAIL (not below)" }'
+		echo "$dd $differ $dm" >>"$work/phased"
 	fi
 done <"$work/cases"
 
@@ -370,9 +384,9 @@ END {
 		fail += bad > 0
 	}
 	np = 0
-	while ((getline l < phased) > 0) { split(l, f, " "); np++; pd += f[1]; if (np == 1 || f[1] > mp) mp = f[1]; if (f[2] && !(f[1] < 0)) pbad++ }
+	while ((getline l < phased) > 0) { split(l, f, " "); np++; pd += f[1]; pm += f[3]; if (np == 1 || f[1] > mp) mp = f[1]; if (f[2] && !(f[1] < 0)) pbad++ }
 	if (np) {
-		printf "%d phased jobs: whole-job energy %+.2f %% over the best pinned level on average (budget +0.3), worst %+.2f %%; %d with differing optima not below it%s\n", np, pd / np, mp, pbad, (pd / np <= 0.3 && !pbad) ? "" : "  FAIL"
+		printf "%d phased jobs: whole-job energy %+.2f %% over the best pinned level on average (budget +0.3; as measured %+.2f %%), worst %+.2f %%; %d with differing optima not below it%s\n", np, pd / np, pm / np, mp, pbad, (pd / np <= 0.3 && !pbad) ? "" : "  FAIL"
 		fail += !(pd / np <= 0.3 && !pbad)
 	}
 	printf "%s\n", fail ? "budgets: FAILED" : "budgets: all met"
