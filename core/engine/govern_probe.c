@@ -197,6 +197,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	p->sum_s += g->pend_s / ((g->pend_bs + ws) / 2) - 1;
 	double mean, se;
 	pairs_stat(g, p, &mean, &se);
+	bool counted = p->back || g->probe_to[g->pend_side] == g->base_level;
 	if (p->n < GOVERN_PROBE_MIN_N) {
 		/* the lowest level far dearer (a U's far side, the usual case)
 		 * is told by one pair: a measurement planned before it was
@@ -205,6 +206,18 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
 			p->done = true;
 			g->far_dearer = true;
+		}
+		/* A neighbour dearer by far more than the pairs' noise (a U's
+		 * steep side) is left on its first pairs: each more costs a
+		 * window of its excess, and three pairs were 0.1 % of a phased
+		 * job a hold, both sides.  Held to GOVERN_FAR_Z, not
+		 * GOVERN_PROBE_Z: the held windows' noise is known from a few
+		 * differences yet.  Not where the pairs count in the saving. */
+		else if (!p->far && !counted && !p->aimed && mean > GOVERN_FAR_Z * se - GOVERN_PROBE_MIN) {
+			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
+			p->done = true;
+			if (g->pend_side == 0)
+				far_arm(g);
 		}
 		return false;
 	}
@@ -233,7 +246,6 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	 * nothing (on a flat bottom half a hold probed, 0.1-0.2 % of a
 	 * phased job).  Not where the pairs count in the saving (the level
 	 * left, the baseline's): stopping on a draw would keep its bias. */
-	bool counted = p->back || g->probe_to[g->pend_side] == g->base_level;
 	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n ||
 		    (!counted && !p->aimed && mean > GOVERN_PROBE_Z * se - GOVERN_PROBE_MIN);
 	if (p->back)

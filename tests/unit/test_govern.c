@@ -1108,6 +1108,62 @@ static void test_hold_probes_neighbours(void **state)
 		}
 }
 
+/* A neighbour far dearer than the pairs' noise (a U's steep side) is left
+ * on its first pairs (three pairs a side, every hold, were 0.1 % of a
+ * phased job), and the hold stays where it was. */
+static void test_probe_steep_side_early(void **state)
+{
+	(void)state;
+	double jps[N], sps[N];
+	curve(C_U, jps, sps);
+	jps[3] = jps[4] * 1.06;   /* 612 MHz 6 % over the held 714 */
+	jps[5] = jps[4] * 1.004;  /* 816 MHz 0.4 % over it */
+	for (int seed = 1; seed < 6; seed++) {
+		struct board b;
+		struct govern g;
+		start_on(&b, jps, sps, seed, 900, 0.02, &g);
+		while (!(g.state == GOV_HOLD && g.probe[0].done && g.probe[1].done) && b.steps < 3000) {
+			board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+		}
+		assert_int_equal(g.held, 4);
+		/* what the side below said (its probe then goes on to the
+		 * lowest level, a probe of its own) */
+		int pairs = -1;
+		for (int k = 0; k < g.n_log; k++) {
+			const char *w = strncmp(g.log[k], "probe: 612 MHz", 14) == 0 ? strstr(g.log[k], "%, ") : NULL;
+			if (w)
+				pairs = atoi(w + 3);
+		}
+		if (pairs < 1 || pairs >= GOVERN_PROBE_MIN_N)
+			fail_msg("seed %d: the side 6 %% dearer took %d pairs", seed, pairs);
+	}
+}
+
+/* Long steps: a profile window is two of them (and 0.5 s), not four: each
+ * step at a level far from the optimum costs its excess.  The levels still
+ * found. */
+static void test_profile_long_steps(void **state)
+{
+	(void)state;
+	for (int m = 2; m < N - 2; m += 3) {
+		struct board b;
+		board_u(&b, m, 3.0);
+		for (int i = 0; i < N; i++)
+			b.sps[i] = 1.0 + 0.8 * 306e6 / (double)orin[i];   /* 1.2-1.8 s a step */
+		struct govern_cfg c;
+		cfg(&c);
+		struct govern g;
+		govern_init(&g, &c, m + 2, 0);
+		run(&b, &g, 150);
+		assert_int_equal(g.state, GOV_HOLD);
+		assert_int_equal(g.held, m);
+		assert_int_equal(g.sw.cfg.dwell_steps, 2);
+		if (g.first_profile_steps > 16)
+			fail_msg("minimum at %d: first profile %lld steps", m, (long long)g.first_profile_steps);
+	}
+}
+
 /* A checkpoint (10 s without a step) that starts while a neighbour is
  * probed: the held level is asked back within GOVERN_PROBE_IDLE_S and a
  * sample, not after the stall (every second of it at the neighbour is that
@@ -1365,6 +1421,8 @@ int main(void)
 		cmocka_unit_test(test_change_during_profile),
 		cmocka_unit_test(test_saved_base_probed),
 		cmocka_unit_test(test_saved_choice_unbiased),
+		cmocka_unit_test(test_probe_steep_side_early),
+		cmocka_unit_test(test_profile_long_steps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
