@@ -17,11 +17,8 @@ void govern_cfg_defaults(struct govern_cfg *c)
 {
 	memset(c, 0, sizeof *c);
 	c->select = SEL_ENERGY;
-	/* two steps, and window_ns: short steps get 0.5 s of them; a long
-	 * step (a second and more, where one step's noise is a per cent)
-	 * needs no more than two, and each step of a window at a level far
-	 * from the optimum costs its excess (four 1.7 s steps a window made
-	 * a first profile 0.2-0.3 % of a phased job) */
+	/* two steps at least, more where the baseline's steps are noisy
+	 * (govern_profile.c, profile_window), and window_ns */
 	c->window_steps = 2;
 	c->window_ns = 500 * 1000000LL;
 	c->hold_window_steps = 10;

@@ -59,6 +59,8 @@
 
 #define GOVERN_SETTLED 0.05      /* warm-up: step times of two windows within 5 % */
 #define GOVERN_BASE_STEPS 4      /* a warm-up or baseline window: at least 4 steps (and window_ns) */
+#define GOVERN_WIN_SE 0.02       /* a profile window: steps for its J/step within 2 % at the baseline's noise ... */
+#define GOVERN_WIN_DOF 6         /* ... known from 6 degrees of freedom, else GOVERN_BASE_STEPS */
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
 #define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
@@ -108,7 +110,7 @@ struct govern_cfg {
 	int64_t level_hz[DVF_MAX_LEVELS];
 	enum sweep_select select;
 	double max_slowdown;         /* SEL_SLOWDOWN: 0.10 for 10 % */
-	int64_t window_steps;        /* a profile window (default 2 steps ... */
+	int64_t window_steps;        /* a profile window (default 2 steps at least, profile_window ... */
 	int64_t window_ns;           /* ... and at least this long at the baseline's step time) */
 	int64_t hold_window_steps;   /* a watch window (default 10 steps ... */
 	int64_t hold_window_ns;      /* ... and at least 2 s: short steps vary more) */

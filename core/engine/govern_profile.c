@@ -10,11 +10,49 @@
 #include "govern.h"
 #include "govern_priv.h"
 
+/* A profile window's steps: as few as give one window's J/step within
+ * GOVERN_WIN_SE at the per-step noise the baseline's windows showed (their
+ * steps' spread), from window_steps up to GOVERN_BASE_STEPS; that many
+ * where the noise is not known.  A big model's steady second-long steps
+ * need two (each step at a level the walk passes costs its excess, four a
+ * window made a first profile 0.2-0.3 % of a phased job); a small model's
+ * jitter by 7 % a step whatever their length (1.4 s at 612 MHz on a falling
+ * curve), and three windows of three held it there, 2 % a level dearer
+ * than the next, each read within noise. */
+static int64_t profile_window(const struct govern *g)
+{
+	int64_t lo = g->cfg.window_steps, hi = lo > GOVERN_BASE_STEPS ? lo : GOVERN_BASE_STEPS;
+	double ss = 0;
+	int dof = 0;
+	for (int i = 0; g->base_ok && i < g->n_base; i++) {
+		const struct govern_subs *u = &g->base_fig[i].sub;
+		double n = 0, m = 0;
+		if (u->coarse || u->n < 2)
+			continue;
+		for (int k = 0; k < u->n; k++) {
+			n += u->steps[k];
+			m += u->jps[k] * u->steps[k];
+		}
+		if (!(n > 0) || !(m > 0))
+			continue;
+		m /= n;
+		/* a sub-window of k steps has 1/k of a step's variance */
+		for (int k = 0; k < u->n; k++)
+			ss += u->steps[k] * (u->jps[k] / m - 1) * (u->jps[k] / m - 1);
+		dof += u->n - 1;
+	}
+	if (dof < GOVERN_WIN_DOF)
+		return hi;
+	double want = ss / dof / (GOVERN_WIN_SE * GOVERN_WIN_SE);
+	int64_t n = want < (double)hi ? (int64_t)ceil(want) : hi;
+	return n > lo ? n : lo;
+}
+
 void govern_profile_start(struct govern *g, int64_t now, const struct dvf_sample *s)
 {
 	struct sweep_cfg c = { .mode = SWEEP_INTERVALS, .select = g->cfg.select,
 			       .max_slowdown = g->cfg.max_slowdown, .settle_ns = g->cfg.settle_ns,
-			       .dwell_steps = g->cfg.window_steps, .stall_ns = g->cfg.stall_ns,
+			       .dwell_steps = profile_window(g), .stall_ns = g->cfg.stall_ns,
 			       .max_windows = GOVERN_MAX_WINDOWS };
 	/* Short steps: one data-loading stall in five 60 ms steps moves the
 	 * window's J/step by more than the U-curve's bottom differs; a window
