@@ -1151,10 +1151,8 @@ static void test_profile_long_steps(void **state)
 		board_u(&b, m, 3.0);
 		for (int i = 0; i < N; i++)
 			b.sps[i] = 1.0 + 0.8 * 306e6 / (double)orin[i];   /* 1.2-1.8 s a step */
-		struct govern_cfg c;
-		cfg(&c);
 		struct govern g;
-		govern_init(&g, &c, m + 2, 0);
+		gov_start(&g, m + 2);
 		run(&b, &g, 150);
 		assert_int_equal(g.state, GOV_HOLD);
 		assert_int_equal(g.held, m);
