@@ -45,6 +45,7 @@ for f in $LEVELS; do
 	run "p$f" --set-clock "${f%.*}" --interval 10 &
 done
 wait
+# shellcheck disable=SC2086 # the levels, one word each
 "$PY" - "$work" $LEVELS <<'PY'
 import csv, json, os, re, sys
 d, levels = sys.argv[1], [float(x) for x in sys.argv[2:]]
