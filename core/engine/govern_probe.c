@@ -198,7 +198,14 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	double mean, se;
 	pairs_stat(g, p, &mean, &se);
 	bool counted = p->back || g->probe_to[g->pend_side] == g->base_level;
-	if (p->n < GOVERN_PROBE_MIN_N) {
+	/* A neighbour dearer by far more than the pairs' noise (a U's steep
+	 * side) is decided on its first pairs, as below: each more costs a
+	 * window of its excess, and three pairs were 0.1 % of a phased job a
+	 * hold, both sides.  Held to GOVERN_FAR_Z, not GOVERN_PROBE_Z: the
+	 * held windows' noise is known from a few differences yet.  Not where
+	 * the pairs count in the saving. */
+	bool steep = !p->far && !counted && !p->aimed && mean > GOVERN_FAR_Z * se - GOVERN_PROBE_MIN;
+	if (p->n < GOVERN_PROBE_MIN_N && !steep) {
 		/* the lowest level far dearer (a U's far side, the usual case)
 		 * is told by one pair: a measurement planned before it was
 		 * made, not picked for being extreme */
@@ -206,18 +213,6 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
 			p->done = true;
 			g->far_dearer = true;
-		}
-		/* A neighbour dearer by far more than the pairs' noise (a U's
-		 * steep side) is left on its first pairs: each more costs a
-		 * window of its excess, and three pairs were 0.1 % of a phased
-		 * job a hold, both sides.  Held to GOVERN_FAR_Z, not
-		 * GOVERN_PROBE_Z: the held windows' noise is known from a few
-		 * differences yet.  Not where the pairs count in the saving. */
-		else if (!p->far && !counted && !p->aimed && mean > GOVERN_FAR_Z * se - GOVERN_PROBE_MIN) {
-			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
-			p->done = true;
-			if (g->pend_side == 0)
-				far_arm(g);
 		}
 		return false;
 	}
@@ -246,7 +241,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	 * nothing (on a flat bottom half a hold probed, 0.1-0.2 % of a
 	 * phased job).  Not where the pairs count in the saving (the level
 	 * left, the baseline's): stopping on a draw would keep its bias. */
-	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n ||
+	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n || steep ||
 		    (!counted && !p->aimed && mean > GOVERN_PROBE_Z * se - GOVERN_PROBE_MIN);
 	if (p->back)
 		back_measured(g, p, mean, se, s, done);

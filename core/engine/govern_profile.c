@@ -36,7 +36,11 @@ static int64_t profile_window(const struct govern *g)
 		if (!(n > 0) || !(m > 0))
 			continue;
 		m /= n;
-		/* a sub-window of k steps has 1/k of a step's variance */
+		/* about the window's own mean, stalled steps kept: what one
+		 * window's figure scatters by (govern_win_se, the baseline's
+		 * error, takes the stall-free steps about the whole baseline's
+		 * mean instead); a sub-window of k steps has 1/k of a step's
+		 * variance */
 		for (int k = 0; k < u->n; k++)
 			ss += u->steps[k] * (u->jps[k] / m - 1) * (u->jps[k] / m - 1);
 		dof += u->n - 1;
