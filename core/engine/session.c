@@ -29,7 +29,13 @@ void session_msg(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+	size_t at = 0;
+	if (s->msg_join && s->msg[0]) {
+		at = strlen(s->msg);
+		at += (size_t)snprintf(s->msg + at, sizeof s->msg - at, "; ");
+	}
+	if (at < sizeof s->msg)
+		vsnprintf(s->msg + at, sizeof s->msg - at, fmt, ap);
 	va_end(ap);
 	text_safe(s->msg);   /* may quote a file's line or a name */
 	s->msg_t = timebase_now(&s->clock);

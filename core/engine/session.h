@@ -115,12 +115,16 @@ struct session {
 	const char *ctl_by;
 	int64_t ctl_hz;
 	char rec_path[512];
-	char msg[256];               /* last message for the status line */
+	char msg[512];               /* last message for the status line */
 	int64_t msg_t;               /* when it was set (clock time) */
 	int64_t unix0_ns;            /* wall-clock time at clock time 0 (simulated clocks) */
 	/* Where each message goes as it is set, besides msg (--batch: stderr,
 	 * so two in one sample are both said); NULL: only msg (the TUI). */
 	void (*msg_sink)(const char *msg);
+	/* While session_open runs no front end listens yet: its messages (a
+	 * measured table played in part, --sim-speed set aside, "recording
+	 * to") are joined with "; ", each said when the front end starts. */
+	bool msg_join;
 };
 
 /* Open the source the options ask for (starting the simulator for --demo).

@@ -44,10 +44,35 @@ static void test_every_message_reaches_the_sink(void **state)
 	assert_string_equal(s.msg, "recording to r.csv stopped");
 }
 
+/* While the session opens (no front end yet), messages join: a measured
+ * table played in part is not hidden by "recording to"; after, the last
+ * stands alone, and a message longer than msg is cut, never overrun. */
+static void test_open_messages_join(void **state)
+{
+	(void)state;
+	static struct session s;
+	memset(&s, 0, sizeof s);
+	timebase_init_sim(&s.clock, 0);
+	s.msg_join = true;
+	session_msg(&s, "--sim-curve %s: 118 clock levels", "h.csv");
+	session_msg(&s, "recording to %s", "r.csv");
+	assert_string_equal(s.msg, "--sim-curve h.csv: 118 clock levels; recording to r.csv");
+	char longer[sizeof s.msg + 40];
+	memset(longer, 'x', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	session_msg(&s, "%s", longer);
+	assert_int_equal(strlen(s.msg), sizeof s.msg - 1);
+	assert_non_null(strstr(s.msg, "recording to r.csv; xxx"));
+	s.msg_join = false;
+	session_msg(&s, "later");
+	assert_string_equal(s.msg, "later");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_message_reaches_the_sink),
+		cmocka_unit_test(test_open_messages_join),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
