@@ -24,6 +24,26 @@ int sample_level_nearest(const struct dvf_info *in, int64_t hz)
 	return best;
 }
 
+int sample_levels_pick(int n, int max, int *idx)
+{
+	if (n <= 0 || max <= 0)
+		return 0;
+	if (max == 1) {
+		idx[0] = n - 1;
+		return 1;
+	}
+	if (n <= max) {
+		for (int i = 0; i < n; i++)
+			idx[i] = i;
+		return n;
+	}
+	/* Index i of max lands on the nearest of n: strictly increasing since
+	 * n > max, and the ends are 0 and n - 1. */
+	for (int i = 0; i < max; i++)
+		idx[i] = (int)(((int64_t)i * (n - 1) + (max - 1) / 2) / (max - 1));
+	return max;
+}
+
 /* The names a source read from files (a board's model, rail labels, zone
  * types, a recording's columns and sidecar) are printed by every front end:
  * made safe once here, as the source opens. */

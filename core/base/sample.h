@@ -180,6 +180,11 @@ struct dvf_info {
 int sample_level_index(const struct dvf_info *in, int64_t hz);
 /* Index of the level nearest to hz (ties go to the lower level), or -1 if none. */
 int sample_level_nearest(const struct dvf_info *in, int64_t hz);
+/* A clock table longer than DVF_MAX_LEVELS (an NVML GPU lists more than a
+ * hundred clocks, a measured curve may too) is kept as an evenly spread
+ * subset: the indices of max of n ascending levels, the lowest and the
+ * highest always among them, into idx.  Returns how many (n where n <= max). */
+int sample_levels_pick(int n, int max, int *idx);
 /* Make every name in *in safe to print (text_safe: a control byte becomes
  * '?'); each source calls it as it opens, since those names come from
  * files (a tree's model, rail labels, a recording's columns). */

@@ -59,6 +59,11 @@ static int open_demo(struct session *s, const struct dvf_opts *o, char *err, siz
 	if (real && o->sim_speed_set)
 		session_msg(s, "--sim-speed %g: the simulator runs in real time while it follows a real fine-tune",
 			    o->sim_speed);
+	int played, rows = sim_curve_rows(s->sim, &played);
+	if (rows > played)
+		session_msg(s, "--sim-curve %s: %d clock levels; the board plays %d of them, evenly spread, the lowest and "
+			    "the highest among them (dvfstop keeps %d levels at most, as of an NVML GPU's clocks)",
+			    o->sim_curve, rows, played, DVF_MAX_LEVELS);
 	/* Simulated time starts now on the wall clock (unix_time_s). */
 	struct timespec wall;
 	clock_gettime(CLOCK_REALTIME, &wall);
@@ -153,6 +158,7 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 {
 	memset(s, 0, sizeof *s);
 	s->opts = o;
+	s->msg_join = true;
 	{
 		time_t t0 = time(NULL);
 		struct tm tm;
@@ -262,11 +268,24 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 			return -1;
 		}
 	}
-	if (o->record && session_record_start(s, o->record) < 0) {
-		snprintf(err, errlen, "%s", s->msg);
-		session_close(s);
-		return -1;
+	if (o->record) {
+		/* its error alone, not joined to what was said before */
+		char said[sizeof s->msg];
+		snprintf(said, sizeof said, "%s", s->msg);
+		s->msg[0] = '\0';
+		if (session_record_start(s, o->record) < 0) {
+			snprintf(err, errlen, "%s", s->msg);
+			session_close(s);
+			return -1;
+		}
+		if (said[0]) {
+			char rec[sizeof s->msg];
+			snprintf(rec, sizeof rec, "%s", s->msg);
+			snprintf(s->msg, sizeof s->msg, "%s", said);
+			session_msg(s, "%s", rec);
+		}
 	}
+	s->msg_join = false;
 	return 0;
 }
 

@@ -529,6 +529,12 @@ int64_t sim_steps_done(const struct sim *s)
 	return s->steps;
 }
 
+int sim_curve_rows(const struct sim *s, int *played)
+{
+	*played = s->curve.n;
+	return s->curve.n > 0 ? s->curve.n_table : 0;
+}
+
 int64_t sim_last_step_ns(const struct sim *s)
 {
 	return s->last_step_ns;

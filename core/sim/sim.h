@@ -58,6 +58,9 @@ void sim_advance(struct sim *s, int64_t t_ns);
  * module total (rail = -1). */
 double sim_true_energy_mj(const struct sim *s, int rail);
 int64_t sim_steps_done(const struct sim *s);
+/* A measured table's rows (cfg.curve; 0 without one), and in *played the
+ * levels the board plays of them (DVF_MAX_LEVELS at most: sim_curve.h). */
+int sim_curve_rows(const struct sim *s, int *played);
 /* The simulated fine-tune's PID, as nvmap's tables list it (no process of
  * this machine). */
 int64_t sim_mem_job_pid(const struct sim *s);

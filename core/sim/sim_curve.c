@@ -18,6 +18,9 @@
 #define CURVE_MAX_BYTES (1024 * 1024)
 /* Columns a header may have (the ones we read and any others). */
 #define CURVE_MAX_COLS 64
+/* Rows a table may have: every clock an NVML GPU lists fits (an H200 lists
+ * about 120); the board plays DVF_MAX_LEVELS of them at most. */
+#define CURVE_MAX_ROWS 4096
 
 enum col { C_MHZ, C_HZ, C_STEP, C_PERF, C_POWER, C_GPU, C_N };
 static const char *const col_name[C_N] = { "clock_mhz", "clock_hz", "step_s", "perf", "power_w", "gpu_w" };
@@ -29,7 +32,16 @@ struct curve_parse {
 	int line;
 	int at[C_N];          /* field index of each column, -1 absent */
 	int n_cols;
-	int row_line[DVF_MAX_LEVELS];
+};
+
+/* The table's rows as read, in file order, before the board's levels are
+ * picked from them. */
+struct curve_rows {
+	int n;
+	int64_t hz[CURVE_MAX_ROWS];
+	double time[CURVE_MAX_ROWS], power_w[CURVE_MAX_ROWS], gpu_w[CURVE_MAX_ROWS];
+	int line[CURVE_MAX_ROWS];
+	struct curve_key { int64_t hz; int line, row; } key[CURVE_MAX_ROWS];   /* for the sort */
 };
 
 static int curve_fail(struct curve_parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -126,12 +138,12 @@ static int curve_num(struct curve_parse *p, const char **f, const size_t *flen, 
 	return 0;
 }
 
-static int curve_row(struct curve_parse *p, const char **f, const size_t *flen, int n, struct sim_curve *c)
+static int curve_row(struct curve_parse *p, const char **f, const size_t *flen, int n, struct curve_rows *c)
 {
 	if (n != p->n_cols)
 		return curve_fail(p, "%d fields where the header has %d", n, p->n_cols);
-	if (c->n == DVF_MAX_LEVELS)
-		return curve_fail(p, "more than %d clock levels", DVF_MAX_LEVELS);
+	if (c->n == CURVE_MAX_ROWS)
+		return curve_fail(p, "more than %d clock levels", CURVE_MAX_ROWS);
 	int k = c->n;
 	double clk, hz;
 	if (p->at[C_MHZ] >= 0) {
@@ -146,13 +158,11 @@ static int curve_row(struct curve_parse *p, const char **f, const size_t *flen, 
 	if (hz < 1)
 		return curve_fail(p, "clock %g is below 1 Hz", clk);
 	c->hz[k] = (int64_t)hz;
-	for (int j = 0; j < k; j++)
-		if (c->hz[j] == c->hz[k])
-			return curve_fail(p, "clock %.6g MHz repeats line %d", hz / 1e6, p->row_line[j]);
 	bool step = p->at[C_STEP] >= 0;
 	if (curve_num(p, f, flen, step ? C_STEP : C_PERF, 0, false, step ? 3600 : 1e12, &c->time[k]) < 0 ||
 	    curve_num(p, f, flen, C_POWER, 0, false, 1e5, &c->power_w[k]) < 0)
 		return -1;
+	c->gpu_w[k] = 0;
 	if (p->at[C_GPU] >= 0) {
 		if (curve_num(p, f, flen, C_GPU, 0, true, 1e5, &c->gpu_w[k]) < 0)
 			return -1;
@@ -160,40 +170,57 @@ static int curve_row(struct curve_parse *p, const char **f, const size_t *flen, 
 			return curve_fail(p, "gpu_w %g is above power_w %g (the GPU rail is part of the board)",
 					  c->gpu_w[k], c->power_w[k]);
 	}
-	p->row_line[k] = p->line;
+	c->line[k] = p->line;
 	c->n++;
 	return 0;
 }
 
-/* Rows in clock order (insertion: at most 64). */
-static void curve_sort(struct sim_curve *c)
+/* Row order: by clock, then by line (so that a repeat names its first). */
+static int key_cmp(const void *a, const void *b)
 {
-	for (int i = 1; i < c->n; i++)
-		for (int j = i; j > 0 && c->hz[j - 1] > c->hz[j]; j--) {
-			int64_t h = c->hz[j];
-			c->hz[j] = c->hz[j - 1];
-			c->hz[j - 1] = h;
-			double *col[3] = { c->time, c->power_w, c->gpu_w };
-			for (int k = 0; k < 3; k++) {
-				double v = col[k][j];
-				col[k][j] = col[k][j - 1];
-				col[k][j - 1] = v;
-			}
-		}
+	const struct curve_key *x = a, *y = b;
+	if (x->hz != y->hz)
+		return x->hz < y->hz ? -1 : 1;
+	return x->line - y->line;
 }
 
-int sim_curve_parse(const char *text, size_t len, const char *name, struct sim_curve *out, char *err,
-		    size_t errlen)
+/* The board's levels from the rows: in clock order, a repeated clock
+ * refused, and an evenly spread DVF_MAX_LEVELS of a longer table (the
+ * lowest and the highest kept), as a GPU's long clock list is kept. */
+static int curve_levels(struct curve_parse *p, struct curve_rows *r, struct sim_curve *c)
 {
-	struct curve_parse p = { .name = name ? name : "curve", .err = err, .errlen = errlen };
-	struct sim_curve c;
-	memset(&c, 0, sizeof c);
+	for (int i = 0; i < r->n; i++)
+		r->key[i] = (struct curve_key){ r->hz[i], r->line[i], i };
+	qsort(r->key, (size_t)r->n, sizeof r->key[0], key_cmp);
+	for (int i = 1; i < r->n; i++)
+		if (r->key[i].hz == r->key[i - 1].hz) {
+			p->line = r->key[i].line;
+			return curve_fail(p, "clock %.6g MHz repeats line %d", (double)r->key[i].hz / 1e6,
+					  r->key[i - 1].line);
+		}
+	int pick[DVF_MAX_LEVELS];
+	c->n_table = r->n;
+	c->n = sample_levels_pick(r->n, DVF_MAX_LEVELS, pick);
+	for (int k = 0; k < c->n; k++) {
+		int i = r->key[pick[k]].row;
+		c->hz[k] = r->hz[i];
+		c->time[k] = r->time[i];
+		c->power_w[k] = r->power_w[i];
+		c->gpu_w[k] = r->gpu_w[i];
+	}
+	return 0;
+}
+
+/* The header and the rows of the text; c gets the table's kind. */
+static int curve_read(struct curve_parse *p, const char *text, size_t len, struct curve_rows *rows,
+		      struct sim_curve *c)
+{
 	bool header = false;
 	const char *f[CURVE_MAX_COLS];
 	size_t flen[CURVE_MAX_COLS];
 	size_t i = 0;
 	while (i < len) {
-		p.line++;
+		p->line++;
 		size_t j = i;
 		while (j < len && text[j] != '\n')
 			j++;
@@ -201,7 +228,7 @@ int sim_curve_parse(const char *text, size_t len, const char *name, struct sim_c
 		size_t l = j - i;
 		i = j + 1;
 		if (memchr(ln, '\0', l))
-			return curve_fail(&p, "a NUL byte: not a text file");
+			return curve_fail(p, "a NUL byte: not a text file");
 		if (l && ln[l - 1] == '\r')
 			l--;
 		size_t a = 0;
@@ -211,27 +238,44 @@ int sim_curve_parse(const char *text, size_t len, const char *name, struct sim_c
 			continue;
 		int n = curve_split(ln, l, f, flen, CURVE_MAX_COLS);
 		if (n < 0)
-			return curve_fail(&p, "more than %d columns", CURVE_MAX_COLS);
+			return curve_fail(p, "more than %d columns", CURVE_MAX_COLS);
 		if (!header) {
-			if (curve_header(&p, f, flen, n) < 0)
+			if (curve_header(p, f, flen, n) < 0)
 				return -1;
 			header = true;
-		} else if (curve_row(&p, f, flen, n, &c) < 0) {
+		} else if (curve_row(p, f, flen, n, rows) < 0) {
 			return -1;
 		}
 	}
-	if (p.line == 0)
-		p.line = 1;
+	if (p->line == 0)
+		p->line = 1;
 	if (!header)
-		return curve_fail(&p, "no header row (clock_mhz,step_s,power_w or clock_mhz,perf,power_w)");
-	if (c.n < 2)
-		return curve_fail(&p, "%d clock level%s: a curve needs 2 to %d", c.n, c.n == 1 ? "" : "s",
-				  DVF_MAX_LEVELS);
-	c.kind = p.at[C_STEP] >= 0 ? SIM_CURVE_STEP_S : SIM_CURVE_PERF;
-	c.has_gpu = p.at[C_GPU] >= 0;
-	curve_sort(&c);
-	*out = c;
+		return curve_fail(p, "no header row (clock_mhz,step_s,power_w or clock_mhz,perf,power_w)");
+	if (rows->n < 2)
+		return curve_fail(p, "%d clock level%s: a curve needs 2 or more", rows->n, rows->n == 1 ? "" : "s");
+	c->kind = p->at[C_STEP] >= 0 ? SIM_CURVE_STEP_S : SIM_CURVE_PERF;
+	c->has_gpu = p->at[C_GPU] >= 0;
 	return 0;
+}
+
+int sim_curve_parse(const char *text, size_t len, const char *name, struct sim_curve *out, char *err,
+		    size_t errlen)
+{
+	struct curve_parse p = { .name = name ? name : "curve", .err = err, .errlen = errlen };
+	struct curve_rows *rows = calloc(1, sizeof *rows);
+	if (!rows) {
+		snprintf(err, errlen, "%s: out of memory", p.name);
+		return -1;
+	}
+	struct sim_curve c;
+	memset(&c, 0, sizeof c);
+	int rc = curve_read(&p, text, len, rows, &c);
+	if (rc == 0)
+		rc = curve_levels(&p, rows, &c);
+	free(rows);
+	if (rc == 0)
+		*out = c;
+	return rc;
 }
 
 int sim_curve_load(const char *path, struct sim_curve *out, char *err, size_t errlen)

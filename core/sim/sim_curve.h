@@ -9,8 +9,10 @@
  *                           (throughput, any scale)
  *   power_w                 board power at that level while the job runs
  *   gpu_w (optional)        the GPU rail's part of power_w
- * Other columns are ignored.  2 to 64 levels, in any order, distinct and
- * positive.  The format and what the simulator makes of it are in
+ * Other columns are ignored.  2 to 4096 levels, in any order, distinct and
+ * positive; of more than DVF_MAX_LEVELS (64) the board plays an evenly spread
+ * 64, the lowest and the highest among them (sample_levels_pick), as it
+ * keeps a GPU's long clock list.  The format and what the simulator makes of it are in
  * docs/simulator.md ("Measured curves"). */
 #ifndef DVF_SIM_CURVE_H
 #define DVF_SIM_CURVE_H
@@ -27,7 +29,8 @@ enum sim_curve_kind {
 };
 
 struct sim_curve {
-	int n;                         /* levels, 2..DVF_MAX_LEVELS */
+	int n;                         /* levels played, 2..DVF_MAX_LEVELS */
+	int n_table;                   /* rows in the table (n or more) */
 	enum sim_curve_kind kind;
 	bool has_gpu;                  /* gpu_w was given */
 	int64_t hz[DVF_MAX_LEVELS];    /* ascending */

@@ -160,24 +160,11 @@ nvml_ret nvml_api_instant(const struct nvml_api *a, nvml_dev d, int64_t *mw)
 
 int nvml_api_levels_subset(const unsigned *mhz, int n, int64_t *out, int max)
 {
-	if (n <= 0 || max <= 0)
-		return 0;
-	if (max == 1) {
-		out[0] = (int64_t)mhz[n - 1] * 1000000;
-		return 1;
-	}
-	if (n <= max) {
-		for (int i = 0; i < n; i++)
-			out[i] = (int64_t)mhz[i] * 1000000;
-		return n;
-	}
-	/* Index i of max lands on the nearest of n: strictly increasing since
-	 * n > max, and the ends are 0 and n - 1. */
-	for (int i = 0; i < max; i++) {
-		int64_t j = ((int64_t)i * (n - 1) + (max - 1) / 2) / (max - 1);
-		out[i] = (int64_t)mhz[j] * 1000000;
-	}
-	return max;
+	int idx[DVF_MAX_LEVELS];
+	int k = sample_levels_pick(n, max < DVF_MAX_LEVELS ? max : DVF_MAX_LEVELS, idx);
+	for (int i = 0; i < k; i++)
+		out[i] = (int64_t)mhz[idx[i]] * 1000000;
+	return k;
 }
 
 int nvml_api_parse_gpus(const char *text, int *idx, char *err, size_t errlen)

@@ -142,7 +142,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d, nvmlProcessU
 						     unsigned int *n, unsigned long long last_seen);
 #endif
 
-enum { MAX_GPUS = 16, MAX_CURVE = 64, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
+enum { MAX_GPUS = 16, MAX_CURVE = 4096, MEM_HI = 2619, MEM_LO = 810, GFX_MIN = 345, GFX_STEP = 15,
        GFX_MAX_HI = 1980, GFX_MAX_LO = 1200 };
 
 struct nvmlDevice_st {
@@ -282,7 +282,7 @@ static int curve_load(const char *path)
 		double w = strtod(v, &end);
 		bad = bad || !*v || *end || !(w > 0 && w < 1e5);
 		if (bad || fk.n_curve == MAX_CURVE) {
-			fprintf(stderr, "fakenvml: %s:%d: %s\n", path, ln, bad ? "a bad clock or power" : "more than 64 levels");
+			fprintf(stderr, "fakenvml: %s:%d: %s\n", path, ln, bad ? "a bad clock or power" : "more than 4096 levels");
 			fclose(fp);
 			return -1;
 		}

@@ -69,6 +69,23 @@ grep -q '^FAIL' "$T/levels" && fail "a level's J/step is off the table" || ok "e
 expect_eq "--govern on the measured Orin sweep: exit" "$?" 0
 expect_grep "the governor profiled the table's 11 levels" "profile 1: 11 levels, 306 MHz to 1300.5 MHz" "$T/err"
 
+# A table of every clock of a discrete GPU (118: 210 to 1965 MHz by 15, a
+# U): the board plays 64 of them, the ends kept, says so, and the governor
+# profiles those 64.
+awk 'BEGIN { print "clock_mhz,step_s,power_w"
+	for (i = 0; i < 118; i++) { f = 210 + 15 * i; printf "%d,%.5f,%.2f\n", f, 0.05 + 250 / f, 60 + 0.00009 * f * f } }' \
+	>"$T/long.csv"
+"$DVFSTOP" --no-config --batch --demo --govern --sim-speed 0 --sim-steps 120 --sim-curve "$T/long.csv" \
+	--record "$T/long-rec.csv" >"$T/out" 2>"$T/err"
+expect_eq "--govern on a 118-level table: exit" "$?" 0
+expect_grep "it says the board plays 64 of the 118" \
+	"long.csv: 118 clock levels; the board plays 64 of them, evenly spread" "$T/err"
+got=$(levels "$T/long-rec.csv.meta.json")
+expect_eq "64 levels on the board" "$(echo "$got" | tr ',' '\n' | wc -l)" 64
+expect_eq "the lowest and the highest kept" "$(echo "$got" | tr ',' '\n' | sed -n '1p;$p' | tr '\n' ' ')" \
+	"210000000 1965000000 "
+expect_grep "the governor profiles the 64" "profile 1: 64 levels, 210 MHz to 1965 MHz" "$T/err"
+
 # The same table through NVML: the fake library's clocks and power follow
 # it (FAKENVML_CURVE), and tests/train.py's step time too (at the clock the
 # fake GPU runs, from FAKENVML_STATE), so a sweep over a real process finds
@@ -98,6 +115,12 @@ if [ -f "$FAKE" ] && [ -x /usr/bin/python3 ]; then
 	[ "$rc" = 0 ] || sed 's/^/  sweep said: /' "$T/err" "$T/out"   # why, in the log
 	expect_grep "it finds the table's least" "sweep done: 1200 MHz is best" "$T/out"
 	expect_eq "the clocks given back" "$(cat "$T/nvml.state")" "0 default"
+	# the 118-level table through NVML: the GPU lists every clock, dvfstop
+	# keeps the same 64 the simulated board plays
+	DVFSTOP_NVML_LIB=$FAKE FAKENVML_CURVE=$T/long.csv FAKENVML_STATE=$T/nvml.state \
+		"$DVFSTOP" --no-config --batch --source nvml --samples 2 --interval 20 --record "$T/nvl.csv" >"$T/out" 2>"$T/err"
+	expect_eq "fake NVML on the 118-level table: exit" "$?" 0
+	expect_eq "NVML keeps the 64 the simulated board plays" "$(levels "$T/nvl.csv.meta.json")" "$got"
 	printf 'clock_mhz,step_s,power_w\n600,0.06,50\n' >"$T/one.csv"
 	DVFSTOP_NVML_LIB=$FAKE FAKENVML_CURVE=$T/one.csv \
 		"$DVFSTOP" --no-config --batch --source nvml --samples 1 >"$T/out" 2>"$T/err"

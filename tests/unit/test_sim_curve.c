@@ -81,6 +81,42 @@ static void test_parse_good(void **state)
 	assert_true(sim_curve_at(&c, c.power_w, 1e12) == 10 + DVF_MAX_LEVELS - 1);
 }
 
+/* A table longer than the board's 64 levels (a GPU's every clock): the
+ * board plays an evenly spread 64 of it, both ends kept, each level with
+ * its own row's figures, whatever the rows' order. */
+static void test_parse_long(void **state)
+{
+	(void)state;
+	enum { ROWS = 118 };   /* an H100's clocks, 210 to 1965 MHz by 15 */
+	static char text[ROWS * 32 + 64];
+	size_t n = (size_t)snprintf(text, sizeof text, "clock_mhz,step_s,power_w\n");
+	for (int k = 0; k < ROWS; k++) {
+		int i = (k * 37) % ROWS;   /* every row once, out of order */
+		n += (size_t)snprintf(text + n, sizeof text - n, "%d,%g,%d\n", 210 + 15 * i, 100.0 / (210 + 15 * i),
+				      1000 + i);
+	}
+	struct sim_curve c;
+	parse_ok(text, &c);
+	assert_int_equal(c.n_table, ROWS);
+	assert_int_equal(c.n, DVF_MAX_LEVELS);
+	assert_int_equal(c.hz[0], 210000000);
+	assert_int_equal(c.hz[DVF_MAX_LEVELS - 1], (int64_t)(210 + 15 * (ROWS - 1)) * 1000000);
+	for (int k = 0; k < c.n; k++) {
+		int i = (int)((c.hz[k] / 1000000 - 210) / 15);
+		assert_int_equal(c.hz[k], (int64_t)(210 + 15 * i) * 1000000);   /* a row's clock */
+		assert_true(c.power_w[k] == 1000 + i && fabs(c.time[k] - 100.0 / (210 + 15 * i)) < 1e-6);
+		if (k > 0) {
+			/* 117 gaps over 63: one or two rows apart, never three */
+			int64_t d = c.hz[k] - c.hz[k - 1];
+			assert_true(d == 15000000 || d == 30000000);
+		}
+	}
+	/* a table of 64 or fewer is played whole */
+	parse_ok(v_text, &c);
+	assert_int_equal(c.n_table, 6);
+	assert_int_equal(c.n, 6);
+}
+
 /* Every bad input: FILE:LINE: and the value at fault. */
 static void test_parse_bad(void **state)
 {
@@ -96,7 +132,7 @@ static void test_parse_bad(void **state)
 		{ "clock_mhz,step_s,perf,power_w\n", "t.csv:1: the header names both step_s and perf" },
 		{ "clock_mhz,step_s\n", "t.csv:1: the header names no power_w column" },
 		{ "clock_mhz,step_s,power_w,step_s\n", "t.csv:1: column step_s appears twice" },
-		{ "clock_mhz,step_s,power_w\n306,0.1,30\n", "t.csv:2: 1 clock level: a curve needs 2 to 64" },
+		{ "clock_mhz,step_s,power_w\n306,0.1,30\n", "t.csv:2: 1 clock level: a curve needs 2 or more" },
 		{ "clock_mhz,step_s,power_w\n", "t.csv:1: 0 clock levels" },
 		{ "clock_mhz,step_s,power_w\n306,0.1,30\n408,abc,31\n", "t.csv:3: step_s 'abc' is not a number" },
 		{ "clock_mhz,step_s,power_w\n306,0.1,30\n408,0.1\n", "t.csv:3: 2 fields where the header has 3" },
@@ -121,15 +157,24 @@ static void test_parse_bad(void **state)
 		if (rc != -1 || !strstr(err, bad[i].want))
 			fail_msg("case %zu: rc %d, '%s', wanted '%s'", i, rc, err, bad[i].want);
 	}
-	/* 65 levels: refused at the 65th row */
-	char big[8192];
-	size_t n = (size_t)snprintf(big, sizeof big, "clock_mhz,step_s,power_w\n");
-	for (int i = 0; i <= DVF_MAX_LEVELS; i++)
-		n += (size_t)snprintf(big + n, sizeof big - n, "%d,1,10\n", 100 + i);
+	/* more rows than CURVE_MAX_ROWS: refused at the first row too many */
+	size_t cap = 4097 * 16 + 64;
+	char *big = malloc(cap);
+	assert_non_null(big);
+	size_t n = (size_t)snprintf(big, cap, "clock_mhz,step_s,power_w\n");
+	for (int i = 0; i <= 4096; i++)
+		n += (size_t)snprintf(big + n, cap - n, "%d,1,10\n", 100 + i);
 	struct sim_curve c;
 	char err[256];
 	assert_int_equal(sim_curve_parse(big, n, "t.csv", &c, err, sizeof err), -1);
-	assert_non_null(strstr(err, "t.csv:66: more than 64 clock levels"));
+	assert_non_null(strstr(err, "t.csv:4098: more than 4096 clock levels"));
+	/* a repeat far down a long table names both lines */
+	n = (size_t)snprintf(big, cap, "clock_mhz,step_s,power_w\n");
+	for (int i = 0; i < 150; i++)
+		n += (size_t)snprintf(big + n, cap - n, "%d,1,10\n", i == 140 ? 105 : 100 + i);
+	assert_int_equal(sim_curve_parse(big, n, "t.csv", &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.csv:142: clock 105 MHz repeats line 7"));
+	free(big);
 	/* a NUL byte */
 	static const char nul[] = "clock_mhz,step_s,power_w\n306,0.1\0,30\n";
 	assert_int_equal(sim_curve_parse(nul, sizeof nul - 1, "t.csv", &c, err, sizeof err), -1);
@@ -374,6 +419,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_long),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_model_follows_table),
 		cmocka_unit_test(test_model_perf_and_gpu_rail),
