@@ -108,7 +108,7 @@ int govern_cache_key_text(const struct gcache_key *k, char *buf, size_t len)
 
 void govern_cache_file_name(const struct gcache_key *k, char *buf, size_t len)
 {
-	char text[2048];
+	char text[4096];   /* every field at its longest: under 2.5 KiB */
 	int n = govern_cache_key_text(k, text, sizeof text);
 	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
 	for (int i = 0; i < (n > 0 ? n : 0); i++)

@@ -31,9 +31,11 @@
 #include "sample.h"
 
 #define GCACHE_FORMAT 1
-#define GCACHE_MAX_BYTES 8192    /* a record is under 2 KiB; more is not one */
+#define GCACHE_MAX_BYTES 8192    /* a record is under 3 KiB; more is not one */
 #define GCACHE_MAX_LINES 64
-#define GCACHE_LINE 600          /* the longest line read */
+/* the longest line read: "levels" and 64 clocks in Hz of up to 20 digits
+ * (a discrete GPU's 64 levels of 10 digits make 711 characters) */
+#define GCACHE_LINE (8 + DVF_MAX_LEVELS * 21)
 #define GCACHE_NOISE_K 4.0       /* a window agrees: within 4 x the noise ... */
 #define GCACHE_FLOOR 0.03        /* ... and at least 3 % */
 #define GCACHE_NOISE_MAX 0.5     /* a record's noise above this is not a measurement */

@@ -114,4 +114,16 @@ gov i3 --seed 9 --sim-seq-len 256
 expect_eq "concurrent: the record is whole, the next run uses it" \
 	"$(jget "$T/i3.json" "j['governor']['from_cache']['verified']")" True
 if grep -q "profile cache:" "$T/i3.err"; then fail "concurrent: the record refused"; sed 's/^/    /' "$T/i3.err"; else ok "concurrent: the record read"; fi
+# 8. A board of 64 levels (a discrete GPU's clocks, played from a table of
+# 118): its record is read back, and the job again is free (the line of 64
+# levels was once too long to read, and every such record refused).
+awk 'BEGIN { print "clock_mhz,step_s,power_w"
+	for (i = 0; i < 118; i++) { f = 210 + 15 * i; printf "%d,%.5f,%.2f\n", f, 0.05 + 250 / f, 60 + 0.00009 * f * f } }' \
+	>"$T/long.csv"
+gov j1 --seed 10 --sim-curve "$T/long.csv"
+expect_eq "64 levels: one profile" "$(jget "$T/j1.json" "j['governor']['profiles']")" 1
+gov j2 --seed 11 --sim-curve "$T/long.csv"
+if grep -q "profile cache:" "$T/j2.err"; then fail "64 levels: the record refused"; sed 's/^/    /' "$T/j2.err"; else ok "64 levels: the record read"; fi
+expect_eq "64 levels again: no profile" "$(jget "$T/j2.json" "j['governor']['profiles']")" 0
+expect_eq "64 levels again: verified" "$(jget "$T/j2.json" "j['governor']['from_cache']['verified']")" True
 finish

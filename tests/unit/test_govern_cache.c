@@ -90,6 +90,42 @@ static void test_round_trip(void **state)
 	assert_int_equal(govern_cache_format(&r, text, 100), -1);
 }
 
+/* A discrete GPU's record: 64 levels of 10-digit Hz, every text field at
+ * its longest.  It is written, read back and named by its key (the line
+ * of 64 levels was longer than a line read, and every record of such a
+ * board was refused: "a line of more than 600 characters"). */
+static void test_many_levels(void **state)
+{
+	(void)state;
+	struct gcache_rec r, back;
+	rec_orin(&r);
+	r.key.n_levels = DVF_MAX_LEVELS;
+	for (int i = 0; i < DVF_MAX_LEVELS; i++)
+		r.key.level_hz[i] = 1000000000LL + 15000000LL * i;   /* 1000-1945 MHz */
+	r.held_hz = r.key.level_hz[40];
+	char *fields[] = { r.key.board, r.key.source, r.key.sim, r.key.gpus, r.key.power_mode, r.key.workload,
+			   r.key.select };
+	size_t sizes[] = { sizeof r.key.board, sizeof r.key.source, sizeof r.key.sim, sizeof r.key.gpus,
+			   sizeof r.key.power_mode, sizeof r.key.workload, sizeof r.key.select };
+	for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+		memset(fields[f], 'x', sizes[f] - 1);
+		fields[f][sizes[f] - 1] = '\0';
+	}
+	int n = govern_cache_format(&r, text, sizeof text);
+	assert_true(n > 0);
+	char err[400] = "";
+	if (govern_cache_parse(text, (size_t)n, "x", &back, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	assert_true(govern_cache_match(&back, &r.key));
+	assert_int_equal(back.held_hz, r.held_hz);
+	/* the name is the key's hash: another last level, another file */
+	char a[64], b[64];
+	govern_cache_file_name(&r.key, a, sizeof a);
+	r.key.level_hz[DVF_MAX_LEVELS - 1]++;
+	govern_cache_file_name(&r.key, b, sizeof b);
+	assert_string_not_equal(a, b);
+}
+
 /* The key: each field counts; control characters cannot start a line. */
 static void test_key(void **state)
 {
@@ -371,7 +407,8 @@ static void test_dir(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_key),   cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_many_levels), cmocka_unit_test(test_key),   cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_hostile),    cmocka_unit_test(test_agrees), cmocka_unit_test(test_disk),
 		cmocka_unit_test(test_dir),
 	};
