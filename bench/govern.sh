@@ -34,7 +34,10 @@
 #       rising or falling 1-5 % a level, a step time a + b/f with a 5-60 %
 #       share of the step at the top clock), on the Orin's 11 levels or 13
 #       levels of 600-1800 MHz, a step of 0.03-1 s at the top; each with a
-#       drawn workload (its noise) and seed.
+#       drawn workload (its noise) and seed.  --dense: on a discrete GPU's
+#       64 levels instead (210-2100 MHz, 30 MHz apart; NVML keeps 64 of a
+#       GPU's clocks), a monotone curve's change a level scaled by 12/63 so
+#       that the table spans what a 13-level one does.
 # A drawn table is redrawn where its power would fall with the clock.
 # A calibration is redrawn (the only rule, documented in docs/method.md)
 # when bert-base, seq 128, batch 16 would draw less than 15 W or more than
@@ -78,7 +81,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 STEPS=${STEPS:-1500}
 JOBS=${JOBS:-2}
-seed= regression=0 n_stat=16 n_phased=4 n_curves=3 list=0
+seed= regression=0 n_stat=16 n_phased=4 n_curves=3 list=0 dense=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seed) seed=$2; shift 2 ;;
@@ -87,7 +90,8 @@ while [ $# -gt 0 ]; do
 	--curves) n_curves=$2; shift 2 ;;
 	--regression) regression=1; shift ;;
 	--list) list=1; shift ;;
-	*) bench_die "unknown option $1 (--seed N, --stationary N, --phased N, --regression, --list)" ;;
+	--dense) dense=1; shift ;;
+	*) bench_die "unknown option $1 (--seed N, --stationary N, --phased N, --curves N, --dense, --regression, --list)" ;;
 	esac
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/dvfstop-govern.XXXXXX")
@@ -125,17 +129,18 @@ W
 	} >"$work/cases"
 else
 	[ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-	echo "govern: draw --seed $seed ($n_stat stationary, $n_phased phased, the shipped curves and $n_curves drawn, $STEPS steps a job)"
+	echo "govern: draw --seed $seed ($n_stat stationary, $n_phased phased, the shipped curves and $n_curves drawn$([ "$dense" = 1 ] && echo " on 64 levels"), $STEPS steps a job)"
 	"$work/sweep-truth" --list-models >"$work/models"
 	mkdir "$work/curves"
 	# power-check SPEC: the redraw rule's figures, "TOP_W GPU_TOP GPU_306"
 	"$PY" - "$seed" "$n_stat" "$n_phased" "$STEPS" "$work/models" "$work/sweep-truth" "$n_curves" "$work/curves" \
-		"$top/data/curves" >"$work/cases" <<'PY'
+		"$top/data/curves" "$dense" >"$work/cases" <<'PY'
 import glob, math, os, random, subprocess, sys
 seed, n_stat, n_phased, steps = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 models = open(sys.argv[5]).read().split()
 truth = sys.argv[6]
 n_curves, curve_dir, shipped = int(sys.argv[7]), sys.argv[8], sys.argv[9]
+dense = sys.argv[10] == "1"
 r = random.Random(seed)
 # the documented ranges (docs/simulator.md, "Power calibrations")
 RANGES = [("soc_w", 0, 100), ("sys_w", 0, 100), ("vmin", 0.3, 1.5), ("vmax", None, 1.5),
@@ -205,9 +210,10 @@ for i in range(n_stat + n_phased):
     print("stationary" if i < n_stat else "phased", m, seq, batch, s, spec, ph)
 ORIN = [306, 408, 510, 612, 714, 816, 918, 1020, 1122, 1224, 1300.5]
 DGPU = [600 + 100 * k for k in range(13)]
+DENSE = [210 + 30 * k for k in range(64)]
 def table():
     for _ in range(10000):
-        mhz = r.choice([ORIN, DGPU])
+        mhz = DENSE if dense else r.choice([ORIN, DGPU])
         n, top_t = len(mhz), math.exp(r.uniform(math.log(0.03), math.log(1.0)))
         if r.random() < 0.5:
             kind, k = "v", r.randrange(1, n - 1)
@@ -216,6 +222,8 @@ def table():
             t = [top_t * (mhz[k] / f if i < k else 1) for i, f in enumerate(mhz)]
         else:
             kind, slope, share = "monotone", r.uniform(0.01, 0.05) * r.choice([-1, 1]), r.uniform(0.05, 0.6)
+            if dense:
+                slope *= 12 / (n - 1)
             e = [1 + slope * i if slope > 0 else 1 - slope * (n - 1 - i) for i in range(n)]
             t = [top_t * (share + (1 - share) * mhz[-1] / f) for f in mhz]
         e0 = r.uniform(2, 40) * top_t / t[-1] * t[-1]

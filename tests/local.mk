@@ -91,6 +91,11 @@ tests_unit_test_govern_cache_SOURCES = tests/unit/test_govern_cache.c
 tests_unit_test_govern_cache_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_govern_cache_LDADD = $(TEST_LDADD)
 # What a profile measured at 0, 5 and 10 % slowdown (core/engine/govern_trade.c).
+check_PROGRAMS += tests/unit/test_govern_dense
+TESTS += tests/unit/test_govern_dense
+tests_unit_test_govern_dense_SOURCES = tests/unit/test_govern_dense.c
+tests_unit_test_govern_dense_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_govern_dense_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/unit/test_govern_trade
 TESTS += tests/unit/test_govern_trade
 tests_unit_test_govern_trade_SOURCES = tests/unit/test_govern_trade.c

@@ -53,7 +53,7 @@ void govern_panel_fill(const struct govern *g, bool rehearsal, int64_t t0, struc
 			l->sps = sweep_sps(p);
 			l->steps = p->steps;
 		}
-		int lvl = g->lo + i;
+		int lvl = g->prof_lv[i];
 		if (now)
 			v->mark[v->n] |= GOVERN_MARK_NOW;
 		if (g->state == GOV_HOLD && lvl == g->held)

@@ -64,6 +64,8 @@
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
 #define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
+#define GOVERN_COARSE 13         /* a table of more levels is profiled on 13 of them first ... */
+#define GOVERN_FINE_WINDOWS 4    /* ... then around the best with this many windows more */
 #define GOVERN_BEAT_MIN 0.005    /* a level beats the user's clocks by more than their noise and 0.5 % */
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
 #define GOVERN_PROBE_Z 2.0       /* a neighbour probed in a hold: cheaper beyond 2 SE of the paired differences ... */
@@ -166,9 +168,12 @@ struct govern {
 	int64_t wu_t0, wu_steps0;
 	int wu_n;                    /* the windows of the calm stretch so far */
 	struct govern_fig wu_fig[GOVERN_BASE_MAX];
-	/* the profile: a sweep of cfg levels lo .. lo + sw.cfg.n_levels - 1 */
+	/* the profile: a sweep of the levels prof_lv (its index i is the
+	 * board's level prof_lv[i]): all of them, or on a dense table a
+	 * coarse subset, then that and the fine levels around its best */
 	struct sweep sw;
-	int lo;
+	int prof_lv[DVF_MAX_LEVELS];
+	bool prof_fine;              /* the dense table's second, fine stage */
 	int profiles;
 	int64_t first_profile_steps; /* steps the first profile spent, -1 before */
 	/* the baseline: the user's clocks' J/step for this phase */
@@ -309,5 +314,9 @@ bool govern_win_figure(const struct govern_win *w, const struct dvf_sample *s, c
 		       int64_t t, int64_t n, struct govern_fig *f);
 /* The relative change of x from ref beyond which a job changed. */
 double govern_change_threshold(double noise_rel, double change_min);
+
+/* The profile's index (g->sw) of board level lvl, -1 where its table has
+ * none. */
+int govern_prof_index(const struct govern *g, int lvl);
 
 #endif

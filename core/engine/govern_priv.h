@@ -23,6 +23,7 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 /* ---- the profile (govern_profile.c) ---- */
 /* Start a profile: the whole table, from the policy's level or the held one. */
 void govern_profile_start(struct govern *g, int64_t now, const struct dvf_sample *s);
+
 /* A sample of the profile: its windows, a change of the job under it, the choice. */
 void govern_profile_feed(struct govern *g, const struct dvf_sample *s, const struct energy *e);
 

@@ -605,9 +605,9 @@ static void test_any_curve(void **state)
 			/* a bump: a local search may stop at a local minimum
 			 * within the worst budget (1 %) */
 			bool ok = k == C_BUMPY ? jps[g.held] <= jps[m] * 1.01 : g.held == m;
-			if (!ok || g.lo + cheapest != g.held)
+			if (!ok || g.prof_lv[cheapest] != g.held)
 				fail_msg("%s curve from level %d: held %d, the minimum %d, cheapest measured %d", curve_name[k],
-					 start, g.held, m, g.lo + cheapest);
+					 start, g.held, m, g.prof_lv[cheapest]);
 			if (m == TOP)
 				assert_true(g.hold_user);
 		}

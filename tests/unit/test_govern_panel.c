@@ -55,7 +55,8 @@ static void make_gov(struct govern *g)
 	}
 	g->sw.state = SW_DONE;
 	g->sw.best = 2;
-	g->lo = 0;
+	for (int i = 0; i < DVF_MAX_LEVELS; i++)
+		g->prof_lv[i] = i;
 	g->state = GOV_HOLD;
 	g->held = 2;
 	g->want = 2;
