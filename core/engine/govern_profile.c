@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "govern.h"
@@ -91,13 +92,31 @@ static void coarse_mask(const struct govern *g, int start, bool *in)
 		return;
 	}
 	int idx[GOVERN_COARSE];
+	bool snapped[GOVERN_COARSE] = { false };
 	int k = sample_levels_pick(n, GOVERN_COARSE, idx);
+	/* The user's level (its baseline windows are its first measurement)
+	 * and the start take the place of the coarse level nearest them, not
+	 * one beside it: two levels 30 MHz apart in the coarse stage cost
+	 * windows that tell nothing (a level and its neighbour within noise). */
+	int want[2] = { g->base_level, start };
+	for (int w = 0; w < 2; w++) {
+		int l = want[w], c = 0;
+		if (l < 0 || l >= n)
+			continue;
+		for (int i = 1; i < k; i++)
+			if (abs(idx[i] - l) < abs(idx[c] - l))
+				c = i;
+		if (idx[c] == l)
+			continue;
+		if (c == 0 || c == k - 1 || snapped[c])
+			in[l] = true;   /* the ends stay; so does a level already taken */
+		else {
+			idx[c] = l;
+			snapped[c] = true;
+		}
+	}
 	for (int i = 0; i < k; i++)
 		in[idx[i]] = true;
-	if (start >= 0 && start < n)
-		in[start] = true;
-	if (g->base_level >= 0 && g->base_level < n)
-		in[g->base_level] = true;
 }
 
 void govern_profile_start(struct govern *g, int64_t now, const struct dvf_sample *s)
