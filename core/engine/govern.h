@@ -64,7 +64,8 @@
 #define GOVERN_NOISE_K 4.0       /* a change: beyond 4 x the hold windows' noise ... */
 #define GOVERN_CHANGE_MIN 0.10   /* ... and beyond 10 % */
 #define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
-#define GOVERN_COARSE 13         /* a table of more levels is profiled on 13 of them first ... */
+#define GOVERN_COARSE 9          /* a table of more than 13 levels is profiled on 9 of them first ... */
+#define GOVERN_DENSE 13          /* ... (a table of up to 13 levels is searched whole) */
 #define GOVERN_FINE_WINDOWS 4    /* ... then around the best with this many windows more */
 #define GOVERN_BEAT_MIN 0.005    /* a level beats the user's clocks by more than their noise and 0.5 % */
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */

