@@ -151,7 +151,7 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	/* A watch window long enough in time too: at 60 ms a step, one
 	 * data-loading stall moves ten steps' mean by more than the change
 	 * threshold. */
-	int k = govern_prof_index(g, lvl);
+	int k = govern_profile_index(g, lvl);
 	double sps = g->sw.state == SW_DONE && k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k])
 		? sweep_sps(&g->sw.pts[k]) : g->base_sps;
 	g->hold_n = g->cfg.hold_window_steps;

@@ -318,6 +318,6 @@ double govern_change_threshold(double noise_rel, double change_min);
 
 /* The profile's index (g->sw) of board level lvl, -1 where its table has
  * none. */
-int govern_prof_index(const struct govern *g, int lvl);
+int govern_profile_index(const struct govern *g, int lvl);
 
 #endif

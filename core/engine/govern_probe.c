@@ -317,7 +317,7 @@ void govern_probe_aim(struct govern *g, int lvl)
 void govern_probe_far(struct govern *g)
 {
 	g->far_lvl = -1;
-	int k = govern_prof_index(g, 0);
+	int k = govern_profile_index(g, 0);
 	bool read = k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k]);
 	if (read || g->held < 2 || g->probe[0].done || g->far_dearer)
 		return;

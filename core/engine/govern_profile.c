@@ -53,7 +53,7 @@ static int64_t profile_window(const struct govern *g)
 	return n > lo ? n : lo;
 }
 
-int govern_prof_index(const struct govern *g, int lvl)
+int govern_profile_index(const struct govern *g, int lvl)
 {
 	for (int i = 0; lvl >= 0 && i < g->sw.cfg.n_levels; i++)
 		if (g->prof_lv[i] == lvl)
@@ -144,11 +144,11 @@ void govern_profile_start(struct govern *g, int64_t now, const struct dvf_sample
 	g->prof_fine = false;
 	/* the sweep's table is set before prof_index can read it */
 	g->sw.cfg.n_levels = c.n_levels;
-	c.start = govern_prof_index(g, start);
+	c.start = govern_profile_index(g, start);
 	sweep_init(&g->sw, &c);
 	/* The baseline's windows, where the user's clocks stayed at one level
 	 * of the search, are that level's first measurement. */
-	int k = govern_prof_index(g, g->base_level);
+	int k = govern_profile_index(g, g->base_level);
 	if (g->base_ok && !g->carry && k >= 0) {
 		struct sweep_point *p = &g->sw.pts[k];
 		for (int i = 0; i < g->n_base; i++) {
@@ -208,11 +208,11 @@ static bool fine_start(struct govern *g, const struct dvf_sample *s)
 	prof_table(g, in, &c);
 	g->sw.cfg.n_levels = c.n_levels;
 	int best = old_lv[bi];
-	c.start = govern_prof_index(g, best);
+	c.start = govern_profile_index(g, best);
 	c.max_windows = old.windows + GOVERN_FINE_WINDOWS;
 	sweep_init(&g->sw, &c);
 	for (int i = 0; i < n; i++)
-		g->sw.pts[govern_prof_index(g, old_lv[i])] = old.pts[i];
+		g->sw.pts[govern_profile_index(g, old_lv[i])] = old.pts[i];
 	g->sw.windows = old.windows;
 	g->sw.steps_used = old.steps_used;
 	g->sw.cur = sweep_next(&g->sw.cfg, g->sw.pts);
@@ -238,7 +238,7 @@ static bool fine_start(struct govern *g, const struct dvf_sample *s)
  * search measured (its per-step variance). */
 static bool beats_base(const struct govern *g, const struct sweep_est *est, int bi)
 {
-	int k = govern_prof_index(g, g->base_level);
+	int k = govern_profile_index(g, g->base_level);
 	if (k >= 0 && est[k].ok) {
 		if (k == bi)
 			return false;
@@ -322,7 +322,7 @@ void govern_profile_feed(struct govern *g, const struct dvf_sample *s, const str
 		 * an estimate: not beaten beyond noise, the best level measured
 		 * is held, not the user's level no window of this phase read
 		 * (that put a phase 5 % over its optimum). */
-		int kb = govern_prof_index(g, g->base_level);
+		int kb = govern_profile_index(g, g->base_level);
 		bool base_read = g->base_level >= 0 && kb >= 0 && kb < g->sw.cfg.n_levels && est[kb].ok;
 		if (g->cfg.select == SEL_ENERGY && !moving && (base_read || !carried) && !beats_base(g, est, bi)) {
 			/* Their level held, pinned (the board's own governor would
@@ -333,7 +333,7 @@ void govern_profile_feed(struct govern *g, const struct dvf_sample *s, const str
 			 * this level's figures. */
 			char u[32];
 			govern_mhz(g, g->base_level, u, sizeof u);
-			int k = govern_prof_index(g, g->base_level);
+			int k = govern_profile_index(g, g->base_level);
 			bool in = k >= 0 && est[k].ok;
 			g->ratio_base = g->ratio_held = in ? est[k].y : g->base_jps;
 			g->ratio_steps = in ? g->sw.pts[k].steps : 0;
@@ -351,7 +351,7 @@ void govern_profile_feed(struct govern *g, const struct dvf_sample *s, const str
 		}
 		/* The baseline for the steps held: the same steps at the
 		 * baseline's clock, through the step-time model (govern.h). */
-		int k = govern_prof_index(g, g->base_level);
+		int k = govern_profile_index(g, g->base_level);
 		bool in = k >= 0 && est[k].ok;
 		g->ratio_base = in ? est[k].y : g->base_jps;
 		g->ratio_held = est[bi].y;

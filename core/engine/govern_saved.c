@@ -87,7 +87,7 @@ void govern_saved_carry(struct govern *g, const struct sweep_est *est)
 	if (!g->carry)
 		return;
 	g->carry = false;
-	int k = govern_prof_index(g, g->carry_level);
+	int k = govern_profile_index(g, g->carry_level);
 	if (k < 0 || k >= g->sw.cfg.n_levels || !est[k].ok || !(g->carry_jps > 0))
 		return;
 	double t = sweep_search_clean_sps(&g->sw.pts[k]);

@@ -104,7 +104,7 @@ void govern_trade_of(const struct govern *g, struct govern_trade *t)
 	int64_t top = n > 0 && n <= DVF_MAX_LEVELS ? g->cfg.level_hz[n - 1] : 0;
 	bool prof = g->profiles > 0 && g->sw.cfg.n_levels > 0;
 	govern_trade_compute(prof ? &g->sw.cfg : NULL, g->sw.pts, top, g->base_ok ? g->base_jps : 0,
-			     govern_prof_index(g, g->base_level), t);
+			     govern_profile_index(g, g->base_level), t);
 	/* a job its cache record verified never profiles: no trade to tell */
 	if (!prof && g->cache_verdict > 0)
 		for (int k = 0; k < GOVERN_TRADE_N; k++)
