@@ -217,6 +217,8 @@ static int64_t base_window(const struct govern *g)
 
 /* ---- a job seen before (the profile cache) -------------------------------- */
 
+static void clean_fig(const struct govern_fig *f, double *wj, double *ws);
+
 /* The warm-up at the cached level is over: one watch window there. */
 static void to_verify(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool calm)
 {
@@ -242,6 +244,12 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 		return;
 	const struct gcache_rec *r = &g->cache;
 	g->verify_windows++;
+	/* Stalls left out, as the record's figures were (the hold's
+	 * reference windows): short steps whose progress comes in bursts
+	 * read 5 % apart raw and clean, and a record of a 64-level board
+	 * never verified against its own job. */
+	const struct govern_fig raw = f;
+	clean_fig(&raw, &f.jps, &f.sps);
 	g->verify_fig = f;
 	char a[32];
 	govern_mhz(g, g->cache_level, a, sizeof a);
@@ -262,7 +270,7 @@ static void verify(struct govern *g, const struct dvf_sample *s, const struct en
 	if (g->cache_level < 0) {
 		/* the user's clocks were the best: this window is the baseline,
 		 * and the figures a probe that moves the hold counts from */
-		govern_saved_base(g, &f, 1);
+		govern_saved_base(g, &raw, 1);   /* it leaves the stalls out itself */
 		g->ratio_base = g->ratio_held = g->base_jps;
 		g->ratio_th = g->base_sps;
 		g->ratio_steps = f.steps;

@@ -126,4 +126,33 @@ gov j2 --seed 11 --sim-curve "$T/long.csv"
 if grep -q "profile cache:" "$T/j2.err"; then fail "64 levels: the record refused"; sed 's/^/    /' "$T/j2.err"; else ok "64 levels: the record read"; fi
 expect_eq "64 levels again: no profile" "$(jget "$T/j2.json" "j['governor']['profiles']")" 0
 expect_eq "64 levels again: verified" "$(jget "$T/j2.json" "j['governor']['from_cache']['verified']")" True
+# 9. The same through NVML with a real process (tests/train.py, its steps
+# at the fake GPU's clock): progress lines stamped on the sampling clock
+# made most steps read one length and the rest a quantum longer; the longer
+# were cut as stalls, the record read 4 % cheaper than the level ran, and
+# the next run's window never verified it.
+FAKE=$top_builddir/tests/fakenvml/libnvidia-ml.so.1
+if [ -f "$FAKE" ] && [ -x "$PY" ]; then
+	# steps of 0.02 + 40/f s (0.08 s about 600 MHz): the same job twice
+	# (the same command: it is the job's key) in under a minute
+	awk 'BEGIN { print "clock_mhz,step_s,power_w"
+		for (i = 0; i < 118; i++) { f = 210 + 15 * i; printf "%d,%.5f,%.2f\n", f, 0.02 + 40 / f, 60 + 0.00009 * f * f } }' \
+		>"$T/fast.csv"
+	nv() {   # nv NAME
+		echo "0 default" >"$T/nvml.state"
+		DVFSTOP_NVML_LIB=$FAKE FAKENVML_CURVE=$T/fast.csv FAKENVML_STATE=$T/nvml.state DVFSTOP_LOG_DIR=$T \
+			"$DVFSTOP" --no-config --batch --source nvml --govern --interval 20 --summary-format json \
+			-- "$PY" "$top_srcdir/tests/train.py" 260 0.05 >"$T/$1.json" 2>"$T/$1.err"
+		_rc=$?
+		[ "$_rc" -eq 0 ] || { fail "$1: exit $_rc"; sed 's/^/    /' "$T/$1.err"; }
+	}
+	nv k1
+	expect_eq "NVML: one profile" "$(jget "$T/k1.json" "j['governor']['profiles']")" 1
+	nv k2
+	expect_eq "NVML again: verified" "$(jget "$T/k2.json" "j['governor']['from_cache']['verified']")" True
+	expect_eq "NVML again: no profile" "$(jget "$T/k2.json" "j['governor']['profiles']")" 0
+	expect_eq "NVML: the clocks given back" "$(cat "$T/nvml.state")" "0 default"
+else
+	ok "SKIP the NVML part: no $FAKE or $PY"
+fi
 finish
