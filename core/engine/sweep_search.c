@@ -30,9 +30,9 @@
 #define SEARCH_TOL 0.005           /* a choice that may cost 0.5 % more is decided */
 #define SEARCH_MATERIAL 0.015      /* overtime: a neighbour measured 1.5 % dearer, within noise */
 #define SEARCH_FIT_F 3.0           /* the time model fits when chi^2 / dof <= 3 */
-#define SEARCH_STALL_MIN 0.04      /* a stall: 4 robust deviations, at least 4 %, over the median */
+#define SEARCH_STALL_MIN 0.04      /* a stall: 4 robust deviations, at least 4 %, over the median, */
+#define SEARCH_STALL_QUANTA 1.5    /* ... and 1.5 x the stamps' quantum */
 enum { SEARCH_MAX_PER_LEVEL = 4, SEARCH_MIN_DOF = 3, SEARCH_STRIDE = 3,
-       SEARCH_STALL_SHARE = 5 /* stalls: a fifth of the sub-windows at most */,
        SEARCH_OVERTIME = 3 /* windows past max_windows for a material doubt */ };
 
 static bool measured(const struct sweep_point *p)
@@ -66,18 +66,22 @@ double sweep_search_stall_cut(const double *t, int n)
 		r[i] = fabs(v[i] / m - 1);
 	double sig = 1.4826 * median(r, k);
 	double cut = 4 * sig > SEARCH_STALL_MIN ? 4 * sig : SEARCH_STALL_MIN;
-	/* Stalls are rare: where more than a fifth of the sub-windows lie
-	 * beyond the cut, what it cuts is the steps' own spread.  Steps
-	 * stamped on a clock of 10-20 ms (a progress line read at a sample)
-	 * make most sub-windows one length and the rest a quantum longer: the
-	 * deviations' median was 0, the longer ones were cut as stalls, and a
+	/* A stall is slower than the median by more than the stamps' own
+	 * quantum (the least gap between two distinct sub-windows, v sorted
+	 * by median()).  A real job's progress lines are stamped when a
+	 * sample reads them, every 10-20 ms: steps of 83.5 ms read 80 or 90,
+	 * the deviations' median was 0, the 90s were cut as stalls, and a
 	 * level read 4 % cheaper and faster than it ran (a 64-level board's
-	 * cached level then failed its own job's verification). */
-	int over = 0;
-	for (int i = 0; i < k; i++)
-		over += v[i] > m * (1 + cut);
-	if (over * SEARCH_STALL_SHARE > k)
-		return HUGE_VAL;
+	 * cached level then failed its own job's verification).  Stamps at
+	 * the steps' own times (the simulator's) leave no quantum to see. */
+	double q = HUGE_VAL;
+	for (int i = 1; i < k; i++) {
+		double d = v[i] - v[i - 1];
+		if (d > 1e-6 * m && d < q)
+			q = d;
+	}
+	if (q < HUGE_VAL)
+		cut = fmax(cut, SEARCH_STALL_QUANTA * q / m);
 	return m * (1 + cut);
 }
 
