@@ -33,6 +33,7 @@
 #define SEARCH_STALL_MIN 0.04      /* a stall: 4 robust deviations, at least 4 %, over the median, */
 #define SEARCH_STALL_QUANTA 1.5    /* ... and 1.5 x the stamps' quantum */
 enum { SEARCH_MAX_PER_LEVEL = 4, SEARCH_MIN_DOF = 3, SEARCH_STRIDE = 3,
+       SEARCH_STALL_SHARE = 5 /* ... when more than a fifth of the sub-windows lie beyond the cut */,
        SEARCH_OVERTIME = 3 /* windows past max_windows for a material doubt */ };
 
 static bool measured(const struct sweep_point *p)
@@ -80,7 +81,13 @@ double sweep_search_stall_cut(const double *t, int n)
 		if (d > 1e-6 * m && d < q)
 			q = d;
 	}
-	if (q < HUGE_VAL)
+	int over = 0;
+	for (int i = 0; i < k; i++)
+		over += v[i] > m * (1 + cut);
+	/* ... where the quantum is what the cut would take: more than a fifth
+	 * of the sub-windows beyond it.  Stalls are rare, and on a steady job
+	 * the least gap is the stall's own length (test_saved_stalls). */
+	if (q < HUGE_VAL && over * SEARCH_STALL_SHARE > k)
 		cut = fmax(cut, SEARCH_STALL_QUANTA * q / m);
 	return m * (1 + cut);
 }
