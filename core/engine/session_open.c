@@ -154,11 +154,23 @@ static int open_job(struct session *s, const struct dvf_opts *o, char *err, size
 	return 0;
 }
 
+/* --record: "recording to FILE" joins what the opening said; where it
+ * cannot start, its own message alone is the error. */
+static int open_record(struct session *s, const char *path, char *err, size_t errlen)
+{
+	size_t said = strlen(s->msg);
+	if (session_record_start(s, path) == 0)
+		return 0;
+	const char *why = s->msg + (said < strlen(s->msg) ? said : 0);
+	if (said && strncmp(why, "; ", 2) == 0)
+		why += 2;
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
 static int session_open_all(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
-	memset(s, 0, sizeof *s);
 	s->opts = o;
-	s->msg_join = true;
 	{
 		time_t t0 = time(NULL);
 		struct tm tm;
@@ -268,24 +280,10 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
 			return -1;
 		}
 	}
-	if (o->record) {
-		/* its error alone, not joined to what was said before */
-		char said[sizeof s->msg];
-		snprintf(said, sizeof said, "%s", s->msg);
-		s->msg[0] = '\0';
-		if (session_record_start(s, o->record) < 0) {
-			snprintf(err, errlen, "%s", s->msg);
-			session_close(s);
-			return -1;
-		}
-		if (said[0]) {
-			char rec[sizeof s->msg];
-			snprintf(rec, sizeof rec, "%s", s->msg);
-			snprintf(s->msg, sizeof s->msg, "%s", said);
-			session_msg(s, "%s", rec);
-		}
+	if (o->record && open_record(s, o->record, err, errlen) < 0) {
+		session_close(s);
+		return -1;
 	}
-	s->msg_join = false;
 	return 0;
 }
 
@@ -294,7 +292,10 @@ static int session_open_all(struct session *s, const struct dvf_opts *o, char *e
  * config file's is named by its line (options_blame). */
 int session_open(struct session *s, const struct dvf_opts *o, char *err, size_t errlen)
 {
+	memset(s, 0, sizeof *s);
+	s->msg_join = true;   /* no front end listens yet (session.h) */
 	int rc = session_open_all(s, o, err, errlen);
+	s->msg_join = false;
 	if (rc < 0 && errlen > 0) {
 		char buf[1400];
 		const char *m = options_blame(o, err, buf, sizeof buf);

@@ -58,11 +58,11 @@ static void test_open_messages_join(void **state)
 	session_msg(&s, "recording to %s", "r.csv");
 	assert_string_equal(s.msg, "--sim-curve h.csv: 118 clock levels; recording to r.csv");
 	char longer[sizeof s.msg + 40];
-	memset(longer, 'x', sizeof longer - 1);
+	memset(longer, 'y', sizeof longer - 1);
 	longer[sizeof longer - 1] = '\0';
 	session_msg(&s, "%s", longer);
 	assert_int_equal(strlen(s.msg), sizeof s.msg - 1);
-	assert_non_null(strstr(s.msg, "recording to r.csv; xxx"));
+	assert_non_null(strstr(s.msg, "recording to r.csv; yyy"));
 	s.msg_join = false;
 	session_msg(&s, "later");
 	assert_string_equal(s.msg, "later");
