@@ -94,12 +94,28 @@ signal.signal(signal.SIGTERM, on_term)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
+next_end = None
+
+
 def step(i):
-    """Step i (from 0): its time, and before the last one the gate."""
+    """Step i (from 0): its time, and before the last one the gate.
+
+    Steps end on a schedule (the last one's end plus this one's time), as
+    a GPU's do whatever the host is doing: the host's own work and a late
+    wake-up on a busy machine are not added to the next step.  Behind by
+    more than a step (the gate, a stop), the schedule starts again from now.
+    """
+    global next_end
     if gate is not None and i == steps - 1:
         while not os.path.exists(gate):
             time.sleep(0.05)
-    time.sleep(step_time())
+    st = step_time()
+    now = time.monotonic()
+    if next_end is None or now > next_end + st:
+        next_end = now
+    next_end += st
+    if next_end > now:
+        time.sleep(next_end - now)
 
 
 try:
