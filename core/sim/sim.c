@@ -71,6 +71,35 @@ static void sim_check_faults(struct sim *s)
 
 /* ---- the fine-tune ---------------------------------------------------- */
 
+/* Under a measured table a step is a share of work (0 to 1) done at 1 over
+ * the table's step time at the clock it runs at: at one level it takes the
+ * table's time, and under a moving clock its energy is the levels' energies
+ * weighted by the share of the step each ran, never below the table's
+ * least (the table says nothing finer).  Its phases' shares are the
+ * model's split at the clock the step starts at, fixed for the step.
+ * Scaling each phase by the table's factor at the clock it ran at instead
+ * mixed shares taken at different clocks: under the board's own governor
+ * (low while the CPU works, high while the GPU does) a step cost less than
+ * any level of its table, and took longer than the table's time there. */
+static void sim_curve_step_start(struct sim *s, double stall_s)
+{
+	const struct sim_model *m = &s->model;
+	double f = (double)s->cur_hz, t = sim_model_step_time_s(m, f);
+	s->frac[0] = sim_model_phase_time_s(m, f, SIM_PH_CPU) / t;
+	s->frac[1] = sim_model_phase_time_s(m, f, SIM_PH_COMPUTE) / t;
+	s->frac[2] = 1.0 - s->frac[0] - s->frac[1];
+	if (s->frac[2] < 0)
+		s->frac[2] = 0;
+	s->stall_left_s = stall_s;
+	s->rem = s->frac[0];
+}
+
+/* Seconds a whole step takes at f under the table (this step's jitter). */
+static double sim_curve_step_s(const struct sim *s, double f_hz)
+{
+	return sim_model_step_time_s(&s->model, f_hz) * s->step_jit;
+}
+
 static void sim_start_step(struct sim *s)
 {
 	const struct sim_model *m = &s->model;
@@ -98,6 +127,10 @@ static void sim_start_step(struct sim *s)
 	extra += s->stall_s;
 	s->stall_s = 0;
 	s->phase = SIM_PH_CPU;
+	if (s->has_curve) {
+		sim_curve_step_start(s, extra);
+		return;
+	}
 	s->cpu_work_s = t_cpu * s->step_jit;
 	s->rem = s->cpu_work_s + extra;
 }
@@ -162,12 +195,12 @@ static void sim_next_phase(struct sim *s)
 	switch (s->phase) {
 	case SIM_PH_CPU:
 		s->phase = SIM_PH_COMPUTE;
-		s->rem = s->model.cycles * s->step_jit;
+		s->rem = s->has_curve ? s->frac[1] : s->model.cycles * s->step_jit;
 		s->railgated = false;   /* work for the GPU powers it up */
 		break;
 	case SIM_PH_COMPUTE:
 		s->phase = SIM_PH_MEM;
-		s->rem = s->model.t_mem_s * s->step_jit;
+		s->rem = s->has_curve ? s->frac[2] : s->model.t_mem_s * s->step_jit;
 		break;
 	case SIM_PH_MEM:
 		sim_step_done(s);
@@ -192,11 +225,11 @@ static int64_t sim_phase_left_ns(const struct sim *s)
 {
 	if (!sim_training(s))
 		return INT64_MAX;
-	double sec = s->phase == SIM_PH_COMPUTE ? s->rem / (double)s->cur_hz : s->rem;
-	/* a measured table stretches the GPU phases at this clock (the CPU
-	 * phase's length was set when it began) */
-	if (s->phase != SIM_PH_CPU)
-		sec *= sim_model_time_scale(&s->model, (double)s->cur_hz);
+	double sec;
+	if (s->has_curve)
+		sec = s->stall_left_s + s->rem * sim_curve_step_s(s, (double)s->cur_hz);
+	else
+		sec = s->phase == SIM_PH_COMPUTE ? s->rem / (double)s->cur_hz : s->rem;
 	double ns = ceil(sec * 1e9);
 	return ns > 9e18 ? INT64_MAX : (int64_t)ns;
 }
@@ -205,7 +238,7 @@ static int64_t sim_phase_left_ns(const struct sim *s)
  * only under a measured table, whose busy power the stall does not draw.) */
 static bool sim_stalling(const struct sim *s)
 {
-	return s->has_curve && s->phase == SIM_PH_CPU && s->rem > s->cpu_work_s;
+	return s->has_curve && s->phase == SIM_PH_CPU && s->stall_left_s > 0;
 }
 
 /* Time (ns) until the stall ends, under a table; INT64_MAX when none. */
@@ -213,7 +246,7 @@ static int64_t sim_stall_left_ns(const struct sim *s)
 {
 	if (!sim_stalling(s))
 		return INT64_MAX;
-	double ns = ceil((s->rem - s->cpu_work_s) * 1e9);
+	double ns = ceil(s->stall_left_s * 1e9);
 	return ns > 9e18 ? INT64_MAX : (int64_t)ns;
 }
 
@@ -300,12 +333,17 @@ static void sim_run_segment(struct sim *s, int64_t dt)
 	}
 	s->cpu_win_ns += dt;
 
-	if (sim_training(s)) {
-		double scale = s->phase == SIM_PH_CPU ? 1.0 : sim_model_time_scale(&s->model, (double)s->cur_hz);
-		if (s->phase == SIM_PH_COMPUTE)
-			s->rem -= sec * (double)s->cur_hz / scale;
-		else
-			s->rem -= sec / scale;
+	if (!sim_training(s))
+		return;
+	if (sim_stalling(s)) {
+		/* a segment ends where the stall does, give or take the ns */
+		s->stall_left_s = s->stall_left_s > sec ? s->stall_left_s - sec : 0;
+	} else if (s->has_curve) {
+		s->rem -= sec / sim_curve_step_s(s, (double)s->cur_hz);
+	} else if (s->phase == SIM_PH_COMPUTE) {
+		s->rem -= sec * (double)s->cur_hz;
+	} else {
+		s->rem -= sec;
 	}
 }
 
