@@ -33,7 +33,9 @@
  *            its warm-up ran at the cached level, and one watch window
  *            there decides: within max(GCACHE_NOISE_K x the noise,
  *            GCACHE_FLOOR) of the record's J/step and s/step, the level is
- *            held with no profile; else the job is profiled as usual.
+ *            held with no profile; beyond twice that, the job is profiled
+ *            as usual; between, a second window decides on both windows'
+ *            figures (the noise of their mean).
  *
  * Energy saved: for each stretch of steps counted after the baseline was
  * known, what those steps would have used at the baseline minus what they
@@ -214,9 +216,10 @@ struct govern {
 	bool cached;                 /* starting from its record: warm-up at its level, one window verifies it */
 	struct gcache_rec cache;
 	int cache_level;             /* its level, -1 the user's clocks */
-	int verify_windows;          /* windows that measured it (one, or none yet) */
+	int verify_windows;          /* windows that measured it (one or two, or none yet) */
 	int cache_verdict;           /* 1 it agreed (held, no profile), -1 it did not (profiled), 0 not yet */
-	struct govern_fig verify_fig;
+	struct govern_fig verify_fig;  /* what they measured (both windows', where two) */
+	struct govern_fig verify_first;  /* the first window's, where it was within twice the bound */
 	/* hold */
 	int ref_n;
 	double ref_sps[GOVERN_REF_WINDOWS], ref_jps[GOVERN_REF_WINDOWS];

@@ -859,6 +859,44 @@ static void test_hold_probe_cheaper_longer(void **state)
 		fail_msg("%d of 16 holds moved to the top, 0.9 %% cheaper (5 of 16 with 6 pairs)", top);
 }
 
+/* A cached level's verification window: at the record's figures one
+ * window verifies; beyond twice the bound the job is profiled at once;
+ * between, a second window decides on both windows' figures: a first
+ * window read 4.5 % slow (a busy host starving the sampler stamped the
+ * steps late) and then not is verified, a job 4.5 % slower in both is
+ * profiled.  Noise off: each window reads the board's figures. */
+static void test_cache_verify_second_window(void **state)
+{
+	(void)state;
+	static const struct { double rec, first, then; int windows, verdict; } cases[] = {
+		{ 1.0, 1.0, 1.0, 1, 1 },        /* the record's: verified */
+		{ 1.0, 1.10, 1.10, 1, -1 },     /* 10 %, beyond twice the 3 % bound: profiled */
+		{ 1.0, 1.045, 1.0, 2, 1 },      /* 4.5 % in one window: two decide, verified */
+		{ 1.0, 1.045, 1.045, 2, -1 },   /* 4.5 % in both: profiled */
+		{ 1.0, 0.955, 1.0, 2, 1 },      /* and faster */
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct board b;
+		struct govern g;
+		board_u(&b, 5, 1.0);
+		gov_start(&g, 5);
+		struct gcache_rec r = { .held_hz = orin[5], .jps = b.jps[5] * cases[k].rec, .sps = b.sps[5] * cases[k].rec,
+					.noise = 0.005, .base_jps = b.jps[TOP], .base_sps = b.sps[TOP] };
+		govern_use_cache(&g, &r, 0);
+		b.jscale = b.sscale = cases[k].first;
+		while (g.verify_windows < 1 && b.steps < 500) {
+			board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+		}
+		b.jscale = b.sscale = cases[k].then;
+		run(&b, &g, b.steps + 200);
+		if (g.verify_windows != cases[k].windows || g.cache_verdict != cases[k].verdict)
+			fail_msg("case %zu: %d windows, verdict %d; want %d, %d", k, g.verify_windows, g.cache_verdict,
+				 cases[k].windows, cases[k].verdict);
+		assert_int_equal(g.profiles, cases[k].verdict < 0 ? 1 : 0);
+	}
+}
+
 /* A voltage floor: J/step falls toward the top level, but the lowest
  * level, where the voltage drops to its floor, costs half the top's (a
  * drawn calibration, vcurve 0.105: 306 MHz 5.40 J/step, 408 MHz 10.69,
@@ -1416,6 +1454,7 @@ int main(void)
 		cmocka_unit_test(test_saved_stalls_probed),
 		cmocka_unit_test(test_hold_user_aimed),
 		cmocka_unit_test(test_hold_probe_cheaper_longer),
+		cmocka_unit_test(test_cache_verify_second_window),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_baseline_after_ramp),
 		cmocka_unit_test(test_hold_probes_neighbours),
