@@ -81,7 +81,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_govern
 TESTS += tests/unit/test_govern
-tests_unit_test_govern_SOURCES = tests/unit/test_govern.c
+tests_unit_test_govern_SOURCES = tests/unit/test_govern.c tests/unit/gov_board.h
 tests_unit_test_govern_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_govern_LDADD = $(TEST_LDADD)
 # The governor's profile cache: keys, records, files (core/engine/govern_cache.c).
@@ -93,7 +93,7 @@ tests_unit_test_govern_cache_LDADD = $(TEST_LDADD)
 # What a profile measured at 0, 5 and 10 % slowdown (core/engine/govern_trade.c).
 check_PROGRAMS += tests/unit/test_govern_dense
 TESTS += tests/unit/test_govern_dense
-tests_unit_test_govern_dense_SOURCES = tests/unit/test_govern_dense.c
+tests_unit_test_govern_dense_SOURCES = tests/unit/test_govern_dense.c tests/unit/gov_board.h
 tests_unit_test_govern_dense_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_govern_dense_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/unit/test_govern_trade

@@ -12,62 +12,29 @@
 #include <string.h>
 
 #include "govern.h"
+#include "gov_board.h"
 
 enum { N = 11, TOP = N - 1 };
 static const int64_t orin[N] = { 306000000, 408000000, 510000000, 612000000, 714000000, 816000000,
 				 918000000, 1020000000, 1122000000, 1224000000, 1300500000 };
 
-/* The board: J/step and s/step at each level, times a phase factor. */
-struct board {
-	double jps[N], sps[N];
-	double jscale, sscale;     /* the job's phase */
-	double noise;              /* relative, per sample */
-	double warm;               /* extra step time factor, decaying over the first steps */
-	double jwarm;              /* extra J/step factor, decaying over the first 30 steps (at any level) */
-	uint64_t rng;
-	int64_t t;
-	double steps, e_mj;
-	struct dvf_sample s;
-	struct energy e;
-	int lvl;                   /* level running now; -1: the user's (the top) */
-	int64_t last_step;         /* when the last whole step completed */
-	bool with_step_time;       /* the samples say it (step_ns) */
-	double ramp_s;             /* > 0: the user's clocks climb from the lowest level to the top
-	                              over this long (the board's own governor leaving idle) */
-	int stall_every;           /* > 0: a stall after every this many steps (a slow batch: */
-	double stall_s, stall_w;   /* this long at this power, the GPU waiting, at any level) */
-	double stall_left;
-};
-
-static double urand(struct board *b)
-{
-	b->rng = b->rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (double)(b->rng >> 11) / 9007199254740992.0;
-}
-
 /* A U-curve with its minimum at level m (J/step), step time 1/f-like. */
-static void board_u(struct board *b, int m, double depth)
+static void board_u(struct gov_board *b, int m, double depth)
 {
-	memset(b, 0, sizeof *b);
+	gov_board_init(b, orin, N);
 	for (int i = 0; i < N; i++) {
 		double x = (double)(i - m) / N;
 		b->jps[i] = 8.0 * (1 + depth * x * x);
 		b->sps[i] = 0.2 + 0.3 * 306e6 / (double)orin[i];
 	}
-	b->jscale = b->sscale = 1;
-	b->rng = 42;
-	b->lvl = -1;
-	b->last_step = -1;
-	b->with_step_time = true;
-	energy_init(&b->e, 0);
 }
 
 /* A board of any curve: J/step and s/step per level. */
-static void board_curve(struct board *b, const double jps[N], const double sps[N])
+static void board_curve(struct gov_board *b, const double jps[N], const double sps[N])
 {
 	board_u(b, 5, 1.0);
-	memcpy(b->jps, jps, sizeof b->jps);
-	memcpy(b->sps, sps, sizeof b->sps);
+	memcpy(b->jps, jps, sizeof jps[0] * N);
+	memcpy(b->sps, sps, sizeof sps[0] * N);
 }
 
 /* The scripted curves (J/step, s/step), each from a physics the governor
@@ -131,63 +98,8 @@ static int argmin(const double v[N])
 }
 
 /* 100 ms of the board at its level. */
-static void board_tick(struct board *b)
-{
-	int l = b->lvl < 0 ? TOP : b->lvl;
-	if (b->lvl < 0 && b->ramp_s > 0 && (double)b->t * 1e-9 < b->ramp_s)
-		l = (int)((double)b->t * 1e-9 / b->ramp_s * TOP);
-	if (b->stall_left > 1e-9) {
-		/* a stall: no step, the same power at any clock */
-		b->stall_left -= 0.1;
-		b->t += 100000000;
-		b->e_mj += b->stall_w * 0.1 * 1e3;
-		b->s.t_ns = b->t;
-		b->e.ch[ENERGY_TOTAL].mj = b->e_mj;
-		return;
-	}
-	double warm = 1 + b->warm * exp(-b->steps / 8.0);
-	double n = 1 + b->noise * (2 * urand(b) - 1) * 1.7320508;
-	double sps = b->sps[l] * b->sscale * warm;
-	double dsteps = 0.1 / sps;
-	double was = b->steps;
-	b->steps += dsteps;
-	b->e_mj += dsteps * b->jps[l] * b->jscale * n * (1 + b->jwarm * exp(-b->steps / 30.0)) * 1e3;
-	int64_t t0 = b->t;
-	b->t += 100000000;
-	b->s = (struct dvf_sample){ .t_ns = b->t };
-	b->s.steps.ok = true;
-	/* whole steps, a rounding's worth of float error forgiven */
-	double now = floor(b->steps + 1e-9), before = floor(was + 1e-9);
-	b->s.steps.v = (int64_t)now;
-	/* when the last whole step was reached, as a progress line tells it */
-	if (now > before)
-		b->last_step = t0 + (int64_t)((now - was) / dsteps * 1e8);
-	if (b->stall_every > 0 && floor(now / b->stall_every) > floor(before / b->stall_every))
-		b->stall_left = b->stall_s;
-	if (b->with_step_time && b->last_step >= 0)
-		b->s.step_ns = (struct dvf_m){ .ok = true, .v = b->last_step };
-	b->s.gpu_load_pm.ok = true;
-	b->s.gpu_load_pm.v = 900;
-	b->s.gpu_freq_hz = (struct dvf_m){ .ok = true, .v = orin[l] };
-	b->e.ch[ENERGY_TOTAL].mj = b->e_mj;
-}
-
-/* Run until steps reach `until`; count clock changes. */
-static int run(struct board *b, struct govern *g, double until)
-{
-	int changes = 0;
-	while (b->steps < until) {
-		board_tick(b);
-		int w = govern_feed(g, &b->s, &b->e);
-		if (w != b->lvl)
-			changes++;
-		b->lvl = w;
-	}
-	return changes;
-}
-
 /* The level held costs at most tol more than the board's cheapest. */
-static void near_optimum(const struct board *b, int held, double tol)
+static void near_optimum(const struct gov_board *b, int held, double tol)
 {
 	assert_true(held >= 0);
 	double best = b->jps[0];
@@ -214,7 +126,7 @@ static void gov_start(struct govern *g, int start)
 
 /* A seeded board of a curve (noise 0 on seed 0, else `noise` a sample)
  * and a governor started on it from level 5. */
-static void start_on(struct board *b, const double jps[N], const double sps[N], int seed, uint64_t rng0, double noise,
+static void start_on(struct gov_board *b, const double jps[N], const double sps[N], int seed, uint64_t rng0, double noise,
 		     struct govern *g)
 {
 	board_curve(b, jps, sps);
@@ -230,17 +142,17 @@ static void start_on(struct board *b, const double jps[N], const double sps[N], 
 static void test_warmup_then_profile(void **state)
 {
 	(void)state;
-	struct board b;
+	struct gov_board b;
 	board_u(&b, 5, 2.0);
 	b.warm = 2.0;              /* the first steps three times slower */
 	struct govern_cfg c;
 	cfg(&c);
 	struct govern g;
 	govern_init(&g, &c, 4, 0);
-	run(&b, &g, 12);
+	gov_board_run(&b, &g, 12);
 	assert_int_equal(g.state, GOV_WARMUP);
 	assert_int_equal(g.want, -1);
-	run(&b, &g, 200);
+	gov_board_run(&b, &g, 200);
 	assert_true(g.profiles >= 1);
 	assert_true(g.base_ok);
 	/* the baseline: the top level's J/step (the user's clocks) */
@@ -253,7 +165,7 @@ static void test_warmup_then_profile(void **state)
 static void test_warmup_bound(void **state)
 {
 	(void)state;
-	struct board b;
+	struct gov_board b;
 	board_u(&b, 5, 2.0);
 	struct govern_cfg c;
 	cfg(&c);
@@ -263,7 +175,7 @@ static void test_warmup_bound(void **state)
 	/* the step time grows 9 % a 5-step window: never two windows within 5 % */
 	while (b.steps < 200 && g.state == GOV_WARMUP) {
 		b.sscale *= 1.006;
-		board_tick(&b);
+		gov_board_tick(&b);
 		b.lvl = govern_feed(&g, &b.s, &b.e);
 	}
 	assert_int_equal(g.state, GOV_PROFILE);
@@ -281,19 +193,19 @@ static void test_profile_finds_minimum(void **state)
 {
 	(void)state;
 	for (int m = 1; m < N - 1; m++) {
-		struct board b;
+		struct gov_board b;
 		board_u(&b, m, 3.0);
 		struct govern_cfg c;
 		cfg(&c);
 		struct govern g;
 		govern_init(&g, &c, m + 1, 0);
-		run(&b, &g, 300);
+		gov_board_run(&b, &g, 300);
 		assert_int_equal(g.state, GOV_HOLD);
 		assert_int_equal(g.held, m);
 		assert_true(g.first_profile_steps <= 30);
 	}
 	for (int m = 1; m < N - 1; m++) {
-		struct board b;
+		struct gov_board b;
 		board_u(&b, m, 3.0);
 		b.with_step_time = false;
 		struct govern_cfg c;
@@ -301,7 +213,7 @@ static void test_profile_finds_minimum(void **state)
 		struct govern g;
 		int start = m + 1;
 		govern_init(&g, &c, start, 0);
-		run(&b, &g, 300);
+		gov_board_run(&b, &g, 300);
 		assert_int_equal(g.state, GOV_HOLD);
 		near_optimum(&b, g.held, 0.03);
 		assert_true(g.first_profile_steps > 0);
@@ -316,14 +228,14 @@ static void test_profile_finds_minimum(void **state)
 static void test_flat_holds_top(void **state)
 {
 	(void)state;
-	struct board b;
+	struct gov_board b;
 	board_u(&b, TOP, 1.0);
 	b.noise = 0.02;
 	struct govern_cfg c;
 	cfg(&c);
 	struct govern g;
 	govern_init(&g, &c, 5, 0);
-	run(&b, &g, 600);
+	gov_board_run(&b, &g, 600);
 	assert_int_equal(g.state, GOV_HOLD);
 	assert_true(g.held >= TOP - 1);
 	double spent = (double)g.save_steps * g.base_jps;
@@ -335,21 +247,21 @@ static void test_flat_holds_top(void **state)
 static void test_no_flapping(void **state)
 {
 	(void)state;
-	struct board b;
+	struct gov_board b;
 	board_u(&b, 4, 2.0);
 	b.noise = 0.05;
 	struct govern_cfg c;
 	cfg(&c);
 	struct govern g;
 	govern_init(&g, &c, 5, 0);
-	run(&b, &g, 200);
+	gov_board_run(&b, &g, 200);
 	assert_int_equal(g.state, GOV_HOLD);
 	int held = g.held;
 	/* the hold's probes of its neighbours (a window at each now and then)
 	 * are over within a few hundred steps; then nothing moves */
-	run(&b, &g, 400);
+	gov_board_run(&b, &g, 400);
 	assert_true(g.probe[0].done && g.probe[1].done);
-	assert_int_equal(run(&b, &g, 2200), 0);
+	assert_int_equal(gov_board_run(&b, &g, 2200), 0);
 	assert_int_equal(g.held, held);
 	assert_int_equal(g.profiles, 1);
 	double want = b.jps[TOP] - b.jps[held];
@@ -365,14 +277,14 @@ static void test_no_flapping(void **state)
 static void test_change_reprofiles(void **state)
 {
 	(void)state;
-	struct board b;
+	struct gov_board b;
 	board_u(&b, 5, 2.0);
 	b.noise = 0.03;
 	struct govern_cfg c;
 	cfg(&c);
 	struct govern g;
 	govern_init(&g, &c, 5, 0);
-	run(&b, &g, 300);
+	gov_board_run(&b, &g, 300);
 	assert_int_equal(g.state, GOV_HOLD);
 	double at = b.steps;
 	/* the minimum moves two levels down, and steps get 1.6 x longer */
@@ -389,7 +301,7 @@ static void test_change_reprofiles(void **state)
 	int64_t seen = -1;
 	bool rebased = false;
 	while (b.steps < at + 400) {
-		board_tick(&b);
+		gov_board_tick(&b);
 		b.lvl = govern_feed(&g, &b.s, &b.e);
 		if (seen < 0 && g.profiles == 2)
 			seen = (int64_t)b.steps;
@@ -414,13 +326,13 @@ static void test_change_far_reprofiles(void **state)
 {
 	(void)state;
 	for (int seed = 0; seed < 6; seed++) {
-		struct board b;
+		struct gov_board b;
 		board_u(&b, 7, 2.0);
 		b.noise = seed ? 0.02 : 0;
 		b.rng = 7100 + (uint64_t)seed;
 		struct govern g;
 		gov_start(&g, 5);
-		run(&b, &g, 300);
+		gov_board_run(&b, &g, 300);
 		assert_int_equal(g.state, GOV_HOLD);
 		near_optimum(&b, g.held, 0.005);
 		/* the same job, its bottom four levels lower, its steps shorter */
@@ -438,7 +350,7 @@ static void test_change_far_reprofiles(void **state)
 		b.sscale = b.jscale = 0.6;
 		b.lvl = lvl;
 		while (b.steps < at + 600 && !(g.profiles == 2 && g.state == GOV_HOLD))
-			b.lvl = (board_tick(&b), govern_feed(&g, &b.s, &b.e));
+			b.lvl = (gov_board_tick(&b), govern_feed(&g, &b.s, &b.e));
 		assert_int_equal(g.profiles, 2);
 		assert_int_equal(g.state, GOV_HOLD);
 		/* within a level of it (a level's noise in a few windows; the
@@ -461,7 +373,7 @@ static void test_change_carried_not_user(void **state)
 	(void)state;
 	int user = 0;
 	for (int seed = 0; seed < 16; seed++) {
-		struct board b;
+		struct gov_board b;
 		double jps[N], sps[N];
 		for (int i = 0; i < N; i++) {
 			double x = (double)(i - 5) / 5;
@@ -473,13 +385,13 @@ static void test_change_carried_not_user(void **state)
 		b.rng = 5300 + (uint64_t)seed;
 		struct govern g;
 		gov_start(&g, 5);
-		run(&b, &g, 600);
+		gov_board_run(&b, &g, 600);
 		if (g.state != GOV_HOLD || g.hold_user)
 			continue;   /* the first profile did not beat the top: no carry */
 		b.sscale = b.jscale = 0.75;
 		double at = b.steps;
 		while (b.steps < at + 1500 && !(g.profiles == 2 && g.state == GOV_HOLD))
-			b.lvl = (board_tick(&b), govern_feed(&g, &b.s, &b.e));
+			b.lvl = (gov_board_tick(&b), govern_feed(&g, &b.s, &b.e));
 		assert_int_equal(g.profiles, 2);
 		if (g.hold_user || g.held == TOP)
 			fail_msg("seed %d: the re-profile held the user's clocks (level %d), read by no window of the new phase",
@@ -502,7 +414,7 @@ static void test_change_during_profile(void **state)
 	double jps[N], sps[N];
 	curve(C_FALLING, jps, sps);
 	for (int seed = 0; seed < 6; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 8800, 0.02, &g);
 		g.start = TOP;   /* the profile from the top, as a re-profile from a held top starts */
@@ -513,7 +425,7 @@ static void test_change_during_profile(void **state)
 				b.sscale = b.jscale = 0.3;
 				changed = true;
 			}
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 			if (changed && first == -2 && g.state == GOV_HOLD)
 				first = g.held < 0 ? TOP : g.held;
@@ -533,19 +445,19 @@ static void test_change_during_profile(void **state)
 static void test_suspend_resume_end(void **state)
 {
 	(void)state;
-	struct board b;
+	struct gov_board b;
 	board_u(&b, 6, 2.0);
 	struct govern_cfg c;
 	cfg(&c);
 	struct govern g;
 	govern_init(&g, &c, 6, 0);
-	run(&b, &g, 200);
+	gov_board_run(&b, &g, 200);
 	assert_int_equal(g.state, GOV_HOLD);
 	govern_suspend(&g, b.t, "the clock was set by hand");
 	assert_int_equal(g.state, GOV_SUSPENDED);
 	assert_non_null(strstr(govern_last(&g), "by hand"));
 	b.lvl = 2;
-	run(&b, &g, 260);
+	gov_board_run(&b, &g, 260);
 	assert_int_equal(g.want, -1);
 	assert_int_equal(g.state, GOV_SUSPENDED);
 	int held = g.held;
@@ -593,13 +505,13 @@ static void test_any_curve(void **state)
 		curve((enum curve)k, jps, sps);
 		int m = argmin(jps);
 		for (int start = 1; start < N; start += 3) {
-			struct board b;
+			struct gov_board b;
 			board_curve(&b, jps, sps);
 			struct govern_cfg c;
 			cfg(&c);
 			struct govern g;
 			govern_init(&g, &c, start, 0);
-			run(&b, &g, 400);
+			gov_board_run(&b, &g, 400);
 			assert_int_equal(g.state, GOV_HOLD);
 			int cheapest = sweep_min_jps(&g.sw);
 			/* a bump: a local search may stop at a local minimum
@@ -624,7 +536,7 @@ static void test_noise_not_faster(void **state)
 	double jps[N], sps[N], over = 0;
 	curve(C_U, jps, sps);
 	for (int seed = 0; seed <= 20; seed++) {
-		struct board b;
+		struct gov_board b;
 		board_curve(&b, jps, sps);
 		b.noise = seed ? 0.01 : 0;
 		b.rng = 1000 + (uint64_t)seed;
@@ -632,7 +544,7 @@ static void test_noise_not_faster(void **state)
 		cfg(&c);
 		struct govern g;
 		govern_init(&g, &c, 5, 0);
-		run(&b, &g, 600);
+		gov_board_run(&b, &g, 600);
 		assert_int_equal(g.state, GOV_HOLD);
 		if (!seed)
 			assert_int_equal(g.held, argmin(jps));
@@ -648,7 +560,7 @@ static void test_noise_not_faster(void **state)
  * noise-free J/step at the top, minus at the level it ran at; a stall is
  * the same at any level), in points of the baseline's energy; *truth the
  * true saving (J). */
-static double saved_err(struct board *b, const double jps[N], struct govern *g, double *truth)
+static double saved_err(struct gov_board *b, const double jps[N], struct govern *g, double *truth)
 {
 	struct govern_cfg c;
 	cfg(&c);
@@ -660,7 +572,7 @@ static double saved_err(struct board *b, const double jps[N], struct govern *g, 
 		int l = b->lvl < 0 ? TOP : b->lvl;
 		bool counted = g->base_ok && (g->state == GOV_PROFILE || g->state == GOV_BASELINE || g->state == GOV_HOLD);
 		bool stalled = b->stall_left > 1e-9;
-		board_tick(b);
+		gov_board_tick(b);
 		if (counted) {
 			*truth += (b->steps - was) * (jps[TOP] - jps[l]);
 			base += (b->steps - was) * jps[TOP] + (stalled ? b->stall_w * 0.1 : 0);
@@ -674,7 +586,7 @@ static double saved_err(struct board *b, const double jps[N], struct govern *g, 
 static double saved_err_on(const double jps[N], const double sps[N], double noise, uint64_t rng, struct govern *g,
 			   double *truth)
 {
-	struct board b;
+	struct gov_board b;
 	board_curve(&b, jps, sps);
 	b.noise = noise;
 	b.rng = rng;
@@ -705,10 +617,10 @@ static void test_saved_true(void **state)
 	for (int i = 0; i < N; i++)
 		jps[i] = 8;
 	for (int seed = 0; seed < 6; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 91, 0.02, &g);
-		run(&b, &g, 1000);
+		gov_board_run(&b, &g, 1000);
 		assert_int_equal(g.state, GOV_HOLD);
 		if (!g.hold_user)
 			for (int k = 0; k < g.n_log; k++)
@@ -730,7 +642,7 @@ static void saved_stalls_on(const double jps[N], const double sps[N], uint64_t r
 	double sum = 0;
 	*probed = 0;
 	for (int seed = 0; seed < 6; seed++) {
-		struct board b;
+		struct gov_board b;
 		board_curve(&b, jps, sps);
 		b.noise = 0.02;
 		b.rng = rng + (uint64_t)seed;
@@ -810,10 +722,10 @@ static void test_hold_user_aimed(void **state)
 	int user = 0;
 	double over = 0;
 	for (int seed = 1; seed <= 16; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 4100, 0.03, &g);
-		run(&b, &g, 1500);
+		gov_board_run(&b, &g, 1500);
 		assert_int_equal(g.state, GOV_HOLD);
 		user += g.hold_user;
 		int at = g.want < 0 ? TOP : g.want;
@@ -842,16 +754,16 @@ static void test_hold_probe_cheaper_longer(void **state)
 	}
 	int top = 0;
 	for (int seed = 1; seed <= 16; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 5200, 0.05, &g);
 		struct gcache_rec r = { .held_hz = orin[TOP - 1], .jps = jps[TOP - 1], .sps = sps[TOP - 1], .noise = 0.05,
 					.base_jps = jps[0], .base_sps = sps[0] };
 		govern_use_cache(&g, &r, 0);
-		run(&b, &g, 60);
+		gov_board_run(&b, &g, 60);
 		assert_int_equal(g.state, GOV_HOLD);
 		assert_int_equal(g.held, TOP - 1);
-		run(&b, &g, 3000);
+		gov_board_run(&b, &g, 3000);
 		top += g.held == TOP;
 	}
 	print_message("%d of 16 holds at the top (the cheapest) at the end\n", top);
@@ -876,7 +788,7 @@ static void test_cache_verify_second_window(void **state)
 		{ 1.0, 0.955, 1.0, 2, 1 },      /* and faster */
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		board_u(&b, 5, 1.0);
 		gov_start(&g, 5);
@@ -885,11 +797,11 @@ static void test_cache_verify_second_window(void **state)
 		govern_use_cache(&g, &r, 0);
 		b.jscale = b.sscale = cases[k].first;
 		while (g.verify_windows < 1 && b.steps < 500) {
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 		}
 		b.jscale = b.sscale = cases[k].then;
-		run(&b, &g, b.steps + 200);
+		gov_board_run(&b, &g, b.steps + 200);
 		if (g.verify_windows != cases[k].windows || g.cache_verdict != cases[k].verdict)
 			fail_msg("case %zu: %d windows, verdict %d; want %d, %d", k, g.verify_windows, g.cache_verdict,
 				 cases[k].windows, cases[k].verdict);
@@ -914,7 +826,7 @@ static void test_hold_far_lowest(void **state)
 		jps[i] = i == 0 ? 4.4 : 8 * (1 + 0.08 * (TOP - i));
 	}
 	for (int seed = 0; seed < 8; seed++) {
-		struct board b;
+		struct gov_board b;
 		board_curve(&b, jps, sps);
 		b.noise = seed ? 0.02 : 0;
 		b.rng = 900 + (uint64_t)seed;
@@ -930,7 +842,7 @@ static void test_hold_far_lowest(void **state)
 	double u[N];
 	curve(C_U, u, sps);
 	for (int seed = 0; seed < 8; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, u, sps, seed, 4400, 0.02, &g);
 		int64_t far_ticks = 0, later = 0;
@@ -942,7 +854,7 @@ static void test_hold_far_lowest(void **state)
 				assert_int_equal(g.profiles, 1);
 				b.sscale = b.jscale = 0.7;
 			}
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 			bool at = g.state == GOV_HOLD && b.lvl == 0;
 			far_ticks += at && b.steps < 1500;
@@ -980,7 +892,7 @@ static void test_hold_momentum(void **state)
 	int ok = 0;
 	double over = 0;
 	for (int seed = 0; seed < 12; seed++) {
-		struct board b;
+		struct gov_board b;
 		board_curve(&b, jps, sps);
 		b.noise = 0.03;
 		b.rng = 3900 + (uint64_t)seed;
@@ -988,7 +900,7 @@ static void test_hold_momentum(void **state)
 		gov_start(&g, 2);
 		int64_t at[N] = { 0 };
 		while (b.steps < 3000) {
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 			if (b.steps >= 2000 && g.state == GOV_HOLD)
 				at[b.lvl < 0 ? TOP : b.lvl]++;
@@ -1020,12 +932,12 @@ static void test_hold_far_cut(void **state)
 	u[0] = 2 * u[4];
 	u[1] = 1.5 * u[4];
 	for (int seed = 0; seed < 8; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, u, sps, seed, 6100, 0.02, &g);
 		int64_t far_ticks = 0;
 		while (b.steps < 1500) {
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 			far_ticks += g.state == GOV_HOLD && b.lvl == 0;
 		}
@@ -1060,7 +972,7 @@ static void test_saved_base_probed(void **state)
 	jps[TOP] = jps[TOP - 1] * 1.005;
 	double sum = 0;
 	for (int seed = 0; seed < 6; seed++) {
-		struct board b;
+		struct gov_board b;
 		board_curve(&b, jps, sps);
 		b.noise = seed ? 0.01 : 0;
 		b.rng = 610 + (uint64_t)seed;
@@ -1123,20 +1035,20 @@ static void test_hold_probes_neighbours(void **state)
 	assert_true(jps[m + 1] > jps[m] * 1.03);   /* steep: the next level 3 % dearer or more */
 	for (int seed = 0; seed < 8; seed++)
 		for (int off = -1; off <= 1; off += 2) {
-			struct board b;
+			struct gov_board b;
 			struct govern g;
 			start_on(&b, jps, sps, seed, 300, 0.02, &g);
 			struct gcache_rec r = { .held_hz = orin[m + off], .jps = jps[m + off], .sps = sps[m + off],
 						.noise = 0.01, .base_jps = jps[TOP], .base_sps = sps[TOP] };
 			govern_use_cache(&g, &r, 0);
-			run(&b, &g, 60);
+			gov_board_run(&b, &g, 60);
 			assert_int_equal(g.state, GOV_HOLD);
 			assert_int_equal(g.held, m + off);   /* verified, held: the record's level */
-			run(&b, &g, 600);
+			gov_board_run(&b, &g, 600);
 			if (g.held != m)
 				fail_msg("seed %d, one level %s: held %d after 600 steps, the optimum %d", seed,
 					 off < 0 ? "down" : "up", g.held, m);
-			int changes = run(&b, &g, 1500);
+			int changes = gov_board_run(&b, &g, 1500);
 			assert_int_equal(g.held, m);
 			assert_int_equal(g.profiles, 0);
 			/* both of its sides decided long before: no probe left */
@@ -1157,11 +1069,11 @@ static void test_probe_steep_side_early(void **state)
 	jps[3] = jps[4] * 1.06;   /* 612 MHz 6 % over the held 714 */
 	jps[5] = jps[4] * 1.004;  /* 816 MHz 0.4 % over it */
 	for (int seed = 1; seed < 6; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 900, 0.02, &g);
 		while (!(g.state == GOV_HOLD && g.probe[0].done && g.probe[1].done) && b.steps < 3000) {
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 		}
 		assert_int_equal(g.held, 4);
@@ -1185,13 +1097,13 @@ static void test_profile_long_steps(void **state)
 {
 	(void)state;
 	for (int m = 2; m < N - 2; m += 3) {
-		struct board b;
+		struct gov_board b;
 		board_u(&b, m, 3.0);
 		for (int i = 0; i < N; i++)
 			b.sps[i] = 1.0 + 0.8 * 306e6 / (double)orin[i];   /* 1.2-1.8 s a step */
 		struct govern g;
 		gov_start(&g, m + 2);
-		run(&b, &g, 150);
+		gov_board_run(&b, &g, 150);
 		assert_int_equal(g.state, GOV_HOLD);
 		assert_int_equal(g.held, m);
 		assert_int_equal(g.sw.cfg.dwell_steps, 2);
@@ -1200,14 +1112,14 @@ static void test_profile_long_steps(void **state)
 	}
 	/* steps as long but jittering by 8 %: the baseline's windows show it,
 	 * and a window holds more of them */
-	struct board b;
+	struct gov_board b;
 	board_u(&b, 5, 3.0);
 	for (int i = 0; i < N; i++)
 		b.sps[i] = 1.0 + 0.8 * 306e6 / (double)orin[i];
 	b.noise = 0.3;   /* a sample's; a step spans 15 of them: 8 % a step */
 	struct govern g;
 	gov_start(&g, 6);
-	run(&b, &g, 150);
+	gov_board_run(&b, &g, 150);
 	assert_true(g.profiles >= 1);
 	assert_true(g.sw.cfg.dwell_steps > 2);
 }
@@ -1223,13 +1135,13 @@ static void test_hold_probe_stall(void **state)
 	double jps[N], sps[N];
 	curve(C_U, jps, sps);
 	for (int seed = 1; seed < 5; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 500, 0.02, &g);
 		/* to a probe's window, its clock settled and a step in it */
 		while (!(g.state == GOV_HOLD && g.probe_side >= 0 && b.lvl == g.probe_to[g.probe_side] &&
 			 b.steps > 2 && g.win.open && g.last_step_t > g.win.t0 + g.cfg.settle_ns) && b.steps < 1500) {
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 		}
 		assert_true(b.steps < 1500);
@@ -1237,7 +1149,7 @@ static void test_hold_probe_stall(void **state)
 		b.stall_left = 10.0;
 		double at = 0;
 		while (b.stall_left > 1e-9) {
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 			at += 0.1;
 			if (b.lvl == held)
@@ -1249,7 +1161,7 @@ static void test_hold_probe_stall(void **state)
 		assert_int_equal(g.probe_side, -1);
 		assert_int_equal(g.held, held);
 		/* the probes go on: a side decided after it */
-		run(&b, &g, b.steps + 600);
+		gov_board_run(&b, &g, b.steps + 600);
 		int given = -1, after = 0;
 		for (int k = 0; k < g.n_log; k++) {
 			if (strstr(g.log[k], "given up"))
@@ -1281,18 +1193,18 @@ static void test_hold_probes_noisy(void **state)
 	}
 	int moved = 0;
 	for (int seed = 1; seed <= 24; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 900, 0.16, &g);
 		struct gcache_rec r = { .held_hz = orin[m], .jps = jps[m], .sps = sps[m], .noise = 0.05,
 					.base_jps = jps[TOP], .base_sps = sps[TOP] };
 		govern_use_cache(&g, &r, 0);
-		run(&b, &g, 60);
+		gov_board_run(&b, &g, 60);
 		assert_int_equal(g.state, GOV_HOLD);
 		assert_int_equal(g.held, m);
 		bool away = false;
 		for (double st = 61; st <= 1500; st++) {
-			run(&b, &g, st);
+			gov_board_run(&b, &g, st);
 			away |= g.state == GOV_HOLD && g.held != m;
 		}
 		if (away) {
@@ -1323,18 +1235,18 @@ static void test_hold_move_measured_again(void **state)
 	double err = 0;
 	int moved = 0;
 	for (int seed = 1; seed <= 40; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 1700, 0.16, &g);
 		struct gcache_rec r = { .held_hz = 0, .jps = jps[TOP], .sps = sps[TOP], .noise = 0.05,
 					.base_jps = jps[TOP], .base_sps = sps[TOP] };
 		govern_use_cache(&g, &r, 0);
-		run(&b, &g, 60);
+		gov_board_run(&b, &g, 60);
 		assert_true(g.hold_user);
 		double s0 = 0, j0 = 0;
 		bool away = false;
 		for (double st = 61; st <= 3000 && !away; st++) {
-			run(&b, &g, st);
+			gov_board_run(&b, &g, st);
 			if (g.state == GOV_HOLD && !g.hold_user && g.held == TOP - 1) {
 				away = true;
 				s0 = (double)g.save_steps;
@@ -1343,7 +1255,7 @@ static void test_hold_move_measured_again(void **state)
 		}
 		if (!away)
 			continue;
-		run(&b, &g, 3000);
+		gov_board_run(&b, &g, 3000);
 		if (g.held != TOP - 1)
 			continue;
 		double per = (g.saved_j - j0) / ((double)g.save_steps - s0);
@@ -1368,22 +1280,22 @@ static void test_hold_user_probed(void **state)
 		jps[i] = 8 * (1 + 0.04 * abs(i - (TOP - 1)));
 	}
 	for (int seed = 0; seed < 6; seed++) {
-		struct board b;
+		struct gov_board b;
 		struct govern g;
 		start_on(&b, jps, sps, seed, 500, 0.02, &g);
 		struct gcache_rec r = { .held_hz = 0, .jps = jps[TOP], .sps = sps[TOP], .noise = 0.01,
 					.base_jps = jps[TOP], .base_sps = sps[TOP] };
 		govern_use_cache(&g, &r, 0);
-		run(&b, &g, 60);
+		gov_board_run(&b, &g, 60);
 		assert_int_equal(g.state, GOV_HOLD);
 		assert_true(g.hold_user);
 		assert_int_equal(g.held, TOP);
-		run(&b, &g, 600);
+		gov_board_run(&b, &g, 600);
 		if (g.held != TOP - 1 || g.hold_user)
 			fail_msg("seed %d: held %d%s after 600 steps, the optimum %d", seed, g.held,
 				 g.hold_user ? " (the user's clocks)" : "", TOP - 1);
 		double s0 = (double)g.save_steps, j0 = g.saved_j;
-		run(&b, &g, 1500);
+		gov_board_run(&b, &g, 1500);
 		double per = (g.saved_j - j0) / ((double)g.save_steps - s0), want = jps[TOP] - jps[TOP - 1];
 		if (fabs(per - want) / jps[TOP] > 0.005)
 			fail_msg("seed %d: %.4f J/step saved since, the curve's %.4f", seed, per, want);
@@ -1403,7 +1315,7 @@ static void test_baseline_after_ramp(void **state)
 		jps[i] = 8 * (0.8 + 0.02 * i);   /* the GPU's power, the time alike */
 	}
 	for (int seed = 0; seed < 8; seed++) {
-		struct board b;
+		struct gov_board b;
 		board_curve(&b, jps, sps);
 		b.noise = seed % 4 ? 0.01 : 0;
 		b.rng = 300 + (uint64_t)seed;
@@ -1414,7 +1326,7 @@ static void test_baseline_after_ramp(void **state)
 		struct govern g;
 		govern_init(&g, &c, 5, 0);
 		while (!g.base_ok && b.steps < 400) {
-			board_tick(&b);
+			gov_board_tick(&b);
 			b.lvl = govern_feed(&g, &b.s, &b.e);
 		}
 		assert_true(g.base_ok);

@@ -4,7 +4,7 @@
  * noise there, and a walk a level at a time stopped within noise of where
  * it began (10-21 % over the optimum on drawn 64-level curves): the
  * profile searches GOVERN_COARSE levels first, then the levels around the
- * best (govern_profile.c).  A scripted board, as in test_govern.c. */
+ * best (govern_profile.c).  The scripted board of test_govern.c (gov_board.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,48 +15,29 @@
 #include <cmocka.h>
 
 #include "govern.h"
+#include "gov_board.h"
 
 enum { M = 64, TOP = M - 1 };
 
-struct board {
-	int64_t hz[M];
-	double jps[M], sps[M];
-	double noise;
-	uint64_t rng;
-	int64_t t, last_step;
-	double steps, e_mj;
-	struct dvf_sample s;
-	struct energy e;
-	int lvl;   /* -1: the user's clocks (the top) */
-};
-
-static double urand(struct board *b)
-{
-	b->rng = b->rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (double)(b->rng >> 11) / 9007199254740992.0;
-}
-
 /* A V: the step time falls as 1/f to a knee, flat above it; J/step rises
  * `lo` to the lowest level and `hi` to the highest, linear in the level. */
-static void board_v(struct board *b, int knee, double lo, double hi)
+static void board_v(struct gov_board *b, int knee, double lo, double hi)
 {
-	memset(b, 0, sizeof *b);
+	int64_t hz[M];
 	for (int i = 0; i < M; i++)
-		b->hz[i] = (210 + 30 * (int64_t)i) * 1000000;
+		hz[i] = (210 + 30 * (int64_t)i) * 1000000;
+	gov_board_init(b, hz, M);
 	for (int i = 0; i < M; i++) {
 		b->jps[i] = 5.0 * (i <= knee ? 1 + lo * (knee - i) / (knee > 0 ? knee : 1)
 					     : 1 + hi * (i - knee) / (TOP - knee));
 		b->sps[i] = 0.3 * (double)b->hz[knee] / (double)b->hz[i < knee ? i : knee];
 	}
-	b->lvl = -1;
-	b->last_step = -1;
 	b->rng = 7;
-	energy_init(&b->e, 0);
 }
 
 /* A monotone curve: J/step changes by `total` over the table (falling with
  * the clock where total < 0), a step time a + b/f with a 30 % share. */
-static void board_mono(struct board *b, double total)
+static void board_mono(struct gov_board *b, double total)
 {
 	board_v(b, 0, 0, 0);
 	for (int i = 0; i < M; i++) {
@@ -66,42 +47,12 @@ static void board_mono(struct board *b, double total)
 	}
 }
 
-static void board_tick(struct board *b)
-{
-	int l = b->lvl < 0 ? TOP : b->lvl;
-	double n = 1 + b->noise * (2 * urand(b) - 1) * 1.7320508;
-	double dsteps = 0.1 / b->sps[l], was = b->steps;
-	b->steps += dsteps;
-	b->e_mj += dsteps * b->jps[l] * n * 1e3;
-	int64_t t0 = b->t;
-	b->t += 100000000;
-	b->s = (struct dvf_sample){ .t_ns = b->t };
-	b->s.steps.ok = true;
-	double now = floor(b->steps + 1e-9), before = floor(was + 1e-9);
-	b->s.steps.v = (int64_t)now;
-	if (now > before)
-		b->last_step = t0 + (int64_t)((now - was) / dsteps * 1e8);
-	if (b->last_step >= 0)
-		b->s.step_ns = (struct dvf_m){ .ok = true, .v = b->last_step };
-	b->s.gpu_load_pm = (struct dvf_m){ .ok = true, .v = 900 };
-	b->s.gpu_freq_hz = (struct dvf_m){ .ok = true, .v = b->hz[l] };
-	b->e.ch[ENERGY_TOTAL].mj = b->e_mj;
-}
-
-static void run(struct board *b, struct govern *g, double until)
-{
-	while (b->steps < until) {
-		board_tick(b);
-		b->lvl = govern_feed(g, &b->s, &b->e);
-	}
-}
-
-static void gov_on(struct govern *g, const struct board *b, int start)
+static void gov_on(struct govern *g, const struct gov_board *b, int start)
 {
 	struct govern_cfg c;
 	govern_cfg_defaults(&c);
 	c.n_levels = M;
-	memcpy(c.level_hz, b->hz, sizeof b->hz);
+	memcpy(c.level_hz, b->hz, sizeof b->hz[0] * M);
 	govern_init(g, &c, start, 0);
 }
 
@@ -115,10 +66,10 @@ static int argmin(const double *v)
 }
 
 /* The first profile's choice, before any probe of the hold moves it. */
-static int first_hold(struct board *b, struct govern *g)
+static int first_hold(struct gov_board *b, struct govern *g)
 {
 	while (g->state != GOV_HOLD && b->steps < 2000) {
-		board_tick(b);
+		gov_board_tick(b);
 		b->lvl = govern_feed(g, &b->s, &b->e);
 	}
 	assert_int_equal(g->state, GOV_HOLD);
@@ -141,7 +92,7 @@ static void test_dense_curves(void **state)
 	};
 	for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
 		for (int start = 5; start < M; start += 19) {
-			struct board b;
+			struct gov_board b;
 			if (cs[k].mono != 0)
 				board_mono(&b, cs[k].mono);
 			else
@@ -161,13 +112,13 @@ static void test_dense_curves(void **state)
 static void test_dense_stages(void **state)
 {
 	(void)state;
-	struct board b;
+	struct gov_board b;
 	board_v(&b, 31, 0.3, 0.2);
 	struct govern g;
 	gov_on(&g, &b, 10);
 	bool saw_coarse = false;
 	while (g.state != GOV_HOLD && b.steps < 2000) {
-		board_tick(&b);
+		gov_board_tick(&b);
 		b.lvl = govern_feed(&g, &b.s, &b.e);
 		if (g.state == GOV_PROFILE && !g.prof_fine) {
 			assert_true(g.sw.cfg.n_levels <= GOVERN_COARSE + 2);
@@ -198,7 +149,7 @@ static void test_dense_noisy(void **state)
 	int n = 0;
 	for (int k = 0; k < 2; k++)
 		for (uint64_t seed = 1; seed <= 6; seed++) {
-			struct board b;
+			struct gov_board b;
 			if (k == 0)
 				board_v(&b, 40, 0.4, 0.15);
 			else
@@ -207,7 +158,7 @@ static void test_dense_noisy(void **state)
 			b.rng = 1000 + seed;
 			struct govern g;
 			gov_on(&g, &b, 12);
-			run(&b, &g, 1500);
+			gov_board_run(&b, &g, 1500);
 			int held = g.held >= 0 ? g.held : TOP, m = argmin(b.jps);
 			double over = b.jps[held] / b.jps[m] - 1;
 			sum += over;
