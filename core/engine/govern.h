@@ -68,7 +68,7 @@
 #define GOVERN_MAX_WINDOWS 8     /* a profile's windows at most (the baseline's counted) */
 #define GOVERN_COARSE 9          /* a table of more than 13 levels is profiled on 9 of them first ... */
 #define GOVERN_DENSE 13          /* ... (a table of up to 13 levels is searched whole) */
-#define GOVERN_FINE_WINDOWS 4    /* ... then around the best with this many windows more */
+#define GOVERN_FINE_STAGES 1     /* ... then around the best, the gaps beside it halved once */
 #define GOVERN_BEAT_MIN 0.005    /* a level beats the user's clocks by more than their noise and 0.5 % */
 #define GOVERN_BASE_SE 0.01      /* a baseline is measured on until its J/step is known within 1 % (SE) ... */
 #define GOVERN_PROBE_Z 2.0       /* a neighbour probed in a hold: cheaper beyond 2 SE of the paired differences ... */
@@ -176,7 +176,7 @@ struct govern {
 	 * coarse subset, then that and the fine levels around its best */
 	struct sweep sw;
 	int prof_lv[DVF_MAX_LEVELS];
-	bool prof_fine;              /* the dense table's second, fine stage */
+	int prof_fine;               /* the dense table's fine stages so far (fine_start in govern_profile.c) */
 	int profiles;
 	int64_t first_profile_steps; /* steps the first profile spent, -1 before */
 	/* the baseline: the user's clocks' J/step for this phase */
