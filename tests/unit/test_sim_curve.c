@@ -301,18 +301,30 @@ static void test_model_phases_scale(void **state)
 	}
 }
 
-static struct sim *mk_curve(const char *path, double noise, int64_t steps)
+/* A simulated board playing the table at path; model NULL: the default
+ * workload. */
+static struct sim *mk_curve_of(const char *path, double noise, int64_t steps, const char *model, int seq, int batch)
 {
 	struct sim_cfg cfg;
 	sim_cfg_defaults(&cfg);
 	cfg.curve = path;
 	cfg.noise = noise;
 	cfg.total_steps = steps;
+	if (model) {
+		cfg.model = model;
+		cfg.seq_len = seq;
+		cfg.batch = batch;
+	}
 	char err[512];
 	struct sim *s = sim_create(&cfg, err, sizeof err);
 	if (!s)
 		fail_msg("%s", err);
 	return s;
+}
+
+static struct sim *mk_curve(const char *path, double noise, int64_t steps)
+{
+	return mk_curve_of(path, noise, steps, NULL, 0, 0);
 }
 
 static void tree_write(const struct sim *s, const char *rel, const char *text)
@@ -410,18 +422,7 @@ static const char orin_v_text[] =
 static void moving_clock_run(const char *path, const char *model, int seq, int batch, int toggle_ms, int n,
 			     double *s_per_step, double *j_per_step)
 {
-	struct sim_cfg cfg;
-	sim_cfg_defaults(&cfg);
-	cfg.curve = path;
-	cfg.noise = 0;
-	cfg.total_steps = 0;
-	cfg.model = model;
-	cfg.seq_len = seq;
-	cfg.batch = batch;
-	char err[512];
-	struct sim *s = sim_create(&cfg, err, sizeof err);
-	if (!s)
-		fail_msg("%s", err);
+	struct sim *s = mk_curve_of(path, 0, 0, model, seq, batch);
 	int64_t t = 0;
 	bool high = false;
 	double e0 = 0;
