@@ -6,8 +6,8 @@
 # profiling steps.  --no-cache (and the config key) profiles and leaves the
 # cache alone; another model or sequence length profiles; a damaged record
 # is named FILE:LINE and the job profiled (and the record replaced); a
-# record the window disagrees with is profiled again; two runs at once
-# leave a whole record.
+# record the window disagrees with is profiled again (near the bound, after
+# a second window); two runs at once leave a whole record.
 . "$top_srcdir/tests/lib.sh"
 PY=/usr/bin/python3
 jget() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
@@ -100,6 +100,24 @@ expect_grep "disagrees: said" "governor: the cached profile does not fit: " "$T/
 expect_eq "disagrees: one profile" "$(jget "$T/h.json" "j['governor']['profiles']")" 1
 expect_eq "disagrees: one verification window" "$(jget "$T/h.json" "j['governor']['verification_windows']")" 1
 expect_eq "disagrees: verified false" "$(jget "$T/h.json" "j['governor']['from_cache']['verified']")" False
+# ... and one between the bound and twice it (the record's figures 1.5
+# bounds under what the job runs): a second window, then both decide
+"$PY" - "$rec" <<'EOF'
+import math, sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+noise = float([l.split()[1] for l in lines if l.startswith("noise ")][0])
+k = 1 + 1.5 * max(4 * math.sqrt(2) * noise, 0.03)   # govern_cache_bound
+out = []
+for l in lines:
+    w = l.split()
+    out.append("%s %.9g" % (w[0], float(w[1]) / k) if w and w[0] in ("j_per_step", "s_per_step") else l)
+open(p, "w").write("\n".join(out))
+EOF
+gov h2 --seed 7
+expect_grep "near the bound: a second window said" "governor: verify: .*: within twice the bound, one more window decides" "$T/h2.err"
+expect_eq "near the bound: two verification windows" "$(jget "$T/h2.json" "j['governor']['verification_windows']")" 2
+expect_eq "near the bound, both off: profiled" "$(jget "$T/h2.json" "j['governor']['profiles']")" 1
 
 # 7. Two runs of a new job at once: a whole record, which a third run uses.
 gov i1 --seed 7 --sim-seq-len 256 &
