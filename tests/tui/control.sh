@@ -120,9 +120,8 @@ expect_screen "KILL run: pinned" 'set +pinned by you at 612 MHz'
 kill -KILL "$(cat "$T/pid")"
 expect_screen "KILL run: killed" 'DVFSTOP-EXIT=137'
 files "KILL: the clock stays changed" 612000000 612000000
-# The killed dashboard left the terminal in its modes (no CR -> NL): C-j.
-tm send-keys -l "stty sane; tput rmcup 2>/dev/null; clear"
-keys C-j
+# The killed dashboard left the terminal in its modes (no CR -> NL).
+sane_again
 clear_screen
 ctl
 expect_screen "stale state: the prompt" 'a previous dvfstop left the GPU clock changed:'

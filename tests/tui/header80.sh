@@ -41,8 +41,7 @@ keys +
 expect_screen "+: a clock set" 'pinned by you'
 kill -KILL "$(cat "$T/pid")"
 expect_screen "killed" 'DVFSTOP-EXIT=137'
-tm send-keys -l "stty sane; tput rmcup 2>/dev/null; clear"
-keys C-j
+sane_again
 clear_screen
 dash
 expect_screen "the next start asks" 'restore it\? y/n'

@@ -67,6 +67,16 @@ expect_rows() {
 	shift
 	if until_ok screen_ok "$@"; then ok "$_what"; else fail "$_what: not on the screen:"; screen | sed 's/^/    |/'; fi
 }
+# sane_again: after a killed dashboard (its terminal left raw: no CR -> NL),
+# stty sane and a clear, sent with C-j, and nothing typed after them until
+# they have run: text typed while the terminal is still raw keeps its CR,
+# and the next line read "clear\rsh -c ...", "sh: not found" (exit 127,
+# once in CI on a busy machine).
+sane_again() {
+	tm send-keys -l "stty sane; tput rmcup 2>/dev/null; clear"
+	keys C-j
+	wait_gone 'DVFSTOP-EXIT' || { fail "the terminal is not reset:"; screen | sed 's/^/    |/'; }
+}
 # clear_screen: an empty screen before the next run (no stale output).
 clear_screen() {
 	run clear
