@@ -25,6 +25,22 @@ gov() {
 	[ "$_rc" -eq 0 ] || { fail "$_n: exit $_rc"; sed 's/^/    /' "$T/$_n.err"; }
 }
 records() { ls "$P" 2>/dev/null | grep -c '\.profile$'; }
+# rec_scale FACTOR FIELD...: the record's FIELDs times FACTOR, a Python
+# expression that may use the record's noise
+rec_scale() {
+	"$PY" - "$rec" "$@" <<'EOF'
+import math, sys
+p, factor, fields = sys.argv[1], sys.argv[2], sys.argv[3:]
+lines = open(p).read().split("\n")
+noise = float(next(l.split()[1] for l in lines if l.startswith("noise ")))
+k = eval(factor, {"math": math, "noise": noise})
+out = []
+for l in lines:
+    w = l.split()
+    out.append("%s %.9g" % (w[0], float(w[1]) * k) if w and w[0] in fields else l)
+open(p, "w").write("\n".join(out))
+EOF
+}
 
 # 1. The first run profiles and keeps its profile.
 gov a --seed 3
@@ -88,13 +104,7 @@ expect_eq "a link: one profile" "$(jget "$T/g.json" "j['governor']['profiles']")
 [ -f "$rec" ] && [ ! -L "$rec" ] && ok "a link: replaced by a record" || fail "a link: still a link"
 
 # 6. A record the verification window disagrees with: profiled as usual.
-"$PY" - "$rec" <<'EOF'
-import sys
-p = sys.argv[1]
-lines = open(p).read().split("\n")
-out = ["j_per_step %.9g" % (float(l.split()[1]) * 1.5) if l.startswith("j_per_step ") else l for l in lines]
-open(p, "w").write("\n".join(out))
-EOF
+rec_scale 1.5 j_per_step
 gov h --seed 6
 expect_grep "disagrees: said" "governor: the cached profile does not fit: " "$T/h.err"
 expect_eq "disagrees: one profile" "$(jget "$T/h.json" "j['governor']['profiles']")" 1
@@ -102,18 +112,7 @@ expect_eq "disagrees: one verification window" "$(jget "$T/h.json" "j['governor'
 expect_eq "disagrees: verified false" "$(jget "$T/h.json" "j['governor']['from_cache']['verified']")" False
 # ... and one between the bound and twice it (the record's figures 1.5
 # bounds under what the job runs): a second window, then both decide
-"$PY" - "$rec" <<'EOF'
-import math, sys
-p = sys.argv[1]
-lines = open(p).read().split("\n")
-noise = float([l.split()[1] for l in lines if l.startswith("noise ")][0])
-k = 1 + 1.5 * max(4 * math.sqrt(2) * noise, 0.03)   # govern_cache_bound
-out = []
-for l in lines:
-    w = l.split()
-    out.append("%s %.9g" % (w[0], float(w[1]) / k) if w and w[0] in ("j_per_step", "s_per_step") else l)
-open(p, "w").write("\n".join(out))
-EOF
+rec_scale "1 / (1 + 1.5 * max(4 * math.sqrt(2) * noise, 0.03))" j_per_step s_per_step   # govern_cache_bound
 gov h2 --seed 7
 expect_grep "near the bound: a second window said" "governor: verify: .*: within twice the bound, one more window decides" "$T/h2.err"
 expect_eq "near the bound: two verification windows" "$(jget "$T/h2.json" "j['governor']['verification_windows']")" 2
