@@ -199,14 +199,6 @@ void govern_profile_start(struct govern *g, int64_t now, const struct dvf_sample
  * step it stopped within noise on the gentle side, 3 % over
  * (test_dense_noisy).  False where there is none to add (the table is not
  * dense, the gaps are one level, or the stages are done). */
-static bool in_old(const int *lv, int n, int l)
-{
-	for (int i = 0; i < n; i++)
-		if (lv[i] == l)
-			return true;
-	return false;
-}
-
 static bool fine_start(struct govern *g, const struct dvf_sample *s)
 {
 	int bi = g->sw.best, n = g->sw.cfg.n_levels;
@@ -214,19 +206,19 @@ static bool fine_start(struct govern *g, const struct dvf_sample *s)
 		return false;
 	if (g->prof_fine >= GOVERN_FINE_STAGES)
 		return false;
-	bool in[DVF_MAX_LEVELS] = { false }, any = false;
+	bool in[DVF_MAX_LEVELS] = { false };
 	for (int i = 0; i < n; i++)
 		in[g->prof_lv[i]] = true;
-	int best = g->prof_lv[bi], mid[2] = { -1, -1 };
+	int best = g->prof_lv[bi], mid[2] = { -1, -1 }, add = 0;
 	for (int d = 0; d < 2; d++) {
 		int k = d ? bi + 1 : bi - 1;
 		if (k < 0 || k >= n || abs(g->prof_lv[k] - best) < 2)
 			continue;
 		mid[d] = (g->prof_lv[k] + best) / 2;
-		any |= !in[mid[d]];
+		add += !in[mid[d]];
 		in[mid[d]] = true;
 	}
-	if (!any)
+	if (!add)
 		return false;
 	struct sweep old = g->sw;
 	int old_lv[DVF_MAX_LEVELS];
@@ -237,7 +229,6 @@ static bool fine_start(struct govern *g, const struct dvf_sample *s)
 	c.start = govern_profile_index(g, best);
 	/* a stage's windows: its new levels' (the search counts the windows
 	 * its levels hold; past them only a material doubt is measured on) */
-	int add = (mid[0] >= 0 && !in_old(old_lv, n, mid[0])) + (mid[1] >= 0 && !in_old(old_lv, n, mid[1]));
 	int held = 0;
 	for (int i = 0; i < n; i++)
 		held += old.pts[i].windows;

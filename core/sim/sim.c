@@ -131,8 +131,7 @@ static void sim_start_step(struct sim *s)
 		sim_curve_step_start(s, extra);
 		return;
 	}
-	s->cpu_work_s = t_cpu * s->step_jit;
-	s->rem = s->cpu_work_s + extra;
+	s->rem = t_cpu * s->step_jit + extra;
 }
 
 /* The models play the measured table, if there is one, as the workload

@@ -207,7 +207,9 @@ static double curve_step_s(const struct sim_curve *c, const struct sim_model *ba
 	return sim_model_step_time_s(base, top) * c->time[c->n - 1] / sim_curve_at(c, c->time, f_hz);
 }
 
-double sim_model_time_scale(const struct sim_model *m, double f_hz)
+/* What the table makes of the model's phase times at f: the table's step
+ * time over the base workload's own (1 without a table). */
+static double time_scale(const struct sim_model *m, double f_hz)
 {
 	if (!m->curve)
 		return 1.0;
@@ -248,7 +250,7 @@ static double own_phase_time_s(const struct sim_model *m, double f_hz, enum sim_
 double sim_model_phase_time_s(const struct sim_model *m, double f_hz, enum sim_phase ph)
 {
 	double t = own_phase_time_s(m, f_hz, ph);
-	return m->curve ? t * sim_model_time_scale(m, f_hz) : t;
+	return m->curve ? t * time_scale(m, f_hz) : t;
 }
 
 double sim_model_step_time_s(const struct sim_model *m, double f_hz)

@@ -83,9 +83,6 @@ int sim_model_init_cal(struct sim_model *m, const struct catalog_model *cm, int 
  * at f.  Another workload (an evaluation batch, another sequence length)
  * scales the table's time and power by its own model over the base's. */
 void sim_model_play_curve(struct sim_model *m, const struct sim_curve *c, const struct sim_model *base);
-/* What the table makes of the model's phase times at f: the table's step
- * time over the base workload's own (1 without a table). */
-double sim_model_time_scale(const struct sim_model *m, double f_hz);
 
 /* GPU core voltage (V) at clock f: flat at the bottom, rising to the top
  * (the reference calibration; sim_model_volts: the model's own). */

@@ -118,8 +118,6 @@ struct sim {
 	/* fine-tune */
 	enum sim_phase phase;
 	double rem;             /* cycles (compute) or seconds (cpu, mem) left */
-	double cpu_work_s;      /* the CPU phase's own work: what rem holds above it
-	                           is a stall, which comes first */
 	/* under a measured table (sim_curve_step_start): rem is the share of
 	 * the step left in its phase, the phases' shares are fixed when the
 	 * step starts, and a stall is seconds of its own, before the CPU's */
