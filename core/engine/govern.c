@@ -171,10 +171,8 @@ void govern_to_hold(struct govern *g, int lvl, bool user, int64_t now, const str
 	g->held_d2 = 0;
 	g->held_nd = 0;
 	bool probing = lvl >= 0 && g->cfg.select == SEL_ENERGY && (!user || lvl == g->base_level);
-	g->probe_to[0] = lvl - 1;
-	g->probe_to[1] = lvl + 1;
-	g->probe[0].done = !probing || lvl - 1 < 0;
-	g->probe[1].done = !probing || lvl + 1 >= g->cfg.n_levels;
+	govern_probe_reach(g);
+	govern_probe_arm(g, !probing);
 	if (g->first_profile_steps < 0 && s->steps.ok)
 		g->first_profile_steps = s->steps.v - g->wu_steps0;
 	/* The user's clocks held: pinned at the level they ran at, where they

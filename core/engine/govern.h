@@ -247,6 +247,8 @@ struct govern {
 	double held_d2;              /* sum of squared relative differences of successive held windows */
 	int held_nd;                 /* ... how many: the held level's window noise, pooled over the hold */
 	int probe_switches;          /* moves by probes in this hold that turned back (the first counted) */
+	int probe_dist[2];           /* levels from the held one to each side's probe: 1 but on a dense table (govern_probe.c) */
+	bool probing;                /* this hold probes at all */
 	int move_side;               /* the side of the last move, -1 none */
 	int far_lvl;                 /* the lowest level, probed once the side below is decided; -1 none */
 	int64_t far_n;               /* ... in windows of this many steps */

@@ -38,6 +38,10 @@ void govern_probe_aim(struct govern *g, int lvl);
 /* After a profile: where it did not read the table's lowest level, the
  * hold probes it too, once the side below is decided. */
 void govern_probe_far(struct govern *g);
+/* A new hold's probe distances: 1, on a dense table from the profile's slope. */
+void govern_probe_reach(struct govern *g);
+/* Arm both sides' probes at probe_dist from the held level; none where off. */
+void govern_probe_arm(struct govern *g, bool off);
 /* A sample of the lowest level's window: true where it is cut short,
  * decided dearer (the held level asked back). */
 bool govern_probe_far_cut(struct govern *g, const struct dvf_sample *s, const struct energy *e, bool stepped);
