@@ -51,8 +51,8 @@ void govern_probe_reach(struct govern *g)
 	}
 }
 
-/* Both sides' probes at probe_dist levels from the held one (the table's
- * end where that is past it); none where off. */
+/* A side's probe at probe_dist levels from the held one (the table's end
+ * where that is past it); none where off. */
 static void arm_side(struct govern *g, int side, bool off)
 {
 	int n = g->cfg.n_levels, lvl = g->held, to = lvl + (side ? g->probe_dist[side] : -g->probe_dist[side]);
@@ -61,6 +61,7 @@ static void arm_side(struct govern *g, int side, bool off)
 	g->probe_to[side] = to;
 }
 
+/* Both sides' (govern_priv.h). */
 void govern_probe_arm(struct govern *g, bool off)
 {
 	g->probing = !off;
