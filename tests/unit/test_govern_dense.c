@@ -182,6 +182,30 @@ static void test_dense_noisy(void **state)
 		fail_msg("over the least: %.2f %% on average, %.2f %% worst", sum / n * 100, worst * 100);
 }
 
+/* The first hold's probes on a noise-free V: a level away on its steep
+ * side (3 % a level), further on its gentle one (0.1 % a level), never
+ * past half the coarse gap; a table of up to 13 levels probes the
+ * neighbours (test_govern.c). */
+static void test_dense_probe_reach(void **state)
+{
+	(void)state;
+	for (int steep_above = 0; steep_above < 2; steep_above++) {
+		struct gov_board b;
+		if (steep_above)
+			board_v(&b, 40, 0.06, 0.7);    /* 0.15 % a level below, 3 % above */
+		else
+			board_v(&b, 20, 0.6, 0.05);    /* 3 % a level below, 0.12 % above */
+		struct govern g;
+		gov_on(&g, &b, steep_above ? 35 : 25);
+		int held = first_hold(&b, &g);
+		assert_true(held >= 0);
+		int steep = steep_above ? 1 : 0, gentle = !steep;
+		if (g.probe_dist[steep] != 1 || g.probe_dist[gentle] < 2 || g.probe_dist[gentle] > (M - 1) / (GOVERN_COARSE - 1) / 2 + 1)
+			fail_msg("held %d: probes %d below, %d above", held, g.probe_dist[0], g.probe_dist[1]);
+		assert_int_equal(g.probe_to[steep], held + (steep ? 1 : -1));
+	}
+}
+
 /* A V's long gentle side (0.1-0.2 % a level, 1-1.5 % a coarse step) with
  * the knee high and the start low, noisy (bench/govern.sh --dense --seed
  * 2749877923, drawn-6-v: the profile read a coarse step on that side
@@ -225,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_dense_curves),
 		cmocka_unit_test(test_dense_stages),
 		cmocka_unit_test(test_dense_noisy),
+		cmocka_unit_test(test_dense_probe_reach),
 		cmocka_unit_test(test_dense_gentle_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
