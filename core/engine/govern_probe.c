@@ -228,13 +228,18 @@ static void base_measured(struct govern *g, const struct govern_probe *p, double
 
 /* A side decided with the held level staying: said, so the event history
  * shows what each probe measured. */
-static void probe_said(struct govern *g, int side, double mean, double se, int n, int64_t now)
+static void probe_said(struct govern *g, int side, double mean, double se, int n, int64_t now, int next)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[48] = "";
 	govern_mhz(g, g->held, a, sizeof a);
 	govern_mhz(g, g->probe_to[side], b, sizeof b);
-	govern_say(g, now, "probe: %s %.2f %% %s than %s (+-%.2f %%, %d windows between the held level's): %s stays", b,
-	    fabs(mean) * 100, mean > 0 ? "dearer" : "cheaper", a, se * 100, n, a);
+	if (next >= 0) {
+		memcpy(c, "; ", 3);
+		govern_mhz(g, next, c + 2, sizeof c - 2);
+		strncat(c, ", twice as far, next", sizeof c - strlen(c) - 1);
+	}
+	govern_say(g, now, "probe: %s %.2f %% %s than %s (+-%.2f %%, %d windows between the held level's): %s stays%s", b,
+	    fabs(mean) * 100, mean > 0 ? "dearer" : "cheaper", a, se * 100, n, a, c);
 }
 
 /* The side below decided, the hold staying: its probe goes on to the
@@ -306,7 +311,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 		 * is told by one pair: a measurement planned before it was
 		 * made, not picked for being extreme */
 		if (p->far && mean > GOVERN_FAR_Z * se) {
-			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
+			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns, -1);
 			p->done = true;
 			g->far_dearer = true;
 		}
@@ -342,10 +347,12 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	bool wide = !p->back && !counted && !p->aimed && !p->far && mean < 0 && further_to(g, g->pend_side) >= 0;
 	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n || steep || wide ||
 		    (!counted && !p->aimed && mean > GOVERN_PROBE_Z * se - GOVERN_PROBE_MIN);
+	/* the level a side read cheaper looks at next, said with it */
+	int next = done && !p->back && mean < 0 && !p->far && !p->aimed ? further_to(g, g->pend_side) : -1;
 	if (p->back)
 		back_measured(g, p, mean, se, s, done);
 	else if (done)
-		probe_said(g, g->pend_side, mean, se, p->n, s->t_ns);
+		probe_said(g, g->pend_side, mean, se, p->n, s->t_ns, next);
 	if (done)
 		p->done = true;   /* dearer, or as cheap within noise: the held level stays */
 	if (done && !p->back && g->probe_to[g->pend_side] == g->base_level && !g->hold_user)

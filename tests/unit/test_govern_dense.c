@@ -243,6 +243,33 @@ static void test_dense_gentle_side(void **state)
 		fail_msg("over the least: %.2f %% on average, %.2f %% worst", sum / n * 100, worst * 100);
 }
 
+/* A side read cheaper within noise says where it looks next. */
+static void test_dense_further_said(void **state)
+{
+	(void)state;
+	bool said = false;
+	for (uint64_t seed = 1; seed <= 8 && !said; seed++) {
+		struct gov_board b;
+		board_v(&b, 58, 0.11, 0.3);
+		for (int i = 0; i < M; i++)
+			b.sps[i] /= 4;
+		b.noise = 0.03;
+		b.rng = 500 + seed;
+		struct govern g;
+		gov_on(&g, &b, 17);
+		uint64_t seq = 0;
+		while (b.steps < 1500 && !said) {
+			gov_board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+			if (g.log_seq != seq && g.n_log > 0) {
+				seq = g.log_seq;
+				said = strstr(g.log[g.n_log - 1], "cheaper than") && strstr(g.log[g.n_log - 1], ", twice as far, next");
+			}
+		}
+	}
+	assert_true(said);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_dense_noisy),
 		cmocka_unit_test(test_dense_probe_reach),
 		cmocka_unit_test(test_dense_gentle_side),
+		cmocka_unit_test(test_dense_further_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
