@@ -48,8 +48,9 @@ void govern_probe_reach(struct govern *g)
 			if (!est[i].ok)
 				continue;
 			double slope = (est[i].y / est[k].y - 1) / abs(g->prof_lv[i] - g->held);
-			if (slope > 0)
-				d = (int)ceil(2 * GOVERN_PROBE_MIN / slope);
+			double want = slope > 0 ? 2 * GOVERN_PROBE_MIN / slope : far;
+			if (want < far)   /* compared as a double: a slope near 0 is no int */
+				d = (int)ceil(want);
 			break;
 		}
 		g->probe_dist[side] = d < 1 ? 1 : d > far ? far : d;
