@@ -256,31 +256,21 @@ static void far_arm(struct govern *g)
 }
 
 /* A dense table's side read cheaper, within noise or by less than
- * GOVERN_PROBE_MIN: the level twice as far that way is probed (its
+ * GOVERN_PROBE_MIN: the level twice as far that way (returned; -1 none)
+ * is probed (its
  * difference twice as large on a steady slope), up to the coarse stage's
  * gap.  At 0.2 % a level a neighbour cannot be told apart (a hold read its
  * neighbour 0.38 % cheaper, stayed, and was 4.9 % over the optimum for the
  * whole job); four levels read 0.41 % cheaper on 12 pairs, eight 2.0 %. */
-static int further_to(const struct govern *g, int side)
+static int further(const struct govern *g, int side, double mean)
 {
+	const struct govern_probe *p = &g->probe[side];
 	int n = g->cfg.n_levels, d = 2 * abs(g->probe_to[side] - g->held);
-	if (d > probe_reach(g))
+	if (!(mean < 0) || p->back || p->far || p->aimed || d > probe_reach(g))
 		return -1;
 	int to = g->held + (side ? d : -d);
 	to = to < 0 ? 0 : to >= n ? n - 1 : to;
 	return to == g->probe_to[side] || to == g->held ? -1 : to;
-}
-
-static bool further(struct govern *g, int side, double mean)
-{
-	struct govern_probe *p = &g->probe[side];
-	int to = further_to(g, side);
-	if (!(mean < 0) || p->far || p->aimed || to < 0)
-		return false;
-	g->probe[side] = (struct govern_probe){ 0 };
-	g->probe_to[side] = to;
-	g->probe_focus = side;
-	return true;
 }
 
 /* The held level's window after a probe's: the pair done, the side
@@ -345,11 +335,11 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	 * left, the baseline's): stopping on a draw would keep its bias. */
 	/* On a dense table a side cheaper within noise is looked at twice as
 	 * far (further) on its first pairs, not measured on at this distance. */
-	bool wide = !p->back && !counted && !p->aimed && !p->far && mean < 0 && further_to(g, g->pend_side) >= 0;
-	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n || steep || wide ||
+	int next = further(g, g->pend_side, mean);
+	bool done = (!p->back && mean > GOVERN_PROBE_Z * se) || p->n >= max_n || steep || (!counted && next >= 0) ||
 		    (!counted && !p->aimed && mean > GOVERN_PROBE_Z * se - GOVERN_PROBE_MIN);
-	/* the level a side read cheaper looks at next, said with it */
-	int next = done && !p->back && mean < 0 && !p->far && !p->aimed ? further_to(g, g->pend_side) : -1;
+	if (!done)
+		next = -1;
 	if (p->back)
 		back_measured(g, p, mean, se, s, done);
 	else if (done)
@@ -360,8 +350,12 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 		base_measured(g, p, mean, se, s);
 	if (done && p->far && mean > GOVERN_PROBE_Z * se)
 		g->far_dearer = true;
-	if (done && !p->back && further(g, g->pend_side, mean))
+	if (next >= 0) {   /* said with the side's decision */
+		g->probe[g->pend_side] = (struct govern_probe){ 0 };
+		g->probe_to[g->pend_side] = next;
+		g->probe_focus = g->pend_side;
 		return false;
+	}
 	if (done && g->pend_side == 0 && !p->far)
 		far_arm(g);
 	return false;
