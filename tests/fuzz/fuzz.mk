@@ -1,13 +1,14 @@
 # tests/fuzz: libFuzzer targets, one per parser (policy files, config files,
 # tegrastats lines, sysfs values, progress lines, HF config.json, themes,
 # session CSV replay, sweep CSV, the --prom-listen address and the
-# Prometheus exposition text, dvfstopd's request lines, --sim-curve tables).  `make fuzz` builds
+# Prometheus exposition text, dvfstopd's request lines, --sim-curve tables, the
+# governor's profile cache records, --sim-phases and --sim-power specs).  `make fuzz` builds
 # them into tests/fuzz/bin with clang, compiling the library's own sources
 # with the fuzzer and sanitizer flags (the gcc-built libdvfstop.a cannot be
 # used);
 # `tests/fuzz/run.sh` runs each on its corpus (tests/fuzz/corpus/TARGET).
 CLANG = clang
-FUZZ_TARGETS = policy config tegrastats sysfs progress hfconfig theme replay sweepcsv prom helper_proto simcurve
+FUZZ_TARGETS = policy config tegrastats sysfs progress hfconfig theme replay sweepcsv prom helper_proto simcurve govcache simspec
 FUZZ_BIN = tests/fuzz/bin
 
 .PHONY: fuzz fuzz-clean
@@ -23,7 +24,7 @@ EXTRA_DIST += tests/fuzz/fuzz.mk tests/fuzz/build.sh tests/fuzz/run.sh tests/fuz
 	tests/fuzz/fuzz_util.c tests/fuzz/fuzz_policy.c tests/fuzz/fuzz_config.c \
 	tests/fuzz/fuzz_tegrastats.c tests/fuzz/fuzz_sysfs.c tests/fuzz/fuzz_progress.c \
 	tests/fuzz/fuzz_hfconfig.c tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_replay.c tests/fuzz/fuzz_sweepcsv.c tests/fuzz/fuzz_prom.c \
-	tests/fuzz/fuzz_helper_proto.c tests/fuzz/fuzz_simcurve.c \
+	tests/fuzz/fuzz_helper_proto.c tests/fuzz/fuzz_simcurve.c tests/fuzz/fuzz_govcache.c tests/fuzz/fuzz_simspec.c \
 	tests/fuzz/corpus
 
 # Fault injection tests (files vanishing, EIO/EAGAIN/garbage, devfreq

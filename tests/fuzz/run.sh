@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_BIN=${FUZZ_BIN:-tests/fuzz/bin}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
-targets=${*:-"policy config tegrastats sysfs progress hfconfig theme replay sweepcsv prom helper_proto simcurve"}
+targets=${*:-"policy config tegrastats sysfs progress hfconfig theme replay sweepcsv prom helper_proto simcurve govcache simspec"}
 
 for t in $targets; do
 	[ -x "$FUZZ_BIN/fuzz_$t" ] || { echo "fuzz: no $FUZZ_BIN/fuzz_$t: run \`make fuzz\` first" >&2; exit 2; }

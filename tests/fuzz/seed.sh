@@ -8,7 +8,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 c=$top/tests/fuzz/corpus
 fx=$top/tests/fixtures
 DVFSTOP=${DVFSTOP:-$top/dvfstop}
-mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv" "$c/prom" "$c/simcurve"
+mkdir -p "$c/policy" "$c/config" "$c/tegrastats" "$c/sysfs" "$c/progress" "$c/hfconfig" "$c/theme" "$c/replay" "$c/sweepcsv" "$c/prom" "$c/simcurve" \
+	"$c/govcache" "$c/simspec"
 
 for f in "$fx"/policy/*.policy; do cp "$f" "$c/policy/"; done
 "$DVFSTOP" policy show builtin:mlg >"$c/policy/builtin-mlg.policy" 2>/dev/null || :
@@ -62,6 +63,36 @@ for f in "$fx"/sweeps/*.csv; do cp "$f" "$c/sweepcsv/"; done
 for f in "$top"/data/curves/*.csv; do cp "$f" "$c/simcurve/"; done
 printf 'clock_hz,perf,power_w,gpu_w\r\n2000000000,"1",300,250\r\n1000000000,0.6,150,110\r\n' >"$c/simcurve/hz-perf-gpu"
 printf 'clock_mhz,step_s,power_w\n306,0.1,30\n306,x,\n' >"$c/simcurve/bad-rows"
+
+# a profile cache record as govern_cache_format writes one; the simulator's
+# specs, the first byte picking --sim-phases (even) or --sim-power (odd)
+cat >"$c/govcache/orin" <<'REC'
+dvfstop-profile 1
+# The governor's profile of one job (dvfstop(1), --no-cache; docs/method.md).
+version 0.9.0
+date 2026-12-06T08:30:00Z
+board NVIDIA Jetson AGX Orin Developer Kit
+source jetson simulated
+sim power reference
+gpus 
+power_mode MAXN
+levels 306000000 408000000 510000000 612000000 714000000 816000000 918000000 1020000000 1122000000 1224000000 1300500000
+workload model bert-base
+seq_len 128
+batch 16
+select energy
+held_hz 816000000
+j_per_step 2.51234
+s_per_step 0.412
+noise 0.012
+baseline_j_per_step 3.1
+baseline_s_per_step 0.33
+profile_steps 27
+REC
+printf '\000eval=200:20,seq=500:256,stall=700:5' >"$c/simspec/phases"
+printf '\000auto' >"$c/simspec/phases-auto"
+printf '\001energyinfra,vmax=1.1,soc_w=3' >"$c/simspec/power"
+printf '\001reference' >"$c/simspec/power-ref"
 
 for f in "$fx"/tegrastats/jp6_agx_orin.txt "$fx"/tegrastats/older.txt; do
 	head -n 4 "$f" >"$c/replay/tegrastats-$(basename "$f" .txt)"
