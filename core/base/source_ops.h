@@ -67,7 +67,9 @@ struct source_ops {
 	struct source *(*open)(const struct source_cfg *cfg, char *err, size_t errlen);
 	const struct dvf_info *(*info)(struct source *s);
 	/* Fill all of *out, every field: the caller does not zero it, and t_ns
-	 * (set by the caller's clock after) holds no particular value.
+	 * (set by the caller's clock after) holds no particular value.  The
+	 * tables past their counts (attr past attr_n, gpu past
+	 * dvf_info.n_gpus) are never read and may be left as they are.
 	 * Returns 0, or -1, *out left as it was, when the source has ended
 	 * (replay at its end). Individual metric failures are invalid fields,
 	 * not errors. */
