@@ -38,4 +38,4 @@ EXTRA_DIST += docs/performance.md bench/lib.sh bench/sampling.sh bench/floor.c \
 	bench/runcpu.c bench/pyreader.py bench/integration-error.sh \
 	bench/integration-error.c bench/sweep-efficiency.sh bench/govern.sh bench/sweep-truth.c \
 	bench/terminal-bytes.sh bench/convert-memory.sh bench/rss.sh bench/daemon-size.sh \
-	bench/sampling-instr.sh tests/fuzz/seed.sh tests/fuzz/.gitignore
+	bench/sampling-instr.sh bench/sampling-ab.sh tests/fuzz/seed.sh tests/fuzz/.gitignore
