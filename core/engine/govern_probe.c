@@ -243,16 +243,27 @@ static void probe_said(struct govern *g, int side, double mean, double se, int n
 	    fabs(mean) * 100, mean > 0 ? "dearer" : "cheaper", a, se * 100, n, a, c);
 }
 
-/* The side below decided, the hold staying: its probe goes on to the
- * table's lowest level where the profile did not read it. */
+/* The side toward the far level decided, the hold staying: its probe
+ * goes on to that end of the table (govern_probe_far). */
 static void far_arm(struct govern *g)
 {
 	int lvl = g->far_lvl;
-	if (lvl < 0 || lvl >= g->held - 1)
+	if (lvl < 0 || abs(lvl - g->held) < 2)
 		return;
+	int side = lvl > g->held;
 	g->far_lvl = -1;
-	g->probe[0] = (struct govern_probe){ .far = true };
-	g->probe_to[0] = lvl;
+	g->probe[side] = (struct govern_probe){ .far = true };
+	g->probe_to[side] = lvl;
+}
+
+/* A far level measured dearer beyond noise: the run's later holds leave
+ * that end of the table. */
+static void far_dearer(struct govern *g, int side)
+{
+	if (g->probe_to[side] == 0)
+		g->far_dearer = true;
+	else
+		g->far_dearer_top = true;
 }
 
 /* A dense table's side read cheaper, within noise or by less than
@@ -304,7 +315,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 		if (p->far && mean > GOVERN_FAR_Z * se) {
 			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns, -1);
 			p->done = true;
-			g->far_dearer = true;
+			far_dearer(g, g->pend_side);
 		}
 		return false;
 	}
@@ -349,14 +360,14 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	if (done && !p->back && g->probe_to[g->pend_side] == g->base_level && !g->hold_user)
 		base_measured(g, p, mean, se, s);
 	if (done && p->far && mean > GOVERN_PROBE_Z * se)
-		g->far_dearer = true;
+		far_dearer(g, g->pend_side);
 	if (next >= 0) {   /* said with the side's decision */
 		g->probe[g->pend_side] = (struct govern_probe){ 0 };
 		g->probe_to[g->pend_side] = next;
 		g->probe_focus = g->pend_side;
 		return false;
 	}
-	if (done && g->pend_side == 0 && !p->far)
+	if (done && !p->far && g->far_lvl >= 0 && g->pend_side == (g->far_lvl > g->held))
 		far_arm(g);
 	return false;
 }
@@ -428,14 +439,31 @@ void govern_probe_aim(struct govern *g, int lvl)
  * a few hundred), and once the lowest level measured dearer
  * beyond noise the run's later holds (a phase's re-profile) leave it: a
  * voltage floor is the board's, not the phase's. */
+static bool prof_read(const struct govern *g, int lvl)
+{
+	int k = govern_profile_index(g, lvl);
+	return k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k]);
+}
+
+/* The same floor the other way: a hold at the lowest level, whose walk
+ * rose at the next level and stopped, never reads the table's other end,
+ * which a large leakage makes the cheapest (energy falling with the clock
+ * all the way from 408 MHz up).  A phase's re-profile walks from the level
+ * held, so a job whose first profile found the top held the floor after
+ * its sequence length changed, 3.6 % over the top for 700 steps
+ * (smollm-360m of bench/govern.sh --seed 3519262471).  From the lowest
+ * level its probe goes on to the top the same way: short windows (the top's
+ * steps are its fastest), decided at once where it is far dearer. */
 void govern_probe_far(struct govern *g)
 {
 	g->far_lvl = -1;
-	int k = govern_profile_index(g, 0);
-	bool read = k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k]);
-	if (read || g->held < 2 || g->probe[0].done || g->far_dearer)
+	int top = g->cfg.n_levels - 1;
+	if (!prof_read(g, 0) && g->held >= 2 && !g->probe[0].done && !g->far_dearer)
+		g->far_lvl = 0;
+	else if (g->held == 0 && top >= 2 && !prof_read(g, top) && !g->probe[1].done && !g->far_dearer_top)
+		g->far_lvl = top;
+	else
 		return;
-	g->far_lvl = 0;
 	g->far_n = g->hold_n < GOVERN_FAR_STEPS ? g->hold_n : GOVERN_FAR_STEPS;
 }
 

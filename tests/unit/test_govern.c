@@ -873,6 +873,48 @@ static void test_hold_far_lowest(void **state)
 	}
 }
 
+/* The same floor the other way.  A first phase whose lowest level is the
+ * cheapest (the voltage floor of test_hold_far_lowest): the hold goes
+ * there.  Then the job changes and the top becomes the cheapest, the
+ * lowest level 7 % dearer and every level between dearer still (energy
+ * falling with the clock from level 1 up, a large leakage): the
+ * re-profile walks from the level held, rises at level 1 and stops.  The
+ * hold's probe goes on to the top from there and moves, within the second
+ * phase's 1,500 steps.  The code before held the lowest level to the end
+ * (smollm-360m of bench/govern.sh --seed 3519262471: 3.6 % over the best
+ * single level). */
+static void test_hold_far_top(void **state)
+{
+	(void)state;
+	double floor[N], top[N], sps[N];
+	for (int i = 0; i < N; i++) {
+		sps[i] = 0.1 + 0.2 / ((double)orin[i] * 1e-9);
+		top[i] = 8 * (1 + 0.08 * (TOP - i));
+		floor[i] = i == 0 ? 4.4 : top[i];
+	}
+	top[0] = 8 * 1.07;
+	for (int seed = 0; seed < 8; seed++) {
+		struct gov_board b;
+		struct govern g;
+		start_on(&b, floor, sps, seed, 7100, 0.02, &g);
+		int held_floor = -2;
+		while (b.steps < 4000) {
+			if (b.steps >= 1500 && b.jps[0] == floor[0]) {
+				held_floor = g.held;
+				memcpy(b.jps, top, sizeof top);
+			}
+			gov_board_tick(&b);
+			b.lvl = govern_feed(&g, &b.s, &b.e);
+		}
+		if (held_floor != 0)
+			fail_msg("seed %d: the first phase held level %d, not the lowest", seed, held_floor);
+		assert_int_equal(g.profiles, 2);
+		if (g.held != TOP)
+			fail_msg("seed %d: held level %d after the change (%.2f J/step; the top %.2f)", seed, g.held,
+				 top[g.held < 0 ? TOP : g.held], top[TOP]);
+	}
+}
+
 /* A V's gentle side on short steps (0.8 % a level, 0.04 s a step, 3 % a
  * sample of noise, the profile from level 2): the profile stops at its
  * bound part of the way; a probe that moves the hold goes on to the next
@@ -1375,6 +1417,7 @@ int main(void)
 		cmocka_unit_test(test_hold_probes_noisy),
 		cmocka_unit_test(test_hold_move_measured_again),
 		cmocka_unit_test(test_hold_far_lowest),
+		cmocka_unit_test(test_hold_far_top),
 		cmocka_unit_test(test_hold_far_cut),
 		cmocka_unit_test(test_hold_momentum),
 		cmocka_unit_test(test_change_far_reprofiles),
