@@ -253,7 +253,6 @@ struct govern {
 	int far_lvl;                 /* the lowest level (or, from a hold there, the top), probed once the side toward it is decided; -1 none */
 	int64_t far_n;               /* ... in windows of this many steps */
 	bool far_dearer;             /* it measured dearer beyond noise: the run's later holds leave it */
-	bool far_dearer_top;         /* the same of the top level, probed from a hold at the lowest */
 	int64_t far_t0;              /* the far probe asked for (ns): its cut reads from settle_ns on */
 	double far_seg_mj;           /* energy at the start of the part of one step it watches, < 0 none yet */
 	int64_t far_seg_t;           /* ... and when */

@@ -257,13 +257,14 @@ static void far_arm(struct govern *g)
 }
 
 /* A far level measured dearer beyond noise: the run's later holds leave
- * that end of the table. */
+ * the lowest level (a voltage floor is the board's); the top, probed from
+ * the floor, is the phase's (how leakage over the time weighs against the
+ * clock's dynamic power is the job's) and a later profile's hold probes it
+ * again. */
 static void far_dearer(struct govern *g, int side)
 {
 	if (g->probe_to[side] == 0)
 		g->far_dearer = true;
-	else
-		g->far_dearer_top = true;
 }
 
 /* A dense table's side read cheaper, within noise or by less than
@@ -453,14 +454,15 @@ static bool prof_read(const struct govern *g, int lvl)
  * its sequence length changed, 3.6 % over the top for 700 steps
  * (smollm-360m of bench/govern.sh --seed 3519262471).  From the lowest
  * level its probe goes on to the top the same way: short windows (the top's
- * steps are its fastest), decided at once where it is far dearer. */
+ * steps are its fastest), decided at once where it is far dearer, and
+ * probed again by a later profile's hold (far_dearer). */
 void govern_probe_far(struct govern *g)
 {
 	g->far_lvl = -1;
 	int top = g->cfg.n_levels - 1;
 	if (!prof_read(g, 0) && g->held >= 2 && !g->probe[0].done && !g->far_dearer)
 		g->far_lvl = 0;
-	else if (g->held == 0 && top >= 2 && !prof_read(g, top) && !g->probe[1].done && !g->far_dearer_top)
+	else if (g->held == 0 && top >= 2 && !prof_read(g, top) && !g->probe[1].done)
 		g->far_lvl = top;
 	else
 		return;
