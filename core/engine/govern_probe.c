@@ -261,7 +261,7 @@ static void far_arm(struct govern *g)
  * the floor, is the phase's (how leakage over the time weighs against the
  * clock's dynamic power is the job's) and a later profile's hold probes it
  * again. */
-static void far_dearer(struct govern *g, int side)
+static void far_was_dearer(struct govern *g, int side)
 {
 	if (g->probe_to[side] == 0)
 		g->far_dearer = true;
@@ -316,7 +316,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 		if (p->far && mean > GOVERN_FAR_Z * se) {
 			probe_said(g, g->pend_side, mean, se, p->n, s->t_ns, -1);
 			p->done = true;
-			far_dearer(g, g->pend_side);
+			far_was_dearer(g, g->pend_side);
 		}
 		return false;
 	}
@@ -361,7 +361,7 @@ bool govern_probe_paired(struct govern *g, double wj, double ws, const struct dv
 	if (done && !p->back && g->probe_to[g->pend_side] == g->base_level && !g->hold_user)
 		base_measured(g, p, mean, se, s);
 	if (done && p->far && mean > GOVERN_PROBE_Z * se)
-		far_dearer(g, g->pend_side);
+		far_was_dearer(g, g->pend_side);
 	if (next >= 0) {   /* said with the side's decision */
 		g->probe[g->pend_side] = (struct govern_probe){ 0 };
 		g->probe_to[g->pend_side] = next;
@@ -424,6 +424,13 @@ void govern_probe_aim(struct govern *g, int lvl)
 	g->probe[side].aimed = true;
 }
 
+/* Did this profile measure level lvl? */
+static bool prof_read(const struct govern *g, int lvl)
+{
+	int k = govern_profile_index(g, lvl);
+	return k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k]);
+}
+
 /* A profile's search walks from its start while the cost falls and stops
  * where it rises: on a U that is the minimum, but a voltage floor can
  * make the table's lowest level far cheaper behind a rise (a calibration
@@ -440,12 +447,6 @@ void govern_probe_aim(struct govern *g, int lvl)
  * a few hundred), and once the lowest level measured dearer
  * beyond noise the run's later holds (a phase's re-profile) leave it: a
  * voltage floor is the board's, not the phase's. */
-static bool prof_read(const struct govern *g, int lvl)
-{
-	int k = govern_profile_index(g, lvl);
-	return k >= 0 && k < g->sw.cfg.n_levels && sweep_point_measured(&g->sw.pts[k]);
-}
-
 /* The same floor the other way: a hold at the lowest level, whose walk
  * rose at the next level and stopped, never reads the table's other end,
  * which a large leakage makes the cheapest (energy falling with the clock
@@ -455,7 +456,7 @@ static bool prof_read(const struct govern *g, int lvl)
  * (smollm-360m of bench/govern.sh --seed 3519262471).  From the lowest
  * level its probe goes on to the top the same way: short windows (the top's
  * steps are its fastest), decided at once where it is far dearer, and
- * probed again by a later profile's hold (far_dearer). */
+ * probed again by a later profile's hold (far_was_dearer). */
 void govern_probe_far(struct govern *g)
 {
 	g->far_lvl = -1;
