@@ -500,6 +500,113 @@ static void hold(struct govern *g, const struct dvf_sample *s, const struct ener
 		govern_probe_next(g, s->t_ns);
 }
 
+/* The job changed under the hold (from the reference's figures, its
+ * old ones, to ws and wj beyond thr): profile again. */
+static void job_changed(struct govern *g, const struct dvf_sample *s, double ws, double wj, double thr)
+{
+	/* A level was held: the baseline is carried into the new phase, not
+	 * measured again.  Its windows at the user's clocks cost a phase's
+	 * saving on every change (+0.6-0.9 % of a phased job); the new
+	 * profile starts at the held level, and the baseline is scaled by
+	 * how that level's J/step and step time moved (the same job at either
+	 * clock got heavier or lighter together: docs/method.md). */
+	if (!g->hold_user && g->held >= 0 && g->ref_jps_mean > 0 && g->ref_sps_mean > 0) {
+		govern_say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile "
+		    "again (the baseline carried over)", g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
+		g->carry = true;
+		g->carry_level = g->held;
+		g->carry_jps = g->ref_jps_mean;
+		g->carry_sps = g->ref_sps_mean;
+		govern_profile_start(g, s->t_ns, s);
+		return;
+	}
+	govern_say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
+	    g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
+	/* The baseline again: at the level the user's clocks ran at, pinned,
+	 * where they stayed at one (the same job at the baseline's clock,
+	 * without the board's governor ramping for a second); else given back. */
+	g->state = GOV_BASELINE;
+	g->wu_n = 0;
+	govern_want(g, g->base_level, s->t_ns);
+}
+
+/* The held level's figures as measured before the hold (its J/step and
+ * s/step, stalls left out where they can be told, and the relative
+ * standard error of the J/step): the baseline's windows where the user's
+ * clocks are held, else the last profile's point.  False where there are
+ * none (a cached level, one the profile did not measure). */
+static bool held_measured(const struct govern *g, double *jps, double *sps, double *se)
+{
+	if (g->hold_user) {
+		if (!g->base_ok || g->n_base < 2 || g->base_level != g->held)
+			return false;
+		*jps = g->base_jps;
+		*sps = g->base_sps;
+		*se = govern_win_se(g->base_fig, g->n_base);
+		return *se < 1;
+	}
+	int k = govern_profile_index(g, g->held);
+	if (g->sw.state != SW_DONE || k < 0 || k >= g->sw.cfg.n_levels)
+		return false;
+	/* the search's own figure of it: its measured mean, stalls left
+	 * out, and its standard error of the noise pooled over the levels
+	 * (a level measured once has none of its own) */
+	struct sweep_est est[DVF_MAX_LEVELS];
+	sweep_search_estimate(&g->sw.cfg, g->sw.pts, est, NULL, NULL);
+	if (!est[k].ok || !(est[k].raw > 0))
+		return false;
+	*jps = est[k].raw;
+	*sps = sweep_search_clean_sps(&g->sw.pts[k]);
+	*se = est[k].raw_se / est[k].raw;
+	return *jps > 0 && *sps > 0;
+}
+
+/* Did the job change while the hold's reference was made?  Its four
+ * windows would then be two jobs, their median between them and their
+ * spread taken for noise: a threshold four times that spread hid the
+ * change for the rest of the job (bert-tiny, its sequence length from 64
+ * to 224 two windows into a hold of the user's 306 MHz: 15 % a step
+ * dearer, 8 % over the best level for 1,200 steps).  Two tests, each
+ * with the watch's own threshold, of the noise of the windows it
+ * compares: the last two windows beyond the first two the same way (a
+ * change between them), or both beyond what the hold's level measured
+ * before it (a change in the first two).  On a change, *bs and *bj are
+ * the job's figures before it, *as and *aj after. */
+static bool ref_changed(const struct govern *g, double *bs, double *bj, double *as, double *aj, double *thr)
+{
+	const double *v[2] = { g->ref_sps, g->ref_jps };
+	for (int i = 0; i < 2; i++) {
+		double gap;
+		if (govern_win_split4(v[i], g->cfg.change_min, &gap, thr)) {
+			*bs = (g->ref_sps[0] + g->ref_sps[1]) / 2;
+			*bj = (g->ref_jps[0] + g->ref_jps[1]) / 2;
+			*as = (g->ref_sps[2] + g->ref_sps[3]) / 2;
+			*aj = (g->ref_jps[2] + g->ref_jps[3]) / 2;
+			return true;
+		}
+	}
+	double mj, ms, se;
+	if (!held_measured(g, &mj, &ms, &se))
+		return false;
+	const double m[2] = { ms, mj };
+	for (int i = 0; i < 2; i++) {
+		double a = v[i][2], b = v[i][3];
+		/* the later pair's noise (the way a two-window spread reads a
+		 * standard deviation) beside the measurement's */
+		double sd = 0.886 * fabs(a - b) / m[i];
+		*thr = govern_change_threshold(sqrt(sd * sd + se * se), g->cfg.change_min);
+		double da = a / m[i] - 1, db = b / m[i] - 1;
+		if (da * db > 0 && fabs(da) > *thr && fabs(db) > *thr) {
+			*bs = ms;
+			*bj = mj;
+			*as = (g->ref_sps[2] + g->ref_sps[3]) / 2;
+			*aj = (g->ref_jps[2] + g->ref_jps[3]) / 2;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The watch of the held level's windows: the first GOVERN_REF_WINDOWS make
  * the reference and its noise; two in a row off it the same way start a
  * re-profile.  True while the level stays held. */
@@ -510,6 +617,13 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 		g->ref_jps[g->ref_n++] = wj;
 		if (g->ref_n < GOVERN_REF_WINDOWS)
 			return true;
+		double bs, bj, as, aj, thr;
+		if (ref_changed(g, &bs, &bj, &as, &aj, &thr)) {
+			g->ref_sps_mean = bs;
+			g->ref_jps_mean = bj;
+			job_changed(g, s, as, aj, thr);
+			return false;
+		}
 		/* Median and median deviation: a window with an evaluation pass or
 		 * a checkpoint in it (its steps seconds apart) is one of four and
 		 * must not set the noise that hides a real change. */
@@ -551,30 +665,7 @@ static bool watch(struct govern *g, const struct dvf_sample *s, double wj, doubl
 	g->off_dir = dir;
 	if (++g->off < 2)
 		return true;
-	/* A level was held: the baseline is carried into the new phase, not
-	 * measured again.  Its windows at the user's clocks cost a phase's
-	 * saving on every change (+0.6-0.9 % of a phased job); the new
-	 * profile starts at the held level, and the baseline is scaled by
-	 * how that level's J/step and step time moved (the same job at either
-	 * clock got heavier or lighter together: docs/method.md). */
-	if (!g->hold_user && g->held >= 0 && g->ref_jps_mean > 0 && g->ref_sps_mean > 0) {
-		govern_say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile "
-		    "again (the baseline carried over)", g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
-		g->carry = true;
-		g->carry_level = g->held;
-		g->carry_jps = g->ref_jps_mean;
-		g->carry_sps = g->ref_sps_mean;
-		govern_profile_start(g, s->t_ns, s);
-		return false;
-	}
-	govern_say(g, s->t_ns, "the job changed: %.3f -> %.3f s/step, %.4f -> %.4f J/step (beyond %.0f %%): profile again",
-	    g->ref_sps_mean, ws, g->ref_jps_mean, wj, thr * 100);
-	/* The baseline again: at the level the user's clocks ran at, pinned,
-	 * where they stayed at one (the same job at the baseline's clock,
-	 * without the board's governor ramping for a second); else given back. */
-	g->state = GOV_BASELINE;
-	g->wu_n = 0;
-	govern_want(g, g->base_level, s->t_ns);
+	job_changed(g, s, ws, wj, thr);
 	return false;
 }
 

@@ -22,7 +22,9 @@
  *            first GOVERN_REF_WINDOWS make the reference (step time,
  *            J/step) and its noise; two windows in a row off the reference
  *            the same way by more than max(change_min, GOVERN_NOISE_K x
- *            noise) start a re-profile.  Between watch windows it probes
+ *            noise) start a re-profile, and so does a change inside the
+ *            reference's own windows (the last two beyond the first two,
+ *            or beyond the held level's measurement before the hold).  Between watch windows it probes
  *            the held level's neighbours (one window there, paired with
  *            the held windows around it) and moves to one cheaper beyond
  *            noise: a profile's few windows can end one level off.

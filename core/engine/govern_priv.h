@@ -76,6 +76,11 @@ double govern_win_se(const struct govern_fig *f, int n);
 int govern_win_subs(const struct govern_fig *f, int n, double *j, double *t, int *k);
 /* The median of GOVERN_REF_WINDOWS values. */
 double govern_win_med4(const double *v);
+/* Four windows' figures in order: +1 or -1 where the later two lie beyond
+ * the earlier two the same way and their pairs' means differ (*gap, of
+ * the earlier) by more than the change threshold of the pairs' own
+ * spread (*thr); else 0. */
+int govern_win_split4(const double *v, double change_min, double *gap, double *thr);
 
 /* ---- the energy saved (govern_saved.c) ---- */
 /* The baseline from its windows at the user's clocks (this phase): its

@@ -152,3 +152,18 @@ double govern_win_med4(const double *v)
 	return (a[GOVERN_REF_WINDOWS / 2 - 1] + a[GOVERN_REF_WINDOWS / 2]) / 2;
 }
 
+
+int govern_win_split4(const double *v, double change_min, double *gap, double *thr)
+{
+	double a = (v[0] + v[1]) / 2, b = (v[2] + v[3]) / 2;
+	if (!(a > 0) || !(b > 0))
+		return 0;
+	double lo_a = fmin(v[0], v[1]), hi_a = fmax(v[0], v[1]), lo_b = fmin(v[2], v[3]), hi_b = fmax(v[2], v[3]);
+	int dir = lo_b > hi_a ? 1 : hi_b < lo_a ? -1 : 0;
+	/* the larger pair's spread, as a standard deviation (two draws of a
+	 * normal lie 1.13 sigma apart on average): it overstates the noise
+	 * more often than not, which asks more of a change */
+	*thr = govern_change_threshold(0.886 * fmax(hi_a - lo_a, hi_b - lo_b) / a, change_min);
+	*gap = b / a - 1;
+	return dir != 0 && fabs(*gap) > *thr ? dir : 0;
+}

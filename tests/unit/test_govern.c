@@ -318,6 +318,46 @@ static void test_change_reprofiles(void **state)
 	assert_true(fabs(g.base_jps / base0 / 1.6 - 1) < 0.08);
 }
 
+/* The job changes while the hold makes its reference (the watch's first
+ * four windows): a sequence length that makes each step 15 % longer and
+ * dearer and moves the bottom two levels down, after the reference's
+ * first (at = 1) or second (at = 2) window.  The reference then spans two
+ * jobs; taken whole, its spread read as noise set a threshold of 40 %
+ * and the hold stayed at the old job's level to the end.  It must profile
+ * again and hold the new job's bottom. */
+static void test_change_in_reference(void **state)
+{
+	(void)state;
+	for (int at = 1; at <= 2; at++)
+		for (int seed = 0; seed < 6; seed++) {
+			struct gov_board b, nb;
+			board_u(&b, 6, 2.0);
+			board_u(&nb, 4, 2.0);
+			b.noise = seed ? 0.02 : 0;
+			b.rng = 6100 + (uint64_t)seed;
+			struct govern g;
+			gov_start(&g, 5);
+			bool changed = false;
+			int64_t when = 0;
+			while (b.steps < 1500 && !(changed && g.profiles == 2 && g.state == GOV_HOLD)) {
+				if (!changed && g.state == GOV_HOLD && g.ref_n == at) {
+					memcpy(b.jps, nb.jps, sizeof b.jps);
+					b.sscale = b.jscale = 1.15;
+					changed = true;
+					when = (int64_t)b.steps;
+				}
+				gov_board_tick(&b);
+				b.lvl = govern_feed(&g, &b.s, &b.e);
+			}
+			assert_true(changed);
+			if (g.profiles != 2)
+				fail_msg("change after reference window %d, seed %d: no re-profile in %lld steps (held level %d)",
+					 at, seed, (long long)((int64_t)b.steps - when), g.held);
+			assert_int_equal(g.state, GOV_HOLD);
+			near_optimum(&b, g.held, 0.02);
+		}
+}
+
 /* A change that moves the optimum four levels: the re-profile starts at
  * the held level and walks to the new bottom, the whole table open to it
  * (it searched two levels either side until 2026-12-07: the range's edge
@@ -1421,6 +1461,7 @@ int main(void)
 		cmocka_unit_test(test_hold_far_cut),
 		cmocka_unit_test(test_hold_momentum),
 		cmocka_unit_test(test_change_far_reprofiles),
+		cmocka_unit_test(test_change_in_reference),
 		cmocka_unit_test(test_change_carried_not_user),
 		cmocka_unit_test(test_change_during_profile),
 		cmocka_unit_test(test_saved_base_probed),
