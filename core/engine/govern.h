@@ -24,10 +24,11 @@
  *            the same way by more than max(change_min, GOVERN_NOISE_K x
  *            noise) start a re-profile, and so does a change inside the
  *            reference's own windows (the last two beyond the first two,
- *            or beyond the held level's measurement before the hold).  Between watch windows it probes
- *            the held level's neighbours (one window there, paired with
- *            the held windows around it) and moves to one cheaper beyond
- *            noise: a profile's few windows can end one level off.
+ *            or beyond the held level's measurement before the hold).
+ *            Between watch windows it probes the held level's
+ *            neighbours (one window there, paired with the held windows
+ *            around it) and moves to one cheaper beyond noise: a
+ *            profile's few windows can end one level off.
  *   suspended  a manual clock change (or a sweep) took the clock; nothing
  *            is pinned by the governor until govern_resume.
  *   ended    the fine-tune ended: the clocks are given back.
