@@ -29,6 +29,7 @@
 #define SEARCH_Z SWEEP_SEARCH_Z
 #define SEARCH_TOL 0.005           /* a choice that may cost 0.5 % more is decided */
 #define SEARCH_MATERIAL 0.015      /* overtime: a neighbour measured 1.5 % dearer, within noise */
+#define SEARCH_GENTLE 0.02         /* a fall of under 2 % a level: neighbours alike within a window's noise */
 #define SEARCH_FIT_F 3.0           /* the time model fits when chi^2 / dof <= 3 */
 #define SEARCH_STALL_MIN 0.04      /* a stall: 4 robust deviations, at least 4 %, over the median, */
 #define SEARCH_STALL_QUANTA 1.5    /* ... and 1.5 x the stamps' quantum */
@@ -493,7 +494,7 @@ static int explore(const struct sweep_cfg *c, const struct sweep_point *pts, con
  * least squares, 1 / se^2) in direction d, against SEARCH_Z of its
  * standard error: a gentle slope (under 1 % a level, less than a window's
  * noise between neighbours) is still seen over five levels. */
-static bool falling_toward(const struct sweep_cfg *c, const struct sweep_est *est, int b, int d)
+static bool falling_toward_by(const struct sweep_cfg *c, const struct sweep_est *est, int b, int d, double *slope_out)
 {
 	double S = 0, Sx = 0, Sy = 0, Sxx = 0, Sxy = 0;
 	int n = 0;
@@ -515,7 +516,14 @@ static bool falling_toward(const struct sweep_cfg *c, const struct sweep_est *es
 	if (n < 3 || !(den > 0))
 		return false;
 	double slope = (S * Sxy - Sx * Sy) / den, se = sqrt(S / den);
+	if (slope_out)
+		*slope_out = slope;
 	return slope < -SEARCH_Z * se;
+}
+
+static bool falling_toward(const struct sweep_cfg *c, const struct sweep_est *est, int b, int d)
+{
+	return falling_toward_by(c, est, b, d, NULL);
 }
 
 /* Past the bound: the best level's neighbour not yet measured where the
@@ -542,6 +550,31 @@ static int frontier(const struct sweep_cfg *c, const struct sweep_point *pts, co
 	return -1;
 }
 
+/* The walk read on past b, and the levels it read there are alike within
+ * noise: where the levels up to b fall toward them beyond noise, the
+ * curve's gentle side may go on, and the walk's last reading there, off
+ * by its noise, must not end it (a drawn V falling 0.7 % a level to its
+ * knee at 1500 MHz: read up to 1100 MHz, 1000 MHz held, 2.3 % over).  The
+ * level after that run is measured.  Only on a gentle fall (under
+ * SEARCH_GENTLE a level: where neighbours differ by less than a window's
+ * noise, a run of levels alike is the slope's); after a steep one (a U's
+ * side) the levels alike are its bottom.  -1 none. */
+static int run_end(const struct sweep_cfg *c, const struct sweep_point *pts, const struct sweep_est *est, int b)
+{
+	for (int d = -1; d <= 1; d += 2) {
+		int k = b + d;
+		if (k < 0 || k >= c->n_levels || !measured(&pts[k]))
+			continue;
+		while (k >= 0 && k < c->n_levels && measured(&pts[k]) && within(est, k, b))
+			k += d;
+		double slope = 0;
+		if (k >= 0 && k < c->n_levels && !measured(&pts[k]) && falling_toward_by(c, est, b, d, &slope) &&
+		    slope > -SEARCH_GENTLE)
+			return k;
+	}
+	return -1;
+}
+
 int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_point *pts)
 {
 	int n = c->n_levels;
@@ -561,6 +594,8 @@ int sweep_search_next_intervals(const struct sweep_cfg *c, const struct sweep_po
 	if (b < 0)
 		return -1;
 	int x = over ? frontier(c, pts, est, b) : explore(c, pts, est, b);
+	if (x < 0)
+		x = run_end(c, pts, est, b);
 	if (x >= 0)
 		return x;
 	x = over ? -1 : gap(c, pts, est, b);
