@@ -575,13 +575,14 @@ static bool held_measured(const struct govern *g, double *jps, double *sps, doub
 static bool ref_changed(const struct govern *g, double *bs, double *bj, double *as, double *aj, double *thr)
 {
 	const double *v[2] = { g->ref_sps, g->ref_jps };
+	/* after a change: the later pair's figures, in either test */
+	*as = (g->ref_sps[2] + g->ref_sps[3]) / 2;
+	*aj = (g->ref_jps[2] + g->ref_jps[3]) / 2;
 	for (int i = 0; i < 2; i++) {
 		double gap;
 		if (govern_win_split4(v[i], g->cfg.change_min, &gap, thr)) {
 			*bs = (g->ref_sps[0] + g->ref_sps[1]) / 2;
 			*bj = (g->ref_jps[0] + g->ref_jps[1]) / 2;
-			*as = (g->ref_sps[2] + g->ref_sps[3]) / 2;
-			*aj = (g->ref_jps[2] + g->ref_jps[3]) / 2;
 			return true;
 		}
 	}
@@ -599,8 +600,6 @@ static bool ref_changed(const struct govern *g, double *bs, double *bj, double *
 		if (da * db > 0 && fabs(da) > *thr && fabs(db) > *thr) {
 			*bs = ms;
 			*bj = mj;
-			*as = (g->ref_sps[2] + g->ref_sps[3]) / 2;
-			*aj = (g->ref_jps[2] + g->ref_jps[3]) / 2;
 			return true;
 		}
 	}
